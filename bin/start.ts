@@ -1,0 +1,42 @@
+/**
+ * `npm start`: the whole service on this machine. Environment (product-decisions §11):
+ * PORT (3000), DYNAMODB_ENDPOINT (http://127.0.0.1:8000), TABLE_NAME (payment-ops),
+ * DATA_DIR (.data; ':memory:' keeps nothing).
+ */
+import '../shared/quiet-sdk';
+import { startLocalStack } from '../shared/local/stack';
+
+async function main() {
+  const port = Number(process.env.PORT ?? 3000);
+  process.env.BASE_URL ??= `http://127.0.0.1:${port}`;
+  const stack = await startLocalStack({
+    port,
+    dynamodbEndpoint: process.env.DYNAMODB_ENDPOINT ?? 'http://127.0.0.1:8000',
+    tableName: process.env.TABLE_NAME ?? 'payment-ops',
+    dataDir: process.env.DATA_DIR ?? '.data',
+    seedDemo: true,
+    background: true,
+  });
+  console.log(`Payment operations API listening on ${stack.baseUrl}/v1`);
+  if (stack.demo) {
+    console.log(`Demo organization ${stack.demo.orgId}, acceptor ${stack.demo.acceptorId}`);
+    console.log(`Test key (every scope): ${stack.demo.testToken}`);
+    console.log(`Live key (every scope): ${stack.demo.liveToken}`);
+    console.log('Keys are shown once; create more with `npm run ops -- key create …`.');
+  }
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    console.log('Stopping…');
+    await stack.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { loadConfig } from '../../shared/config';
+import { documentClient } from '../../shared/db/client';
+import { createPaymentRepository } from '../../shared/db/payment-repository';
+import { paymentResource } from '../../shared/domain/payments';
+import { requireOwned } from '../../shared/domain/scope';
+import { apiHandler } from '../../shared/http/api';
+
+const payments = createPaymentRepository(documentClient(), loadConfig().tableName);
+
+/** GET /v1/payments/{id} */
+export const handler = apiHandler(
+  { scope: 'payment:read', path: z.object({ id: z.string() }) },
+  async ({ principal, path, urls }) => {
+    const payment = requireOwned(await payments.get(path.id), principal);
+    return { status: 200, body: paymentResource(payment, urls) };
+  },
+);

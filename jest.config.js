@@ -1,0 +1,17 @@
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+process.env.LOG_LEVEL ??= 'SILENT';
+
+/** Jest: @swc/jest transpiles only (tsc --noEmit type-checks in `npm test`). */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  transform: { '^.+\\.(t|j|mj)s$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }] },
+  // middy 6 ships ESM only: let swc turn it into CommonJS for Jest's module system.
+  transformIgnorePatterns: ['/node_modules/(?!(@middy)/)'],
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  testTimeout: 30000,
+  maxWorkers: 2,
+  reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
+};

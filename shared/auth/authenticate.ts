@@ -1,0 +1,81 @@
+import {
+  BusinessRuleError,
+  DependencyUnavailableError,
+  NotAuthenticatedError,
+  PermissionDeniedError,
+} from '../errors';
+import type { KeyStore, StoredApiKey, StoredUser } from './key-store';
+import type { Principal, Scope } from './principal';
+import { TOKEN_PATTERN, hashToken } from './tokens';
+
+/** Changes to a key or its creator take effect within this many milliseconds. */
+export const KEY_CACHE_TTL_MS = 4_000;
+
+export const ADMIN_CREATOR_DETAIL = 'API key configuration is invalid (creator role)';
+
+interface CacheEntry {
+  key?: StoredApiKey;
+  user?: StoredUser;
+  loadedAt: number;
+}
+
+/**
+ * Turns an Authorization header into a Principal, or throws the error the contract names:
+ * 1. Missing or malformed bearer token, unknown key, revoked past grace, demoted creator: 401.
+ * 2. Creator holding the global admin role: 422 with the fixed detail.
+ * 3. Creator without the organization permission, or the scope missing: 403.
+ * 4. Key store unreachable: 503 (never 401, never 500).
+ * Lookups are cached per token for a few seconds, so a warm function answers without a read.
+ */
+export class Authenticator {
+  private readonly cache = new Map<string, CacheEntry>();
+
+  constructor(
+    private readonly store: KeyStore,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async authenticate(authorization: string | undefined, scope: Scope | undefined): Promise<Principal> {
+    const token = /^Bearer (\S+)$/.exec(authorization ?? '')?.[1];
+    if (!token || !TOKEN_PATTERN.test(token)) throw new NotAuthenticatedError('Missing or invalid API key');
+
+    const { key, user } = await this.load(hashToken(token));
+    if (!key) throw new NotAuthenticatedError('Missing or invalid API key');
+    if (key.validUntil && Date.parse(key.validUntil) <= this.now()) {
+      throw new NotAuthenticatedError('The API key has been revoked');
+    }
+    if (!user || user.orgId !== key.orgId || user.role === 'demoted') {
+      throw new NotAuthenticatedError('The API key is no longer valid');
+    }
+    if (user.role === 'admin') throw new BusinessRuleError(ADMIN_CREATOR_DETAIL);
+    if (!user.orgPermission) {
+      throw new PermissionDeniedError('The API key creator no longer has permission for this organization');
+    }
+    if (scope && !key.scopes.includes(scope)) {
+      throw new PermissionDeniedError(`The API key lacks the scope ${scope}`);
+    }
+    return {
+      keyId: key.keyId,
+      orgId: key.orgId,
+      mode: key.mode,
+      scopes: key.scopes,
+      ...(key.acceptorId ? { acceptorId: key.acceptorId } : {}),
+    };
+  }
+
+  private async load(tokenHash: string): Promise<CacheEntry> {
+    const cached = this.cache.get(tokenHash);
+    if (cached && this.now() - cached.loadedAt < KEY_CACHE_TTL_MS) return cached;
+    let entry: CacheEntry;
+    try {
+      const key = await this.store.findKeyByTokenHash(tokenHash);
+      const user = key ? await this.store.findUser(key.creatorId) : undefined;
+      entry = { key, user, loadedAt: this.now() };
+    } catch {
+      throw new DependencyUnavailableError('Authentication is temporarily unavailable; retry with exponential backoff');
+    }
+    if (this.cache.size > 10_000) this.cache.clear();
+    this.cache.set(tokenHash, entry);
+    return entry;
+  }
+}

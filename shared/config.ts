@@ -1,0 +1,45 @@
+/**
+ * Runtime configuration, read from the environment once per cold start. Public URLs are
+ * configuration (product-decisions §1); when BASE_URL is unset (in AWS behind the default
+ * execute-api host) the API derives it from the request.
+ */
+export interface ServiceConfig {
+  tableName: string;
+  baseUrl?: string;
+  checkoutUrl?: string;
+  dashboardUrl?: string;
+  docsUrl?: string;
+  dynamodbEndpoint?: string;
+  eventVersion: string;
+}
+
+export const EVENT_VERSION = '2026-11-21';
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
+  return {
+    tableName: env.TABLE_NAME ?? 'payment-ops',
+    baseUrl: env.BASE_URL,
+    checkoutUrl: env.CHECKOUT_URL,
+    dashboardUrl: env.DASHBOARD_URL,
+    docsUrl: env.DOCS_URL,
+    dynamodbEndpoint: env.DYNAMODB_ENDPOINT,
+    eventVersion: EVENT_VERSION,
+  };
+}
+
+export interface PublicUrls {
+  base: string;
+  checkout: string;
+  dashboard: string;
+  docs: string;
+}
+
+export function publicUrls(config: ServiceConfig, requestBase?: string): PublicUrls {
+  const base = (config.baseUrl ?? requestBase ?? 'http://127.0.0.1:3000').replace(/\/$/, '');
+  return {
+    base,
+    checkout: config.checkoutUrl ?? `${base}/checkout`,
+    dashboard: config.dashboardUrl ?? `${base}/dashboard`,
+    docs: config.docsUrl ?? `${base}/docs`,
+  };
+}

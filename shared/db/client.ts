@@ -1,0 +1,36 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
+export interface DocumentClientOptions {
+  endpoint?: string;
+  maxAttempts?: number;
+}
+
+/**
+ * One document client per endpoint, created at module scope by whoever needs it. Against
+ * DynamoDB Local any static credentials do (the table runs with a shared database).
+ */
+export function createDocumentClient(options: DocumentClientOptions = {}): DynamoDBDocumentClient {
+  const endpoint = options.endpoint ?? process.env.DYNAMODB_ENDPOINT;
+  const client = new DynamoDBClient({
+    ...(endpoint
+      ? {
+          endpoint,
+          region: process.env.AWS_REGION ?? 'local',
+          credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+        }
+      : {}),
+    maxAttempts: options.maxAttempts ?? 3,
+  });
+  return DynamoDBDocumentClient.from(client, {
+    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
+  });
+}
+
+let shared: DynamoDBDocumentClient | undefined;
+
+/** The process-wide client for the configured endpoint. */
+export function documentClient(): DynamoDBDocumentClient {
+  shared ??= createDocumentClient();
+  return shared;
+}

@@ -1,0 +1,195 @@
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { KeyStore, StoredApiKey, StoredUser, UserRole } from '../auth/key-store';
+import type { Mode, Scope } from '../auth/principal';
+import { hashToken, newToken } from '../auth/tokens';
+import { BusinessRuleError, NotFoundError } from '../errors';
+import { newId } from '../ids';
+import { isoMillis } from '../time';
+import { conditionalWrite } from './conditional';
+import { keys } from './keys';
+import { INDEXES } from './table';
+
+export interface Organization {
+  id: string;
+  name: string;
+  createdAt: string;
+}
+
+export interface Acceptor {
+  id: string;
+  orgId: string;
+  name: string;
+  createdAt: string;
+}
+
+/**
+ * Organizations, acceptors, users and API keys: the directory that authentication and the
+ * `ops` command share. Implements the KeyStore port that the Authenticator reads.
+ */
+export function createDirectory(db: DynamoDBDocumentClient, tableName: string) {
+  const get = async <T>(key: Record<string, string>) =>
+    (await db.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }))).Item as T | undefined;
+
+  const keyStore: KeyStore = {
+    findKeyByTokenHash: (tokenHash) => get<StoredApiKey>(keys.apiKeyByTokenHash(tokenHash)),
+    findUser: (userId) => get<StoredUser>(keys.user(userId)),
+  };
+
+  async function requireOrganization(orgId: string): Promise<Organization> {
+    const org = await get<Organization>(keys.organization(orgId));
+    if (!org) throw new NotFoundError(`Organization ${orgId} does not exist`);
+    return org;
+  }
+
+  return {
+    keyStore,
+
+    async createOrganization(name: string): Promise<Organization> {
+      const org = { id: newId('organization'), name, createdAt: isoMillis() };
+      await db.send(
+        new PutCommand({
+          TableName: tableName,
+          Item: { ...keys.organization(org.id), GSI1PK: keys.organizationsPartition, GSI1SK: org.id, ...org },
+        }),
+      );
+      return org;
+    },
+
+    async hasAnyOrganization(): Promise<boolean> {
+      const page = await db.send(
+        new QueryCommand({
+          TableName: tableName,
+          IndexName: INDEXES.gsi1.name,
+          KeyConditionExpression: '#pk = :pk',
+          ExpressionAttributeNames: { '#pk': INDEXES.gsi1.pk },
+          ExpressionAttributeValues: { ':pk': keys.organizationsPartition },
+          Limit: 1,
+        }),
+      );
+      return (page.Items?.length ?? 0) > 0;
+    },
+
+    getOrganization: (orgId: string) => get<Organization>(keys.organization(orgId)),
+
+    async createAcceptor(orgId: string, name: string): Promise<Acceptor> {
+      await requireOrganization(orgId);
+      const acceptor = { id: newId('acceptor'), orgId, name, createdAt: isoMillis() };
+      await db.send(new PutCommand({ TableName: tableName, Item: { ...keys.acceptor(orgId, acceptor.id), ...acceptor } }));
+      return acceptor;
+    },
+
+    getAcceptor: (orgId: string, acceptorId: string) => get<Acceptor>(keys.acceptor(orgId, acceptorId)),
+
+    async createUser(orgId: string, role: Exclude<UserRole, 'demoted'> = 'member'): Promise<StoredUser> {
+      await requireOrganization(orgId);
+      const user: StoredUser = { userId: newId('user'), orgId, role, orgPermission: true };
+      await db.send(new PutCommand({ TableName: tableName, Item: { ...keys.user(user.userId), ...user } }));
+      return user;
+    },
+
+    async updateUser(userId: string, changes: { role?: UserRole; orgPermission?: boolean }): Promise<StoredUser> {
+      const names: Record<string, string> = { '#pk': 'PK' };
+      const values: Record<string, unknown> = {};
+      const sets: string[] = [];
+      if (changes.role) {
+        names['#role'] = 'role';
+        values[':role'] = changes.role;
+        sets.push('#role = :role');
+      }
+      if (changes.orgPermission !== undefined) {
+        names['#perm'] = 'orgPermission';
+        values[':perm'] = changes.orgPermission;
+        sets.push('#perm = :perm');
+      }
+      if (sets.length === 0) throw new BusinessRuleError('Nothing to update: give --role or --org-permission');
+      return conditionalWrite(
+        async () =>
+          (
+            await db.send(
+              new UpdateCommand({
+                TableName: tableName,
+                Key: keys.user(userId),
+                UpdateExpression: `SET ${sets.join(', ')}`,
+                ConditionExpression: 'attribute_exists(#pk)',
+                ExpressionAttributeNames: names,
+                ExpressionAttributeValues: values,
+                ReturnValues: 'ALL_NEW',
+                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+              }),
+            )
+          ).Attributes as StoredUser,
+        () => {
+          throw new NotFoundError(`User ${userId} does not exist`);
+        },
+      );
+    },
+
+    async createApiKey(input: {
+      orgId: string;
+      creatorId: string;
+      mode: Mode;
+      scopes: Scope[];
+      acceptorId?: string;
+    }): Promise<{ id: string; token: string }> {
+      await requireOrganization(input.orgId);
+      const creator = await get<StoredUser>(keys.user(input.creatorId));
+      if (!creator || creator.orgId !== input.orgId) {
+        throw new BusinessRuleError(`User ${input.creatorId} does not belong to ${input.orgId}`, 'creator');
+      }
+      if (input.acceptorId && !(await get(keys.acceptor(input.orgId, input.acceptorId)))) {
+        throw new BusinessRuleError(`Acceptor ${input.acceptorId} does not belong to ${input.orgId}`, 'acceptor');
+      }
+      const token = newToken(input.mode);
+      const key: StoredApiKey = {
+        keyId: newId('apiKey'),
+        orgId: input.orgId,
+        mode: input.mode,
+        scopes: input.scopes,
+        creatorId: input.creatorId,
+        createdAt: isoMillis(),
+        ...(input.acceptorId ? { acceptorId: input.acceptorId } : {}),
+      };
+      await db.send(
+        new PutCommand({
+          TableName: tableName,
+          Item: {
+            ...keys.apiKeyByTokenHash(hashToken(token)),
+            GSI3PK: keys.apiKeyIdLookup(key.keyId),
+            GSI3SK: 'KEY',
+            ...key,
+          },
+        }),
+      );
+      return { id: key.keyId, token };
+    },
+
+    /** Revokes a key; it keeps working for `graceSeconds` (0: at once). */
+    async revokeApiKey(keyId: string, graceSeconds = 0): Promise<{ id: string; validUntil: string }> {
+      const found = await db.send(
+        new QueryCommand({
+          TableName: tableName,
+          IndexName: INDEXES.gsi3.name,
+          KeyConditionExpression: '#pk = :pk',
+          ExpressionAttributeNames: { '#pk': INDEXES.gsi3.pk },
+          ExpressionAttributeValues: { ':pk': keys.apiKeyIdLookup(keyId) },
+          Limit: 1,
+        }),
+      );
+      const item = found.Items?.[0];
+      if (!item) throw new NotFoundError(`API key ${keyId} does not exist`);
+      const validUntil = isoMillis(Date.now() + graceSeconds * 1000);
+      await db.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: { PK: item.PK, SK: item.SK },
+          UpdateExpression: 'SET #validUntil = :validUntil',
+          ExpressionAttributeNames: { '#validUntil': 'validUntil' },
+          ExpressionAttributeValues: { ':validUntil': validUntil },
+        }),
+      );
+      return { id: keyId, validUntil };
+    },
+  };
+}
+
+export type Directory = ReturnType<typeof createDirectory>;

@@ -1,0 +1,64 @@
+/**
+ * Every key the service writes, in one place. docs/architecture.md explains each access
+ * pattern; this file is its executable form. A "scope" is organization + mode: test and live
+ * data never share a partition of any list, so one mode can never page into the other.
+ */
+import type { Mode } from '../auth/principal';
+
+export const scopeOf = (orgId: string, mode: Mode) => `${orgId}#${mode}`;
+
+export const keys = {
+  organization: (orgId: string) => ({ PK: `ORG#${orgId}`, SK: 'ORG' }),
+  /** All organizations (ops listing and the local stack's "empty store" check). */
+  organizationsPartition: 'ORGS',
+  acceptor: (orgId: string, acceptorId: string) => ({ PK: `ORG#${orgId}`, SK: `ACCEPTOR#${acceptorId}` }),
+  user: (userId: string) => ({ PK: `USER#${userId}`, SK: 'USER' }),
+  /** API keys are found by the SHA-256 of their token; the token itself is never stored. */
+  apiKeyByTokenHash: (tokenHash: string) => ({ PK: `TOKEN#${tokenHash}`, SK: 'TOKEN' }),
+  apiKeyIdLookup: (keyId: string) => `KEY#${keyId}`,
+
+  paymentLink: (id: string) => ({ PK: `PL#${id}`, SK: 'PL' }),
+  paymentLinkList: (scope: string) => `${scope}#PL`,
+  paymentLinkStatusList: (scope: string, status: string) => `${scope}#PL#${status}`,
+  /** The still-open payment of one customer (client_key cookie) on one link. */
+  checkoutSession: (linkId: string, clientKey: string) => ({ PK: `PL#${linkId}`, SK: `CLIENT#${clientKey}` }),
+  paymentLinkExpiryDue: 'DUE#PL_EXPIRY',
+
+  payment: (id: string) => ({ PK: `PAY#${id}`, SK: 'PAY' }),
+  paymentList: (scope: string) => `${scope}#PAY`,
+  paymentStatusList: (scope: string, status: string) => `${scope}#PAY#${status}`,
+  paymentsOfLink: (linkId: string) => `PL#${linkId}#PAY`,
+
+  refund: (id: string) => ({ PK: `RF#${id}`, SK: 'RF' }),
+  refundList: (scope: string) => `${scope}#RF`,
+  refundsOfPayment: (paymentId: string) => `PAY#${paymentId}#RF`,
+  /** Held refunds of one balance, oldest first. */
+  refundHoldQueue: (scope: string, currency: string) => `DUE#HOLD#${scope}#${currency}`,
+
+  chargeback: (id: string) => ({ PK: `CB#${id}`, SK: 'CB' }),
+  chargebackList: (scope: string) => `${scope}#CB`,
+  chargebackAcceptorList: (scope: string, acceptorId: string) => `${scope}#ACCEPTOR#${acceptorId}#CB`,
+  chargebacksOfPayment: (paymentId: string) => `PAY#${paymentId}#CB`,
+  chargebackDeadlineDue: 'DUE#CB_DEADLINE',
+
+  settlement: (id: string) => ({ PK: `STL#${id}`, SK: 'STL' }),
+  settlementList: (orgId: string) => `${scopeOf(orgId, 'live')}#STL`,
+  /** Alias item: settlement code -> id, read with a strongly consistent GetItem. */
+  settlementCode: (orgId: string, code: string) => ({ PK: `STLCODE#${orgId}#${code}`, SK: 'STLCODE' }),
+  settlementRecords: (settlementId: string) => `STL#${settlementId}#REC`,
+  settlementRecordsOfType: (settlementId: string, type: string) => `STL#${settlementId}#REC#${type}`,
+  settlementRecordById: (settlementId: string, recordId: string) => `STL#${settlementId}#RECID#${recordId}`,
+
+  balance: (scope: string, currency: string) => ({ PK: `BAL#${scope}#${currency}`, SK: 'BAL' }),
+
+  event: (id: string) => ({ PK: `EVT#${id}`, SK: 'EVT' }),
+  eventList: (scope: string) => `${scope}#EVT`,
+  deliveryAttempt: (eventId: string, attemptKey: string) => ({ PK: `EVT#${eventId}`, SK: `DLV#${attemptKey}` }),
+
+  webhookSubscription: (orgId: string, mode: Mode, id: string) => ({ PK: `ORG#${orgId}`, SK: `WHK#${mode}#${id}` }),
+  webhookSubscriptionsPrefix: (mode: Mode) => `WHK#${mode}#`,
+  webhookIdLookup: (id: string) => `WHK#${id}`,
+
+  idempotency: (keyId: string, idempotencyKey: string) => ({ PK: `IDEM#${keyId}#${idempotencyKey}`, SK: 'IDEM' }),
+  streamCheckpoint: (shardId: string) => ({ PK: `STREAM#${shardId}`, SK: 'CHECKPOINT' }),
+};

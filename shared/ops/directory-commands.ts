@@ -1,0 +1,84 @@
+import { SCOPES, type Mode, type Scope } from '../auth/principal';
+import type { UserRole } from '../auth/key-store';
+import type { Directory } from '../db/directory';
+import { UsageError, type OpsCommand } from './cli';
+
+const oneOf = <T extends string>(name: string, value: unknown, allowed: readonly T[]): T => {
+  if (!allowed.includes(value as T)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')}`);
+  return value as T;
+};
+
+/** org, acceptor, user and key commands (product-decisions §11). */
+export function directoryCommands(directory: () => Directory): OpsCommand[] {
+  return [
+    {
+      words: 'org create',
+      usage: '--name N',
+      options: { name: { type: 'string', required: true } },
+      run: async ({ name }) => ({ id: (await directory().createOrganization(String(name))).id }),
+    },
+    {
+      words: 'acceptor create',
+      usage: '--org ORG --name N',
+      options: { org: { type: 'string', required: true }, name: { type: 'string', required: true } },
+      run: async ({ org, name }) => ({ id: (await directory().createAcceptor(String(org), String(name))).id }),
+    },
+    {
+      words: 'user create',
+      usage: '--org ORG [--role member|admin]',
+      options: { org: { type: 'string', required: true }, role: { type: 'string' } },
+      run: async ({ org, role }) => {
+        const chosen = oneOf('role', role ?? 'member', ['member', 'admin'] as const);
+        return { id: (await directory().createUser(String(org), chosen)).userId };
+      },
+    },
+    {
+      words: 'user update',
+      usage: '--id USR [--role member|admin|demoted] [--org-permission true|false]',
+      options: { id: { type: 'string', required: true }, role: { type: 'string' }, 'org-permission': { type: 'string' } },
+      run: async (values) => {
+        const role = values.role === undefined ? undefined : oneOf<UserRole>('role', values.role, ['member', 'admin', 'demoted']);
+        const permission = values['org-permission'];
+        const orgPermission =
+          permission === undefined ? undefined : oneOf('org-permission', permission, ['true', 'false'] as const) === 'true';
+        return { id: (await directory().updateUser(String(values.id), { role, orgPermission })).userId };
+      },
+    },
+    {
+      words: 'key create',
+      usage: '--org ORG --creator USR --mode test|live --scopes a,b [--acceptor ACC]',
+      options: {
+        org: { type: 'string', required: true },
+        creator: { type: 'string', required: true },
+        mode: { type: 'string', required: true },
+        scopes: { type: 'string', required: true },
+        acceptor: { type: 'string' },
+      },
+      run: async (values) => {
+        const scopes = String(values.scopes)
+          .split(',')
+          .map((scope) => scope.trim())
+          .filter(Boolean);
+        for (const scope of scopes) oneOf<Scope>('scopes', scope, SCOPES);
+        const created = await directory().createApiKey({
+          orgId: String(values.org),
+          creatorId: String(values.creator),
+          mode: oneOf<Mode>('mode', values.mode, ['test', 'live']),
+          scopes: scopes as Scope[],
+          acceptorId: values.acceptor === undefined ? undefined : String(values.acceptor),
+        });
+        return { id: created.id, token: created.token };
+      },
+    },
+    {
+      words: 'key revoke',
+      usage: '--id KEY [--grace-seconds N]',
+      options: { id: { type: 'string', required: true }, 'grace-seconds': { type: 'string' } },
+      run: async (values) => {
+        const grace = values['grace-seconds'] === undefined ? 0 : Number(values['grace-seconds']);
+        if (!Number.isInteger(grace) || grace < 0) throw new UsageError('--grace-seconds must be a non-negative integer');
+        return directory().revokeApiKey(String(values.id), grace);
+      },
+    },
+  ];
+}

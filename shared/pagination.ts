@@ -1,0 +1,96 @@
+import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { z } from 'zod';
+import { KEY, INDEXES, type IndexName } from './db/table';
+import { BusinessRuleError } from './errors';
+
+/**
+ * List conventions for every list endpoint (product-decisions §2): `limit` 1..100 (default
+ * 10), `starting_after` / `ending_before` cursors that are ids, newest first, one Query of at
+ * most limit+1 items per page.
+ */
+export const DEFAULT_LIMIT = 10;
+export const MAX_LIMIT = 100;
+
+/** Query-string fields every list accepts; lists extend this with their own filters. */
+export const listQueryFields = {
+  limit: z.string().optional(),
+  starting_after: z.string().optional(),
+  ending_before: z.string().optional(),
+};
+
+export interface PageRequest {
+  limit: number;
+  startingAfter?: string;
+  endingBefore?: string;
+}
+
+/**
+ * Validates the list parameters (all 422, with the offending attribute). `isCursor` tells a
+ * well-formed cursor of this list; whether it names an item is checked by `listPage`.
+ */
+export function pageRequest(
+  raw: { limit?: string; starting_after?: string; ending_before?: string },
+  isCursor: (value: string) => boolean,
+): PageRequest {
+  let limit = DEFAULT_LIMIT;
+  if (raw.limit !== undefined) {
+    if (!/^[0-9]+$/.test(raw.limit) || Number(raw.limit) < 1 || Number(raw.limit) > MAX_LIMIT) {
+      throw new BusinessRuleError(`limit must be an integer between 1 and ${MAX_LIMIT}`, 'limit');
+    }
+    limit = Number(raw.limit);
+  }
+  if (raw.starting_after !== undefined && raw.ending_before !== undefined) {
+    throw new BusinessRuleError('Only one of starting_after and ending_before may be given', 'ending_before');
+  }
+  for (const [attribute, value] of [
+    ['starting_after', raw.starting_after],
+    ['ending_before', raw.ending_before],
+  ] as const) {
+    if (value !== undefined && !isCursor(value)) throw new BusinessRuleError(`${attribute} is not a valid cursor`, attribute);
+  }
+  return { limit, startingAfter: raw.starting_after, endingBefore: raw.ending_before };
+}
+
+export interface ListSource {
+  /** `table` for the base table's PK/SK, or one of the global secondary indexes. */
+  index: IndexName | 'table';
+  partition: string;
+  /** Maps a cursor id to its sort key in this list, or undefined when it is not an item of it. */
+  resolveCursor: (id: string) => Promise<string | undefined>;
+}
+
+export interface Page<T> {
+  items: T[];
+  hasMore: boolean;
+}
+
+export async function listPage<T>(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  source: ListSource,
+  request: PageRequest,
+): Promise<Page<T>> {
+  const attributes = source.index === 'table' ? { pk: KEY.pk, sk: KEY.sk } : INDEXES[source.index];
+  const cursor = request.startingAfter ?? request.endingBefore;
+  const attribute = request.startingAfter !== undefined ? 'starting_after' : 'ending_before';
+  let cursorKey: string | undefined;
+  if (cursor !== undefined) {
+    cursorKey = await source.resolveCursor(cursor);
+    if (cursorKey === undefined) throw new BusinessRuleError(`${attribute} does not name an item of this list`, attribute);
+  }
+  const backwards = request.endingBefore !== undefined;
+  const result = await db.send(
+    new QueryCommand({
+      TableName: tableName,
+      ...(source.index === 'table' ? {} : { IndexName: INDEXES[source.index].name }),
+      KeyConditionExpression: cursorKey === undefined ? '#pk = :pk' : `#pk = :pk AND #sk ${backwards ? '>' : '<'} :cursor`,
+      ExpressionAttributeNames: { '#pk': attributes.pk, ...(cursorKey === undefined ? {} : { '#sk': attributes.sk }) },
+      ExpressionAttributeValues: { ':pk': source.partition, ...(cursorKey === undefined ? {} : { ':cursor': cursorKey }) },
+      ScanIndexForward: backwards,
+      Limit: request.limit + 1,
+    }),
+  );
+  const found = (result.Items ?? []) as T[];
+  const items = found.slice(0, request.limit);
+  return { items: backwards ? items.reverse() : items, hasMore: found.length > request.limit };
+}

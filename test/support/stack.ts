@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import { SCOPES, type Mode, type Scope } from '../../shared/auth/principal';
+import { createDocumentClient } from '../../shared/db/client';
+import { createDirectory, type Directory } from '../../shared/db/directory';
+import { startLocalStack, type LocalStack } from '../../shared/local/stack';
+
+export interface TestStack extends LocalStack {
+  tableName: string;
+  directory: Directory;
+  db: ReturnType<typeof createDocumentClient>;
+}
+
+/**
+ * The local stack on a free port, with a table of its own in the run's DynamoDB Local, so
+ * that test files never see each other's data.
+ */
+export async function startTestStack(options: { background?: boolean } = {}): Promise<TestStack> {
+  const tableName = `test-${randomUUID()}`;
+  delete process.env.BASE_URL;
+  const stack = await startLocalStack({
+    port: 0,
+    dynamodbEndpoint: process.env.DYNAMODB_ENDPOINT!,
+    tableName,
+    dataDir: ':memory:',
+    background: options.background ?? false,
+  });
+  const db = createDocumentClient({ endpoint: process.env.DYNAMODB_ENDPOINT });
+  return { ...stack, tableName, db, directory: createDirectory(db, tableName) };
+}
+
+export interface Merchant {
+  orgId: string;
+  acceptorId: string;
+  userId: string;
+  /** Organization-scoped keys with every scope. */
+  test: string;
+  live: string;
+  key(options?: { mode?: Mode; scopes?: Scope[]; acceptorId?: string; creatorId?: string }): Promise<string>;
+}
+
+/** A fresh organization with one acceptor, one member user and a test and a live key. */
+export async function createMerchant(stack: TestStack): Promise<Merchant> {
+  const { directory } = stack;
+  const org = await directory.createOrganization(`Org ${randomUUID().slice(0, 8)}`);
+  const acceptor = await directory.createAcceptor(org.id, 'Web shop');
+  const user = await directory.createUser(org.id, 'member');
+  const key: Merchant['key'] = async (options = {}) =>
+    (
+      await directory.createApiKey({
+        orgId: org.id,
+        creatorId: options.creatorId ?? user.userId,
+        mode: options.mode ?? 'test',
+        scopes: options.scopes ?? [...SCOPES],
+        acceptorId: options.acceptorId,
+      })
+    ).token;
+  return {
+    orgId: org.id,
+    acceptorId: acceptor.id,
+    userId: user.userId,
+    test: await key({ mode: 'test' }),
+    live: await key({ mode: 'live' }),
+    key,
+  };
+}
