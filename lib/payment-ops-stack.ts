@@ -3,7 +3,8 @@ import { HttpApi, HttpMethod, HttpStage, type CfnStage } from 'aws-cdk-lib/aws-a
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
-import { EventBus } from 'aws-cdk-lib/aws-events';
+import { EventBus, Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
@@ -96,6 +97,18 @@ export class PaymentOpsStack extends Stack {
         integration: new HttpLambdaIntegration(`Integration-${route.handler}`, fn),
       });
     }
+
+    const jobs = new ServiceFunction(this, 'MinuteJobs', {
+      handler: 'run-jobs',
+      environment,
+      timeout: Duration.seconds(55),
+    }).function;
+    this.table.grantReadWriteData(jobs);
+    new Rule(this, 'EveryMinute', {
+      description: 'Minute jobs: expire payment links, accept overdue chargebacks, process held refunds',
+      schedule: Schedule.rate(Duration.minutes(1)),
+      targets: [new LambdaFunction(jobs, { retryAttempts: 0 })],
+    });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });

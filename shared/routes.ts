@@ -12,4 +12,5 @@ export interface RouteDefinition {
 
 export const routes: RouteDefinition[] = [
   { method: 'GET', path: '/v1/payments/{id}', handler: 'get-payment', access: 'read' },
+  { method: 'POST', path: '/v1/test_helpers/jobs/{name}', handler: 'test-helper-run-job', access: 'write' },
 ];

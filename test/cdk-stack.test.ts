@@ -77,3 +77,7 @@ test('cdk-nag: AwsSolutions has no unsuppressed errors or warnings', () => {
   expect(errors.map((e) => e.entry.data)).toEqual([]);
   expect(warnings.map((w) => w.entry.data)).toEqual([]);
 });
+
+test('stack: a one-minute schedule runs the minute jobs', () => {
+  template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 minute)' });
+});

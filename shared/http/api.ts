@@ -5,6 +5,7 @@ import { Authenticator } from '../auth/authenticate';
 import type { Principal, Scope } from '../auth/principal';
 import { loadConfig, publicUrls, type PublicUrls, type ServiceConfig } from '../config';
 import { documentClient } from '../db/client';
+import { NotFoundError } from '../errors';
 import { createDirectory } from '../db/directory';
 import { toErrorResponse } from './error-envelope';
 import { logger } from './logger';
@@ -36,6 +37,8 @@ interface Schemas<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>
   /** Required scope; `undefined` with `auth: 'none'` for public routes (checkout, docs). */
   scope?: Scope;
   auth?: 'key' | 'none';
+  /** Test helpers: a live key gets 404, as if the route did not exist. */
+  testModeOnly?: boolean;
   path?: P;
   query?: Q;
   body?: B;
@@ -127,6 +130,7 @@ export function apiHandler<
         schemas.auth === 'none'
           ? (undefined as unknown as Principal)
           : await getRuntime().authenticator.authenticate(event.headers?.authorization, schemas.scope);
+      if (schemas.testModeOnly && principal.mode !== 'test') throw new NotFoundError('No such route');
       const path = schemas.path ? parseWith(schemas.path, event.pathParameters ?? {}, 'path') : (event.pathParameters ?? {});
       const query = schemas.query
         ? parseWith(schemas.query, event.queryStringParameters ?? {}, 'query')

@@ -1,4 +1,5 @@
 import { createDocumentClient } from '../db/client';
+import { createJobs, runAllJobs } from '../jobs';
 import { createDirectory } from '../db/directory';
 import { routes } from '../routes';
 import { SCOPES } from '../auth/principal';
@@ -64,6 +65,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     });
     stoppers.push(api.close);
     const demo = options.seedDemo ? await seedDemo(options) : undefined;
+    if (options.background) stoppers.push(startMinuteJobs(options));
     return {
       baseUrl: process.env.BASE_URL!,
       port: api.port,
@@ -90,4 +92,19 @@ async function seedDemo(options: LocalStackOptions): Promise<DemoAccount | undef
   const test = await directory.createApiKey({ orgId: org.id, creatorId: user.userId, mode: 'test', scopes });
   const live = await directory.createApiKey({ orgId: org.id, creatorId: user.userId, mode: 'live', scopes });
   return { orgId: org.id, acceptorId: acceptor.id, testToken: test.token, liveToken: live.token };
+}
+
+/** The EventBridge schedule's local twin: every minute job, every minute, until stopped. */
+function startMinuteJobs(options: LocalStackOptions): () => Promise<void> {
+  const jobs = createJobs(createDocumentClient({ endpoint: options.dynamodbEndpoint }), options.tableName);
+  let running: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    running = runAllJobs(jobs).then((results) => {
+      for (const result of results) if (result.error) console.error(`job ${result.name} failed: ${result.error}`);
+    });
+  }, 60_000);
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
 }

@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { loadConfig } from '../../shared/config';
+import { documentClient } from '../../shared/db/client';
+import { NotFoundError } from '../../shared/errors';
+import { apiHandler } from '../../shared/http/api';
+import { createJobs, findJob } from '../../shared/jobs';
+
+const jobs = createJobs(documentClient(), loadConfig().tableName);
+
+/** POST /v1/test_helpers/jobs/{name}: runs one minute job now (test keys only). */
+export const handler = apiHandler(
+  { testModeOnly: true, path: z.object({ name: z.string() }) },
+  async ({ path }) => {
+    const job = findJob(jobs, path.name);
+    if (!job) throw new NotFoundError(`No job named ${path.name}`);
+    return { status: 200, body: { object: 'job_run', name: job.name, processed: await job.run(new Date()) } };
+  },
+);

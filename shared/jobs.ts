@@ -1,0 +1,37 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
+/**
+ * The minute jobs. The EventBridge schedule runs all of them every minute (functions/run-jobs),
+ * the local stack runs them on a timer, and `ops job run NAME` and the test helper
+ * `POST /v1/test_helpers/jobs/:name` run one now. Each returns how many items it processed.
+ */
+export interface Job {
+  name: string;
+  run(now: Date): Promise<number>;
+}
+
+export type JobFactory = (db: DynamoDBDocumentClient, tableName: string) => Job;
+
+/** Every job of the service, in the order the schedule runs them; each resource adds its own here. */
+export const jobFactories: JobFactory[] = [];
+
+export function createJobs(db: DynamoDBDocumentClient, tableName: string): Job[] {
+  return jobFactories.map((factory) => factory(db, tableName));
+}
+
+export function findJob(jobs: Job[], name: string): Job | undefined {
+  return jobs.find((job) => job.name === name);
+}
+
+/** Runs every job once; a failing job does not stop the others. */
+export async function runAllJobs(jobs: Job[], now = new Date()): Promise<{ name: string; processed?: number; error?: string }[]> {
+  return Promise.all(
+    jobs.map(async (job) => {
+      try {
+        return { name: job.name, processed: await job.run(now) };
+      } catch (error) {
+        return { name: job.name, error: (error as Error).message };
+      }
+    }),
+  );
+}
