@@ -86,7 +86,8 @@ export class PaymentOpsStack extends Stack {
       }),
     };
 
-    const environment = { TABLE_NAME: this.table.tableName, EVENT_BUS_NAME: this.bus.eventBusName };
+    // Jobs and events render links too, so the public base URL is configuration, not request-derived.
+    const environment = { TABLE_NAME: this.table.tableName, EVENT_BUS_NAME: this.bus.eventBusName, BASE_URL: this.api.apiEndpoint };
     for (const route of routes) {
       const fn = new ServiceFunction(this, `Route-${route.handler}`, { handler: route.handler, environment }).function;
       if (route.access === 'write') this.table.grantReadWriteData(fn);

@@ -11,6 +11,16 @@ export interface RouteDefinition {
 }
 
 export const routes: RouteDefinition[] = [
+  { method: 'POST', path: '/v1/payment_links', handler: 'create-payment-link', access: 'write' },
+  { method: 'GET', path: '/v1/payment_links', handler: 'list-payment-links', access: 'read' },
+  { method: 'GET', path: '/v1/payment_links/{id}', handler: 'get-payment-link', access: 'read' },
+  { method: 'POST', path: '/v1/payment_links/{id}', handler: 'update-payment-link', access: 'write' },
+  { method: 'GET', path: '/v1/payment_links/{id}/payments', handler: 'list-payment-link-payments', access: 'read' },
+  { method: 'GET', path: '/v1/payments', handler: 'list-payments', access: 'read' },
   { method: 'GET', path: '/v1/payments/{id}', handler: 'get-payment', access: 'read' },
+  { method: 'GET', path: '/checkout/{id}', handler: 'checkout-page', access: 'write' },
+  { method: 'POST', path: '/checkout/{id}', handler: 'checkout-submit', access: 'write' },
+  { method: 'GET', path: '/checkout/{id}/thank-you', handler: 'checkout-thank-you', access: 'read' },
+  { method: 'POST', path: '/v1/test_helpers/payment_links/{id}/checkout', handler: 'test-helper-checkout', access: 'write' },
   { method: 'POST', path: '/v1/test_helpers/jobs/{name}', handler: 'test-helper-run-job', access: 'write' },
 ];

@@ -23,6 +23,32 @@ export function paymentItem(payment: Payment) {
   };
 }
 
+/** A TransactWriteItems action moving an `open` payment to its outcome (fails unless still open). */
+export function paymentOutcomeAction(tableName: string, next: Payment) {
+  return {
+    Put: {
+      TableName: tableName,
+      Item: paymentItem(next),
+      ConditionExpression: '#status = :open',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':open': 'open' },
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+    },
+  };
+}
+
+/** A TransactWriteItems action creating a payment. */
+export function paymentCreateAction(tableName: string, payment: Payment) {
+  return {
+    Put: {
+      TableName: tableName,
+      Item: paymentItem(payment),
+      ConditionExpression: 'attribute_not_exists(#pk)',
+      ExpressionAttributeNames: { '#pk': 'PK' },
+    },
+  };
+}
+
 export function createPaymentRepository(db: DynamoDBDocumentClient, tableName: string) {
   async function get(id: string): Promise<Payment | undefined> {
     if (!isId('payment', id)) return undefined;

@@ -9,6 +9,7 @@ import { NotFoundError } from '../errors';
 import { createDirectory } from '../db/directory';
 import { toErrorResponse } from './error-envelope';
 import { logger } from './logger';
+import { cookiesOf } from './cookies';
 import { parseJsonBody, parseWith } from './validation';
 
 export type ApiEvent = APIGatewayProxyEventV2;
@@ -68,16 +69,6 @@ function requestBaseUrl(event: ApiEvent): string | undefined {
 
 export function urlsFor(event: ApiEvent): PublicUrls {
   return publicUrls(getRuntime().config, requestBaseUrl(event));
-}
-
-function parseCookies(event: ApiEvent): Record<string, string> {
-  const pairs = (event.cookies ?? []).flatMap((cookie) => cookie.split(';'));
-  return Object.fromEntries(
-    pairs
-      .map((pair) => pair.trim().split('='))
-      .filter(([name]) => name)
-      .map(([name, ...rest]) => [name, decodeURIComponent(rest.join('='))]),
-  );
 }
 
 /** Every error leaves as the one envelope; 5xx are logged with their cause, nothing else is. */
@@ -143,7 +134,7 @@ export function apiHandler<
         body: body as z.infer<B>,
         urls: urlsFor(event),
         headers: event.headers ?? {},
-        cookies: parseCookies(event),
+        cookies: cookiesOf(event),
       });
       return toResult(response);
     });

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { TEST_OUTCOMES, checkoutPage, outcomePage } from '../../shared/checkout/pages';
+import { CLIENT_KEY_COOKIE } from '../../shared/checkout/session';
+import { ConflictError, NotFoundError } from '../../shared/errors';
+import { cookiesOf } from '../../shared/http/cookies';
+import { formFields, pageHandler } from '../../shared/http/page';
+import { parseWith } from '../../shared/http/validation';
+import { completePayment } from '../../shared/use-cases/checkout';
+import { paymentLinkAdapters } from '../../shared/use-cases/deps';
+
+const deps = paymentLinkAdapters();
+
+const submission = z.object({
+  payment_id: z.string(),
+  outcome: z.enum(TEST_OUTCOMES),
+  email: z.email().optional(),
+  phone: z.string().max(40).optional(),
+  address: z.string().max(500).optional(),
+});
+
+/**
+ * POST /checkout/{id}: the customer's choice on the test-mode checkout.
+ * 1. The payment must be this link's and this customer's (client_key cookie).
+ * 2. Fields the link collects are required to pay.
+ * 3. Paid: redirect to the link's redirect_url, else to the thank-you page with the payment id.
+ */
+export const handler = pageHandler(async (event, urls) => {
+  const linkId = event.pathParameters?.id ?? '';
+  const form = parseWith(submission, stripEmpty(formFields(event)), 'body');
+  const context = deps(urls);
+  const [link, payment] = await Promise.all([context.links.get(linkId), context.payments.get(form.payment_id)]);
+  if (!link || !payment || payment.paymentLinkId !== link.id || payment.clientKey !== cookiesOf(event)[CLIENT_KEY_COOKIE]) {
+    throw new NotFoundError('This checkout session does not exist');
+  }
+  if (link.mode !== 'test') throw new ConflictError('Live payments are completed on the acquirer payment page');
+  const missing = form.outcome === 'paid' && [
+    link.collectEmail && !form.email && 'email address',
+    link.collectPhone && !form.phone && 'phone number',
+    link.collectAddress && !form.address && 'billing address',
+  ].filter(Boolean);
+  if (missing && missing.length) {
+    return { status: 400, html: checkoutPage(link, payment.id, `${urls.checkout}/${link.id}`, `Please enter your ${missing.join(', ')}.`) };
+  }
+  const done = await completePayment(context, payment.id, form.outcome, { email: form.email, phone: form.phone, address: form.address });
+  if (done.status !== 'paid') return { status: 200, html: outcomePage(done.status, `${urls.checkout}/${link.id}`) };
+  const target = link.redirectUrl ? withPaymentId(link.redirectUrl, done.id) : `${urls.checkout}/${link.id}/thank-you?payment_id=${done.id}`;
+  return { status: 303, headers: { location: target }, html: '' };
+});
+
+function stripEmpty(fields: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value.trim() !== ''));
+}
+
+function withPaymentId(url: string, paymentId: string): string {
+  const target = new URL(url);
+  target.searchParams.set('payment_id', paymentId);
+  return target.toString();
+}
+

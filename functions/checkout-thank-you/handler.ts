@@ -1,0 +1,15 @@
+import { thankYouPage } from '../../shared/checkout/pages';
+import { NotFoundError } from '../../shared/errors';
+import { pageHandler } from '../../shared/http/page';
+import { paymentLinkAdapters } from '../../shared/use-cases/deps';
+
+const deps = paymentLinkAdapters();
+
+/** GET /checkout/{id}/thank-you?payment_id=…: the built-in page after a successful payment. */
+export const handler = pageHandler(async (event, urls) => {
+  const context = deps(urls);
+  const paymentId = event.queryStringParameters?.payment_id ?? '';
+  const [link, payment] = await Promise.all([context.links.get(event.pathParameters?.id ?? ''), context.payments.get(paymentId)]);
+  if (!link || payment?.paymentLinkId !== link.id || payment.status !== 'paid') throw new NotFoundError('No such payment');
+  return { status: 200, html: thankYouPage(payment.id, link) };
+});

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { listLinkPaymentsQuery } from '../../shared/domain/payment-links';
+import { paymentListItem } from '../../shared/domain/payments';
+import { isId } from '../../shared/ids';
+import { apiHandler } from '../../shared/http/api';
+import { pageRequest } from '../../shared/pagination';
+import { paymentLinkAdapters } from '../../shared/use-cases/deps';
+import { listLinkPayments } from '../../shared/use-cases/payment-links';
+
+const deps = paymentLinkAdapters();
+
+/** GET /v1/payment_links/{id}/payments */
+export const handler = apiHandler(
+  { scope: 'payment_link:read', path: z.object({ id: z.string() }), query: listLinkPaymentsQuery },
+  async ({ principal, path, query, urls }) => {
+    const page = pageRequest(query, (value) => isId('payment', value));
+    const result = await listLinkPayments(deps(urls), principal, path.id, page);
+    return { status: 200, body: { object: 'list', data: result.items.map(paymentListItem), has_more: result.hasMore } };
+  },
+);

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { newClientKey } from '../../shared/checkout/session';
+import { PAYMENT_STATUSES, paymentResource } from '../../shared/domain/payments';
+import { apiHandler } from '../../shared/http/api';
+import { completePayment, openCheckout } from '../../shared/use-cases/checkout';
+import { paymentLinkAdapters } from '../../shared/use-cases/deps';
+import { getPaymentLink } from '../../shared/use-cases/payment-links';
+
+const deps = paymentLinkAdapters();
+
+const body = z
+  .strictObject({
+    outcome: z.enum(PAYMENT_STATUSES).optional(),
+    client_key: z.string().min(1).max(64).optional(),
+  })
+  .meta({ id: 'TestHelperCheckoutRequest' });
+
+/**
+ * POST /v1/test_helpers/payment_links/{id}/checkout: the checkout page's code path without a
+ * browser. 201 with the payment; 409 envelope with `reason` when the link denies checkout.
+ */
+export const handler = apiHandler(
+  { testModeOnly: true, path: z.object({ id: z.string() }), body },
+  async ({ principal, path, body, urls }) => {
+    const context = deps(urls);
+    const link = await getPaymentLink(context, principal, path.id);
+    const { payment } = await openCheckout(context, link.id, body.client_key ?? newClientKey());
+    const done = await completePayment(context, payment.id, body.outcome ?? 'paid');
+    return { status: 201, body: paymentResource(done, urls) };
+  },
+);

@@ -1,0 +1,167 @@
+import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Principal } from '../auth/principal';
+import type { PaymentLink } from '../domain/payment-links';
+import { isOwned } from '../domain/scope';
+import { outboxPut, type OutboxEvent } from '../events';
+import { isId } from '../ids';
+import { listPage, type PageRequest } from '../pagination';
+import { cancellationReasons, withConflictRetry } from './conditional';
+import { stripKeys } from './items';
+import { keys, scopeOf } from './keys';
+import { INDEXES } from './table';
+
+/** A link as read, with the version every write of it is conditioned on. */
+export type VersionedLink = PaymentLink & { version: number };
+
+/** Another writer changed the link first; `current` is the link as it is now. */
+export class StaleLinkError extends Error {
+  constructor(readonly current: VersionedLink | undefined) {
+    super('payment link changed concurrently');
+  }
+}
+
+/** A condition on one of the extra actions failed (index into the extra actions). */
+export class ActionConditionError extends Error {
+  constructor(
+    readonly index: number,
+    readonly item: Record<string, unknown> | undefined,
+  ) {
+    super(`condition of action ${index} failed`);
+  }
+}
+
+type TransactAction = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
+
+/** The table item: the link plus its list keys and, while it can expire, its sparse DUE keys. */
+export function paymentLinkItem(link: PaymentLink, version: number) {
+  const scope = scopeOf(link.orgId, link.mode);
+  const canExpire = link.status === 'active' && link.expiresAt !== null;
+  return {
+    ...keys.paymentLink(link.id),
+    GSI1PK: keys.paymentLinkList(scope),
+    GSI1SK: link.id,
+    GSI2PK: keys.paymentLinkStatusList(scope, link.status),
+    GSI2SK: link.id,
+    ...(canExpire ? { DUEPK: keys.paymentLinkExpiryDue, DUESK: `${link.expiresAt}#${link.id}` } : {}),
+    entity: 'payment_link',
+    ...link,
+    version,
+  };
+}
+
+/**
+ * Payment links in the table. Every write of a link is a Put conditioned on the version it
+ * was read at (optimistic concurrency), inside a transaction with its outbox events and any
+ * other item the change touches (payment, balance), so a change and its events commit together.
+ */
+export function createPaymentLinkRepository(db: DynamoDBDocumentClient, tableName: string) {
+  async function get(id: string): Promise<VersionedLink | undefined> {
+    if (!isId('paymentLink', id)) return undefined;
+    const result = await db.send(new GetCommand({ TableName: tableName, Key: keys.paymentLink(id), ConsistentRead: true }));
+    return stripKeys<VersionedLink>(result.Item);
+  }
+
+  async function transact(actions: TransactAction[]): Promise<void> {
+    await withConflictRetry(() => db.send(new TransactWriteCommand({ TransactItems: actions })));
+  }
+
+  return {
+    get,
+
+    async create(link: PaymentLink, events: OutboxEvent[]): Promise<void> {
+      await transact([
+        {
+          Put: {
+            TableName: tableName,
+            Item: paymentLinkItem(link, 1),
+            ConditionExpression: 'attribute_not_exists(#pk)',
+            ExpressionAttributeNames: { '#pk': 'PK' },
+          },
+        },
+        ...events.map((event) => outboxPut(tableName, event)),
+      ]);
+    },
+
+    /**
+     * Writes `next` if the link is still at `version`, with the events and extra actions, all
+     * or nothing. Throws StaleLinkError (with the current link) or ActionConditionError.
+     */
+    async save(next: PaymentLink, version: number, events: OutboxEvent[], extra: TransactAction[] = []): Promise<VersionedLink> {
+      const saved = { ...next, version: version + 1 };
+      try {
+        await transact([
+          {
+            Put: {
+              TableName: tableName,
+              Item: paymentLinkItem(next, version + 1),
+              ConditionExpression: '#version = :version',
+              ExpressionAttributeNames: { '#version': 'version' },
+              ExpressionAttributeValues: { ':version': version },
+              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+            },
+          },
+          ...extra,
+          ...events.map((event) => outboxPut(tableName, event)),
+        ]);
+      } catch (error) {
+        const reasons = cancellationReasons(error);
+        if (!reasons) throw error;
+        if (reasons[0]?.code === 'ConditionalCheckFailed') throw new StaleLinkError(stripKeys<VersionedLink>(reasons[0].item));
+        const failed = reasons.findIndex((reason, index) => index > 0 && index <= extra.length && reason.code === 'ConditionalCheckFailed');
+        if (failed > 0) throw new ActionConditionError(failed - 1, reasons[failed].item);
+        throw error;
+      }
+      return saved;
+    },
+
+    /** Writes events that change no link (checkout.requested, checkout.denied). */
+    async record(events: OutboxEvent[], extra: TransactAction[] = []): Promise<void> {
+      await transact([...extra, ...events.map((event) => outboxPut(tableName, event))]);
+    },
+
+    /** The payment id of a customer's checkout session on a link (client_key cookie). */
+    async sessionPayment(linkId: string, clientKey: string): Promise<string | undefined> {
+      const result = await db.send(
+        new GetCommand({ TableName: tableName, Key: keys.checkoutSession(linkId, clientKey), ConsistentRead: true }),
+      );
+      return result.Item?.paymentId as string | undefined;
+    },
+
+    sessionPutAction(linkId: string, clientKey: string, paymentId: string): TransactAction {
+      return { Put: { TableName: tableName, Item: { ...keys.checkoutSession(linkId, clientKey), entity: 'checkout_session', paymentId } } };
+    },
+
+    /** Organization-wide, newest first, optionally one status only. */
+    async list(principal: Principal, page: PageRequest, status?: string) {
+      const scope = scopeOf(principal.orgId, principal.mode);
+      const result = await listPage<Record<string, unknown>>(
+        db,
+        tableName,
+        {
+          index: status ? 'gsi2' : 'gsi1',
+          partition: status ? keys.paymentLinkStatusList(scope, status) : keys.paymentLinkList(scope),
+          resolveCursor: async (id) => (isOwned(await get(id), principal) ? id : undefined),
+        },
+        page,
+      );
+      return { items: result.items.map((item) => stripKeys<VersionedLink>(item)!), hasMore: result.hasMore };
+    },
+
+    /** Active links whose expiry has passed, oldest expiry first: reads only the sparse index. */
+    async dueForExpiry(now: Date, limit: number): Promise<VersionedLink[]> {
+      const result = await db.send(
+        new QueryCommand({
+          TableName: tableName,
+          IndexName: INDEXES.due.name,
+          KeyConditionExpression: '#pk = :pk AND #sk <= :bound',
+          ExpressionAttributeNames: { '#pk': INDEXES.due.pk, '#sk': INDEXES.due.sk },
+          ExpressionAttributeValues: { ':pk': keys.paymentLinkExpiryDue, ':bound': `${now.toISOString()}#~` },
+          Limit: limit,
+        }),
+      );
+      return (result.Items ?? []).map((item) => stripKeys<VersionedLink>(item)!);
+    },
+  };
+}
+
+export type PaymentLinkRepository = ReturnType<typeof createPaymentLinkRepository>;

@@ -1,0 +1,234 @@
+import { z } from 'zod';
+import type { Mode } from '../auth/principal';
+import type { PublicUrls } from '../config';
+import { BusinessRuleError } from '../errors';
+import { businessRule } from '../http/validation';
+import { DECIMAL_AMOUNT, minorToNumber, normalizeCurrency, parseMinor } from '../money';
+import { listQueryFields } from '../pagination';
+import { isValidDatetime, isoMillis } from '../time';
+import { htmlLink } from './links';
+
+export const LINK_STATUSES = ['active', 'inactive', 'expired'] as const;
+export type LinkStatus = (typeof LINK_STATUSES)[number];
+export type DenialReason = 'expired' | 'inactive' | 'limit_reached';
+
+/** A payment link as stored. `expiresAt` is kept while inactive (masked) and cleared on expiry. */
+export interface PaymentLink {
+  id: string;
+  orgId: string;
+  mode: Mode;
+  acceptorId: string;
+  status: LinkStatus;
+  amountMinor: number;
+  currency: string;
+  description: string | null;
+  internalReference: string | null;
+  redirectUrl: string | null;
+  paymentsLimit: number | null;
+  paidCount: number;
+  firstPaidAt: string | null;
+  lastPaidAt: string | null;
+  expiresAt: string | null;
+  expiredAt: string | null;
+  createdAt: string;
+  collectEmail: boolean;
+  collectAddress: boolean;
+  collectPhone: boolean;
+}
+
+const datetime = z.string().refine(isValidDatetime, 'must be an ISO 8601 datetime with a time zone');
+const httpUrl = z.url({ protocol: /^https?$/ });
+
+export const createPaymentLinkBody = z
+  .strictObject({
+    amount: z
+      .strictObject({
+        value: z.string().regex(DECIMAL_AMOUNT, 'must be a decimal with at most two fraction digits'),
+        currency: z.string().regex(/^[A-Za-z]{3}$/, 'must be a three-letter currency code'),
+      })
+      .optional(),
+    description: z.string().max(500).optional(),
+    acceptor_id: z.string().optional(),
+    payments_limit: z
+      .number()
+      .int()
+      .nullable()
+      .optional()
+      .refine(...businessRule<number | null | undefined>((limit) => limit == null || limit >= 1, 'payments_limit must be at least 1')),
+    expires_at: datetime.nullable().optional(),
+    redirect_url: httpUrl.optional(),
+    internal_reference: z.string().max(255).optional(),
+    collect_email: z.boolean().optional(),
+    collect_address: z.boolean().optional(),
+    collect_phone: z.boolean().optional(),
+  })
+  // A missing amount is a missing `amount.value` (422), as the contract words it.
+  .refine((body) => body.amount !== undefined, { message: 'amount.value is required', path: ['amount', 'value'], params: { status: 422 } })
+  .meta({ id: 'CreatePaymentLinkRequest' });
+export type CreatePaymentLinkBody = z.infer<typeof createPaymentLinkBody> & { amount: { value: string; currency: string } };
+
+export const updatePaymentLinkBody = z
+  .strictObject({
+    status: z.enum(['active', 'inactive']).optional(),
+    description: z.string().max(500).nullable().optional(),
+    payments_limit: z
+      .number()
+      .int()
+      .nullable()
+      .optional()
+      .refine(...businessRule<number | null | undefined>((limit) => limit == null || limit >= 1, 'payments_limit must be at least 1')),
+    expires_at: datetime.nullable().optional(),
+    internal_reference: z.string().max(255).nullable().optional(),
+  })
+  .meta({ id: 'UpdatePaymentLinkRequest' });
+export type UpdatePaymentLinkBody = z.infer<typeof updatePaymentLinkBody>;
+
+export const listPaymentLinksQuery = z
+  .strictObject({ limit: listQueryFields.limit, starting_after: listQueryFields.starting_after, status: z.enum(LINK_STATUSES).optional() })
+  .meta({ id: 'ListPaymentLinksQuery' });
+
+export const listLinkPaymentsQuery = z
+  .strictObject({ limit: listQueryFields.limit, starting_after: listQueryFields.starting_after })
+  .meta({ id: 'ListPaymentLinkPaymentsQuery' });
+
+export function remainingPayments(link: Pick<PaymentLink, 'paymentsLimit' | 'paidCount'>): number | null {
+  return link.paymentsLimit === null ? null : Math.max(0, link.paymentsLimit - link.paidCount);
+}
+
+/** The payment_link object: amount as a JSON number, `expires_at` masked unless active. */
+export function paymentLinkResource(link: PaymentLink, urls: PublicUrls) {
+  return {
+    id: link.id,
+    object: 'payment_link' as const,
+    status: link.status,
+    amount: { value: minorToNumber(link.amountMinor), currency: link.currency },
+    description: link.description,
+    internal_reference: link.internalReference,
+    redirect_url: link.redirectUrl,
+    payments_limit: link.paymentsLimit,
+    remaining_payments: remainingPayments(link),
+    paid_count: link.paidCount,
+    first_paid_at: link.firstPaidAt,
+    last_paid_at: link.lastPaidAt,
+    expires_at: link.status === 'active' ? link.expiresAt : null,
+    expired_at: link.expiredAt,
+    created_at: link.createdAt,
+    acceptor_id: link.acceptorId,
+    org_id: link.orgId,
+    links: { checkout: htmlLink(`${urls.checkout}/${link.id}`) },
+  };
+}
+export type PaymentLinkResource = ReturnType<typeof paymentLinkResource>;
+
+/**
+ * Builds a new link from a validated create body.
+ * 1. `amount.value` must be positive (422).
+ * 2. The acceptor is the body's, else the key's bound acceptor; an org-scoped key must name one (422).
+ */
+export function newPaymentLink(input: {
+  id: string;
+  orgId: string;
+  mode: Mode;
+  acceptorId: string;
+  body: CreatePaymentLinkBody;
+  now: Date;
+}): PaymentLink {
+  const { body } = input;
+  const amountMinor = parseMinor(body.amount.value);
+  if (amountMinor <= 0) throw new BusinessRuleError('amount.value must be positive', 'amount.value');
+  return {
+    id: input.id,
+    orgId: input.orgId,
+    mode: input.mode,
+    acceptorId: input.acceptorId,
+    status: 'active',
+    amountMinor,
+    currency: normalizeCurrency(body.amount.currency),
+    description: body.description ?? null,
+    internalReference: body.internal_reference ?? null,
+    redirectUrl: body.redirect_url ?? null,
+    paymentsLimit: body.payments_limit ?? null,
+    paidCount: 0,
+    firstPaidAt: null,
+    lastPaidAt: null,
+    expiresAt: body.expires_at ? isoMillis(Date.parse(body.expires_at)) : null,
+    expiredAt: null,
+    createdAt: isoMillis(input.now),
+    collectEmail: body.collect_email ?? false,
+    collectAddress: body.collect_address ?? false,
+    collectPhone: body.collect_phone ?? false,
+  };
+}
+
+export const EXPIRED_STATUS_DETAIL = 'Status cannot be changed once expired';
+export const LIMIT_BELOW_PAID_DETAIL = 'payments_limit cannot be set below the count of payments already completed';
+
+/**
+ * Applies a partial update to a link (the caller re-checks `paidCount` atomically on write).
+ * 1. An empty body is a 422.
+ * 2. A status change of an expired link is a 422.
+ * 3. `payments_limit` below `paid_count` is a 422; equal is allowed; null removes the cap.
+ * 4. `description: null` keeps the text; `internal_reference: null` clears it.
+ * 5. An expired link stays expired: its expiry stays cleared.
+ */
+export function updatedPaymentLink(link: PaymentLink, body: UpdatePaymentLinkBody): PaymentLink {
+  if (Object.keys(body).length === 0) throw new BusinessRuleError('The update body must contain at least one updatable field');
+  if (body.status !== undefined && link.status === 'expired') throw new BusinessRuleError(EXPIRED_STATUS_DETAIL, 'status');
+  if (body.payments_limit != null && body.payments_limit < link.paidCount) {
+    throw new BusinessRuleError(LIMIT_BELOW_PAID_DETAIL, 'payments_limit');
+  }
+  const next = { ...link };
+  if (body.status !== undefined) next.status = body.status;
+  if (typeof body.description === 'string') next.description = body.description;
+  if (body.payments_limit !== undefined) next.paymentsLimit = body.payments_limit;
+  if (body.internal_reference !== undefined) next.internalReference = body.internal_reference;
+  if (body.expires_at !== undefined && link.status !== 'expired') {
+    next.expiresAt = body.expires_at === null ? null : isoMillis(Date.parse(body.expires_at));
+  }
+  return next;
+}
+
+/** Why a checkout is refused, by the contract's precedence (status first), or undefined. */
+export function checkoutDenial(link: PaymentLink, now: Date): DenialReason | undefined {
+  if (link.status === 'expired' || isDueToExpire(link, now)) return 'expired';
+  if (link.status === 'inactive') return 'inactive';
+  if (remainingPayments(link) === 0) return 'limit_reached';
+  return undefined;
+}
+
+/** Active with an elapsed `expires_at`: the sweep or the next checkout expires it. */
+export function isDueToExpire(link: PaymentLink, now: Date): boolean {
+  return link.status === 'active' && link.expiresAt !== null && Date.parse(link.expiresAt) <= now.getTime();
+}
+
+/** The link after expiry: `expired_at` set, `expires_at` cleared. */
+export function expiredPaymentLink(link: PaymentLink, now: Date): PaymentLink {
+  return { ...link, status: 'expired', expiresAt: null, expiredAt: isoMillis(now) };
+}
+
+/** The link after one more paid payment; at the limit it becomes inactive. */
+export function paidPaymentLink(link: PaymentLink, paidAt: string): PaymentLink {
+  const paidCount = link.paidCount + 1;
+  const reachedLimit = link.paymentsLimit !== null && paidCount >= link.paymentsLimit;
+  return {
+    ...link,
+    paidCount,
+    firstPaidAt: link.firstPaidAt ?? paidAt,
+    lastPaidAt: paidAt,
+    status: reachedLimit ? 'inactive' : link.status,
+  };
+}
+
+export const PAYMENT_LINK_EVENT = {
+  created: 'transactions.payment_link.created',
+  propertiesChanged: 'transactions.payment_link.properties.changed',
+  expired: 'transactions.payment_link.expired',
+  paymentCreated: 'transactions.payment_link.payment.created',
+  paymentReused: 'transactions.payment_link.payment.reused',
+  remainingDecremented: 'transactions.payment_link.remaining_payments.decremented',
+  autoInactivated: 'transactions.payment_link.auto_inactivated',
+  checkoutRequested: 'transactions.payment_link.checkout.requested',
+  checkoutDenied: 'transactions.payment_link.checkout.denied',
+} as const;
+
+export const PAYMENT_PAID_EVENT = 'transactions.payment.paid';

@@ -1,0 +1,70 @@
+import middy from '@middy/core';
+import type { Context } from 'aws-lambda';
+import { toErrorResponse } from './error-envelope';
+import { logger } from './logger';
+import { toResult, urlsFor, type ApiEvent, type ApiResponse, type ApiResult } from './api';
+import type { PublicUrls } from '../config';
+
+/** Minimal HTML escaping for text and attribute values. */
+export function escapeHtml(value: unknown): string {
+  return String(value ?? '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+export function htmlDocument(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>
+  body { font-family: system-ui, sans-serif; margin: 0; background: #f5f6f8; color: #1d2330; }
+  main { max-width: 28rem; margin: 3rem auto; background: #fff; border-radius: 12px; padding: 2rem; box-shadow: 0 1px 4px rgba(0,0,0,.08); }
+  h1 { font-size: 1.4rem; margin-top: 0; }
+  .amount { font-size: 2rem; font-weight: 600; margin: .5rem 0 1rem; }
+  label { display: block; margin: .75rem 0 .25rem; font-weight: 500; }
+  input, textarea { width: 100%; box-sizing: border-box; padding: .5rem; font: inherit; border: 1px solid #b8bfcc; border-radius: 6px; }
+  .actions { display: grid; grid-template-columns: 1fr 1fr; gap: .5rem; margin-top: 1.25rem; }
+  button { padding: .7rem; font: inherit; border-radius: 6px; border: 1px solid #1d2330; background: #fff; cursor: pointer; }
+  button[value="paid"] { background: #1d4ed8; border-color: #1d4ed8; color: #fff; grid-column: 1 / -1; }
+  .note { color: #555e6e; font-size: .9rem; }
+  .mode { display: inline-block; font-size: .75rem; text-transform: uppercase; letter-spacing: .05em; background: #fde68a; padding: .1rem .4rem; border-radius: 4px; }
+</style>
+</head>
+<body>
+<main>
+${body}
+</main>
+</body>
+</html>`;
+}
+
+/**
+ * A handler for the customer's HTML pages: like `apiHandler`'s error mapping, but every error
+ * is an HTML page with the mapped status, never JSON and never internals.
+ */
+export function pageHandler(run: (event: ApiEvent, urls: PublicUrls) => Promise<ApiResponse>) {
+  return middy<ApiEvent, ApiResult, Error, Context>()
+    .use({
+      onError: async (request) => {
+        const { status, envelope } = toErrorResponse(request.error, urlsFor(request.event).docs);
+        if (status === 500) logger.error('page failed', { error: request.error as Error, path: request.event.rawPath });
+        request.response = toResult({
+          status,
+          html: htmlDocument(envelope.type, `<h1>${escapeHtml(envelope.type)}</h1><p>${escapeHtml(envelope.detail)}</p>`),
+        });
+      },
+    })
+    .handler(async (event) => toResult(await run(event, urlsFor(event))));
+}
+
+/** Form fields of an `application/x-www-form-urlencoded` body. */
+export function formFields(event: ApiEvent): Record<string, string> {
+  const raw = event.body ? (event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body) : '';
+  return Object.fromEntries(new URLSearchParams(raw));
+}

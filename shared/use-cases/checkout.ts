@@ -1,0 +1,213 @@
+import { balanceChange } from '../db/balance';
+import { ActionConditionError, StaleLinkError, type VersionedLink } from '../db/payment-link-repository';
+import { paymentCreateAction, paymentOutcomeAction } from '../db/payment-repository';
+import {
+  PAYMENT_LINK_EVENT,
+  PAYMENT_PAID_EVENT,
+  checkoutDenial,
+  expiredPaymentLink,
+  isDueToExpire,
+  paidPaymentLink,
+  remainingPayments,
+  type DenialReason,
+} from '../domain/payment-links';
+import { paymentResource, type Payment, type PaymentStatus } from '../domain/payments';
+import { ConflictError, NotFoundError } from '../errors';
+import { newEvent } from '../events';
+import { newId } from '../ids';
+import { isoMillis } from '../time';
+import { linkEvent, type PaymentLinkDeps } from './payment-links';
+
+export interface CheckoutDeps extends PaymentLinkDeps {
+  tableName: string;
+  sessions: {
+    get(linkId: string, clientKey: string): Promise<string | undefined>;
+    putAction(linkId: string, clientKey: string, paymentId: string): Record<string, unknown>;
+  };
+  /** Called after a paid payment credited the balance (held refunds may now be covered). */
+  onBalanceCredited?: (ref: { orgId: string; mode: Payment['mode']; currency: string }) => Promise<void>;
+}
+
+export class CheckoutDeniedError extends ConflictError {
+  constructor(
+    readonly denial: DenialReason,
+    readonly link: VersionedLink,
+  ) {
+    super(DENIAL_DETAIL[denial], denial);
+  }
+}
+
+const DENIAL_DETAIL: Record<DenialReason, string> = {
+  expired: 'This payment link has expired',
+  inactive: 'This payment link is no longer active',
+  limit_reached: 'This payment link has reached its payment limit',
+};
+
+export type CustomerDetails = { email?: string; address?: string; phone?: string };
+
+/**
+ * Opens the checkout of a link for one customer (the page and the test helper share this).
+ * 1. Load the link; unknown ids are 404.
+ * 2. An active link whose `expires_at` has passed is expired now (`expired` + `checkout.denied`).
+ * 3. An expired, inactive or limit-reached link is denied with the contract's reason precedence
+ *    (`checkout.denied`); the caller answers 409.
+ * 4. Otherwise `checkout.requested`, and the customer's still-open payment is reused
+ *    (`payment.reused`) or a new open payment is created (`payment.created`).
+ */
+export async function openCheckout(deps: CheckoutDeps, linkId: string, clientKey: string) {
+  let link = await deps.links.get(linkId);
+  if (!link) throw new NotFoundError();
+  for (;;) {
+    const now = deps.now();
+    if (isDueToExpire(link, now)) {
+      const expired = expiredPaymentLink(link, now);
+      try {
+        await deps.links.save(expired, link.version, [
+          linkEvent(deps, PAYMENT_LINK_EVENT.expired, expired),
+          linkEvent(deps, PAYMENT_LINK_EVENT.checkoutDenied, expired, { reason: 'expired' }),
+        ]);
+        throw new CheckoutDeniedError('expired', { ...expired, version: link.version + 1 });
+      } catch (error) {
+        if (error instanceof StaleLinkError && error.current) {
+          link = error.current;
+          continue;
+        }
+        throw error;
+      }
+    }
+    const denial = checkoutDenial(link, now);
+    if (denial) {
+      await deps.links.record([linkEvent(deps, PAYMENT_LINK_EVENT.checkoutDenied, link, { reason: denial })]);
+      throw new CheckoutDeniedError(denial, link);
+    }
+    break;
+  }
+
+  const requested = linkEvent(deps, PAYMENT_LINK_EVENT.checkoutRequested, link);
+  const openPaymentId = await deps.sessions.get(link.id, clientKey);
+  const openPayment = openPaymentId ? await deps.payments.get(openPaymentId) : undefined;
+  if (openPayment?.status === 'open') {
+    await deps.links.record([requested, linkEvent(deps, PAYMENT_LINK_EVENT.paymentReused, link, { payment_id: openPayment.id })]);
+    return { link, payment: openPayment, reused: true };
+  }
+  const payment: Payment = {
+    id: newId('payment'),
+    orgId: link.orgId,
+    mode: link.mode,
+    acceptorId: link.acceptorId,
+    paymentLinkId: link.id,
+    status: 'open',
+    amountMinor: link.amountMinor,
+    currency: link.currency,
+    createdAt: isoMillis(deps.now()),
+    clientKey,
+  };
+  await deps.links.record(
+    [requested, linkEvent(deps, PAYMENT_LINK_EVENT.paymentCreated, link, { payment_id: payment.id })],
+    [paymentCreateAction(deps.tableName, payment), deps.sessions.putAction(link.id, clientKey, payment.id) as never],
+  );
+  return { link, payment, reused: false };
+}
+
+function withDetails(payment: Payment, details: CustomerDetails): Payment {
+  const customer = { ...payment.customer, ...(details.email ? { email: details.email } : {}), ...(details.phone ? { phone: details.phone } : {}) };
+  return {
+    ...payment,
+    ...(Object.keys(customer).length ? { customer } : {}),
+    ...(details.address ? { billing: { address: details.address } } : {}),
+  };
+}
+
+/**
+ * Ends an open payment with the customer's outcome.
+ * - `paid`: one transaction moves the payment to paid, counts it on the link (auto-inactivating
+ *   it at its limit), credits the balance and writes `transactions.payment.paid` with the link's
+ *   limit events, under the condition that the link is still at the version read. A payment that
+ *   loses the race for the last slot ends `canceled` and is never counted.
+ * - `failed`, `canceled`, `expired`: the payment takes that status.
+ */
+export async function completePayment(deps: CheckoutDeps, paymentId: string, outcome: PaymentStatus, details: CustomerDetails = {}) {
+  const payment = await deps.payments.get(paymentId);
+  if (!payment) throw new NotFoundError();
+  if (payment.status !== 'open') throw new ConflictError(`This payment is already ${payment.status}`);
+  if (outcome === 'open') return payment;
+  if (outcome !== 'paid') return finish(deps, withDetails({ ...payment, status: outcome }, details));
+
+  let link = await deps.links.get(payment.paymentLinkId);
+  if (!link) throw new NotFoundError();
+  for (;;) {
+    const now = deps.now();
+    if (checkoutDenial(link, now)) return finish(deps, withDetails({ ...payment, status: 'canceled' }, details));
+    const paidAt = isoMillis(now);
+    const paid = withDetails({ ...payment, status: 'paid', paidAt }, details);
+    const next = paidPaymentLink(link, paidAt);
+    const remaining = remainingPayments(next);
+    const events = [newEvent({ type: PAYMENT_PAID_EVENT, orgId: paid.orgId, mode: paid.mode, data: paymentResource(paid, deps.urls) })];
+    if (remaining !== null) {
+      events.push(linkEvent(deps, PAYMENT_LINK_EVENT.remainingDecremented, next, { payment_id: paid.id, remaining_payments: remaining }));
+    }
+    if (remaining === 0) {
+      events.push(
+        linkEvent(deps, PAYMENT_LINK_EVENT.autoInactivated, next, {
+          payment_id: paid.id,
+          paid_count_at_inactivation: next.paidCount,
+          payments_limit: next.paymentsLimit,
+          reason: 'limit_reached',
+        }),
+      );
+    }
+    try {
+      await deps.links.save(next, link.version, events, [
+        paymentOutcomeAction(deps.tableName, paid),
+        balanceChange(deps.tableName, { orgId: paid.orgId, mode: paid.mode, currency: paid.currency }, paid.amountMinor),
+      ]);
+    } catch (error) {
+      if (error instanceof StaleLinkError && error.current) {
+        link = error.current;
+        continue;
+      }
+      if (error instanceof ActionConditionError) throw new ConflictError('This payment is no longer open');
+      throw error;
+    }
+    await deps.onBalanceCredited?.({ orgId: paid.orgId, mode: paid.mode, currency: paid.currency });
+    return paid;
+  }
+}
+
+async function finish(deps: CheckoutDeps, next: Payment): Promise<Payment> {
+  try {
+    await deps.links.record([], [paymentOutcomeAction(deps.tableName, next)]);
+  } catch (error) {
+    if ((error as Error).name === 'TransactionCanceledException') throw new ConflictError('This payment is no longer open');
+    throw error;
+  }
+  return next;
+}
+
+/**
+ * The minute job: expires every active link whose `expires_at` has passed. It reads only the
+ * sparse expiry index, so its cost follows the number of links due, not the table's size.
+ */
+export async function expireDueLinks(deps: PaymentLinkDeps, now: Date): Promise<number> {
+  let processed = 0;
+  for (;;) {
+    const due = await deps.links.dueForExpiry(now, 100);
+    const before = processed;
+    for (let link of due) {
+      for (;;) {
+        if (!isDueToExpire(link, now)) break;
+        const expired = expiredPaymentLink(link, now);
+        try {
+          await deps.links.save(expired, link.version, [linkEvent(deps, PAYMENT_LINK_EVENT.expired, expired)]);
+          processed++;
+          break;
+        } catch (error) {
+          if (!(error instanceof StaleLinkError) || !error.current) throw error;
+          link = error.current;
+        }
+      }
+    }
+    // A full page that expired nothing is an index lagging behind its table: try next minute.
+    if (due.length < 100 || processed === before) return processed;
+  }
+}
