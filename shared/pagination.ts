@@ -1,5 +1,6 @@
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
+import { stripKeys } from './db/items';
 import { KEY, INDEXES, type IndexName } from './db/table';
 import { BusinessRuleError } from './errors';
 
@@ -64,6 +65,7 @@ export interface Page<T> {
   hasMore: boolean;
 }
 
+/** One page of a list, newest first, with the table's key attributes stripped. */
 export async function listPage<T>(
   db: DynamoDBDocumentClient,
   tableName: string,
@@ -90,7 +92,7 @@ export async function listPage<T>(
       Limit: request.limit + 1,
     }),
   );
-  const found = (result.Items ?? []) as T[];
+  const found = (result.Items ?? []).map((item) => stripKeys<T>(item)!);
   const items = found.slice(0, request.limit);
   return { items: backwards ? items.reverse() : items, hasMore: found.length > request.limit };
 }

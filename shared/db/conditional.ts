@@ -50,6 +50,11 @@ function normalizeItem(item: Item | undefined): Item | undefined {
   return looksMarshalled ? unmarshall(item as any) : item;
 }
 
+/** Exponential backoff with full jitter: a random wait up to base·2^attempt, capped. */
+export function backoff(attempt: number, baseMs = 5, capMs = 250): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(capMs, baseMs * 2 ** attempt)));
+}
+
 /** Retries `attempt` on transaction conflicts with exponential backoff and full jitter. */
 export async function withConflictRetry<T>(attempt: () => Promise<T>, maxAttempts = 6): Promise<T> {
   for (let n = 1; ; n++) {
@@ -57,7 +62,7 @@ export async function withConflictRetry<T>(attempt: () => Promise<T>, maxAttempt
       return await attempt();
     } catch (error) {
       if (n >= maxAttempts || !isTransactionConflict(error)) throw error;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * 2 ** n));
+      await backoff(n, 10, 500);
     }
   }
 }

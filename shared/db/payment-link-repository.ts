@@ -134,7 +134,7 @@ export function createPaymentLinkRepository(db: DynamoDBDocumentClient, tableNam
     /** Organization-wide, newest first, optionally one status only. */
     async list(principal: Principal, page: PageRequest, status?: string) {
       const scope = scopeOf(principal.orgId, principal.mode);
-      const result = await listPage<Record<string, unknown>>(
+      return listPage<VersionedLink>(
         db,
         tableName,
         {
@@ -144,7 +144,6 @@ export function createPaymentLinkRepository(db: DynamoDBDocumentClient, tableNam
         },
         page,
       );
-      return { items: result.items.map((item) => stripKeys<VersionedLink>(item)!), hasMore: result.hasMore };
     },
 
     /** Active links whose expiry has passed, oldest expiry first: reads only the sparse index. */

@@ -66,7 +66,7 @@ export function createPaymentRepository(db: DynamoDBDocumentClient, tableName: s
     /** Newest first, optionally one status only. */
     async list(principal: Principal, page: PageRequest, status?: string) {
       const scope = scopeOf(principal.orgId, principal.mode);
-      const result = await listPage<Record<string, unknown>>(
+      return listPage<Payment>(
         db,
         tableName,
         {
@@ -76,12 +76,11 @@ export function createPaymentRepository(db: DynamoDBDocumentClient, tableName: s
         },
         page,
       );
-      return { items: result.items.map((item) => strip<Payment>(item)!), hasMore: result.hasMore };
     },
 
     /** The payments of one link, newest first. */
     async listOfLink(linkId: string, page: PageRequest) {
-      const result = await listPage<Record<string, unknown>>(
+      return listPage<Payment>(
         db,
         tableName,
         {
@@ -91,7 +90,6 @@ export function createPaymentRepository(db: DynamoDBDocumentClient, tableName: s
         },
         page,
       );
-      return { items: result.items.map((item) => strip<Payment>(item)!), hasMore: result.hasMore };
     },
   };
 }

@@ -38,6 +38,12 @@ export interface PaymentLink {
 
 const datetime = z.string().refine(isValidDatetime, 'must be an ISO 8601 datetime with a time zone');
 const httpUrl = z.url({ protocol: /^https?$/ });
+const paymentsLimit = z
+  .number()
+  .int()
+  .nullable()
+  .optional()
+  .refine(...businessRule<number | null | undefined>((limit) => limit == null || limit >= 1, 'payments_limit must be at least 1'));
 
 export const createPaymentLinkBody = z
   .strictObject({
@@ -49,12 +55,7 @@ export const createPaymentLinkBody = z
       .optional(),
     description: z.string().max(500).optional(),
     acceptor_id: z.string().optional(),
-    payments_limit: z
-      .number()
-      .int()
-      .nullable()
-      .optional()
-      .refine(...businessRule<number | null | undefined>((limit) => limit == null || limit >= 1, 'payments_limit must be at least 1')),
+    payments_limit: paymentsLimit,
     expires_at: datetime.nullable().optional(),
     redirect_url: httpUrl.optional(),
     internal_reference: z.string().max(255).optional(),
@@ -71,12 +72,7 @@ export const updatePaymentLinkBody = z
   .strictObject({
     status: z.enum(['active', 'inactive']).optional(),
     description: z.string().max(500).nullable().optional(),
-    payments_limit: z
-      .number()
-      .int()
-      .nullable()
-      .optional()
-      .refine(...businessRule<number | null | undefined>((limit) => limit == null || limit >= 1, 'payments_limit must be at least 1')),
+    payments_limit: paymentsLimit,
     expires_at: datetime.nullable().optional(),
     internal_reference: z.string().max(255).nullable().optional(),
   })

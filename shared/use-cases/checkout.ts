@@ -1,4 +1,5 @@
 import { balanceChange } from '../db/balance';
+import { backoff } from '../db/conditional';
 import { ActionConditionError, StaleLinkError, type VersionedLink } from '../db/payment-link-repository';
 import { paymentCreateAction, paymentOutcomeAction } from '../db/payment-repository';
 import {
@@ -15,6 +16,7 @@ import { paymentResource, type Payment, type PaymentStatus } from '../domain/pay
 import { ConflictError, NotFoundError } from '../errors';
 import { newEvent } from '../events';
 import { newId } from '../ids';
+import { createKeyedLock } from '../keyed-lock';
 import { isoMillis } from '../time';
 import { linkEvent, type PaymentLinkDeps } from './payment-links';
 
@@ -132,10 +134,15 @@ export async function completePayment(deps: CheckoutDeps, paymentId: string, out
   if (payment.status !== 'open') throw new ConflictError(`This payment is already ${payment.status}`);
   if (outcome === 'open') return payment;
   if (outcome !== 'paid') return finish(deps, withDetails({ ...payment, status: outcome }, details));
+  return paymentLinkLock(payment.paymentLinkId, () => payOnLink(deps, payment, details));
+}
 
+const paymentLinkLock = createKeyedLock();
+
+async function payOnLink(deps: CheckoutDeps, payment: Payment, details: CustomerDetails): Promise<Payment> {
   let link = await deps.links.get(payment.paymentLinkId);
   if (!link) throw new NotFoundError();
-  for (;;) {
+  for (let attempt = 0; ; attempt++) {
     const now = deps.now();
     if (checkoutDenial(link, now)) return finish(deps, withDetails({ ...payment, status: 'canceled' }, details));
     const paidAt = isoMillis(now);
@@ -163,7 +170,10 @@ export async function completePayment(deps: CheckoutDeps, paymentId: string, out
       ]);
     } catch (error) {
       if (error instanceof StaleLinkError && error.current) {
+        // Payers of one link take its slots one at a time; back off so the losers of a round
+        // do not all retry at once.
         link = error.current;
+        await backoff(attempt);
         continue;
       }
       if (error instanceof ActionConditionError) throw new ConflictError('This payment is no longer open');
