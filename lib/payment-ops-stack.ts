@@ -100,7 +100,7 @@ export class PaymentOpsStack extends Stack {
 
     const jobs = new ServiceFunction(this, 'MinuteJobs', {
       handler: 'run-jobs',
-      environment,
+      environment: { ...environment, BASE_URL: this.api.apiEndpoint },
       timeout: Duration.seconds(55),
     }).function;
     this.table.grantReadWriteData(jobs);
@@ -109,6 +109,15 @@ export class PaymentOpsStack extends Stack {
       schedule: Schedule.rate(Duration.minutes(1)),
       targets: [new LambdaFunction(jobs, { retryAttempts: 0 })],
     });
+
+    // The acquirer feed: invoked with `{"chargebacks": [...]}`, the document `ops chargeback ingest` reads.
+    const chargebackFeed = new ServiceFunction(this, 'ChargebackFeed', {
+      handler: 'ingest-chargebacks',
+      environment: { ...environment, BASE_URL: this.api.apiEndpoint },
+      timeout: Duration.seconds(60),
+    }).function;
+    this.table.grantReadWriteData(chargebackFeed);
+    new CfnOutput(this, 'ChargebackFeedFunctionArn', { value: chargebackFeed.functionArn });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
