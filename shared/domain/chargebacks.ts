@@ -72,7 +72,11 @@ export function maskAccountNumber(value: string): string {
   return value[0] + value.slice(1, -1).replace(/[0-9]/g, '*') + value[value.length - 1];
 }
 
-/** Which status an action may move to from the current one, or a 422 naming `status`. */
+/**
+ * The chargeback after moving to `to`, or a 422 naming `status` when the state table forbids the
+ * move. A merchant action (`action`) on an open chargeback must come before deadline_at; the
+ * deadline (`deadline`) only accepts open chargebacks at or after it.
+ */
 export function transitionChargeback(
   chargeback: Chargeback,
   to: ChargebackStatus,
@@ -99,7 +103,7 @@ export function transitionChargeback(
   return { ...chargeback, status: to, updatedAt: at, ...(dispute ? { dispute } : {}) };
 }
 
-/** The balance movement a chargeback entering `status` causes: open debits, won gives it back. */
+/** The balance movement of entering the chargeback's current status: open debits, won gives it back. */
 export function balanceDeltaOf(chargeback: Chargeback): number {
   if (chargeback.status === 'open') return -chargeback.amountMinor;
   if (chargeback.status === 'won') return chargeback.amountMinor;
