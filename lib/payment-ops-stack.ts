@@ -111,6 +111,15 @@ export class PaymentOpsStack extends Stack {
       targets: [new LambdaFunction(jobs, { retryAttempts: 0 })],
     });
 
+    // The acquirer feed: invoked with `{"chargebacks": [...]}`, the document `ops chargeback ingest` reads.
+    const chargebackFeed = new ServiceFunction(this, 'ChargebackFeed', {
+      handler: 'ingest-chargebacks',
+      environment,
+      timeout: Duration.seconds(60),
+    }).function;
+    this.table.grantReadWriteData(chargebackFeed);
+    new CfnOutput(this, 'ChargebackFeedFunctionArn', { value: chargebackFeed.functionArn });
+
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
 

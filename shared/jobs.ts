@@ -1,4 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { acceptOverdueChargebacks } from './use-cases/chargebacks';
 import { expirePaymentLinksJob } from './use-cases/payment-link-jobs';
 
 /**
@@ -14,7 +15,10 @@ export interface Job {
 export type JobFactory = (db: DynamoDBDocumentClient, tableName: string) => Job;
 
 /** Every job of the service, in the order the schedule runs them; each resource adds its own here. */
-export const jobFactories: JobFactory[] = [expirePaymentLinksJob];
+export const jobFactories: JobFactory[] = [
+  expirePaymentLinksJob,
+  acceptOverdueChargebacks,
+];
 
 export function createJobs(db: DynamoDBDocumentClient, tableName: string): Job[] {
   return jobFactories.map((factory) => factory(db, tableName));

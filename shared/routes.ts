@@ -23,4 +23,9 @@ export const routes: RouteDefinition[] = [
   { method: 'GET', path: '/checkout/{id}/thank-you', handler: 'checkout-thank-you', access: 'read' },
   { method: 'POST', path: '/v1/test_helpers/payment_links/{id}/checkout', handler: 'test-helper-checkout', access: 'write' },
   { method: 'POST', path: '/v1/test_helpers/jobs/{name}', handler: 'test-helper-run-job', access: 'write' },
+  { method: 'GET', path: '/v1/chargebacks/{id}', handler: 'get-chargeback', access: 'read' },
+  { method: 'GET', path: '/v1/chargebacks', handler: 'list-chargebacks', access: 'read' },
+  { method: 'GET', path: '/v1/payments/{id}/chargebacks', handler: 'list-payment-chargebacks', access: 'read' },
+  { method: 'POST', path: '/v1/test_helpers/payments/{id}/chargebacks', handler: 'test-helper-create-chargeback', access: 'write' },
+  { method: 'POST', path: '/v1/test_helpers/chargebacks/{id}/transitions', handler: 'test-helper-transition-chargeback', access: 'write' },
 ];

@@ -81,3 +81,34 @@ test('cdk-nag: AwsSolutions has no unsuppressed errors or warnings', () => {
 test('stack: a one-minute schedule runs the minute jobs', () => {
   template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 minute)' });
 });
+
+test('stack: the chargeback routes exist, reads with read-only access, test helpers with write access', () => {
+  const chargebackRoutes = routes.filter((route) => route.handler.includes('chargeback'));
+  expect(chargebackRoutes.map((route) => `${route.method} ${route.path} ${route.access}`).sort()).toEqual([
+    'GET /v1/chargebacks read',
+    'GET /v1/chargebacks/{id} read',
+    'GET /v1/payments/{id}/chargebacks read',
+    'POST /v1/test_helpers/chargebacks/{id}/transitions write',
+    'POST /v1/test_helpers/payments/{id}/chargebacks write',
+  ]);
+  for (const route of chargebackRoutes) {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: `${route.method} ${route.path}` });
+  }
+});
+
+test('stack: the chargeback feed function exists, writes the table and its ARN is an output', () => {
+  const feed = Object.entries(template.findResources('AWS::Lambda::Function')).find(([id]) => id.startsWith('ChargebackFeed'));
+  expect(feed).toBeDefined();
+  expect(feed![1].Properties.Environment.Variables).toMatchObject({ TABLE_NAME: expect.anything() });
+  const outputs = template.findOutputs('ChargebackFeedFunctionArn');
+  expect(JSON.stringify(Object.values(outputs)[0].Value)).toContain(feed![0]);
+  const policy = Object.entries(template.findResources('AWS::IAM::Policy')).find(([id]) => id.startsWith('ChargebackFeed'));
+  expect(JSON.stringify(policy![1].Properties.PolicyDocument)).toMatch(/dynamodb:PutItem/);
+});
+
+test('stack: functions that build links outside a request (minute jobs, chargeback feed) get BASE_URL = the API endpoint', () => {
+  for (const prefix of ['MinuteJobs', 'ChargebackFeed']) {
+    const fn = Object.entries(template.findResources('AWS::Lambda::Function')).find(([id]) => id.startsWith(prefix));
+    expect(fn![1].Properties.Environment.Variables.BASE_URL).toEqual({ 'Fn::GetAtt': [expect.stringMatching(/^Api/), 'ApiEndpoint'] });
+  }
+});

@@ -1,6 +1,7 @@
 import { loadConfig } from '../config';
 import { documentClient } from '../db/client';
 import { createDirectory } from '../db/directory';
+import { chargebackCommands } from './chargeback-commands';
 import type { OpsCommand } from './cli';
 import { directoryCommands } from './directory-commands';
 import { jobCommands } from './job-commands';
@@ -9,5 +10,9 @@ import { jobCommands } from './job-commands';
 export function opsCommands(): OpsCommand[] {
   const tableName = loadConfig().tableName;
   const directory = () => createDirectory(documentClient(), tableName);
-  return [...directoryCommands(directory), ...jobCommands(documentClient, tableName)];
+  return [
+    ...directoryCommands(directory),
+    ...jobCommands(documentClient, tableName),
+    ...chargebackCommands(documentClient, tableName),
+  ];
 }

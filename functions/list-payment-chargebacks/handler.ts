@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { loadConfig } from '../../shared/config';
+import { documentClient } from '../../shared/db/client';
+import { createChargebackRepository } from '../../shared/db/chargeback-repository';
+import { createPaymentRepository } from '../../shared/db/payment-repository';
+import { chargebackPage } from '../../shared/domain/chargebacks';
+import { requireOwned } from '../../shared/domain/scope';
+import { apiHandler } from '../../shared/http/api';
+import { isId } from '../../shared/ids';
+import { listQueryFields, pageRequest } from '../../shared/pagination';
+
+const db = documentClient();
+const { tableName } = loadConfig();
+const chargebacks = createChargebackRepository(db, tableName);
+const payments = createPaymentRepository(db, tableName);
+
+/** GET /v1/payments/{id}/chargebacks: the payment's chargebacks as list items (organization-wide). */
+export const handler = apiHandler(
+  { scope: 'chargeback:read', path: z.object({ id: z.string() }), query: z.strictObject(listQueryFields) },
+  async ({ principal, path, query, urls }) => {
+    const request = pageRequest(query, (value) => isId('chargeback', value));
+    const payment = requireOwned(await payments.get(path.id), principal);
+    const page = await chargebacks.listOfPayment(payment.id, request);
+    return { status: 200, body: chargebackPage(page, urls) };
+  },
+);

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { loadConfig } from '../../shared/config';
+import { documentClient } from '../../shared/db/client';
+import { chargebackResource, TestChargebackBody } from '../../shared/domain/chargebacks';
+import { requireOwned } from '../../shared/domain/scope';
+import { apiHandler } from '../../shared/http/api';
+import { createChargebackUseCases } from '../../shared/use-cases/chargebacks';
+
+const useCases = createChargebackUseCases(documentClient(), loadConfig().tableName);
+
+/** POST /v1/test_helpers/payments/{id}/chargebacks: a bank reversal of a paid test payment (201). */
+export const handler = apiHandler(
+  { testModeOnly: true, path: z.object({ id: z.string() }), body: TestChargebackBody },
+  async ({ principal, path, body, urls }) => {
+    const payment = requireOwned(await useCases.payments.get(path.id), principal);
+    const chargeback = await useCases.open(
+      { payment, reason: body.reason, amount: body.amount, deadlineAt: body.deadline_at },
+      urls,
+    );
+    return { status: 201, body: chargebackResource(chargeback, urls) };
+  },
+);

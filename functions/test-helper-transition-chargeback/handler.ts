@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { loadConfig } from '../../shared/config';
+import { documentClient } from '../../shared/db/client';
+import { ChargebackTransitionBody, chargebackResource } from '../../shared/domain/chargebacks';
+import { requireOwned } from '../../shared/domain/scope';
+import { apiHandler } from '../../shared/http/api';
+import { createChargebackUseCases } from '../../shared/use-cases/chargebacks';
+
+const useCases = createChargebackUseCases(documentClient(), loadConfig().tableName);
+
+/** POST /v1/test_helpers/chargebacks/{id}/transitions: a move of the state table (200), or 422. */
+export const handler = apiHandler(
+  { testModeOnly: true, path: z.object({ id: z.string() }), body: ChargebackTransitionBody },
+  async ({ principal, path, body, urls }) => {
+    const current = requireOwned(await useCases.chargebacks.get(path.id), principal);
+    const chargeback = await useCases.transition(current, body.status, urls);
+    return { status: 200, body: chargebackResource(chargeback, urls) };
+  },
+);

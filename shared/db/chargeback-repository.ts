@@ -1,0 +1,176 @@
+import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Principal } from '../auth/principal';
+import { balanceDeltaOf, type Chargeback, type ChargebackStatus } from '../domain/chargebacks';
+import { isOwned } from '../domain/scope';
+import { BusinessRuleError } from '../errors';
+import { outboxPut, type OutboxEvent } from '../events';
+import { isId } from '../ids';
+import { listPage, type ListSource, type PageRequest } from '../pagination';
+import { isoMillis } from '../time';
+import { balanceChange } from './balance';
+import { cancellationReasons } from './conditional';
+import { stripKeys } from './items';
+import { keys, scopeOf } from './keys';
+import { INDEXES } from './table';
+
+/**
+ * The table item of a chargeback with every index key its lists need. The DUE keys exist only
+ * while the chargeback is `open`: the write that ends `open` removes them, so the deadline
+ * sweep reads only chargebacks that are still due.
+ */
+export function chargebackItem(chargeback: Chargeback) {
+  const scope = scopeOf(chargeback.orgId, chargeback.mode);
+  return {
+    ...keys.chargeback(chargeback.id),
+    GSI1PK: keys.chargebackList(scope),
+    GSI1SK: chargeback.id,
+    GSI2PK: keys.chargebackAcceptorList(scope, chargeback.acceptorId),
+    GSI2SK: chargeback.id,
+    GSI3PK: keys.chargebacksOfPayment(chargeback.paymentId),
+    GSI3SK: chargeback.id,
+    ...(chargeback.status === 'open'
+      ? { DUEPK: keys.chargebackDeadlineDue, DUESK: `${chargeback.deadlineAt}#${chargeback.id}` }
+      : {}),
+    ...chargeback,
+  };
+}
+
+const balanceOf = (chargeback: Chargeback) => ({ orgId: chargeback.orgId, mode: chargeback.mode, currency: chargeback.currency });
+
+export type TransitionOutcome = { saved: true } | { saved: false; current?: Chargeback };
+
+export function createChargebackRepository(db: DynamoDBDocumentClient, tableName: string) {
+  async function get(id: string): Promise<Chargeback | undefined> {
+    if (!isId('chargeback', id)) return undefined;
+    const result = await db.send(new GetCommand({ TableName: tableName, Key: keys.chargeback(id), ConsistentRead: true }));
+    return stripKeys<Chargeback>(result.Item);
+  }
+
+  /**
+   * One transaction: the chargeback item under `guard` (its old image comes back when the guard
+   * fails), any `checks`, the balance change of its status and its event.
+   */
+  async function commit(
+    chargeback: Chargeback,
+    event: OutboxEvent,
+    guard: { ConditionExpression: string; ExpressionAttributeNames: Record<string, string>; ExpressionAttributeValues?: Record<string, unknown> },
+    checks: object[] = [],
+  ): Promise<void> {
+    const delta = balanceDeltaOf(chargeback);
+    await db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Put: { TableName: tableName, Item: chargebackItem(chargeback), ReturnValuesOnConditionCheckFailure: 'ALL_OLD', ...guard } },
+          ...checks,
+          ...(delta === 0 ? [] : [balanceChange(tableName, balanceOf(chargeback), delta)]),
+          outboxPut(tableName, event),
+        ],
+      }),
+    );
+  }
+
+  async function page(source: Omit<ListSource, 'resolveCursor'>, accepts: (chargeback: Chargeback) => boolean, request: PageRequest) {
+    const result = await listPage<Record<string, unknown>>(
+      db,
+      tableName,
+      {
+        ...source,
+        resolveCursor: async (id) => {
+          const found = await get(id);
+          return found && accepts(found) ? id : undefined;
+        },
+      },
+      request,
+    );
+    return { items: result.items.map((item) => stripKeys<Chargeback>(item)!), hasMore: result.hasMore };
+  }
+
+  return {
+    get,
+
+    /**
+     * Records a new `open` chargeback: the item, the debit of the balance (no cover needed: a
+     * chargeback may drive it negative) and the `open` event, under the condition that the
+     * payment is still paid. A payment that is not: 422 `payment_id`.
+     */
+    async create(chargeback: Chargeback, event: OutboxEvent): Promise<void> {
+      const paymentStillPaid = {
+        ConditionCheck: {
+          TableName: tableName,
+          Key: keys.payment(chargeback.paymentId),
+          ConditionExpression: '#status = :paid',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':paid': 'paid' },
+        },
+      };
+      try {
+        await commit(chargeback, event, { ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: { '#pk': 'PK' } }, [
+          paymentStillPaid,
+        ]);
+      } catch (error) {
+        if (cancellationReasons(error)?.[1]?.code === 'ConditionalCheckFailed') {
+          throw new BusinessRuleError('Only a paid payment can be charged back', 'payment_id');
+        }
+        throw error;
+      }
+    },
+
+    /**
+     * Writes `next` (with its balance change and event) only while the stored status is still
+     * `from`. When another writer moved it first, answers the stored chargeback instead.
+     */
+    async saveTransition(from: ChargebackStatus, next: Chargeback, event: OutboxEvent): Promise<TransitionOutcome> {
+      try {
+        await commit(next, event, {
+          ConditionExpression: '#status = :from',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':from': from },
+        });
+        return { saved: true };
+      } catch (error) {
+        const reason = cancellationReasons(error)?.[0];
+        if (reason?.code === 'ConditionalCheckFailed') return { saved: false, current: stripKeys<Chargeback>(reason.item) };
+        throw error;
+      }
+    },
+
+    /** GET /v1/chargebacks: an acceptor-bound key sees its acceptor's, an org-scoped key all (§3). */
+    list(principal: Principal, request: PageRequest) {
+      const scope = scopeOf(principal.orgId, principal.mode);
+      const acceptorId = principal.acceptorId;
+      return page(
+        acceptorId
+          ? { index: 'gsi2', partition: keys.chargebackAcceptorList(scope, acceptorId) }
+          : { index: 'gsi1', partition: keys.chargebackList(scope) },
+        (found) => isOwned(found, principal) && (!acceptorId || found.acceptorId === acceptorId),
+        request,
+      );
+    },
+
+    /** The chargebacks of one payment, newest first. */
+    listOfPayment(paymentId: string, request: PageRequest) {
+      return page({ index: 'gsi3', partition: keys.chargebacksOfPayment(paymentId) }, (found) => found.paymentId === paymentId, request);
+    },
+
+    /** Open chargebacks whose deadline_at is at or before `now`: the sparse DUE index, oldest deadline first, page by page. */
+    async *overdue(now: Date): AsyncGenerator<Chargeback> {
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const result = await db.send(
+          new QueryCommand({
+            TableName: tableName,
+            IndexName: INDEXES.due.name,
+            KeyConditionExpression: '#pk = :pk AND #sk <= :bound',
+            ExpressionAttributeNames: { '#pk': INDEXES.due.pk, '#sk': INDEXES.due.sk },
+            ExpressionAttributeValues: { ':pk': keys.chargebackDeadlineDue, ':bound': `${isoMillis(now)}#~` },
+            ExclusiveStartKey: startKey,
+          }),
+        );
+        for (const item of result.Items ?? []) yield stripKeys<Chargeback>(item)!;
+        startKey = result.LastEvaluatedKey;
+      } while (startKey);
+    },
+  };
+}
+
+export type ChargebackRepository = ReturnType<typeof createChargebackRepository>;

@@ -1,0 +1,292 @@
+import { z } from 'zod';
+import type { Mode } from '../auth/principal';
+import type { PublicUrls } from '../config';
+import { BusinessRuleError } from '../errors';
+import { DECIMAL_AMOUNT, moneyOut, normalizeCurrency, parseMinor } from '../money';
+import { isoMillis, isValidDatetime } from '../time';
+import { businessRule } from '../http/validation';
+import { jsonLink } from './links';
+import type { Payment } from './payments';
+
+/**
+ * Chargebacks (contract "Chargeback", product-decisions §7): a bank reversal recorded against a
+ * paid payment. Pure rules only: the stored shape, the state table, masking and the API shapes.
+ */
+export const CHARGEBACK_STATUSES = ['open', 'accepted', 'disputed', 'won', 'lost'] as const;
+export type ChargebackStatus = (typeof CHARGEBACK_STATUSES)[number];
+
+/** The contract's state table; `accepted`, `won` and `lost` are terminal. */
+const NEXT: Record<ChargebackStatus, readonly ChargebackStatus[]> = {
+  open: ['accepted', 'disputed'],
+  disputed: ['won', 'lost'],
+  accepted: [],
+  won: [],
+  lost: [],
+};
+
+/** Default response time when neither the feed nor the test helper gives `deadline_at`. */
+export const DEFAULT_DEADLINE_DAYS = 7;
+
+export interface Reason {
+  code: string;
+  description: string;
+}
+
+export interface Acquirer {
+  name: string;
+  reference: string;
+  case_id: string;
+}
+
+/** Set when the chargeback is disputed; the outcome once the network has ruled. */
+export interface Dispute {
+  disputed_at: string;
+  outcome: 'won' | 'lost' | null;
+  resolved_at: string | null;
+}
+
+/** A chargeback as stored: money in minor units, the account number only ever masked. */
+export interface Chargeback {
+  id: string;
+  orgId: string;
+  mode: Mode;
+  acceptorId: string;
+  paymentId: string;
+  status: ChargebackStatus;
+  reason: Reason;
+  amountMinor: number;
+  currency: string;
+  deadlineAt: string;
+  acquirer: Acquirer;
+  consumerAccountNumber: string;
+  dispute?: Dispute;
+  /** The parent payment's webhook_url, copied at creation: every event of the chargeback goes there too. */
+  paymentWebhookUrl?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Digits become asterisks except the first and the last character (contract: consumer_account_number). */
+export function maskAccountNumber(value: string): string {
+  if (value.length <= 2) return value;
+  return value[0] + value.slice(1, -1).replace(/[0-9]/g, '*') + value[value.length - 1];
+}
+
+/**
+ * The chargeback after moving to `to`, or a 422 naming `status` when the state table forbids the
+ * move. A merchant action (`action`) on an open chargeback must come before deadline_at; the
+ * deadline (`deadline`) only accepts open chargebacks at or after it.
+ */
+export function transitionChargeback(
+  chargeback: Chargeback,
+  to: ChargebackStatus,
+  now: Date,
+  trigger: 'action' | 'deadline' = 'action',
+): Chargeback {
+  if (!NEXT[chargeback.status].includes(to)) {
+    throw new BusinessRuleError(`A chargeback in status ${chargeback.status} cannot become ${to}`, 'status');
+  }
+  const overdue = now.getTime() >= Date.parse(chargeback.deadlineAt);
+  if (chargeback.status === 'open' && trigger === 'action' && overdue) {
+    throw new BusinessRuleError('deadline_at has passed: the chargeback is accepted automatically', 'status');
+  }
+  if (trigger === 'deadline' && !(chargeback.status === 'open' && to === 'accepted' && overdue)) {
+    throw new BusinessRuleError('Only an open chargeback past its deadline_at is accepted automatically', 'status');
+  }
+  const at = isoMillis(now);
+  const dispute: Dispute | undefined =
+    to === 'disputed'
+      ? { disputed_at: at, outcome: null, resolved_at: null }
+      : to === 'won' || to === 'lost'
+        ? { ...chargeback.dispute!, outcome: to, resolved_at: at }
+        : chargeback.dispute;
+  return { ...chargeback, status: to, updatedAt: at, ...(dispute ? { dispute } : {}) };
+}
+
+/** The balance movement of entering the chargeback's current status: open debits, won gives it back. */
+export function balanceDeltaOf(chargeback: Chargeback): number {
+  if (chargeback.status === 'open') return -chargeback.amountMinor;
+  if (chargeback.status === 'won') return chargeback.amountMinor;
+  return 0;
+}
+
+export const chargebackEventType = (status: ChargebackStatus) => `transactions.chargeback.${status}`;
+
+// --- input ------------------------------------------------------------------------------------
+
+const ReasonInput = z.strictObject({ code: z.string().min(1).max(64), description: z.string().max(500) }).meta({ id: 'ChargebackReason' });
+
+/** Positive and small enough for minor units; a value off the pattern is left to the 400 of `regex`. */
+const isPositiveAmount = (value: string) => !DECIMAL_AMOUNT.test(value) || (Number(value) > 0 && Number(value) < 1e13);
+
+const AmountInput = z
+  .strictObject({
+    value: z
+      .string()
+      .regex(DECIMAL_AMOUNT, 'must be a decimal with at most two fraction digits')
+      .refine(...businessRule(isPositiveAmount, 'amount.value must be a positive amount')),
+    currency: z.string().regex(/^[A-Za-z]{3}$/, 'must be a three-letter currency code'),
+  })
+  .meta({ id: 'ChargebackAmountInput' });
+
+const Datetime = z.string().refine(isValidDatetime, 'must be an ISO 8601 datetime with a zone');
+
+/** POST /v1/test_helpers/payments/:id/chargebacks (product-decisions §10). */
+export const TestChargebackBody = z
+  .strictObject({ reason: ReasonInput.optional(), amount: AmountInput.optional(), deadline_at: Datetime.optional() })
+  .meta({ id: 'TestChargebackBody' });
+
+/** POST /v1/test_helpers/chargebacks/:id/transitions. */
+export const ChargebackTransitionBody = z
+  .strictObject({ status: z.enum(['accepted', 'disputed', 'won', 'lost']) })
+  .meta({ id: 'ChargebackTransitionBody' });
+
+/** One entry of the acquirer feed (`ops chargeback ingest`, the feed function). */
+export const FeedChargeback = z
+  .strictObject({
+    payment_id: z.string(),
+    reason: ReasonInput,
+    amount: AmountInput,
+    deadline_at: Datetime.optional(),
+    acquirer: z.strictObject({ name: z.string().min(1), reference: z.string().min(1), case_id: z.string().min(1) }).optional(),
+    consumer_account_number: z.string().min(1).max(34).optional(),
+  })
+  .meta({ id: 'FeedChargeback' });
+
+export const ChargebackFeed = z.strictObject({ chargebacks: z.array(FeedChargeback) }).meta({ id: 'ChargebackFeed' });
+export type ChargebackFeed = z.infer<typeof ChargebackFeed>;
+
+export interface OpenChargebackInput {
+  id: string;
+  payment: Payment;
+  reason?: Reason;
+  amount?: { value: string; currency: string };
+  deadlineAt?: string;
+  acquirer?: Acquirer;
+  consumerAccountNumber?: string;
+  now: Date;
+}
+
+/** Used when the feed names no reason (test helper): Mastercard's "no cardholder authorization". */
+export const DEFAULT_REASON: Reason = { code: '4837', description: 'No cardholder authorization' };
+/** Used when the feed gives no account number: Visa's public test card, stored masked. */
+export const DEFAULT_ACCOUNT_NUMBER = '4111111111111111';
+
+const digits = (n: number) => Array.from({ length: n }, () => Math.floor(Math.random() * 10)).join('');
+
+/** An acquirer block for a chargeback the feed gave none for: 23-digit ARN, numeric case id. */
+export function generatedAcquirer(mode: Mode): Acquirer {
+  return { name: mode === 'test' ? 'Test Acquirer' : 'Acquirer', reference: digits(23), case_id: `CB${digits(10)}` };
+}
+
+/**
+ * A new `open` chargeback of a paid payment. Default amount: the payment's; default deadline:
+ * 7 days after creation. The amount is in the payment's currency and at most its amount (422).
+ */
+export function openChargeback(input: OpenChargebackInput): Chargeback {
+  const { payment, now } = input;
+  if (payment.status !== 'paid') throw new BusinessRuleError('Only a paid payment can be charged back', 'payment_id');
+  const currency = input.amount ? normalizeCurrency(input.amount.currency) : payment.currency;
+  if (currency !== payment.currency) {
+    throw new BusinessRuleError(`amount.currency must be the payment's currency ${payment.currency}`, 'amount.currency');
+  }
+  const amountMinor = input.amount ? parseMinor(input.amount.value) : payment.amountMinor;
+  if (amountMinor > payment.amountMinor) {
+    throw new BusinessRuleError('amount.value cannot exceed the payment amount', 'amount.value');
+  }
+  const at = isoMillis(now);
+  return {
+    id: input.id,
+    orgId: payment.orgId,
+    mode: payment.mode,
+    acceptorId: payment.acceptorId,
+    paymentId: payment.id,
+    status: 'open',
+    reason: input.reason ?? DEFAULT_REASON,
+    amountMinor,
+    currency,
+    deadlineAt: isoMillis(input.deadlineAt ? new Date(input.deadlineAt) : now.getTime() + DEFAULT_DEADLINE_DAYS * 86_400_000),
+    acquirer: input.acquirer ?? generatedAcquirer(payment.mode),
+    consumerAccountNumber: maskAccountNumber(input.consumerAccountNumber ?? DEFAULT_ACCOUNT_NUMBER),
+    ...(payment.webhookUrl ? { paymentWebhookUrl: payment.webhookUrl } : {}),
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
+// --- output -----------------------------------------------------------------------------------
+
+const Link = z.strictObject({ href: z.string(), type: z.string() });
+const MoneyOut = z.strictObject({ value: z.string(), currency: z.string() });
+
+/** The list item of GET /v1/chargebacks and GET /v1/payments/:id/chargebacks: exactly these fields. */
+export const ChargebackListItemSchema = z
+  .strictObject({
+    object: z.literal('chargeback'),
+    id: z.string(),
+    payment_id: z.string(),
+    status: z.enum(CHARGEBACK_STATUSES),
+    reason: z.strictObject({ code: z.string(), description: z.string() }),
+    amount: MoneyOut,
+    deadline_at: z.string(),
+    created_at: z.string(),
+    links: z.strictObject({ api: Link }),
+  })
+  .meta({ id: 'ChargebackListItem' });
+
+/** GET /v1/chargebacks/:id, the test helpers' answers and every chargeback event's `data`. */
+export const ChargebackSchema = z
+  .strictObject({
+    ...ChargebackListItemSchema.shape,
+    acquirer: z.strictObject({ name: z.string(), reference: z.string(), case_id: z.string() }),
+    dispute: z
+      .strictObject({ disputed_at: z.string(), outcome: z.enum(['won', 'lost']).nullable(), resolved_at: z.string().nullable() })
+      .optional(),
+    consumer_account_number: z.string(),
+    updated_at: z.string(),
+    links: z.strictObject({ api: Link, payment: Link }),
+  })
+  .meta({ id: 'Chargeback' });
+
+export type ChargebackListItem = z.infer<typeof ChargebackListItemSchema>;
+export type ChargebackResource = z.infer<typeof ChargebackSchema>;
+
+const apiHref = (urls: PublicUrls, id: string) => `${urls.base}/v1/chargebacks/${id}`;
+
+export function chargebackListItem(chargeback: Chargeback, urls: PublicUrls): ChargebackListItem {
+  return {
+    object: 'chargeback',
+    id: chargeback.id,
+    payment_id: chargeback.paymentId,
+    status: chargeback.status,
+    reason: { code: chargeback.reason.code, description: chargeback.reason.description },
+    amount: moneyOut({ minor: chargeback.amountMinor, currency: chargeback.currency }, 'upper'),
+    deadline_at: chargeback.deadlineAt,
+    created_at: chargeback.createdAt,
+    links: { api: jsonLink(apiHref(urls, chargeback.id)) },
+  };
+}
+
+export function chargebackResource(chargeback: Chargeback, urls: PublicUrls): ChargebackResource {
+  const { object, id, payment_id, status, reason, amount, deadline_at, created_at, links } = chargebackListItem(chargeback, urls);
+  return {
+    object,
+    id,
+    payment_id,
+    status,
+    reason,
+    amount,
+    deadline_at,
+    acquirer: chargeback.acquirer,
+    ...(chargeback.dispute ? { dispute: chargeback.dispute } : {}),
+    consumer_account_number: chargeback.consumerAccountNumber,
+    created_at,
+    updated_at: chargeback.updatedAt,
+    links: { api: links.api, payment: jsonLink(`${urls.base}/v1/payments/${chargeback.paymentId}`) },
+  };
+}
+
+/** The `{has_more, data}` answer of both chargeback lists. */
+export function chargebackPage(page: { items: Chargeback[]; hasMore: boolean }, urls: PublicUrls) {
+  return { has_more: page.hasMore, data: page.items.map((item) => chargebackListItem(item, urls)) };
+}

@@ -1,0 +1,155 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { loadConfig, publicUrls, type PublicUrls } from '../config';
+import { createChargebackRepository } from '../db/chargeback-repository';
+import { withConflictRetry } from '../db/conditional';
+import { createPaymentRepository } from '../db/payment-repository';
+import {
+  ChargebackFeed,
+  chargebackEventType,
+  chargebackResource,
+  openChargeback,
+  transitionChargeback,
+  type Chargeback,
+  type ChargebackStatus,
+  type OpenChargebackInput,
+} from '../domain/chargebacks';
+import type { Payment } from '../domain/payments';
+import { BusinessRuleError, NotFoundError, ServiceError } from '../errors';
+import { newEvent } from '../events';
+import { newId } from '../ids';
+import type { Job, JobFactory } from '../jobs';
+
+/** Every chargeback event: `transactions.chargeback.<status>` with the full object, also to the payment's webhook_url. */
+function chargebackEvent(chargeback: Chargeback, urls: PublicUrls) {
+  return newEvent({
+    type: chargebackEventType(chargeback.status),
+    orgId: chargeback.orgId,
+    mode: chargeback.mode,
+    data: chargebackResource(chargeback, urls),
+    targetUrls: chargeback.paymentWebhookUrl ? [chargeback.paymentWebhookUrl] : undefined,
+    at: new Date(chargeback.updatedAt),
+  });
+}
+
+/** `chargebacks[1].amount.value` for an issue at ['chargebacks', 1, 'amount', 'value']. */
+function fieldPath(path: PropertyKey[]): string {
+  return path.map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i ? '.' : ''}${String(part)}`)).join('');
+}
+
+function refuseFeed(detail: string, attribute: string): never {
+  throw new BusinessRuleError(`Refused the whole feed, nothing was ingested: ${attribute}: ${detail}`, attribute);
+}
+
+export function createChargebackUseCases(db: DynamoDBDocumentClient, tableName: string) {
+  const chargebacks = createChargebackRepository(db, tableName);
+  const payments = createPaymentRepository(db, tableName);
+
+  const record = (chargeback: Chargeback, urls: PublicUrls) =>
+    withConflictRetry(() => chargebacks.create(chargeback, chargebackEvent(chargeback, urls)));
+
+  /**
+   * Opens a chargeback on a paid payment.
+   * 1. Build the `open` chargeback (domain: defaults, currency and amount rules).
+   * 2. One transaction: the chargeback, the balance debit, the `open` event; payment still paid.
+   */
+  async function open(input: Omit<OpenChargebackInput, 'id' | 'now'>, urls: PublicUrls): Promise<Chargeback> {
+    const chargeback = openChargeback({ ...input, id: newId('chargeback'), now: new Date() });
+    await record(chargeback, urls);
+    return chargeback;
+  }
+
+  /**
+   * Moves a chargeback along the state table.
+   * 1. Check the move with the domain's transition function (forbidden: 422 `status`).
+   * 2. Write it, with its balance change and event, under the condition that the status is unchanged.
+   * 3. If another writer moved it first, check the move again against what is stored now.
+   */
+  async function transition(
+    current: Chargeback,
+    to: ChargebackStatus,
+    urls: PublicUrls,
+    trigger: 'action' | 'deadline' = 'action',
+    now = new Date(),
+  ): Promise<Chargeback> {
+    for (;;) {
+      const next = transitionChargeback(current, to, now, trigger);
+      const from = current.status;
+      const outcome = await withConflictRetry(() => chargebacks.saveTransition(from, next, chargebackEvent(next, urls)));
+      if (outcome.saved) return next;
+      if (!outcome.current) throw new NotFoundError();
+      current = outcome.current;
+    }
+  }
+
+  /**
+   * The acquirer feed (live mode): `{"chargebacks": [{payment_id, reason, amount, deadline_at?, acquirer?, consumer_account_number?}]}`.
+   * 1. Validate the whole document with zod; any issue refuses it whole, naming entry and field.
+   * 2. Check every entry against its payment (exists, live, paid; currency; amount); any failure refuses it whole.
+   * 3. Open each chargeback (one transaction each). Returns how many were ingested.
+   */
+  async function ingest(document: unknown, urls: PublicUrls): Promise<number> {
+    const parsed = ChargebackFeed.safeParse(document);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]] : issue.path;
+      refuseFeed(issue.code === 'unrecognized_keys' ? 'unknown field' : issue.message, fieldPath(path) || 'chargebacks');
+    }
+    const opened: Chargeback[] = [];
+    for (const [i, entry] of parsed.data.chargebacks.entries()) {
+      const payment: Payment | undefined = await payments.get(entry.payment_id);
+      if (!payment) refuseFeed(`payment ${entry.payment_id} does not exist`, `chargebacks[${i}].payment_id`);
+      if (payment.mode !== 'live') refuseFeed(`payment ${entry.payment_id} is not a live payment`, `chargebacks[${i}].payment_id`);
+      try {
+        opened.push(openChargeback({
+          id: newId('chargeback'),
+          now: new Date(),
+          payment,
+          reason: entry.reason,
+          amount: entry.amount,
+          deadlineAt: entry.deadline_at,
+          acquirer: entry.acquirer,
+          consumerAccountNumber: entry.consumer_account_number,
+        }));
+      } catch (error) {
+        if (error instanceof ServiceError) refuseFeed(error.message, `chargebacks[${i}].${error.attribute ?? 'payment_id'}`);
+        throw error;
+      }
+    }
+    for (const chargeback of opened) await record(chargeback, urls);
+    return opened.length;
+  }
+
+  return { chargebacks, payments, open, transition, ingest };
+}
+
+export type ChargebackUseCases = ReturnType<typeof createChargebackUseCases>;
+
+/** Outside a request (jobs, the feed), links and event data use the configured public URLs. */
+export const configuredUrls = () => publicUrls(loadConfig());
+
+export const ACCEPT_OVERDUE_CHARGEBACKS = 'accept-overdue-chargebacks';
+
+/**
+ * Minute job: every `open` chargeback past its deadline_at becomes `accepted`, with its event.
+ * Reads only the sparse DUE index; each acceptance is conditional on the status still being open.
+ */
+export const acceptOverdueChargebacks: JobFactory = (db, tableName): Job => {
+  const useCases = createChargebackUseCases(db, tableName);
+  return {
+    name: ACCEPT_OVERDUE_CHARGEBACKS,
+    async run(now) {
+      const urls = configuredUrls();
+      let accepted = 0;
+      for await (const chargeback of useCases.chargebacks.overdue(now)) {
+        try {
+          await useCases.transition(chargeback, 'accepted', urls, 'deadline', now);
+          accepted++;
+        } catch (error) {
+          // Moved by someone else since the query (no longer open): nothing to do.
+          if (!(error instanceof BusinessRuleError)) throw error;
+        }
+      }
+      return accepted;
+    },
+  };
+};
