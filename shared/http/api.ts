@@ -7,7 +7,9 @@ import { loadConfig, publicUrls, type PublicUrls, type ServiceConfig } from '../
 import { documentClient } from '../db/client';
 import { NotFoundError } from '../errors';
 import { createDirectory } from '../db/directory';
+import { createIdempotencyStore, type IdempotencyStore } from '../db/idempotency-store';
 import { toErrorResponse } from './error-envelope';
+import { IDEMPOTENCY_HEADER, runIdempotently } from './idempotency';
 import { logger } from './logger';
 import { cookiesOf } from './cookies';
 import { parseJsonBody, parseWith } from './validation';
@@ -46,12 +48,16 @@ interface Schemas<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>
 }
 
 /** Process-wide dependencies, created once per cold start. */
-let runtime: { config: ServiceConfig; authenticator: Authenticator } | undefined;
+let runtime: { config: ServiceConfig; authenticator: Authenticator; idempotency: IdempotencyStore } | undefined;
 function getRuntime() {
   if (!runtime) {
     const config = loadConfig();
     const keyStore = createDirectory(documentClient(), config.tableName).keyStore;
-    runtime = { config, authenticator: new Authenticator(keyStore) };
+    runtime = {
+      config,
+      authenticator: new Authenticator(keyStore),
+      idempotency: createIdempotencyStore(documentClient(), config.tableName),
+    };
   }
   return runtime;
 }
@@ -103,7 +109,8 @@ export function toResult(response: ApiResponse): ApiResult {
 
 /**
  * Builds an API Gateway handler: error envelope, authentication with the route's scope, then
- * input parsing with the route's zod schemas, then the use case. Every `/v1` handler is one
+ * input parsing with the route's zod schemas, then the use case (at most once per
+ * Idempotency-Key on POST). Every `/v1` handler is one
  * call to this function, so each cross-cutting rule lives here once.
  */
 export function apiHandler<
@@ -122,20 +129,27 @@ export function apiHandler<
           ? (undefined as unknown as Principal)
           : await getRuntime().authenticator.authenticate(event.headers?.authorization, schemas.scope);
       if (schemas.testModeOnly && principal.mode !== 'test') throw new NotFoundError('No such route');
-      const path = schemas.path ? parseWith(schemas.path, event.pathParameters ?? {}, 'path') : (event.pathParameters ?? {});
-      const query = schemas.query
-        ? parseWith(schemas.query, event.queryStringParameters ?? {}, 'query')
-        : (event.queryStringParameters ?? {});
-      const body = schemas.body ? parseWith(schemas.body, parseJsonBody(event.body, event.isBase64Encoded), 'body') : undefined;
-      const response = await run({
-        principal,
-        path: path as z.infer<P>,
-        query: query as z.infer<Q>,
-        body: body as z.infer<B>,
-        urls: urlsFor(event),
-        headers: event.headers ?? {},
-        cookies: cookiesOf(event),
-      });
-      return toResult(response);
+      const execute = async () => {
+        const path = schemas.path ? parseWith(schemas.path, event.pathParameters ?? {}, 'path') : (event.pathParameters ?? {});
+        const query = schemas.query
+          ? parseWith(schemas.query, event.queryStringParameters ?? {}, 'query')
+          : (event.queryStringParameters ?? {});
+        const body = schemas.body ? parseWith(schemas.body, parseJsonBody(event.body, event.isBase64Encoded), 'body') : undefined;
+        const response = await run({
+          principal,
+          path: path as z.infer<P>,
+          query: query as z.infer<Q>,
+          body: body as z.infer<B>,
+          urls: urlsFor(event),
+          headers: event.headers ?? {},
+          cookies: cookiesOf(event),
+        });
+        return toResult(response);
+      };
+      const idempotencyKey = event.headers?.[IDEMPOTENCY_HEADER];
+      if (principal && idempotencyKey !== undefined && event.requestContext?.http?.method === 'POST') {
+        return runIdempotently(getRuntime().idempotency, principal.keyId, idempotencyKey, event, urlsFor(event).docs, execute);
+      }
+      return execute();
     });
 }

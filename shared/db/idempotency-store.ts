@@ -1,0 +1,76 @@
+import { DeleteCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { conditionalWrite } from './conditional';
+import { keys } from './keys';
+import { TTL_ATTRIBUTE } from './table';
+
+export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
+
+export interface StoredResponse {
+  status: number;
+  body: string;
+  headers: Record<string, string>;
+}
+
+/** What a claim of an idempotency key found. */
+export type IdempotencyClaim =
+  | { kind: 'claimed' }
+  | { kind: 'in_flight'; fingerprint: string }
+  | { kind: 'completed'; fingerprint: string; response: StoredResponse };
+
+/**
+ * Idempotency records: one item per API key and Idempotency-Key, claimed with a conditional
+ * Put (so of twenty identical concurrent requests exactly one runs), completed with the
+ * response, and expired after 24 hours (TTL; the claim also treats an expired record as free,
+ * since TTL deletion lags).
+ */
+export function createIdempotencyStore(db: DynamoDBDocumentClient, tableName: string) {
+  return {
+    async claim(keyId: string, idempotencyKey: string, fingerprint: string, now = Date.now()): Promise<IdempotencyClaim> {
+      const nowSeconds = Math.floor(now / 1000);
+      return conditionalWrite<IdempotencyClaim>(
+        async () => {
+          await db.send(
+            new PutCommand({
+              TableName: tableName,
+              Item: {
+                ...keys.idempotency(keyId, idempotencyKey),
+                entity: 'idempotency',
+                state: 'in_flight',
+                fingerprint,
+                [TTL_ATTRIBUTE]: nowSeconds + IDEMPOTENCY_TTL_SECONDS,
+              },
+              ConditionExpression: 'attribute_not_exists(#pk) OR #ttl < :now',
+              ExpressionAttributeNames: { '#pk': 'PK', '#ttl': TTL_ATTRIBUTE },
+              ExpressionAttributeValues: { ':now': nowSeconds },
+              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+            }),
+          );
+          return { kind: 'claimed' };
+        },
+        (old) =>
+          old?.state === 'completed'
+            ? { kind: 'completed', fingerprint: String(old.fingerprint), response: old.response as StoredResponse }
+            : { kind: 'in_flight', fingerprint: String(old?.fingerprint ?? '') },
+      );
+    },
+
+    async complete(keyId: string, idempotencyKey: string, response: StoredResponse): Promise<void> {
+      await db.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: keys.idempotency(keyId, idempotencyKey),
+          UpdateExpression: 'SET #state = :completed, #response = :response',
+          ExpressionAttributeNames: { '#state': 'state', '#response': 'response' },
+          ExpressionAttributeValues: { ':completed': 'completed', ':response': response },
+        }),
+      );
+    },
+
+    /** Frees the key after a failure worth retrying (5xx), so the client's retry runs again. */
+    async release(keyId: string, idempotencyKey: string): Promise<void> {
+      await db.send(new DeleteCommand({ TableName: tableName, Key: keys.idempotency(keyId, idempotencyKey) }));
+    },
+  };
+}
+
+export type IdempotencyStore = ReturnType<typeof createIdempotencyStore>;

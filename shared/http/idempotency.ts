@@ -1,0 +1,62 @@
+import { createHash } from 'node:crypto';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { IdempotencyStore } from '../db/idempotency-store';
+import { BusinessRuleError, ConflictError, InvalidRequestError } from '../errors';
+import { toErrorResponse } from './error-envelope';
+
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+export const REPLAYED_HEADER = 'idempotent-replayed';
+
+/** Same method, path and body byte for byte: the same request. */
+export function requestFingerprint(event: APIGatewayProxyEventV2): string {
+  return createHash('sha256')
+    .update(`${event.requestContext.http.method} ${event.rawPath}\n${event.body ?? ''}`)
+    .digest('hex');
+}
+
+/**
+ * Runs a POST at most once per API key and Idempotency-Key (24 hours):
+ * 1. The first request claims the key and runs; its response (2xx or 4xx) is stored.
+ * 2. A repeat with the same body gets the stored response with `Idempotent-Replayed: true`.
+ * 3. A repeat with another body: 422. A repeat while the first still runs: 409.
+ * 4. A 5xx releases the key, so the client's retry runs again.
+ */
+export async function runIdempotently(
+  store: IdempotencyStore,
+  keyId: string,
+  idempotencyKey: string,
+  event: APIGatewayProxyEventV2,
+  docsUrl: string,
+  execute: () => Promise<APIGatewayProxyStructuredResultV2>,
+): Promise<APIGatewayProxyStructuredResultV2> {
+  if (idempotencyKey.length < 1 || idempotencyKey.length > 255) {
+    throw new InvalidRequestError('Idempotency-Key must be 1 to 255 characters', 'Idempotency-Key');
+  }
+  const fingerprint = requestFingerprint(event);
+  const claim = await store.claim(keyId, idempotencyKey, fingerprint);
+  if (claim.kind !== 'claimed') {
+    if (claim.fingerprint !== fingerprint) {
+      throw new BusinessRuleError('This Idempotency-Key was already used with a different request', 'Idempotency-Key');
+    }
+    if (claim.kind === 'in_flight') throw new ConflictError('A request with this Idempotency-Key is still in progress');
+    return {
+      statusCode: claim.response.status,
+      headers: { ...claim.response.headers, [REPLAYED_HEADER]: 'true' },
+      body: claim.response.body,
+    };
+  }
+  let result: APIGatewayProxyStructuredResultV2;
+  try {
+    result = await execute();
+  } catch (error) {
+    const { status, envelope } = toErrorResponse(error, docsUrl);
+    if (status >= 500) {
+      await store.release(keyId, idempotencyKey);
+      throw error;
+    }
+    result = { statusCode: status, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(envelope) };
+  }
+  const headers = Object.fromEntries(Object.entries(result.headers ?? {}).map(([name, value]) => [name, String(value)]));
+  await store.complete(keyId, idempotencyKey, { status: result.statusCode ?? 200, body: result.body ?? '', headers });
+  return result;
+}
