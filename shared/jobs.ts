@@ -1,4 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { processRefundsJob } from './use-cases/refunds';
 
 /**
  * The minute jobs. The EventBridge schedule runs all of them every minute (functions/run-jobs),
@@ -13,7 +14,7 @@ export interface Job {
 export type JobFactory = (db: DynamoDBDocumentClient, tableName: string) => Job;
 
 /** Every job of the service, in the order the schedule runs them; each resource adds its own here. */
-export const jobFactories: JobFactory[] = [];
+export const jobFactories: JobFactory[] = [processRefundsJob];
 
 export function createJobs(db: DynamoDBDocumentClient, tableName: string): Job[] {
   return jobFactories.map((factory) => factory(db, tableName));

@@ -13,4 +13,9 @@ export interface RouteDefinition {
 export const routes: RouteDefinition[] = [
   { method: 'GET', path: '/v1/payments/{id}', handler: 'get-payment', access: 'read' },
   { method: 'POST', path: '/v1/test_helpers/jobs/{name}', handler: 'test-helper-run-job', access: 'write' },
+  { method: 'POST', path: '/v1/payments/{id}/refunds', handler: 'create-refund', access: 'write' },
+  { method: 'GET', path: '/v1/refunds/{id}', handler: 'get-refund', access: 'read' },
+  { method: 'GET', path: '/v1/refunds', handler: 'list-refunds', access: 'read' },
+  { method: 'POST', path: '/v1/test_helpers/refunds/{id}/transitions', handler: 'test-helper-refund-transition', access: 'write' },
+  { method: 'POST', path: '/v1/test_helpers/balance_adjustments', handler: 'test-helper-balance-adjustment', access: 'write' },
 ];
