@@ -6,7 +6,7 @@ import { outboxPut, type OutboxEvent } from '../events';
 import { isId } from '../ids';
 import { listPage, type PageRequest } from '../pagination';
 import { refundBalanceChange, type BalanceRef } from './balance';
-import { cancellationReasons, withConflictRetry } from './conditional';
+import { cancellationReasons, isTransactionConflict, withConflictRetry } from './conditional';
 import { queryDuePage, type DuePageOptions } from './due';
 import { stripKeys as strip } from './items';
 import { keys, scopeOf } from './keys';
@@ -60,8 +60,9 @@ function paymentRefundedTotal(tableName: string, paymentId: string, deltaMinor: 
   };
 }
 
-export type CreateOutcome = 'created' | 'payment-changed' | 'not-covered';
-export type MoveOutcome = 'moved' | 'stale' | 'not-covered';
+/** `conflict`: concurrent transactions on the same items kept colliding after the retries. */
+export type CreateOutcome = 'created' | 'payment-changed' | 'not-covered' | 'conflict';
+export type MoveOutcome = 'moved' | 'stale' | 'not-covered' | 'conflict';
 
 const FAILED = 'ConditionalCheckFailed';
 
@@ -72,15 +73,22 @@ export function createRefundRepository(db: DynamoDBDocumentClient, tableName: st
     return strip<Refund>(result.Item);
   }
 
-  async function transact(actions: Record<string, unknown>[]): Promise<{ code?: string }[] | undefined> {
+  /** Runs a transaction; a cancellation comes back as its reasons, persistent conflicts as 'conflict'. */
+  async function transact(actions: Record<string, unknown>[]): Promise<{ code?: string }[] | 'conflict' | undefined> {
     try {
       await withConflictRetry(() => db.send(new TransactWriteCommand({ TransactItems: actions as never })));
       return undefined;
     } catch (error) {
+      if (isTransactionConflict(error)) return 'conflict';
       const reasons = cancellationReasons(error);
       if (!reasons) throw error;
       return reasons;
     }
+  }
+
+  function outcomeOf<T extends string>(reasons: { code?: string }[], checks: [number, T][], what: string): T {
+    for (const [index, outcome] of checks) if (reasons[index]?.code === FAILED) return outcome;
+    throw new Error(`${what} cancelled: ${reasons.map((reason) => reason.code).join(',')}`);
   }
 
   async function queryDue(partition: string, options: DuePageOptions) {
@@ -124,9 +132,8 @@ export function createRefundRepository(db: DynamoDBDocumentClient, tableName: st
         ...events.map((event) => outboxPut(tableName, event)),
       ]);
       if (!reasons) return 'created';
-      if (reasons[0]?.code === FAILED) return 'payment-changed';
-      if (reasons[2]?.code === FAILED) return 'not-covered';
-      throw new Error(`refund create cancelled: ${reasons.map((reason) => reason.code).join(',')}`);
+      if (reasons === 'conflict') return 'conflict';
+      return outcomeOf<CreateOutcome>(reasons, [[0, 'payment-changed'], [2, 'not-covered']], 'refund create');
     },
 
     /**
@@ -160,9 +167,8 @@ export function createRefundRepository(db: DynamoDBDocumentClient, tableName: st
         ...events.map((event) => outboxPut(tableName, event)),
       ]);
       if (!reasons) return 'moved';
-      if (reasons[0]?.code === FAILED) return 'stale';
-      if (balanceMoves && reasons[1]?.code === FAILED) return 'not-covered';
-      throw new Error(`refund move cancelled: ${reasons.map((reason) => reason.code).join(',')}`);
+      if (reasons === 'conflict') return 'conflict';
+      return outcomeOf<MoveOutcome>(reasons, [[0, 'stale'], ...(balanceMoves ? [[1, 'not-covered'] as [number, MoveOutcome]] : [])], 'refund move');
     },
 
     /** The held refunds of one balance, oldest first (the DUE index may lag a write briefly). */

@@ -16,18 +16,21 @@ import {
   REFUND_CURRENCY,
 } from '../domain/refunds';
 import { requireOwned } from '../domain/scope';
-import { BusinessRuleError, ConflictError } from '../errors';
+import { BusinessRuleError, DependencyUnavailableError } from '../errors';
 import { newId } from '../ids';
 import type { JobFactory } from '../jobs';
 import { parseMinor } from '../money';
 import type { PageRequest } from '../pagination';
 import { isoMillis } from '../time';
 
-/** A create retries after a concurrent change of the payment at most this often. */
-const MAX_CREATE_ATTEMPTS = 60;
+/** A create or transition re-reads and retries after a concurrent change at most this often. */
+const MAX_ATTEMPTS = 60;
 /** Held refunds read per query; only the head of the queue can ever be released first. */
 const HOLD_BATCH = 25;
 const PROCESSING_BATCH = 100;
+
+/** Concurrent writes kept colliding after the retries with backoff: the client may retry (503). */
+const busy = () => new DependencyUnavailableError('The resource is being changed concurrently; retry with exponential backoff');
 
 /** Public URLs outside a request (jobs, hooks of other resources): from configuration. */
 const configuredUrls = (): PublicUrls => publicUrls(loadConfig());
@@ -111,7 +114,7 @@ export function refundUseCases(db: DynamoDBDocumentClient, tableName: string) {
       const id = newId('refund');
       const now = new Date();
       let held = false;
-      for (let attempt = 0; attempt < MAX_CREATE_ATTEMPTS; attempt++) {
+      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
         const payment = requireOwned(await payments.get(paymentId), principal);
         const plan = planRefundAmount(payment, {
           amountMinor: body.amount ? parseMinor(body.amount.value) : undefined,
@@ -135,6 +138,7 @@ export function refundUseCases(db: DynamoDBDocumentClient, tableName: string) {
         });
         if (held) {
           const outcome = await refunds.create(pending, plan.limitMinor, [refundEvent(pending, urls, now)]);
+          if (outcome === 'conflict') throw busy();
           if (outcome === 'payment-changed') {
             held = false;
             continue;
@@ -148,9 +152,10 @@ export function refundUseCases(db: DynamoDBDocumentClient, tableName: string) {
         const processing = transitionRefund(funded, 'processing', isoMillis(now)).refund;
         const outcome = await refunds.create(processing, plan.limitMinor, [refundEvent(funded, urls, now), refundEvent(processing, urls, now)]);
         if (outcome === 'created') return processing;
+        if (outcome === 'conflict') throw busy();
         held = outcome === 'not-covered';
       }
-      throw new ConflictError('The payment is being refunded concurrently; retry the request');
+      throw busy();
     },
 
     async get(principal: Principal, id: string): Promise<Refund> {
@@ -165,17 +170,18 @@ export function refundUseCases(db: DynamoDBDocumentClient, tableName: string) {
      * release their amount, after which the hold queue is tried.
      */
     async transition(principal: Principal, id: string, to: RefundStatus, urls: PublicUrls): Promise<Refund> {
-      for (let attempt = 0; attempt < MAX_CREATE_ATTEMPTS; attempt++) {
+      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
         const refund = requireOwned(await refunds.get(id), principal);
         const result = await move(refund, to, urls);
         if (result.outcome === 'not-covered') {
           throw new BusinessRuleError('The balance does not cover the refund; it stays on hold', 'status');
         }
+        if (result.outcome === 'conflict') throw busy();
         if (result.outcome === 'stale') continue;
         if (to === 'failed' || to === 'canceled') await processHeld(balanceOf(refund), { urls });
         return result.refund;
       }
-      throw new ConflictError('The refund is changing concurrently; retry the request');
+      throw busy();
     },
 
     /**
