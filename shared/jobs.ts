@@ -1,6 +1,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { acceptOverdueChargebacks } from './use-cases/chargebacks';
 import { expirePaymentLinksJob } from './use-cases/payment-link-jobs';
+import { processRefundsJob } from './use-cases/refunds';
 
 /**
  * The minute jobs. The EventBridge schedule runs all of them every minute (functions/run-jobs),
@@ -18,6 +19,7 @@ export type JobFactory = (db: DynamoDBDocumentClient, tableName: string) => Job;
 export const jobFactories: JobFactory[] = [
   expirePaymentLinksJob,
   acceptOverdueChargebacks,
+  processRefundsJob,
 ];
 
 export function createJobs(db: DynamoDBDocumentClient, tableName: string): Job[] {

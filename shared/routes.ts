@@ -28,4 +28,9 @@ export const routes: RouteDefinition[] = [
   { method: 'GET', path: '/v1/payments/{id}/chargebacks', handler: 'list-payment-chargebacks', access: 'read' },
   { method: 'POST', path: '/v1/test_helpers/payments/{id}/chargebacks', handler: 'test-helper-create-chargeback', access: 'write' },
   { method: 'POST', path: '/v1/test_helpers/chargebacks/{id}/transitions', handler: 'test-helper-transition-chargeback', access: 'write' },
+  { method: 'POST', path: '/v1/payments/{id}/refunds', handler: 'create-refund', access: 'write' },
+  { method: 'GET', path: '/v1/refunds/{id}', handler: 'get-refund', access: 'read' },
+  { method: 'GET', path: '/v1/refunds', handler: 'list-refunds', access: 'read' },
+  { method: 'POST', path: '/v1/test_helpers/refunds/{id}/transitions', handler: 'test-helper-refund-transition', access: 'write' },
+  { method: 'POST', path: '/v1/test_helpers/balance_adjustments', handler: 'test-helper-balance-adjustment', access: 'write' },
 ];

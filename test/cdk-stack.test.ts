@@ -112,3 +112,30 @@ test('stack: functions that build links outside a request (minute jobs, chargeba
     expect(fn![1].Properties.Environment.Variables.BASE_URL).toEqual({ 'Fn::GetAtt': [expect.stringMatching(/^Api/), 'ApiEndpoint'] });
   }
 });
+
+test('stack: refund routes, each with its own function; reads are read-only, writes may write', () => {
+  const refundRoutes = routes.filter((route) => /refund|balance_adjustments/.test(route.path));
+  expect(refundRoutes.map((route) => `${route.method} ${route.path}`).sort()).toEqual([
+    'GET /v1/refunds',
+    'GET /v1/refunds/{id}',
+    'POST /v1/payments/{id}/refunds',
+    'POST /v1/test_helpers/balance_adjustments',
+    'POST /v1/test_helpers/refunds/{id}/transitions',
+  ]);
+  const policies = template.findResources('AWS::IAM::Policy');
+  for (const route of refundRoutes) {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: `${route.method} ${route.path}` });
+    const policy = Object.entries(policies).find(([id]) => id.startsWith(`Route${route.handler.replace(/-/g, '')}`));
+    expect(policy).toBeDefined();
+    const actions = JSON.stringify(policy![1].Properties.PolicyDocument.Statement.map((s: { Action: unknown }) => s.Action));
+    if (route.access === 'read') expect(actions).not.toMatch(/PutItem|UpdateItem|TransactWrite/);
+    else expect(actions).toMatch(/UpdateItem/);
+  }
+});
+
+test('stack: the minute jobs function (process-refunds among them) may write the table', () => {
+  const policies = template.findResources('AWS::IAM::Policy');
+  const policy = Object.entries(policies).find(([id]) => id.startsWith('MinuteJobs'));
+  expect(policy).toBeDefined();
+  expect(JSON.stringify(policy![1].Properties.PolicyDocument)).toMatch(/UpdateItem/);
+});

@@ -1,6 +1,9 @@
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Mode } from '../auth/principal';
+import { conditionalWrite } from './conditional';
+import { queryDuePage } from './due';
 import { keys, scopeOf } from './keys';
+import { INDEXES } from './table';
 
 /**
  * The balance of one organization, mode and currency, in minor units. Changes are
@@ -40,4 +43,93 @@ export function balanceChange(tableName: string, ref: BalanceRef, deltaMinor: nu
 export async function readBalance(db: DynamoDBDocumentClient, tableName: string, ref: BalanceRef): Promise<number> {
   const result = await db.send(new GetCommand({ TableName: tableName, Key: balanceKey(ref), ConsistentRead: true }));
   return (result.Item?.availableMinor as number | undefined) ?? 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Refunds and the balance (docs/refunds.md)
+
+const balanceMarkerSortKey = (ref: BalanceRef) => `${scopeOf(ref.orgId, ref.mode)}#${ref.currency.toUpperCase()}`;
+
+export interface RefundBalanceChange {
+  /** Added to the available balance; negative debits. */
+  deltaMinor: number;
+  /** Added to the count of held refunds of this balance. */
+  heldDelta?: number;
+  /** The balance must cover the debit: a refund never drives it below zero. */
+  mustCover?: boolean;
+  /** No refund may be waiting: a new refund never overtakes a held one (oldest first). */
+  requireNoHeld?: boolean;
+}
+
+/**
+ * A TransactWriteItems action moving a balance for a refund. Besides the amount it keeps
+ * `heldCount`, the number of refunds on hold; while refunds are held the balance item also
+ * carries the sparse DUE marker `refundHoldBalances` that the process-refunds job queries.
+ */
+export function refundBalanceChange(tableName: string, ref: BalanceRef, change: RefundBalanceChange) {
+  const heldDelta = change.heldDelta ?? 0;
+  const conditions = [
+    ...(change.mustCover ? ['#available >= :needed'] : []),
+    ...(change.requireNoHeld ? ['(attribute_not_exists(#held) OR #held <= :zero)'] : []),
+  ];
+  const sets = ['#orgId = :orgId', '#mode = :mode', '#currency = :currency', ...(heldDelta > 0 ? ['#duePk = :duePk', '#dueSk = :dueSk'] : [])];
+  const adds = ['#available :delta', ...(heldDelta !== 0 ? ['#held :heldDelta'] : [])];
+  return {
+    Update: {
+      TableName: tableName,
+      Key: balanceKey(ref),
+      UpdateExpression: `SET ${sets.join(', ')} ADD ${adds.join(', ')}`,
+      ...(conditions.length ? { ConditionExpression: conditions.join(' AND ') } : {}),
+      ExpressionAttributeNames: {
+        '#available': 'availableMinor',
+        '#orgId': 'orgId',
+        '#mode': 'mode',
+        '#currency': 'currency',
+        ...(heldDelta !== 0 || change.requireNoHeld ? { '#held': 'heldCount' } : {}),
+        ...(heldDelta > 0 ? { '#duePk': INDEXES.due.pk, '#dueSk': INDEXES.due.sk } : {}),
+      },
+      ExpressionAttributeValues: {
+        ':delta': change.deltaMinor,
+        ':orgId': ref.orgId,
+        ':mode': ref.mode,
+        ':currency': ref.currency.toUpperCase(),
+        ...(change.mustCover ? { ':needed': -change.deltaMinor } : {}),
+        ...(change.requireNoHeld ? { ':zero': 0 } : {}),
+        ...(heldDelta !== 0 ? { ':heldDelta': heldDelta } : {}),
+        ...(heldDelta > 0 ? { ':duePk': keys.refundHoldBalances, ':dueSk': balanceMarkerSortKey(ref) } : {}),
+      },
+      ...(conditions.length ? { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const } : {}),
+    },
+  };
+}
+
+/** Removes the held-refunds marker once no refund of this balance is held any more. */
+export async function clearHoldMarker(db: DynamoDBDocumentClient, tableName: string, ref: BalanceRef): Promise<void> {
+  await conditionalWrite(
+    () =>
+      db.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: balanceKey(ref),
+          UpdateExpression: 'REMOVE #duePk, #dueSk',
+          ConditionExpression: 'attribute_exists(#duePk) AND (attribute_not_exists(#held) OR #held <= :zero)',
+          ExpressionAttributeNames: { '#duePk': INDEXES.due.pk, '#dueSk': INDEXES.due.sk, '#held': 'heldCount' },
+          ExpressionAttributeValues: { ':zero': 0 },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      ),
+    () => undefined, // a refund was held meanwhile, or the marker is already gone: keep it as it is
+  );
+}
+
+/** Balances that have held refunds, found through their DUE marker (never a Scan). */
+export async function balancesWithHeldRefunds(db: DynamoDBDocumentClient, tableName: string): Promise<BalanceRef[]> {
+  const refs: BalanceRef[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await queryDuePage(db, tableName, keys.refundHoldBalances, { startKey });
+    for (const item of page.items) refs.push({ orgId: item.orgId, mode: item.mode, currency: item.currency });
+    startKey = page.nextKey;
+  } while (startKey);
+  return refs;
 }

@@ -34,6 +34,10 @@ export const keys = {
   refundsOfPayment: (paymentId: string) => `PAY#${paymentId}#RF`,
   /** Held refunds of one balance, oldest first. */
   refundHoldQueue: (scope: string, currency: string) => `DUE#HOLD#${scope}#${currency}`,
+  /** Balances that have held refunds (a marker on the balance item): the process-refunds job's entry point. */
+  refundHoldBalances: 'DUE#HOLD_BALANCES',
+  /** Refunds in `processing`, by `{processing since}#{id}`: the process-refunds job completes them. */
+  refundProcessingDue: 'DUE#RF_PROCESSING',
 
   chargeback: (id: string) => ({ PK: `CB#${id}`, SK: 'CB' }),
   chargebackList: (scope: string) => `${scope}#CB`,

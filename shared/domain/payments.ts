@@ -22,6 +22,8 @@ export interface Payment {
   customer?: { email?: string; phone?: string };
   billing?: { address?: string };
   webhookUrl?: string;
+  /** Sum of this payment's refunds that are not failed or canceled; raised by conditional writes only. */
+  refundedMinor?: number;
 }
 
 /** The minimal payment shape of a payment link's payment sub-list. */

@@ -1,3 +1,4 @@
+import { processHeldRefunds } from './refunds';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { loadConfig, publicUrls, type PublicUrls } from '../config';
 import { createChargebackRepository } from '../db/chargeback-repository';
@@ -75,7 +76,11 @@ export function createChargebackUseCases(db: DynamoDBDocumentClient, tableName: 
       const next = transitionChargeback(current, to, now, trigger);
       const from = current.status;
       const outcome = await withConflictRetry(() => chargebacks.saveTransition(from, next, chargebackEvent(next, urls)));
-      if (outcome.saved) return next;
+      if (outcome.saved) {
+        // A won chargeback credits the balance back: held refunds may now be covered.
+        if (next.status === 'won') await processHeldRefunds(db, tableName, { orgId: next.orgId, mode: next.mode, currency: next.currency }, { urls });
+        return next;
+      }
       if (!outcome.current) throw new NotFoundError();
       current = outcome.current;
     }

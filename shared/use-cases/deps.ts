@@ -5,6 +5,7 @@ import { createDirectory } from '../db/directory';
 import { createPaymentLinkRepository } from '../db/payment-link-repository';
 import { createPaymentRepository } from '../db/payment-repository';
 import type { CheckoutDeps } from './checkout';
+import { processHeldRefunds } from './refunds';
 
 /**
  * Wires the payment-link and checkout use cases to DynamoDB, once per process. Handlers pass
@@ -22,5 +23,8 @@ export function paymentLinkAdapters(db = documentClient(), tableName = loadConfi
     now: () => new Date(),
     tableName,
     sessions: { get: links.sessionPayment, putAction: links.sessionPutAction },
+    onBalanceCredited: async (ref) => {
+      await processHeldRefunds(db, tableName, ref, { urls });
+    },
   });
 }

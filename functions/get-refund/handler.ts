@@ -1,0 +1,14 @@
+import { z } from 'zod';
+import { loadConfig } from '../../shared/config';
+import { documentClient } from '../../shared/db/client';
+import { refundResource } from '../../shared/domain/refunds';
+import { apiHandler } from '../../shared/http/api';
+import { refundUseCases } from '../../shared/use-cases/refunds';
+
+const refunds = refundUseCases(documentClient(), loadConfig().tableName);
+
+/** GET /v1/refunds/{id} */
+export const handler = apiHandler(
+  { scope: 'refund:read', path: z.object({ id: z.string() }) },
+  async ({ principal, path, urls }) => ({ status: 200, body: refundResource(await refunds.get(principal, path.id), urls) }),
+);

@@ -1,0 +1,186 @@
+import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Principal } from '../auth/principal';
+import type { Refund, RefundMove } from '../domain/refunds';
+import { isOwned } from '../domain/scope';
+import { outboxPut, type OutboxEvent } from '../events';
+import { isId } from '../ids';
+import { listPage, type PageRequest } from '../pagination';
+import { refundBalanceChange, type BalanceRef } from './balance';
+import { cancellationReasons, isTransactionConflict, withConflictRetry } from './conditional';
+import { queryDuePage, type DuePageOptions } from './due';
+import { stripKeys as strip } from './items';
+import { keys, scopeOf } from './keys';
+
+export const balanceOf = (refund: Refund): BalanceRef => ({ orgId: refund.orgId, mode: refund.mode, currency: refund.currency });
+
+/**
+ * The refund's sparse DUE keys: in its balance's hold queue while held (oldest first), in the
+ * processing partition while `processing`; none otherwise.
+ */
+function dueKeys(refund: Refund) {
+  if (refund.status === 'pending' && refund.onHold) {
+    return { DUEPK: keys.refundHoldQueue(scopeOf(refund.orgId, refund.mode), refund.currency), DUESK: refund.id };
+  }
+  if (refund.status === 'processing') return { DUEPK: keys.refundProcessingDue, DUESK: `${refund.updatedAt}#${refund.id}` };
+  return {};
+}
+
+/** The table item of a refund, with every index key its lists and sweeps need. */
+export function refundItem(refund: Refund) {
+  return {
+    ...keys.refund(refund.id),
+    GSI1PK: keys.refundList(scopeOf(refund.orgId, refund.mode)),
+    GSI1SK: refund.id,
+    GSI2PK: keys.refundsOfPayment(refund.paymentId),
+    GSI2SK: refund.id,
+    ...dueKeys(refund),
+    entity: 'refund',
+    ...refund,
+  };
+}
+
+/**
+ * Moves the payment's refunded total. With `limitMinor` (a new refund) the condition is the
+ * amount rule itself: the payment is paid and its total stays at most the limit afterwards.
+ */
+function paymentRefundedTotal(tableName: string, paymentId: string, deltaMinor: number, limitMinor?: number) {
+  const limited = limitMinor !== undefined;
+  return {
+    Update: {
+      TableName: tableName,
+      Key: keys.payment(paymentId),
+      UpdateExpression: 'ADD #refunded :delta',
+      ConditionExpression: limited
+        ? '#status = :paid AND (attribute_not_exists(#refunded) OR #refunded <= :room)'
+        : 'attribute_exists(#pk)',
+      ExpressionAttributeNames: { '#refunded': 'refundedMinor', ...(limited ? { '#status': 'status' } : { '#pk': 'PK' }) },
+      ExpressionAttributeValues: { ':delta': deltaMinor, ...(limited ? { ':paid': 'paid', ':room': limitMinor - deltaMinor } : {}) },
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+    },
+  };
+}
+
+/** `conflict`: concurrent transactions on the same items kept colliding after the retries. */
+export type CreateOutcome = 'created' | 'payment-changed' | 'not-covered' | 'conflict';
+export type MoveOutcome = 'moved' | 'stale' | 'not-covered' | 'conflict';
+
+const FAILED = 'ConditionalCheckFailed';
+
+export function createRefundRepository(db: DynamoDBDocumentClient, tableName: string) {
+  async function get(id: string): Promise<Refund | undefined> {
+    if (!isId('refund', id)) return undefined;
+    const result = await db.send(new GetCommand({ TableName: tableName, Key: keys.refund(id), ConsistentRead: true }));
+    return strip<Refund>(result.Item);
+  }
+
+  /** Runs a transaction; a cancellation comes back as its reasons, persistent conflicts as 'conflict'. */
+  async function transact(actions: Record<string, unknown>[]): Promise<{ code?: string }[] | 'conflict' | undefined> {
+    try {
+      await withConflictRetry(() => db.send(new TransactWriteCommand({ TransactItems: actions as never })));
+      return undefined;
+    } catch (error) {
+      if (isTransactionConflict(error)) return 'conflict';
+      const reasons = cancellationReasons(error);
+      if (!reasons) throw error;
+      return reasons;
+    }
+  }
+
+  function outcomeOf<T extends string>(reasons: { code?: string }[], checks: [number, T][], what: string): T {
+    for (const [index, outcome] of checks) if (reasons[index]?.code === FAILED) return outcome;
+    throw new Error(`${what} cancelled: ${reasons.map((reason) => reason.code).join(',')}`);
+  }
+
+  async function queryDue(partition: string, options: DuePageOptions) {
+    const page = await queryDuePage(db, tableName, partition, options);
+    return { refunds: page.items.map((item) => strip<Refund>(item)!), nextKey: page.nextKey };
+  }
+
+  return {
+    get,
+
+    /** Newest first, one Query of limit+1 (product-decisions §2). */
+    async list(principal: Principal, page: PageRequest) {
+      const result = await listPage<Record<string, unknown>>(
+        db,
+        tableName,
+        {
+          index: 'gsi1',
+          partition: keys.refundList(scopeOf(principal.orgId, principal.mode)),
+          resolveCursor: async (id) => (isOwned(await get(id), principal) ? id : undefined),
+        },
+        page,
+      );
+      return { items: result.items.map((item) => strip<Refund>(item)!), hasMore: result.hasMore };
+    },
+
+    /**
+     * One TransactWriteItems: the payment's refunded total under the amount rule, the refund,
+     * its balance (debited under cover when `processing`, its held count raised when on hold)
+     * and the events. Says which condition failed instead of throwing for it.
+     */
+    async create(refund: Refund, limitMinor: number, events: OutboxEvent[]): Promise<CreateOutcome> {
+      const held = refund.onHold;
+      const reasons = await transact([
+        paymentRefundedTotal(tableName, refund.paymentId, refund.amountMinor, limitMinor),
+        { Put: { TableName: tableName, Item: refundItem(refund), ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: { '#pk': 'PK' } } },
+        refundBalanceChange(
+          tableName,
+          balanceOf(refund),
+          held ? { deltaMinor: 0, heldDelta: 1 } : { deltaMinor: -refund.amountMinor, mustCover: true, requireNoHeld: true },
+        ),
+        ...events.map((event) => outboxPut(tableName, event)),
+      ]);
+      if (!reasons) return 'created';
+      if (reasons === 'conflict') return 'conflict';
+      return outcomeOf<CreateOutcome>(reasons, [[0, 'payment-changed'], [2, 'not-covered']], 'refund create');
+    },
+
+    /**
+     * Applies a transition: the refund (condition: still in its `from` state and hold), the
+     * balance (a debit must be covered), the payment's refunded total and the events, in one
+     * transaction.
+     */
+    async move(move: RefundMove, previous: Refund, events: OutboxEvent[]): Promise<MoveOutcome> {
+      const { refund } = move;
+      const balanceMoves = move.balanceDeltaMinor !== 0 || move.heldDelta !== 0;
+      const reasons = await transact([
+        {
+          Put: {
+            TableName: tableName,
+            Item: refundItem(refund),
+            ConditionExpression: '#status = :from AND #onHold = :wasHeld',
+            ExpressionAttributeNames: { '#status': 'status', '#onHold': 'onHold' },
+            ExpressionAttributeValues: { ':from': move.from, ':wasHeld': previous.onHold },
+          },
+        },
+        ...(balanceMoves
+          ? [
+              refundBalanceChange(tableName, balanceOf(refund), {
+                deltaMinor: move.balanceDeltaMinor,
+                heldDelta: move.heldDelta,
+                mustCover: move.balanceDeltaMinor < 0,
+              }),
+            ]
+          : []),
+        ...(move.refundedDeltaMinor !== 0 ? [paymentRefundedTotal(tableName, refund.paymentId, move.refundedDeltaMinor)] : []),
+        ...events.map((event) => outboxPut(tableName, event)),
+      ]);
+      if (!reasons) return 'moved';
+      if (reasons === 'conflict') return 'conflict';
+      return outcomeOf<MoveOutcome>(reasons, [[0, 'stale'], ...(balanceMoves ? [[1, 'not-covered'] as [number, MoveOutcome]] : [])], 'refund move');
+    },
+
+    /** The held refunds of one balance, oldest first (the DUE index may lag a write briefly). */
+    async holdQueue(ref: BalanceRef, limit: number): Promise<Refund[]> {
+      return (await queryDue(keys.refundHoldQueue(scopeOf(ref.orgId, ref.mode), ref.currency.toUpperCase()), { limit })).refunds;
+    },
+
+    /** Refunds `processing` since at most `upTo`, oldest first, one page at a time. */
+    async processingDue(upTo: string, limit: number, startKey?: Record<string, unknown>) {
+      return queryDue(keys.refundProcessingDue, { upTo: `${upTo}#~`, limit, startKey });
+    },
+  };
+}
+
+export type RefundRepository = ReturnType<typeof createRefundRepository>;

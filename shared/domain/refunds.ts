@@ -1,0 +1,331 @@
+import { z } from 'zod';
+import type { Mode } from '../auth/principal';
+import type { PublicUrls } from '../config';
+import { BusinessRuleError } from '../errors';
+import { newEvent, type OutboxEvent } from '../events';
+import { DECIMAL_AMOUNT, SIGNED_DECIMAL_AMOUNT, formatMinor, moneyOut, parseMinor } from '../money';
+import { businessRule } from '../http/validation';
+import { htmlLink, jsonLink } from './links';
+
+/**
+ * Refunds (contract "Refund", product-decisions §6). Pure rules only: the amount rules, the
+ * lifecycle as one transition function, the output object and the request shapes. Storage
+ * and the balance live in shared/db; orchestration in shared/use-cases/refunds.ts.
+ */
+
+export const REFUND_STATUSES = ['pending', 'processing', 'refunded', 'failed', 'canceled'] as const;
+export type RefundStatus = (typeof REFUND_STATUSES)[number];
+
+/** Refunds support only the currency eur (stored upper case, returned lower case). */
+export const REFUND_CURRENCY = 'EUR';
+/** With `allow_overcaptured`, all refunds together stay at most this much above the payment. */
+export const OVERCAP_ABSOLUTE_MINOR = 1500;
+export const DEFAULT_OVERCAP_PCT = '0.20';
+
+export const DESCRIPTION_MAX = 500;
+export const METADATA_MAX_KEYS = 50;
+export const METADATA_KEY_MAX = 40;
+export const METADATA_VALUE_MAX = 500;
+export const WEBHOOK_URL_MAX = 2048;
+
+/** A refund as stored: money in minor units. */
+export interface Refund {
+  id: string;
+  orgId: string;
+  mode: Mode;
+  acceptorId: string;
+  paymentId: string;
+  /** The original payment's link: its checkout page is the refund's `links.checkout`. */
+  paymentLinkId: string;
+  status: RefundStatus;
+  /** True while the refund waits, `pending`, for the balance to cover it. */
+  onHold: boolean;
+  amountMinor: number;
+  currency: string;
+  description: string;
+  webhookUrl?: string;
+  metadata: Record<string, string>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** What the amount rules need to know about the payment being refunded. */
+export interface RefundablePayment {
+  status: string;
+  amountMinor: number;
+  currency: string;
+  /** Sum of the payment's refunds that are not failed or canceled (kept on the payment item). */
+  refundedMinor?: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Request shapes
+
+const safeMinor = (value: string): number | undefined => {
+  if (!SIGNED_DECIMAL_AMOUNT.test(value)) return undefined;
+  try {
+    return parseMinor(value);
+  } catch {
+    return undefined;
+  }
+};
+
+/** A decimal fraction such as `0.20`; integer part up to 4 digits, up to 6 fraction digits. */
+export const OVERCAP_PCT_PATTERN = /^[0-9]{1,4}(\.[0-9]{1,6})?$/;
+const CURRENCY_CODE = /^[A-Za-z]{3}$/;
+
+export const refundAmountInput = z
+  .strictObject({
+    value: z
+      .string()
+      .regex(DECIMAL_AMOUNT, 'amount.value must be a decimal with up to two fraction digits')
+      .refine(...businessRule<string>((value) => (safeMinor(value) ?? 1) > 0, 'amount.value must be positive'))
+      .refine(...businessRule<string>((value) => !DECIMAL_AMOUNT.test(value) || safeMinor(value) !== undefined, 'amount.value is too large')),
+    currency: z
+      .string()
+      .regex(CURRENCY_CODE, 'amount.currency must be a three-letter currency code')
+      .refine(...businessRule<string>((value) => !CURRENCY_CODE.test(value) || value.toUpperCase() === REFUND_CURRENCY, 'Refunds support only the currency eur')),
+  })
+  .meta({ id: 'RefundAmountInput' });
+
+const metadataInput = z
+  .record(z.string(), z.string())
+  .refine(...businessRule<Record<string, string>>((value) => Object.keys(value).length <= METADATA_MAX_KEYS, `metadata holds at most ${METADATA_MAX_KEYS} keys`))
+  .refine(
+    ...businessRule<Record<string, string>>(
+      (value) => Object.keys(value).every((key) => key.length >= 1 && key.length <= METADATA_KEY_MAX),
+      `metadata keys are 1 to ${METADATA_KEY_MAX} characters long`,
+    ),
+  )
+  .refine(
+    ...businessRule<Record<string, string>>(
+      (value) => Object.values(value).every((entry) => entry.length <= METADATA_VALUE_MAX),
+      `metadata values are at most ${METADATA_VALUE_MAX} characters long`,
+    ),
+  );
+
+/** Body of POST /v1/payments/:id/refunds; every field is optional, unknown fields are 400. */
+export const refundCreateBody = z
+  .strictObject({
+    amount: refundAmountInput.optional(),
+    description: z
+      .string()
+      .refine(...businessRule<string>((value) => value.length <= DESCRIPTION_MAX, `description is at most ${DESCRIPTION_MAX} characters long`))
+      .optional(),
+    webhook_url: z.url({ protocol: /^https?$/, error: 'webhook_url must be an http or https URL' }).max(WEBHOOK_URL_MAX).optional(),
+    metadata: metadataInput.optional(),
+    allow_overcaptured: z.boolean().optional(),
+    overcap_pct: z.string().regex(OVERCAP_PCT_PATTERN, 'overcap_pct must be a decimal fraction such as 0.20').optional(),
+  })
+  .meta({ id: 'RefundCreateRequest' });
+export type RefundCreateBody = z.infer<typeof refundCreateBody>;
+
+/** Body of the test helper POST /v1/test_helpers/refunds/:id/transitions. */
+export const refundTransitionBody = z
+  .strictObject({ status: z.enum(['processing', 'refunded', 'failed', 'canceled']) })
+  .meta({ id: 'RefundTransitionRequest' });
+
+/** Body of the test helper POST /v1/test_helpers/balance_adjustments (signed amount). */
+export const balanceAdjustmentBody = z
+  .strictObject({
+    amount: z.strictObject({
+      value: z
+        .string()
+        .regex(SIGNED_DECIMAL_AMOUNT, 'amount.value must be a signed decimal with up to two fraction digits')
+        .refine(...businessRule<string>((value) => !SIGNED_DECIMAL_AMOUNT.test(value) || safeMinor(value) !== undefined, 'amount.value is too large')),
+      currency: z.string().regex(CURRENCY_CODE, 'amount.currency must be a three-letter currency code'),
+    }),
+  })
+  .meta({ id: 'BalanceAdjustmentRequest' });
+
+// ---------------------------------------------------------------------------------------------
+// Amount rules (product-decisions §6)
+
+/**
+ * The most all refunds of a payment may add up to with `allow_overcaptured`:
+ * min(amount × (1 + overcap_pct), amount + 15.00 EUR), rounded down to the cent.
+ */
+export function overcapCeilingMinor(paymentMinor: number, overcapPct: string): number {
+  const [whole, fraction = ''] = overcapPct.split('.');
+  const scale = 10n ** BigInt(fraction.length);
+  const pctScaled = BigInt(whole) * scale + BigInt(fraction || '0');
+  const byPct = (BigInt(paymentMinor) * (scale + pctScaled)) / scale;
+  const byAbsolute = BigInt(paymentMinor + OVERCAP_ABSOLUTE_MINOR);
+  return Number(byPct < byAbsolute ? byPct : byAbsolute);
+}
+
+/** Payment amount minus every refund not failed or canceled; never below zero. */
+export function refundableRestMinor(payment: RefundablePayment): number {
+  return Math.max(0, payment.amountMinor - (payment.refundedMinor ?? 0));
+}
+
+export interface RefundAmountRequest {
+  amountMinor?: number;
+  currency?: string;
+  allowOvercaptured?: boolean;
+  overcapPct?: string;
+}
+
+export interface RefundAmountPlan {
+  amountMinor: number;
+  /** The most the payment's refunded total may reach with this refund included. */
+  limitMinor: number;
+}
+
+/**
+ * Decides the refund's amount and the ceiling the payment's refunded total must respect.
+ * The database enforces the ceiling again in the write (refunded total <= limit - amount), so
+ * two concurrent refunds can never exceed it together. Throws BusinessRuleError (422).
+ */
+export function planRefundAmount(payment: RefundablePayment, request: RefundAmountRequest): RefundAmountPlan {
+  if (payment.status !== 'paid') throw new BusinessRuleError('Only a paid payment can be refunded', 'payment_id');
+  if (payment.currency.toUpperCase() !== REFUND_CURRENCY) {
+    throw new BusinessRuleError('Refunds support only the currency eur', 'amount.currency');
+  }
+  if (request.currency !== undefined && request.currency.toUpperCase() !== REFUND_CURRENCY) {
+    throw new BusinessRuleError('Refunds support only the currency eur', 'amount.currency');
+  }
+  const refunded = payment.refundedMinor ?? 0;
+  const rest = refundableRestMinor(payment);
+  const limitMinor = request.allowOvercaptured
+    ? overcapCeilingMinor(payment.amountMinor, request.overcapPct ?? DEFAULT_OVERCAP_PCT)
+    : payment.amountMinor;
+
+  if (request.amountMinor === undefined) {
+    if (rest === 0) throw new BusinessRuleError('The payment has nothing left to refund', 'amount.value');
+    return { amountMinor: rest, limitMinor };
+  }
+  if (request.amountMinor <= 0) throw new BusinessRuleError('amount.value must be positive', 'amount.value');
+  if (refunded + request.amountMinor > limitMinor) {
+    const room = Math.max(0, limitMinor - refunded);
+    throw new BusinessRuleError(
+      request.allowOvercaptured
+        ? `All refunds of the payment together may reach at most ${formatMinor(limitMinor)} eur; at most ${formatMinor(room)} eur can still be refunded`
+        : `amount.value exceeds the refundable rest of ${formatMinor(rest)} eur`,
+      'amount.value',
+    );
+  }
+  return { amountMinor: request.amountMinor, limitMinor };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lifecycle: pending -> processing -> refunded; pending -> canceled; processing -> failed
+
+export const REFUND_MOVES: Record<RefundStatus, readonly RefundStatus[]> = {
+  pending: ['processing', 'canceled'],
+  processing: ['refunded', 'failed'],
+  refunded: [],
+  failed: [],
+  canceled: [],
+};
+
+/** A transition and what it does besides the status change. */
+export interface RefundMove {
+  from: RefundStatus;
+  refund: Refund;
+  /** Added to the balance: negative debits (and must be covered), positive gives back. */
+  balanceDeltaMinor: number;
+  /** Added to the balance's count of held refunds (-1 when a held refund leaves the queue). */
+  heldDelta: number;
+  /** Added to the payment's refunded total (negative when the refund no longer counts). */
+  refundedDeltaMinor: number;
+}
+
+/**
+ * The one transition function. A pending refund has not taken anything from the balance yet
+ * (it is on hold); moving to `processing` debits it, which the balance must cover. `failed`
+ * gives the debited amount back; `canceled` (only from pending) had taken nothing. Both
+ * release the amount on the payment's refunded total. Throws 422 for a forbidden move.
+ */
+export function transitionRefund(refund: Refund, to: RefundStatus, at: string): RefundMove {
+  if (!REFUND_MOVES[refund.status].includes(to)) {
+    throw new BusinessRuleError(`A refund cannot move from ${refund.status} to ${to}`, 'status');
+  }
+  const next: Refund = { ...refund, status: to, onHold: false, updatedAt: at };
+  const leavesHold = refund.onHold ? -1 : 0;
+  switch (to) {
+    case 'processing':
+      return { from: refund.status, refund: next, balanceDeltaMinor: -refund.amountMinor, heldDelta: leavesHold, refundedDeltaMinor: 0 };
+    case 'refunded':
+      return { from: refund.status, refund: next, balanceDeltaMinor: 0, heldDelta: 0, refundedDeltaMinor: 0 };
+    case 'failed':
+      return { from: refund.status, refund: next, balanceDeltaMinor: refund.amountMinor, heldDelta: 0, refundedDeltaMinor: -refund.amountMinor };
+    case 'canceled':
+      return { from: refund.status, refund: next, balanceDeltaMinor: 0, heldDelta: leavesHold, refundedDeltaMinor: -refund.amountMinor };
+    default:
+      throw new BusinessRuleError(`A refund cannot move to ${to}`, 'status');
+  }
+}
+
+/** A new refund: `pending` and on hold until the balance is known to cover it. */
+export function newRefund(input: Omit<Refund, 'status' | 'onHold' | 'updatedAt'>): Refund {
+  return { ...input, status: 'pending', onHold: true, updatedAt: input.createdAt };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Output
+
+export const refundResourceSchema = z
+  .object({
+    id: z.string(),
+    object: z.literal('refund'),
+    payment_id: z.string(),
+    org_id: z.string(),
+    acceptor_id: z.string(),
+    created_at: z.string(),
+    mode: z.enum(['test', 'live']),
+    status: z.enum(REFUND_STATUSES),
+    on_hold: z.boolean(),
+    description: z.string(),
+    webhook_url: z.string().nullable(),
+    amount: z.object({ value: z.string(), currency: z.string() }),
+    metadata: z.record(z.string(), z.string()),
+    links: z.object({
+      api: z.object({ href: z.string(), type: z.string() }),
+      checkout: z.object({ href: z.string(), type: z.string() }),
+      dashboard: z.object({ href: z.string(), type: z.string() }),
+    }),
+  })
+  .meta({ id: 'Refund' });
+export type RefundResource = z.infer<typeof refundResourceSchema>;
+
+/** The refund object of the contract. */
+export function refundResource(refund: Refund, urls: PublicUrls): RefundResource {
+  return {
+    id: refund.id,
+    object: 'refund',
+    payment_id: refund.paymentId,
+    org_id: refund.orgId,
+    acceptor_id: refund.acceptorId,
+    created_at: refund.createdAt,
+    mode: refund.mode,
+    status: refund.status,
+    on_hold: refund.onHold,
+    description: refund.description,
+    webhook_url: refund.webhookUrl ?? null,
+    amount: moneyOut({ minor: refund.amountMinor, currency: refund.currency }, 'lower'),
+    metadata: refund.metadata,
+    links: {
+      api: jsonLink(`${urls.base}/v1/refunds/${refund.id}`),
+      checkout: htmlLink(`${urls.checkout}/${refund.paymentLinkId}`),
+      dashboard: htmlLink(`${urls.dashboard}/refunds/${refund.id}`),
+    },
+  };
+}
+
+/** `transactions.refund.<status>` with the refund object, also sent to the refund's webhook_url. */
+export function refundEvent(refund: Refund, urls: PublicUrls, at: Date): OutboxEvent {
+  return newEvent({
+    type: `transactions.refund.${refund.status}`,
+    orgId: refund.orgId,
+    mode: refund.mode,
+    data: refundResource(refund, urls),
+    targetUrls: refund.webhookUrl ? [refund.webhookUrl] : undefined,
+    at,
+  });
+}
+
+/** The balance object of the balance-adjustment test helper. */
+export function balanceResource(availableMinor: number, currency: string) {
+  return { object: 'balance' as const, available: moneyOut({ minor: availableMinor, currency }, 'lower') };
+}

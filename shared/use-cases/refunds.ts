@@ -1,0 +1,225 @@
+import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Principal } from '../auth/principal';
+import { loadConfig, publicUrls, type PublicUrls } from '../config';
+import { balanceChange, balancesWithHeldRefunds, clearHoldMarker, readBalance, type BalanceRef } from '../db/balance';
+import { createPaymentRepository } from '../db/payment-repository';
+import { balanceOf, createRefundRepository } from '../db/refund-repository';
+import {
+  balanceResource,
+  newRefund,
+  planRefundAmount,
+  refundEvent,
+  transitionRefund,
+  type Refund,
+  type RefundCreateBody,
+  type RefundStatus,
+  REFUND_CURRENCY,
+} from '../domain/refunds';
+import { requireOwned } from '../domain/scope';
+import { BusinessRuleError, DependencyUnavailableError } from '../errors';
+import { newId } from '../ids';
+import type { JobFactory } from '../jobs';
+import { parseMinor } from '../money';
+import type { PageRequest } from '../pagination';
+import { isoMillis } from '../time';
+
+/** A create or transition re-reads and retries after a concurrent change at most this often. */
+const MAX_ATTEMPTS = 60;
+/** Held refunds read per query; only the head of the queue can ever be released first. */
+const HOLD_BATCH = 25;
+const PROCESSING_BATCH = 100;
+
+/** Concurrent writes kept colliding after the retries with backoff: the client may retry (503). */
+const busy = () => new DependencyUnavailableError('The resource is being changed concurrently; retry with exponential backoff');
+
+/** Public URLs outside a request (jobs, hooks of other resources): from configuration. */
+const configuredUrls = (): PublicUrls => publicUrls(loadConfig());
+
+export function refundUseCases(db: DynamoDBDocumentClient, tableName: string) {
+  const refunds = createRefundRepository(db, tableName);
+  const payments = createPaymentRepository(db, tableName);
+
+  /**
+   * Applies one transition with its effects and events. Returns the outcome; a stale refund
+   * (moved meanwhile by someone else) or an uncovered debit is reported, not thrown.
+   */
+  async function move(refund: Refund, to: RefundStatus, urls: PublicUrls, now = new Date()) {
+    const transition = transitionRefund(refund, to, isoMillis(now));
+    const outcome = await refunds.move(transition, refund, [refundEvent(transition.refund, urls, now)]);
+    return { outcome, refund: transition.refund };
+  }
+
+  /**
+   * Processes the held refunds of one balance, oldest first, for as long as the balance
+   * covers the oldest one:
+   * 1. read the head of the hold queue (DUE index, ascending id);
+   * 2. move it to `processing`: debit under the cover condition, leave the queue, event;
+   * 3. stop at the first refund the balance cannot cover (a younger one never overtakes it);
+   * 4. with the queue empty, drop the balance's held-refunds marker.
+   * Safe to run concurrently: each move is conditional on the refund still being held.
+   */
+  async function processHeld(ref: BalanceRef, options: { urls?: PublicUrls; now?: Date } = {}): Promise<number> {
+    const urls = options.urls ?? configuredUrls();
+    let processed = 0;
+    for (;;) {
+      const queue = await refunds.holdQueue(ref, HOLD_BATCH);
+      if (queue.length === 0) {
+        await clearHoldMarker(db, tableName, ref);
+        return processed;
+      }
+      let progressed = false;
+      for (const refund of queue) {
+        if (refund.status !== 'pending' || !refund.onHold) continue;
+        const { outcome } = await move(refund, 'processing', urls, options.now);
+        if (outcome === 'not-covered') return processed;
+        if (outcome === 'moved') {
+          processed++;
+          progressed = true;
+        }
+      }
+      // Every entry was stale: the index lags a write; the next credit or the job retries.
+      if (!progressed) return processed;
+    }
+  }
+
+  /** Completes `processing` refunds: there is no external acquirer, the job pays them out. */
+  async function completeProcessing(now: Date, urls: PublicUrls): Promise<number> {
+    let processed = 0;
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await refunds.processingDue(isoMillis(now), PROCESSING_BATCH, startKey);
+      for (const refund of page.refunds) {
+        if (refund.status !== 'processing') continue;
+        if ((await move(refund, 'refunded', urls, now)).outcome === 'moved') processed++;
+      }
+      startKey = page.nextKey;
+    } while (startKey);
+    return processed;
+  }
+
+  return {
+    processHeld,
+
+    /**
+     * POST /v1/payments/:id/refunds
+     * 1. read the payment (404 unless the caller's organization and mode own it);
+     * 2. apply the amount rules (422 with the attribute);
+     * 3. write in one transaction: the payment's refunded total under the rule's ceiling, the
+     *    refund, and a debit the balance must cover while no older refund is held -> the
+     *    refund is `processing` (events pending + processing);
+     * 4. if the payment changed meanwhile, go back to 1; if the balance does not cover it,
+     *    write it `pending` and on hold instead (event pending) and try the hold queue once.
+     */
+    async create(principal: Principal, paymentId: string, body: RefundCreateBody, urls: PublicUrls): Promise<Refund> {
+      const id = newId('refund');
+      const now = new Date();
+      let held = false;
+      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+        const payment = requireOwned(await payments.get(paymentId), principal);
+        const plan = planRefundAmount(payment, {
+          amountMinor: body.amount ? parseMinor(body.amount.value) : undefined,
+          currency: body.amount?.currency,
+          allowOvercaptured: body.allow_overcaptured,
+          overcapPct: body.overcap_pct,
+        });
+        const pending = newRefund({
+          id,
+          orgId: payment.orgId,
+          mode: payment.mode,
+          acceptorId: payment.acceptorId,
+          paymentId: payment.id,
+          paymentLinkId: payment.paymentLinkId,
+          amountMinor: plan.amountMinor,
+          currency: REFUND_CURRENCY,
+          description: body.description ?? '',
+          webhookUrl: body.webhook_url,
+          metadata: body.metadata ?? {},
+          createdAt: isoMillis(now),
+        });
+        if (held) {
+          const outcome = await refunds.create(pending, plan.limitMinor, [refundEvent(pending, urls, now)]);
+          if (outcome === 'conflict') throw busy();
+          if (outcome === 'payment-changed') {
+            held = false;
+            continue;
+          }
+          if (outcome !== 'created') throw new Error(`unexpected outcome ${outcome} for a held refund`);
+          // A credit may have landed between the failed cover check and the hold.
+          if ((await processHeld(balanceOf(pending), { urls })) > 0) return (await refunds.get(id)) ?? pending;
+          return pending;
+        }
+        const funded = { ...pending, onHold: false };
+        const processing = transitionRefund(funded, 'processing', isoMillis(now)).refund;
+        const outcome = await refunds.create(processing, plan.limitMinor, [refundEvent(funded, urls, now), refundEvent(processing, urls, now)]);
+        if (outcome === 'created') return processing;
+        if (outcome === 'conflict') throw busy();
+        held = outcome === 'not-covered';
+      }
+      throw busy();
+    },
+
+    async get(principal: Principal, id: string): Promise<Refund> {
+      return requireOwned(await refunds.get(id), principal);
+    },
+
+    list: (principal: Principal, page: PageRequest) => refunds.list(principal, page),
+
+    /**
+     * Test helper: moves a refund as the lifecycle allows (422 otherwise). A held refund moved
+     * to `processing` must be covered by the balance (422 otherwise); `failed` and `canceled`
+     * release their amount, after which the hold queue is tried.
+     */
+    async transition(principal: Principal, id: string, to: RefundStatus, urls: PublicUrls): Promise<Refund> {
+      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+        const refund = requireOwned(await refunds.get(id), principal);
+        const result = await move(refund, to, urls);
+        if (result.outcome === 'not-covered') {
+          throw new BusinessRuleError('The balance does not cover the refund; it stays on hold', 'status');
+        }
+        if (result.outcome === 'conflict') throw busy();
+        if (result.outcome === 'stale') continue;
+        if (to === 'failed' || to === 'canceled') await processHeld(balanceOf(refund), { urls });
+        return result.refund;
+      }
+      throw busy();
+    },
+
+    /**
+     * Test helper: adds a signed amount to the caller's balance, then releases the held
+     * refunds it now covers, and answers the resulting balance.
+     */
+    async adjustBalance(principal: Principal, amount: { value: string; currency: string }, urls: PublicUrls) {
+      const ref: BalanceRef = { orgId: principal.orgId, mode: principal.mode, currency: amount.currency.toUpperCase() };
+      await db.send(new TransactWriteCommand({ TransactItems: [balanceChange(tableName, ref, parseMinor(amount.value))] }));
+      await processHeld(ref, { urls });
+      return balanceResource(await readBalance(db, tableName, ref), ref.currency);
+    },
+
+    /** The process-refunds job: held refunds of every balance that has some, then completion. */
+    async runJob(now: Date): Promise<number> {
+      const urls = configuredUrls();
+      let processed = 0;
+      for (const ref of await balancesWithHeldRefunds(db, tableName)) processed += await processHeld(ref, { urls, now });
+      return processed + (await completeProcessing(now, urls));
+    },
+  };
+}
+
+/**
+ * Releases the held refunds of one balance, oldest first, as far as the balance covers them.
+ * Call it right after any credit of that balance (a paid payment, a won chargeback).
+ */
+export function processHeldRefunds(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  ref: BalanceRef,
+  options: { urls?: PublicUrls; now?: Date } = {},
+): Promise<number> {
+  return refundUseCases(db, tableName).processHeld(ref, options);
+}
+
+/** Minute job `process-refunds`: the safety net for held refunds and the completion of processing ones. */
+export const processRefundsJob: JobFactory = (db, tableName) => {
+  const useCases = refundUseCases(db, tableName);
+  return { name: 'process-refunds', run: (now) => useCases.runJob(now) };
+};

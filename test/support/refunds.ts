@@ -1,0 +1,69 @@
+import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { Mode } from '../../shared/auth/principal';
+import { balanceChange, readBalance } from '../../shared/db/balance';
+import { keys, scopeOf } from '../../shared/db/keys';
+import { paymentItem } from '../../shared/db/payment-repository';
+import type { Payment } from '../../shared/domain/payments';
+import { newId } from '../../shared/ids';
+import { parseMinor } from '../../shared/money';
+import { isoMillis } from '../../shared/time';
+import type { Merchant, TestStack } from './stack';
+
+/**
+ * A paid payment as the payment-link checkout leaves it: the payment and, in the same
+ * transaction, the credit of the organization's balance (product-decisions §5).
+ */
+export async function seedPaidPayment(
+  stack: TestStack,
+  merchant: Merchant,
+  options: { amount?: string; currency?: string; mode?: Mode; status?: Payment['status']; credit?: boolean } = {},
+): Promise<Payment> {
+  const status = options.status ?? 'paid';
+  const payment: Payment = {
+    id: newId('payment'),
+    orgId: merchant.orgId,
+    mode: options.mode ?? 'test',
+    acceptorId: merchant.acceptorId,
+    paymentLinkId: newId('paymentLink'),
+    status,
+    amountMinor: parseMinor(options.amount ?? '10.00'),
+    currency: options.currency ?? 'EUR',
+    createdAt: isoMillis(),
+    ...(status === 'paid' ? { paidAt: isoMillis() } : {}),
+  };
+  const credit = status === 'paid' && options.credit !== false;
+  await stack.db.send(
+    new TransactWriteCommand({
+      TransactItems: [
+        { Put: { TableName: stack.tableName, Item: paymentItem(payment) } },
+        ...(credit
+          ? [balanceChange(stack.tableName, { orgId: payment.orgId, mode: payment.mode, currency: payment.currency }, payment.amountMinor)]
+          : []),
+      ],
+    }),
+  );
+  return payment;
+}
+
+export const balanceOf = (stack: TestStack, merchant: Merchant, mode: Mode = 'test') =>
+  readBalance(stack.db, stack.tableName, { orgId: merchant.orgId, mode, currency: 'EUR' });
+
+/** The outbox events of a merchant's scope (GSI1 `{scope}#EVT`), oldest first. */
+export async function outboxEvents(stack: TestStack, merchant: Merchant, mode: Mode = 'test') {
+  const items: Record<string, any>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await stack.db.send(
+      new QueryCommand({
+        TableName: stack.tableName,
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': keys.eventList(scopeOf(merchant.orgId, mode)) },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}
