@@ -13,4 +13,7 @@ export interface RouteDefinition {
 export const routes: RouteDefinition[] = [
   { method: 'GET', path: '/v1/payments/{id}', handler: 'get-payment', access: 'read' },
   { method: 'POST', path: '/v1/test_helpers/jobs/{name}', handler: 'test-helper-run-job', access: 'write' },
+  { method: 'GET', path: '/v1/settlements', handler: 'list-settlements', access: 'read' },
+  { method: 'GET', path: '/v1/settlements/{code}', handler: 'get-settlement', access: 'read' },
+  { method: 'GET', path: '/v1/settlements/{code}/records', handler: 'list-settlement-records', access: 'read' },
 ];
