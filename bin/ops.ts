@@ -1,13 +1,13 @@
 /** `npm run ops -- <command>`: operator commands against the service's table. */
 import '../shared/quiet-sdk';
 import { ServiceError } from '../shared/errors';
-import { HelpRequested, UsageError, runOps } from '../shared/ops/cli';
+import { HelpRequested, TextOutput, UsageError, runOps } from '../shared/ops/cli';
 import { opsCommands } from '../shared/ops/commands';
 
 runOps(opsCommands(), process.argv.slice(2))
   .then((result) => {
-    process.stdout.write(`${JSON.stringify(result)}\n`);
-    process.exit(0);
+    const text = result instanceof TextOutput ? result.text : `${JSON.stringify(result)}\n`;
+    process.stdout.write(text, () => process.exit(0));
   })
   .catch((error: unknown) => {
     if (error instanceof HelpRequested) {

@@ -120,6 +120,15 @@ export class PaymentOpsStack extends Stack {
     this.table.grantReadWriteData(chargebackFeed);
     new CfnOutput(this, 'ChargebackFeedFunctionArn', { value: chargebackFeed.functionArn });
 
+    // The acquirer's settlement feed: invoked with the document `ops settlement import` reads.
+    const settlementImport = new ServiceFunction(this, 'SettlementImport', {
+      handler: 'import-settlements',
+      environment,
+      timeout: Duration.minutes(5),
+    }).function;
+    this.table.grantReadWriteData(settlementImport);
+    new CfnOutput(this, 'SettlementImportFunctionArn', { value: settlementImport.functionArn });
+
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
 

@@ -33,4 +33,7 @@ export const routes: RouteDefinition[] = [
   { method: 'GET', path: '/v1/refunds', handler: 'list-refunds', access: 'read' },
   { method: 'POST', path: '/v1/test_helpers/refunds/{id}/transitions', handler: 'test-helper-refund-transition', access: 'write' },
   { method: 'POST', path: '/v1/test_helpers/balance_adjustments', handler: 'test-helper-balance-adjustment', access: 'write' },
+  { method: 'GET', path: '/v1/settlements', handler: 'list-settlements', access: 'read' },
+  { method: 'GET', path: '/v1/settlements/{code}', handler: 'get-settlement', access: 'read' },
+  { method: 'GET', path: '/v1/settlements/{code}/records', handler: 'list-settlement-records', access: 'read' },
 ];

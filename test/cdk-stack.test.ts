@@ -139,3 +139,28 @@ test('stack: the minute jobs function (process-refunds among them) may write the
   expect(policy).toBeDefined();
   expect(JSON.stringify(policy![1].Properties.PolicyDocument)).toMatch(/UpdateItem/);
 });
+
+test('stack: the settlement feed function imports with table write access and its ARN is an output', () => {
+  const functions = template.findResources('AWS::Lambda::Function', { Properties: { Timeout: 300 } });
+  const [logicalId] = Object.keys(functions).filter((id) => id.startsWith('SettlementImport'));
+  expect(logicalId).toBeDefined();
+  template.hasOutput('SettlementImportFunctionArn', { Value: { 'Fn::GetAtt': [logicalId, 'Arn'] } });
+  const policies = template.findResources('AWS::IAM::Policy');
+  const policy = Object.entries(policies).find(([id]) => id.startsWith('SettlementImport'));
+  const actions = JSON.stringify(policy![1].Properties.PolicyDocument.Statement.map((s: { Action: unknown }) => s.Action));
+  expect(actions).toMatch(/BatchWriteItem/);
+  expect(actions).toMatch(/PutItem/);
+});
+
+test('stack: settlement routes are read-only GETs sharing the {code} path parameter', () => {
+  const settlementRoutes = routes.filter((route) => route.path.startsWith('/v1/settlements'));
+  expect(settlementRoutes.map((route) => `${route.method} ${route.path}`).sort()).toEqual([
+    'GET /v1/settlements',
+    'GET /v1/settlements/{code}',
+    'GET /v1/settlements/{code}/records',
+  ]);
+  for (const route of settlementRoutes) {
+    expect(route.access).toBe('read');
+    template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: `GET ${route.path}` });
+  }
+});

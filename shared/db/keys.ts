@@ -52,6 +52,13 @@ export const keys = {
   settlementRecords: (settlementId: string) => `STL#${settlementId}#REC`,
   settlementRecordsOfType: (settlementId: string, type: string) => `STL#${settlementId}#REC#${type}`,
   settlementRecordById: (settlementId: string, recordId: string) => `STL#${settlementId}#RECID#${recordId}`,
+  /** GSI3 on the settlement item: a code across organizations (ops export without --org). */
+  settlementByCode: (code: string) => `STLCODE#${code}`,
+  /**
+   * One import's record set, `{stl}@{version}`: passed as the settlement id of the three record
+   * keys above. A re-import writes a new set and switches the settlement to it atomically.
+   */
+  settlementRecordSet: (settlementId: string, version: string) => `${settlementId}@${version}`,
 
   balance: (scope: string, currency: string) => ({ PK: `BAL#${scope}#${currency}`, SK: 'BAL' }),
 

@@ -42,6 +42,8 @@ interface Schemas<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>
   auth?: 'key' | 'none';
   /** Test helpers: a live key gets 404, as if the route did not exist. */
   testModeOnly?: boolean;
+  /** Live-only resources (settlements): a test key gets 404, as if nothing existed. */
+  liveModeOnly?: boolean;
   path?: P;
   query?: Q;
   body?: B;
@@ -129,6 +131,7 @@ export function apiHandler<
           ? (undefined as unknown as Principal)
           : await getRuntime().authenticator.authenticate(event.headers?.authorization, schemas.scope);
       if (schemas.testModeOnly && principal.mode !== 'test') throw new NotFoundError('No such route');
+      if (schemas.liveModeOnly && principal.mode !== 'live') throw new NotFoundError();
       const execute = async () => {
         const path = schemas.path ? parseWith(schemas.path, event.pathParameters ?? {}, 'path') : (event.pathParameters ?? {});
         const query = schemas.query

@@ -12,6 +12,11 @@ export interface OpsCommand {
 
 export class UsageError extends Error {}
 
+/** A command result printed as-is instead of as one JSON object (`settlement export` CSV). */
+export class TextOutput {
+  constructor(readonly text: string) {}
+}
+
 /** `--help`: the text goes to stdout and the exit code is 0. */
 export class HelpRequested extends Error {}
 

@@ -5,6 +5,7 @@ import { chargebackCommands } from './chargeback-commands';
 import type { OpsCommand } from './cli';
 import { directoryCommands } from './directory-commands';
 import { jobCommands } from './job-commands';
+import { settlementCommands } from './settlement-commands';
 
 /** Every `ops` command. Dependencies are created on first use, so `--help` needs no table. */
 export function opsCommands(): OpsCommand[] {
@@ -14,5 +15,6 @@ export function opsCommands(): OpsCommand[] {
     ...directoryCommands(directory),
     ...jobCommands(documentClient, tableName),
     ...chargebackCommands(documentClient, tableName),
+    ...settlementCommands(documentClient, tableName),
   ];
 }

@@ -1,0 +1,18 @@
+import { loadConfig } from '../../shared/config';
+import { documentClient } from '../../shared/db/client';
+import { createSettlementRepository } from '../../shared/db/settlement-repository';
+import { importSettlements } from '../../shared/domain/settlement-import';
+import { logger } from '../../shared/http/logger';
+
+const settlements = createSettlementRepository(documentClient(), loadConfig().tableName);
+
+/**
+ * The acquirer's settlement feed: invoked with the same document `ops settlement import` reads,
+ * `{"settlements": [ … ]}`. Answers `{"imported": n}`; a refused document fails the invocation
+ * with the message naming the settlement and the field, and nothing is imported.
+ */
+export const handler = async (event: unknown): Promise<{ imported: number }> => {
+  const result = await importSettlements(settlements.store, event);
+  logger.info('settlements imported', { imported: result.imported });
+  return result;
+};
