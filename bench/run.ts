@@ -1,0 +1,13 @@
+/** `npm run bench`: every benchmark, one after the other, printed as Markdown. */
+import { benchApi } from './api';
+
+async function main() {
+  const sections: string[][] = [];
+  sections.push(await benchApi());
+  console.log(sections.map((lines) => lines.join('\n')).join('\n\n'));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
