@@ -58,6 +58,11 @@ export interface ListSource {
   partition: string;
   /** Maps a cursor id to its sort key in this list, or undefined when it is not an item of it. */
   resolveCursor: (id: string) => Promise<string | undefined>;
+  /**
+   * Only for lists whose filter no index partition can serve (event-type wildcards): a
+   * FilterExpression, with Queries repeated until the page is full or the partition ends.
+   */
+  filter?: { expression: string; names: Record<string, string>; values: Record<string, unknown> };
 }
 
 export interface Page<T> {
@@ -81,18 +86,26 @@ export async function listPage<T>(
     if (cursorKey === undefined) throw new BusinessRuleError(`${attribute} does not name an item of this list`, attribute);
   }
   const backwards = request.endingBefore !== undefined;
-  const result = await db.send(
-    new QueryCommand({
-      TableName: tableName,
-      ...(source.index === 'table' ? {} : { IndexName: INDEXES[source.index].name }),
-      KeyConditionExpression: cursorKey === undefined ? '#pk = :pk' : `#pk = :pk AND #sk ${backwards ? '>' : '<'} :cursor`,
-      ExpressionAttributeNames: { '#pk': attributes.pk, ...(cursorKey === undefined ? {} : { '#sk': attributes.sk }) },
-      ExpressionAttributeValues: { ':pk': source.partition, ...(cursorKey === undefined ? {} : { ':cursor': cursorKey }) },
-      ScanIndexForward: backwards,
-      Limit: request.limit + 1,
-    }),
-  );
-  const found = (result.Items ?? []).map((item) => stripKeys<T>(item)!);
+  const { filter } = source;
+  const found: T[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const result = await db.send(
+      new QueryCommand({
+        TableName: tableName,
+        ...(source.index === 'table' ? {} : { IndexName: INDEXES[source.index].name }),
+        KeyConditionExpression: cursorKey === undefined ? '#pk = :pk' : `#pk = :pk AND #sk ${backwards ? '>' : '<'} :cursor`,
+        ...(filter ? { FilterExpression: filter.expression } : {}),
+        ExpressionAttributeNames: { '#pk': attributes.pk, ...(cursorKey === undefined ? {} : { '#sk': attributes.sk }), ...filter?.names },
+        ExpressionAttributeValues: { ':pk': source.partition, ...(cursorKey === undefined ? {} : { ':cursor': cursorKey }), ...filter?.values },
+        ScanIndexForward: backwards,
+        Limit: request.limit + 1,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    found.push(...(result.Items ?? []).map((item) => stripKeys<T>(item)!));
+    startKey = filter ? result.LastEvaluatedKey : undefined;
+  } while (startKey && found.length <= request.limit);
   const items = found.slice(0, request.limit);
   return { items: backwards ? items.reverse() : items, hasMore: found.length > request.limit };
 }
