@@ -1,8 +1,18 @@
 /** `npm run ops -- <command>`: operator commands against the service's table. */
 import '../shared/quiet-sdk';
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { ServiceError } from '../shared/errors';
 import { HelpRequested, TextOutput, UsageError, runOps } from '../shared/ops/cli';
 import { opsCommands } from '../shared/ops/commands';
+
+// Without DYNAMODB_ENDPOINT the deployed table is used when AWS credentials are configured;
+// with none configured, the local stack's default endpoint (what `npm start` serves).
+const hasAwsCredentials =
+  !!process.env.AWS_ACCESS_KEY_ID || !!process.env.AWS_PROFILE || !!process.env.AWS_CONTAINER_CREDENTIALS_FULL_URI ||
+  existsSync(join(homedir(), '.aws', 'credentials')) || existsSync(join(homedir(), '.aws', 'config'));
+if (!process.env.DYNAMODB_ENDPOINT && !hasAwsCredentials) process.env.DYNAMODB_ENDPOINT = 'http://127.0.0.1:8000';
 
 runOps(opsCommands(), process.argv.slice(2))
   .then((result) => {
