@@ -17,7 +17,7 @@ async function main() {
     seedDemo: true,
     background: true,
   });
-  console.log(`Payment operations API listening on ${stack.baseUrl}/v1`);
+  console.log(`Payment operations service ready at ${stack.baseUrl} (API under ${stack.baseUrl}/v1)`);
   if (stack.demo) {
     console.log(`Demo organization ${stack.demo.orgId}, acceptor ${stack.demo.acceptorId}`);
     console.log(`Test key (every scope): ${stack.demo.testToken}`);

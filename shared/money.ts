@@ -19,6 +19,19 @@ export function parseMinor(value: string): number {
   return negative ? -minor : minor;
 }
 
+/** `parseMinor` for untrusted input: undefined when malformed or beyond a safe integer. */
+export function tryParseMinor(value: string): number | undefined {
+  if (!SIGNED_DECIMAL_AMOUNT.test(value)) return undefined;
+  try {
+    return parseMinor(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/** For schemas: a decimal string whose minor units fit (others are 422 `too large`, not 500). */
+export const fitsMinorUnits = (value: string) => !SIGNED_DECIMAL_AMOUNT.test(value) || tryParseMinor(value) !== undefined;
+
 /** `1050` -> `"10.50"`. */
 export function formatMinor(minor: number): string {
   const sign = minor < 0 ? '-' : '';

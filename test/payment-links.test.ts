@@ -331,3 +331,20 @@ describe('payments of a link', () => {
     expectEnvelope(await client(stack.baseUrl, merchant.live).get(`/v1/payment_links/${link.id}/payments`), 404);
   });
 });
+
+describe('edge input', () => {
+  test('create: an amount beyond the representable range -> 422 amount.value, never 500', async () => {
+    expectEnvelope(await create({ amount: { value: '100000000000000000', currency: 'EUR' } }), 422, 'amount.value');
+  });
+
+  test('retrieve: a path id with broken percent-encoding -> 404, never 500', async () => {
+    expectEnvelope(await api.get('/v1/payment_links/%E0%A4%A'), 404);
+  });
+
+  test('list: a cursor outside the status-filtered list -> 422', async () => {
+    const inactive = (await create()).body;
+    await api.post(`/v1/payment_links/${inactive.id}`, { status: 'inactive' });
+    expectEnvelope(await api.get(`/v1/payment_links?status=active&starting_after=${inactive.id}`), 422, 'starting_after');
+    expect((await api.get(`/v1/payment_links?status=inactive&starting_after=${inactive.id}`)).status).toBe(200);
+  });
+});

@@ -140,7 +140,10 @@ export function createPaymentLinkRepository(db: DynamoDBDocumentClient, tableNam
         {
           index: status ? 'gsi2' : 'gsi1',
           partition: status ? keys.paymentLinkStatusList(scope, status) : keys.paymentLinkList(scope),
-          resolveCursor: async (id) => (isOwned(await get(id), principal) ? id : undefined),
+          resolveCursor: async (id) => {
+            const link = await get(id);
+            return isOwned(link, principal) && (!status || link!.status === status) ? id : undefined;
+          },
         },
         page,
       );

@@ -72,7 +72,10 @@ export function createPaymentRepository(db: DynamoDBDocumentClient, tableName: s
         {
           index: status ? 'gsi2' : 'gsi1',
           partition: status ? keys.paymentStatusList(scope, status) : keys.paymentList(scope),
-          resolveCursor: async (id) => (isOwned(await get(id), principal) ? id : undefined),
+          resolveCursor: async (id) => {
+            const payment = await get(id);
+            return isOwned(payment, principal) && (!status || payment!.status === status) ? id : undefined;
+          },
         },
         page,
       );

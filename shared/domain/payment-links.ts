@@ -3,7 +3,7 @@ import type { Mode } from '../auth/principal';
 import type { PublicUrls } from '../config';
 import { BusinessRuleError } from '../errors';
 import { businessRule } from '../http/validation';
-import { DECIMAL_AMOUNT, minorToNumber, normalizeCurrency, parseMinor } from '../money';
+import { DECIMAL_AMOUNT, fitsMinorUnits, minorToNumber, normalizeCurrency, parseMinor } from '../money';
 import { listQueryFields } from '../pagination';
 import { isValidDatetime, isoMillis } from '../time';
 import { htmlLink } from './links';
@@ -49,7 +49,10 @@ export const createPaymentLinkBody = z
   .strictObject({
     amount: z
       .strictObject({
-        value: z.string().regex(DECIMAL_AMOUNT, 'must be a decimal with at most two fraction digits'),
+        value: z
+          .string()
+          .regex(DECIMAL_AMOUNT, 'must be a decimal with at most two fraction digits')
+          .refine(...businessRule<string>(fitsMinorUnits, 'amount.value is too large')),
         currency: z.string().regex(/^[A-Za-z]{3}$/, 'must be a three-letter currency code'),
       })
       .optional(),
@@ -225,6 +228,12 @@ export const PAYMENT_LINK_EVENT = {
   autoInactivated: 'transactions.payment_link.auto_inactivated',
   checkoutRequested: 'transactions.payment_link.checkout.requested',
   checkoutDenied: 'transactions.payment_link.checkout.denied',
+  // The email family belongs to the email-send-on-create process; no mail is sent yet
+  // (product-decisions §4), but the types exist for subscriptions and the events API.
+  emailSent: 'transactions.payment_link.email.sent',
+  emailFailed: 'transactions.payment_link.email.failed',
+  emailDelivered: 'transactions.payment_link.email.delivered',
+  emailComplained: 'transactions.payment_link.email.complained',
 } as const;
 
 export const PAYMENT_PAID_EVENT = 'transactions.payment.paid';

@@ -3,7 +3,7 @@ import type { Mode } from '../auth/principal';
 import type { PublicUrls } from '../config';
 import { BusinessRuleError } from '../errors';
 import { newEvent, type OutboxEvent } from '../events';
-import { DECIMAL_AMOUNT, SIGNED_DECIMAL_AMOUNT, formatMinor, moneyOut, parseMinor } from '../money';
+import { DECIMAL_AMOUNT, SIGNED_DECIMAL_AMOUNT, fitsMinorUnits, formatMinor, moneyOut, tryParseMinor } from '../money';
 import { businessRule } from '../http/validation';
 import { htmlLink, jsonLink } from './links';
 
@@ -61,14 +61,6 @@ export interface RefundablePayment {
 // ---------------------------------------------------------------------------------------------
 // Request shapes
 
-const safeMinor = (value: string): number | undefined => {
-  if (!SIGNED_DECIMAL_AMOUNT.test(value)) return undefined;
-  try {
-    return parseMinor(value);
-  } catch {
-    return undefined;
-  }
-};
 
 /** A decimal fraction such as `0.20`; integer part up to 4 digits, up to 6 fraction digits. */
 export const OVERCAP_PCT_PATTERN = /^[0-9]{1,4}(\.[0-9]{1,6})?$/;
@@ -79,8 +71,8 @@ export const refundAmountInput = z
     value: z
       .string()
       .regex(DECIMAL_AMOUNT, 'amount.value must be a decimal with up to two fraction digits')
-      .refine(...businessRule<string>((value) => (safeMinor(value) ?? 1) > 0, 'amount.value must be positive'))
-      .refine(...businessRule<string>((value) => !DECIMAL_AMOUNT.test(value) || safeMinor(value) !== undefined, 'amount.value is too large')),
+      .refine(...businessRule<string>((value) => (tryParseMinor(value) ?? 1) > 0, 'amount.value must be positive'))
+      .refine(...businessRule<string>(fitsMinorUnits, 'amount.value is too large')),
     currency: z
       .string()
       .regex(CURRENCY_CODE, 'amount.currency must be a three-letter currency code')
@@ -132,7 +124,7 @@ export const balanceAdjustmentBody = z
       value: z
         .string()
         .regex(SIGNED_DECIMAL_AMOUNT, 'amount.value must be a signed decimal with up to two fraction digits')
-        .refine(...businessRule<string>((value) => !SIGNED_DECIMAL_AMOUNT.test(value) || safeMinor(value) !== undefined, 'amount.value is too large')),
+        .refine(...businessRule<string>(fitsMinorUnits, 'amount.value is too large')),
       currency: z.string().regex(CURRENCY_CODE, 'amount.currency must be a three-letter currency code'),
     }),
   })

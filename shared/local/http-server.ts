@@ -42,6 +42,15 @@ function lambdaContext(name: string): Context {
   };
 }
 
+/** Like API Gateway: a segment that is not valid percent-encoding is passed on as written. */
+function decodePathSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 async function readBody(request: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
@@ -68,7 +77,7 @@ function toEvent(request: IncomingMessage, url: URL, match: CompiledRoute, value
     ...(cookies?.length ? { cookies } : {}),
     ...(Object.keys(query).length ? { queryStringParameters: query } : {}),
     ...(match.params.length
-      ? { pathParameters: Object.fromEntries(match.params.map((name, i) => [name, decodeURIComponent(values[i])])) }
+      ? { pathParameters: Object.fromEntries(match.params.map((name, i) => [name, decodePathSegment(values[i])])) }
       : {}),
     ...(body ? { body } : {}),
     isBase64Encoded: false,

@@ -77,7 +77,7 @@ export function directoryCommands(directory: () => Directory): OpsCommand[] {
       run: async (values) => {
         const grace = values['grace-seconds'] === undefined ? 0 : Number(values['grace-seconds']);
         if (!Number.isInteger(grace) || grace < 0) throw new UsageError('--grace-seconds must be a non-negative integer');
-        return directory().revokeApiKey(String(values.id), grace);
+        return { id: (await directory().revokeApiKey(String(values.id), grace)).id };
       },
     },
   ];
