@@ -1,14 +1,12 @@
 import { client, expectEnvelope } from './support/http';
-import { createMerchant, startTestStack, type Merchant, type TestStack } from './support/stack';
+import { startMerchantStack, type Api, type Merchant, type TestStack } from './support/stack';
 
 let stack: TestStack;
 let merchant: Merchant;
-let api: ReturnType<typeof client>;
+let api: Api;
 
 beforeAll(async () => {
-  stack = await startTestStack();
-  merchant = await createMerchant(stack);
-  api = client(stack.baseUrl, merchant.test);
+  ({ stack, merchant, api } = await startMerchantStack());
 });
 afterAll(() => stack.stop());
 

@@ -1,16 +1,14 @@
 import { newId } from '../shared/ids';
 import { eventsFor, outboxEvents } from './support/events';
 import { client, expectEnvelope } from './support/http';
-import { createMerchant, startTestStack, type Merchant, type TestStack } from './support/stack';
+import { createMerchant, startMerchantStack, type Api, type Merchant, type TestStack } from './support/stack';
 
 let stack: TestStack;
 let merchant: Merchant;
-let api: ReturnType<typeof client>;
+let api: Api;
 
 beforeAll(async () => {
-  stack = await startTestStack();
-  merchant = await createMerchant(stack);
-  api = client(stack.baseUrl, merchant.test);
+  ({ stack, merchant, api } = await startMerchantStack());
 });
 afterAll(() => stack.stop());
 

@@ -3,16 +3,14 @@ import { keys } from '../shared/db/keys';
 import { newId } from '../shared/ids';
 import { client, expectEnvelope } from './support/http';
 import { seedPaidPayment } from './support/refunds';
-import { createMerchant, startTestStack, type Merchant, type TestStack } from './support/stack';
+import { createMerchant, startMerchantStack, type Api, type Merchant, type TestStack } from './support/stack';
 
 let stack: TestStack;
 let merchant: Merchant;
-let api: ReturnType<typeof client>;
+let api: Api;
 
 beforeAll(async () => {
-  stack = await startTestStack();
-  merchant = await createMerchant(stack);
-  api = client(stack.baseUrl, merchant.test);
+  ({ stack, merchant, api } = await startMerchantStack());
   // Plenty of balance, so that every refund of this file is funded at once.
   await api.post('/v1/test_helpers/balance_adjustments', { amount: { value: '100000.00', currency: 'eur' } });
 });

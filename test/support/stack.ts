@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { SCOPES, type Mode, type Scope } from '../../shared/auth/principal';
 import { createDocumentClient } from '../../shared/db/client';
+import { client } from './http';
 import { createDirectory, type Directory } from '../../shared/db/directory';
 import { startLocalStack, type LocalStack } from '../../shared/local/stack';
 
@@ -62,4 +63,13 @@ export async function createMerchant(stack: TestStack): Promise<Merchant> {
     live: await key({ mode: 'live' }),
     key,
   };
+}
+
+export type Api = ReturnType<typeof client>;
+
+/** A test stack, one merchant, and an API client with its test key: the usual start of a file. */
+export async function startMerchantStack(): Promise<{ stack: TestStack; merchant: Merchant; api: Api }> {
+  const stack = await startTestStack();
+  const merchant = await createMerchant(stack);
+  return { stack, merchant, api: client(stack.baseUrl, merchant.test) };
 }
