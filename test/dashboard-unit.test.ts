@@ -1,4 +1,4 @@
-import { returnTarget } from '../shared/dashboard/http';
+import { clearedSessionCookie, returnTarget, sessionCookie } from '../shared/dashboard/http';
 import { untilText } from '../shared/dashboard/pages';
 import { openBySoonestDeadline } from '../shared/domain/dashboard';
 import type { Chargeback } from '../shared/domain/chargebacks';
@@ -33,4 +33,10 @@ test('openBySoonestDeadline: open chargebacks only, soonest deadline first', () 
     chargeback('cb_1', 'open', at(10)),
   ]);
   expect(sorted.map((item) => item.id)).toEqual(['cb_1', 'cb_3']);
+});
+
+test('session cookie: HttpOnly, SameSite=Strict, scoped to the dashboard path, Secure on https', () => {
+  expect(sessionCookie('abc', urls)).toBe('dashboard_session=abc; Path=/dashboard; HttpOnly; SameSite=Strict; Secure; Max-Age=14400');
+  expect(clearedSessionCookie(urls)).toBe('dashboard_session=; Path=/dashboard; HttpOnly; SameSite=Strict; Secure; Max-Age=0');
+  expect(sessionCookie('abc', { ...urls, dashboard: 'http://127.0.0.1:3000/dashboard' })).not.toContain('Secure');
 });
