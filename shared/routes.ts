@@ -36,4 +36,8 @@ export const routes: RouteDefinition[] = [
   { method: 'GET', path: '/v1/settlements', handler: 'list-settlements', access: 'read' },
   { method: 'GET', path: '/v1/settlements/{code}', handler: 'get-settlement', access: 'read' },
   { method: 'GET', path: '/v1/settlements/{code}/records', handler: 'list-settlement-records', access: 'read' },
+  { method: 'GET', path: '/dashboard', handler: 'dashboard', access: 'read' },
+  { method: 'POST', path: '/dashboard/session', handler: 'dashboard-sign-in', access: 'write' },
+  { method: 'POST', path: '/dashboard/sign-out', handler: 'dashboard-sign-out', access: 'write' },
+  { method: 'GET', path: '/dashboard/refunds/{id}', handler: 'dashboard-refund', access: 'read' },
 ];

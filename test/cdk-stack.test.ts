@@ -114,7 +114,7 @@ test('stack: functions that build links outside a request (minute jobs, chargeba
 });
 
 test('stack: refund routes, each with its own function; reads are read-only, writes may write', () => {
-  const refundRoutes = routes.filter((route) => /refund|balance_adjustments/.test(route.path));
+  const refundRoutes = routes.filter((route) => route.path.startsWith('/v1/') && /refund|balance_adjustments/.test(route.path));
   expect(refundRoutes.map((route) => `${route.method} ${route.path}`).sort()).toEqual([
     'GET /v1/refunds',
     'GET /v1/refunds/{id}',
@@ -162,5 +162,19 @@ test('stack: settlement routes are read-only GETs sharing the {code} path parame
   for (const route of settlementRoutes) {
     expect(route.access).toBe('read');
     template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: `GET ${route.path}` });
+  }
+});
+
+test('stack: dashboard pages only read the table; sign-in and sign-out write their session item', () => {
+  const policies = template.findResources('AWS::IAM::Policy');
+  const actionsOf = (handler: string) => {
+    const found = Object.entries(policies).find(([id]) => id.startsWith(`Route${handler.replace(/-/g, '')}Function`));
+    expect(found).toBeDefined();
+    return JSON.stringify(found![1].Properties.PolicyDocument.Statement.map((s: { Action: unknown }) => s.Action));
+  };
+  for (const handler of ['dashboard', 'dashboard-refund']) expect(actionsOf(handler)).not.toMatch(/PutItem|UpdateItem|DeleteItem|TransactWrite|BatchWrite/);
+  for (const handler of ['dashboard-sign-in', 'dashboard-sign-out']) expect(actionsOf(handler)).toMatch(/PutItem.*DeleteItem|DeleteItem.*PutItem/);
+  for (const key of ['GET /dashboard', 'POST /dashboard/session', 'POST /dashboard/sign-out', 'GET /dashboard/refunds/{id}']) {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: key });
   }
 });

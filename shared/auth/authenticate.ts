@@ -36,10 +36,18 @@ export class Authenticator {
   ) {}
 
   async authenticate(authorization: string | undefined, scope: Scope | undefined): Promise<Principal> {
-    const token = /^Bearer (\S+)$/.exec(authorization ?? '')?.[1];
-    if (!token || !TOKEN_PATTERN.test(token)) throw new NotAuthenticatedError('Missing or invalid API key');
+    return this.authenticateToken(/^Bearer (\S+)$/.exec(authorization ?? '')?.[1], scope);
+  }
 
-    const { key, user } = await this.load(hashToken(token));
+  /** The same checks for a bare token (the dashboard's sign-in form). */
+  async authenticateToken(token: string | undefined, scope: Scope | undefined): Promise<Principal> {
+    if (!token || !TOKEN_PATTERN.test(token)) throw new NotAuthenticatedError('Missing or invalid API key');
+    return this.authenticateTokenHash(hashToken(token), scope);
+  }
+
+  /** The same checks for a key known by its token hash (a dashboard session keeps only the hash). */
+  async authenticateTokenHash(tokenHash: string, scope: Scope | undefined): Promise<Principal> {
+    const { key, user } = await this.load(tokenHash);
     if (!key) throw new NotAuthenticatedError('Missing or invalid API key');
     if (key.validUntil && Date.parse(key.validUntil) <= this.now()) {
       throw new NotAuthenticatedError('The API key has been revoked');

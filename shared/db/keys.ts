@@ -72,4 +72,6 @@ export const keys = {
 
   idempotency: (keyId: string, idempotencyKey: string) => ({ PK: `IDEM#${keyId}#${idempotencyKey}`, SK: 'IDEM' }),
   streamCheckpoint: (shardId: string) => ({ PK: `STREAM#${shardId}`, SK: 'CHECKPOINT' }),
+  /** A dashboard sign-in, by the SHA-256 of its cookie's random id (the id itself is never stored). */
+  dashboardSession: (sessionIdHash: string) => ({ PK: `DASHSESSION#${sessionIdHash}`, SK: 'DASHSESSION' }),
 };

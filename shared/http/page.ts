@@ -15,7 +15,8 @@ export function escapeHtml(value: unknown): string {
     .replace(/'/g, '&#39;');
 }
 
-export function htmlDocument(title: string, body: string): string {
+/** A page of the house style; `extraStyle` is appended to (and may override) its style sheet. */
+export function htmlDocument(title: string, body: string, extraStyle = ''): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -34,7 +35,7 @@ export function htmlDocument(title: string, body: string): string {
   button[value="paid"] { background: #1d4ed8; border-color: #1d4ed8; color: #fff; grid-column: 1 / -1; }
   .note { color: #555e6e; font-size: .9rem; }
   .mode { display: inline-block; font-size: .75rem; text-transform: uppercase; letter-spacing: .05em; background: #fde68a; padding: .1rem .4rem; border-radius: 4px; }
-</style>
+${extraStyle}</style>
 </head>
 <body>
 <main>

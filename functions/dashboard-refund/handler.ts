@@ -1,0 +1,11 @@
+import { dashboardPage } from '../../shared/dashboard/http';
+import { refundPage } from '../../shared/dashboard/pages';
+import { dashboardAdapters } from '../../shared/use-cases/dashboard';
+
+const dashboard = dashboardAdapters();
+
+/** GET /dashboard/refunds/{id}: one refund (the refund object's `links.dashboard`). */
+export const handler = dashboardPage(dashboard, async ({ principal, urls, event }) => {
+  const refund = await dashboard.refund(principal, event.pathParameters?.id ?? '');
+  return { status: 200, html: refundPage(refund, principal, urls) };
+});

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { isKeyProblem, requireSameOrigin, returnTarget, sessionCookie, signInAnswer } from '../../shared/dashboard/http';
+import { toErrorResponse } from '../../shared/http/error-envelope';
+import { formFields, pageHandler } from '../../shared/http/page';
+import { parseWith } from '../../shared/http/validation';
+import { dashboardAdapters } from '../../shared/use-cases/dashboard';
+
+const dashboard = dashboardAdapters();
+
+const signInForm = z.object({ token: z.string().max(512).default(''), return_to: z.string().max(512).optional() });
+
+/**
+ * POST /dashboard/session: sign in with an API key (form field `token`).
+ * 1. Forms from another origin are refused (403).
+ * 2. A key the Authenticator refuses, or without a dashboard read scope: the form again with
+ *    the reason and its status (401, 403 or 422).
+ * 3. Otherwise a session cookie (its random id only) and 303 to the dashboard (or `return_to`).
+ */
+export const handler = pageHandler(async (event, urls) => {
+  requireSameOrigin(event, urls);
+  const form = parseWith(signInForm, formFields(event), 'body');
+  try {
+    const { sessionId } = await dashboard.signIn(form.token.trim());
+    return { status: 303, headers: { location: returnTarget(form.return_to, urls) }, cookies: [sessionCookie(sessionId, urls)], html: '' };
+  } catch (error) {
+    if (!isKeyProblem(error)) throw error;
+    const { status, envelope } = toErrorResponse(error, urls.docs);
+    return signInAnswer(urls, { status, error: envelope.detail, returnTo: form.return_to });
+  }
+});

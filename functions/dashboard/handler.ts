@@ -1,0 +1,12 @@
+import { dashboardPage } from '../../shared/dashboard/http';
+import { overviewPage } from '../../shared/dashboard/pages';
+import { dashboardAdapters } from '../../shared/use-cases/dashboard';
+
+const dashboard = dashboardAdapters();
+
+/** GET /dashboard: the sign-in form, or once signed in the overview of every section. */
+export const handler = dashboardPage(
+  dashboard,
+  async ({ principal, urls }) => ({ status: 200, html: overviewPage(await dashboard.overview(principal), urls, new Date()) }),
+  { signedOutStatus: 200 },
+);

@@ -1,0 +1,78 @@
+import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Principal } from '../auth/principal';
+import { DELIVERY_EVENT_WINDOW, newestAttemptsFirst, type DeliveryAttempt, type DeliveryLog } from '../domain/dashboard';
+import { keys, scopeOf } from './keys';
+import { INDEXES } from './table';
+
+/** At most this many attempt items are read per event. */
+export const ATTEMPTS_PER_EVENT = 50;
+
+/**
+ * Delivery attempts read from where the webhook delivery stores them: under each event's own
+ * partition, `EVT#{event}` / `DLV#…` (keys.deliveryAttempt). There is no scope-wide index of
+ * attempts, so this reads the scope's most recent events (one Query of GSI1 `{scope}#EVT`) and
+ * then each event's attempts (one Query per event, in parallel): at most 1 + 25 Queries, no Scan.
+ * Fields read per attempt: `attemptedAt` (ISO), `url`, `statusCode` (number, absent when no
+ * answer came), `durationMs`, `error` (absent on success) and `succeeded` (boolean; when absent,
+ * a 2xx `statusCode` counts as success).
+ */
+export function createDeliveryLog(db: DynamoDBDocumentClient, tableName: string): DeliveryLog {
+  const attemptPrefix = (eventId: string) => keys.deliveryAttempt(eventId, '');
+
+  async function attemptsOf(eventId: string, eventType: string): Promise<DeliveryAttempt[]> {
+    const prefix = attemptPrefix(eventId);
+    const result = await db.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+        ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK' },
+        ExpressionAttributeValues: { ':pk': prefix.PK, ':prefix': prefix.SK },
+        ScanIndexForward: false,
+        Limit: ATTEMPTS_PER_EVENT,
+      }),
+    );
+    return (result.Items ?? []).flatMap((item) => {
+      const attempt = toAttempt(eventId, eventType, item);
+      return attempt ? [attempt] : [];
+    });
+  }
+
+  return {
+    async recentDeliveries(principal: Principal, limit: number) {
+      const events = await db.send(
+        new QueryCommand({
+          TableName: tableName,
+          IndexName: INDEXES.gsi1.name,
+          KeyConditionExpression: '#pk = :pk',
+          ExpressionAttributeNames: { '#pk': INDEXES.gsi1.pk, '#id': INDEXES.gsi1.sk, '#type': 'type' },
+          ExpressionAttributeValues: { ':pk': keys.eventList(scopeOf(principal.orgId, principal.mode)) },
+          ProjectionExpression: '#id, #type',
+          ScanIndexForward: false,
+          Limit: DELIVERY_EVENT_WINDOW,
+        }),
+      );
+      const attempts = await Promise.all(
+        (events.Items ?? []).map((event) => attemptsOf(String(event[INDEXES.gsi1.sk]), String(event.type ?? ''))),
+      );
+      return newestAttemptsFirst(attempts.flat()).slice(0, limit);
+    },
+  };
+}
+
+/** An attempt item as the dashboard shows it; items without a time or URL are skipped. */
+function toAttempt(eventId: string, eventType: string, item: Record<string, unknown>): DeliveryAttempt | undefined {
+  if (typeof item.attemptedAt !== 'string' || typeof item.url !== 'string') return undefined;
+  const statusCode = typeof item.statusCode === 'number' ? item.statusCode : undefined;
+  const succeeded =
+    typeof item.succeeded === 'boolean' ? item.succeeded : statusCode !== undefined && statusCode >= 200 && statusCode < 300;
+  return {
+    eventId,
+    eventType,
+    attemptedAt: item.attemptedAt,
+    url: item.url,
+    succeeded,
+    ...(statusCode !== undefined ? { statusCode } : {}),
+    ...(typeof item.durationMs === 'number' ? { durationMs: item.durationMs } : {}),
+    ...(typeof item.error === 'string' ? { error: item.error } : {}),
+  };
+}

@@ -1,0 +1,127 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { keys } from '../../shared/db/keys';
+import { outboxEvents } from './events';
+import { client } from './http';
+import type { Merchant, TestStack } from './stack';
+
+export interface DashboardAnswer {
+  status: number;
+  html: string;
+  location: string | null;
+  setCookie: string[];
+  /** `dashboard_session=…` from Set-Cookie, ready for a Cookie header. */
+  cookie?: string;
+}
+
+async function answer(response: Response): Promise<DashboardAnswer> {
+  const setCookie = response.headers.getSetCookie();
+  const session = setCookie.find((cookie) => cookie.startsWith('dashboard_session='))?.split(';')[0];
+  return {
+    status: response.status,
+    html: await response.text(),
+    location: response.headers.get('location'),
+    setCookie,
+    ...(session && session !== 'dashboard_session=' ? { cookie: session } : {}),
+  };
+}
+
+/** A person's browser on the dashboard: form posts and page loads, redirects not followed. */
+export function dashboardBrowser(stack: TestStack) {
+  return {
+    async signIn(token: string, fields: Record<string, string> = {}, headers: Record<string, string> = {}) {
+      const response = await fetch(`${stack.baseUrl}/dashboard/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        body: new URLSearchParams({ token, ...fields }).toString(),
+        redirect: 'manual',
+      });
+      return answer(response);
+    },
+    async get(path: string, cookie?: string) {
+      return answer(await fetch(`${stack.baseUrl}${path}`, { headers: cookie ? { cookie } : {}, redirect: 'manual' }));
+    },
+    async signOut(cookie: string) {
+      return answer(await fetch(`${stack.baseUrl}/dashboard/sign-out`, { method: 'POST', headers: { cookie }, redirect: 'manual' }));
+    },
+  };
+}
+
+/** The `<tr>` of one object (its `data-id`), or of the row that mentions `text`. */
+export function rowOf(html: string, idOrText: string): string | undefined {
+  const rows = html.match(/<tr[\s>][\s\S]*?<\/tr>/g) ?? [];
+  return rows.find((row) => row.includes(`data-id="${idOrText}"`)) ?? rows.find((row) => row.includes(idOrText));
+}
+
+/** The HTML of one section of the overview, by its heading id. */
+export function sectionOf(html: string, id: string): string {
+  return html.match(new RegExp(`<section aria-labelledby="${id}">[\\s\\S]*?</section>`))?.[0] ?? '';
+}
+
+export interface SeededAccount {
+  linkId: string;
+  paymentIds: string[];
+  processingRefundId: string;
+  heldRefundId: string;
+  /** Open, soonest deadline first. */
+  openChargebacks: { id: string; deadlineAt: string }[];
+  acceptedChargebackId: string;
+  eventId: string;
+}
+
+/**
+ * A test-mode account with something in every section: a limited link paid twice, a refund in
+ * processing and one on hold (the chargebacks drained the balance), two open chargebacks and an
+ * accepted one, and two delivery attempts (one failed) stored as the webhook delivery will.
+ */
+export async function seedAccount(stack: TestStack, merchant: Merchant, description = 'Concert ticket'): Promise<SeededAccount> {
+  const api = client(stack.baseUrl, merchant.test);
+  const link = (
+    await api.post('/v1/payment_links', {
+      amount: { value: '19.99', currency: 'EUR' },
+      acceptor_id: merchant.acceptorId,
+      description,
+      payments_limit: 3,
+    })
+  ).body;
+  const paymentIds: string[] = [];
+  for (let i = 0; i < 2; i++) paymentIds.push((await api.post(`/v1/test_helpers/payment_links/${link.id}/checkout`, { outcome: 'paid' })).body.id);
+  const processing = (await api.post(`/v1/payments/${paymentIds[0]}/refunds`, { amount: { value: '10.00', currency: 'eur' } })).body;
+  const day = 86_400_000;
+  const later = new Date(Date.now() + 3 * day).toISOString();
+  const sooner = new Date(Date.now() + 1 * day).toISOString();
+  const chargeback = async (paymentId: string, deadlineAt: string) =>
+    (await api.post(`/v1/test_helpers/payments/${paymentId}/chargebacks`, { deadline_at: deadlineAt })).body.id as string;
+  const laterId = await chargeback(paymentIds[0], later);
+  const soonerId = await chargeback(paymentIds[1], sooner);
+  const acceptedId = await chargeback(paymentIds[1], sooner);
+  await api.post(`/v1/test_helpers/chargebacks/${acceptedId}/transitions`, { status: 'accepted' });
+  const held = (await api.post(`/v1/payments/${paymentIds[1]}/refunds`, { amount: { value: '5.00', currency: 'eur' } })).body;
+  if (processing.on_hold !== false || held.on_hold !== true) throw new Error('seed: expected one refund processing and one on hold');
+
+  const events = await outboxEvents(stack, merchant.orgId, 'test');
+  const eventId = events[events.length - 1].id;
+  await putAttempt(stack, eventId, { attemptedAt: new Date(Date.now() - 60_000).toISOString(), url: 'https://hooks.example/ok', statusCode: 200, durationMs: 42, succeeded: true });
+  await putAttempt(stack, eventId, { attemptedAt: new Date().toISOString(), url: 'https://hooks.example/broken', statusCode: 500, durationMs: 120, error: 'HTTP 500 Internal Server Error', succeeded: false });
+  return {
+    linkId: link.id,
+    paymentIds,
+    processingRefundId: processing.id,
+    heldRefundId: held.id,
+    openChargebacks: [
+      { id: soonerId, deadlineAt: sooner },
+      { id: laterId, deadlineAt: later },
+    ],
+    acceptedChargebackId: acceptedId,
+    eventId,
+  };
+}
+
+/** A delivery attempt item with the attributes the dashboard assumes (docs/dashboard.md). */
+export async function putAttempt(stack: TestStack, eventId: string, attempt: Record<string, unknown>) {
+  await stack.db.send(
+    new PutCommand({
+      TableName: stack.tableName,
+      Item: { ...keys.deliveryAttempt(eventId, `whk_test#${attempt.attemptedAt}`), entity: 'delivery_attempt', eventId, ...attempt },
+    }),
+  );
+}
