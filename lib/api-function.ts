@@ -1,9 +1,9 @@
 import { Duration } from 'aws-cdk-lib';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction, OutputFormat, type ICommandHooks, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 
 const ROOT = join(__dirname, '..');
 
@@ -13,6 +13,8 @@ export interface ServiceFunctionProps {
   environment?: Record<string, string>;
   timeout?: Duration;
   memorySize?: number;
+  /** Project files (relative to the root) the function reads at run time: copied into its bundle at the same path. */
+  files?: string[];
 }
 
 /**
@@ -51,8 +53,19 @@ export class ServiceFunction extends Construct {
         // Bundle the SDK too: one pinned version everywhere, tree-shaken.
         externalModules: [],
         banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+        ...(props.files?.length ? { commandHooks: copyIntoBundle(props.files) } : {}),
       },
     };
     this.function = new NodejsFunction(this, 'Function', options);
   }
+}
+
+/** After esbuild: copy `files` into the bundle (e.g. node_modules/swagger-ui-dist/…), where `require.resolve` finds them. */
+export function copyIntoBundle(files: string[]): ICommandHooks {
+  return {
+    beforeBundling: () => [],
+    beforeInstall: () => [],
+    afterBundling: (inputDir, outputDir) =>
+      files.map((file) => `mkdir -p "${posix.join(outputDir, posix.dirname(file))}" && cp "${posix.join(inputDir, file)}" "${posix.join(outputDir, file)}"`),
+  };
 }

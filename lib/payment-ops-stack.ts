@@ -89,9 +89,9 @@ export class PaymentOpsStack extends Stack {
     // Jobs and events render links too, so the public base URL is configuration, not request-derived.
     const environment = { TABLE_NAME: this.table.tableName, EVENT_BUS_NAME: this.bus.eventBusName, BASE_URL: this.api.apiEndpoint };
     for (const route of routes) {
-      const fn = new ServiceFunction(this, `Route-${route.handler}`, { handler: route.handler, environment }).function;
+      const fn = new ServiceFunction(this, `Route-${route.handler}`, { handler: route.handler, environment, files: route.files }).function;
       if (route.access === 'write') this.table.grantReadWriteData(fn);
-      else this.table.grantReadData(fn);
+      else if (route.access === 'read') this.table.grantReadData(fn);
       this.api.addRoutes({
         path: route.path,
         methods: [HttpMethod[route.method]],

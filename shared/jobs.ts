@@ -1,4 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { z } from 'zod';
 import { acceptOverdueChargebacks } from './use-cases/chargebacks';
 import { expirePaymentLinksJob } from './use-cases/payment-link-jobs';
 import { processRefundsJob } from './use-cases/refunds';
@@ -42,3 +43,10 @@ export async function runAllJobs(jobs: Job[], now = new Date()): Promise<{ name:
     }),
   );
 }
+
+/** The answer of `POST /v1/test_helpers/jobs/:name` (output). */
+export const JobRunSchema = z
+  .strictObject({ object: z.literal('job_run'), name: z.string(), processed: z.number().int().nonnegative() })
+  .meta({ id: 'JobRun', description: 'One run of a minute job and how many items it processed.' });
+
+export const jobRunResource = (name: string, processed: number): z.infer<typeof JobRunSchema> => ({ object: 'job_run', name, processed });

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * Money inside the service is integer minor units (cents) with an upper-case ISO currency.
  * The API's decimal strings and JSON numbers are produced only at the edge.
@@ -55,3 +57,11 @@ export function moneyOut(money: Money, letterCase: 'upper' | 'lower'): { value: 
     currency: letterCase === 'upper' ? money.currency.toUpperCase() : money.currency.toLowerCase(),
   };
 }
+
+/** The API's money object on output: a decimal string with two fraction digits and a currency. */
+export const AmountSchema = z
+  .strictObject({
+    value: z.string().regex(/^-?[0-9]+\.[0-9]{2}$/).meta({ description: 'Decimal with two fraction digits.', example: '10.50' }),
+    currency: z.string().regex(/^[A-Za-z]{3}$/).meta({ description: 'Three-letter currency code; its letter case depends on the resource.', example: 'EUR' }),
+  })
+  .meta({ id: 'Amount' });

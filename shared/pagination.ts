@@ -14,10 +14,44 @@ export const MAX_LIMIT = 100;
 
 /** Query-string fields every list accepts; lists extend this with their own filters. */
 export const listQueryFields = {
-  limit: z.string().optional(),
-  starting_after: z.string().optional(),
-  ending_before: z.string().optional(),
+  limit: z
+    .string()
+    .optional()
+    .meta({
+      description: `Page size, an integer from 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}); anything else is a 422 with attribute \`limit\`.`,
+      override: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
+    }),
+  starting_after: z
+    .string()
+    .optional()
+    .meta({ description: 'Cursor: the id of an item of this list (the last of the previous page); returns the items after it.' }),
+  ending_before: z
+    .string()
+    .optional()
+    .meta({ description: 'Cursor: the id of an item of this list (the first of the current page); returns the newer items before it. Not together with `starting_after`.' }),
 };
+
+/** The standard list query (`limit` and both cursors); unknown query fields are 400. */
+export const ListQuery = z.strictObject(listQueryFields).meta({ id: 'ListQuery' });
+
+/** `{has_more, data}`: the list answer of chargebacks, refunds, settlements, records and payments. */
+export const pageSchema = <T extends z.ZodType>(item: T, id: string, description: string) =>
+  z
+    .strictObject({
+      has_more: z.boolean().meta({ description: 'Whether more items lie beyond this page in the direction of travel.' }),
+      data: z.array(item),
+    })
+    .meta({ id, description });
+
+/** `{object: "list", data, has_more}`: the list answer of payment links and a link's payments. */
+export const objectListSchema = <T extends z.ZodType>(item: T, id: string, description: string) =>
+  z
+    .strictObject({
+      object: z.literal('list'),
+      data: z.array(item),
+      has_more: z.boolean().meta({ description: 'Whether more items lie beyond this page.' }),
+    })
+    .meta({ id, description });
 
 export interface PageRequest {
   limit: number;

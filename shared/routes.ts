@@ -1,13 +1,17 @@
+import { SWAGGER_UI_BUNDLE_FILES } from './docs/swagger-ui';
+
 /**
  * Every HTTP route of the service, read by both the CDK stack (one function per route) and
  * the local stack (the same handlers behind a Node HTTP server). `handler` names the folder
- * under functions/; `access` decides the function's table grant.
+ * under functions/; `access` decides the function's table grant (`none`: no table access).
+ * `files` are project files the function reads at run time, copied into its bundle.
  */
 export interface RouteDefinition {
   method: 'GET' | 'POST';
   path: string;
   handler: string;
-  access: 'read' | 'write';
+  access: 'read' | 'write' | 'none';
+  files?: string[];
 }
 
 export const routes: RouteDefinition[] = [
@@ -40,4 +44,8 @@ export const routes: RouteDefinition[] = [
   { method: 'POST', path: '/dashboard/session', handler: 'dashboard-sign-in', access: 'write' },
   { method: 'POST', path: '/dashboard/sign-out', handler: 'dashboard-sign-out', access: 'write' },
   { method: 'GET', path: '/dashboard/refunds/{id}', handler: 'dashboard-refund', access: 'read' },
+  { method: 'GET', path: '/v1/openapi.json', handler: 'get-openapi', access: 'none' },
+  { method: 'GET', path: '/docs', handler: 'docs-page', access: 'none' },
+  { method: 'GET', path: '/docs/errors', handler: 'docs-errors', access: 'none' },
+  { method: 'GET', path: '/docs/assets/{file}', handler: 'docs-asset', access: 'none', files: SWAGGER_UI_BUNDLE_FILES },
 ];

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * The service's two datetime formats: milliseconds with `Z` for every resource, and
  * microseconds with `+00:00` for settlements. Stored values are always `isoMillis`.
@@ -30,3 +32,6 @@ export const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|
 export function isValidDatetime(value: string): boolean {
   return ISO_DATETIME.test(value) && !Number.isNaN(Date.parse(value));
 }
+
+/** An output datetime of every resource but settlements: ISO 8601 in UTC, milliseconds, `Z`. */
+export const DatetimeSchema = z.iso.datetime({ precision: 3 }).meta({ example: '2026-11-20T10:00:00.000Z' });

@@ -178,3 +178,20 @@ test('stack: dashboard pages only read the table; sign-in and sign-out write the
     template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: key });
   }
 });
+
+test('stack: the API reference routes are public functions without table access', () => {
+  const functions = Object.keys(template.findResources('AWS::Lambda::Function'));
+  const policies = template.findResources('AWS::IAM::Policy');
+  for (const handler of ['get-openapi', 'docs-page', 'docs-errors', 'docs-asset']) {
+    const route = routes.find((candidate) => candidate.handler === handler)!;
+    expect(route.access).toBe('none');
+    template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: `${route.method} ${route.path}`, AuthorizationType: 'NONE' });
+    const prefix = `Route${handler.replace(/-/g, '')}`;
+    expect(functions.some((id) => id.startsWith(prefix))).toBe(true);
+    const policy = Object.entries(policies).find(([id]) => id.startsWith(prefix));
+    expect(JSON.stringify(policy?.[1] ?? {})).not.toMatch(/dynamodb:/);
+  }
+  expect(routes.find((route) => route.handler === 'docs-asset')!.files).toEqual(
+    expect.arrayContaining(['node_modules/swagger-ui-dist/swagger-ui-bundle.js', 'node_modules/swagger-ui-dist/swagger-ui.css']),
+  );
+});

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { listLinkPaymentsQuery } from '../../shared/domain/payment-links';
-import { paymentListItem } from '../../shared/domain/payments';
+import { linkPaymentPage } from '../../shared/domain/payments';
 import { isId } from '../../shared/ids';
 import { apiHandler } from '../../shared/http/api';
 import { pageRequest } from '../../shared/pagination';
@@ -15,6 +15,6 @@ export const handler = apiHandler(
   async ({ principal, path, query, urls }) => {
     const page = pageRequest(query, (value) => isId('payment', value));
     const result = await listLinkPayments(deps(urls), principal, path.id, page);
-    return { status: 200, body: { object: 'list', data: result.items.map(paymentListItem), has_more: result.hasMore } };
+    return { status: 200, body: linkPaymentPage(result) };
   },
 );

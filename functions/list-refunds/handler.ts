@@ -1,19 +1,15 @@
-import { z } from 'zod';
 import { loadConfig } from '../../shared/config';
 import { documentClient } from '../../shared/db/client';
-import { refundResource } from '../../shared/domain/refunds';
+import { refundPage } from '../../shared/domain/refunds';
 import { apiHandler } from '../../shared/http/api';
 import { isId } from '../../shared/ids';
-import { listQueryFields, pageRequest } from '../../shared/pagination';
+import { ListQuery, pageRequest } from '../../shared/pagination';
 import { refundUseCases } from '../../shared/use-cases/refunds';
 
 const refunds = refundUseCases(documentClient(), loadConfig().tableName);
 
 /** GET /v1/refunds: the standard list, newest first, `{has_more, data}`. */
-export const handler = apiHandler(
-  { scope: 'refund:read', query: z.strictObject(listQueryFields).meta({ id: 'RefundListQuery' }) },
-  async ({ principal, query, urls }) => {
-    const page = await refunds.list(principal, pageRequest(query, (value) => isId('refund', value)));
-    return { status: 200, body: { has_more: page.hasMore, data: page.items.map((refund) => refundResource(refund, urls)) } };
-  },
-);
+export const handler = apiHandler({ scope: 'refund:read', query: ListQuery }, async ({ principal, query, urls }) => {
+  const page = await refunds.list(principal, pageRequest(query, (value) => isId('refund', value)));
+  return { status: 200, body: refundPage(page, urls) };
+});

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { newClientKey } from '../../shared/checkout/session';
-import { PAYMENT_STATUSES, paymentResource } from '../../shared/domain/payments';
+import { paymentResource, testCheckoutBody } from '../../shared/domain/payments';
 import { apiHandler } from '../../shared/http/api';
 import { completePayment, openCheckout } from '../../shared/use-cases/checkout';
 import { paymentLinkAdapters } from '../../shared/use-cases/deps';
@@ -8,19 +8,12 @@ import { getPaymentLink } from '../../shared/use-cases/payment-links';
 
 const deps = paymentLinkAdapters();
 
-const body = z
-  .strictObject({
-    outcome: z.enum(PAYMENT_STATUSES).optional(),
-    client_key: z.string().min(1).max(64).optional(),
-  })
-  .meta({ id: 'TestHelperCheckoutRequest' });
-
 /**
  * POST /v1/test_helpers/payment_links/{id}/checkout: the checkout page's code path without a
  * browser. 201 with the payment; 409 envelope with `reason` when the link denies checkout.
  */
 export const handler = apiHandler(
-  { testModeOnly: true, path: z.object({ id: z.string() }), body },
+  { testModeOnly: true, path: z.object({ id: z.string() }), body: testCheckoutBody },
   async ({ principal, path, body, urls }) => {
     const context = deps(urls);
     const link = await getPaymentLink(context, principal, path.id);

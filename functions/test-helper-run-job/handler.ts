@@ -3,7 +3,7 @@ import { loadConfig } from '../../shared/config';
 import { documentClient } from '../../shared/db/client';
 import { NotFoundError } from '../../shared/errors';
 import { apiHandler } from '../../shared/http/api';
-import { createJobs, findJob } from '../../shared/jobs';
+import { createJobs, findJob, jobRunResource } from '../../shared/jobs';
 
 const jobs = createJobs(documentClient(), loadConfig().tableName);
 
@@ -13,6 +13,6 @@ export const handler = apiHandler(
   async ({ path }) => {
     const job = findJob(jobs, path.name);
     if (!job) throw new NotFoundError(`No job named ${path.name}`);
-    return { status: 200, body: { object: 'job_run', name: job.name, processed: await job.run(new Date()) } };
+    return { status: 200, body: jobRunResource(job.name, await job.run(new Date())) };
   },
 );

@@ -2,10 +2,11 @@ import { z } from 'zod';
 import type { Mode } from '../auth/principal';
 import type { PublicUrls } from '../config';
 import { BusinessRuleError } from '../errors';
-import { DECIMAL_AMOUNT, moneyOut, normalizeCurrency, parseMinor } from '../money';
-import { isoMillis, isValidDatetime } from '../time';
+import { AmountSchema, DECIMAL_AMOUNT, moneyOut, normalizeCurrency, parseMinor } from '../money';
+import { pageSchema } from '../pagination';
+import { DatetimeSchema, isoMillis, isValidDatetime } from '../time';
 import { businessRule } from '../http/validation';
-import { jsonLink } from './links';
+import { jsonLink, LinkSchema } from './links';
 import type { Payment } from './payments';
 
 /**
@@ -124,8 +125,9 @@ const AmountInput = z
     value: z
       .string()
       .regex(DECIMAL_AMOUNT, 'must be a decimal with at most two fraction digits')
-      .refine(...businessRule(isPositiveAmount, 'amount.value must be a positive amount')),
-    currency: z.string().regex(/^[A-Za-z]{3}$/, 'must be a three-letter currency code'),
+      .refine(...businessRule(isPositiveAmount, 'amount.value must be a positive amount'))
+      .meta({ example: '10.00' }),
+    currency: z.string().regex(/^[A-Za-z]{3}$/, 'must be a three-letter currency code').meta({ example: 'EUR' }),
   })
   .meta({ id: 'ChargebackAmountInput' });
 
@@ -216,9 +218,6 @@ export function openChargeback(input: OpenChargebackInput): Chargeback {
 
 // --- output -----------------------------------------------------------------------------------
 
-const Link = z.strictObject({ href: z.string(), type: z.string() });
-const MoneyOut = z.strictObject({ value: z.string(), currency: z.string() });
-
 /** The list item of GET /v1/chargebacks and GET /v1/payments/:id/chargebacks: exactly these fields. */
 export const ChargebackListItemSchema = z
   .strictObject({
@@ -227,10 +226,10 @@ export const ChargebackListItemSchema = z
     payment_id: z.string(),
     status: z.enum(CHARGEBACK_STATUSES),
     reason: z.strictObject({ code: z.string(), description: z.string() }),
-    amount: MoneyOut,
-    deadline_at: z.string(),
-    created_at: z.string(),
-    links: z.strictObject({ api: Link }),
+    amount: AmountSchema,
+    deadline_at: DatetimeSchema,
+    created_at: DatetimeSchema,
+    links: z.strictObject({ api: LinkSchema }),
   })
   .meta({ id: 'ChargebackListItem' });
 
@@ -240,11 +239,11 @@ export const ChargebackSchema = z
     ...ChargebackListItemSchema.shape,
     acquirer: z.strictObject({ name: z.string(), reference: z.string(), case_id: z.string() }),
     dispute: z
-      .strictObject({ disputed_at: z.string(), outcome: z.enum(['won', 'lost']).nullable(), resolved_at: z.string().nullable() })
+      .strictObject({ disputed_at: DatetimeSchema, outcome: z.enum(['won', 'lost']).nullable(), resolved_at: DatetimeSchema.nullable() })
       .optional(),
     consumer_account_number: z.string(),
-    updated_at: z.string(),
-    links: z.strictObject({ api: Link, payment: Link }),
+    updated_at: DatetimeSchema,
+    links: z.strictObject({ api: LinkSchema, payment: LinkSchema }),
   })
   .meta({ id: 'Chargeback' });
 
@@ -286,7 +285,9 @@ export function chargebackResource(chargeback: Chargeback, urls: PublicUrls): Ch
   };
 }
 
+export const ChargebackListSchema = pageSchema(ChargebackListItemSchema, 'ChargebackList', 'A page of chargebacks, newest first.');
+
 /** The `{has_more, data}` answer of both chargeback lists. */
-export function chargebackPage(page: { items: Chargeback[]; hasMore: boolean }, urls: PublicUrls) {
+export function chargebackPage(page: { items: Chargeback[]; hasMore: boolean }, urls: PublicUrls): z.infer<typeof ChargebackListSchema> {
   return { has_more: page.hasMore, data: page.items.map((item) => chargebackListItem(item, urls)) };
 }

@@ -2,15 +2,17 @@ import { z } from 'zod';
 import type { Mode } from '../auth/principal';
 import type { PublicUrls } from '../config';
 import { BusinessRuleError } from '../errors';
+import { ErrorEnvelopeSchema } from '../http/error-envelope';
 import { businessRule } from '../http/validation';
 import { DECIMAL_AMOUNT, fitsMinorUnits, minorToNumber, normalizeCurrency, parseMinor } from '../money';
-import { listQueryFields } from '../pagination';
-import { isValidDatetime, isoMillis } from '../time';
-import { htmlLink } from './links';
+import { listQueryFields, objectListSchema } from '../pagination';
+import { DatetimeSchema, isValidDatetime, isoMillis } from '../time';
+import { htmlLink, LinkSchema } from './links';
 
 export const LINK_STATUSES = ['active', 'inactive', 'expired'] as const;
 export type LinkStatus = (typeof LINK_STATUSES)[number];
-export type DenialReason = 'expired' | 'inactive' | 'limit_reached';
+export const DENIAL_REASONS = ['expired', 'inactive', 'limit_reached'] as const;
+export type DenialReason = (typeof DENIAL_REASONS)[number];
 
 /** A payment link as stored. `expiresAt` is kept while inactive (masked) and cleared on expiry. */
 export interface PaymentLink {
@@ -36,14 +38,18 @@ export interface PaymentLink {
   collectPhone: boolean;
 }
 
-const datetime = z.string().refine(isValidDatetime, 'must be an ISO 8601 datetime with a time zone');
+const datetime = z
+  .string()
+  .refine(isValidDatetime, 'must be an ISO 8601 datetime with a time zone')
+  .meta({ format: 'date-time', description: 'ISO 8601 with a time zone; fractional seconds optional.' });
 const httpUrl = z.url({ protocol: /^https?$/ });
 const paymentsLimit = z
   .number()
   .int()
   .nullable()
   .optional()
-  .refine(...businessRule<number | null | undefined>((limit) => limit == null || limit >= 1, 'payments_limit must be at least 1'));
+  .refine(...businessRule<number | null | undefined>((limit) => limit == null || limit >= 1, 'payments_limit must be at least 1'))
+  .meta({ description: 'At least 1 (422 otherwise); null or omitted for unlimited.', example: 5 });
 
 export const createPaymentLinkBody = z
   .strictObject({
@@ -52,12 +58,13 @@ export const createPaymentLinkBody = z
         value: z
           .string()
           .regex(DECIMAL_AMOUNT, 'must be a decimal with at most two fraction digits')
-          .refine(...businessRule<string>(fitsMinorUnits, 'amount.value is too large')),
-        currency: z.string().regex(/^[A-Za-z]{3}$/, 'must be a three-letter currency code'),
+          .refine(...businessRule<string>(fitsMinorUnits, 'amount.value is too large'))
+          .meta({ example: '19.99' }),
+        currency: z.string().regex(/^[A-Za-z]{3}$/, 'must be a three-letter currency code').meta({ example: 'EUR' }),
       })
       .optional(),
     description: z.string().max(500).optional(),
-    acceptor_id: z.string().optional(),
+    acceptor_id: z.string().optional().meta({ example: 'acceptor_01jd2x3y4z5a6b7c8d9e0f1g2h' }),
     payments_limit: paymentsLimit,
     expires_at: datetime.nullable().optional(),
     redirect_url: httpUrl.optional(),
@@ -68,7 +75,8 @@ export const createPaymentLinkBody = z
   })
   // A missing amount is a missing `amount.value` (422), as the contract words it.
   .refine((body) => body.amount !== undefined, { message: 'amount.value is required', path: ['amount', 'value'], params: { status: 422 } })
-  .meta({ id: 'CreatePaymentLinkRequest' });
+  // Documented as required; the refinement above makes its absence a 422.
+  .meta({ id: 'CreatePaymentLinkRequest', override: { required: ['amount'] } });
 export type CreatePaymentLinkBody = z.infer<typeof createPaymentLinkBody> & { amount: { value: string; currency: string } };
 
 export const updatePaymentLinkBody = z
@@ -94,11 +102,45 @@ export function remainingPayments(link: Pick<PaymentLink, 'paymentsLimit' | 'pai
   return link.paymentsLimit === null ? null : Math.max(0, link.paymentsLimit - link.paidCount);
 }
 
+/** The payment_link object (output). */
+export const PaymentLinkSchema = z
+  .strictObject({
+    id: z.string().meta({ description: 'Prefix `pl_`; opaque and stable.', example: 'pl_01jd2x3y4z5a6b7c8d9e0f1g2h' }),
+    object: z.literal('payment_link'),
+    status: z.enum(LINK_STATUSES).meta({ description: 'The single authoritative state field.' }),
+    amount: z
+      .strictObject({
+        value: z.number().meta({ description: 'Major units as a JSON number (input takes a string).', example: 19.99 }),
+        currency: z.string().regex(/^[A-Z]{3}$/).meta({ example: 'EUR' }),
+      })
+      .meta({ id: 'PaymentLinkAmount' }),
+    description: z.string().nullable(),
+    internal_reference: z.string().nullable(),
+    redirect_url: z.string().nullable().meta({ description: 'Null: the built-in thank-you page is used.' }),
+    payments_limit: z.int().min(1).nullable().meta({ description: 'Cap on successful payments; null means unlimited.', example: 5 }),
+    remaining_payments: z.int().nonnegative().nullable().meta({ description: '`payments_limit - paid_count`; null while `payments_limit` is null.', example: 4 }),
+    paid_count: z.int().nonnegative().meta({ description: 'Successful payments through the link; never decreases.', example: 1 }),
+    first_paid_at: DatetimeSchema.nullable(),
+    last_paid_at: DatetimeSchema.nullable(),
+    expires_at: DatetimeSchema.nullable().meta({ description: 'Null unless the link is `active` (masked while inactive, cleared on expiry).' }),
+    expired_at: DatetimeSchema.nullable(),
+    created_at: DatetimeSchema,
+    acceptor_id: z.string(),
+    org_id: z.string(),
+    links: z.strictObject({ checkout: LinkSchema }),
+  })
+  .meta({ id: 'PaymentLink', description: 'A payment link.' });
+export type PaymentLinkResource = z.infer<typeof PaymentLinkSchema>;
+
+/** `GET /v1/payment_links`. */
+export const PaymentLinkListSchema = objectListSchema(PaymentLinkSchema, 'PaymentLinkList', 'A page of payment links, newest first.');
+export type PaymentLinkList = z.infer<typeof PaymentLinkListSchema>;
+
 /** The payment_link object: amount as a JSON number, `expires_at` masked unless active. */
-export function paymentLinkResource(link: PaymentLink, urls: PublicUrls) {
+export function paymentLinkResource(link: PaymentLink, urls: PublicUrls): PaymentLinkResource {
   return {
     id: link.id,
-    object: 'payment_link' as const,
+    object: 'payment_link',
     status: link.status,
     amount: { value: minorToNumber(link.amountMinor), currency: link.currency },
     description: link.description,
@@ -117,7 +159,6 @@ export function paymentLinkResource(link: PaymentLink, urls: PublicUrls) {
     links: { checkout: htmlLink(`${urls.checkout}/${link.id}`) },
   };
 }
-export type PaymentLinkResource = ReturnType<typeof paymentLinkResource>;
 
 /**
  * Builds a new link from a validated create body.
@@ -186,6 +227,12 @@ export function updatedPaymentLink(link: PaymentLink, body: UpdatePaymentLinkBod
   }
   return next;
 }
+
+/** The 409 of the test helper checkout: the error envelope with the denial `reason` (output). */
+export const CheckoutDeniedSchema = ErrorEnvelopeSchema.extend({
+  status: z.literal(409),
+  reason: z.enum(DENIAL_REASONS).meta({ description: 'Status first: `expired`, then `inactive`, then `limit_reached`.' }),
+}).meta({ id: 'CheckoutDeniedError', description: 'The link refuses checkout; the error envelope plus `reason`.' });
 
 /** Why a checkout is refused, by the contract's precedence (status first), or undefined. */
 export function checkoutDenial(link: PaymentLink, now: Date): DenialReason | undefined {

@@ -1,7 +1,10 @@
+import { z } from 'zod';
 import type { Mode } from '../auth/principal';
 import type { PublicUrls } from '../config';
-import { formatMinor } from '../money';
-import { jsonLink } from './links';
+import { AmountSchema, formatMinor } from '../money';
+import { listQueryFields, objectListSchema, pageSchema } from '../pagination';
+import { DatetimeSchema } from '../time';
+import { jsonLink, LinkSchema } from './links';
 
 export const PAYMENT_STATUSES = ['open', 'paid', 'failed', 'canceled', 'expired'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
@@ -26,10 +29,59 @@ export interface Payment {
   refundedMinor?: number;
 }
 
+/** `GET /v1/payments`: the standard list parameters and a `status` filter. */
+export const listPaymentsQuery = z
+  .strictObject({ ...listQueryFields, status: z.enum(PAYMENT_STATUSES).optional() })
+  .meta({ id: 'ListPaymentsQuery' });
+
+/** Body of the test helper `POST /v1/test_helpers/payment_links/:id/checkout`. */
+export const testCheckoutBody = z
+  .strictObject({
+    outcome: z.enum(PAYMENT_STATUSES).optional().meta({ description: 'The payment outcome; default `paid`.' }),
+    client_key: z.string().min(1).max(64).optional().meta({ description: 'The customer: an open payment of the same client key is reused.' }),
+  })
+  .meta({ id: 'TestHelperCheckoutRequest' });
+
+/** The minimal payment shape of a payment link's payment sub-list (output). */
+export const PaymentListItemSchema = z
+  .strictObject({
+    object: z.literal('payment'),
+    id: z.string().meta({ description: 'Prefix `pay_`.', example: 'pay_01jd2x3y4z5a6b7c8d9e0f1g2h' }),
+    status: z.enum(PAYMENT_STATUSES),
+    amount: AmountSchema,
+    created_at: DatetimeSchema,
+    paid_at: DatetimeSchema.nullable(),
+    payment_link_id: z.string().meta({ description: 'Prefix `pl_`.' }),
+  })
+  .meta({ id: 'PaymentLinkPayment', description: 'A payment as a payment link lists it.' });
+
+/** The payment object of `GET /v1/payments/:id` (product-decisions §5), output. */
+export const PaymentSchema = z
+  .strictObject({
+    ...PaymentListItemSchema.shape,
+    acceptor_id: z.string(),
+    org_id: z.string(),
+    mode: z.enum(['test', 'live']),
+    customer: z.strictObject({ email: z.string().optional(), phone: z.string().optional() }).optional(),
+    billing: z.strictObject({ address: z.string().optional() }).optional(),
+    links: z.strictObject({ api: LinkSchema }),
+  })
+  .meta({ id: 'Payment', description: 'A payment.' });
+
+export const PaymentLinkPaymentListSchema = objectListSchema(
+  PaymentListItemSchema,
+  'PaymentLinkPaymentList',
+  "A page of a payment link's payments, newest first.",
+);
+export const PaymentListSchema = pageSchema(PaymentSchema, 'PaymentList', 'A page of payments, newest first.');
+
+export type PaymentListItem = z.infer<typeof PaymentListItemSchema>;
+export type PaymentResource = z.infer<typeof PaymentSchema>;
+
 /** The minimal payment shape of a payment link's payment sub-list. */
-export function paymentListItem(payment: Payment) {
+export function paymentListItem(payment: Payment): PaymentListItem {
   return {
-    object: 'payment' as const,
+    object: 'payment',
     id: payment.id,
     status: payment.status,
     amount: { value: formatMinor(payment.amountMinor), currency: payment.currency },
@@ -40,7 +92,7 @@ export function paymentListItem(payment: Payment) {
 }
 
 /** The payment object of `GET /v1/payments/:id` (product-decisions §5). */
-export function paymentResource(payment: Payment, urls: PublicUrls) {
+export function paymentResource(payment: Payment, urls: PublicUrls): PaymentResource {
   return {
     ...paymentListItem(payment),
     acceptor_id: payment.acceptorId,
@@ -50,4 +102,14 @@ export function paymentResource(payment: Payment, urls: PublicUrls) {
     ...(payment.billing ? { billing: payment.billing } : {}),
     links: { api: jsonLink(`${urls.base}/v1/payments/${payment.id}`) },
   };
+}
+
+/** `GET /v1/payments`: `{has_more, data}` of payment objects. */
+export function paymentPage(page: { items: Payment[]; hasMore: boolean }, urls: PublicUrls): z.infer<typeof PaymentListSchema> {
+  return { has_more: page.hasMore, data: page.items.map((payment) => paymentResource(payment, urls)) };
+}
+
+/** `GET /v1/payment_links/:id/payments`: `{object: "list", data, has_more}` of the minimal shape. */
+export function linkPaymentPage(page: { items: Payment[]; hasMore: boolean }): z.infer<typeof PaymentLinkPaymentListSchema> {
+  return { object: 'list', data: page.items.map(paymentListItem), has_more: page.hasMore };
 }

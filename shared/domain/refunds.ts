@@ -3,9 +3,11 @@ import type { Mode } from '../auth/principal';
 import type { PublicUrls } from '../config';
 import { BusinessRuleError } from '../errors';
 import { newEvent, type OutboxEvent } from '../events';
-import { DECIMAL_AMOUNT, SIGNED_DECIMAL_AMOUNT, fitsMinorUnits, formatMinor, moneyOut, tryParseMinor } from '../money';
+import { AmountSchema, DECIMAL_AMOUNT, SIGNED_DECIMAL_AMOUNT, fitsMinorUnits, formatMinor, moneyOut, tryParseMinor } from '../money';
 import { businessRule } from '../http/validation';
-import { htmlLink, jsonLink } from './links';
+import { pageSchema } from '../pagination';
+import { DatetimeSchema } from '../time';
+import { htmlLink, jsonLink, LinkSchema } from './links';
 
 /**
  * Refunds (contract "Refund", product-decisions §6). Pure rules only: the amount rules, the
@@ -72,11 +74,13 @@ export const refundAmountInput = z
       .string()
       .regex(DECIMAL_AMOUNT, 'amount.value must be a decimal with up to two fraction digits')
       .refine(...businessRule<string>((value) => (tryParseMinor(value) ?? 1) > 0, 'amount.value must be positive'))
-      .refine(...businessRule<string>(fitsMinorUnits, 'amount.value is too large')),
+      .refine(...businessRule<string>(fitsMinorUnits, 'amount.value is too large'))
+      .meta({ example: '5.00' }),
     currency: z
       .string()
       .regex(CURRENCY_CODE, 'amount.currency must be a three-letter currency code')
-      .refine(...businessRule<string>((value) => !CURRENCY_CODE.test(value) || value.toUpperCase() === REFUND_CURRENCY, 'Refunds support only the currency eur')),
+      .refine(...businessRule<string>((value) => !CURRENCY_CODE.test(value) || value.toUpperCase() === REFUND_CURRENCY, 'Refunds support only the currency eur'))
+      .meta({ example: 'eur' }),
   })
   .meta({ id: 'RefundAmountInput' });
 
@@ -124,8 +128,9 @@ export const balanceAdjustmentBody = z
       value: z
         .string()
         .regex(SIGNED_DECIMAL_AMOUNT, 'amount.value must be a signed decimal with up to two fraction digits')
-        .refine(...businessRule<string>(fitsMinorUnits, 'amount.value is too large')),
-      currency: z.string().regex(CURRENCY_CODE, 'amount.currency must be a three-letter currency code'),
+        .refine(...businessRule<string>(fitsMinorUnits, 'amount.value is too large'))
+        .meta({ example: '-10.00' }),
+      currency: z.string().regex(CURRENCY_CODE, 'amount.currency must be a three-letter currency code').meta({ example: 'eur' }),
     }),
   })
   .meta({ id: 'BalanceAdjustmentRequest' });
@@ -258,28 +263,31 @@ export function newRefund(input: Omit<Refund, 'status' | 'onHold' | 'updatedAt'>
 // Output
 
 export const refundResourceSchema = z
-  .object({
-    id: z.string(),
+  .strictObject({
+    id: z.string().meta({ description: 'Prefix `rf_`.' }),
     object: z.literal('refund'),
     payment_id: z.string(),
     org_id: z.string(),
     acceptor_id: z.string(),
-    created_at: z.string(),
+    created_at: DatetimeSchema,
     mode: z.enum(['test', 'live']),
     status: z.enum(REFUND_STATUSES),
-    on_hold: z.boolean(),
+    on_hold: z.boolean().meta({ description: 'True while the refund waits, `pending`, for the balance to cover it.' }),
     description: z.string(),
     webhook_url: z.string().nullable(),
-    amount: z.object({ value: z.string(), currency: z.string() }),
+    amount: AmountSchema,
     metadata: z.record(z.string(), z.string()),
-    links: z.object({
-      api: z.object({ href: z.string(), type: z.string() }),
-      checkout: z.object({ href: z.string(), type: z.string() }),
-      dashboard: z.object({ href: z.string(), type: z.string() }),
-    }),
+    links: z.strictObject({ api: LinkSchema, checkout: LinkSchema, dashboard: LinkSchema }),
   })
-  .meta({ id: 'Refund' });
+  .meta({ id: 'Refund', description: 'A refund; amounts in eur (lower case).' });
 export type RefundResource = z.infer<typeof refundResourceSchema>;
+
+export const RefundListSchema = pageSchema(refundResourceSchema, 'RefundList', 'A page of refunds, newest first.');
+
+/** `GET /v1/refunds`: `{has_more, data}` of refund objects. */
+export function refundPage(page: { items: Refund[]; hasMore: boolean }, urls: PublicUrls): z.infer<typeof RefundListSchema> {
+  return { has_more: page.hasMore, data: page.items.map((refund) => refundResource(refund, urls)) };
+}
 
 /** The refund object of the contract. */
 export function refundResource(refund: Refund, urls: PublicUrls): RefundResource {
@@ -317,7 +325,11 @@ export function refundEvent(refund: Refund, urls: PublicUrls, at: Date): OutboxE
   });
 }
 
+export const BalanceSchema = z
+  .strictObject({ object: z.literal('balance'), available: AmountSchema })
+  .meta({ id: 'Balance', description: 'The balance of the organization for the key\'s mode, after the adjustment.' });
+
 /** The balance object of the balance-adjustment test helper. */
-export function balanceResource(availableMinor: number, currency: string) {
-  return { object: 'balance' as const, available: moneyOut({ minor: availableMinor, currency }, 'lower') };
+export function balanceResource(availableMinor: number, currency: string): z.infer<typeof BalanceSchema> {
+  return { object: 'balance', available: moneyOut({ minor: availableMinor, currency }, 'lower') };
 }

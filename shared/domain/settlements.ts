@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import type { PublicUrls } from '../config';
 import { formatMinor, moneyOut, parseMinor } from '../money';
+import { listQueryFields, pageSchema } from '../pagination';
 import { toIsoMicros } from '../time';
-import { jsonLink } from './links';
+import { jsonLink, LinkSchema } from './links';
 import { PAYMENT_STATUSES } from './payments';
 
 /**
@@ -33,7 +34,7 @@ export const isRecordId = (value: string) => ['pay', 'rf', 'cb'].some((prefix) =
 const date = z.iso.date();
 const datetime = z.iso.datetime({ offset: true });
 const direction = z.enum(['debit', 'credit']);
-const link = z.strictObject({ href: z.string(), type: z.string() });
+const link = LinkSchema;
 
 export const SettlementAmount = z
   .strictObject({
@@ -165,6 +166,18 @@ export const RollbackRecord = z
 const RECORD_SCHEMAS = [PaymentRecord, RefundRecord, ChargebackRecord, ChargebackReversalRecord, RollbackRecord] as const;
 
 export const SettlementRecord = z.discriminatedUnion('object', RECORD_SCHEMAS).meta({ id: 'SettlementRecord' });
+
+/** `GET /v1/settlements/:code/records`: the standard list parameters and a `type` filter. */
+export const SettlementRecordsQuery = z
+  .strictObject({ ...listQueryFields, type: z.enum(RECORD_TYPES).optional().meta({ description: 'Only records of this object type.' }) })
+  .meta({ id: 'SettlementRecordsQuery' });
+
+export const SettlementListSchema = pageSchema(SettlementListItem, 'SettlementList', 'A page of settlements, newest first by creation.');
+export const SettlementRecordListSchema = pageSchema(
+  SettlementRecord,
+  'SettlementRecordList',
+  'A page of settlement records, newest first by transaction time. Clients must tolerate every record type.',
+);
 
 /** A record of a feed document: as the API lists it, `links` optional (they are generated). */
 export const SettlementImportRecord = z
@@ -354,6 +367,16 @@ export function recordResource(record: StoredRecord, urls: PublicUrls): Settleme
     default:
       return SettlementRecord.parse(shown);
   }
+}
+
+/** `GET /v1/settlements`: `{has_more, data}` of settlements without `clearings`. */
+export function settlementPage(page: { items: Settlement[]; hasMore: boolean }, urls: PublicUrls): z.infer<typeof SettlementListSchema> {
+  return { has_more: page.hasMore, data: page.items.map((item) => settlementListItem(item, urls)) };
+}
+
+/** `GET /v1/settlements/:code/records`: `{has_more, data}` of records. */
+export function recordPage(page: { items: StoredRecord[]; hasMore: boolean }, urls: PublicUrls): z.infer<typeof SettlementRecordListSchema> {
+  return { has_more: page.hasMore, data: page.items.map((record) => recordResource(record, urls)) };
 }
 
 /** The accountants' CSV (`ops settlement export`): one row per record. */

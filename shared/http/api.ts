@@ -32,11 +32,13 @@ export interface ApiResponse {
   status: number;
   body?: unknown;
   html?: string;
+  /** A static file, sent base64-encoded; `headers` carry its content-type. */
+  bytes?: Buffer;
   headers?: Record<string, string>;
   cookies?: string[];
 }
 
-interface Schemas<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> {
+export interface Schemas<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> {
   /** Required scope; `undefined` with `auth: 'none'` for public routes (checkout, docs). */
   scope?: Scope;
   auth?: 'key' | 'none';
@@ -97,6 +99,9 @@ export const errorEnvelope = (): MiddlewareObj<ApiEvent, ApiResult> => ({
 });
 
 export function toResult(response: ApiResponse): ApiResult {
+  if (response.bytes) {
+    return { statusCode: response.status, headers: response.headers, body: response.bytes.toString('base64'), isBase64Encoded: true };
+  }
   const isHtml = response.html !== undefined;
   return {
     statusCode: response.status,
@@ -123,7 +128,7 @@ export function apiHandler<
   schemas: Schemas<P, Q, B>,
   run: (request: ApiRequest<z.infer<P>, z.infer<Q>, z.infer<B>>) => Promise<ApiResponse>,
 ) {
-  return middy<ApiEvent, ApiResult, Error, Context>()
+  const handler = middy<ApiEvent, ApiResult, Error, Context>()
     .use(errorEnvelope())
     .handler(async (event) => {
       const principal =
@@ -155,4 +160,6 @@ export function apiHandler<
       }
       return execute();
     });
+  // The schemas travel with the handler, so a test can check that the OpenAPI table documents these very ones.
+  return Object.assign(handler, { schemas });
 }

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import {
   BusinessRuleError,
   ConflictError,
@@ -20,14 +21,21 @@ export const STATUS_TYPES: Record<number, string> = {
   503: 'Service Unavailable',
 };
 
-export interface ErrorEnvelope {
-  status: number;
-  type: string;
-  detail: string;
-  attribute?: string;
-  reason?: string;
-  links: { documentation: { href: string; type: 'text/html' } };
-}
+/** The one error envelope of every endpoint (product-decisions §1), output. */
+export const ErrorEnvelopeSchema = z
+  .strictObject({
+    status: z.int().min(400).max(599).meta({ description: 'The HTTP status, mirrored in the body.' }),
+    type: z.enum(Object.values(STATUS_TYPES)).meta({ description: 'The status name.' }),
+    detail: z.string().meta({ description: 'What went wrong and how to fix it; never internals.' }),
+    attribute: z.string().optional().meta({ description: 'The offending input field, e.g. `amount.value` or `limit`.' }),
+    reason: z.string().optional().meta({ description: '409 only: why the action is refused, e.g. `expired`, `inactive`, `limit_reached`.' }),
+    links: z.strictObject({
+      documentation: z.strictObject({ href: z.string().meta({ description: '`{docs_url}/errors`' }), type: z.literal('text/html') }),
+    }),
+  })
+  .meta({ id: 'Error', description: 'The error envelope. The status codes and the 400 vs 422 split are explained at `{docs_url}/errors`.' });
+
+export type ErrorEnvelope = z.infer<typeof ErrorEnvelopeSchema>;
 
 const STATUS_OF: [new (...args: never[]) => ServiceError, number][] = [
   [InvalidRequestError, 400],

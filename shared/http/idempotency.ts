@@ -1,11 +1,32 @@
 import { createHash } from 'node:crypto';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { z } from 'zod';
 import type { IdempotencyStore } from '../db/idempotency-store';
 import { BusinessRuleError, ConflictError, InvalidRequestError } from '../errors';
 import { toErrorResponse } from './error-envelope';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'idempotent-replayed';
+
+/** The request header every POST accepts (documented in the OpenAPI reference). */
+export const IdempotencyHeaders = z.object({
+  'Idempotency-Key': z
+    .string()
+    .min(1)
+    .max(255)
+    .optional()
+    .meta({
+      description:
+        'Makes the POST safe to retry: the first answer (status and body) is stored for 24 hours and replayed, with `Idempotent-Replayed: true`, ' +
+        'for the same key, API key and body. The same key with another body: 422; while the first request still runs: 409.',
+    }),
+});
+const idempotencyKeySchema = IdempotencyHeaders.shape['Idempotency-Key'];
+
+/** Response header of a replayed answer. */
+export const ReplayedHeaders = z.object({
+  'Idempotent-Replayed': z.literal('true').optional().meta({ description: 'Present on an answer replayed for a repeated Idempotency-Key.' }),
+});
 
 /** Same method, path and body byte for byte: the same request. */
 export function requestFingerprint(event: APIGatewayProxyEventV2): string {
@@ -29,7 +50,7 @@ export async function runIdempotently(
   docsUrl: string,
   execute: () => Promise<APIGatewayProxyStructuredResultV2>,
 ): Promise<APIGatewayProxyStructuredResultV2> {
-  if (idempotencyKey.length < 1 || idempotencyKey.length > 255) {
+  if (!idempotencyKeySchema.safeParse(idempotencyKey).success) {
     throw new InvalidRequestError('Idempotency-Key must be 1 to 255 characters', 'Idempotency-Key');
   }
   const fingerprint = requestFingerprint(event);

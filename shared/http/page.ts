@@ -15,15 +15,27 @@ export function escapeHtml(value: unknown): string {
     .replace(/'/g, '&#39;');
 }
 
-/** A page of the house style; `extraStyle` is appended to (and may override) its style sheet. */
-export function htmlDocument(title: string, body: string, extraStyle = ''): string {
+/** A whole HTML page: `head` goes after the title (styles, links), `body` is the body's content. */
+export function htmlPage(title: string, head: string, body: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
-<style>
+${head}
+</head>
+<body>
+${body}
+</body>
+</html>`;
+}
+
+/** A page of the house style; `extraStyle` is appended to (and may override) its style sheet. */
+export function htmlDocument(title: string, body: string, extraStyle = ''): string {
+  return htmlPage(
+    title,
+    `<style>
   body { font-family: system-ui, sans-serif; margin: 0; background: #f5f6f8; color: #1d2330; }
   main { max-width: 28rem; margin: 3rem auto; background: #fff; border-radius: 12px; padding: 2rem; box-shadow: 0 1px 4px rgba(0,0,0,.08); }
   h1 { font-size: 1.4rem; margin-top: 0; }
@@ -35,14 +47,11 @@ export function htmlDocument(title: string, body: string, extraStyle = ''): stri
   button[value="paid"] { background: #1d4ed8; border-color: #1d4ed8; color: #fff; grid-column: 1 / -1; }
   .note { color: #555e6e; font-size: .9rem; }
   .mode { display: inline-block; font-size: .75rem; text-transform: uppercase; letter-spacing: .05em; background: #fde68a; padding: .1rem .4rem; border-radius: 4px; }
-${extraStyle}</style>
-</head>
-<body>
-<main>
+${extraStyle}</style>`,
+    `<main>
 ${body}
-</main>
-</body>
-</html>`;
+</main>`,
+  );
 }
 
 /**

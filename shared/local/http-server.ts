@@ -129,7 +129,7 @@ export async function startApiServer(options: {
     for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = String(value);
     if (result.cookies?.length) headers['set-cookie'] = result.cookies;
     response.writeHead(result.statusCode ?? 200, headers);
-    response.end(result.body ?? '');
+    response.end(result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : (result.body ?? ''));
   };
 
   const server = createServer(async (request, response) => {

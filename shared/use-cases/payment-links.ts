@@ -11,6 +11,7 @@ import {
   updatedPaymentLink,
   type CreatePaymentLinkBody,
   type PaymentLink,
+  type PaymentLinkList,
   type UpdatePaymentLinkBody,
 } from '../domain/payment-links';
 import { requireOwned } from '../domain/scope';
@@ -91,10 +92,10 @@ export async function listPaymentLinks(
   deps: PaymentLinkDeps,
   principal: Principal,
   query: { limit?: string; starting_after?: string; status?: string },
-) {
+): Promise<PaymentLinkList> {
   const page = pageRequest(query, (value) => isId('paymentLink', value));
   const result = await deps.links.list(principal, page, query.status);
-  return { object: 'list' as const, data: result.items.map((link) => paymentLinkResource(link, deps.urls)), has_more: result.hasMore };
+  return { object: 'list', data: result.items.map((link) => paymentLinkResource(link, deps.urls)), has_more: result.hasMore };
 }
 
 export async function listLinkPayments(deps: PaymentLinkDeps, principal: Principal, id: string, page: PageRequest) {

@@ -1,0 +1,219 @@
+import type { PublicUrls } from '../config';
+import { STATUS_TYPES } from '../http/error-envelope';
+import { escapeHtml, htmlPage } from '../http/page';
+import { SWAGGER_UI_VERSION } from './swagger-ui';
+
+/**
+ * The developer pages at {docs_url}: the API reference (Swagger UI over `/v1/openapi.json`,
+ * its files served by the stack) and the error reference the error envelope links to.
+ */
+
+const HEADER_STYLE = `
+  body { margin: 0; }
+  header.site { font-family: system-ui, sans-serif; background: #1d2330; color: #fff; padding: .75rem 1.5rem; display: flex; gap: 1.5rem; align-items: baseline; }
+  header.site strong { font-size: 1.05rem; }
+  header.site a { color: #9ecbff; }
+`;
+
+const STYLE = `${HEADER_STYLE}
+  body { font-family: system-ui, sans-serif; color: #1d2330; background: #fff; line-height: 1.5; }
+  main { max-width: 54rem; margin: 0 auto; padding: 1rem 1.5rem 3rem; }
+  h1 { font-size: 1.6rem; }
+  h2 { font-size: 1.2rem; margin-top: 2rem; border-bottom: 1px solid #e3e6eb; padding-bottom: .25rem; }
+  code, pre { font-family: ui-monospace, monospace; background: #f3f4f7; border-radius: 4px; }
+  code { padding: .05rem .3rem; }
+  pre { padding: .75rem 1rem; overflow-x: auto; }
+  table { border-collapse: collapse; width: 100%; }
+  th, td { text-align: left; vertical-align: top; border-bottom: 1px solid #e3e6eb; padding: .4rem .5rem; }
+  .retry { color: #555e6e; }
+`;
+
+function nav(urls: PublicUrls): string {
+  return `<header class="site"><strong>Payment Operations API</strong>
+<a href="${escapeHtml(urls.docs)}">API reference</a>
+<a href="${escapeHtml(urls.docs)}/errors">Errors</a>
+<a href="${escapeHtml(urls.base)}/v1/openapi.json">openapi.json</a></header>`;
+}
+
+/** JSON inside a <script>: no `</script>` can close it early. */
+const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
+
+/** `{docs_url}`: Swagger UI rendering `/v1/openapi.json`; every file comes from this stack. */
+export function apiReferencePage(urls: PublicUrls): string {
+  const asset = (file: string) => `${urls.base}/docs/assets/${file}?v=${SWAGGER_UI_VERSION}`;
+  const options = {
+    url: `${urls.base}/v1/openapi.json`,
+    dom_id: '#swagger-ui',
+    deepLinking: true,
+    // No call to the public validator service: the stack serves everything the page needs.
+    validatorUrl: null,
+    layout: 'BaseLayout',
+  };
+  return htmlPage(
+    'Payment Operations API reference',
+    `<link rel="stylesheet" href="${escapeHtml(asset('swagger-ui.css'))}">
+<link rel="icon" type="image/png" sizes="32x32" href="${escapeHtml(asset('favicon-32x32.png'))}">
+<link rel="icon" type="image/png" sizes="16x16" href="${escapeHtml(asset('favicon-16x16.png'))}">
+<style>${HEADER_STYLE}</style>`,
+    `${nav(urls)}
+<div id="swagger-ui"></div>
+<noscript><main><p>The reference needs JavaScript. The document itself is at <a href="${escapeHtml(options.url)}">${escapeHtml(options.url)}</a>.</p></main></noscript>
+<script src="${escapeHtml(asset('swagger-ui-bundle.js'))}"></script>
+<script>window.ui = SwaggerUIBundle(Object.assign(${scriptJson(options)}, { presets: [SwaggerUIBundle.presets.apis] }));</script>`,
+  );
+}
+
+interface StatusEntry {
+  status: number;
+  meaning: string;
+  causes: string[];
+  action: string;
+}
+
+const STATUSES: StatusEntry[] = [
+  {
+    status: 400,
+    meaning: 'The request\'s shape is wrong. The schema of the operation rejects it before any rule is looked at.',
+    causes: [
+      'Malformed JSON, or a body that is not a JSON object.',
+      'A field of the wrong type (a number where a string is expected, <code>"payments_limit": "3"</code>).',
+      'An unknown body field, including the immutable fields on an update (<code>amount</code>, <code>acceptor_id</code>, <code>redirect_url</code>, <code>collect_*</code>) and <code>webhook_url</code> on a payment link.',
+      'An unknown query parameter on any list (for example <code>status</code> on a link\'s payments).',
+      'A format or pattern violation: <code>expires_at</code> or <code>redirect_url</code> malformed, <code>amount.value</code> not matching <code>^[0-9]+(\\.[0-9]{1,2})?$</code>.',
+      'An enum value outside its set: <code>status</code> other than <code>active</code>/<code>inactive</code> on update (including <code>expired</code>), a <code>status</code> filter outside <code>active</code>, <code>inactive</code>, <code>expired</code>.',
+      'An <code>Idempotency-Key</code> header outside 1..255 characters.',
+    ],
+    action: 'Fix the request; sending it again unchanged fails again.',
+  },
+  {
+    status: 401,
+    meaning: 'No usable API key.',
+    causes: [
+      'The <code>Authorization: Bearer &lt;key&gt;</code> header is missing or names no key.',
+      'The key was revoked and its grace period is over.',
+      'The key\'s creator was demoted.',
+    ],
+    action: 'Use a valid key. Changes to a key take effect within 5 seconds.',
+  },
+  {
+    status: 403,
+    meaning: 'The key is valid but may not do this.',
+    causes: [
+      'The key lacks the operation\'s scope (for example <code>payment_link:update</code>). No scope implies another.',
+      'The key\'s creator lost the organization permission.',
+    ],
+    action: 'Create a key with the needed scope; each operation in the API reference names its scope.',
+  },
+  {
+    status: 404,
+    meaning: 'Nothing to show. One identical answer for every case, so the existence of other organizations\' objects is never disclosed.',
+    causes: [
+      'The id in the path is unknown, malformed, belongs to another organization, or to the other mode (test and live keys never see each other\'s objects).',
+      'A test key on settlements (they exist only in live mode); a live key on a test helper.',
+      'An unknown path.',
+    ],
+    action: 'Check the id and that the key has the object\'s mode.',
+  },
+  {
+    status: 409,
+    meaning: 'The current state of an object refuses the action.',
+    causes: [
+      'The checkout of a payment link that is <code>inactive</code>, <code>expired</code> or has reached its <code>payments_limit</code> (the checkout page, and the test helper checkout, whose envelope carries <code>reason</code>: <code>expired</code>, <code>inactive</code> or <code>limit_reached</code>). The API endpoints of a link never answer 409 for its state.',
+      'A request with the same <code>Idempotency-Key</code> is still in progress.',
+    ],
+    action: 'Re-read the object; for an idempotent request still running, retry a little later.',
+  },
+  {
+    status: 422,
+    meaning: 'The request is well formed but breaks a business rule. <code>attribute</code> names the field.',
+    causes: [
+      'A required value is missing: <code>amount.value</code> on link create, <code>acceptor_id</code> with an organization-scoped key.',
+      'A value breaks a rule: <code>amount.value</code> not positive, <code>payments_limit</code> below 1 or below <code>paid_count</code>, an <code>acceptor_id</code> of another organization, a refund above the refundable rest.',
+      'A state rule: changing the status of an expired link (<code>Status cannot be changed once expired</code>), a refund or chargeback move its lifecycle forbids, an empty update body.',
+      'List parameters: <code>limit</code> not an integer from 1 to 100 (<code>0</code>, <code>101</code>, <code>abc</code>, <code>1.5</code>), a malformed cursor, a cursor naming no item of the list, or both cursors at once (attribute <code>ending_before</code>).',
+      'A key created by a user with the global admin role: <code>API key configuration is invalid (creator role)</code>, on every endpoint.',
+      'An <code>Idempotency-Key</code> reused with a different body.',
+    ],
+    action: 'Change the value or the object\'s state; the <code>detail</code> says which rule applies.',
+  },
+  {
+    status: 500,
+    meaning: 'An unexpected error. The detail is generic and never shows internals.',
+    causes: ['A defect on our side.'],
+    action: 'Retry later with exponential backoff; a POST with an <code>Idempotency-Key</code> is safe to retry (a 5xx is never stored for replay).',
+  },
+  {
+    status: 503,
+    meaning: 'A dependency (the key store, the database) cannot be reached right now. Never a 500, and never a 401 for a key that could not be checked.',
+    causes: ['Authentication infrastructure or the database is unavailable or throttled.'],
+    action: 'Wait the seconds of the <code>Retry-After</code> header, then retry with exponential backoff.',
+  },
+];
+
+function statusSection(entry: StatusEntry): string {
+  return `<section id="status-${entry.status}">
+<h2>${entry.status} ${escapeHtml(STATUS_TYPES[entry.status])}</h2>
+<p>${entry.meaning}</p>
+<ul>${entry.causes.map((cause) => `<li>${cause}</li>`).join('\n')}</ul>
+<p class="retry"><strong>What to do:</strong> ${entry.action}</p>
+</section>`;
+}
+
+/** `{docs_url}/errors`: the page every error envelope links to. */
+export function errorReferencePage(urls: PublicUrls): string {
+  const example = {
+    status: 422,
+    type: 'Unprocessable Entity',
+    detail: 'payments_limit cannot be set below the count of payments already completed',
+    attribute: 'payments_limit',
+    links: { documentation: { href: `${urls.docs}/errors`, type: 'text/html' } },
+  };
+  return htmlPage(
+    'Errors · Payment Operations API',
+    `<style>${STYLE}</style>`,
+    `${nav(urls)}
+<main>
+<h1>Errors</h1>
+<p>Every error of every endpoint, including the test helpers and the checkout's JSON answers, is one JSON envelope with the
+HTTP status mirrored in the body. Details are actionable and never show internals (no stack traces, table or index names).</p>
+<pre>${escapeHtml(JSON.stringify(example, null, 2))}</pre>
+
+<h2 id="envelope">The envelope</h2>
+<table>
+<thead><tr><th>Field</th><th>Type</th><th>Meaning</th></tr></thead>
+<tbody>
+<tr><td><code>status</code></td><td>integer</td><td>The HTTP status, mirrored.</td></tr>
+<tr><td><code>type</code></td><td>string</td><td>The status name: ${Object.values(STATUS_TYPES).map((type) => `<code>${escapeHtml(type)}</code>`).join(', ')}.</td></tr>
+<tr><td><code>detail</code></td><td>string</td><td>What went wrong, in a sentence you can act on.</td></tr>
+<tr><td><code>attribute</code></td><td>string, optional</td><td>The offending input field, for example <code>amount.value</code>, <code>acceptor_id</code>, <code>payments_limit</code>, <code>status</code>, <code>limit</code>, <code>starting_after</code>.</td></tr>
+<tr><td><code>reason</code></td><td>string, optional</td><td>On a 409 of a refused checkout: <code>expired</code>, <code>inactive</code> or <code>limit_reached</code>.</td></tr>
+<tr><td><code>links.documentation</code></td><td>object</td><td><code>{href, type}</code>: this page, <code>text/html</code>.</td></tr>
+</tbody>
+</table>
+
+<h2 id="400-vs-422">400 or 422: shape or business rule</h2>
+<p>A request is checked in two steps. First its <strong>shape</strong>: JSON syntax, field types, known fields only, patterns,
+formats and enum values. Anything wrong there is a <strong>400 Bad Request</strong>. Then the <strong>business rules</strong>:
+values that are present and well formed but not acceptable (a non-positive amount, a limit out of range, a state that forbids
+the change), and required values that are simply absent. Those are a <strong>422 Unprocessable Entity</strong>, with
+<code>attribute</code> naming the field.</p>
+<table>
+<thead><tr><th>Request</th><th>Answer</th><th>Why</th></tr></thead>
+<tbody>
+<tr><td><code>"amount": {"value": "12.345", "currency": "EUR"}</code></td><td>400</td><td>The value does not match the decimal pattern: shape.</td></tr>
+<tr><td><code>"amount": {"value": "0.00", "currency": "EUR"}</code></td><td>422 <code>amount.value</code></td><td>Well formed, but not positive: rule.</td></tr>
+<tr><td>no <code>amount</code> at all</td><td>422 <code>amount.value</code></td><td>A missing required value is a rule, not a wrong type.</td></tr>
+<tr><td><code>"payments_limit": "3"</code></td><td>400</td><td>A string where an integer belongs: shape.</td></tr>
+<tr><td><code>"payments_limit": 2</code> with 3 payments made</td><td>422 <code>payments_limit</code></td><td>Below <code>paid_count</code>: rule.</td></tr>
+<tr><td><code>"status": "expired"</code> on update</td><td>400</td><td>Outside the enum <code>active</code>, <code>inactive</code>: shape.</td></tr>
+<tr><td><code>"status": "active"</code> on an expired link</td><td>422 <code>status</code></td><td>The link's state forbids it: rule.</td></tr>
+<tr><td><code>?foo=1</code> on a list</td><td>400</td><td>Unknown query parameter: shape.</td></tr>
+<tr><td><code>?limit=0</code> or <code>?limit=abc</code></td><td>422 <code>limit</code></td><td>List parameters are rules: 1 to 100.</td></tr>
+</tbody>
+</table>
+
+<h2 id="statuses">Status codes</h2>
+${STATUSES.map(statusSection).join('\n')}
+</main>`,
+  );
+}
