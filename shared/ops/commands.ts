@@ -4,10 +4,15 @@ import { createDirectory } from '../db/directory';
 import type { OpsCommand } from './cli';
 import { directoryCommands } from './directory-commands';
 import { jobCommands } from './job-commands';
+import { webhookCommands } from './webhook-commands';
 
 /** Every `ops` command. Dependencies are created on first use, so `--help` needs no table. */
 export function opsCommands(): OpsCommand[] {
   const tableName = loadConfig().tableName;
   const directory = () => createDirectory(documentClient(), tableName);
-  return [...directoryCommands(directory), ...jobCommands(documentClient, tableName)];
+  return [
+    ...directoryCommands(directory),
+    ...jobCommands(documentClient, tableName),
+    ...webhookCommands(documentClient, tableName),
+  ];
 }
