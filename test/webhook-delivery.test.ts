@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { createDocumentClient } from '../shared/db/client';
+import { createDirectory } from '../shared/db/directory';
 import { createDeliveryRepository } from '../shared/db/webhook-delivery-repository';
+import { createWebhookRepository } from '../shared/db/webhook-repository';
 import {
   attemptDelivery,
   firstAttempts,
@@ -13,9 +15,10 @@ import {
   type DeliveryTask,
   type SendResult,
 } from '../shared/domain/webhook-delivery';
-import { newSigningSecret, type WebhookSubscription } from '../shared/domain/webhooks';
+import { newSigningSecret, urlTargetKey, type WebhookSubscription } from '../shared/domain/webhooks';
 import { newEvent } from '../shared/events';
 import { ensureTable } from '../shared/local/dynamodb-local';
+import { createWebhookService } from '../shared/webhooks/delivery-service';
 import { createHttpSender, isNonPublicAddress } from '../shared/webhooks/http-sender';
 import { AWS_WEBHOOK_SETTINGS, LOCAL_WEBHOOK_SETTINGS, loadWebhookSettings } from '../shared/webhooks/settings';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
@@ -242,5 +245,45 @@ describe('delivery records in the table', () => {
     expect(await repository.journal.isSettled(event.envelope.id, 'whk_sub')).toBe(false);
     await repository.journal.settle(subscriptionTask, 'delivered');
     expect(await repository.journal.isSettled(event.envelope.id, 'whk_sub')).toBe(true);
+  });
+});
+
+describe('fan-out against the table, delivered over HTTP', () => {
+  test('only the subscriptions of the event org + mode whose patterns match; each target signed with its own secret', async () => {
+    const tableName = `test-${randomUUID()}`;
+    await ensureTable(process.env.DYNAMODB_ENDPOINT!, tableName);
+    const db = createDocumentClient();
+    const directory = createDirectory(db, tableName);
+    const webhooks = createWebhookRepository(db, tableName);
+    const [org, other] = [await directory.createOrganization('A'), await directory.createOrganization('B')];
+    const receivers = await Promise.all([1, 2, 3].map(() => startWebhookReceiver()));
+    try {
+      const links = await webhooks.create({ orgId: org.id, mode: 'test', url: receivers[0].url, events: ['transactions.payment_link.*'] });
+      const all = await webhooks.create({ orgId: org.id, mode: 'test', url: receivers[1].url, events: ['*'] });
+      await webhooks.create({ orgId: org.id, mode: 'test', url: receivers[2].url, events: ['transactions.chargeback.open'] });
+      await webhooks.create({ orgId: org.id, mode: 'live', url: receivers[2].url, events: ['*'] });
+      await webhooks.create({ orgId: other.id, mode: 'test', url: receivers[2].url, events: ['*'] });
+      const published = newEvent({
+        type: 'transactions.payment_link.expired',
+        orgId: org.id,
+        mode: 'test',
+        data: { id: 'pl_1' },
+        targetUrls: [receivers[2].url],
+      });
+
+      const service = createWebhookService(db, tableName, LOCAL_WEBHOOK_SETTINGS);
+      const tasks = await service.plan(published);
+      expect(tasks.map((task) => task.target.key).sort()).toEqual([links.id, all.id, urlTargetKey(receivers[2].url)].sort());
+      const outcomes = await Promise.all(tasks.map((task) => service.deliver(task)));
+      expect(outcomes.map((outcome) => outcome.kind)).toEqual(['delivered', 'delivered', 'delivered']);
+
+      const secrets = [links.secret, all.secret, await webhooks.urlSecret(org.id, 'test')];
+      receivers.forEach((receiver, n) => {
+        expect(receiver.requests).toHaveLength(1);
+        expect(receiver.verify(receiver.requests[0], secrets[n])).toEqual(published.envelope);
+      });
+    } finally {
+      await Promise.all(receivers.map((receiver) => receiver.close()));
+    }
   });
 });
