@@ -53,7 +53,9 @@ function fakes(answers: SendResult[], options: { settled?: boolean; deleted?: bo
   const sent: { url: string; headers: Record<string, string>; body: string }[] = [];
   const attempts: AttemptRecord[] = [];
   const settled: DeliveryStatus[] = [];
+  const parked: DeliveryTask[] = [];
   const ports: DeliveryPorts = {
+    deadLetters: { park: async (task) => void parked.push(task) },
     journal: {
       isSettled: async () => options.settled ?? false,
       recordAttempt: async (_task, record) => void attempts.push(record),
@@ -73,7 +75,7 @@ function fakes(answers: SendResult[], options: { settled?: boolean; deleted?: bo
     timeoutMs: 1000,
     random: () => 1,
   };
-  return { ports, sent, attempts, settled };
+  return { ports, sent, attempts, settled, parked };
 }
 
 const [subscriptionTask, urlTask] = firstAttempts(event, [subscription(), subscription({ id: 'whk_other', events: ['transactions.refund.*'] })]);
@@ -121,8 +123,8 @@ describe('one delivery attempt', () => {
     expect(settled).toEqual([]);
   });
 
-  test('after the last attempt the delivery is dead, with every attempt in its history', async () => {
-    const { ports, settled } = fakes([]);
+  test('after the last attempt the delivery is parked in the dead-letter queue with every attempt in its history', async () => {
+    const { ports, settled, parked } = fakes([]);
     let task: DeliveryTask = subscriptionTask;
     let outcome;
     for (let n = 1; n <= maxAttempts(ports.policy); n++) {
@@ -133,6 +135,7 @@ describe('one delivery attempt', () => {
     expect(outcome).toMatchObject({ kind: 'dead', task: { attempt: 4 } });
     expect((outcome as { task: DeliveryTask }).task.history.map((record) => record.attempt)).toEqual([1, 2, 3, 4]);
     expect(settled).toEqual(['dead']);
+    expect(parked).toEqual([(outcome as { task: DeliveryTask }).task]);
   });
 
   test('a delivery that already ended is skipped without a request (duplicate publish)', async () => {

@@ -119,10 +119,16 @@ export interface SigningSecrets {
   urlSecret(orgId: string, mode: Mode): Promise<string>;
 }
 
+/** The dead-letter queue: in AWS the SQS DLQ, locally a table partition. */
+export interface DeadLetters {
+  park(task: DeliveryTask): Promise<void>;
+}
+
 export interface DeliveryPorts {
   journal: DeliveryJournal;
   secrets: SigningSecrets;
   sender: WebhookSender;
+  deadLetters: DeadLetters;
   policy: RetryPolicy;
   timeoutMs: number;
   now?: () => Date;
@@ -167,7 +173,8 @@ export async function planDeliveries(
  * 3. POST the envelope, signed, with the attempt's timeout;
  * 4. record the attempt (time, endpoint, status code, duration, error);
  * 5. a 2xx ends it; otherwise the next attempt after the schedule's delay, or, after the
- *    last attempt, the dead-letter queue with the attempt history.
+ *    last attempt, the dead-letter queue with the attempt history (parked before it is marked
+ *    dead, so a crash in between parks it again rather than never).
  */
 export async function attemptDelivery(task: DeliveryTask, ports: DeliveryPorts): Promise<DeliveryOutcome> {
   const { envelope, orgId } = task.event;
@@ -200,6 +207,7 @@ export async function attemptDelivery(task: DeliveryTask, ports: DeliveryPorts):
   }
   const delayMs = retryDelayMs(ports.policy, task.attempt, ports.random);
   if (delayMs === undefined) {
+    await ports.deadLetters.park(done);
     await ports.journal.settle(done, 'dead');
     return { kind: 'dead', task: done };
   }

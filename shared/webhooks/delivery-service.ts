@@ -6,6 +6,7 @@ import {
   planDeliveries,
   type DeliveryOutcome,
   type DeliveryPorts,
+  type DeadLetters,
   type DeliveryTask,
   type PublishedEvent,
   type WebhookSender,
@@ -16,22 +17,24 @@ import type { WebhookSettings } from './settings';
 /**
  * The delivery use cases wired to the table and HTTP, shared by the AWS functions and the
  * local stack: `plan` fans an event out into one task per target, `deliver` makes one attempt.
+ * Dead letters go to the SQS DLQ in AWS and to the table's dead-letter partition by default.
  */
 export function createWebhookService(
   db: DynamoDBDocumentClient,
   tableName: string,
   settings: WebhookSettings,
-  sender: WebhookSender = createHttpSender(settings),
+  adapters: { sender?: WebhookSender; deadLetters?: DeadLetters } = {},
 ) {
   const webhooks = createWebhookRepository(db, tableName);
   const deliveries = createDeliveryRepository(db, tableName);
   const ports: DeliveryPorts = {
+    sender: adapters.sender ?? createHttpSender(settings),
+    deadLetters: adapters.deadLetters ?? deliveries,
     journal: deliveries.journal,
     secrets: {
       subscriptionSecret: async (orgId, mode, id) => (await webhooks.get(orgId, mode, id))?.secret,
       urlSecret: (orgId, mode) => webhooks.urlSecret(orgId, mode),
     },
-    sender,
     policy: settings.policy,
     timeoutMs: settings.timeoutMs,
   };

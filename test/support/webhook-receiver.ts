@@ -30,7 +30,7 @@ export interface WebhookReceiver {
   /** Verifies a request with the Standard Webhooks library; returns the verified payload or throws. */
   verify(request: ReceivedWebhook, secret: string): unknown;
   /** Waits (polling) until `condition` holds; rejects after `timeoutMs` naming `what`. */
-  waitFor(condition: () => boolean, what: string, timeoutMs?: number): Promise<void>;
+  waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -102,7 +102,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     verify: (request, secret) => new Webhook(secret).verify(request.body, request.headers),
     async waitFor(condition, what, timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;
-      while (!condition()) {
+      while (!(await condition())) {
         if (Date.now() > deadline) {
           const seen = requests.map((r) => `${r.envelope?.type ?? '?'}→${r.answeredWith ?? 'held'}`).join(', ');
           throw new Error(`Timed out waiting for ${what}; received: [${seen}]`);
