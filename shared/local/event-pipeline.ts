@@ -1,5 +1,5 @@
 import { createDocumentClient } from '../db/client';
-import type { PublishedEvent, WebhookSender } from '../domain/webhook-delivery';
+import type { DeliveryTask, PublishedEvent, WebhookSender } from '../domain/webhook-delivery';
 import { logger } from '../http/logger';
 import { createWebhookService } from '../webhooks/delivery-service';
 import { LOCAL_WEBHOOK_SETTINGS, loadWebhookSettings, type WebhookSettings } from '../webhooks/settings';
@@ -41,10 +41,10 @@ export async function startEventPipeline(options: EventPipelineOptions): Promise
    * table, and `ops event resend` replays it.
    */
   const failures = new Map<string, number>();
-  async function fanOut(event: PublishedEvent): Promise<void> {
+  async function fanOut(event: PublishedEvent, plan: (event: PublishedEvent) => Promise<DeliveryTask[]>): Promise<void> {
     const key = `${event.envelope.id}#${event.resendId ?? ''}`;
     try {
-      await queue.enqueue(await service.plan(event));
+      await queue.enqueue(await plan(event));
       failures.delete(key);
     } catch (error) {
       const count = (failures.get(key) ?? 0) + 1;
@@ -63,7 +63,10 @@ export async function startEventPipeline(options: EventPipelineOptions): Promise
     tableName: options.tableName,
     db,
     pollIntervalMs: options.pollIntervalMs,
-    publish: (events) => Promise.all(events.map(fanOut)).then(() => undefined),
+    publish: async (events) => {
+      const plan = service.planner();
+      await Promise.all(events.map((event) => fanOut(event, plan)));
+    },
   });
 
   return {

@@ -1,4 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Mode } from '../auth/principal';
 import { createDeliveryRepository } from '../db/webhook-delivery-repository';
 import { createWebhookRepository } from '../db/webhook-repository';
 import {
@@ -11,6 +12,7 @@ import {
   type PublishedEvent,
   type WebhookSender,
 } from '../domain/webhook-delivery';
+import type { WebhookSubscription } from '../domain/webhooks';
 import { createHttpSender } from './http-sender';
 import type { WebhookSettings } from './settings';
 
@@ -38,9 +40,21 @@ export function createWebhookService(
     policy: settings.policy,
     timeoutMs: settings.timeoutMs,
   };
+  /** A fan-out for one batch of events: each organization + mode's subscriptions are read once. */
+  function planner(): (event: PublishedEvent) => Promise<DeliveryTask[]> {
+    const lookups = new Map<string, Promise<WebhookSubscription[]>>();
+    const subscriptionsOf = (orgId: string, mode: Mode) => {
+      const key = `${orgId}#${mode}`;
+      if (!lookups.has(key)) lookups.set(key, webhooks.list(orgId, mode));
+      return lookups.get(key)!;
+    };
+    return (event) => planDeliveries(event, subscriptionsOf);
+  }
+
   return {
     deliveries,
-    plan: (event: PublishedEvent): Promise<DeliveryTask[]> => planDeliveries(event, (orgId, mode) => webhooks.list(orgId, mode)),
+    planner,
+    plan: (event: PublishedEvent): Promise<DeliveryTask[]> => planner()(event),
     deliver: (task: DeliveryTask): Promise<DeliveryOutcome> => attemptDelivery(task, ports),
   };
 }

@@ -9,6 +9,8 @@ export interface ReceivedWebhook {
   envelope: any;
   /** What the receiver answered; undefined while the request is held. */
   answeredWith?: number;
+  /** Date.now() when the whole request had arrived. */
+  receivedAt: number;
 }
 
 export interface WebhookReceiver {
@@ -65,7 +67,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       } catch {
         envelope = undefined;
       }
-      const received: ReceivedWebhook = { headers, body, envelope };
+      const received: ReceivedWebhook = { headers, body, envelope, receivedAt: Date.now() };
       requests.push(received);
       if (holding) return void waiting.push({ request: received, response });
       if (failForever) return answer(received, response, failStatus);
