@@ -58,7 +58,6 @@ describe('local pipeline: stream -> fan-out -> signed delivery (startLocalStack 
   let stack: TestStack;
   let merchant: Merchant;
   let webhooks: WebhookRepository;
-  const saved = { ...process.env };
   const created: string[] = [];
   /** A subscription that lives for one test (its receiver closes at the end of the test). */
   const subscribe = async (receiver: WebhookReceiver, events: string[]) => {
@@ -79,7 +78,8 @@ describe('local pipeline: stream -> fan-out -> signed delivery (startLocalStack 
   });
   afterAll(async () => {
     await stack.stop();
-    process.env = saved;
+    delete process.env.WEBHOOK_RETRY_SCHEDULE;
+    delete process.env.WEBHOOK_TIMEOUT_MS;
   });
 
   test('a receiver subscribed to transactions.payment_link.* gets each of its events exactly once, signed, in the contract envelope', async () => {
