@@ -12,6 +12,7 @@ import { Construct } from 'constructs';
 import { INDEXES, KEY, TTL_ATTRIBUTE } from '../shared/db/table';
 import { routes } from '../shared/routes';
 import { ServiceFunction } from './api-function';
+import { WebhookDelivery } from './webhooks';
 
 /**
  * The deployed service: one table, one HTTP API with a function per route, the minute jobs,
@@ -128,6 +129,8 @@ export class PaymentOpsStack extends Stack {
     }).function;
     this.table.grantReadWriteData(settlementImport);
     new CfnOutput(this, 'SettlementImportFunctionArn', { value: settlementImport.functionArn });
+
+    new WebhookDelivery(this, 'Webhooks', { table: this.table, bus: this.bus, queue: this.webhookQueue, deadLetterQueue: this.webhookDeadLetterQueue });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });

@@ -4,6 +4,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { PaymentOpsStack } from '../lib/payment-ops-stack';
 import { INDEXES } from '../shared/db/table';
 import { routes } from '../shared/routes';
+import { PUBLISHABLE_RECORD_FILTERS } from '../shared/webhooks/stream-records';
 
 let stack: Stack;
 let template: Template;
@@ -194,4 +195,74 @@ test('stack: the API reference routes are public functions without table access'
   expect(routes.find((route) => route.handler === 'docs-asset')!.files).toEqual(
     expect.arrayContaining(['node_modules/swagger-ui-dist/swagger-ui-bundle.js', 'node_modules/swagger-ui-dist/swagger-ui.css']),
   );
+});
+
+describe('webhooks', () => {
+  const logicalId = (type: string, fragment: string) => {
+    const ids = Object.keys(template.findResources(type)).filter((id) => id.includes(fragment));
+    expect(ids).toHaveLength(1);
+    return ids[0];
+  };
+  const policyActions = (functionFragment: string) => {
+    const policies = Object.entries(template.findResources('AWS::IAM::Policy')).filter(([id]) => id.includes(functionFragment));
+    return policies.flatMap(([, policy]) =>
+      policy.Properties.PolicyDocument.Statement.flatMap((statement: { Action: string | string[]; Resource: unknown }) =>
+        [statement.Action].flat().map((action) => ({ action, resource: JSON.stringify(statement.Resource) })),
+      ),
+    );
+  };
+
+  test('webhooks: the publisher reads the table stream, only inserted outbox events and replays, with partial batch failures', () => {
+    const table = logicalId('AWS::DynamoDB::Table', 'Table');
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [table, 'StreamArn'] },
+      FunctionName: { Ref: logicalId('AWS::Lambda::Function', 'WebhooksPublisher') },
+      StartingPosition: 'TRIM_HORIZON',
+      BisectBatchOnFunctionError: true,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      FilterCriteria: { Filters: PUBLISHABLE_RECORD_FILTERS.map((filter) => ({ Pattern: JSON.stringify(filter) })) },
+    });
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ EVENT_BUS_NAME: { Ref: logicalId('AWS::Events::EventBus', 'Events') } }) },
+    });
+  });
+
+  test('webhooks: an EventBridge rule on the bus sends every service event to the webhook queue', () => {
+    template.hasResourceProperties('AWS::Events::Rule', {
+      EventBusName: { Ref: logicalId('AWS::Events::EventBus', 'Events') },
+      EventPattern: { source: ['payment-operations'] },
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalId('AWS::SQS::Queue', 'WebhookDeliveries'), 'Arn'] } })],
+    });
+    template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+      PolicyDocument: Match.objectLike({
+        Statement: Match.arrayWith([Match.objectLike({ Action: Match.arrayWith(['sqs:SendMessage']), Principal: { Service: 'events.amazonaws.com' } })]),
+      }),
+    });
+  });
+
+  test('webhooks: the delivery function consumes the webhook queue in batches with partial batch failures', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [logicalId('AWS::SQS::Queue', 'WebhookDeliveries'), 'Arn'] },
+      FunctionName: { Ref: logicalId('AWS::Lambda::Function', 'WebhooksDeliverer') },
+      BatchSize: 10,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: 'IteratorAge', Namespace: 'AWS/Lambda' });
+  });
+
+  test('webhooks: least privilege — the publisher only reads the stream and puts events; the deliverer never deletes or scans', () => {
+    const publisher = policyActions('WebhooksPublisher').map((grant) => grant.action);
+    expect(publisher).toContain('events:PutEvents');
+    expect(publisher).toContain('dynamodb:GetRecords');
+    expect(publisher.filter((action) => /^dynamodb:(Put|Update|Delete|BatchWrite|Query|Scan|GetItem)/.test(action))).toEqual([]);
+
+    const deliverer = policyActions('WebhooksDeliverer');
+    const dynamo = deliverer.filter((grant) => grant.action.startsWith('dynamodb:'));
+    expect(dynamo.map((grant) => grant.action).sort()).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
+    expect(dynamo.every((grant) => !grant.resource.includes('index'))).toBe(true);
+    const sends = deliverer.filter((grant) => grant.action === 'sqs:SendMessage').map((grant) => grant.resource);
+    expect(sends.some((resource) => resource.includes('WebhookDeliveries'))).toBe(true);
+    expect(sends.some((resource) => resource.includes('WebhookDeadLetters'))).toBe(true);
+    expect(deliverer.map((grant) => grant.action)).not.toContain('events:PutEvents');
+  });
 });

@@ -69,6 +69,20 @@ export const keys = {
   webhookSubscription: (orgId: string, mode: Mode, id: string) => ({ PK: `ORG#${orgId}`, SK: `WHK#${mode}#${id}` }),
   webhookSubscriptionsPrefix: (mode: Mode) => `WHK#${mode}#`,
   webhookIdLookup: (id: string) => `WHK#${id}`,
+  /** Signs deliveries to per-object URLs (a refund's or a payment's webhook_url) of one org + mode. */
+  webhookUrlSecret: (orgId: string, mode: Mode) => ({ PK: `ORG#${orgId}`, SK: `WHSECRET#${mode}` }),
+  /** One delivery of one event to one target (dedupe, outcome; locally also the queued task). */
+  deliveryState: (eventId: string, deliveryKey: string) => ({ PK: `EVT#${eventId}`, SK: `DELIVERY#${deliveryKey}` }),
+  /** `ops event resend`: a stream-visible request to replay the event. */
+  eventResend: (eventId: string, requestId: string) => ({ PK: `EVT#${eventId}`, SK: `RESEND#${requestId}` }),
+  /** Local delivery queue: deliveries waiting for their next attempt (sparse DUE index). */
+  webhookRetryDue: 'DUE#WEBHOOK_RETRY',
+  /** Local dead-letter store: deliveries parked after their last attempt, newest last. */
+  webhookDeadLetter: (parkedAt: string, eventId: string, deliveryKey: string) => ({
+    PK: 'WEBHOOK_DLQ',
+    SK: `${parkedAt}#${eventId}#${deliveryKey}`,
+  }),
+  webhookDeadLetters: 'WEBHOOK_DLQ',
 
   idempotency: (keyId: string, idempotencyKey: string) => ({ PK: `IDEM#${keyId}#${idempotencyKey}`, SK: 'IDEM' }),
   streamCheckpoint: (shardId: string) => ({ PK: `STREAM#${shardId}`, SK: 'CHECKPOINT' }),

@@ -3,6 +3,7 @@ import { createJobs, runAllJobs } from '../jobs';
 import { createDirectory } from '../db/directory';
 import { routes } from '../routes';
 import { SCOPES } from '../auth/principal';
+import { backgroundTasks } from './background';
 import { ensureDynamoDbLocal, ensureTable, type RunningDynamoDb } from './dynamodb-local';
 import { startApiServer, type LocalApiServer } from './http-server';
 
@@ -66,6 +67,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     stoppers.push(api.close);
     const demo = options.seedDemo ? await seedDemo(options) : undefined;
     if (options.background) stoppers.push(startMinuteJobs(options));
+    if (options.background) {
+      for (const start of backgroundTasks) stoppers.push(await start({ dynamodbEndpoint: dynamo.endpoint, tableName: options.tableName }));
+    }
     return {
       baseUrl: process.env.BASE_URL!,
       port: api.port,

@@ -6,6 +6,7 @@ import type { OpsCommand } from './cli';
 import { directoryCommands } from './directory-commands';
 import { jobCommands } from './job-commands';
 import { settlementCommands } from './settlement-commands';
+import { webhookCommands } from './webhook-commands';
 
 /** Every `ops` command. Dependencies are created on first use, so `--help` needs no table. */
 export function opsCommands(): OpsCommand[] {
@@ -16,5 +17,6 @@ export function opsCommands(): OpsCommand[] {
     ...jobCommands(documentClient, tableName),
     ...chargebackCommands(documentClient, tableName),
     ...settlementCommands(documentClient, tableName),
+    ...webhookCommands(documentClient, tableName),
   ];
 }

@@ -1,0 +1,110 @@
+/**
+ * `npm run bench:events`: the local event pipeline (commit → table stream → fan-out → signed
+ * POST → receiver on 127.0.0.1), on the local stack with its own in-memory DynamoDB Local.
+ * - throughput: BENCH_EVENTS events (default 500) committed BENCH_CONCURRENCY at a time
+ *   (default 8), each in its own TransactWriteItems with a payment, like a real state change;
+ *   events per second from the first commit to the last delivery;
+ * - latency: BENCH_LATENCY_EVENTS events (default 50) one at a time, each committed once the
+ *   previous one was delivered; the delay from commit to delivery, p50/p99.
+ * Bounded (every wait has a deadline); a short warm-up first. Prints one JSON object.
+ */
+import '../shared/quiet-sdk';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { createDocumentClient } from '../shared/db/client';
+import { createDirectory } from '../shared/db/directory';
+import { paymentItem } from '../shared/db/payment-repository';
+import { createWebhookRepository } from '../shared/db/webhook-repository';
+import { newEvent, outboxPut } from '../shared/events';
+import { newId } from '../shared/ids';
+import { startLocalStack } from '../shared/local/stack';
+import { isoMillis } from '../shared/time';
+import { startWebhookReceiver } from '../test/support/webhook-receiver';
+import { freePort } from '../shared/local/free-port';
+
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 500);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+const LATENCY_EVENTS = Number(process.env.BENCH_LATENCY_EVENTS ?? 50);
+const WARM_UP_EVENTS = 20;
+const DEADLINE_MS = 180_000;
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+
+async function main() {
+  process.env.LOG_LEVEL ??= 'ERROR';
+  const dynamodbEndpoint = process.env.DYNAMODB_ENDPOINT ?? `http://127.0.0.1:${await freePort()}`;
+  const tableName = `bench-events-${Date.now()}`;
+  const stack = await startLocalStack({ port: 0, dynamodbEndpoint, tableName, dataDir: ':memory:', background: true });
+  const receiver = await startWebhookReceiver();
+  try {
+    const db = createDocumentClient({ endpoint: dynamodbEndpoint });
+    const directory = createDirectory(db, tableName);
+    const org = await directory.createOrganization('Bench');
+    const acceptor = await directory.createAcceptor(org.id, 'Bench shop');
+    await createWebhookRepository(db, tableName).create({ orgId: org.id, mode: 'test', url: receiver.url, events: ['transactions.payment_link.*'] });
+
+    const committedAt = new Map<string, number>();
+    /** One state change: a payment and its event in one transaction. */
+    const commit = async () => {
+      const now = isoMillis();
+      const linkId = newId('paymentLink');
+      const event = newEvent({ type: 'transactions.payment_link.payment.created', orgId: org.id, mode: 'test', data: { id: linkId, object: 'payment_link' } });
+      const payment = { id: newId('payment'), orgId: org.id, mode: 'test' as const, acceptorId: acceptor.id, paymentLinkId: linkId };
+      await db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Put: { TableName: tableName, Item: paymentItem({ ...payment, status: 'open', amountMinor: 1000, currency: 'EUR', createdAt: now }) } },
+            outboxPut(tableName, event),
+          ],
+        }),
+      );
+      committedAt.set(event.envelope.id, Date.now());
+      return event.envelope.id;
+    };
+    const delivered = () => receiver.delivered().length;
+    const delayOf = (id: string) => receiver.delivered().find((request) => request.envelope.id === id)!.receivedAt - committedAt.get(id)!;
+
+    for (let n = 0; n < WARM_UP_EVENTS; n++) await commit();
+    await receiver.waitFor(() => delivered() >= WARM_UP_EVENTS, 'the warm-up deliveries', DEADLINE_MS);
+
+    // Throughput: a burst of commits.
+    const before = delivered();
+    const started = Date.now();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next++ < EVENTS) await commit();
+      }),
+    );
+    const committedIn = Date.now() - started;
+    await receiver.waitFor(() => delivered() >= before + EVENTS, `${EVENTS} deliveries`, DEADLINE_MS);
+    const lastDelivery = Math.max(...receiver.delivered().map((request) => request.receivedAt));
+
+    // Latency: one event at a time.
+    const delays: number[] = [];
+    for (let n = 0; n < LATENCY_EVENTS; n++) {
+      const id = await commit();
+      await receiver.waitFor(() => receiver.delivered().some((request) => request.envelope.id === id), `delivery ${n + 1}`, DEADLINE_MS);
+      delays.push(delayOf(id));
+    }
+    delays.sort((a, b) => a - b);
+
+    const result = {
+      bench: 'events',
+      events: EVENTS,
+      concurrency: CONCURRENCY,
+      commits_per_second: Math.round((EVENTS / committedIn) * 1000),
+      events_per_second: Math.round((EVENTS / (lastDelivery - started)) * 1000),
+      commit_to_delivery_ms: { samples: delays.length, p50: percentile(delays, 50), p99: percentile(delays, 99) },
+      duplicates: receiver.requests.length - new Set(receiver.requests.map((request) => request.envelope.id)).size,
+    };
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+  } finally {
+    await receiver.close();
+    await stack.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

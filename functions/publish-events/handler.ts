@@ -1,0 +1,8 @@
+import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import { createEventBridgePublisher } from '../../shared/webhooks/eventbridge-publisher';
+import { createStreamPublishHandler } from '../../shared/webhooks/stream-handler';
+
+const publisher = createEventBridgePublisher(new EventBridgeClient({}), process.env.EVENT_BUS_NAME!);
+
+/** Table stream (INSERTs of outbox events and replay requests) -> EventBridge bus. */
+export const handler = createStreamPublishHandler(publisher);

@@ -1,0 +1,105 @@
+import { Duration } from 'aws-cdk-lib';
+import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import { Rule, type EventBus } from 'aws-cdk-lib/aws-events';
+import { SqsQueue } from 'aws-cdk-lib/aws-events-targets';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { FilterCriteria, StartingPosition, type IFunction } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
+import { NagSuppressions } from 'cdk-nag';
+import { Construct } from 'constructs';
+import { EVENT_SOURCE, PUBLISHABLE_RECORD_FILTERS } from '../shared/webhooks/stream-records';
+import { ServiceFunction } from './api-function';
+
+export interface WebhookDeliveryProps {
+  table: Table;
+  bus: EventBus;
+  /** The webhook queue: bus events from the rule, and one message per delivery attempt. */
+  queue: Queue;
+  /** Deliveries parked after their last attempt (and messages SQS redrives after 5 receives). */
+  deadLetterQueue: Queue;
+}
+
+/**
+ * Outbox to webhooks (docs/webhooks.md):
+ * table stream (INSERTed EVT# items) → publisher → bus → rule → webhook queue → delivery
+ * function (fan-out into one message per target; one attempt per message; retries by re-sending
+ * with a delay; the DLQ after the last attempt).
+ */
+export class WebhookDelivery extends Construct {
+  readonly publisher: IFunction;
+  readonly deliverer: IFunction;
+
+  constructor(scope: Construct, id: string, props: WebhookDeliveryProps) {
+    super(scope, id);
+
+    const publisher = new ServiceFunction(this, 'Publisher', {
+      handler: 'publish-events',
+      environment: { EVENT_BUS_NAME: props.bus.eventBusName },
+      timeout: Duration.seconds(60),
+    }).function;
+    publisher.addEventSource(
+      new DynamoEventSource(props.table, {
+        startingPosition: StartingPosition.TRIM_HORIZON,
+        batchSize: 100,
+        bisectBatchOnError: true,
+        reportBatchItemFailures: true,
+        // Retried until published: a record left behind would be a lost event.
+        retryAttempts: -1,
+        filters: PUBLISHABLE_RECORD_FILTERS.map((filter) => FilterCriteria.filter(filter)),
+      }),
+    );
+    props.bus.grantPutEventsTo(publisher);
+    this.publisher = publisher;
+
+    new Rule(this, 'ToWebhookQueue', {
+      description: 'Every service event to the webhook queue, where it is fanned out to its subscriptions',
+      eventBus: props.bus,
+      eventPattern: { source: [EVENT_SOURCE] },
+      targets: [new SqsQueue(props.queue)],
+    });
+
+    const deliverer = new ServiceFunction(this, 'Deliverer', {
+      handler: 'deliver-webhooks',
+      environment: {
+        TABLE_NAME: props.table.tableName,
+        WEBHOOK_QUEUE_URL: props.queue.queueUrl,
+        WEBHOOK_DLQ_URL: props.deadLetterQueue.queueUrl,
+      },
+      // Attempts of a batch run concurrently, each bounded by the 10 s attempt timeout.
+      timeout: Duration.seconds(30),
+    }).function;
+    deliverer.addEventSource(new SqsEventSource(props.queue, { batchSize: 10, reportBatchItemFailures: true }));
+    props.queue.grantSendMessages(deliverer);
+    props.deadLetterQueue.grantSendMessages(deliverer);
+    // Subscriptions (Query ORG#), secrets (GetItem, conditional PutItem), attempts (PutItem), outcomes (GetItem, UpdateItem).
+    deliverer.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+        resources: [props.table.tableArn],
+      }),
+    );
+    this.deliverer = deliverer;
+
+    new Alarm(this, 'PublisherIteratorAgeAlarm', {
+      alarmDescription: 'Outbox events wait in the table stream for more than 5 minutes (publisher failing or throttled)',
+      metric: publisher.metric('IteratorAge', { statistic: 'Maximum', period: Duration.minutes(1) }),
+      threshold: 5 * 60 * 1000,
+      evaluationPeriods: 5,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+
+    NagSuppressions.addResourceSuppressions(
+      publisher,
+      [
+        {
+          id: 'AwsSolutions-IAM5',
+          reason: 'dynamodb:ListStreams has no resource-level permissions; the stream read actions are limited to this table\'s stream.',
+        },
+      ],
+      true,
+    );
+  }
+}

@@ -1,0 +1,215 @@
+/**
+ * Webhook delivery (product-decisions §9), the same in AWS and in the local stack: fan-out of
+ * an event to its targets, one signed POST per attempt, retries with exponential backoff and
+ * jitter, and the dead-letter queue after the last attempt. The ports below are implemented
+ * by DynamoDB, HTTP, SQS and in-process adapters; nothing here knows which.
+ */
+import { Webhook } from 'standardwebhooks';
+import type { Mode } from '../auth/principal';
+import type { EventEnvelope, OutboxEvent } from '../events';
+import { isoMillis } from '../time';
+import { deliveryTargets, type DeliveryTarget, type WebhookSubscription } from './webhooks';
+
+/** What the publisher hands on: the stored outbox event, marked when it is an `ops event resend`. */
+export interface PublishedEvent extends OutboxEvent {
+  /** Set on a replay: the deliveries of a replay are new deliveries, not duplicates. */
+  resendId?: string;
+}
+
+export interface AttemptRecord {
+  attempt: number;
+  at: string;
+  url: string;
+  statusCode?: number;
+  durationMs: number;
+  error?: string;
+}
+
+/** One event on its way to one target: the unit that is queued, retried and dead-lettered. */
+export interface DeliveryTask {
+  kind: 'webhook_delivery';
+  event: { envelope: EventEnvelope; orgId: string };
+  target: DeliveryTarget;
+  resendId?: string;
+  /** The number of the next attempt, from 1. */
+  attempt: number;
+  history: AttemptRecord[];
+}
+
+/** Identifies one delivery of an event: its target, and for a replay the replay request. */
+export const deliveryKey = (task: Pick<DeliveryTask, 'target' | 'resendId'>) =>
+  task.resendId ? `${task.target.key}#${task.resendId}` : task.target.key;
+
+export function isDeliveryTask(value: unknown): value is DeliveryTask {
+  const task = value as DeliveryTask;
+  return task?.kind === 'webhook_delivery' && typeof task.event?.envelope?.id === 'string' && typeof task.target?.url === 'string';
+}
+
+/**
+ * Delays between attempts: `scheduleMs[n - 1]` separates attempt n from attempt n + 1, so a
+ * delivery makes `scheduleMs.length + 1` attempts. Each delay is shortened by a random part of
+ * up to `jitter` of itself (0..1), so the whole window is at least `sum × (1 - jitter)`.
+ */
+export interface RetryPolicy {
+  scheduleMs: number[];
+  jitter: number;
+}
+
+export const maxAttempts = (policy: RetryPolicy) => policy.scheduleMs.length + 1;
+
+/** The shortest time from the first to the last attempt that the policy allows. */
+export const minimumRetryWindowMs = (policy: RetryPolicy) =>
+  policy.scheduleMs.reduce((sum, delay) => sum + delay, 0) * (1 - policy.jitter);
+
+/** Doubling delays from `firstMs`, capped at `capMs`, until the window is at least `windowMs`. */
+export function exponentialSchedule(options: { firstMs: number; capMs: number; windowMs: number; jitter: number }): number[] {
+  const schedule: number[] = [];
+  let delay = options.firstMs;
+  while (minimumRetryWindowMs({ scheduleMs: schedule, jitter: options.jitter }) < options.windowMs) {
+    schedule.push(Math.min(delay, options.capMs));
+    delay *= 2;
+  }
+  return schedule;
+}
+
+/** The wait before the attempt after `failedAttempt`, or undefined after the last one. */
+export function retryDelayMs(policy: RetryPolicy, failedAttempt: number, random: () => number = Math.random): number | undefined {
+  const base = policy.scheduleMs[failedAttempt - 1];
+  if (base === undefined) return undefined;
+  return Math.round(base * (1 - policy.jitter * random()));
+}
+
+/** The headers of one attempt, signed per Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `id.timestamp.body`. */
+export function signedHeaders(secret: string, eventId: string, at: Date, body: string): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    'user-agent': 'payment-operations-webhooks/1',
+    'webhook-id': eventId,
+    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+    'webhook-signature': new Webhook(secret).sign(eventId, at, body),
+  };
+}
+
+export interface SendResult {
+  statusCode?: number;
+  durationMs: number;
+  /** Why no HTTP status came back (timeout, refused address, connection error). */
+  error?: string;
+}
+
+/** The HTTP adapter: one POST, bounded by a timeout, never throwing for a failed endpoint. */
+export interface WebhookSender {
+  post(url: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<SendResult>;
+}
+
+export type DeliveryStatus = 'delivered' | 'dead' | 'canceled';
+
+/** The delivery records in the table: attempts (for the events API) and each delivery's outcome. */
+export interface DeliveryJournal {
+  /** True when this delivery already ended (delivered, dead or canceled) in another run. */
+  isSettled(eventId: string, deliveryKey: string): Promise<boolean>;
+  recordAttempt(task: DeliveryTask, record: AttemptRecord): Promise<void>;
+  settle(task: DeliveryTask, status: DeliveryStatus): Promise<void>;
+}
+
+/** Secrets that sign: a subscription's own, or the org+mode secret for per-object URLs. */
+export interface SigningSecrets {
+  /** Undefined when the subscription was deleted since the event was fanned out. */
+  subscriptionSecret(orgId: string, mode: Mode, subscriptionId: string): Promise<string | undefined>;
+  urlSecret(orgId: string, mode: Mode): Promise<string>;
+}
+
+/** The dead-letter queue: in AWS the SQS DLQ, locally a table partition. */
+export interface DeadLetters {
+  park(task: DeliveryTask): Promise<void>;
+}
+
+export interface DeliveryPorts {
+  journal: DeliveryJournal;
+  secrets: SigningSecrets;
+  sender: WebhookSender;
+  deadLetters: DeadLetters;
+  policy: RetryPolicy;
+  timeoutMs: number;
+  now?: () => Date;
+  random?: () => number;
+}
+
+export type DeliveryOutcome =
+  | { kind: 'delivered'; task: DeliveryTask }
+  | { kind: 'skipped'; reason: 'already settled' | 'subscription deleted' }
+  | { kind: 'retry'; task: DeliveryTask; delayMs: number }
+  | { kind: 'dead'; task: DeliveryTask };
+
+/** The first attempt of every target of an event. */
+export function firstAttempts(event: PublishedEvent, subscriptions: WebhookSubscription[]): DeliveryTask[] {
+  return deliveryTargets(event.envelope.type, subscriptions, event.targetUrls).map((target) => ({
+    kind: 'webhook_delivery',
+    event: { envelope: event.envelope, orgId: event.orgId },
+    target,
+    ...(event.resendId ? { resendId: event.resendId } : {}),
+    attempt: 1,
+    history: [],
+  }));
+}
+
+/**
+ * Fan-out: the deliveries of one event.
+ * 1. read the subscriptions of the event's organization and mode;
+ * 2. keep those whose patterns match the type, add the per-object URLs;
+ * 3. one task per target, so that each is delivered and retried on its own.
+ */
+export async function planDeliveries(
+  event: PublishedEvent,
+  subscriptionsOf: (orgId: string, mode: Mode) => Promise<WebhookSubscription[]>,
+): Promise<DeliveryTask[]> {
+  return firstAttempts(event, await subscriptionsOf(event.orgId, event.envelope.mode));
+}
+
+/**
+ * One attempt of one delivery.
+ * 1. skip it when this delivery already ended (a duplicate publish, a twin message);
+ * 2. find the signing secret (a deleted subscription cancels the delivery);
+ * 3. POST the envelope, signed, with the attempt's timeout;
+ * 4. record the attempt (time, endpoint, status code, duration, error);
+ * 5. a 2xx ends it; otherwise the next attempt after the schedule's delay, or, after the
+ *    last attempt, the dead-letter queue with the attempt history (parked before it is marked
+ *    dead, so a crash in between parks it again rather than never).
+ */
+export async function attemptDelivery(task: DeliveryTask, ports: DeliveryPorts): Promise<DeliveryOutcome> {
+  const { envelope, orgId } = task.event;
+  if (await ports.journal.isSettled(envelope.id, deliveryKey(task))) return { kind: 'skipped', reason: 'already settled' };
+  const secret = task.target.subscriptionId
+    ? await ports.secrets.subscriptionSecret(orgId, envelope.mode, task.target.subscriptionId)
+    : await ports.secrets.urlSecret(orgId, envelope.mode);
+  if (!secret) {
+    await ports.journal.settle(task, 'canceled');
+    return { kind: 'skipped', reason: 'subscription deleted' };
+  }
+
+  const at = ports.now?.() ?? new Date();
+  const body = JSON.stringify(envelope);
+  const result = await ports.sender.post(task.target.url, signedHeaders(secret, envelope.id, at, body), body, ports.timeoutMs);
+  const record: AttemptRecord = {
+    attempt: task.attempt,
+    at: isoMillis(at),
+    url: task.target.url,
+    durationMs: result.durationMs,
+    ...(result.statusCode !== undefined ? { statusCode: result.statusCode } : {}),
+    ...(result.error ? { error: result.error } : {}),
+  };
+  await ports.journal.recordAttempt(task, record);
+  const done = { ...task, history: [...task.history, record] };
+
+  if (result.statusCode !== undefined && result.statusCode >= 200 && result.statusCode < 300) {
+    await ports.journal.settle(done, 'delivered');
+    return { kind: 'delivered', task: done };
+  }
+  const delayMs = retryDelayMs(ports.policy, task.attempt, ports.random);
+  if (delayMs === undefined) {
+    await ports.deadLetters.park(done);
+    await ports.journal.settle(done, 'dead');
+    return { kind: 'dead', task: done };
+  }
+  return { kind: 'retry', task: { ...done, attempt: task.attempt + 1 }, delayMs };
+}

@@ -1,0 +1,107 @@
+/**
+ * Webhook subscriptions (product-decisions §9): organization + mode + URL + event patterns,
+ * each with its own Standard Webhooks signing secret. Pure rules: no I/O here.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import type { Mode } from '../auth/principal';
+import { BusinessRuleError } from '../errors';
+
+export interface WebhookSubscription {
+  id: string;
+  orgId: string;
+  mode: Mode;
+  url: string;
+  /** Patterns: an exact type, a `prefix.*` wildcard, or `*`. */
+  events: string[];
+  /** `whsec_` + base64; stored so deliveries can sign, never logged, never listed. */
+  secret: string;
+  createdAt: string;
+}
+
+const EVENT_TYPE = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/;
+
+export function isEventPattern(pattern: string): boolean {
+  if (pattern === '*') return true;
+  return EVENT_TYPE.test(pattern.endsWith('.*') ? pattern.slice(0, -2) : pattern);
+}
+
+/**
+ * `*` matches every type; `a.b.*` matches every type below `a.b` (`a.b.c`, `a.b.c.d`, not `a.b`
+ * itself nor `a.bc`); anything else matches only the identical type.
+ */
+export function matchesPattern(pattern: string, type: string): boolean {
+  if (pattern === '*') return true;
+  if (pattern.endsWith('.*')) return type.startsWith(pattern.slice(0, -1));
+  return pattern === type;
+}
+
+export function isSubscribedTo(subscription: Pick<WebhookSubscription, 'events'>, type: string): boolean {
+  return subscription.events.some((pattern) => matchesPattern(pattern, type));
+}
+
+export const SIGNING_SECRET_PREFIX = 'whsec_';
+/** Standard Webhooks asks for 24 to 64 random bytes. */
+const SECRET_BYTES = 32;
+
+export function newSigningSecret(): string {
+  return `${SIGNING_SECRET_PREFIX}${randomBytes(SECRET_BYTES).toString('base64')}`;
+}
+
+/** Where a delivery goes: a subscription's endpoint, or a per-object URL (refund, payment). */
+export interface DeliveryTarget {
+  /** Stable per event: the subscription id, or `url_` + a hash of the URL. */
+  key: string;
+  url: string;
+  /** Set for subscription targets: its secret signs; per-object URLs use the org+mode secret. */
+  subscriptionId?: string;
+}
+
+export function urlTargetKey(url: string): string {
+  return `url_${createHash('sha256').update(url).digest('hex').slice(0, 24)}`;
+}
+
+/**
+ * The targets of one event: every matching subscription of its organization and mode, plus
+ * each distinct per-object URL. Every target is delivered (and retried) on its own.
+ */
+export function deliveryTargets(type: string, subscriptions: WebhookSubscription[], targetUrls: string[] = []): DeliveryTarget[] {
+  const targets: DeliveryTarget[] = subscriptions
+    .filter((subscription) => isSubscribedTo(subscription, type))
+    .map((subscription) => ({ key: subscription.id, url: subscription.url, subscriptionId: subscription.id }));
+  for (const url of new Set(targetUrls)) targets.push({ key: urlTargetKey(url), url });
+  return targets;
+}
+
+export const subscriptionInputSchema = z
+  .strictObject({
+    orgId: z.string().min(1),
+    mode: z.enum(['test', 'live']),
+    url: z.url({ protocol: /^https?$/, error: 'url must be an absolute http or https URL' }),
+    events: z
+      .array(z.string().refine(isEventPattern, { error: 'each event pattern is an event type, a prefix ending in .*, or *' }))
+      .min(1, { error: 'give at least one event pattern' }),
+  })
+  .meta({ id: 'WebhookSubscriptionInput' });
+
+export type SubscriptionInput = z.infer<typeof subscriptionInputSchema>;
+
+/** Validates a new subscription; a violation is a 422 naming the offending field. */
+export function parseSubscriptionInput(input: unknown): SubscriptionInput {
+  const parsed = subscriptionInputSchema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new BusinessRuleError(issue.message, String(issue.path[0] ?? ''));
+}
+
+/** What `webhook list` shows: never the secret. */
+export function subscriptionSummary(subscription: WebhookSubscription) {
+  return {
+    id: subscription.id,
+    org_id: subscription.orgId,
+    mode: subscription.mode,
+    url: subscription.url,
+    events: subscription.events,
+    created_at: subscription.createdAt,
+  };
+}

@@ -1,0 +1,79 @@
+import { createDocumentClient } from '../db/client';
+import type { DeliveryTask, PublishedEvent, WebhookSender } from '../domain/webhook-delivery';
+import { logger } from '../http/logger';
+import { createWebhookService } from '../webhooks/delivery-service';
+import { LOCAL_WEBHOOK_SETTINGS, loadWebhookSettings, type WebhookSettings } from '../webhooks/settings';
+import { createLocalDeliveryQueue } from './delivery-queue';
+import { startStreamPublisher } from './stream-publisher';
+
+const MAX_FAN_OUT_TRIES = 5;
+
+export interface EventPipelineOptions {
+  dynamodbEndpoint: string;
+  tableName: string;
+  /** Default: LOCAL_WEBHOOK_SETTINGS overridden by the WEBHOOK_* environment variables. */
+  settings?: WebhookSettings;
+  sender?: WebhookSender;
+  pollIntervalMs?: number;
+  concurrency?: number;
+}
+
+export interface EventPipeline {
+  stop(): Promise<void>;
+}
+
+/**
+ * Events and webhooks in the local stack, with the same domain code as in AWS:
+ * 1. resume the deliveries still pending in the table;
+ * 2. read the table stream from the checkpoint (the stream-triggered publisher's twin);
+ * 3. fan each event out into one delivery per target (the bus, rule and fan-out step's twin);
+ * 4. deliver, retry and dead-letter them in an in-process queue (the SQS queue's twin).
+ */
+export async function startEventPipeline(options: EventPipelineOptions): Promise<EventPipeline> {
+  const db = createDocumentClient({ endpoint: options.dynamodbEndpoint });
+  const settings = options.settings ?? loadWebhookSettings(process.env, LOCAL_WEBHOOK_SETTINGS);
+  const service = createWebhookService(db, options.tableName, settings, { sender: options.sender });
+  const queue = createLocalDeliveryQueue(service, { concurrency: options.concurrency });
+  await queue.recover();
+  /**
+   * Like the SQS queue's redrive after 5 receives: an event whose fan-out keeps failing does not
+   * hold up the stream for ever; it is skipped (and logged) after the 5th try. It stays in the
+   * table, and `ops event resend` replays it.
+   */
+  const failures = new Map<string, number>();
+  async function fanOut(event: PublishedEvent, plan: (event: PublishedEvent) => Promise<DeliveryTask[]>): Promise<void> {
+    const key = `${event.envelope.id}#${event.resendId ?? ''}`;
+    try {
+      await queue.enqueue(await plan(event));
+      failures.delete(key);
+    } catch (error) {
+      const count = (failures.get(key) ?? 0) + 1;
+      failures.set(key, count);
+      if (count < MAX_FAN_OUT_TRIES) throw error;
+      failures.delete(key);
+      logger.error('event skipped after repeated fan-out failures; replay it with ops event resend', {
+        eventId: event.envelope.id,
+        error: (error as Error).message,
+      });
+    }
+  }
+
+  const publisher = startStreamPublisher({
+    endpoint: options.dynamodbEndpoint,
+    tableName: options.tableName,
+    db,
+    pollIntervalMs: options.pollIntervalMs,
+    publish: async (events) => {
+      const plan = service.planner();
+      await Promise.all(events.map((event) => fanOut(event, plan)));
+    },
+  });
+
+  return {
+    async stop() {
+      await publisher.stop();
+      await queue.stop();
+      db.destroy();
+    },
+  };
+}

@@ -1,0 +1,92 @@
+import type { Mode } from '../auth/principal';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createDeliveryRepository } from '../db/webhook-delivery-repository';
+import { createWebhookRepository } from '../db/webhook-repository';
+import { parseSubscriptionInput, subscriptionSummary } from '../domain/webhooks';
+import { UsageError, type OpsCommand } from './cli';
+
+const mode = (value: unknown): Mode => {
+  if (value !== 'test' && value !== 'live') throw new UsageError('--mode must be one of test, live');
+  return value;
+};
+
+const list = (value: unknown) =>
+  String(value)
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+
+/** webhook create / list / delete / url-secret / dead-letters, and event resend (product-decisions §11). */
+export function webhookCommands(db: () => DynamoDBDocumentClient, tableName: string): OpsCommand[] {
+  const webhooks = () => createWebhookRepository(db(), tableName);
+  const deliveries = () => createDeliveryRepository(db(), tableName);
+  return [
+    {
+      words: 'webhook create',
+      usage: '--org ORG --mode test|live --url URL --events P1,P2   (prints the signing secret once)',
+      options: {
+        org: { type: 'string', required: true },
+        mode: { type: 'string', required: true },
+        url: { type: 'string', required: true },
+        events: { type: 'string', required: true },
+      },
+      run: async (values) => {
+        const input = parseSubscriptionInput({ orgId: values.org, mode: mode(values.mode), url: values.url, events: list(values.events) });
+        const created = await webhooks().create(input);
+        return { id: created.id, secret: created.secret };
+      },
+    },
+    {
+      words: 'webhook list',
+      usage: '--org ORG [--mode test|live]',
+      options: { org: { type: 'string', required: true }, mode: { type: 'string' } },
+      run: async (values) => {
+        const found = await webhooks().list(String(values.org), values.mode === undefined ? undefined : mode(values.mode));
+        return { data: found.map(subscriptionSummary) };
+      },
+    },
+    {
+      words: 'webhook delete',
+      usage: '--id WHK',
+      options: { id: { type: 'string', required: true } },
+      run: async (values) => ({ id: (await webhooks().delete(String(values.id))).id, deleted: true }),
+    },
+    {
+      words: 'webhook url-secret',
+      usage: '--org ORG --mode test|live   (the secret signing deliveries to refund/payment webhook_url endpoints)',
+      options: { org: { type: 'string', required: true }, mode: { type: 'string', required: true } },
+      run: async (values) => {
+        const chosen = mode(values.mode);
+        return { org: String(values.org), mode: chosen, secret: await webhooks().urlSecret(String(values.org), chosen) };
+      },
+    },
+    {
+      words: 'webhook dead-letters',
+      usage: '[--limit N]   (the local stack\'s dead-letter store; in AWS see the dead-letter queue)',
+      options: { limit: { type: 'string' } },
+      run: async (values) => {
+        const limit = values.limit === undefined ? 20 : Number(values.limit);
+        if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new UsageError('--limit must be an integer from 1 to 100');
+        const parked = await deliveries().deadLetters(limit);
+        return {
+          data: parked.map(({ parkedAt, task }) => ({
+            parked_at: parkedAt,
+            event_id: task.event.envelope.id,
+            type: task.event.envelope.type,
+            target: task.target.key,
+            attempts: task.history,
+          })),
+        };
+      },
+    },
+    {
+      words: 'event resend',
+      usage: '--id evt_…   (replays the event to its current matching subscriptions and per-object URLs)',
+      options: { id: { type: 'string', required: true } },
+      run: async (values) => {
+        const requested = await deliveries().requestResend(String(values.id));
+        return { id: requested.id, resend_id: requested.resendId };
+      },
+    },
+  ];
+}

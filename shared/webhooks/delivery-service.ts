@@ -1,0 +1,62 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Mode } from '../auth/principal';
+import { createDeliveryRepository } from '../db/webhook-delivery-repository';
+import { createWebhookRepository } from '../db/webhook-repository';
+import {
+  attemptDelivery,
+  planDeliveries,
+  type DeliveryOutcome,
+  type DeliveryPorts,
+  type DeadLetters,
+  type DeliveryTask,
+  type PublishedEvent,
+  type WebhookSender,
+} from '../domain/webhook-delivery';
+import type { WebhookSubscription } from '../domain/webhooks';
+import { createHttpSender } from './http-sender';
+import type { WebhookSettings } from './settings';
+
+/**
+ * The delivery use cases wired to the table and HTTP, shared by the AWS functions and the
+ * local stack: `plan` fans an event out into one task per target, `deliver` makes one attempt.
+ * Dead letters go to the SQS DLQ in AWS and to the table's dead-letter partition by default.
+ */
+export function createWebhookService(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  settings: WebhookSettings,
+  adapters: { sender?: WebhookSender; deadLetters?: DeadLetters } = {},
+) {
+  const webhooks = createWebhookRepository(db, tableName);
+  const deliveries = createDeliveryRepository(db, tableName);
+  const ports: DeliveryPorts = {
+    sender: adapters.sender ?? createHttpSender(settings),
+    deadLetters: adapters.deadLetters ?? deliveries,
+    journal: deliveries.journal,
+    secrets: {
+      subscriptionSecret: async (orgId, mode, id) => (await webhooks.get(orgId, mode, id))?.secret,
+      urlSecret: (orgId, mode) => webhooks.urlSecret(orgId, mode),
+    },
+    policy: settings.policy,
+    timeoutMs: settings.timeoutMs,
+  };
+  /** A fan-out for one batch of events: each organization + mode's subscriptions are read once. */
+  function planner(): (event: PublishedEvent) => Promise<DeliveryTask[]> {
+    const lookups = new Map<string, Promise<WebhookSubscription[]>>();
+    const subscriptionsOf = (orgId: string, mode: Mode) => {
+      const key = `${orgId}#${mode}`;
+      if (!lookups.has(key)) lookups.set(key, webhooks.list(orgId, mode));
+      return lookups.get(key)!;
+    };
+    return (event) => planDeliveries(event, subscriptionsOf);
+  }
+
+  return {
+    deliveries,
+    planner,
+    plan: (event: PublishedEvent): Promise<DeliveryTask[]> => planner()(event),
+    deliver: (task: DeliveryTask): Promise<DeliveryOutcome> => attemptDelivery(task, ports),
+  };
+}
+
+export type WebhookService = ReturnType<typeof createWebhookService>;

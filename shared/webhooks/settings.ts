@@ -1,0 +1,70 @@
+import { exponentialSchedule, type RetryPolicy } from '../domain/webhook-delivery';
+
+/** How deliveries behave where they run; read from the environment once per process. */
+export interface WebhookSettings {
+  policy: RetryPolicy;
+  /** Per attempt: connect, send, and the receiver's answer. */
+  timeoutMs: number;
+  /** Private, loopback and link-local endpoints: refused in AWS, allowed locally. */
+  allowPrivateUrls: boolean;
+}
+
+const HOUR = 3_600_000;
+const JITTER = 0.2;
+
+/**
+ * AWS: delays doubling from 30 s, capped at 12 hours (the longest an SQS message can stay
+ * invisible), until even the shortest jittered window covers 3 days: 19 attempts over ~3.4 to
+ * ~4.2 days.
+ */
+export const AWS_WEBHOOK_SETTINGS: WebhookSettings = {
+  policy: { scheduleMs: exponentialSchedule({ firstMs: 30_000, capMs: 12 * HOUR, windowMs: 72 * HOUR, jitter: JITTER }), jitter: JITTER },
+  timeoutMs: 10_000,
+  allowPrivateUrls: false,
+};
+
+/** Local stack: seconds apart (1, 2, 4, 8, 16 s: six attempts), any address. */
+export const LOCAL_WEBHOOK_SETTINGS: WebhookSettings = {
+  policy: { scheduleMs: [1_000, 2_000, 4_000, 8_000, 16_000], jitter: JITTER },
+  timeoutMs: 5_000,
+  allowPrivateUrls: true,
+};
+
+function number(name: string, value: string, min: number, max: number): number {
+  const parsed = Number(value);
+  if (value.trim() === '' || !Number.isFinite(parsed) || parsed < min || parsed > max) {
+    throw new Error(`${name} must be a number from ${min} to ${max}, got "${value}"`);
+  }
+  return parsed;
+}
+
+/**
+ * The defaults of the place it runs, overridden by:
+ * - `WEBHOOK_RETRY_SCHEDULE`: seconds between attempts, comma-separated (`0.5,1,2`);
+ * - `WEBHOOK_RETRY_JITTER`: 0..1, the share of each delay that jitter may take off;
+ * - `WEBHOOK_TIMEOUT_MS`: per attempt;
+ * - `WEBHOOK_ALLOW_PRIVATE_URLS`: `true` or `false`.
+ */
+export function loadWebhookSettings(env: NodeJS.ProcessEnv, defaults: WebhookSettings): WebhookSettings {
+  const schedule = env.WEBHOOK_RETRY_SCHEDULE;
+  const jitter = env.WEBHOOK_RETRY_JITTER;
+  const timeout = env.WEBHOOK_TIMEOUT_MS;
+  const allow = env.WEBHOOK_ALLOW_PRIVATE_URLS;
+  if (allow !== undefined && allow !== 'true' && allow !== 'false') {
+    throw new Error(`WEBHOOK_ALLOW_PRIVATE_URLS must be true or false, got "${allow}"`);
+  }
+  return {
+    policy: {
+      scheduleMs:
+        schedule === undefined
+          ? defaults.policy.scheduleMs
+          : schedule
+              .split(',')
+              .filter((part) => part.trim() !== '')
+              .map((part) => Math.round(number('WEBHOOK_RETRY_SCHEDULE', part, 0, 43_200) * 1000)),
+      jitter: jitter === undefined ? defaults.policy.jitter : number('WEBHOOK_RETRY_JITTER', jitter, 0, 1),
+    },
+    timeoutMs: timeout === undefined ? defaults.timeoutMs : number('WEBHOOK_TIMEOUT_MS', timeout, 1, 900_000),
+    allowPrivateUrls: allow === undefined ? defaults.allowPrivateUrls : allow === 'true',
+  };
+}

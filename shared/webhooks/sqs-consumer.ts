@@ -1,0 +1,69 @@
+import type { SQSBatchItemFailure, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { isDeliveryTask, type DeliveryOutcome, type DeliveryTask, type PublishedEvent } from '../domain/webhook-delivery';
+import { logger } from '../http/logger';
+import { stripNotBefore, type QueuedTask, type SqsDeliveryQueue } from './sqs-delivery-queue';
+import { EVENT_SOURCE } from './stream-records';
+
+/** What the EventBridge rule puts on the queue: the bus event, whose detail is the outbox event. */
+interface BusEvent {
+  source: string;
+  'detail-type': string;
+  detail: PublishedEvent;
+}
+
+const isBusEvent = (body: unknown): body is BusEvent =>
+  (body as BusEvent)?.source === EVENT_SOURCE && typeof (body as BusEvent).detail?.envelope?.id === 'string';
+
+export interface SqsConsumerDeps {
+  plan(event: PublishedEvent): Promise<DeliveryTask[]>;
+  deliver(task: DeliveryTask): Promise<DeliveryOutcome>;
+  queue: Pick<SqsDeliveryQueue, 'enqueue' | 'retryLater' | 'postpone'>;
+  now?: () => number;
+}
+
+/**
+ * The webhook queue's consumer (AWS). The queue carries two kinds of message:
+ * - a bus event (from the EventBridge rule): fanned out into one message per target, so each
+ *   target is attempted, retried and dead-lettered on its own;
+ * - a delivery task: one attempt now, or, when received before its `notBefore`, hidden again.
+ *   A failed attempt is sent back with its delay; the last one is parked in the DLQ.
+ * Records are handled concurrently: a slow endpoint holds only its own message. A record that
+ * throws is reported in `batchItemFailures`, the others are deleted.
+ */
+export function createSqsWebhookConsumer(deps: SqsConsumerDeps) {
+  const now = deps.now ?? Date.now;
+
+  async function handle(record: SQSRecord): Promise<'done' | 'postponed'> {
+    const body: unknown = JSON.parse(record.body);
+    if (isBusEvent(body)) {
+      await deps.queue.enqueue(await deps.plan(body.detail));
+      return 'done';
+    }
+    if (!isDeliveryTask(body)) throw new Error('not a webhook message');
+    const queued = body as QueuedTask;
+    const waitMs = queued.notBefore ? Date.parse(queued.notBefore) - now() : 0;
+    if (waitMs > 1000) {
+      await deps.queue.postpone(record.receiptHandle, waitMs / 1000);
+      return 'postponed';
+    }
+    const outcome = await deps.deliver(stripNotBefore(queued));
+    if (outcome.kind === 'retry') await deps.queue.retryLater(outcome.task, outcome.delayMs);
+    logger.info('webhook attempt', { eventId: queued.event.envelope.id, target: queued.target.key, attempt: queued.attempt, outcome: outcome.kind });
+    return 'done';
+  }
+
+  return async (event: SQSEvent): Promise<SQSBatchResponse> => {
+    const batchItemFailures: SQSBatchItemFailure[] = [];
+    await Promise.all(
+      event.Records.map(async (record) => {
+        try {
+          if ((await handle(record)) === 'postponed') batchItemFailures.push({ itemIdentifier: record.messageId });
+        } catch (error) {
+          logger.error('webhook message failed; SQS will redeliver it', { messageId: record.messageId, error: (error as Error).message });
+          batchItemFailures.push({ itemIdentifier: record.messageId });
+        }
+      }),
+    );
+    return { batchItemFailures };
+  };
+}

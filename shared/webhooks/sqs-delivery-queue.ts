@@ -1,0 +1,96 @@
+import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { DeadLetters, DeliveryTask } from '../domain/webhook-delivery';
+import { isoMillis } from '../time';
+import { sendInBatches, type BatchRetryOptions } from './retry-batches';
+
+/** SendMessageBatch takes at most 10 entries. */
+export const SEND_MESSAGE_BATCH_MAX_ENTRIES = 10;
+/** The longest DelaySeconds SQS accepts. */
+export const MAX_DELAY_SECONDS = 900;
+/** The longest a received message may stay invisible (12 hours); kept a minute short of it. */
+export const MAX_VISIBILITY_SECONDS = 43_200 - 60;
+
+/** A delivery task as a queue message: `notBefore` when its delay is longer than SQS can delay. */
+export interface QueuedTask extends DeliveryTask {
+  notBefore?: string;
+}
+
+/**
+ * The webhook queue in AWS. A delay of up to 15 minutes is SQS's own DelaySeconds; a longer one
+ * is sent with the maximum delay and `notBefore`, and when the message arrives early the
+ * consumer hides it again (ChangeMessageVisibility, at most 12 hours) until it is due. With the
+ * schedule capped at 12 hours, a message is received at most twice per attempt.
+ */
+export function createSqsDeliveryQueue(
+  client: SQSClient,
+  urls: { queueUrl: string; deadLetterQueueUrl: string },
+  options: BatchRetryOptions & { now?: () => number } = {},
+) {
+  const now = options.now ?? Date.now;
+  return {
+    /** The first attempts of a fan-out: one message per target, batches of 10, failed entries sent again. */
+    async enqueue(tasks: DeliveryTask[]): Promise<void> {
+      const { failed, lastError } = await sendInBatches(
+        tasks,
+        SEND_MESSAGE_BATCH_MAX_ENTRIES,
+        async (batch) => {
+          const result = await client.send(
+            new SendMessageBatchCommand({
+              QueueUrl: urls.queueUrl,
+              Entries: batch.map((task, index) => ({ Id: String(index), MessageBody: JSON.stringify(task) })),
+            }),
+          );
+          return (result.Failed ?? []).map((entry) => Number(entry.Id));
+        },
+        options,
+      );
+      if (failed.length > 0) {
+        throw new Error(`${failed.length} of ${tasks.length} deliveries could not be queued: ${(lastError as Error)?.message ?? 'batch entries failed'}`);
+      }
+    },
+
+    /** The next attempt of a delivery, `delayMs` from now. */
+    async retryLater(task: DeliveryTask, delayMs: number): Promise<void> {
+      const delaySeconds = Math.ceil(delayMs / 1000);
+      const message: QueuedTask =
+        delaySeconds > MAX_DELAY_SECONDS ? { ...task, notBefore: isoMillis(now() + delayMs) } : stripNotBefore(task);
+      await client.send(
+        new SendMessageCommand({
+          QueueUrl: urls.queueUrl,
+          MessageBody: JSON.stringify(message),
+          DelaySeconds: Math.min(delaySeconds, MAX_DELAY_SECONDS),
+        }),
+      );
+    },
+
+    /** A message received before its `notBefore`: hidden again until then (at most 12 hours). */
+    async postpone(receiptHandle: string, seconds: number): Promise<void> {
+      await client.send(
+        new ChangeMessageVisibilityCommand({
+          QueueUrl: urls.queueUrl,
+          ReceiptHandle: receiptHandle,
+          VisibilityTimeout: Math.max(0, Math.min(Math.ceil(seconds), MAX_VISIBILITY_SECONDS)),
+        }),
+      );
+    },
+
+    /** The dead-letter queue: the delivery with its whole attempt history. */
+    deadLetters: {
+      async park(task: DeliveryTask): Promise<void> {
+        await client.send(
+          new SendMessageCommand({
+            QueueUrl: urls.deadLetterQueueUrl,
+            MessageBody: JSON.stringify({ ...stripNotBefore(task), parkedAt: isoMillis(now()) }),
+          }),
+        );
+      },
+    } satisfies DeadLetters,
+  };
+}
+
+export type SqsDeliveryQueue = ReturnType<typeof createSqsDeliveryQueue>;
+
+export function stripNotBefore(task: QueuedTask): DeliveryTask {
+  const { notBefore: _notBefore, ...rest } = task;
+  return rest;
+}

@@ -1,0 +1,44 @@
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { PublishedEvent } from '../domain/webhook-delivery';
+
+/** EventBridge `source` of every event the service publishes. */
+export const EVENT_SOURCE = 'payment-operations';
+
+/**
+ * What the publisher takes from the table stream: new outbox items (`EVT#{evt}` / `EVT`) and
+ * replay requests (`EVT#{evt}` / `RESEND#…`). Delivery records share the event's partition
+ * (`DLV#…`, `DELIVERY#…`) and are left out. These are also the Lambda event-source filters
+ * (an OR of patterns), so the AWS function is not even invoked for anything else.
+ */
+export const PUBLISHABLE_RECORD_FILTERS = [
+  { eventName: ['INSERT'], dynamodb: { Keys: { PK: { S: [{ prefix: 'EVT#' }] }, SK: { S: ['EVT'] } } } },
+  { eventName: ['INSERT'], dynamodb: { Keys: { PK: { S: [{ prefix: 'EVT#' }] }, SK: { S: [{ prefix: 'RESEND#' }] } } } },
+];
+
+/** The shape shared by Lambda's DynamoDB stream records and the Streams API's records. */
+export interface StreamRecordLike {
+  eventName?: string;
+  dynamodb?: {
+    Keys?: Record<string, { S?: string } | undefined>;
+    NewImage?: Record<string, unknown>;
+    SequenceNumber?: string;
+  };
+}
+
+export function isPublishable(record: StreamRecordLike): boolean {
+  const pk = record.dynamodb?.Keys?.PK?.S;
+  const sk = record.dynamodb?.Keys?.SK?.S;
+  return record.eventName === 'INSERT' && !!pk?.startsWith('EVT#') && (sk === 'EVT' || !!sk?.startsWith('RESEND#'));
+}
+
+/** The stored outbox event of a stream record's new image (plus the replay id of a resend). */
+export function publishedEventOf(record: StreamRecordLike): PublishedEvent {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const item = unmarshall(record.dynamodb!.NewImage as any);
+  return {
+    envelope: item.envelope,
+    orgId: item.orgId,
+    ...(item.targetUrls ? { targetUrls: item.targetUrls } : {}),
+    ...(item.resendId ? { resendId: item.resendId } : {}),
+  };
+}
