@@ -6,24 +6,15 @@
  */
 import '../shared/quiet-sdk';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { createServer } from 'node:net';
 import { SCOPES } from '../shared/auth/principal';
 import { createDocumentClient } from '../shared/db/client';
 import { createDirectory } from '../shared/db/directory';
 import { keys, scopeOf } from '../shared/db/keys';
 import { INDEXES } from '../shared/db/table';
+import { freePort } from '../shared/local/free-port';
 import { startLocalStack } from '../shared/local/stack';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 300);
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export interface Sample {
   name: string;

@@ -57,6 +57,8 @@ export function outboxItem(event: OutboxEvent): Record<string, unknown> {
     ...keys.event(envelope.id),
     GSI1PK: keys.eventList(scopeOf(event.orgId, envelope.mode)),
     GSI1SK: envelope.id,
+    GSI2PK: keys.eventTypeList(scopeOf(event.orgId, envelope.mode), envelope.type),
+    GSI2SK: envelope.id,
     entity: 'event',
     orgId: event.orgId,
     mode: envelope.mode,

@@ -20,6 +20,15 @@ import {
   SettlementRecordsQuery,
   SettlementSchema,
 } from './domain/settlements';
+import {
+  DeliveryAttemptListSchema,
+  EventListSchema,
+  EventResendSchema,
+  EventSchema,
+  eventIdPath,
+  listEventsQuery,
+  resendEventBody,
+} from './domain/event-resources';
 import { ErrorEnvelopeSchema, STATUS_TYPES } from './http/error-envelope';
 import { IdempotencyHeaders, ReplayedHeaders } from './http/idempotency';
 import { JobRunSchema } from './jobs';
@@ -34,7 +43,7 @@ import { routes as allRoutes, type RouteDefinition } from './routes';
  */
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 422 | 500 | 503;
-type Tag = 'Payment links' | 'Payments' | 'Refunds' | 'Chargebacks' | 'Settlements' | 'Test helpers' | 'Reference';
+type Tag = 'Payment links' | 'Payments' | 'Refunds' | 'Chargebacks' | 'Settlements' | 'Events' | 'Test helpers' | 'Reference';
 
 export interface OperationSpec {
   summary: string;
@@ -51,7 +60,7 @@ export interface OperationSpec {
   /** The handler's own query and body schemas (the same objects). */
   query?: z.ZodObject;
   body?: z.ZodType;
-  success: { status: 200 | 201; description: string; schema: z.ZodType };
+  success: { status: 200 | 201 | 202; description: string; schema: z.ZodType };
   /** Operation-specific wording (or schema) of an error status, beyond the generic ones. */
   errors?: Partial<Record<ErrorStatus, { description: string; schema?: z.ZodType }>>;
 }
@@ -301,6 +310,43 @@ export const operations: Record<string, OperationSpec> = {
     query: SettlementRecordsQuery,
     success: { status: 200, description: 'A page of records.', schema: SettlementRecordListSchema },
     errors: { 404: { description: 'Unknown or foreign settlement, or a test key.' }, 422: { description: LIST_422 } },
+  },
+  'list-events': {
+    tag: 'Events',
+    summary: 'List events',
+    description:
+      'The events of the key\'s organization and mode, newest first, kept 35 days. `type` takes an exact type, a `prefix.*` wildcard or `*`, like webhook subscriptions.',
+    scope: 'event:read',
+    query: listEventsQuery,
+    success: { status: 200, description: 'A page of event envelopes.', schema: EventListSchema },
+    errors: { 422: { description: LIST_422 } },
+  },
+  'get-event': {
+    tag: 'Events',
+    summary: 'Retrieve an event',
+    description: 'The event envelope exactly as webhooks deliver it.',
+    scope: 'event:read',
+    path: eventIdPath,
+    success: { status: 200, description: 'The event.', schema: EventSchema },
+  },
+  'list-event-deliveries': {
+    tag: 'Events',
+    summary: "List an event's delivery attempts",
+    description: 'Every attempt to deliver the event, oldest first: time, endpoint, status code, duration, error.',
+    scope: 'event:read',
+    path: eventIdPath,
+    success: { status: 200, description: 'The attempts.', schema: DeliveryAttemptListSchema },
+  },
+  'resend-event': {
+    tag: 'Events',
+    summary: 'Resend an event',
+    description:
+      'Replays the event to every subscription matching it now (and its per-object URLs), or with `subscription_id` to that subscription only. Delivered asynchronously with the same `webhook-id`.',
+    scope: 'event:resend',
+    path: eventIdPath,
+    body: resendEventBody,
+    success: { status: 202, description: 'The replay request.', schema: EventResendSchema },
+    errors: { 422: { description: '`subscription_id` names no subscription of this organization and mode.' } },
   },
   'get-openapi': {
     tag: 'Reference',

@@ -263,7 +263,7 @@ describe('overview', () => {
   test('an attempt without a response (timeout) is a failure with its error', async () => {
     const fresh = await createMerchant(stack);
     const account = await seedAccount(stack, fresh);
-    await putAttempt(stack, account.eventId, { attemptedAt: new Date().toISOString(), url: 'https://hooks.example/slow', durationMs: 10_000, error: 'timed out after 10 s', succeeded: false });
+    await putAttempt(stack, account.eventId, { attempt: 1, at: new Date().toISOString(), url: 'https://hooks.example/slow', durationMs: 10_000, error: 'timed out after 10 s' });
     const section = sectionOf((await browser.get('/dashboard', (await browser.signIn(fresh.test)).cookie)).html, 'deliveries');
     const row = rowOf(section, 'https://hooks.example/slow')!;
     expect(row).toMatch(/^<tr class="failed">/);

@@ -171,6 +171,15 @@ test('error answers match the documented envelope: 400, 401, 403, 404, 409 and 4
   expectDocumented('POST', '/v1/test_helpers/payment_links/{id}/checkout', denied);
 });
 
+test('answers match the documented schemas: the events API', async () => {
+  const link = (await api.post('/v1/payment_links', { amount: { value: '2.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId })).body;
+  const list = expectDocumented('GET', '/v1/events', await api.get('/v1/events?type=transactions.payment_link.*&limit=5'));
+  const event = list.data.find((candidate: { data: { id: string } }) => candidate.data.id === link.id);
+  expectDocumented('GET', '/v1/events/{id}', await api.get(`/v1/events/${event.id}`));
+  expectDocumented('GET', '/v1/events/{id}/deliveries', await api.get(`/v1/events/${event.id}/deliveries`));
+  expectDocumented('POST', '/v1/events/{id}/resend', await api.post(`/v1/events/${event.id}/resend`, {}));
+});
+
 test('every /v1 operation had its success answer checked against the reference above', () => {
   const unchecked = routes
     .filter((route) => route.path.startsWith('/v1/'))

@@ -9,6 +9,8 @@ export const SCOPES = [
   'refund:read',
   'chargeback:read',
   'settlement:read',
+  'event:read',
+  'event:resend',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

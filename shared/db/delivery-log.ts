@@ -12,9 +12,9 @@ export const ATTEMPTS_PER_EVENT = 50;
  * partition, `EVT#{event}` / `DLV#…` (keys.deliveryAttempt). There is no scope-wide index of
  * attempts, so this reads the scope's most recent events (one Query of GSI1 `{scope}#EVT`) and
  * then each event's attempts (one Query per event, in parallel): at most 1 + 25 Queries, no Scan.
- * Fields read per attempt: `attemptedAt` (ISO), `url`, `statusCode` (number, absent when no
- * answer came), `durationMs`, `error` (absent on success) and `succeeded` (boolean; when absent,
- * a 2xx `statusCode` counts as success).
+ * Fields read per attempt (the webhook journal's AttemptRecord): `at` (ISO), `url`, `statusCode`
+ * (number, absent when no answer came), `durationMs`, `error` (absent on success); a 2xx status
+ * is a success.
  */
 export function createDeliveryLog(db: DynamoDBDocumentClient, tableName: string): DeliveryLog {
   const attemptPrefix = (eventId: string) => keys.deliveryAttempt(eventId, '');
@@ -61,14 +61,13 @@ export function createDeliveryLog(db: DynamoDBDocumentClient, tableName: string)
 
 /** An attempt item as the dashboard shows it; items without a time or URL are skipped. */
 function toAttempt(eventId: string, eventType: string, item: Record<string, unknown>): DeliveryAttempt | undefined {
-  if (typeof item.attemptedAt !== 'string' || typeof item.url !== 'string') return undefined;
+  if (typeof item.at !== 'string' || typeof item.url !== 'string') return undefined;
   const statusCode = typeof item.statusCode === 'number' ? item.statusCode : undefined;
-  const succeeded =
-    typeof item.succeeded === 'boolean' ? item.succeeded : statusCode !== undefined && statusCode >= 200 && statusCode < 300;
+  const succeeded = statusCode !== undefined && statusCode >= 200 && statusCode < 300;
   return {
     eventId,
     eventType,
-    attemptedAt: item.attemptedAt,
+    attemptedAt: item.at,
     url: item.url,
     succeeded,
     ...(statusCode !== undefined ? { statusCode } : {}),

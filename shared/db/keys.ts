@@ -64,6 +64,8 @@ export const keys = {
 
   event: (id: string) => ({ PK: `EVT#${id}`, SK: 'EVT' }),
   eventList: (scope: string) => `${scope}#EVT`,
+  /** Events of one exact type (the events API's `type` filter). */
+  eventTypeList: (scope: string, type: string) => `${scope}#EVT#${type}`,
   deliveryAttempt: (eventId: string, attemptKey: string) => ({ PK: `EVT#${eventId}`, SK: `DLV#${attemptKey}` }),
 
   webhookSubscription: (orgId: string, mode: Mode, id: string) => ({ PK: `ORG#${orgId}`, SK: `WHK#${mode}#${id}` }),

@@ -220,7 +220,7 @@ export function createDeliveryRepository(db: DynamoDBDocumentClient, tableName: 
      * `ops event resend`: writes a replay request next to the event. The table stream carries
      * it to the publisher like a new event, so a replay takes the same path in AWS and locally.
      */
-    async requestResend(eventId: string): Promise<{ id: string; resendId: string }> {
+    async requestResend(eventId: string, subscriptionId?: string): Promise<{ id: string; resendId: string }> {
       const found = isId('event', eventId)
         ? (await db.send(new GetCommand({ TableName: tableName, Key: keys.event(eventId), ConsistentRead: true }))).Item
         : undefined;
@@ -239,6 +239,7 @@ export function createDeliveryRepository(db: DynamoDBDocumentClient, tableName: 
             entity: 'event_resend',
             resendId,
             ...event,
+            ...(subscriptionId ? { subscriptionId } : {}),
             requestedAt: isoMillis(),
             [TTL_ATTRIBUTE]: found[TTL_ATTRIBUTE],
           },

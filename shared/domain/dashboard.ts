@@ -22,7 +22,7 @@ export const DASHBOARD_SCOPES: readonly Scope[] = Object.values(SECTION_SCOPES);
  * Webhook deliveries have no scope of their own yet: every key that may sign in sees them.
  * When the events API adds `event:read`, this is the one line to change.
  */
-export const DELIVERIES_SCOPE: Scope | undefined = undefined;
+export const DELIVERIES_SCOPE: Scope | undefined = 'event:read';
 
 /** Each section shows at most this many rows, newest first (soonest deadline first for chargebacks). */
 export const SECTION_LIMIT = 20;

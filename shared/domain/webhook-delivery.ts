@@ -14,6 +14,8 @@ import { deliveryTargets, type DeliveryTarget, type WebhookSubscription } from '
 export interface PublishedEvent extends OutboxEvent {
   /** Set on a replay: the deliveries of a replay are new deliveries, not duplicates. */
   resendId?: string;
+  /** A replay to this one subscription only (`POST /v1/events/:id/resend` with `subscription_id`). */
+  subscriptionId?: string;
 }
 
 export interface AttemptRecord {
@@ -143,7 +145,10 @@ export type DeliveryOutcome =
 
 /** The first attempt of every target of an event. */
 export function firstAttempts(event: PublishedEvent, subscriptions: WebhookSubscription[]): DeliveryTask[] {
-  return deliveryTargets(event.envelope.type, subscriptions, event.targetUrls).map((target) => ({
+  const targets = event.subscriptionId
+    ? deliveryTargets(event.envelope.type, subscriptions.filter((subscription) => subscription.id === event.subscriptionId))
+    : deliveryTargets(event.envelope.type, subscriptions, event.targetUrls);
+  return targets.map((target) => ({
     kind: 'webhook_delivery',
     event: { envelope: event.envelope, orgId: event.orgId },
     target,

@@ -40,5 +40,6 @@ export function publishedEventOf(record: StreamRecordLike): PublishedEvent {
     orgId: item.orgId,
     ...(item.targetUrls ? { targetUrls: item.targetUrls } : {}),
     ...(item.resendId ? { resendId: item.resendId } : {}),
+    ...(item.subscriptionId ? { subscriptionId: item.subscriptionId } : {}),
   };
 }

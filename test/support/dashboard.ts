@@ -100,8 +100,8 @@ export async function seedAccount(stack: TestStack, merchant: Merchant, descript
 
   const events = await outboxEvents(stack, merchant.orgId, 'test');
   const eventId = events[events.length - 1].id;
-  await putAttempt(stack, eventId, { attemptedAt: new Date(Date.now() - 60_000).toISOString(), url: 'https://hooks.example/ok', statusCode: 200, durationMs: 42, succeeded: true });
-  await putAttempt(stack, eventId, { attemptedAt: new Date().toISOString(), url: 'https://hooks.example/broken', statusCode: 500, durationMs: 120, error: 'HTTP 500 Internal Server Error', succeeded: false });
+  await putAttempt(stack, eventId, { attempt: 1, at: new Date(Date.now() - 60_000).toISOString(), url: 'https://hooks.example/ok', statusCode: 200, durationMs: 42 });
+  await putAttempt(stack, eventId, { attempt: 1, at: new Date().toISOString(), url: 'https://hooks.example/broken', statusCode: 500, durationMs: 120, error: 'HTTP 500 Internal Server Error' });
   return {
     linkId: link.id,
     paymentIds,
@@ -116,12 +116,12 @@ export async function seedAccount(stack: TestStack, merchant: Merchant, descript
   };
 }
 
-/** A delivery attempt item with the attributes the dashboard assumes (docs/dashboard.md). */
+/** A delivery attempt item as the webhook journal records it (AttemptRecord). */
 export async function putAttempt(stack: TestStack, eventId: string, attempt: Record<string, unknown>) {
   await stack.db.send(
     new PutCommand({
       TableName: stack.tableName,
-      Item: { ...keys.deliveryAttempt(eventId, `whk_test#${attempt.attemptedAt}`), entity: 'delivery_attempt', eventId, ...attempt },
+      Item: { ...keys.deliveryAttempt(eventId, `whk_test#${attempt.at}#001`), entity: 'delivery_attempt', eventId, ...attempt },
     }),
   );
 }

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { ListQuery, pageSchema } from '../pagination';
+import type { AttemptRecord } from './webhook-delivery';
+import { isEventPattern } from './webhooks';
+
+/**
+ * The events API (issue: developer experience): the outbox events of a scope as the envelope
+ * webhooks carry, their delivery attempts, and replays.
+ */
+export const EventSchema = z
+  .strictObject({
+    id: z.string().meta({ example: 'evt_01jd2x3y4z5a6b7c8d9e0f1g2h' }),
+    object: z.literal('event'),
+    type: z.string().meta({ example: 'transactions.payment_link.created' }),
+    triggered_at: z.string(),
+    version: z.string().meta({ example: '2026-11-21' }),
+    mode: z.enum(['test', 'live']),
+    data: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: 'Event', description: 'The event envelope, exactly as webhooks deliver it.' });
+
+export const EventListSchema = pageSchema(EventSchema, 'EventList', 'A page of events, newest first.');
+
+export const listEventsQuery = ListQuery.extend({
+  type: z
+    .string()
+    .refine(isEventPattern, 'must be an event type, a `prefix.*` wildcard or `*`')
+    .optional()
+    .meta({ description: 'An exact type, a `prefix.*` wildcard (e.g. `transactions.payment_link.*`) or `*`.' }),
+}).meta({ id: 'ListEventsQuery' });
+
+export const resendEventBody = z
+  .strictObject({
+    subscription_id: z.string().optional().meta({ description: 'Replay to this subscription only; omitted: to every matching subscription and per-object URL.' }),
+  })
+  .meta({ id: 'ResendEventRequest' });
+
+export const EventResendSchema = z
+  .strictObject({
+    object: z.literal('event_resend'),
+    id: z.string().meta({ description: 'The replay request.' }),
+    event_id: z.string(),
+    subscription_id: z.string().nullable(),
+  })
+  .meta({ id: 'EventResend', description: 'A replay request: delivered asynchronously, like the original.' });
+
+export const DeliveryAttemptSchema = z
+  .strictObject({
+    object: z.literal('delivery_attempt'),
+    attempt: z.number().int(),
+    attempted_at: z.string(),
+    endpoint: z.string(),
+    subscription_id: z.string().nullable(),
+    status_code: z.number().int().nullable().meta({ description: 'Null when no answer came (timeout, refused connection).' }),
+    duration_ms: z.number(),
+    error: z.string().nullable(),
+    succeeded: z.boolean(),
+    resend_id: z.string().nullable(),
+  })
+  .meta({ id: 'DeliveryAttempt' });
+
+export const DeliveryAttemptListSchema = pageSchema(DeliveryAttemptSchema, 'DeliveryAttemptList', 'Every delivery attempt of the event, oldest first.');
+
+export type StoredAttempt = AttemptRecord & { subscriptionId?: string; resendId?: string };
+
+export function deliveryAttemptResource(attempt: StoredAttempt): z.infer<typeof DeliveryAttemptSchema> {
+  return {
+    object: 'delivery_attempt',
+    attempt: attempt.attempt,
+    attempted_at: attempt.at,
+    endpoint: attempt.url,
+    subscription_id: attempt.subscriptionId ?? null,
+    status_code: attempt.statusCode ?? null,
+    duration_ms: attempt.durationMs,
+    error: attempt.error ?? null,
+    succeeded: attempt.statusCode !== undefined && attempt.statusCode >= 200 && attempt.statusCode < 300,
+    resend_id: attempt.resendId ?? null,
+  };
+}
+
+/** How a `type` filter is served: an exact type has its own index partition; wildcards filter. */
+export function typeFilter(pattern: string | undefined): { exact?: string; prefix?: string } {
+  if (!pattern || pattern === '*') return {};
+  if (pattern.endsWith('.*')) return { prefix: pattern.slice(0, -1) };
+  return { exact: pattern };
+}
+
+export const eventIdPath = z.object({ id: z.string().meta({ description: 'The event id (`evt_…`).', example: 'evt_01jd2x3y4z5a6b7c8d9e0f1g2h' }) });

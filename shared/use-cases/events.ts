@@ -1,0 +1,56 @@
+import type { Principal } from '../auth/principal';
+import { loadConfig } from '../config';
+import { documentClient } from '../db/client';
+import { createEventRepository } from '../db/event-repository';
+import { createDeliveryRepository } from '../db/webhook-delivery-repository';
+import { createWebhookRepository } from '../db/webhook-repository';
+import { deliveryAttemptResource, type StoredAttempt } from '../domain/event-resources';
+import { requireOwned } from '../domain/scope';
+import { BusinessRuleError } from '../errors';
+import { isId } from '../ids';
+import { pageRequest } from '../pagination';
+
+/** The events API's use cases, wired to the table once per process. */
+export function eventUseCases(db = documentClient(), tableName = loadConfig().tableName) {
+  const events = createEventRepository(db, tableName);
+  const deliveries = createDeliveryRepository(db, tableName);
+  const webhooks = createWebhookRepository(db, tableName);
+
+  const getEvent = async (principal: Principal, id: string) => requireOwned(await events.get(id), principal).envelope;
+
+  return {
+    getEvent,
+
+    async listEvents(principal: Principal, query: { limit?: string; starting_after?: string; ending_before?: string; type?: string }) {
+      const page = pageRequest(query, (value) => isId('event', value));
+      const result = await events.list(principal, page, query.type);
+      return { has_more: result.hasMore, data: result.items };
+    },
+
+    /** Every attempt of the event, oldest first (time, endpoint, status code, duration). */
+    async listDeliveries(principal: Principal, id: string) {
+      await getEvent(principal, id);
+      const attempts = (await deliveries.attemptsOf(id)) as StoredAttempt[];
+      attempts.sort((a, b) => a.at.localeCompare(b.at) || a.attempt - b.attempt);
+      return { has_more: false, data: attempts.map(deliveryAttemptResource) };
+    },
+
+    /**
+     * Replays an event.
+     * 1. The event must be the caller's (404 otherwise).
+     * 2. With `subscription_id`, that subscription must be the caller's organization and mode (422).
+     * 3. A replay request is written next to the event; the stream carries it to delivery.
+     */
+    async resend(principal: Principal, id: string, subscriptionId?: string) {
+      await getEvent(principal, id);
+      if (subscriptionId !== undefined) {
+        const subscription = isId('webhook', subscriptionId) ? await webhooks.get(principal.orgId, principal.mode, subscriptionId) : undefined;
+        if (!subscription) {
+          throw new BusinessRuleError('subscription_id does not name a webhook subscription of this organization and mode', 'subscription_id');
+        }
+      }
+      const requested = await deliveries.requestResend(id, subscriptionId);
+      return { object: 'event_resend' as const, id: requested.resendId, event_id: id, subscription_id: subscriptionId ?? null };
+    },
+  };
+}
