@@ -4,7 +4,7 @@ import {
   NotAuthenticatedError,
   PermissionDeniedError,
 } from '../errors';
-import type { KeyStore, StoredApiKey, StoredUser } from './key-store';
+import type { KeyStore, StoredApiKey } from './key-store';
 import type { Principal, Scope } from './principal';
 import { TOKEN_PATTERN, hashToken } from './tokens';
 
@@ -15,7 +15,6 @@ export const ADMIN_CREATOR_DETAIL = 'API key configuration is invalid (creator r
 
 interface CacheEntry {
   key?: StoredApiKey;
-  user?: StoredUser;
   loadedAt: number;
 }
 
@@ -25,7 +24,8 @@ interface CacheEntry {
  * 2. Creator holding the global admin role: 422 with the fixed detail.
  * 3. Creator without the organization permission, or the scope missing: 403.
  * 4. Key store unreachable: 503 (never 401, never 500).
- * Lookups are cached per token for a few seconds, so a warm function answers without a read.
+ * One GetItem (the key carries its creator's standing), cached per token for a few seconds, so
+ * a warm function answers without a read.
  */
 export class Authenticator {
   private readonly cache = new Map<string, CacheEntry>();
@@ -47,7 +47,8 @@ export class Authenticator {
 
   /** The same checks for a key known by its token hash (a dashboard session keeps only the hash). */
   async authenticateTokenHash(tokenHash: string, scope: Scope | undefined): Promise<Principal> {
-    const { key, user } = await this.load(tokenHash);
+    const { key } = await this.load(tokenHash);
+    const user = key?.creator;
     if (!key) throw new NotAuthenticatedError('Missing or invalid API key');
     if (key.validUntil && Date.parse(key.validUntil) <= this.now()) {
       throw new NotAuthenticatedError('The API key has been revoked');
@@ -76,9 +77,7 @@ export class Authenticator {
     if (cached && this.now() - cached.loadedAt < KEY_CACHE_TTL_MS) return cached;
     let entry: CacheEntry;
     try {
-      const key = await this.store.findKeyByTokenHash(tokenHash);
-      const user = key ? await this.store.findUser(key.creatorId) : undefined;
-      entry = { key, user, loadedAt: this.now() };
+      entry = { key: await this.store.findKeyByTokenHash(tokenHash), loadedAt: this.now() };
     } catch {
       throw new DependencyUnavailableError('Authentication is temporarily unavailable; retry with exponential backoff');
     }

@@ -12,7 +12,14 @@ export interface StoredApiKey {
   createdAt: string;
   /** When set, the key stops working at this moment (revocation plus grace period). */
   validUntil?: string;
+  /**
+   * The creator's standing, copied onto each of their keys (and rewritten when the user
+   * changes) so that authenticating a request is one GetItem.
+   */
+  creator: CreatorStanding;
 }
+
+export type CreatorStanding = Pick<StoredUser, 'orgId' | 'role' | 'orgPermission'>;
 
 export interface StoredUser {
   userId: string;
@@ -24,5 +31,4 @@ export interface StoredUser {
 /** What authentication needs from storage. Failures to reach it surface as thrown errors. */
 export interface KeyStore {
   findKeyByTokenHash(tokenHash: string): Promise<StoredApiKey | undefined>;
-  findUser(userId: string): Promise<StoredUser | undefined>;
 }

@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { KeyStore, StoredApiKey, StoredUser, UserRole } from '../auth/key-store';
+import type { CreatorStanding, KeyStore, StoredApiKey, StoredUser, UserRole } from '../auth/key-store';
 import type { Mode, Scope } from '../auth/principal';
 import { hashToken, newToken } from '../auth/tokens';
 import { BusinessRuleError, NotFoundError } from '../errors';
@@ -7,6 +7,7 @@ import { newId } from '../ids';
 import { isoMillis } from '../time';
 import { conditionalWrite } from './conditional';
 import { keys } from './keys';
+import { queryAll } from './query-all';
 import { INDEXES } from './table';
 
 export interface Organization {
@@ -32,8 +33,33 @@ export function createDirectory(db: DynamoDBDocumentClient, tableName: string) {
 
   const keyStore: KeyStore = {
     findKeyByTokenHash: (tokenHash) => get<StoredApiKey>(keys.apiKeyByTokenHash(tokenHash)),
-    findUser: (userId) => get<StoredUser>(keys.user(userId)),
   };
+
+  /**
+   * Rewrites the creator's standing on each of their keys (found through GSI2), so the next
+   * lookup of any of them (at most 4 s later, with the authenticator's cache) sees the change.
+   */
+  async function copyStandingToKeys(user: StoredUser): Promise<void> {
+    const standing: CreatorStanding = { orgId: user.orgId, role: user.role, orgPermission: user.orgPermission };
+    const owned = await queryAll(db, {
+      TableName: tableName,
+      IndexName: INDEXES.gsi2.name,
+      KeyConditionExpression: '#pk = :pk',
+      ExpressionAttributeNames: { '#pk': INDEXES.gsi2.pk },
+      ExpressionAttributeValues: { ':pk': keys.apiKeysOfCreator(user.userId) },
+    });
+    for (const item of owned) {
+      await db.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: { PK: item.PK, SK: item.SK },
+          UpdateExpression: 'SET #creator = :creator',
+          ExpressionAttributeNames: { '#creator': 'creator' },
+          ExpressionAttributeValues: { ':creator': standing },
+        }),
+      );
+    }
+  }
 
   async function requireOrganization(orgId: string): Promise<Organization> {
     const org = await get<Organization>(keys.organization(orgId));
@@ -102,7 +128,7 @@ export function createDirectory(db: DynamoDBDocumentClient, tableName: string) {
         sets.push('#perm = :perm');
       }
       if (sets.length === 0) throw new BusinessRuleError('Nothing to update: give --role or --org-permission');
-      return conditionalWrite(
+      const user = await conditionalWrite(
         async () =>
           (
             await db.send(
@@ -122,6 +148,8 @@ export function createDirectory(db: DynamoDBDocumentClient, tableName: string) {
           throw new NotFoundError(`User ${userId} does not exist`);
         },
       );
+      await copyStandingToKeys(user);
+      return user;
     },
 
     async createApiKey(input: {
@@ -146,6 +174,7 @@ export function createDirectory(db: DynamoDBDocumentClient, tableName: string) {
         mode: input.mode,
         scopes: input.scopes,
         creatorId: input.creatorId,
+        creator: { orgId: creator.orgId, role: creator.role, orgPermission: creator.orgPermission },
         createdAt: isoMillis(),
         ...(input.acceptorId ? { acceptorId: input.acceptorId } : {}),
       };
@@ -154,6 +183,8 @@ export function createDirectory(db: DynamoDBDocumentClient, tableName: string) {
           TableName: tableName,
           Item: {
             ...keys.apiKeyByTokenHash(hashToken(token)),
+            GSI2PK: keys.apiKeysOfCreator(input.creatorId),
+            GSI2SK: key.keyId,
             GSI3PK: keys.apiKeyIdLookup(key.keyId),
             GSI3SK: 'KEY',
             ...key,

@@ -16,6 +16,8 @@ export const keys = {
   /** API keys are found by the SHA-256 of their token; the token itself is never stored. */
   apiKeyByTokenHash: (tokenHash: string) => ({ PK: `TOKEN#${tokenHash}`, SK: 'TOKEN' }),
   apiKeyIdLookup: (keyId: string) => `KEY#${keyId}`,
+  /** GSI2 on key items: a user's keys, rewritten when the user's standing changes. */
+  apiKeysOfCreator: (userId: string) => `USERKEYS#${userId}`,
 
   paymentLink: (id: string) => ({ PK: `PL#${id}`, SK: 'PL' }),
   paymentLinkList: (scope: string) => `${scope}#PL`,
