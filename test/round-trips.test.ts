@@ -62,3 +62,15 @@ test('operations: retrieve one GetItem, create a GetItem and one transaction, up
   expect(await countCalls(createLink)).toEqual(['GetItem', 'TransactWriteItems']);
   expect(await countCalls(() => api.post(`/v1/payment_links/${link.id}`, { description: 'x' }))).toEqual(['GetItem', 'TransactWriteItems']);
 });
+
+test('money movements: a paid checkout and a refund, call by call', async () => {
+  const link = (await createLink()).body;
+  await api.post('/v1/test_helpers/balance_adjustments', { amount: { value: '50.00', currency: 'eur' } });
+  const paidCalls = await countCalls(() => api.post(`/v1/test_helpers/payment_links/${link.id}/checkout`, { client_key: 'count-me' }));
+  const payment = (await api.get(`/v1/payment_links/${link.id}/payments`)).body.data[0];
+  const refundCalls = await countCalls(() => api.post(`/v1/payments/${payment.id}/refunds`, { amount: { value: '0.50', currency: 'eur' } }));
+  // Open: the helper's ownership read, the link, the session; then payment + session + events.
+  // Paid: payment, link; one transaction; then the held-refund check of the credited balance.
+  expect(paidCalls).toEqual(['GetItem', 'GetItem', 'GetItem', 'TransactWriteItems', 'GetItem', 'GetItem', 'TransactWriteItems', 'Query', 'UpdateItem']);
+  expect(refundCalls).toEqual(['GetItem', 'TransactWriteItems']);
+});
