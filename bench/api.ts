@@ -1,26 +1,33 @@
 /**
- * API latency against the raw DynamoDB call each request makes, measured in one run on the
- * local stack (DynamoDB Local + the Lambda handlers behind the local HTTP adapter). Reports
- * ratios, not lone absolute times: the ratio is the cost of the service's own layers (HTTP,
- * middy, auth with its cache, validation, mapping) relative to the storage call.
+ * Payment-link API latency against the raw DynamoDB calls each request makes, measured in one
+ * run on the local stack (DynamoDB Local + the Lambda handlers behind the local HTTP adapter).
+ * Reports ratios, not lone absolute times: a ratio is the cost of the service's own layers
+ * (HTTP, middy, auth with its cache, validation, mapping) relative to its storage calls.
  */
 import '../shared/quiet-sdk';
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { SCOPES } from '../shared/auth/principal';
+import { batchWriteAll } from '../shared/db/batch';
 import { createDocumentClient } from '../shared/db/client';
 import { createDirectory } from '../shared/db/directory';
 import { keys, scopeOf } from '../shared/db/keys';
+import { paymentLinkItem } from '../shared/db/payment-link-repository';
 import { INDEXES } from '../shared/db/table';
+import { newPaymentLink } from '../shared/domain/payment-links';
+import { newEvent, outboxPut } from '../shared/events';
+import { newId } from '../shared/ids';
 import { freePort } from '../shared/local/free-port';
 import { startLocalStack } from '../shared/local/stack';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 300);
+const LARGE_LIST = Number(process.env.BENCH_LARGE_LIST ?? 50_000);
+const PAYERS = Number(process.env.BENCH_PAYERS ?? 16);
+const PAYMENTS = Number(process.env.BENCH_PAYMENTS ?? 200);
 
 export interface Sample {
   name: string;
   p50: number;
   p99: number;
-  mean: number;
 }
 
 export async function measure(name: string, iterations: number, run: () => Promise<unknown>): Promise<Sample> {
@@ -32,74 +39,112 @@ export async function measure(name: string, iterations: number, run: () => Promi
     times.push(Number(process.hrtime.bigint() - start) / 1e6);
   }
   times.sort((a, b) => a - b);
-  return {
-    name,
-    p50: times[Math.floor(times.length * 0.5)],
-    p99: times[Math.min(times.length - 1, Math.floor(times.length * 0.99))],
-    mean: times.reduce((sum, t) => sum + t, 0) / times.length,
-  };
+  return { name, p50: times[Math.floor(times.length * 0.5)], p99: times[Math.min(times.length - 1, Math.floor(times.length * 0.99))] };
+}
+
+/** An organization with `count` links written straight to the table (25 per BatchWriteItem). */
+async function seedOrganization(db: DynamoDBDocumentClient, tableName: string, count: number) {
+  const directory = createDirectory(db, tableName);
+  const org = await directory.createOrganization(`Bench ${count}`);
+  const acceptor = await directory.createAcceptor(org.id, 'Bench shop');
+  const user = await directory.createUser(org.id);
+  const { token } = await directory.createApiKey({ orgId: org.id, creatorId: user.userId, mode: 'test', scopes: [...SCOPES] });
+  const now = new Date();
+  const items = Array.from({ length: count }, () =>
+    paymentLinkItem(
+      newPaymentLink({ id: newId('paymentLink'), orgId: org.id, mode: 'test', acceptorId: acceptor.id, body: { amount: { value: '10.00', currency: 'EUR' } }, now }),
+      1,
+    ),
+  );
+  await batchWriteAll(db, tableName, items.map((Item) => ({ PutRequest: { Item } })));
+  return { org, acceptor, token };
 }
 
 export async function benchApi(): Promise<string[]> {
   const endpoint = `http://127.0.0.1:${await freePort()}`;
+  const tableName = 'bench';
   delete process.env.BASE_URL;
-  const stack = await startLocalStack({ port: 0, dynamodbEndpoint: endpoint, tableName: 'bench', dataDir: ':memory:' });
+  const stack = await startLocalStack({ port: 0, dynamodbEndpoint: endpoint, tableName, dataDir: ':memory:' });
   try {
     const db = createDocumentClient({ endpoint });
-    const directory = createDirectory(db, 'bench');
-    const org = await directory.createOrganization('Bench');
-    const acceptor = await directory.createAcceptor(org.id, 'Bench shop');
-    const user = await directory.createUser(org.id);
-    const { token } = await directory.createApiKey({ orgId: org.id, creatorId: user.userId, mode: 'test', scopes: [...SCOPES] });
-    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-    const create = () =>
-      fetch(`${stack.baseUrl}/v1/payment_links`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ amount: { value: '10.00', currency: 'EUR' }, acceptor_id: acceptor.id }),
-      }).then((r) => r.json() as Promise<{ id: string }>);
-    const link = await create();
-    for (let i = 0; i < 30; i++) await create();
+    const small = await seedOrganization(db, tableName, 1_000);
+    const large = await seedOrganization(db, tableName, LARGE_LIST);
+    const headersOf = (token: string) => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json' });
+    const headers = headersOf(small.token);
+    const call = (method: string, path: string, body?: unknown, token = small.token) =>
+      fetch(`${stack.baseUrl}${path}`, { method, headers: headersOf(token), body: body === undefined ? undefined : JSON.stringify(body) }).then(
+        (r) => r.json() as Promise<{ id: string }>,
+      );
+    const link = await call('POST', '/v1/payment_links', { amount: { value: '10.00', currency: 'EUR' }, acceptor_id: small.acceptor.id });
 
-    const rawGet = () => db.send(new GetCommand({ TableName: 'bench', Key: keys.paymentLink(link.id), ConsistentRead: true }));
-    const rawQuery = () =>
+    // The raw calls each operation makes (docs/architecture.md, round trips per request).
+    const rawGet = () => db.send(new GetCommand({ TableName: tableName, Key: keys.paymentLink(link.id), ConsistentRead: true }));
+    const rawAcceptor = () => db.send(new GetCommand({ TableName: tableName, Key: keys.acceptor(small.org.id, small.acceptor.id), ConsistentRead: true }));
+    const rawCreate = async () => {
+      await rawAcceptor();
+      const created = newPaymentLink({ id: newId('paymentLink'), orgId: small.org.id, mode: 'test', acceptorId: small.acceptor.id, body: { amount: { value: '10.00', currency: 'EUR' } }, now: new Date() });
+      const event = newEvent({ type: 'transactions.payment_link.created', orgId: small.org.id, mode: 'test', data: { id: created.id } });
+      await db.send(new TransactWriteCommand({ TransactItems: [{ Put: { TableName: tableName, Item: paymentLinkItem(created, 1) } }, outboxPut(tableName, event)] }));
+    };
+    let version = 0;
+    const rawUpdate = async () => {
+      const current = (await rawGet()).Item!;
+      version = Number(current.version);
+      const event = newEvent({ type: 'transactions.payment_link.properties.changed', orgId: small.org.id, mode: 'test', data: { id: link.id } });
+      await db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Put: { TableName: tableName, Item: { ...current, version: version + 1 }, ConditionExpression: '#v = :v', ExpressionAttributeNames: { '#v': 'version' }, ExpressionAttributeValues: { ':v': version } } },
+            outboxPut(tableName, event),
+          ],
+        }),
+      );
+    };
+    const rawList = (orgId: string) => () =>
       db.send(
         new QueryCommand({
-          TableName: 'bench',
+          TableName: tableName,
           IndexName: INDEXES.gsi1.name,
           KeyConditionExpression: '#pk = :pk',
           ExpressionAttributeNames: { '#pk': INDEXES.gsi1.pk },
-          ExpressionAttributeValues: { ':pk': keys.paymentLinkList(scopeOf(org.id, 'test')) },
+          ExpressionAttributeValues: { ':pk': keys.paymentLinkList(scopeOf(orgId, 'test')) },
           ScanIndexForward: false,
           Limit: 11,
         }),
       );
-    const apiGet = () => fetch(`${stack.baseUrl}/v1/payment_links/${link.id}`, { headers }).then((r) => r.text());
-    const apiList = () => fetch(`${stack.baseUrl}/v1/payment_links`, { headers }).then((r) => r.text());
-    const pay = () =>
-      fetch(`${stack.baseUrl}/v1/test_helpers/payment_links/${link.id}/checkout`, { method: 'POST', headers, body: '{}' }).then((r) => r.text());
 
-    const samples = [
-      await measure('raw GetItem (payment link)', ITERATIONS, rawGet),
-      await measure('GET /v1/payment_links/:id', ITERATIONS, apiGet),
-      await measure('raw Query (10 + 1 links)', ITERATIONS, rawQuery),
-      await measure('GET /v1/payment_links', ITERATIONS, apiList),
-      await measure('POST /v1/payment_links', ITERATIONS, create),
-      await measure('test-helper checkout (open + paid)', Math.ceil(ITERATIONS / 3), pay),
+    const pairs: [Sample, Sample, string][] = [
+      [await measure('raw GetItem + TransactWriteItems', ITERATIONS, rawCreate), await measure('POST /v1/payment_links', ITERATIONS, () => call('POST', '/v1/payment_links', { amount: { value: '10.00', currency: 'EUR' }, acceptor_id: small.acceptor.id })), 'create'],
+      [await measure('raw GetItem', ITERATIONS, rawGet), await measure('GET /v1/payment_links/:id', ITERATIONS, () => call('GET', `/v1/payment_links/${link.id}`)), 'retrieve'],
+      [await measure('raw GetItem + TransactWriteItems', ITERATIONS, rawUpdate), await measure('POST /v1/payment_links/:id', ITERATIONS, () => call('POST', `/v1/payment_links/${link.id}`, { description: 'bench' })), 'update'],
+      [await measure('raw Query (11 links)', ITERATIONS, rawList(small.org.id)), await measure('GET /v1/payment_links', ITERATIONS, () => call('GET', '/v1/payment_links')), 'list, 1,000 links'],
+      [await measure('raw Query (11 links)', ITERATIONS, rawList(large.org.id)), await measure('GET /v1/payment_links', ITERATIONS, () => call('GET', '/v1/payment_links', undefined, large.token)), `list, ${LARGE_LIST.toLocaleString('en')} links`],
     ];
-    const [get, apiGetSample, query, listSample, createSample, paySample] = samples;
-    const format = (s: Sample) => `| ${s.name} | ${s.p50.toFixed(2)} | ${s.p99.toFixed(2)} | ${s.mean.toFixed(2)} |`;
+
+    // Paid-checkout throughput: PAYERS customers at a time on one link limited to PAYMENTS.
+    const limited = await call('POST', '/v1/payment_links', { amount: { value: '1.00', currency: 'EUR' }, acceptor_id: small.acceptor.id, payments_limit: PAYMENTS });
+    let remaining = PAYMENTS;
+    const started = process.hrtime.bigint();
+    await Promise.all(
+      Array.from({ length: PAYERS }, async () => {
+        while (remaining > 0) {
+          remaining--;
+          await fetch(`${stack.baseUrl}/v1/test_helpers/payment_links/${limited.id}/checkout`, { method: 'POST', headers, body: '{}' }).then((r) => r.text());
+        }
+      }),
+    );
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+
+    const row = ([raw, api, name]: [Sample, Sample, string]) =>
+      `| ${name} | ${api.p50.toFixed(2)} / ${api.p99.toFixed(2)} | ${raw.p50.toFixed(2)} / ${raw.p99.toFixed(2)} (${raw.name}) | ${(api.p50 / raw.p50).toFixed(2)}× / ${(api.p99 / raw.p99).toFixed(2)}× |`;
     return [
-      `API vs raw DynamoDB, ${ITERATIONS} sequential requests each (ms, this machine, one run)`,
+      `## Payment links: API vs the raw DynamoDB calls it makes (${ITERATIONS} sequential requests each, ms)`,
       '',
-      '| operation | p50 | p99 | mean |',
+      '| operation | API p50 / p99 | raw p50 / p99 | ratio p50 / p99 |',
       '|---|---|---|---|',
-      ...samples.map(format),
+      ...pairs.map(row),
       '',
-      `- GET /v1/payment_links/:id ÷ raw GetItem (p50): ${(apiGetSample.p50 / get.p50).toFixed(2)}×`,
-      `- GET /v1/payment_links ÷ raw Query (p50): ${(listSample.p50 / query.p50).toFixed(2)}×`,
-      `- POST /v1/payment_links ÷ raw GetItem (p50): ${(createSample.p50 / get.p50).toFixed(2)}× (one TransactWriteItems: link + created event, and an acceptor GetItem)`,
-      `- paid checkout ÷ raw GetItem (p50): ${(paySample.p50 / get.p50).toFixed(2)}× (open: 2 transactions; paid: reads + one 6-item transaction)`,
+      `Paid-checkout throughput on one link limited to ${PAYMENTS}, ${PAYERS} payers at a time: ${(PAYMENTS / seconds).toFixed(1)} paid checkouts/s (${seconds.toFixed(1)} s, open + paid each).`,
     ];
   } finally {
     await stack.stop();
