@@ -87,6 +87,7 @@ export const errorEnvelope = (): MiddlewareObj<ApiEvent, ApiResult> => ({
     const { status, envelope, retryAfterSeconds } = toErrorResponse(request.error, urlsFor(request.event).docs);
     if (status === 500) logger.error('request failed', { error: request.error as Error, path: request.event.rawPath });
     else if (status === 503) logger.warn('dependency unavailable', { path: request.event.rawPath });
+    else logger.debug('request', { route: request.event.routeKey, status });
     request.response = {
       statusCode: status,
       headers: {
@@ -155,10 +156,13 @@ export function apiHandler<
         return toResult(response);
       };
       const idempotencyKey = event.headers?.[IDEMPOTENCY_HEADER];
-      if (principal && idempotencyKey !== undefined && event.requestContext?.http?.method === 'POST') {
-        return runIdempotently(getRuntime().idempotency, principal.keyId, idempotencyKey, event, urlsFor(event).docs, execute);
-      }
-      return execute();
+      const result =
+        principal && idempotencyKey !== undefined && event.requestContext?.http?.method === 'POST'
+          ? await runIdempotently(getRuntime().idempotency, principal.keyId, idempotencyKey, event, urlsFor(event).docs, execute)
+          : await execute();
+      // Keys, not sentences: the route, the answer and who asked (ids only, never the token).
+      logger.debug('request', { route: event.routeKey, status: result.statusCode, orgId: principal?.orgId, keyId: principal?.keyId });
+      return result;
     });
   // The schemas travel with the handler, so a test can check that the OpenAPI table documents these very ones.
   return Object.assign(handler, { schemas });
