@@ -3,12 +3,11 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Mode } from '../shared/auth/principal';
 import { readBalance } from '../shared/db/balance';
-import { keys, scopeOf } from '../shared/db/keys';
+import { keys } from '../shared/db/keys';
 import { createPaymentRepository } from '../shared/db/payment-repository';
-import { INDEXES } from '../shared/db/table';
 import { ChargebackListItemSchema, ChargebackSchema } from '../shared/domain/chargebacks';
 import type { Payment } from '../shared/domain/payments';
 import { newId } from '../shared/ids';
@@ -16,6 +15,7 @@ import { runOps } from '../shared/ops/cli';
 import { opsCommands } from '../shared/ops/commands';
 import { isoMillis } from '../shared/time';
 import { configuredUrls, createChargebackUseCases } from '../shared/use-cases/chargebacks';
+import { outboxItems } from './support/events';
 import { client, expectEnvelope } from './support/http';
 import { createMerchant, startTestStack, type Merchant, type TestStack } from './support/stack';
 
@@ -71,16 +71,7 @@ async function chargebackIn(status: string, paymentOwner = merchant) {
 }
 
 async function eventsOf(orgId: string, mode: Mode, chargebackId: string) {
-  const result = await stack.db.send(
-    new QueryCommand({
-      TableName: stack.tableName,
-      IndexName: INDEXES.gsi1.name,
-      KeyConditionExpression: '#pk = :pk',
-      ExpressionAttributeNames: { '#pk': INDEXES.gsi1.pk },
-      ExpressionAttributeValues: { ':pk': keys.eventList(scopeOf(orgId, mode)) },
-    }),
-  );
-  return (result.Items ?? []).filter((item) => item.PK.startsWith('EVT#') && item.envelope.data.id === chargebackId);
+  return (await outboxItems(stack, orgId, mode)).filter((item) => item.envelope.data.id === chargebackId);
 }
 
 const balance = (owner: Merchant, mode: Mode = 'test') =>

@@ -5,9 +5,9 @@ import { INDEXES } from '../../shared/db/table';
 import type { EventEnvelope } from '../../shared/events';
 import type { TestStack } from './stack';
 
-/** The outbox events of one organization and mode, oldest first (read straight from the table). */
-export async function outboxEvents(stack: TestStack, orgId: string, mode: Mode = 'test'): Promise<EventEnvelope[]> {
-  const events: EventEnvelope[] = [];
+/** The outbox items of one organization and mode, oldest first (read straight from the table). */
+export async function outboxItems(stack: TestStack, orgId: string, mode: Mode = 'test'): Promise<Record<string, any>[]> {
+  const items: Record<string, any>[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
     const page = await stack.db.send(
@@ -20,10 +20,15 @@ export async function outboxEvents(stack: TestStack, orgId: string, mode: Mode =
         ExclusiveStartKey: startKey,
       }),
     );
-    events.push(...(page.Items ?? []).map((item) => item.envelope as EventEnvelope));
+    items.push(...(page.Items ?? []));
     startKey = page.LastEvaluatedKey;
   } while (startKey);
-  return events;
+  return items;
+}
+
+/** The envelopes of those outbox items. */
+export async function outboxEvents(stack: TestStack, orgId: string, mode: Mode = 'test'): Promise<EventEnvelope[]> {
+  return (await outboxItems(stack, orgId, mode)).map((item) => item.envelope as EventEnvelope);
 }
 
 /** Events of one type about one object (`data.id`). */
