@@ -15,7 +15,10 @@ beforeAll(async () => {
   ({ stack, merchant, api } = await startMerchantStack());
   documentClient().middlewareStack.add(
     (next, context) => async (args) => {
-      calls.push(String(context.commandName).replace(/Command$/, ''));
+      const key = (args.input as { Key?: { PK?: { S?: string } | string } }).Key?.PK;
+      const pk = typeof key === 'string' ? key : key?.S;
+      // The key lookup is told apart, so that a cache expiring on a slow machine changes no count.
+      calls.push(pk?.startsWith('TOKEN#') ? 'auth' : String(context.commandName).replace(/Command$/, ''));
       return next(args);
     },
     { step: 'initialize', name: 'countCalls' },
@@ -23,10 +26,11 @@ beforeAll(async () => {
 });
 afterAll(() => stack.stop());
 
-async function countCalls(request: () => Promise<unknown>): Promise<string[]> {
+/** The calls a request makes, without the key lookup (`withAuth` keeps it). */
+async function countCalls(request: () => Promise<unknown>, withAuth = false): Promise<string[]> {
   calls.length = 0;
   await request();
-  return [...calls];
+  return calls.filter((call) => withAuth || call !== 'auth');
 }
 
 const createLink = () => api.post('/v1/payment_links', { amount: { value: '1.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId });
@@ -35,8 +39,8 @@ test('auth: a cold key costs one GetItem; a warm one none', async () => {
   const token = await merchant.key();
   const fresh = client(stack.baseUrl, token);
   const link = (await createLink()).body;
-  expect(await countCalls(() => fresh.get(`/v1/payment_links/${link.id}`))).toEqual(['GetItem', 'GetItem']);
-  expect(await countCalls(() => fresh.get(`/v1/payment_links/${link.id}`))).toEqual(['GetItem']);
+  expect(await countCalls(() => fresh.get(`/v1/payment_links/${link.id}`), true)).toEqual(['auth', 'GetItem']);
+  expect(await countCalls(() => fresh.get(`/v1/payment_links/${link.id}`), true)).toEqual(['GetItem']);
 });
 
 test('list: a page is one Query of limit + 1 whatever the list size; a cursor adds one GetItem', async () => {
