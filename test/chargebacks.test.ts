@@ -536,6 +536,25 @@ describe('acquirer feed (live): ops chargeback ingest and the feed function', ()
     expect(event.envelope.mode).toBe('live');
   });
 
+  test('ingest: a replayed feed records nothing twice when its entries carry the acquirer reference', async () => {
+    const shop = await createMerchant(stack);
+    const payment = await paidPayment(shop, { mode: 'live', amountMinor: 3000 });
+    const document = {
+      chargebacks: [
+        {
+          payment_id: payment.id,
+          reason: { code: '10.4', description: 'Fraud' },
+          amount: { value: '30.00', currency: 'EUR' },
+          acquirer: { name: 'Acme Acquiring', reference: `REF-${payment.id}`, case_id: 'CASE-9' },
+        },
+      ],
+    };
+    expect(await ingest(document)).toEqual({ ingested: 1 });
+    expect(await ingest(document)).toEqual({ ingested: 0 });
+    expect((await api(shop.live).get('/v1/chargebacks')).body.data).toHaveLength(1);
+    expect(await balance(shop, 'live')).toBe(-3000);
+  });
+
   test('ingest: one bad entry refuses the whole file, naming the entry and the field; nothing is written', async () => {
     const shop = await createMerchant(stack);
     const good = await paidPayment(shop, { mode: 'live' });

@@ -93,7 +93,7 @@ export function createChargebackRepository(db: DynamoDBDocumentClient, tableName
      * chargeback may drive it negative) and the `open` event, under the condition that the
      * payment is still paid. A payment that is not: 422 `payment_id`.
      */
-    async create(chargeback: Chargeback, event: OutboxEvent): Promise<void> {
+    async create(chargeback: Chargeback, event: OutboxEvent, feedReference?: string): Promise<'created' | 'duplicate'> {
       const paymentStillPaid = {
         ConditionCheck: {
           TableName: tableName,
@@ -103,12 +103,29 @@ export function createChargebackRepository(db: DynamoDBDocumentClient, tableName
           ExpressionAttributeValues: { ':paid': 'paid' },
         },
       };
+      // A feed entry's acquirer reference is claimed with the chargeback: a replayed feed is harmless.
+      const referenceClaim = feedReference
+        ? [
+            {
+              Put: {
+                TableName: tableName,
+                Item: { ...keys.chargebackFeedReference(feedReference), entity: 'chargeback_reference', chargebackId: chargeback.id },
+                ConditionExpression: 'attribute_not_exists(#pk)',
+                ExpressionAttributeNames: { '#pk': 'PK' },
+              },
+            },
+          ]
+        : [];
       try {
         await commit(chargeback, event, { ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: { '#pk': 'PK' } }, [
           paymentStillPaid,
+          ...referenceClaim,
         ]);
+        return 'created';
       } catch (error) {
-        if (cancellationReasons(error)?.[1]?.code === 'ConditionalCheckFailed') {
+        const reasons = cancellationReasons(error);
+        if (feedReference && reasons?.[2]?.code === 'ConditionalCheckFailed') return 'duplicate';
+        if (reasons?.[1]?.code === 'ConditionalCheckFailed') {
           throw new BusinessRuleError('Only a paid payment can be charged back', 'payment_id');
         }
         throw error;

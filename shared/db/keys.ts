@@ -46,6 +46,8 @@ export const keys = {
   chargebackAcceptorList: (scope: string, acceptorId: string) => `${scope}#ACCEPTOR#${acceptorId}#CB`,
   chargebacksOfPayment: (paymentId: string) => `PAY#${paymentId}#CB`,
   chargebackDeadlineDue: 'DUE#CB_DEADLINE',
+  /** An acquirer's reference of a fed chargeback, claimed once: feed replays create nothing. */
+  chargebackFeedReference: (reference: string) => ({ PK: `CBREF#${reference}`, SK: 'CBREF' }),
 
   settlement: (id: string) => ({ PK: `STL#${id}`, SK: 'STL' }),
   settlementList: (orgId: string) => `${scopeOf(orgId, 'live')}#STL`,

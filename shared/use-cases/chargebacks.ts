@@ -45,8 +45,8 @@ export function createChargebackUseCases(db: DynamoDBDocumentClient, tableName: 
   const chargebacks = createChargebackRepository(db, tableName);
   const payments = createPaymentRepository(db, tableName);
 
-  const record = (chargeback: Chargeback, urls: PublicUrls) =>
-    withConflictRetry(() => chargebacks.create(chargeback, chargebackEvent(chargeback, urls)));
+  const record = (chargeback: Chargeback, urls: PublicUrls, feedReference?: string) =>
+    withConflictRetry(() => chargebacks.create(chargeback, chargebackEvent(chargeback, urls), feedReference));
 
   /**
    * Opens a chargeback on a paid payment.
@@ -90,7 +90,8 @@ export function createChargebackUseCases(db: DynamoDBDocumentClient, tableName: 
    * The acquirer feed (live mode): `{"chargebacks": [{payment_id, reason, amount, deadline_at?, acquirer?, consumer_account_number?}]}`.
    * 1. Validate the whole document with zod; any issue refuses it whole, naming entry and field.
    * 2. Check every entry against its payment (exists, live, paid; currency; amount); any failure refuses it whole.
-   * 3. Open each chargeback (one transaction each). Returns how many were ingested.
+   * 3. Open each chargeback (one transaction each). An entry whose acquirer reference was
+   *    ingested before is skipped (a replayed feed). Returns how many were ingested.
    */
   async function ingest(document: unknown, urls: PublicUrls): Promise<number> {
     const parsed = ChargebackFeed.safeParse(document);
@@ -99,29 +100,35 @@ export function createChargebackUseCases(db: DynamoDBDocumentClient, tableName: 
       const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]] : issue.path;
       refuseFeed(issue.code === 'unrecognized_keys' ? 'unknown field' : issue.message, fieldPath(path) || 'chargebacks');
     }
-    const opened: Chargeback[] = [];
+    const opened: { chargeback: Chargeback; feedReference?: string }[] = [];
     for (const [i, entry] of parsed.data.chargebacks.entries()) {
       const payment: Payment | undefined = await payments.get(entry.payment_id);
       if (!payment) refuseFeed(`payment ${entry.payment_id} does not exist`, `chargebacks[${i}].payment_id`);
       if (payment.mode !== 'live') refuseFeed(`payment ${entry.payment_id} is not a live payment`, `chargebacks[${i}].payment_id`);
       try {
-        opened.push(openChargeback({
-          id: newId('chargeback'),
-          now: new Date(),
-          payment,
-          reason: entry.reason,
-          amount: entry.amount,
-          deadlineAt: entry.deadline_at,
-          acquirer: entry.acquirer,
-          consumerAccountNumber: entry.consumer_account_number,
-        }));
+        opened.push({
+          chargeback: openChargeback({
+            id: newId('chargeback'),
+            now: new Date(),
+            payment,
+            reason: entry.reason,
+            amount: entry.amount,
+            deadlineAt: entry.deadline_at,
+            acquirer: entry.acquirer,
+            consumerAccountNumber: entry.consumer_account_number,
+          }),
+          feedReference: entry.acquirer ? `${entry.acquirer.name}#${entry.acquirer.reference}` : undefined,
+        });
       } catch (error) {
         if (error instanceof ServiceError) refuseFeed(error.message, `chargebacks[${i}].${error.attribute ?? 'payment_id'}`);
         throw error;
       }
     }
-    for (const chargeback of opened) await record(chargeback, urls);
-    return opened.length;
+    let ingested = 0;
+    for (const { chargeback, feedReference } of opened) {
+      if ((await record(chargeback, urls, feedReference)) === 'created') ingested++;
+    }
+    return ingested;
   }
 
   return { chargebacks, payments, open, transition, ingest };
