@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { client, type HttpResult } from './support/http';
+import type { HttpResult } from './support/http';
 import { startMerchantStack, type Api, type Merchant, type TestStack } from './support/stack';
 
 /**
