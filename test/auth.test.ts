@@ -38,6 +38,11 @@ describe('authentication and scopes', () => {
     expect(result.body.links.api.href).toBe(`${stack.baseUrl}/v1/payments/${livePaymentId}`);
   });
 
+  test('the scheme is case-insensitive (RFC 7235): "bearer" works too', async () => {
+    const result = await client(stack.baseUrl).get(`/v1/payments/${livePaymentId}`, { authorization: `bearer ${merchant.live}` });
+    expect(result.status).toBe(200);
+  });
+
   test('missing, malformed and unknown keys -> 401', async () => {
     expectEnvelope(await getPayment(undefined), 401);
     expectEnvelope(await client(stack.baseUrl).get(`/v1/payments/${livePaymentId}`, { authorization: 'Basic abc' }), 401);

@@ -36,7 +36,7 @@ export class Authenticator {
   ) {}
 
   async authenticate(authorization: string | undefined, scope: Scope | undefined): Promise<Principal> {
-    return this.authenticateToken(/^Bearer (\S+)$/.exec(authorization ?? '')?.[1], scope);
+    return this.authenticateToken(/^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1], scope);
   }
 
   /** The same checks for a bare token (the dashboard's sign-in form). */
