@@ -83,11 +83,3 @@ export function isId(kind: IdKind, value: unknown): value is string {
   }
   return pattern.test(value);
 }
-
-/** The creation time encoded in an id body. */
-export function idTime(id: string): Date {
-  const body = id.slice(id.indexOf('_') + 1, id.indexOf('_') + 1 + TIME_LENGTH);
-  let ms = 0;
-  for (const char of body) ms = ms * 32 + ALPHABET.indexOf(char);
-  return new Date(ms);
-}

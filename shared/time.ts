@@ -22,10 +22,6 @@ export function toIsoMicros(value: string): string {
   return `${seconds}.${fraction.padEnd(6, '0')}+00:00`;
 }
 
-export function isoDate(date: Date | number | string): string {
-  return new Date(date).toISOString().slice(0, 10);
-}
-
 /** ISO 8601 datetime with an explicit zone; fractional seconds optional. */
 export const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
 

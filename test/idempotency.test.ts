@@ -1,3 +1,4 @@
+import { IN_FLIGHT_LEASE_MS, createIdempotencyStore } from '../shared/db/idempotency-store';
 import { client, expectEnvelope } from './support/http';
 import { startMerchantStack, type Api, type Merchant, type TestStack } from './support/stack';
 
@@ -64,4 +65,12 @@ test('idempotency: 20 parallel identical requests with one key create exactly on
   for (const result of results.filter((r) => r.status !== 201)) expectEnvelope(result, 409);
   const replay = await api.post('/v1/payment_links', body(), { 'idempotency-key': 'burst-1' });
   expect(replay.body.id).toBe(created[0].body.id);
+});
+
+test('idempotency: a claim left in flight by a crashed request frees itself after its lease', async () => {
+  const store = createIdempotencyStore(stack.db, stack.tableName);
+  const start = Date.now();
+  expect((await store.claim('key_crash', 'k1', 'fp', start)).kind).toBe('claimed');
+  expect((await store.claim('key_crash', 'k1', 'fp', start + 1_000)).kind).toBe('in_flight');
+  expect((await store.claim('key_crash', 'k1', 'fp', start + IN_FLIGHT_LEASE_MS + 1)).kind).toBe('claimed');
 });

@@ -17,27 +17,9 @@ export interface BalanceRef {
 
 const balanceKey = (ref: BalanceRef) => keys.balance(scopeOf(ref.orgId, ref.mode), ref.currency.toUpperCase());
 
-/**
- * An Update action adding `deltaMinor` (negative debits). With `mustCover`, the action's
- * condition fails unless the balance covers the debit: a refund can never drive it below zero.
- */
-export function balanceChange(tableName: string, ref: BalanceRef, deltaMinor: number, options: { mustCover?: boolean } = {}) {
-  return {
-    Update: {
-      TableName: tableName,
-      Key: balanceKey(ref),
-      UpdateExpression: 'SET #orgId = :orgId, #mode = :mode, #currency = :currency ADD #available :delta',
-      ...(options.mustCover ? { ConditionExpression: '#available >= :needed' } : {}),
-      ExpressionAttributeNames: { '#available': 'availableMinor', '#orgId': 'orgId', '#mode': 'mode', '#currency': 'currency' },
-      ExpressionAttributeValues: {
-        ':delta': deltaMinor,
-        ':orgId': ref.orgId,
-        ':mode': ref.mode,
-        ':currency': ref.currency.toUpperCase(),
-        ...(options.mustCover ? { ':needed': -deltaMinor } : {}),
-      },
-    },
-  };
+/** An Update action adding `deltaMinor` to the balance (negative debits; no cover needed). */
+export function balanceChange(tableName: string, ref: BalanceRef, deltaMinor: number) {
+  return refundBalanceChange(tableName, ref, { deltaMinor });
 }
 
 export async function readBalance(db: DynamoDBDocumentClient, tableName: string, ref: BalanceRef): Promise<number> {

@@ -1,6 +1,11 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
+/** AWS SDK settings for DynamoDB Local at `endpoint`: any static credentials do (shared database). */
+export function localAwsConfig(endpoint: string) {
+  return { endpoint, region: process.env.AWS_REGION ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
+}
+
 export interface DocumentClientOptions {
   endpoint?: string;
   maxAttempts?: number;
@@ -13,13 +18,7 @@ export interface DocumentClientOptions {
 export function createDocumentClient(options: DocumentClientOptions = {}): DynamoDBDocumentClient {
   const endpoint = options.endpoint ?? process.env.DYNAMODB_ENDPOINT;
   const client = new DynamoDBClient({
-    ...(endpoint
-      ? {
-          endpoint,
-          region: process.env.AWS_REGION ?? 'local',
-          credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-        }
-      : {}),
+    ...(endpoint ? localAwsConfig(endpoint) : {}),
     maxAttempts: options.maxAttempts ?? 3,
   });
   return DynamoDBDocumentClient.from(client, {

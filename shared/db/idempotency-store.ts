@@ -4,6 +4,12 @@ import { keys } from './keys';
 import { TTL_ATTRIBUTE } from './table';
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
+/**
+ * How long a claim stays `in_flight` without being completed: longer than any API function may
+ * run (10 s), so only a request that crashed or timed out leaves it, and then its key is free
+ * again instead of answering 409 for a day.
+ */
+export const IN_FLIGHT_LEASE_MS = 30_000;
 
 export interface StoredResponse {
   status: number;
@@ -21,7 +27,7 @@ export type IdempotencyClaim =
  * Idempotency records: one item per API key and Idempotency-Key, claimed with a conditional
  * Put (so of twenty identical concurrent requests exactly one runs), completed with the
  * response, and expired after 24 hours (TTL; the claim also treats an expired record as free,
- * since TTL deletion lags).
+ * since TTL deletion lags). An `in_flight` claim older than its lease is free too.
  */
 export function createIdempotencyStore(db: DynamoDBDocumentClient, tableName: string) {
   return {
@@ -36,12 +42,13 @@ export function createIdempotencyStore(db: DynamoDBDocumentClient, tableName: st
                 ...keys.idempotency(keyId, idempotencyKey),
                 entity: 'idempotency',
                 state: 'in_flight',
+                leaseUntil: now + IN_FLIGHT_LEASE_MS,
                 fingerprint,
                 [TTL_ATTRIBUTE]: nowSeconds + IDEMPOTENCY_TTL_SECONDS,
               },
-              ConditionExpression: 'attribute_not_exists(#pk) OR #ttl < :now',
-              ExpressionAttributeNames: { '#pk': 'PK', '#ttl': TTL_ATTRIBUTE },
-              ExpressionAttributeValues: { ':now': nowSeconds },
+              ConditionExpression: 'attribute_not_exists(#pk) OR #ttl < :now OR (#state = :inFlight AND #lease < :nowMs)',
+              ExpressionAttributeNames: { '#pk': 'PK', '#ttl': TTL_ATTRIBUTE, '#state': 'state', '#lease': 'leaseUntil' },
+              ExpressionAttributeValues: { ':now': nowSeconds, ':inFlight': 'in_flight', ':nowMs': now },
               ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
             }),
           );

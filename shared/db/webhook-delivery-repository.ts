@@ -106,15 +106,13 @@ export function createDeliveryRepository(db: DynamoDBDocumentClient, tableName: 
 
     /** The attempts of one event, oldest first per target (for the events API). */
     async attemptsOf(eventId: string): Promise<(AttemptRecord & { targetKey: string })[]> {
-      const page = await db.send(
-        new QueryCommand({
-          TableName: tableName,
-          KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
-          ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK' },
-          ExpressionAttributeValues: { ':pk': keys.event(eventId).PK, ':prefix': 'DLV#' },
-        }),
-      );
-      return (page.Items ?? []) as (AttemptRecord & { targetKey: string })[];
+      const items = await queryAll(db, {
+        TableName: tableName,
+        KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+        ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK' },
+        ExpressionAttributeValues: { ':pk': keys.event(eventId).PK, ':prefix': keys.deliveryAttempt(eventId, '').SK },
+      });
+      return items as unknown as (AttemptRecord & { targetKey: string })[];
     },
 
     /**

@@ -66,11 +66,6 @@ function getRuntime() {
   return runtime;
 }
 
-/** Test hook: drop cached clients and keys (a test that changes the environment). */
-export function resetApiRuntime(): void {
-  runtime = undefined;
-}
-
 function requestBaseUrl(event: ApiEvent): string | undefined {
   const host = event.headers?.host;
   if (!host) return undefined;

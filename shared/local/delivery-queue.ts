@@ -46,24 +46,38 @@ export function createLocalDeliveryQueue(service: WebhookService, options: { con
   }
 
   async function attempt(task: DeliveryTask): Promise<void> {
+    let outcome;
     try {
-      const outcome = await service.deliver(task);
-      if (outcome.kind === 'retry') {
-        await store.reschedule(outcome.task, Date.now() + outcome.delayMs);
-        schedule(outcome.task, outcome.delayMs);
-      }
+      outcome = await service.deliver(task);
     } catch (error) {
-      // The table itself failed (not the endpoint): try again soon, without counting an attempt.
+      // The table failed before the attempt was recorded: try the same attempt again soon.
       logger.error('local webhook delivery failed; retrying', { eventId: task.event.envelope.id, error: (error as Error).message });
       schedule(task, 1_000);
+      return;
     }
+    if (outcome.kind !== 'retry') return;
+    try {
+      await store.reschedule(outcome.task, Date.now() + outcome.delayMs);
+    } catch (error) {
+      // The attempt was made and recorded; only its durable due time is missing. Keep the next
+      // attempt in memory (a restart resumes from the previous due time at worst).
+      logger.error('local webhook retry not persisted', { eventId: task.event.envelope.id, error: (error as Error).message });
+    }
+    schedule(outcome.task, outcome.delayMs);
   }
 
   return {
     async enqueue(tasks) {
       const now = Date.now();
-      const claimed = await Promise.all(tasks.map((task) => store.claim(task, now)));
-      tasks.forEach((task, index) => claimed[index] && schedule(task, 0));
+      const claims = await Promise.allSettled(tasks.map((task) => store.claim(task, now)));
+      // Schedule every claim that was taken, even when another failed: a retried fan-out finds
+      // those claimed already and would not schedule them again.
+      tasks.forEach((task, index) => {
+        const claim = claims[index];
+        if (claim.status === 'fulfilled' && claim.value) schedule(task, 0);
+      });
+      const failed = claims.find((claim) => claim.status === 'rejected');
+      if (failed) throw (failed as PromiseRejectedResult).reason;
     },
     async recover() {
       const pending = await store.pending();

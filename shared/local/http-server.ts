@@ -150,13 +150,23 @@ export async function startApiServer(options: {
       }
       const body = await readBody(request);
       const name = matched.route.route.handler;
-      if (!handlers.has(name)) handlers.set(name, options.loadHandler(name));
+      if (!handlers.has(name)) {
+        // A failed import is not cached: the next request tries again.
+        handlers.set(name, options.loadHandler(name).catch((error) => {
+          handlers.delete(name);
+          throw error;
+        }));
+      }
       const handler = await handlers.get(name)!;
       const result = await handler(toEvent(request, url, matched.route, matched.values, body), lambdaContext(name));
       respond(response, result);
     } catch (error) {
       const { status, envelope } = toErrorResponse(error, docsUrl());
-      respond(response, { statusCode: status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(envelope) });
+      try {
+        respond(response, { statusCode: status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(envelope) });
+      } catch {
+        response.destroy();
+      }
     }
   });
   server.keepAliveTimeout = 5_000;

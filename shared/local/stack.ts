@@ -87,7 +87,15 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 }
 
 async function seedDemo(options: LocalStackOptions): Promise<DemoAccount | undefined> {
-  const directory = createDirectory(createDocumentClient({ endpoint: options.dynamodbEndpoint }), options.tableName);
+  const db = createDocumentClient({ endpoint: options.dynamodbEndpoint });
+  try {
+    return await seedDemoWith(createDirectory(db, options.tableName));
+  } finally {
+    db.destroy();
+  }
+}
+
+async function seedDemoWith(directory: ReturnType<typeof createDirectory>): Promise<DemoAccount | undefined> {
   if (await directory.hasAnyOrganization()) return undefined;
   const org = await directory.createOrganization('Demo organization');
   const acceptor = await directory.createAcceptor(org.id, 'Demo web shop');
@@ -100,15 +108,20 @@ async function seedDemo(options: LocalStackOptions): Promise<DemoAccount | undef
 
 /** The EventBridge schedule's local twin: every minute job, every minute, until stopped. */
 function startMinuteJobs(options: LocalStackOptions): () => Promise<void> {
-  const jobs = createJobs(createDocumentClient({ endpoint: options.dynamodbEndpoint }), options.tableName);
-  let running: Promise<unknown> = Promise.resolve();
+  const db = createDocumentClient({ endpoint: options.dynamodbEndpoint });
+  const jobs = createJobs(db, options.tableName);
+  let running: Promise<unknown> | undefined;
   const timer = setInterval(() => {
-    running = runAllJobs(jobs).then((results) => {
-      for (const result of results) if (result.error) console.error(`job ${result.name} failed: ${result.error}`);
-    });
+    if (running) return; // a run longer than a minute is not overlapped by the next
+    running = runAllJobs(jobs)
+      .then((results) => {
+        for (const result of results) if (result.error) console.error(`job ${result.name} failed: ${result.error}`);
+      })
+      .finally(() => (running = undefined));
   }, 60_000);
   return async () => {
     clearInterval(timer);
     await running;
+    db.destroy();
   };
 }

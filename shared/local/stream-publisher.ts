@@ -1,3 +1,4 @@
+import { localAwsConfig } from '../db/client';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -62,7 +63,7 @@ const ERROR_PAUSE_MS = 1_000;
  * are stream records too) do not keep it busy.
  */
 export function startStreamPublisher(options: StreamPublisherOptions): { stop(): Promise<void> } {
-  const config = { endpoint: options.endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
+  const config = localAwsConfig(options.endpoint);
   const streams = new DynamoDBStreamsClient(config);
   const dynamo = new DynamoDBClient(config);
   const pollIntervalMs = options.pollIntervalMs ?? 100;
