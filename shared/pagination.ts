@@ -99,6 +99,17 @@ export interface ListSource {
   filter?: { expression: string; names: Record<string, string>; values: Record<string, unknown> };
 }
 
+/**
+ * The usual `resolveCursor` of a list sorted by id: the cursor is an item this list `accepts`
+ * (owned by the caller, of the filtered status, of the parent…), read with `get`.
+ */
+export function cursorById<T>(get: (id: string) => Promise<T | undefined>, accepts: (item: T) => boolean) {
+  return async (id: string): Promise<string | undefined> => {
+    const item = await get(id);
+    return item !== undefined && accepts(item) ? id : undefined;
+  };
+}
+
 export interface Page<T> {
   items: T[];
   hasMore: boolean;

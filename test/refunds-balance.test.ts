@@ -2,7 +2,8 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { balanceChange, balancesWithHeldRefunds } from '../shared/db/balance';
 import { processHeldRefunds } from '../shared/use-cases/refunds';
 import { client, expectEnvelope } from './support/http';
-import { balanceOf, outboxEvents, seedPaidPayment } from './support/refunds';
+import { outboxItems } from './support/events';
+import { balanceOf, seedPaidPayment } from './support/refunds';
 import { createMerchant, startTestStack, type TestStack } from './support/stack';
 
 let stack: TestStack;
@@ -118,7 +119,7 @@ describe('refunds on hold', () => {
     await runJob();
     expect(await get(held.id)).toMatchObject({ status: 'refunded' });
 
-    const events = (await outboxEvents(stack, merchant)).filter((event) => event.envelope.data.id === held.id);
+    const events = (await outboxItems(stack, merchant.orgId)).filter((event) => event.envelope.data.id === held.id);
     expect(events.map((event) => event.type)).toEqual(['transactions.refund.pending', 'transactions.refund.processing', 'transactions.refund.refunded']);
     for (const event of events) {
       expect(event.targetUrls).toEqual([HOOK]);
@@ -210,7 +211,7 @@ describe('lifecycle (test helper transitions)', () => {
     await move(hooked.id, 'failed');
     const plain = (await refund(pay.id, { amount: eur('1.00') })).body;
     await move(plain.id, 'refunded');
-    const events = await outboxEvents(stack, merchant);
+    const events = await outboxItems(stack, merchant.orgId);
     const of = (id: string) => events.filter((event) => event.envelope.data.id === id);
     expect(of(hooked.id).map((event) => [event.type, event.targetUrls])).toEqual([
       ['transactions.refund.pending', [HOOK]],

@@ -5,7 +5,7 @@ import { isOwned } from '../domain/scope';
 import { BusinessRuleError } from '../errors';
 import { outboxPut, type OutboxEvent } from '../events';
 import { isId } from '../ids';
-import { listPage, type ListSource, type PageRequest } from '../pagination';
+import { cursorById, listPage, type ListSource, type PageRequest } from '../pagination';
 import { isoMillis } from '../time';
 import { balanceChange } from './balance';
 import { cancellationReasons } from './conditional';
@@ -70,19 +70,7 @@ export function createChargebackRepository(db: DynamoDBDocumentClient, tableName
   }
 
   async function page(source: Omit<ListSource, 'resolveCursor'>, accepts: (chargeback: Chargeback) => boolean, request: PageRequest) {
-    const result = await listPage<Record<string, unknown>>(
-      db,
-      tableName,
-      {
-        ...source,
-        resolveCursor: async (id) => {
-          const found = await get(id);
-          return found && accepts(found) ? id : undefined;
-        },
-      },
-      request,
-    );
-    return { items: result.items.map((item) => stripKeys<Chargeback>(item)!), hasMore: result.hasMore };
+    return listPage<Chargeback>(db, tableName, { ...source, resolveCursor: cursorById(get, accepts) }, request);
   }
 
   return {

@@ -4,7 +4,7 @@ import { typeFilter } from '../domain/event-resources';
 import { isOwned } from '../domain/scope';
 import type { EventEnvelope } from '../events';
 import { isId } from '../ids';
-import { listPage, type PageRequest } from '../pagination';
+import { cursorById, listPage, type PageRequest } from '../pagination';
 import { keys, scopeOf } from './keys';
 
 interface StoredEvent {
@@ -38,7 +38,7 @@ export function createEventRepository(db: DynamoDBDocumentClient, tableName: str
         {
           index: exact ? 'gsi2' : 'gsi1',
           partition: exact ? keys.eventTypeList(scope, exact) : keys.eventList(scope),
-          resolveCursor: async (id) => (isOwned(await get(id), principal) ? id : undefined),
+          resolveCursor: cursorById(get, (event) => isOwned(event, principal)),
           ...(prefix
             ? { filter: { expression: 'begins_with(#type, :prefix)', names: { '#type': 'type' }, values: { ':prefix': prefix } } }
             : {}),

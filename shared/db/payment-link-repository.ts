@@ -4,7 +4,7 @@ import type { PaymentLink } from '../domain/payment-links';
 import { isOwned } from '../domain/scope';
 import { outboxPut, type OutboxEvent } from '../events';
 import { isId } from '../ids';
-import { listPage, type PageRequest } from '../pagination';
+import { cursorById, listPage, type PageRequest } from '../pagination';
 import { cancellationReasons, withConflictRetry } from './conditional';
 import { stripKeys } from './items';
 import { keys, scopeOf } from './keys';
@@ -140,10 +140,7 @@ export function createPaymentLinkRepository(db: DynamoDBDocumentClient, tableNam
         {
           index: status ? 'gsi2' : 'gsi1',
           partition: status ? keys.paymentLinkStatusList(scope, status) : keys.paymentLinkList(scope),
-          resolveCursor: async (id) => {
-            const link = await get(id);
-            return isOwned(link, principal) && (!status || link!.status === status) ? id : undefined;
-          },
+          resolveCursor: cursorById(get, (link) => isOwned(link, principal) && (!status || link.status === status)),
         },
         page,
       );

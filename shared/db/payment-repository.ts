@@ -3,7 +3,7 @@ import type { Principal } from '../auth/principal';
 import type { Payment } from '../domain/payments';
 import { isOwned } from '../domain/scope';
 import { isId } from '../ids';
-import { listPage, type PageRequest } from '../pagination';
+import { cursorById, listPage, type PageRequest } from '../pagination';
 import { stripKeys as strip } from './items';
 import { keys, scopeOf } from './keys';
 
@@ -72,10 +72,7 @@ export function createPaymentRepository(db: DynamoDBDocumentClient, tableName: s
         {
           index: status ? 'gsi2' : 'gsi1',
           partition: status ? keys.paymentStatusList(scope, status) : keys.paymentList(scope),
-          resolveCursor: async (id) => {
-            const payment = await get(id);
-            return isOwned(payment, principal) && (!status || payment!.status === status) ? id : undefined;
-          },
+          resolveCursor: cursorById(get, (payment) => isOwned(payment, principal) && (!status || payment.status === status)),
         },
         page,
       );
@@ -89,7 +86,7 @@ export function createPaymentRepository(db: DynamoDBDocumentClient, tableName: s
         {
           index: 'gsi3',
           partition: keys.paymentsOfLink(linkId),
-          resolveCursor: async (id) => ((await get(id))?.paymentLinkId === linkId ? id : undefined),
+          resolveCursor: cursorById(get, (payment) => payment.paymentLinkId === linkId),
         },
         page,
       );

@@ -4,7 +4,7 @@ import type { Refund, RefundMove } from '../domain/refunds';
 import { isOwned } from '../domain/scope';
 import { outboxPut, type OutboxEvent } from '../events';
 import { isId } from '../ids';
-import { listPage, type PageRequest } from '../pagination';
+import { cursorById, listPage, type PageRequest } from '../pagination';
 import { refundBalanceChange, type BalanceRef } from './balance';
 import { cancellationReasons, isTransactionConflict, withConflictRetry } from './conditional';
 import { queryDuePage, type DuePageOptions } from './due';
@@ -101,17 +101,16 @@ export function createRefundRepository(db: DynamoDBDocumentClient, tableName: st
 
     /** Newest first, one Query of limit+1 (product-decisions §2). */
     async list(principal: Principal, page: PageRequest) {
-      const result = await listPage<Record<string, unknown>>(
+      return listPage<Refund>(
         db,
         tableName,
         {
           index: 'gsi1',
           partition: keys.refundList(scopeOf(principal.orgId, principal.mode)),
-          resolveCursor: async (id) => (isOwned(await get(id), principal) ? id : undefined),
+          resolveCursor: cursorById(get, (refund) => isOwned(refund, principal)),
         },
         page,
       );
-      return { items: result.items.map((item) => strip<Refund>(item)!), hasMore: result.hasMore };
     },
 
     /**

@@ -1,7 +1,6 @@
-import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Mode } from '../../shared/auth/principal';
 import { balanceChange, readBalance } from '../../shared/db/balance';
-import { keys, scopeOf } from '../../shared/db/keys';
 import { paymentItem } from '../../shared/db/payment-repository';
 import type { Payment } from '../../shared/domain/payments';
 import { newId } from '../../shared/ids';
@@ -48,22 +47,3 @@ export async function seedPaidPayment(
 export const balanceOf = (stack: TestStack, merchant: Merchant, mode: Mode = 'test') =>
   readBalance(stack.db, stack.tableName, { orgId: merchant.orgId, mode, currency: 'EUR' });
 
-/** The outbox events of a merchant's scope (GSI1 `{scope}#EVT`), oldest first. */
-export async function outboxEvents(stack: TestStack, merchant: Merchant, mode: Mode = 'test') {
-  const items: Record<string, any>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await stack.db.send(
-      new QueryCommand({
-        TableName: stack.tableName,
-        IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :pk',
-        ExpressionAttributeValues: { ':pk': keys.eventList(scopeOf(merchant.orgId, mode)) },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return items;
-}
