@@ -1,0 +1,76 @@
+import { IN_FLIGHT_LEASE_MS, createIdempotencyStore } from '../../../shared/db/idempotency-store';
+import { client, expectEnvelope } from '../../support/http';
+import { startMerchantStack, type Api, type Merchant, type TestStack } from '../../support/stack';
+
+let stack: TestStack;
+let merchant: Merchant;
+let api: Api;
+
+beforeAll(async () => {
+  ({ stack, merchant, api } = await startMerchantStack());
+});
+afterAll(() => stack.stop());
+
+const body = () => ({ amount: { value: '7.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId, description: 'Idempotent' });
+const countLinks = async () => (await api.get('/v1/payment_links?limit=100')).body.data.length;
+
+test('idempotency: the same key and body replays the first response with Idempotent-Replayed', async () => {
+  const first = await api.post('/v1/payment_links', body(), { 'idempotency-key': 'order-1' });
+  expect(first.status).toBe(201);
+  expect(first.headers.get('idempotent-replayed')).toBeNull();
+  const again = await api.post('/v1/payment_links', body(), { 'idempotency-key': 'order-1' });
+  expect(again.status).toBe(201);
+  expect(again.text).toBe(first.text);
+  expect(again.headers.get('idempotent-replayed')).toBe('true');
+});
+
+test('idempotency: the same key with a different body -> 422', async () => {
+  await api.post('/v1/payment_links', body(), { 'idempotency-key': 'order-2' });
+  expectEnvelope(await api.post('/v1/payment_links', { ...body(), description: 'Other' }, { 'idempotency-key': 'order-2' }), 422, 'Idempotency-Key');
+});
+
+test('idempotency: keys belong to their API key; another key runs the request anew', async () => {
+  const other = await merchant.key();
+  const first = await api.post('/v1/payment_links', body(), { 'idempotency-key': 'order-3' });
+  const second = await client(stack.baseUrl, other).post('/v1/payment_links', body(), { 'idempotency-key': 'order-3' });
+  expect(second.status).toBe(201);
+  expect(second.body.id).not.toBe(first.body.id);
+});
+
+test('idempotency: 4xx responses are stored and replayed too', async () => {
+  const bad = { amount: { value: '0', currency: 'EUR' }, acceptor_id: merchant.acceptorId };
+  const first = await api.post('/v1/payment_links', bad, { 'idempotency-key': 'order-4' });
+  expectEnvelope(first, 422);
+  const again = await api.post('/v1/payment_links', bad, { 'idempotency-key': 'order-4' });
+  expect(again.text).toBe(first.text);
+  expect(again.headers.get('idempotent-replayed')).toBe('true');
+});
+
+test('idempotency: a key longer than 255 characters -> 400; without the header a repeat creates a second link', async () => {
+  expectEnvelope(await api.post('/v1/payment_links', body(), { 'idempotency-key': 'k'.repeat(256) }), 400);
+  const before = await countLinks();
+  await api.post('/v1/payment_links', body());
+  await api.post('/v1/payment_links', body());
+  expect(await countLinks()).toBe(before + 2);
+});
+
+test('idempotency: 20 parallel identical requests with one key create exactly one link', async () => {
+  const before = await countLinks();
+  const results = await Promise.all(
+    Array.from({ length: 20 }, () => api.post('/v1/payment_links', body(), { 'idempotency-key': 'burst-1' })),
+  );
+  expect(await countLinks()).toBe(before + 1);
+  const created = results.filter((result) => result.status === 201);
+  expect(new Set(created.map((result) => result.body.id)).size).toBe(1);
+  for (const result of results.filter((r) => r.status !== 201)) expectEnvelope(result, 409);
+  const replay = await api.post('/v1/payment_links', body(), { 'idempotency-key': 'burst-1' });
+  expect(replay.body.id).toBe(created[0].body.id);
+});
+
+test('idempotency: a claim left in flight by a crashed request frees itself after its lease', async () => {
+  const store = createIdempotencyStore(stack.db, stack.tableName);
+  const start = Date.now();
+  expect((await store.claim('key_crash', 'k1', 'fp', start)).kind).toBe('claimed');
+  expect((await store.claim('key_crash', 'k1', 'fp', start + 1_000)).kind).toBe('in_flight');
+  expect((await store.claim('key_crash', 'k1', 'fp', start + IN_FLIGHT_LEASE_MS + 1)).kind).toBe('claimed');
+});

@@ -1,0 +1,56 @@
+import '../../support/debug-logs';
+import { hashToken } from '../../../shared/auth/tokens';
+import { createWebhookRepository } from '../../../shared/db/webhook-repository';
+import { client } from '../../support/http';
+import { createMerchant, startTestStack, type TestStack } from '../../support/stack';
+import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver';
+
+let stack: TestStack;
+let receiver: WebhookReceiver;
+const lines: string[] = [];
+const originalWrite = process.stdout.write.bind(process.stdout);
+const originalErrorWrite = process.stderr.write.bind(process.stderr);
+
+beforeAll(async () => {
+  process.env.WEBHOOK_RETRY_SCHEDULE = '0.05';
+  stack = await startTestStack({ background: true });
+  receiver = await startWebhookReceiver();
+  const capture = (chunk: unknown) => {
+    lines.push(String(chunk));
+    return true;
+  };
+  process.stdout.write = capture as typeof process.stdout.write;
+  process.stderr.write = capture as typeof process.stderr.write;
+});
+afterAll(async () => {
+  process.stdout.write = originalWrite;
+  process.stderr.write = originalErrorWrite;
+  await receiver.close();
+  await stack.stop();
+  delete process.env.WEBHOOK_RETRY_SCHEDULE;
+});
+
+test('logs: no token, key hash or signing secret appears in any log line, at DEBUG, through failures too', async () => {
+  const merchant = await createMerchant(stack);
+  const api = client(stack.baseUrl, merchant.test);
+  const subscription = await createWebhookRepository(stack.db, stack.tableName).create({
+    orgId: merchant.orgId,
+    mode: 'test',
+    url: receiver.url,
+    events: ['*'],
+  });
+  receiver.failNext(1);
+  const link = (await api.post('/v1/payment_links', { amount: { value: '4.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId })).body;
+  await api.post(`/v1/test_helpers/payment_links/${link.id}/checkout`, {});
+  await api.post('/v1/payment_links', { amount: { value: 'x' } });
+  await api.get('/v1/payment_links/pl_unknown');
+  await client(stack.baseUrl, `${merchant.test}x`).get('/v1/payment_links');
+  await api.post('/v1/test_helpers/jobs/expire-payment-links');
+  await receiver.waitFor(() => receiver.delivered().length >= 4, 'deliveries after a failed attempt', 20_000);
+
+  const secrets = [merchant.test, merchant.live, hashToken(merchant.test), hashToken(merchant.live), subscription.secret, subscription.secret.slice(6)];
+  const joined = lines.join('');
+  expect(lines.filter((line) => line.includes('"message":"request"')).length).toBeGreaterThanOrEqual(6);
+  expect(joined).toContain(merchant.orgId);
+  for (const secret of secrets) expect(joined.includes(secret)).toBe(false);
+}, 60_000);

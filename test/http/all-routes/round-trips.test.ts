@@ -1,0 +1,80 @@
+import { documentClient } from '../../../shared/db/client';
+import { client } from '../../support/http';
+import { startMerchantStack, type Api, type Merchant, type TestStack } from '../../support/stack';
+
+/**
+ * Counts the DynamoDB commands the handlers send (the local stack runs them in this process,
+ * on the process-wide document client): what docs/architecture.md promises per request.
+ */
+let stack: TestStack;
+let merchant: Merchant;
+let api: Api;
+const calls: string[] = [];
+
+beforeAll(async () => {
+  ({ stack, merchant, api } = await startMerchantStack());
+  documentClient().middlewareStack.add(
+    (next, context) => async (args) => {
+      const key = (args.input as { Key?: { PK?: { S?: string } | string } }).Key?.PK;
+      const pk = typeof key === 'string' ? key : key?.S;
+      // The key lookup is told apart, so that a cache expiring on a slow machine changes no count.
+      calls.push(pk?.startsWith('TOKEN#') ? 'auth' : String(context.commandName).replace(/Command$/, ''));
+      return next(args);
+    },
+    { step: 'initialize', name: 'countCalls' },
+  );
+});
+afterAll(() => stack.stop());
+
+/** The calls a request makes, without the key lookup (`withAuth` keeps it). */
+async function countCalls(request: () => Promise<unknown>, withAuth = false): Promise<string[]> {
+  calls.length = 0;
+  await request();
+  return calls.filter((call) => withAuth || call !== 'auth');
+}
+
+const createLink = () => api.post('/v1/payment_links', { amount: { value: '1.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId });
+
+test('auth: a cold key costs one GetItem; a warm one none', async () => {
+  const token = await merchant.key();
+  const fresh = client(stack.baseUrl, token);
+  const link = (await createLink()).body;
+  expect(await countCalls(() => fresh.get(`/v1/payment_links/${link.id}`), true)).toEqual(['auth', 'GetItem']);
+  expect(await countCalls(() => fresh.get(`/v1/payment_links/${link.id}`), true)).toEqual(['GetItem']);
+});
+
+test('list: a page is one Query of limit + 1 whatever the list size; a cursor adds one GetItem', async () => {
+  await createLink();
+  await api.get('/v1/payment_links');
+  const small = await countCalls(() => api.get('/v1/payment_links?limit=5'));
+  for (let i = 0; i < 40; i++) await createLink();
+  const page = await api.get('/v1/payment_links?limit=5');
+  const large = await countCalls(() => api.get('/v1/payment_links?limit=5'));
+  expect(small).toEqual(['Query']);
+  expect(large).toEqual(['Query']);
+  expect(await countCalls(() => api.get(`/v1/payment_links?limit=5&starting_after=${page.body.data[4].id}`))).toEqual(['GetItem', 'Query']);
+  expect(await countCalls(() => api.get('/v1/payment_links?status=active&limit=100'))).toEqual(['Query']);
+  expect(await countCalls(() => api.get('/v1/payments?limit=100'))).toEqual(['Query']);
+  expect(await countCalls(() => api.get('/v1/refunds'))).toEqual(['Query']);
+  expect(await countCalls(() => api.get('/v1/chargebacks'))).toEqual(['Query']);
+  expect(await countCalls(() => api.get('/v1/events?type=transactions.payment_link.created&limit=3'))).toEqual(['Query']);
+});
+
+test('operations: retrieve one GetItem, create a GetItem and one transaction, update a GetItem and one transaction', async () => {
+  const link = (await createLink()).body;
+  expect(await countCalls(() => api.get(`/v1/payment_links/${link.id}`))).toEqual(['GetItem']);
+  expect(await countCalls(createLink)).toEqual(['GetItem', 'TransactWriteItems']);
+  expect(await countCalls(() => api.post(`/v1/payment_links/${link.id}`, { description: 'x' }))).toEqual(['GetItem', 'TransactWriteItems']);
+});
+
+test('money movements: a paid checkout and a refund, call by call', async () => {
+  const link = (await createLink()).body;
+  await api.post('/v1/test_helpers/balance_adjustments', { amount: { value: '50.00', currency: 'eur' } });
+  const paidCalls = await countCalls(() => api.post(`/v1/test_helpers/payment_links/${link.id}/checkout`, { client_key: 'count-me' }));
+  const payment = (await api.get(`/v1/payment_links/${link.id}/payments`)).body.data[0];
+  const refundCalls = await countCalls(() => api.post(`/v1/payments/${payment.id}/refunds`, { amount: { value: '0.50', currency: 'eur' } }));
+  // Open: the helper's ownership read, the link, the session; then payment + session + events.
+  // Paid: payment, link; one transaction; then the held-refund check of the credited balance.
+  expect(paidCalls).toEqual(['GetItem', 'GetItem', 'GetItem', 'TransactWriteItems', 'GetItem', 'GetItem', 'TransactWriteItems', 'Query', 'UpdateItem']);
+  expect(refundCalls).toEqual(['GetItem', 'TransactWriteItems']);
+});

@@ -1,0 +1,79 @@
+import type { Browser } from 'playwright-core';
+import { browserAvailable, launchBrowser } from '../../support/browser';
+import { client } from '../../support/http';
+import { createMerchant, startTestStack, type Merchant, type TestStack } from '../../support/stack';
+
+const hasBrowser = browserAvailable();
+const describeBrowser = hasBrowser ? describe : describe.skip;
+
+describeBrowser('checkout in headless Chromium', () => {
+  let stack: TestStack;
+  let merchant: Merchant;
+  let browser: Browser;
+  let api: ReturnType<typeof client>;
+
+  beforeAll(async () => {
+    stack = await startTestStack();
+    merchant = await createMerchant(stack);
+    api = client(stack.baseUrl, merchant.test);
+    browser = await launchBrowser();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  test('browser: open the checkout, enter the email, pay, see the thank-you page with the payment id', async () => {
+    const link = (
+      await api.post('/v1/payment_links', {
+        amount: { value: '19.99', currency: 'EUR' },
+        acceptor_id: merchant.acceptorId,
+        description: 'Museum ticket',
+        collect_email: true,
+      })
+    ).body;
+    const page = await browser.newPage();
+    const response = await page.goto(link.links.checkout.href);
+    expect(response?.status()).toBe(200);
+    await expect(page.getByRole('heading', { name: 'Museum ticket' }).isVisible()).resolves.toBe(true);
+    expect(await page.getByTestId('amount').textContent()).toBe('19.99 EUR');
+    await page.getByLabel('Email address').fill('ada@example.com');
+    await page.getByRole('button', { name: 'Pay', exact: true }).click();
+    await page.waitForURL(/thank-you/);
+    expect(await page.getByRole('heading').textContent()).toBe('Thank you for your payment');
+    const paymentId = await page.getByTestId('payment-id').textContent();
+    expect(paymentId).toMatch(/^pay_/);
+    const payment = (await api.get(`/v1/payments/${paymentId}`)).body;
+    expect(payment).toMatchObject({ status: 'paid', customer: { email: 'ada@example.com' } });
+    await page.close();
+  });
+
+  test('browser: after paying, the customer lands on the link redirect_url with the payment id', async () => {
+    const link = (
+      await api.post('/v1/payment_links', {
+        amount: { value: '5.00', currency: 'EUR' },
+        acceptor_id: merchant.acceptorId,
+        redirect_url: `${stack.baseUrl}/v1/landing`,
+      })
+    ).body;
+    const page = await browser.newPage();
+    await page.goto(link.links.checkout.href);
+    const [request] = await Promise.all([
+      page.waitForRequest((req) => req.url().startsWith(`${stack.baseUrl}/v1/landing`)),
+      page.getByRole('button', { name: 'Pay', exact: true }).click(),
+    ]);
+    expect(new URL(request.url()).searchParams.get('payment_id')).toMatch(/^pay_/);
+    await page.close();
+  });
+
+  test('browser: an inactive link shows the 409 page', async () => {
+    const link = (await api.post('/v1/payment_links', { amount: { value: '1.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId })).body;
+    await api.post(`/v1/payment_links/${link.id}`, { status: 'inactive' });
+    const page = await browser.newPage();
+    const response = await page.goto(link.links.checkout.href);
+    expect(response?.status()).toBe(409);
+    expect(await page.getByRole('heading').textContent()).toBe('Payment not available');
+    expect(await page.getByText('no longer active').isVisible()).toBe(true);
+    await page.close();
+  });
+});

@@ -1,0 +1,232 @@
+import { balanceChange, readBalance } from '../../../shared/db/balance';
+import { StaleLinkError, createPaymentLinkRepository } from '../../../shared/db/payment-link-repository';
+import { newId } from '../../../shared/ids';
+import { eventsFor, outboxEvents } from '../../support/events';
+import { client, expectEnvelope } from '../../support/http';
+import { createMerchant, startMerchantStack, type Api, type Merchant, type TestStack } from '../../support/stack';
+
+let stack: TestStack;
+let merchant: Merchant;
+let api: Api;
+
+beforeAll(async () => {
+  ({ stack, merchant, api } = await startMerchantStack());
+});
+afterAll(() => stack.stop());
+
+const create = async (body: Record<string, unknown> = {}) =>
+  (await api.post('/v1/payment_links', { amount: { value: '10.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId, ...body })).body;
+const checkout = (linkId: string, body: Record<string, unknown> = {}) => api.post(`/v1/test_helpers/payment_links/${linkId}/checkout`, body);
+const events = () => outboxEvents(stack, merchant.orgId);
+const openPage = (linkId: string, cookie?: string) => fetch(`${stack.baseUrl}/checkout/${linkId}`, { headers: cookie ? { cookie } : {} });
+
+describe('checkout page', () => {
+  test('checkout: the page shows amount, currency and description, and the test-mode outcomes', async () => {
+    const link = await create({ description: 'Yoga class', amount: { value: '25.5', currency: 'eur' } });
+    const response = await openPage(link.id);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/text\/html/);
+    const html = await response.text();
+    expect(html).toContain('Yoga class');
+    expect(html).toContain('25.50 EUR');
+    for (const outcome of ['paid', 'failed', 'canceled', 'expired']) expect(html).toContain(`value="${outcome}"`);
+    expect(response.headers.get('set-cookie')).toMatch(/^client_key=/);
+    expect(eventsFor(await events(), 'transactions.payment_link.checkout.requested', link.id)).toHaveLength(1);
+    expect(eventsFor(await events(), 'transactions.payment_link.payment.created', link.id)).toHaveLength(1);
+  });
+
+  test('checkout: the same customer (client_key cookie) reuses the still-open payment', async () => {
+    const link = await create();
+    const first = await openPage(link.id);
+    const cookie = first.headers.get('set-cookie')!.split(';')[0];
+    const paymentId = /name="payment_id" value="([^"]+)"/.exec(await first.text())![1];
+    const second = await openPage(link.id, cookie);
+    expect(/name="payment_id" value="([^"]+)"/.exec(await second.text())![1]).toBe(paymentId);
+    const reused = eventsFor(await events(), 'transactions.payment_link.payment.reused', link.id);
+    expect(reused).toHaveLength(1);
+    expect(reused[0].data.payment_id).toBe(paymentId);
+    const stranger = await openPage(link.id);
+    expect(/name="payment_id" value="([^"]+)"/.exec(await stranger.text())![1]).not.toBe(paymentId);
+  });
+
+  test('checkout: the test helper reuses an open payment for the same client_key', async () => {
+    const link = await create();
+    const open = await checkout(link.id, { outcome: 'open', client_key: 'customer-123' });
+    expect(open.status).toBe(201);
+    expect(open.body.status).toBe('open');
+    const paid = await checkout(link.id, { client_key: 'customer-123' });
+    expect(paid.body).toMatchObject({ id: open.body.id, status: 'paid' });
+  });
+
+  test('checkout: a live link says it hands over to the acquirer and offers no test buttons', async () => {
+    const live = client(stack.baseUrl, merchant.live);
+    const link = (await live.post('/v1/payment_links', { amount: { value: '3.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId })).body;
+    const html = await (await openPage(link.id)).text();
+    expect(html).toContain('acquirer');
+    expect(html).not.toContain('name="outcome"');
+  });
+
+  test('checkout: unknown link -> 404 page', async () => {
+    expect((await openPage(newId('paymentLink'))).status).toBe(404);
+  });
+});
+
+describe('denial: 409 with the reason precedence of the contract', () => {
+  test('inactive link -> 409 page and checkout.denied reason inactive', async () => {
+    const link = await create();
+    await api.post(`/v1/payment_links/${link.id}`, { status: 'inactive' });
+    const response = await openPage(link.id);
+    expect(response.status).toBe(409);
+    expect(await response.text()).toContain('no longer active');
+    const denied = eventsFor(await events(), 'transactions.payment_link.checkout.denied', link.id);
+    expect(denied.map((event) => event.data.reason)).toEqual(['inactive']);
+  });
+
+  test('a link auto-inactivated by its limit is denied as inactive', async () => {
+    const link = await create({ payments_limit: 1 });
+    await checkout(link.id);
+    const body = expectEnvelope(await checkout(link.id), 409);
+    expect(body.reason).toBe('inactive');
+  });
+
+  test('an active link at its limit (limit lowered to paid_count) is denied as limit_reached', async () => {
+    const link = await create({ payments_limit: 3 });
+    await checkout(link.id);
+    await api.post(`/v1/payment_links/${link.id}`, { payments_limit: 1 });
+    expect(expectEnvelope(await checkout(link.id), 409).reason).toBe('limit_reached');
+    expect((await api.get(`/v1/payment_links/${link.id}`)).body.status).toBe('active');
+  });
+
+  test('an elapsed expires_at found at checkout expires the link on the spot', async () => {
+    const link = await create({ expires_at: '2020-01-01T00:00:00.000Z' });
+    const response = await openPage(link.id);
+    expect(response.status).toBe(409);
+    const after = (await api.get(`/v1/payment_links/${link.id}`)).body;
+    expect(after).toMatchObject({ status: 'expired', expires_at: null, expired_at: expect.any(String) });
+    const all = await events();
+    expect(eventsFor(all, 'transactions.payment_link.expired', link.id)).toHaveLength(1);
+    expect(eventsFor(all, 'transactions.payment_link.checkout.denied', link.id).map((e) => e.data.reason)).toEqual(['expired']);
+    expect(expectEnvelope(await checkout(link.id), 409).reason).toBe('expired');
+  });
+});
+
+describe('the paid transition', () => {
+  test('paid: counters, first/last paid, balance credit and transactions.payment.paid', async () => {
+    const ref = { orgId: merchant.orgId, mode: 'test' as const, currency: 'EUR' };
+    const before = await readBalance(stack.db, stack.tableName, ref);
+    const link = await create({ payments_limit: 2 });
+    const first = (await checkout(link.id)).body;
+    const after = (await api.get(`/v1/payment_links/${link.id}`)).body;
+    expect(after).toMatchObject({ paid_count: 1, remaining_payments: 1, first_paid_at: first.paid_at, last_paid_at: first.paid_at, status: 'active' });
+    expect(await readBalance(stack.db, stack.tableName, ref)).toBe(before + 1000);
+    const paid = eventsFor(await events(), 'transactions.payment.paid', first.id);
+    expect(paid).toHaveLength(1);
+    const decremented = eventsFor(await events(), 'transactions.payment_link.remaining_payments.decremented', link.id);
+    expect(decremented.map((event) => [event.data.payment_id, event.data.remaining_payments])).toEqual([[first.id, 1]]);
+  });
+
+  test('paid: the final payment inactivates the link with auto_inactivated (reason limit_reached)', async () => {
+    const link = await create({ payments_limit: 2 });
+    await checkout(link.id);
+    const last = (await checkout(link.id)).body;
+    const after = (await api.get(`/v1/payment_links/${link.id}`)).body;
+    expect(after).toMatchObject({ status: 'inactive', paid_count: 2, remaining_payments: 0 });
+    const auto = eventsFor(await events(), 'transactions.payment_link.auto_inactivated', link.id);
+    expect(auto).toHaveLength(1);
+    expect(auto[0].data).toMatchObject({ payment_id: last.id, paid_count_at_inactivation: 2, payments_limit: 2, reason: 'limit_reached' });
+  });
+
+  test('paid: an unlimited link counts payments without limit events', async () => {
+    const link = await create();
+    await checkout(link.id);
+    await checkout(link.id);
+    expect((await api.get(`/v1/payment_links/${link.id}`)).body).toMatchObject({ paid_count: 2, remaining_payments: null, status: 'active' });
+    expect(eventsFor(await events(), 'transactions.payment_link.remaining_payments.decremented', link.id)).toHaveLength(0);
+  });
+
+  test.each(['failed', 'canceled', 'expired'])('outcome %s: the payment takes it and is not counted', async (outcome) => {
+    const link = await create({ payments_limit: 1 });
+    const payment = (await checkout(link.id, { outcome })).body;
+    expect(payment).toMatchObject({ status: outcome, paid_at: null });
+    expect((await api.get(`/v1/payment_links/${link.id}`)).body).toMatchObject({ paid_count: 0, status: 'active' });
+  });
+
+  test('test helper: a live key gets 404; bad outcome -> 400; foreign link -> 404', async () => {
+    const link = await create();
+    expectEnvelope(await client(stack.baseUrl, merchant.live).post(`/v1/test_helpers/payment_links/${link.id}/checkout`, {}), 404);
+    expectEnvelope(await checkout(link.id, { outcome: 'refunded' }), 400);
+    const other = await createMerchant(stack);
+    expectEnvelope(await client(stack.baseUrl, other.test).post(`/v1/test_helpers/payment_links/${link.id}/checkout`, {}), 404);
+  });
+});
+
+describe('optimistic concurrency', () => {
+  test('a link write at a stale version is refused with the current link, and nothing else commits', async () => {
+    const links = createPaymentLinkRepository(stack.db, stack.tableName);
+    const link = (await links.get((await create({ payments_limit: 5 })).id))!;
+    await links.save({ ...link, description: 'first' }, link.version, []);
+    const stale = links.save({ ...link, description: 'second' }, link.version, [], [
+      balanceChange(stack.tableName, { orgId: merchant.orgId, mode: 'test', currency: 'USD' }, 999),
+    ]);
+    await expect(stale).rejects.toBeInstanceOf(StaleLinkError);
+    const error = (await stale.catch((e: unknown) => e)) as StaleLinkError;
+    expect(error.current).toMatchObject({ description: 'first', version: link.version + 1 });
+    expect(await readBalance(stack.db, stack.tableName, { orgId: merchant.orgId, mode: 'test', currency: 'USD' })).toBe(0);
+  });
+});
+
+describe('expiry sweep', () => {
+  test('the minute job expires due links only, each under a condition, with the expired event', async () => {
+    const due = await create({ expires_at: '2021-06-01T00:00:00Z' });
+    const later = await create({ expires_at: '2035-06-01T00:00:00Z' });
+    const run = await api.post('/v1/test_helpers/jobs/expire-payment-links');
+    expect(run.status).toBe(200);
+    expect(run.body).toEqual({ object: 'job_run', name: 'expire-payment-links', processed: 1 });
+    expect((await api.get(`/v1/payment_links/${due.id}`)).body).toMatchObject({ status: 'expired', expires_at: null });
+    expect((await api.get(`/v1/payment_links/${later.id}`)).body.status).toBe('active');
+    expect(eventsFor(await events(), 'transactions.payment_link.expired', due.id)).toHaveLength(1);
+    expect((await api.post('/v1/test_helpers/jobs/expire-payment-links')).body.processed).toBe(0);
+  });
+
+  test('an inactive link whose expiry elapses stays inactive; reactivated, it expires at the next sweep', async () => {
+    const link = await create({ expires_at: '2035-01-01T00:00:00Z' });
+    await api.post(`/v1/payment_links/${link.id}`, { status: 'inactive', expires_at: '2021-01-01T00:00:00Z' });
+    await api.post('/v1/test_helpers/jobs/expire-payment-links');
+    expect((await api.get(`/v1/payment_links/${link.id}`)).body.status).toBe('inactive');
+    const reactivated = await api.post(`/v1/payment_links/${link.id}`, { status: 'active' });
+    expect(reactivated.body.status).toBe('active');
+    await api.post('/v1/test_helpers/jobs/expire-payment-links');
+    expect((await api.get(`/v1/payment_links/${link.id}`)).body).toMatchObject({ status: 'expired', expired_at: expect.any(String) });
+  });
+
+  test('jobs: unknown job name -> 404; a live key -> 404', async () => {
+    expectEnvelope(await api.post('/v1/test_helpers/jobs/make-coffee'), 404);
+    expectEnvelope(await client(stack.baseUrl, merchant.live).post('/v1/test_helpers/jobs/expire-payment-links'), 404);
+  });
+});
+
+describe('payments', () => {
+  test('payments: retrieve and list with the status filter, newest first, both cursors', async () => {
+    const other = await createMerchant(stack);
+    const otherApi = client(stack.baseUrl, other.test);
+    const link = (await otherApi.post('/v1/payment_links', { amount: { value: '4.00', currency: 'EUR' }, acceptor_id: other.acceptorId })).body;
+    const made = [];
+    for (const outcome of ['paid', 'failed', 'paid', 'paid']) {
+      made.unshift((await otherApi.post(`/v1/test_helpers/payment_links/${link.id}/checkout`, { outcome })).body);
+    }
+    const one = await otherApi.get(`/v1/payments/${made[0].id}`);
+    expect(one.body).toMatchObject({ object: 'payment', id: made[0].id, payment_link_id: link.id, acceptor_id: other.acceptorId, org_id: other.orgId, mode: 'test' });
+    const all = await otherApi.get('/v1/payments');
+    expect(all.body.data.map((p: { id: string }) => p.id)).toEqual(made.map((p) => p.id));
+    const paid = await otherApi.get('/v1/payments?status=paid&limit=2');
+    expect(paid.body.data.map((p: { id: string }) => p.id)).toEqual([made[0].id, made[1].id]);
+    expect(paid.body.has_more).toBe(true);
+    const before = await otherApi.get(`/v1/payments?ending_before=${made[2].id}&limit=1`);
+    expect(before.body.data.map((p: { id: string }) => p.id)).toEqual([made[1].id]);
+    expect(before.body.has_more).toBe(true);
+    expectEnvelope(await otherApi.get('/v1/payments?status=refunded'), 400);
+    expectEnvelope(await otherApi.get(`/v1/payments?starting_after=${made[0].id}&ending_before=${made[1].id}`), 422, 'ending_before');
+    const noScope = await other.key({ scopes: ['payment_link:read'] });
+    expectEnvelope(await client(stack.baseUrl, noScope).get('/v1/payments'), 403);
+  });
+});

@@ -1,0 +1,189 @@
+import { z } from 'zod';
+import { buildOpenApiDocument, operations, responseSchema } from '../../../shared/openapi';
+import { routes } from '../../../shared/routes';
+import { client, expectEnvelope, type HttpResult } from '../../support/http';
+import {
+  chargebackRecord,
+  chargebackReversalRecord,
+  importDocument,
+  paymentRecord,
+  refundRecord,
+  rollbackRecord,
+  settlementInput,
+} from '../../support/settlements';
+import { createMerchant, startTestStack, type Merchant, type TestStack } from '../../support/stack';
+
+/**
+ * The reference against the running API: real calls over HTTP, each answer parsed with the zod
+ * schema the document gives for its operation and status (and that the document references).
+ */
+let stack: TestStack;
+let merchant: Merchant;
+let api: ReturnType<typeof client>;
+let live: ReturnType<typeof client>;
+let document: any;
+/** Operation (handler name) -> statuses whose answer was checked. */
+const checked = new Map<string, Set<number>>();
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  merchant = await createMerchant(stack);
+  api = client(stack.baseUrl, merchant.test);
+  live = client(stack.baseUrl, merchant.live);
+  document = (await client(stack.baseUrl).get('/v1/openapi.json')).body;
+});
+afterAll(() => stack?.stop());
+
+function resolveResponse(method: string, path: string, status: number) {
+  const found = document.paths[path]?.[method.toLowerCase()]?.responses?.[status];
+  return found?.$ref ? document.components.responses[found.$ref.split('/').pop()] : found;
+}
+
+/** The answer is documented for this operation and status, and matches the documented schema. */
+function expectDocumented(method: 'GET' | 'POST', path: string, result: HttpResult) {
+  const route = routes.find((candidate) => candidate.method === method && candidate.path === path);
+  expect(route).toBeDefined();
+  const documented = resolveResponse(method, path, result.status);
+  expect({ operation: `${method} ${path}`, status: result.status, documented: Boolean(documented) }).toEqual({
+    operation: `${method} ${path}`,
+    status: result.status,
+    documented: true,
+  });
+  expect(result.headers.get('content-type')).toMatch(/^application\/json/);
+  const schema = responseSchema(operations[route!.handler], result.status)!;
+  const parsed = schema.safeParse(result.body);
+  expect({ operation: `${method} ${path}`, status: result.status, issues: parsed.error?.issues ?? [] }).toEqual({
+    operation: `${method} ${path}`,
+    status: result.status,
+    issues: [],
+  });
+  const id = z.globalRegistry.get(schema)?.id;
+  const documentedSchema = documented.content['application/json'].schema;
+  if (id) expect(documentedSchema).toEqual({ $ref: `#/components/schemas/${id}` });
+  else expect(JSON.stringify(documentedSchema)).toContain('#/components/schemas/');
+  if (!checked.has(route!.handler)) checked.set(route!.handler, new Set());
+  checked.get(route!.handler)!.add(result.status);
+  return result.body;
+}
+
+test('openapi.json: served without an API key; it is the document built from the route table for this stack', async () => {
+  const result = await client(stack.baseUrl).get('/v1/openapi.json');
+  expectDocumented('GET', '/v1/openapi.json', result);
+  const urls = { base: stack.baseUrl, checkout: `${stack.baseUrl}/checkout`, dashboard: `${stack.baseUrl}/dashboard`, docs: `${stack.baseUrl}/docs` };
+  expect(result.body).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument(routes, urls))));
+  expect(result.body.servers).toEqual([{ url: stack.baseUrl }]);
+});
+
+test('answers match the documented schemas: payment links, payments and a link\'s payments', async () => {
+  const link = expectDocumented(
+    'POST',
+    '/v1/payment_links',
+    await api.post('/v1/payment_links', {
+      amount: { value: '12.50', currency: 'eur' },
+      acceptor_id: merchant.acceptorId,
+      description: 'Concert',
+      payments_limit: 5,
+      expires_at: '2099-01-01T00:00:00Z',
+    }),
+  );
+  expectDocumented('GET', '/v1/payment_links/{id}', await api.get(`/v1/payment_links/${link.id}`));
+  expectDocumented('POST', '/v1/payment_links/{id}', await api.post(`/v1/payment_links/${link.id}`, { internal_reference: 'ref-1' }));
+  const payment = expectDocumented('POST', '/v1/test_helpers/payment_links/{id}/checkout', await api.post(`/v1/test_helpers/payment_links/${link.id}/checkout`, {}));
+  expectDocumented('GET', '/v1/payment_links', await api.get('/v1/payment_links?limit=2'));
+  const linkPayments = expectDocumented('GET', '/v1/payment_links/{id}/payments', await api.get(`/v1/payment_links/${link.id}/payments`));
+  expect(linkPayments.data.map((item: { id: string }) => item.id)).toEqual([payment.id]);
+  expectDocumented('GET', '/v1/payments/{id}', await api.get(`/v1/payments/${payment.id}`));
+  expectDocumented('GET', '/v1/payments', await api.get('/v1/payments?status=paid'));
+});
+
+test('answers match the documented schemas: refunds, the balance helper and a minute job', async () => {
+  const link = (await api.post('/v1/payment_links', { amount: { value: '40.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId })).body;
+  const payment = (await api.post(`/v1/test_helpers/payment_links/${link.id}/checkout`, {})).body;
+  const balance = expectDocumented('POST', '/v1/test_helpers/balance_adjustments', await api.post('/v1/test_helpers/balance_adjustments', { amount: { value: '0.00', currency: 'eur' } }));
+  // Empty the balance, so the refund is held.
+  await api.post('/v1/test_helpers/balance_adjustments', { amount: { value: `-${balance.available.value}`, currency: 'eur' } });
+  const held = expectDocumented(
+    'POST',
+    '/v1/payments/{id}/refunds',
+    await api.post(`/v1/payments/${payment.id}/refunds`, { amount: { value: '5.00', currency: 'eur' }, metadata: { order: '7' } }),
+  );
+  expect(held.on_hold).toBe(true);
+  expectDocumented('GET', '/v1/refunds/{id}', await api.get(`/v1/refunds/${held.id}`));
+  expectDocumented('GET', '/v1/refunds', await api.get('/v1/refunds'));
+  expectDocumented('POST', '/v1/test_helpers/refunds/{id}/transitions', await api.post(`/v1/test_helpers/refunds/${held.id}/transitions`, { status: 'canceled' }));
+  expectDocumented('POST', '/v1/test_helpers/jobs/{name}', await api.post('/v1/test_helpers/jobs/process-refunds'));
+});
+
+test('answers match the documented schemas: chargebacks through the test helper', async () => {
+  const link = (await api.post('/v1/payment_links', { amount: { value: '30.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId })).body;
+  const payment = (await api.post(`/v1/test_helpers/payment_links/${link.id}/checkout`, {})).body;
+  const chargeback = expectDocumented(
+    'POST',
+    '/v1/test_helpers/payments/{id}/chargebacks',
+    await api.post(`/v1/test_helpers/payments/${payment.id}/chargebacks`, { reason: { code: '10.4', description: 'Fraud' } }),
+  );
+  expectDocumented('GET', '/v1/chargebacks/{id}', await api.get(`/v1/chargebacks/${chargeback.id}`));
+  expectDocumented('GET', '/v1/chargebacks', await api.get('/v1/chargebacks'));
+  expectDocumented('GET', '/v1/payments/{id}/chargebacks', await api.get(`/v1/payments/${payment.id}/chargebacks`));
+  expectDocumented('POST', '/v1/test_helpers/chargebacks/{id}/transitions', await api.post(`/v1/test_helpers/chargebacks/${chargeback.id}/transitions`, { status: 'disputed' }));
+  const won = expectDocumented('POST', '/v1/test_helpers/chargebacks/{id}/transitions', await api.post(`/v1/test_helpers/chargebacks/${chargeback.id}/transitions`, { status: 'won' }));
+  expect(won.dispute).toMatchObject({ outcome: 'won' });
+});
+
+test('answers match the documented schemas: a live settlement and every record type', async () => {
+  const settlement = settlementInput(merchant.orgId, {
+    records: [
+      paymentRecord(merchant.orgId, merchant.acceptorId),
+      refundRecord(),
+      chargebackRecord(),
+      chargebackReversalRecord(),
+      rollbackRecord(),
+    ],
+  });
+  await importDocument(stack, [settlement]);
+  expectDocumented('GET', '/v1/settlements', await live.get('/v1/settlements'));
+  expectDocumented('GET', '/v1/settlements/{code}', await live.get(`/v1/settlements/${settlement.code}`));
+  const records = expectDocumented('GET', '/v1/settlements/{code}/records', await live.get(`/v1/settlements/${settlement.code}/records`));
+  expect(records.data.map((record: { object: string }) => record.object).sort()).toEqual(
+    ['chargeback', 'chargeback_reversal', 'payment', 'refund', 'rollback'].sort(),
+  );
+});
+
+test('error answers match the documented envelope: 400, 401, 403, 404, 409 and 422', async () => {
+  const link = (await api.post('/v1/payment_links', { amount: { value: '1.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId })).body;
+  const checks: [HttpResult, 'GET' | 'POST', string, number, string?][] = [
+    [await api.post('/v1/payment_links', { amount: { value: '1.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId, webhook_url: 'https://x.test' }), 'POST', '/v1/payment_links', 400],
+    [await client(stack.baseUrl).get(`/v1/payment_links/${link.id}`), 'GET', '/v1/payment_links/{id}', 401],
+    [await client(stack.baseUrl, await merchant.key({ scopes: ['payment_link:read'] })).get('/v1/refunds'), 'GET', '/v1/refunds', 403],
+    [await api.get('/v1/payment_links/pl_unknown'), 'GET', '/v1/payment_links/{id}', 404],
+    [await api.get('/v1/settlements'), 'GET', '/v1/settlements', 404],
+    [await api.get('/v1/payment_links?limit=0'), 'GET', '/v1/payment_links', 422, 'limit'],
+    [await api.post('/v1/payment_links', { acceptor_id: merchant.acceptorId }), 'POST', '/v1/payment_links', 422, 'amount.value'],
+  ];
+  for (const [result, method, path, status, attribute] of checks) {
+    expectEnvelope(result, status, attribute);
+    expectDocumented(method, path, result);
+  }
+  await api.post(`/v1/payment_links/${link.id}`, { status: 'inactive' });
+  const denied = await api.post(`/v1/test_helpers/payment_links/${link.id}/checkout`, {});
+  expectEnvelope(denied, 409);
+  expect(denied.body.reason).toBe('inactive');
+  expectDocumented('POST', '/v1/test_helpers/payment_links/{id}/checkout', denied);
+});
+
+test('answers match the documented schemas: the events API', async () => {
+  const link = (await api.post('/v1/payment_links', { amount: { value: '2.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId })).body;
+  const list = expectDocumented('GET', '/v1/events', await api.get('/v1/events?type=transactions.payment_link.*&limit=5'));
+  const event = list.data.find((candidate: { data: { id: string } }) => candidate.data.id === link.id);
+  expectDocumented('GET', '/v1/events/{id}', await api.get(`/v1/events/${event.id}`));
+  expectDocumented('GET', '/v1/events/{id}/deliveries', await api.get(`/v1/events/${event.id}/deliveries`));
+  expectDocumented('POST', '/v1/events/{id}/resend', await api.post(`/v1/events/${event.id}/resend`, {}));
+});
+
+test('every /v1 operation had its success answer checked against the reference above', () => {
+  const unchecked = routes
+    .filter((route) => route.path.startsWith('/v1/'))
+    .filter((route) => !checked.get(route.handler)?.has(operations[route.handler].success.status))
+    .map((route) => route.handler);
+  expect(unchecked).toEqual([]);
+});

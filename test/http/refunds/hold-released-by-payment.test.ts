@@ -1,0 +1,32 @@
+import { eventsFor, outboxEvents } from '../../support/events';
+import { client } from '../../support/http';
+import { createMerchant, startTestStack, type TestStack } from '../../support/stack';
+
+let stack: TestStack;
+beforeAll(async () => {
+  stack = await startTestStack();
+});
+afterAll(() => stack.stop());
+
+test('refund on hold: a later paid checkout lifts the balance and the refund proceeds to refunded', async () => {
+  const merchant = await createMerchant(stack);
+  const api = client(stack.baseUrl, merchant.test);
+  const link = (await api.post('/v1/payment_links', { amount: { value: '10.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId })).body;
+  const first = (await api.post(`/v1/test_helpers/payment_links/${link.id}/checkout`, {})).body;
+  await api.post('/v1/test_helpers/balance_adjustments', { amount: { value: '-10.00', currency: 'eur' } });
+
+  const refund = await api.post(`/v1/payments/${first.id}/refunds`, { amount: { value: '6.00', currency: 'eur' }, webhook_url: 'https://merchant.example/refunds' });
+  expect(refund.status).toBe(201);
+  expect(refund.body).toMatchObject({ status: 'pending', on_hold: true });
+
+  await api.post(`/v1/test_helpers/payment_links/${link.id}/checkout`, {});
+  const released = (await api.get(`/v1/refunds/${refund.body.id}`)).body;
+  expect(released).toMatchObject({ status: 'processing', on_hold: false });
+
+  await api.post('/v1/test_helpers/jobs/process-refunds');
+  expect((await api.get(`/v1/refunds/${refund.body.id}`)).body.status).toBe('refunded');
+
+  const events = await outboxEvents(stack, merchant.orgId);
+  const statuses = ['pending', 'processing', 'refunded'].map((status) => eventsFor(events, `transactions.refund.${status}`, refund.body.id).length);
+  expect(statuses).toEqual([1, 1, 1]);
+});

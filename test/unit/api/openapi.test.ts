@@ -1,0 +1,125 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { ErrorEnvelopeSchema } from '../../../shared/http/error-envelope';
+import { buildOpenApiDocument, errorStatuses, operations } from '../../../shared/openapi';
+import { routes } from '../../../shared/routes';
+
+const urls = {
+  base: 'https://api.example.com',
+  checkout: 'https://api.example.com/checkout',
+  dashboard: 'https://api.example.com/dashboard',
+  docs: 'https://api.example.com/docs',
+};
+const document = buildOpenApiDocument(routes, urls) as any;
+const v1Routes = routes.filter((route) => route.path.startsWith('/v1/'));
+const pathParams = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
+const componentId = (schema: z.ZodType) => z.globalRegistry.get(schema)?.id;
+
+/** A response of the document, following a `$ref` into components.responses. */
+function response(path: string, method: string, status: number) {
+  const found = document.paths[path][method.toLowerCase()].responses[status];
+  return found?.$ref ? document.components.responses[found.$ref.split('/').pop()] : found;
+}
+
+test('openapi: the document is valid OpenAPI 3.1 (@seriousme/openapi-schema-validator)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'openapi-'));
+  try {
+    const file = join(dir, 'openapi.json');
+    writeFileSync(file, JSON.stringify(document));
+    // The validator is ESM-only (import.meta): run its CLI in its own Node process.
+    const cli = join(__dirname, '..', '..', '..', 'node_modules', '@seriousme', 'openapi-schema-validator', 'bin', 'validate-api-cli.js');
+    const output = execFileSync(process.execPath, [cli, file], { encoding: 'utf8' });
+    expect(JSON.parse(output)).toEqual({ valid: true });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  expect(document.openapi).toBe('3.1.0');
+  expect(document.info.title).toBe('Payment Operations API');
+  expect(document.servers).toEqual([{ url: urls.base }]);
+});
+
+test('openapi: every /v1 route the stack serves is documented with its method and path parameters', () => {
+  for (const route of v1Routes) {
+    const operation = document.paths[route.path]?.[route.method.toLowerCase()];
+    expect({ route: `${route.method} ${route.path}`, documented: Boolean(operation) }).toEqual({ route: `${route.method} ${route.path}`, documented: true });
+    const documented = (operation.parameters ?? []).filter((parameter: any) => parameter.in === 'path');
+    expect(documented.map((parameter: any) => parameter.name).sort()).toEqual(pathParams(route.path).sort());
+    expect(documented.every((parameter: any) => parameter.required === true)).toBe(true);
+  }
+});
+
+test('openapi: every documented operation is a real route, and the table has no row without a route', () => {
+  const served = new Set(v1Routes.map((route) => `${route.method} ${route.path}`));
+  for (const [path, item] of Object.entries<Record<string, unknown>>(document.paths)) {
+    for (const method of Object.keys(item)) expect(served).toContain(`${method.toUpperCase()} ${path}`);
+  }
+  expect(Object.keys(operations).sort()).toEqual(v1Routes.map((route) => route.handler).sort());
+});
+
+test('openapi: each operation documents the very query, body, scope and mode rules its handler is built with', async () => {
+  for (const route of v1Routes) {
+    const { handler } = await import(`../../../functions/${route.handler}/handler`);
+    const spec = operations[route.handler];
+    const schemas = handler.schemas;
+    expect({ handler: route.handler, query: schemas.query === spec.query, body: schemas.body === spec.body }).toEqual({
+      handler: route.handler,
+      query: true,
+      body: true,
+    });
+    expect({ handler: route.handler, scope: schemas.scope, auth: schemas.auth, test: schemas.testModeOnly, live: schemas.liveModeOnly }).toEqual({
+      handler: route.handler,
+      scope: spec.scope,
+      auth: spec.auth,
+      test: spec.testModeOnly,
+      live: spec.liveModeOnly,
+    });
+    expect(Object.keys(schemas.path?.shape ?? {}).sort()).toEqual(pathParams(route.path).sort());
+  }
+});
+
+test('openapi: request bodies and query parameters reference the request schemas', () => {
+  const create = document.paths['/v1/payment_links'].post;
+  expect(create.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/CreatePaymentLinkRequest' });
+  expect(document.components.schemas.CreatePaymentLinkRequest.required).toEqual(['amount']);
+  const list = document.paths['/v1/payment_links'].get;
+  expect(list.parameters.map((parameter: any) => `${parameter.in} ${parameter.name}`)).toEqual(['query limit', 'query starting_after', 'query status']);
+  expect(list.parameters[0].schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 10 });
+  const refund = document.paths['/v1/payments/{id}/refunds'].post;
+  expect(refund.parameters.map((parameter: any) => `${parameter.in} ${parameter.name}`)).toEqual(['path id', 'header Idempotency-Key']);
+});
+
+test('openapi: every operation documents its success schema and each error status with the error envelope', () => {
+  const errorRef = `#/components/schemas/${componentId(ErrorEnvelopeSchema)}`;
+  for (const route of v1Routes) {
+    const spec = operations[route.handler];
+    const statuses = Object.keys(document.paths[route.path][route.method.toLowerCase()].responses).map(Number);
+    expect({ handler: route.handler, statuses }).toEqual({ handler: route.handler, statuses: [spec.success.status, ...errorStatuses(route, spec)] });
+    const success = response(route.path, route.method, spec.success.status).content['application/json'].schema;
+    expect({ handler: route.handler, schema: success }).toEqual({ handler: route.handler, schema: { $ref: `#/components/schemas/${componentId(spec.success.schema)}` } });
+    for (const status of errorStatuses(route, spec)) {
+      const schema = response(route.path, route.method, status).content['application/json'].schema;
+      if (spec.errors?.[status]?.schema) expect(JSON.stringify(schema)).toContain(errorRef);
+      else expect(schema).toEqual({ $ref: errorRef });
+    }
+  }
+});
+
+test('openapi: statuses follow the contract: auth errors everywhere keyed, 404 for ids, 409 and Idempotency-Key on POST, 503 with Retry-After', () => {
+  const statuses = (method: string, path: string) => Object.keys(document.paths[path][method].responses);
+  expect(statuses('get', '/v1/payment_links/{id}')).toEqual(['200', '401', '403', '404', '422', '500', '503']);
+  expect(statuses('get', '/v1/payment_links')).toEqual(['200', '400', '401', '403', '422', '500', '503']);
+  expect(statuses('post', '/v1/payment_links')).toEqual(['201', '400', '401', '403', '409', '422', '500', '503']);
+  expect(statuses('get', '/v1/settlements')).toEqual(['200', '400', '401', '403', '404', '422', '500', '503']);
+  expect(statuses('get', '/v1/openapi.json')).toEqual(['200', '500']);
+  expect(document.paths['/v1/openapi.json'].get.security).toEqual([]);
+  expect(document.security).toEqual([{ apiKey: [] }]);
+  expect(response('/v1/payments', 'GET', 503).headers['Retry-After']).toBeDefined();
+  expect(response('/v1/payment_links', 'POST', 201).headers['Idempotent-Replayed']).toBeDefined();
+  const denied = response('/v1/test_helpers/payment_links/{id}/checkout', 'POST', 409).content['application/json'].schema;
+  expect(JSON.stringify(denied)).toContain('#/components/schemas/CheckoutDeniedError');
+  expect(document.paths['/v1/payment_links/{id}'].get.description).toContain('Scope `payment_link:read`');
+  expect(document.paths['/v1/test_helpers/jobs/{name}'].post.description).toContain('Test keys only');
+});

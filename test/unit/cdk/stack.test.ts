@@ -1,0 +1,268 @@
+import { App, Aspects, Stack } from 'aws-cdk-lib';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { PaymentOpsStack } from '../../../lib/payment-ops-stack';
+import { INDEXES } from '../../../shared/db/table';
+import { routes } from '../../../shared/routes';
+import { PUBLISHABLE_RECORD_FILTERS } from '../../../shared/webhooks/stream-records';
+
+let stack: Stack;
+let template: Template;
+
+beforeAll(() => {
+  // No bundling: synth of the stack without building every function.
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  stack = new PaymentOpsStack(app, 'Test');
+  Aspects.of(stack).add(new AwsSolutionsChecks());
+  template = Template.fromStack(stack);
+});
+
+test('stack: one HTTP API route per operation, each to its own function', () => {
+  template.resourceCountIs('AWS::ApiGatewayV2::Route', routes.length);
+  for (const route of routes) {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: `${route.method} ${route.path}` });
+  }
+  const integrations = template.findResources('AWS::ApiGatewayV2::Integration');
+  const targets = new Set(Object.values(integrations).map((integration) => JSON.stringify(integration.Properties.IntegrationUri)));
+  expect(targets.size).toBe(routes.length);
+});
+
+test('stack: functions run Node.js 22 on ARM64 with tracing and the table name', () => {
+  const functions = template.findResources('AWS::Lambda::Function', {
+    Properties: { Environment: { Variables: { TABLE_NAME: Match.anyValue() } } },
+  });
+  expect(Object.keys(functions).length).toBeGreaterThanOrEqual(routes.length);
+  for (const fn of Object.values(functions)) {
+    expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], TracingConfig: { Mode: 'Active' } });
+  }
+});
+
+test('stack: read routes get read-only table access', () => {
+  const readRoute = routes.find((route) => route.access === 'read')!;
+  const policies = template.findResources('AWS::IAM::Policy');
+  const policy = Object.entries(policies).find(([id]) => id.includes(readRoute.handler.replace(/-/g, '')));
+  expect(policy).toBeDefined();
+  const actions = JSON.stringify(policy![1].Properties.PolicyDocument.Statement.map((s: { Action: unknown }) => s.Action));
+  expect(actions).not.toMatch(/PutItem|UpdateItem|DeleteItem|TransactWrite|BatchWrite/);
+});
+
+test('stack: the table is on-demand with PITR, deletion protection, stream, TTL and every index', () => {
+  template.hasResourceProperties('AWS::DynamoDB::Table', {
+    BillingMode: 'PAY_PER_REQUEST',
+    PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+    DeletionProtectionEnabled: true,
+    StreamSpecification: { StreamViewType: 'NEW_IMAGE' },
+    TimeToLiveSpecification: { AttributeName: 'expiresAtEpoch', Enabled: true },
+    GlobalSecondaryIndexes: Object.values(INDEXES).map((index) =>
+      Match.objectLike({ IndexName: index.name, Projection: { ProjectionType: 'ALL' } }),
+    ),
+  });
+  template.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain' });
+});
+
+test('stack: event bus, webhook queue with a dead-letter queue and an alarm on it', () => {
+  template.resourceCountIs('AWS::Events::EventBus', 1);
+  template.hasResourceProperties('AWS::SQS::Queue', {
+    RedrivePolicy: { deadLetterTargetArn: Match.anyValue(), maxReceiveCount: Match.anyValue() },
+  });
+  template.hasResourceProperties('AWS::CloudWatch::Alarm', { Threshold: 1 });
+});
+
+test('stack: API access logs are on', () => {
+  template.hasResourceProperties('AWS::ApiGatewayV2::Stage', { AccessLogSettings: Match.objectLike({ DestinationArn: Match.anyValue() }) });
+});
+
+test('cdk-nag: AwsSolutions has no unsuppressed errors or warnings', () => {
+  const errors = Annotations.fromStack(stack).findError('*', Match.stringLikeRegexp('AwsSolutions-.*'));
+  const warnings = Annotations.fromStack(stack).findWarning('*', Match.stringLikeRegexp('AwsSolutions-.*'));
+  expect(errors.map((e) => e.entry.data)).toEqual([]);
+  expect(warnings.map((w) => w.entry.data)).toEqual([]);
+});
+
+test('stack: a one-minute schedule runs the minute jobs', () => {
+  template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 minute)' });
+});
+
+test('stack: the chargeback routes exist, reads with read-only access, test helpers with write access', () => {
+  const chargebackRoutes = routes.filter((route) => route.handler.includes('chargeback'));
+  expect(chargebackRoutes.map((route) => `${route.method} ${route.path} ${route.access}`).sort()).toEqual([
+    'GET /v1/chargebacks read',
+    'GET /v1/chargebacks/{id} read',
+    'GET /v1/payments/{id}/chargebacks read',
+    'POST /v1/test_helpers/chargebacks/{id}/transitions write',
+    'POST /v1/test_helpers/payments/{id}/chargebacks write',
+  ]);
+  for (const route of chargebackRoutes) {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: `${route.method} ${route.path}` });
+  }
+});
+
+test('stack: the chargeback feed function exists, writes the table and its ARN is an output', () => {
+  const feed = Object.entries(template.findResources('AWS::Lambda::Function')).find(([id]) => id.startsWith('ChargebackFeed'));
+  expect(feed).toBeDefined();
+  expect(feed![1].Properties.Environment.Variables).toMatchObject({ TABLE_NAME: expect.anything() });
+  const outputs = template.findOutputs('ChargebackFeedFunctionArn');
+  expect(JSON.stringify(Object.values(outputs)[0].Value)).toContain(feed![0]);
+  const policy = Object.entries(template.findResources('AWS::IAM::Policy')).find(([id]) => id.startsWith('ChargebackFeed'));
+  expect(JSON.stringify(policy![1].Properties.PolicyDocument)).toMatch(/dynamodb:PutItem/);
+});
+
+test('stack: functions that build links outside a request (minute jobs, chargeback feed) get BASE_URL = the API endpoint', () => {
+  for (const prefix of ['MinuteJobs', 'ChargebackFeed']) {
+    const fn = Object.entries(template.findResources('AWS::Lambda::Function')).find(([id]) => id.startsWith(prefix));
+    expect(fn![1].Properties.Environment.Variables.BASE_URL).toEqual({ 'Fn::GetAtt': [expect.stringMatching(/^Api/), 'ApiEndpoint'] });
+  }
+});
+
+test('stack: refund routes, each with its own function; reads are read-only, writes may write', () => {
+  const refundRoutes = routes.filter((route) => route.path.startsWith('/v1/') && /refund|balance_adjustments/.test(route.path));
+  expect(refundRoutes.map((route) => `${route.method} ${route.path}`).sort()).toEqual([
+    'GET /v1/refunds',
+    'GET /v1/refunds/{id}',
+    'POST /v1/payments/{id}/refunds',
+    'POST /v1/test_helpers/balance_adjustments',
+    'POST /v1/test_helpers/refunds/{id}/transitions',
+  ]);
+  const policies = template.findResources('AWS::IAM::Policy');
+  for (const route of refundRoutes) {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: `${route.method} ${route.path}` });
+    const policy = Object.entries(policies).find(([id]) => id.startsWith(`Route${route.handler.replace(/-/g, '')}`));
+    expect(policy).toBeDefined();
+    const actions = JSON.stringify(policy![1].Properties.PolicyDocument.Statement.map((s: { Action: unknown }) => s.Action));
+    if (route.access === 'read') expect(actions).not.toMatch(/PutItem|UpdateItem|TransactWrite/);
+    else expect(actions).toMatch(/UpdateItem/);
+  }
+});
+
+test('stack: the minute jobs function (process-refunds among them) may write the table', () => {
+  const policies = template.findResources('AWS::IAM::Policy');
+  const policy = Object.entries(policies).find(([id]) => id.startsWith('MinuteJobs'));
+  expect(policy).toBeDefined();
+  expect(JSON.stringify(policy![1].Properties.PolicyDocument)).toMatch(/UpdateItem/);
+});
+
+test('stack: the settlement feed function imports with table write access and its ARN is an output', () => {
+  const functions = template.findResources('AWS::Lambda::Function', { Properties: { Timeout: 300 } });
+  const [logicalId] = Object.keys(functions).filter((id) => id.startsWith('SettlementImport'));
+  expect(logicalId).toBeDefined();
+  template.hasOutput('SettlementImportFunctionArn', { Value: { 'Fn::GetAtt': [logicalId, 'Arn'] } });
+  const policies = template.findResources('AWS::IAM::Policy');
+  const policy = Object.entries(policies).find(([id]) => id.startsWith('SettlementImport'));
+  const actions = JSON.stringify(policy![1].Properties.PolicyDocument.Statement.map((s: { Action: unknown }) => s.Action));
+  expect(actions).toMatch(/BatchWriteItem/);
+  expect(actions).toMatch(/PutItem/);
+});
+
+test('stack: settlement routes are read-only GETs sharing the {code} path parameter', () => {
+  const settlementRoutes = routes.filter((route) => route.path.startsWith('/v1/settlements'));
+  expect(settlementRoutes.map((route) => `${route.method} ${route.path}`).sort()).toEqual([
+    'GET /v1/settlements',
+    'GET /v1/settlements/{code}',
+    'GET /v1/settlements/{code}/records',
+  ]);
+  for (const route of settlementRoutes) {
+    expect(route.access).toBe('read');
+    template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: `GET ${route.path}` });
+  }
+});
+
+test('stack: dashboard pages only read the table; sign-in and sign-out write their session item', () => {
+  const policies = template.findResources('AWS::IAM::Policy');
+  const actionsOf = (handler: string) => {
+    const found = Object.entries(policies).find(([id]) => id.startsWith(`Route${handler.replace(/-/g, '')}Function`));
+    expect(found).toBeDefined();
+    return JSON.stringify(found![1].Properties.PolicyDocument.Statement.map((s: { Action: unknown }) => s.Action));
+  };
+  for (const handler of ['dashboard', 'dashboard-refund']) expect(actionsOf(handler)).not.toMatch(/PutItem|UpdateItem|DeleteItem|TransactWrite|BatchWrite/);
+  for (const handler of ['dashboard-sign-in', 'dashboard-sign-out']) expect(actionsOf(handler)).toMatch(/PutItem.*DeleteItem|DeleteItem.*PutItem/);
+  for (const key of ['GET /dashboard', 'POST /dashboard/session', 'POST /dashboard/sign-out', 'GET /dashboard/refunds/{id}']) {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: key });
+  }
+});
+
+test('stack: the API reference routes are public functions without table access', () => {
+  const functions = Object.keys(template.findResources('AWS::Lambda::Function'));
+  const policies = template.findResources('AWS::IAM::Policy');
+  for (const handler of ['get-openapi', 'docs-page', 'docs-errors', 'docs-asset']) {
+    const route = routes.find((candidate) => candidate.handler === handler)!;
+    expect(route.access).toBe('none');
+    template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: `${route.method} ${route.path}`, AuthorizationType: 'NONE' });
+    const prefix = `Route${handler.replace(/-/g, '')}`;
+    expect(functions.some((id) => id.startsWith(prefix))).toBe(true);
+    const policy = Object.entries(policies).find(([id]) => id.startsWith(prefix));
+    expect(JSON.stringify(policy?.[1] ?? {})).not.toMatch(/dynamodb:/);
+  }
+  expect(routes.find((route) => route.handler === 'docs-asset')!.files).toEqual(
+    expect.arrayContaining(['node_modules/swagger-ui-dist/swagger-ui-bundle.js', 'node_modules/swagger-ui-dist/swagger-ui.css']),
+  );
+});
+
+describe('webhooks', () => {
+  const logicalId = (type: string, fragment: string) => {
+    const ids = Object.keys(template.findResources(type)).filter((id) => id.includes(fragment));
+    expect(ids).toHaveLength(1);
+    return ids[0];
+  };
+  const policyActions = (functionFragment: string) => {
+    const policies = Object.entries(template.findResources('AWS::IAM::Policy')).filter(([id]) => id.includes(functionFragment));
+    return policies.flatMap(([, policy]) =>
+      policy.Properties.PolicyDocument.Statement.flatMap((statement: { Action: string | string[]; Resource: unknown }) =>
+        [statement.Action].flat().map((action) => ({ action, resource: JSON.stringify(statement.Resource) })),
+      ),
+    );
+  };
+
+  test('webhooks: the publisher reads the table stream, only inserted outbox events and replays, with partial batch failures', () => {
+    const table = logicalId('AWS::DynamoDB::Table', 'Table');
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [table, 'StreamArn'] },
+      FunctionName: { Ref: logicalId('AWS::Lambda::Function', 'WebhooksPublisher') },
+      StartingPosition: 'TRIM_HORIZON',
+      BisectBatchOnFunctionError: true,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      FilterCriteria: { Filters: PUBLISHABLE_RECORD_FILTERS.map((filter) => ({ Pattern: JSON.stringify(filter) })) },
+    });
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ EVENT_BUS_NAME: { Ref: logicalId('AWS::Events::EventBus', 'Events') } }) },
+    });
+  });
+
+  test('webhooks: an EventBridge rule on the bus sends every service event to the webhook queue', () => {
+    template.hasResourceProperties('AWS::Events::Rule', {
+      EventBusName: { Ref: logicalId('AWS::Events::EventBus', 'Events') },
+      EventPattern: { source: ['payment-operations'] },
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalId('AWS::SQS::Queue', 'WebhookDeliveries'), 'Arn'] } })],
+    });
+    template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+      PolicyDocument: Match.objectLike({
+        Statement: Match.arrayWith([Match.objectLike({ Action: Match.arrayWith(['sqs:SendMessage']), Principal: { Service: 'events.amazonaws.com' } })]),
+      }),
+    });
+  });
+
+  test('webhooks: the delivery function consumes the webhook queue in batches with partial batch failures', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [logicalId('AWS::SQS::Queue', 'WebhookDeliveries'), 'Arn'] },
+      FunctionName: { Ref: logicalId('AWS::Lambda::Function', 'WebhooksDeliverer') },
+      BatchSize: 10,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: 'IteratorAge', Namespace: 'AWS/Lambda' });
+  });
+
+  test('webhooks: least privilege — the publisher only reads the stream and puts events; the deliverer never deletes or scans', () => {
+    const publisher = policyActions('WebhooksPublisher').map((grant) => grant.action);
+    expect(publisher).toContain('events:PutEvents');
+    expect(publisher).toContain('dynamodb:GetRecords');
+    expect(publisher.filter((action) => /^dynamodb:(Put|Update|Delete|BatchWrite|Query|Scan|GetItem)/.test(action))).toEqual([]);
+
+    const deliverer = policyActions('WebhooksDeliverer');
+    const dynamo = deliverer.filter((grant) => grant.action.startsWith('dynamodb:'));
+    expect(dynamo.map((grant) => grant.action).sort()).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
+    expect(dynamo.every((grant) => !grant.resource.includes('index'))).toBe(true);
+    const sends = deliverer.filter((grant) => grant.action === 'sqs:SendMessage').map((grant) => grant.resource);
+    expect(sends.some((resource) => resource.includes('WebhookDeliveries'))).toBe(true);
+    expect(sends.some((resource) => resource.includes('WebhookDeadLetters'))).toBe(true);
+    expect(deliverer.map((grant) => grant.action)).not.toContain('events:PutEvents');
+  });
+});

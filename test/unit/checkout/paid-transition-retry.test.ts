@@ -1,0 +1,65 @@
+import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { createPaymentLinkRepository, paymentLinkItem } from '../../../shared/db/payment-link-repository';
+import { createPaymentRepository, paymentItem } from '../../../shared/db/payment-repository';
+import type { PaymentLink } from '../../../shared/domain/payment-links';
+import type { Payment } from '../../../shared/domain/payments';
+import { newId } from '../../../shared/ids';
+import { completePayment } from '../../../shared/use-cases/checkout';
+
+/** DynamoDB Local never throws TransactionConflict; this covers that path with a mocked client. */
+const documentClient = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'local' }));
+const dynamo = mockClient(documentClient);
+afterEach(() => dynamo.reset());
+
+const link: PaymentLink = {
+  id: newId('paymentLink'), orgId: 'org_x', mode: 'test', acceptorId: 'acceptor_x', status: 'active', amountMinor: 500, currency: 'EUR',
+  description: null, internalReference: null, redirectUrl: null, paymentsLimit: 3, paidCount: 0, firstPaidAt: null, lastPaidAt: null,
+  expiresAt: null, expiredAt: null, createdAt: new Date().toISOString(), collectEmail: false, collectAddress: false, collectPhone: false,
+};
+const payment: Payment = {
+  id: newId('payment'), orgId: 'org_x', mode: 'test', acceptorId: 'acceptor_x', paymentLinkId: link.id, status: 'open',
+  amountMinor: 500, currency: 'EUR', createdAt: new Date().toISOString(),
+};
+
+function deps() {
+  const links = createPaymentLinkRepository(documentClient, 'table');
+  return {
+    links,
+    payments: createPaymentRepository(documentClient, 'table'),
+    directory: { getAcceptor: async () => undefined },
+    urls: { base: 'http://x', checkout: 'http://x/checkout', dashboard: 'http://x/dashboard', docs: 'http://x/docs' },
+    now: () => new Date(),
+    tableName: 'table',
+    sessions: { get: async () => undefined, putAction: links.sessionPutAction },
+  };
+}
+
+const conflict = () =>
+  new TransactionCanceledException({
+    message: 'Transaction cancelled',
+    $metadata: {},
+    CancellationReasons: [{ Code: 'TransactionConflict' }, { Code: 'None' }],
+  });
+
+test('paid transition: TransactionConflict is retried with backoff and then succeeds', async () => {
+  dynamo.on(GetCommand).callsFake((input) =>
+    input.Key.PK.startsWith('PL#') ? { Item: paymentLinkItem(link, 1) } : { Item: paymentItem(payment) },
+  );
+  dynamo.on(TransactWriteCommand).rejectsOnce(conflict()).rejectsOnce(conflict()).resolves({});
+  const paid = await completePayment(deps(), payment.id, 'paid');
+  expect(paid.status).toBe('paid');
+  expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(3);
+  const actions = dynamo.commandCalls(TransactWriteCommand)[2].args[0].input.TransactItems!;
+  expect(actions[0].Put?.ConditionExpression).toBe('#version = :version');
+  expect(actions.map((action) => Object.keys(action)[0])).toEqual(['Put', 'Put', 'Update', 'Put', 'Put']);
+});
+
+test('paid transition: a conflict that never clears surfaces as an error, not as a paid payment', async () => {
+  dynamo.on(GetCommand).callsFake((input) =>
+    input.Key.PK.startsWith('PL#') ? { Item: paymentLinkItem(link, 1) } : { Item: paymentItem(payment) },
+  );
+  dynamo.on(TransactWriteCommand).rejects(conflict());
+  await expect(completePayment(deps(), payment.id, 'paid')).rejects.toBeInstanceOf(TransactionCanceledException);
+});

@@ -1,0 +1,57 @@
+import type { DeliveryOutcome, DeliveryTask } from '../../../shared/domain/webhook-delivery';
+import { createLocalDeliveryQueue } from '../../../shared/local/delivery-queue';
+import type { WebhookService } from '../../../shared/webhooks/delivery-service';
+
+/** The queue's own rules, with an in-memory service: claims, attempts, persistence failures. */
+const task = (id: string): DeliveryTask => ({
+  kind: 'webhook_delivery',
+  event: { envelope: { id, object: 'event', type: 't', triggered_at: '', version: '', mode: 'test', data: {} }, orgId: 'org_x' },
+  target: { key: `whk_${id}`, url: `http://127.0.0.1/${id}` },
+  attempt: 1,
+  history: [],
+});
+
+function fakeService(overrides: { claim?: (task: DeliveryTask) => Promise<boolean>; deliver?: (task: DeliveryTask) => Promise<DeliveryOutcome>; reschedule?: () => Promise<void> }) {
+  const delivered: string[] = [];
+  const service = {
+    deliveries: {
+      claim: overrides.claim ?? (async () => true),
+      reschedule: overrides.reschedule ?? (async () => undefined),
+      pending: async () => [],
+    },
+    deliver:
+      overrides.deliver ??
+      (async (t: DeliveryTask): Promise<DeliveryOutcome> => {
+        delivered.push(`${t.event.envelope.id}#${t.attempt}`);
+        return { kind: 'delivered', task: t };
+      }),
+  } as unknown as WebhookService;
+  return { service, delivered };
+}
+
+const settle = () => new Promise((done) => setTimeout(done, 50));
+
+test('queue: when one claim fails, the deliveries whose claims were taken still run, and the error surfaces', async () => {
+  const { service, delivered } = fakeService({ claim: async (t) => (t.event.envelope.id === 'evt_b' ? Promise.reject(new Error('table down')) : true) });
+  const queue = createLocalDeliveryQueue(service);
+  await expect(queue.enqueue([task('evt_a'), task('evt_b')])).rejects.toThrow('table down');
+  await settle();
+  expect(delivered).toEqual(['evt_a#1']);
+  await queue.stop();
+});
+
+test('queue: a retry whose due time cannot be stored still runs once, as the next attempt', async () => {
+  const attempts: number[] = [];
+  const { service } = fakeService({
+    deliver: async (t) => {
+      attempts.push(t.attempt);
+      return t.attempt === 1 ? { kind: 'retry', task: { ...t, attempt: 2 }, delayMs: 10 } : { kind: 'delivered', task: t };
+    },
+    reschedule: async () => Promise.reject(new Error('table down')),
+  });
+  const queue = createLocalDeliveryQueue(service);
+  await queue.enqueue([task('evt_c')]);
+  await settle();
+  expect(attempts).toEqual([1, 2]);
+  await queue.stop();
+});

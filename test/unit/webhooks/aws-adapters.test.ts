@@ -1,0 +1,267 @@
+import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
+import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBRecord, DynamoDBStreamEvent, SQSEvent, SQSRecord } from 'aws-lambda';
+import { mockClient } from 'aws-sdk-client-mock';
+import { randomUUID } from 'node:crypto';
+import { createDocumentClient } from '../../../shared/db/client';
+import { createDirectory } from '../../../shared/db/directory';
+import { createWebhookRepository } from '../../../shared/db/webhook-repository';
+import { firstAttempts, type DeliveryTask, type PublishedEvent } from '../../../shared/domain/webhook-delivery';
+import { newEvent, outboxItem } from '../../../shared/events';
+import { ensureTable } from '../../../shared/local/dynamodb-local';
+import { createWebhookService } from '../../../shared/webhooks/delivery-service';
+import { createEventBridgePublisher } from '../../../shared/webhooks/eventbridge-publisher';
+import { createSqsWebhookConsumer } from '../../../shared/webhooks/sqs-consumer';
+import { createSqsDeliveryQueue, MAX_VISIBILITY_SECONDS } from '../../../shared/webhooks/sqs-delivery-queue';
+import { createStreamPublishHandler } from '../../../shared/webhooks/stream-handler';
+import { EVENT_SOURCE } from '../../../shared/webhooks/stream-records';
+import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver';
+
+const eventBridge = mockClient(EventBridgeClient);
+const sqs = mockClient(SQSClient);
+afterEach(() => {
+  eventBridge.reset();
+  sqs.reset();
+});
+
+const noWait = { sleep: async () => {} };
+const urls = { queueUrl: 'https://sqs.eu-west-1.amazonaws.com/1/webhooks', deadLetterQueueUrl: 'https://sqs.eu-west-1.amazonaws.com/1/webhooks-dlq' };
+const event = (n = 0, extra: Partial<PublishedEvent> = {}): PublishedEvent => ({
+  ...newEvent({ type: `transactions.payment_link.created`, orgId: 'org_1', mode: 'test', data: { n } }),
+  ...extra,
+});
+const entriesOf = (call: { args: [unknown] }) => (call.args[0] as { input: { Entries: unknown[] } }).input.Entries;
+
+describe('EventBridge publisher', () => {
+  const publisher = () => createEventBridgePublisher(new EventBridgeClient({ region: 'eu-west-1' }), 'bus', noWait);
+
+  test('PutEvents in batches of at most 10: source, detail-type = event type, detail = the stored outbox event', async () => {
+    eventBridge.on(PutEventsCommand).callsFake((input) => ({ FailedEntryCount: 0, Entries: input.Entries.map(() => ({ EventId: randomUUID() })) }));
+    const events = Array.from({ length: 23 }, (_, n) => event(n));
+    expect(await publisher().publish(events)).toEqual([]);
+    const calls = eventBridge.commandCalls(PutEventsCommand);
+    expect(calls.map((call) => call.args[0].input.Entries!.length)).toEqual([10, 10, 3]);
+    expect(calls[0].args[0].input.Entries![0]).toEqual({
+      EventBusName: 'bus',
+      Source: EVENT_SOURCE,
+      DetailType: 'transactions.payment_link.created',
+      Detail: JSON.stringify(events[0]),
+      Time: new Date(events[0].envelope.triggered_at),
+    });
+  });
+
+  test('failed entries (and only those) are sent again', async () => {
+    const events = [event(1), event(2), event(3)];
+    eventBridge
+      .on(PutEventsCommand)
+      .resolvesOnce({ FailedEntryCount: 1, Entries: [{ EventId: 'a' }, { ErrorCode: 'InternalFailure', ErrorMessage: 'x' }, { EventId: 'c' }] })
+      .resolves({ FailedEntryCount: 0, Entries: [{ EventId: 'b' }] });
+    expect(await publisher().publish(events)).toEqual([]);
+    const calls = eventBridge.commandCalls(PutEventsCommand);
+    expect(calls).toHaveLength(2);
+    expect(calls[1].args[0].input.Entries!.map((entry) => entry.Detail)).toEqual([JSON.stringify(events[1])]);
+  });
+
+  test('entries still failing after the last retry (or a throwing call) are returned as unpublished', async () => {
+    eventBridge.on(PutEventsCommand).rejects(new Error('throttled'));
+    const events = [event(1), event(2)];
+    expect(await publisher().publish(events)).toEqual(events);
+    expect(eventBridge.commandCalls(PutEventsCommand)).toHaveLength(4);
+  });
+});
+
+describe('stream publish handler', () => {
+  let sequence = 0;
+  const record = (eventName: 'INSERT' | 'MODIFY' | 'REMOVE', item: Record<string, unknown>): DynamoDBRecord => ({
+    eventName,
+    dynamodb: {
+      Keys: marshall({ PK: item.PK, SK: item.SK }) as never,
+      NewImage: marshall(item, { removeUndefinedValues: true }) as never,
+      SequenceNumber: String(++sequence).padStart(21, '0'),
+    },
+  });
+  const first = event(1, { targetUrls: ['https://merchant.example/hook'] });
+  const second = event(2);
+  const records = [
+    record('INSERT', outboxItem(first)),
+    record('MODIFY', outboxItem(event(9))),
+    record('INSERT', { PK: `EVT#${first.envelope.id}`, SK: 'DLV#whk_1#2026', statusCode: 500 }),
+    record('INSERT', { PK: 'PAY#pay_1', SK: 'PAY' }),
+    record('INSERT', { ...outboxItem(second), SK: 'RESEND#rs1', resendId: 'rs1' }),
+  ];
+
+  test('publishes only inserted outbox events and replay requests, as stored', async () => {
+    eventBridge.on(PutEventsCommand).resolves({ FailedEntryCount: 0, Entries: [{ EventId: 'a' }, { EventId: 'b' }] });
+    const handler = createStreamPublishHandler(createEventBridgePublisher(new EventBridgeClient({ region: 'eu-west-1' }), 'bus', noWait));
+    expect(await handler({ Records: records } as DynamoDBStreamEvent)).toEqual({ batchItemFailures: [] });
+    const details = entriesOf(eventBridge.commandCalls(PutEventsCommand)[0] as never).map((entry) => JSON.parse((entry as { Detail: string }).Detail));
+    expect(details).toEqual([first, { ...second, resendId: 'rs1' }]);
+  });
+
+  test('an event that cannot be published is reported (its record and all after it are retried by the stream)', async () => {
+    // The replayed event fails every time; the first one is published.
+    eventBridge.on(PutEventsCommand).callsFake((input) => {
+      const entries = input.Entries.map((entry: { Detail: string }) =>
+        entry.Detail.includes(second.envelope.id) ? { ErrorCode: 'InternalFailure' } : { EventId: randomUUID() },
+      );
+      return { FailedEntryCount: entries.filter((entry: { ErrorCode?: string }) => entry.ErrorCode).length, Entries: entries };
+    });
+    const handler = createStreamPublishHandler(createEventBridgePublisher(new EventBridgeClient({ region: 'eu-west-1' }), 'bus', noWait));
+    const result = await handler({ Records: records } as DynamoDBStreamEvent);
+    expect(result).toEqual({ batchItemFailures: [{ itemIdentifier: records[4].dynamodb!.SequenceNumber }] });
+  });
+});
+
+describe('SQS delivery queue', () => {
+  const now = Date.parse('2026-11-21T10:00:00.000Z');
+  const queue = () => createSqsDeliveryQueue(new SQSClient({ region: 'eu-west-1' }), urls, { ...noWait, now: () => now });
+  const tasks = (count: number): DeliveryTask[] =>
+    Array.from({ length: count }, (_, n) => ({
+      kind: 'webhook_delivery',
+      event: { envelope: event(n).envelope, orgId: 'org_1' },
+      target: { key: `whk_${n}`, url: `https://example.com/${n}`, subscriptionId: `whk_${n}` },
+      attempt: 1,
+      history: [],
+    }));
+
+  test('fan-out messages go in SendMessageBatch calls of at most 10 entries', async () => {
+    sqs.on(SendMessageBatchCommand).resolves({ Successful: [], Failed: [] });
+    const sent = tasks(25);
+    await queue().enqueue(sent);
+    const calls = sqs.commandCalls(SendMessageBatchCommand);
+    expect(calls.map((call) => call.args[0].input.Entries!.length)).toEqual([10, 10, 5]);
+    expect(calls.every((call) => call.args[0].input.QueueUrl === urls.queueUrl)).toBe(true);
+    expect(calls.flatMap((call) => call.args[0].input.Entries!.map((entry) => JSON.parse(entry.MessageBody!)))).toEqual(sent);
+  });
+
+  test('entries that fail in a batch are sent again alone; entries that keep failing make enqueue throw', async () => {
+    sqs
+      .on(SendMessageBatchCommand)
+      .resolvesOnce({ Successful: [{ Id: '0', MessageId: 'a', MD5OfMessageBody: 'x' }], Failed: [{ Id: '1', Code: 'InternalError', SenderFault: false }] })
+      .resolves({ Successful: [], Failed: [] });
+    const sent = tasks(2);
+    await queue().enqueue(sent);
+    const calls = sqs.commandCalls(SendMessageBatchCommand);
+    expect(calls.map((call) => call.args[0].input.Entries!.map((entry) => JSON.parse(entry.MessageBody!).target.key))).toEqual([
+      ['whk_0', 'whk_1'],
+      ['whk_1'],
+    ]);
+
+    sqs.reset();
+    sqs.on(SendMessageBatchCommand).resolves({ Successful: [], Failed: [{ Id: '0', Code: 'InternalError', SenderFault: false }] });
+    await expect(queue().enqueue(tasks(1))).rejects.toThrow(/1 of 1 deliveries could not be queued/);
+  });
+
+  test('a retry up to 15 minutes away is an SQS delay; a longer one is the maximum delay plus notBefore', async () => {
+    sqs.on(SendMessageCommand).resolves({ MessageId: 'm' });
+    const [task] = tasks(1);
+    await queue().retryLater(task, 30_000);
+    await queue().retryLater(task, 2 * 3_600_000);
+    const [short, long] = sqs.commandCalls(SendMessageCommand).map((call) => call.args[0].input);
+    expect(short).toMatchObject({ QueueUrl: urls.queueUrl, DelaySeconds: 30 });
+    expect(JSON.parse(short.MessageBody!)).toEqual(task);
+    expect(long).toMatchObject({ QueueUrl: urls.queueUrl, DelaySeconds: 900 });
+    expect(JSON.parse(long.MessageBody!)).toEqual({ ...task, notBefore: '2026-11-21T12:00:00.000Z' });
+  });
+
+  test('postpone hides a received message again, never beyond the 12-hour visibility limit', async () => {
+    sqs.on(ChangeMessageVisibilityCommand).resolves({});
+    await queue().postpone('rh-1', 600);
+    await queue().postpone('rh-2', 20 * 3600);
+    expect(sqs.commandCalls(ChangeMessageVisibilityCommand).map((call) => call.args[0].input)).toEqual([
+      { QueueUrl: urls.queueUrl, ReceiptHandle: 'rh-1', VisibilityTimeout: 600 },
+      { QueueUrl: urls.queueUrl, ReceiptHandle: 'rh-2', VisibilityTimeout: MAX_VISIBILITY_SECONDS },
+    ]);
+  });
+});
+
+describe('SQS consumer: fan-out and delivery (DynamoDB Local, HTTP receivers, mocked SQS)', () => {
+  let receivers: WebhookReceiver[];
+  let consumer: ReturnType<typeof createSqsWebhookConsumer>;
+  let published: PublishedEvent;
+  let tasks: DeliveryTask[];
+  const now = Date.now();
+
+  beforeAll(async () => {
+    const tableName = `test-${randomUUID()}`;
+    await ensureTable(process.env.DYNAMODB_ENDPOINT!, tableName);
+    const db = createDocumentClient();
+    const org = await createDirectory(db, tableName).createOrganization('Consumer org');
+    receivers = await Promise.all([1, 2].map(() => startWebhookReceiver()));
+    const webhooks = createWebhookRepository(db, tableName);
+    const subscriptions = [
+      await webhooks.create({ orgId: org.id, mode: 'test', url: receivers[0].url, events: ['*'] }),
+      await webhooks.create({ orgId: org.id, mode: 'test', url: receivers[1].url, events: ['transactions.payment_link.*'] }),
+    ];
+    published = { ...newEvent({ type: 'transactions.payment_link.expired', orgId: org.id, mode: 'test', data: { id: 'pl_1' } }), targetUrls: [receivers[0].url] };
+    tasks = firstAttempts(published, subscriptions);
+    const queue = createSqsDeliveryQueue(new SQSClient({ region: 'eu-west-1' }), urls, noWait);
+    const service = createWebhookService(
+      db,
+      tableName,
+      { policy: { scheduleMs: [30_000, 2 * 3_600_000], jitter: 0 }, timeoutMs: 5_000, allowPrivateUrls: true },
+      { deadLetters: queue.deadLetters },
+    );
+    consumer = createSqsWebhookConsumer({ plan: service.plan, deliver: service.deliver, queue, now: () => now });
+  });
+  afterAll(() => Promise.all(receivers.map((receiver) => receiver.close())));
+
+  const sqsRecord = (body: unknown, id = randomUUID()): SQSRecord => ({ messageId: id, receiptHandle: `rh-${id}`, body: JSON.stringify(body) }) as SQSRecord;
+  const batch = (...records: SQSRecord[]): SQSEvent => ({ Records: records });
+
+  test('a bus event from the rule becomes one queue message per target', async () => {
+    sqs.on(SendMessageBatchCommand).resolves({ Successful: [], Failed: [] });
+    const busEvent = { version: '0', id: randomUUID(), 'detail-type': published.envelope.type, source: EVENT_SOURCE, detail: published };
+    expect(await consumer(batch(sqsRecord(busEvent)))).toEqual({ batchItemFailures: [] });
+    const messages = sqs.commandCalls(SendMessageBatchCommand).flatMap((call) => call.args[0].input.Entries!.map((entry) => JSON.parse(entry.MessageBody!)));
+    expect(messages.map((message: DeliveryTask) => message.target.url).sort()).toEqual([receivers[0].url, receivers[0].url, receivers[1].url].sort());
+    expect(messages.every((message: DeliveryTask) => message.attempt === 1 && message.event.envelope.id === published.envelope.id)).toBe(true);
+  });
+
+  test('a delivery message: one signed attempt; a failure goes back to the queue with its delay; a bad message alone is reported', async () => {
+    sqs.on(SendMessageCommand).resolves({ MessageId: 'm' });
+    receivers[1].failNext(1);
+    const good = sqsRecord(tasks[0]);
+    const failing = sqsRecord(tasks[1]);
+    const bad = sqsRecord({ hello: 'world' });
+    const result = await consumer(batch(good, failing, bad));
+    expect(result).toEqual({ batchItemFailures: [{ itemIdentifier: bad.messageId }] });
+    expect(receivers[0].delivered()).toHaveLength(1);
+    expect(answers(receivers[1])).toEqual([500]);
+    const [retry] = sqs.commandCalls(SendMessageCommand).map((call) => call.args[0].input);
+    expect(retry).toMatchObject({ QueueUrl: urls.queueUrl, DelaySeconds: 30 });
+    expect(JSON.parse(retry.MessageBody!)).toMatchObject({ attempt: 2, target: tasks[1].target, history: [{ attempt: 1, statusCode: 500 }] });
+  });
+
+  test('a message received before its notBefore is hidden again and reported, without an attempt', async () => {
+    sqs.on(ChangeMessageVisibilityCommand).resolves({});
+    const early = sqsRecord({ ...tasks[2], attempt: 3, notBefore: new Date(now + 3_600_000).toISOString() });
+    const seen = receivers[0].requests.length;
+    expect(await consumer(batch(early))).toEqual({ batchItemFailures: [{ itemIdentifier: early.messageId }] });
+    expect(sqs.commandCalls(ChangeMessageVisibilityCommand)[0].args[0].input).toEqual({
+      QueueUrl: urls.queueUrl,
+      ReceiptHandle: early.receiptHandle,
+      VisibilityTimeout: 3600,
+    });
+    expect(receivers[0].requests).toHaveLength(seen);
+  });
+
+  test('the last attempt failing parks the delivery in the dead-letter queue with its whole history', async () => {
+    sqs.on(SendMessageCommand).resolves({ MessageId: 'm' });
+    receivers[1].failNext(1);
+    const history = [
+      { attempt: 1, at: new Date(now).toISOString(), url: tasks[1].target.url, statusCode: 500, durationMs: 3 },
+      { attempt: 2, at: new Date(now).toISOString(), url: tasks[1].target.url, statusCode: 502, durationMs: 4 },
+    ];
+    const last = sqsRecord({ ...tasks[1], attempt: 3, history });
+    expect(await consumer(batch(last))).toEqual({ batchItemFailures: [] });
+    const [parked] = sqs.commandCalls(SendMessageCommand).map((call) => call.args[0].input);
+    expect(parked.QueueUrl).toBe(urls.deadLetterQueueUrl);
+    const body = JSON.parse(parked.MessageBody!);
+    expect(body.history.map((attempt: { statusCode: number }) => attempt.statusCode)).toEqual([500, 502, 500]);
+    expect(body).toMatchObject({ target: tasks[1].target, event: { envelope: published.envelope }, parkedAt: expect.any(String) });
+  });
+});
+
+const answers = (receiver: WebhookReceiver) => receiver.requests.map((request) => request.answeredWith);

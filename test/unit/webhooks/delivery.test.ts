@@ -1,0 +1,292 @@
+import { randomUUID } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+import { createDocumentClient } from '../../../shared/db/client';
+import { createDirectory } from '../../../shared/db/directory';
+import { createDeliveryRepository } from '../../../shared/db/webhook-delivery-repository';
+import { createWebhookRepository } from '../../../shared/db/webhook-repository';
+import {
+  attemptDelivery,
+  firstAttempts,
+  maxAttempts,
+  minimumRetryWindowMs,
+  type AttemptRecord,
+  type DeliveryPorts,
+  type DeliveryStatus,
+  type DeliveryTask,
+  type SendResult,
+} from '../../../shared/domain/webhook-delivery';
+import { newSigningSecret, urlTargetKey, type WebhookSubscription } from '../../../shared/domain/webhooks';
+import { newEvent } from '../../../shared/events';
+import { ensureTable } from '../../../shared/local/dynamodb-local';
+import { createWebhookService } from '../../../shared/webhooks/delivery-service';
+import { createHttpSender, isNonPublicAddress } from '../../../shared/webhooks/http-sender';
+import { AWS_WEBHOOK_SETTINGS, LOCAL_WEBHOOK_SETTINGS, loadWebhookSettings } from '../../../shared/webhooks/settings';
+import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver';
+
+const HOUR = 3_600_000;
+const secret = newSigningSecret();
+const urlSecret = newSigningSecret();
+
+function subscription(overrides: Partial<WebhookSubscription> = {}): WebhookSubscription {
+  return {
+    id: 'whk_sub',
+    orgId: 'org_1',
+    mode: 'test',
+    url: 'https://receiver.example/hooks',
+    events: ['transactions.payment_link.*'],
+    secret,
+    createdAt: '2026-11-21T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+const event = newEvent({
+  type: 'transactions.payment_link.created',
+  orgId: 'org_1',
+  mode: 'test',
+  data: { id: 'pl_1', object: 'payment_link' },
+  targetUrls: ['https://merchant.example/refund-hook'],
+});
+
+/** In-memory ports: a scripted sender and a journal that remembers what it was told. */
+function fakes(answers: SendResult[], options: { settled?: boolean; deleted?: boolean } = {}) {
+  const sent: { url: string; headers: Record<string, string>; body: string }[] = [];
+  const attempts: AttemptRecord[] = [];
+  const settled: DeliveryStatus[] = [];
+  const parked: DeliveryTask[] = [];
+  const ports: DeliveryPorts = {
+    deadLetters: { park: async (task) => void parked.push(task) },
+    journal: {
+      isSettled: async () => options.settled ?? false,
+      recordAttempt: async (_task, record) => void attempts.push(record),
+      settle: async (_task, status) => void settled.push(status),
+    },
+    secrets: {
+      subscriptionSecret: async () => (options.deleted ? undefined : secret),
+      urlSecret: async () => urlSecret,
+    },
+    sender: {
+      post: async (url, headers, body) => {
+        sent.push({ url, headers, body });
+        return answers.shift() ?? { statusCode: 200, durationMs: 1 };
+      },
+    },
+    policy: { scheduleMs: [1000, 2000, 4000], jitter: 0.5 },
+    timeoutMs: 1000,
+    random: () => 1,
+  };
+  return { ports, sent, attempts, settled, parked };
+}
+
+const [subscriptionTask, urlTask] = firstAttempts(event, [subscription(), subscription({ id: 'whk_other', events: ['transactions.refund.*'] })]);
+
+describe('fan-out', () => {
+  test('targets: matching subscriptions of the event plus each per-object URL, one task each', () => {
+    expect([subscriptionTask, urlTask].map((task) => task.target)).toEqual([
+      { key: 'whk_sub', url: 'https://receiver.example/hooks', subscriptionId: 'whk_sub' },
+      { key: expect.stringMatching(/^url_[0-9a-f]{24}$/), url: 'https://merchant.example/refund-hook' },
+    ]);
+    expect(subscriptionTask).toMatchObject({ kind: 'webhook_delivery', attempt: 1, history: [], event: { envelope: event.envelope, orgId: 'org_1' } });
+  });
+});
+
+describe('one delivery attempt', () => {
+  test('a 2xx ends the delivery: signed POST of the envelope, attempt recorded, delivered', async () => {
+    const { ports, sent, attempts, settled } = fakes([{ statusCode: 204, durationMs: 12 }]);
+    const outcome = await attemptDelivery(subscriptionTask, ports);
+    expect(outcome.kind).toBe('delivered');
+    expect(sent).toHaveLength(1);
+    expect(sent[0].url).toBe('https://receiver.example/hooks');
+    expect(JSON.parse(sent[0].body)).toEqual(event.envelope);
+    expect(sent[0].headers['webhook-id']).toBe(event.envelope.id);
+    expect(sent[0].headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
+    expect(new Webhook(secret).verify(sent[0].body, sent[0].headers)).toEqual(event.envelope);
+    expect(attempts).toEqual([{ attempt: 1, at: expect.any(String), url: 'https://receiver.example/hooks', statusCode: 204, durationMs: 12 }]);
+    expect(settled).toEqual(['delivered']);
+  });
+
+  test('a per-object URL is signed with the org+mode URL secret, not a subscription secret', async () => {
+    const { ports, sent } = fakes([]);
+    await attemptDelivery(urlTask, ports);
+    expect(new Webhook(urlSecret).verify(sent[0].body, sent[0].headers)).toEqual(event.envelope);
+    expect(() => new Webhook(secret).verify(sent[0].body, sent[0].headers)).toThrow();
+  });
+
+  test('a non-2xx or an error schedules the next attempt after the jittered delay, keeping the history', async () => {
+    const { ports, settled } = fakes([{ statusCode: 500, durationMs: 3 }]);
+    const outcome = await attemptDelivery(subscriptionTask, ports);
+    expect(outcome).toMatchObject({ kind: 'retry', delayMs: 500, task: { attempt: 2, history: [{ attempt: 1, statusCode: 500 }] } });
+    const timeout = fakes([{ durationMs: 1000, error: 'timed out after 1000 ms' }]);
+    timeout.ports.random = () => 0;
+    const second = await attemptDelivery((outcome as { task: DeliveryTask }).task, timeout.ports);
+    expect(second).toMatchObject({ kind: 'retry', delayMs: 2000, task: { attempt: 3, history: [{ statusCode: 500 }, { error: 'timed out after 1000 ms' }] } });
+    expect(settled).toEqual([]);
+  });
+
+  test('after the last attempt the delivery is parked in the dead-letter queue with every attempt in its history', async () => {
+    const { ports, settled, parked } = fakes([]);
+    let task: DeliveryTask = subscriptionTask;
+    let outcome;
+    for (let n = 1; n <= maxAttempts(ports.policy); n++) {
+      ports.sender.post = async () => ({ statusCode: 503, durationMs: 1 });
+      outcome = await attemptDelivery(task, ports);
+      if (outcome.kind === 'retry') task = outcome.task;
+    }
+    expect(outcome).toMatchObject({ kind: 'dead', task: { attempt: 4 } });
+    expect((outcome as { task: DeliveryTask }).task.history.map((record) => record.attempt)).toEqual([1, 2, 3, 4]);
+    expect(settled).toEqual(['dead']);
+    expect(parked).toEqual([(outcome as { task: DeliveryTask }).task]);
+  });
+
+  test('a delivery that already ended is skipped without a request (duplicate publish)', async () => {
+    const { ports, sent } = fakes([], { settled: true });
+    expect(await attemptDelivery(subscriptionTask, ports)).toEqual({ kind: 'skipped', reason: 'already settled' });
+    expect(sent).toEqual([]);
+  });
+
+  test('a subscription deleted since the fan-out cancels its delivery', async () => {
+    const { ports, sent, settled } = fakes([], { deleted: true });
+    expect(await attemptDelivery(subscriptionTask, ports)).toEqual({ kind: 'skipped', reason: 'subscription deleted' });
+    expect(sent).toEqual([]);
+    expect(settled).toEqual(['canceled']);
+  });
+});
+
+describe('retry settings', () => {
+  test('AWS: exponential backoff, no step beyond SQS 12 h visibility, at least 3 days even with full jitter', () => {
+    const { scheduleMs } = AWS_WEBHOOK_SETTINGS.policy;
+    expect(minimumRetryWindowMs(AWS_WEBHOOK_SETTINGS.policy)).toBeGreaterThanOrEqual(72 * HOUR);
+    expect(Math.max(...scheduleMs)).toBeLessThanOrEqual(12 * HOUR);
+    expect(scheduleMs.slice(0, 5)).toEqual([30_000, 60_000, 120_000, 240_000, 480_000]);
+    expect(AWS_WEBHOOK_SETTINGS.allowPrivateUrls).toBe(false);
+  });
+
+  test('local: seconds apart, private addresses allowed; the environment overrides both worlds', () => {
+    expect(Math.max(...LOCAL_WEBHOOK_SETTINGS.policy.scheduleMs)).toBeLessThanOrEqual(60_000);
+    expect(LOCAL_WEBHOOK_SETTINGS.allowPrivateUrls).toBe(true);
+    const settings = loadWebhookSettings(
+      { WEBHOOK_RETRY_SCHEDULE: '0.05, 0.1,0.2', WEBHOOK_RETRY_JITTER: '0', WEBHOOK_TIMEOUT_MS: '750', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' },
+      AWS_WEBHOOK_SETTINGS,
+    );
+    expect(settings).toEqual({ policy: { scheduleMs: [50, 100, 200], jitter: 0 }, timeoutMs: 750, allowPrivateUrls: true });
+    expect(() => loadWebhookSettings({ WEBHOOK_RETRY_SCHEDULE: '1,x' }, LOCAL_WEBHOOK_SETTINGS)).toThrow(/WEBHOOK_RETRY_SCHEDULE/);
+    expect(() => loadWebhookSettings({ WEBHOOK_ALLOW_PRIVATE_URLS: 'yes' }, LOCAL_WEBHOOK_SETTINGS)).toThrow(/WEBHOOK_ALLOW_PRIVATE_URLS/);
+  });
+});
+
+describe('HTTP adapter', () => {
+  let receiver: WebhookReceiver;
+  beforeAll(async () => {
+    receiver = await startWebhookReceiver();
+  });
+  afterAll(() => receiver.close());
+
+  const headers = { 'content-type': 'application/json', 'webhook-id': 'evt_x' };
+
+  test('posts the body with the headers and reports the status code and duration', async () => {
+    const result = await createHttpSender({ allowPrivateUrls: true }).post(receiver.url, headers, '{"a":1}', 2000);
+    expect(result).toEqual({ statusCode: 200, durationMs: expect.any(Number) });
+    expect(receiver.requests.at(-1)).toMatchObject({ body: '{"a":1}', headers: { 'webhook-id': 'evt_x' } });
+  });
+
+  test('an endpoint that does not answer within the timeout is a failed attempt with an error', async () => {
+    receiver.hold();
+    const result = await createHttpSender({ allowPrivateUrls: true }).post(receiver.url, headers, '{}', 200);
+    receiver.release();
+    expect(result).toEqual({ durationMs: expect.any(Number), error: 'timed out after 200 ms' });
+  });
+
+  test('a closed port is a failed attempt with an error, never a throw', async () => {
+    const result = await createHttpSender({ allowPrivateUrls: true }).post('http://127.0.0.1:1/hooks', headers, '{}', 2000);
+    expect(result.statusCode).toBeUndefined();
+    expect(result.error).toMatch(/ECONNREFUSED/);
+  });
+
+  test('AWS: loopback, private and link-local endpoints are refused, literal or resolved, before any request', async () => {
+    const sender = createHttpSender({ allowPrivateUrls: false });
+    const before = receiver.requests.length;
+    for (const url of [receiver.url, receiver.url.replace('127.0.0.1', 'localhost'), 'http://10.1.2.3/x', 'http://169.254.169.254/latest', 'http://[::1]:9/x', 'http://[::ffff:127.0.0.1]/x']) {
+      const result = await sender.post(url, headers, '{}', 2000);
+      expect({ url, statusCode: result.statusCode, error: result.error }).toEqual({ url, statusCode: undefined, error: expect.stringMatching(/^refused: /) });
+    }
+    expect(receiver.requests.length).toBe(before);
+  });
+
+  test.each([
+    ['127.0.0.1', true],
+    ['10.0.0.1', true],
+    ['172.20.1.1', true],
+    ['192.168.1.1', true],
+    ['169.254.169.254', true],
+    ['100.64.0.1', true],
+    ['0.0.0.0', true],
+    ['::1', true],
+    ['fe80::1', true],
+    ['fd00::1', true],
+    ['93.184.216.34', false],
+    ['2606:4700::1111', false],
+  ])('address %s non-public -> %s', (address, expected) => {
+    expect(isNonPublicAddress(address)).toBe(expected);
+  });
+});
+
+describe('delivery records in the table', () => {
+  test('each attempt is an item under the event: time, endpoint, status code, duration, error', async () => {
+    const tableName = `test-${randomUUID()}`;
+    await ensureTable(process.env.DYNAMODB_ENDPOINT!, tableName);
+    const repository = createDeliveryRepository(createDocumentClient(), tableName);
+    const { ports } = fakes([{ statusCode: 500, durationMs: 7 }, { durationMs: 9, error: 'ECONNRESET: socket hang up' }]);
+    ports.journal = repository.journal;
+    const first = await attemptDelivery(subscriptionTask, ports);
+    const second = await attemptDelivery((first as { task: DeliveryTask }).task, ports);
+    expect(second.kind).toBe('retry');
+    const attempts = await repository.attemptsOf(event.envelope.id);
+    expect(attempts).toEqual([
+      expect.objectContaining({ attempt: 1, at: expect.any(String), url: subscriptionTask.target.url, statusCode: 500, durationMs: 7, targetKey: 'whk_sub' }),
+      expect.objectContaining({ attempt: 2, url: subscriptionTask.target.url, durationMs: 9, error: 'ECONNRESET: socket hang up', targetKey: 'whk_sub' }),
+    ]);
+    expect(await repository.journal.isSettled(event.envelope.id, 'whk_sub')).toBe(false);
+    await repository.journal.settle(subscriptionTask, 'delivered');
+    expect(await repository.journal.isSettled(event.envelope.id, 'whk_sub')).toBe(true);
+  });
+});
+
+describe('fan-out against the table, delivered over HTTP', () => {
+  test('only the subscriptions of the event org + mode whose patterns match; each target signed with its own secret', async () => {
+    const tableName = `test-${randomUUID()}`;
+    await ensureTable(process.env.DYNAMODB_ENDPOINT!, tableName);
+    const db = createDocumentClient();
+    const directory = createDirectory(db, tableName);
+    const webhooks = createWebhookRepository(db, tableName);
+    const [org, other] = [await directory.createOrganization('A'), await directory.createOrganization('B')];
+    const receivers = await Promise.all([1, 2, 3].map(() => startWebhookReceiver()));
+    try {
+      const links = await webhooks.create({ orgId: org.id, mode: 'test', url: receivers[0].url, events: ['transactions.payment_link.*'] });
+      const all = await webhooks.create({ orgId: org.id, mode: 'test', url: receivers[1].url, events: ['*'] });
+      await webhooks.create({ orgId: org.id, mode: 'test', url: receivers[2].url, events: ['transactions.chargeback.open'] });
+      await webhooks.create({ orgId: org.id, mode: 'live', url: receivers[2].url, events: ['*'] });
+      await webhooks.create({ orgId: other.id, mode: 'test', url: receivers[2].url, events: ['*'] });
+      const published = newEvent({
+        type: 'transactions.payment_link.expired',
+        orgId: org.id,
+        mode: 'test',
+        data: { id: 'pl_1' },
+        targetUrls: [receivers[2].url],
+      });
+
+      const service = createWebhookService(db, tableName, LOCAL_WEBHOOK_SETTINGS);
+      const tasks = await service.plan(published);
+      expect(tasks.map((task) => task.target.key).sort()).toEqual([links.id, all.id, urlTargetKey(receivers[2].url)].sort());
+      const outcomes = await Promise.all(tasks.map((task) => service.deliver(task)));
+      expect(outcomes.map((outcome) => outcome.kind)).toEqual(['delivered', 'delivered', 'delivered']);
+
+      const secrets = [links.secret, all.secret, await webhooks.urlSecret(org.id, 'test')];
+      receivers.forEach((receiver, n) => {
+        expect(receiver.requests).toHaveLength(1);
+        expect(receiver.verify(receiver.requests[0], secrets[n])).toEqual(published.envelope);
+      });
+    } finally {
+      await Promise.all(receivers.map((receiver) => receiver.close()));
+    }
+  });
+});
