@@ -10,7 +10,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { INDEXES, KEY, TTL_ATTRIBUTE } from '../shared/db/table';
-import { routes } from '../shared/routes';
+import { routes } from '../shared/api';
 import { ServiceFunction } from './api-function';
 import { WebhookDelivery } from './webhooks';
 
@@ -91,8 +91,8 @@ export class PaymentOpsStack extends Stack {
     const environment = { TABLE_NAME: this.table.tableName, EVENT_BUS_NAME: this.bus.eventBusName, BASE_URL: this.api.apiEndpoint };
     for (const route of routes) {
       const fn = new ServiceFunction(this, `Route-${route.handler}`, { handler: route.handler, environment, files: route.files }).function;
-      if (route.access === 'write') this.table.grantReadWriteData(fn);
-      else if (route.access === 'read') this.table.grantReadData(fn);
+      if (route.table === 'write') this.table.grantReadWriteData(fn);
+      else if (route.table === 'read') this.table.grantReadData(fn);
       this.api.addRoutes({
         path: route.path,
         methods: [HttpMethod[route.method]],

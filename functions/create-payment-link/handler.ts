@@ -1,4 +1,5 @@
-import { createPaymentLinkBody, type CreatePaymentLinkBody } from '../../shared/domain/payment-links';
+import { createPaymentLink as createPaymentLinkOperation } from '../../shared/api/payment-links';
+import { type CreatePaymentLinkBody } from '../../shared/domain/payment-links';
 import { apiHandler } from '../../shared/http/api';
 import { paymentLinkAdapters } from '../../shared/use-cases/deps';
 import { createPaymentLink } from '../../shared/use-cases/payment-links';
@@ -6,7 +7,7 @@ import { createPaymentLink } from '../../shared/use-cases/payment-links';
 const deps = paymentLinkAdapters();
 
 /** POST /v1/payment_links */
-export const handler = apiHandler({ scope: 'payment_link:create', body: createPaymentLinkBody }, async ({ principal, body, urls }) => ({
+export const handler = apiHandler(createPaymentLinkOperation, async ({ principal, body, urls }) => ({
   status: 201,
   body: await createPaymentLink(deps(urls), principal, body as CreatePaymentLinkBody),
 }));

@@ -1,7 +1,7 @@
-import { z } from 'zod';
+import { createRefund } from '../../shared/api/refunds';
 import { loadConfig } from '../../shared/config';
 import { documentClient } from '../../shared/db/client';
-import { refundCreateBody, refundResource } from '../../shared/domain/refunds';
+import { refundResource } from '../../shared/domain/refunds';
 import { apiHandler } from '../../shared/http/api';
 import { refundUseCases } from '../../shared/use-cases/refunds';
 
@@ -9,7 +9,7 @@ const refunds = refundUseCases(documentClient(), loadConfig().tableName);
 
 /** POST /v1/payments/{id}/refunds */
 export const handler = apiHandler(
-  { scope: 'refund:create', path: z.object({ id: z.string() }), body: refundCreateBody },
+  createRefund,
   async ({ principal, path, body, urls }) => {
     const refund = await refunds.create(principal, path.id, body, urls);
     return { status: 201, body: refundResource(refund, urls) };

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { getChargeback } from '../../shared/api/chargebacks';
 import { loadConfig } from '../../shared/config';
 import { documentClient } from '../../shared/db/client';
 import { createChargebackRepository } from '../../shared/db/chargeback-repository';
@@ -10,7 +10,7 @@ const chargebacks = createChargebackRepository(documentClient(), loadConfig().ta
 
 /** GET /v1/chargebacks/{id}: the full chargeback object. */
 export const handler = apiHandler(
-  { scope: 'chargeback:read', path: z.object({ id: z.string() }) },
+  getChargeback,
   async ({ principal, path, urls }) => {
     const chargeback = requireOwned(await chargebacks.get(path.id), principal);
     return { status: 200, body: chargebackResource(chargeback, urls) };

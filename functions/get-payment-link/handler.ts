@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { getPaymentLink as getPaymentLinkOperation } from '../../shared/api/payment-links';
 import { paymentLinkResource } from '../../shared/domain/payment-links';
 import { apiHandler } from '../../shared/http/api';
 import { paymentLinkAdapters } from '../../shared/use-cases/deps';
@@ -7,7 +7,7 @@ import { getPaymentLink } from '../../shared/use-cases/payment-links';
 const deps = paymentLinkAdapters();
 
 /** GET /v1/payment_links/{id} */
-export const handler = apiHandler({ scope: 'payment_link:read', path: z.object({ id: z.string() }) }, async ({ principal, path, urls }) => ({
+export const handler = apiHandler(getPaymentLinkOperation, async ({ principal, path, urls }) => ({
   status: 200,
   body: paymentLinkResource(await getPaymentLink(deps(urls), principal, path.id), urls),
 }));

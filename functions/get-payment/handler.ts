@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { getPayment } from '../../shared/api/payments';
 import { loadConfig } from '../../shared/config';
 import { documentClient } from '../../shared/db/client';
 import { createPaymentRepository } from '../../shared/db/payment-repository';
@@ -10,7 +10,7 @@ const payments = createPaymentRepository(documentClient(), loadConfig().tableNam
 
 /** GET /v1/payments/{id} */
 export const handler = apiHandler(
-  { scope: 'payment:read', path: z.object({ id: z.string() }) },
+  getPayment,
   async ({ principal, path, urls }) => {
     const payment = requireOwned(await payments.get(path.id), principal);
     return { status: 200, body: paymentResource(payment, urls) };

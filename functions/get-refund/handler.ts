@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { getRefund } from '../../shared/api/refunds';
 import { loadConfig } from '../../shared/config';
 import { documentClient } from '../../shared/db/client';
 import { refundResource } from '../../shared/domain/refunds';
@@ -9,6 +9,6 @@ const refunds = refundUseCases(documentClient(), loadConfig().tableName);
 
 /** GET /v1/refunds/{id} */
 export const handler = apiHandler(
-  { scope: 'refund:read', path: z.object({ id: z.string() }) },
+  getRefund,
   async ({ principal, path, urls }) => ({ status: 200, body: refundResource(await refunds.get(principal, path.id), urls) }),
 );

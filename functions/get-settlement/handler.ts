@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { getSettlement } from '../../shared/api/settlements';
 import { loadConfig } from '../../shared/config';
 import { documentClient } from '../../shared/db/client';
 import { createSettlementRepository } from '../../shared/db/settlement-repository';
@@ -10,7 +10,7 @@ const settlements = createSettlementRepository(documentClient(), loadConfig().ta
 
 /** GET /v1/settlements/{code}: by code or `stl_` id, with clearings; live keys only. */
 export const handler = apiHandler(
-  { scope: 'settlement:read', liveModeOnly: true, path: z.object({ code: z.string() }) },
+  getSettlement,
   async ({ principal, path, urls }) => {
     const settlement = requireOwned(await settlements.find(principal, path.code), principal);
     return { status: 200, body: settlementResource(settlement, urls) };

@@ -1,16 +1,17 @@
+import { listChargebacks } from '../../shared/api/chargebacks';
 import { loadConfig } from '../../shared/config';
 import { documentClient } from '../../shared/db/client';
 import { createChargebackRepository } from '../../shared/db/chargeback-repository';
 import { chargebackPage } from '../../shared/domain/chargebacks';
 import { apiHandler } from '../../shared/http/api';
 import { isId } from '../../shared/ids';
-import { ListQuery, pageRequest } from '../../shared/pagination';
+import { pageRequest } from '../../shared/pagination';
 
 const chargebacks = createChargebackRepository(documentClient(), loadConfig().tableName);
 
 /** GET /v1/chargebacks: list items, newest first; acceptor-bound keys see their acceptor's only. */
 export const handler = apiHandler(
-  { scope: 'chargeback:read', query: ListQuery },
+  listChargebacks,
   async ({ principal, query, urls }) => {
     const page = await chargebacks.list(principal, pageRequest(query, (value) => isId('chargeback', value)));
     return { status: 200, body: chargebackPage(page, urls) };

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { listPaymentChargebacks } from '../../shared/api/chargebacks';
 import { loadConfig } from '../../shared/config';
 import { documentClient } from '../../shared/db/client';
 import { createChargebackRepository } from '../../shared/db/chargeback-repository';
@@ -7,7 +7,7 @@ import { chargebackPage } from '../../shared/domain/chargebacks';
 import { requireOwned } from '../../shared/domain/scope';
 import { apiHandler } from '../../shared/http/api';
 import { isId } from '../../shared/ids';
-import { ListQuery, pageRequest } from '../../shared/pagination';
+import { pageRequest } from '../../shared/pagination';
 
 const db = documentClient();
 const { tableName } = loadConfig();
@@ -16,7 +16,7 @@ const payments = createPaymentRepository(db, tableName);
 
 /** GET /v1/payments/{id}/chargebacks: the payment's chargebacks as list items (organization-wide). */
 export const handler = apiHandler(
-  { scope: 'chargeback:read', path: z.object({ id: z.string() }), query: ListQuery },
+  listPaymentChargebacks,
   async ({ principal, path, query, urls }) => {
     const request = pageRequest(query, (value) => isId('chargeback', value));
     const payment = requireOwned(await payments.get(path.id), principal);

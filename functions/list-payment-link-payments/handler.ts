@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { listLinkPaymentsQuery } from '../../shared/domain/payment-links';
+import { listPaymentLinkPayments } from '../../shared/api/payment-links';
 import { linkPaymentPage } from '../../shared/domain/payments';
 import { isId } from '../../shared/ids';
 import { apiHandler } from '../../shared/http/api';
@@ -11,7 +10,7 @@ const deps = paymentLinkAdapters();
 
 /** GET /v1/payment_links/{id}/payments */
 export const handler = apiHandler(
-  { scope: 'payment_link:read', path: z.object({ id: z.string() }), query: listLinkPaymentsQuery },
+  listPaymentLinkPayments,
   async ({ principal, path, query, urls }) => {
     const page = pageRequest(query, (value) => isId('payment', value));
     const result = await listLinkPayments(deps(urls), principal, path.id, page);

@@ -1,4 +1,4 @@
-import { listPaymentLinksQuery } from '../../shared/domain/payment-links';
+import { listPaymentLinks as listPaymentLinksOperation } from '../../shared/api/payment-links';
 import { apiHandler } from '../../shared/http/api';
 import { paymentLinkAdapters } from '../../shared/use-cases/deps';
 import { listPaymentLinks } from '../../shared/use-cases/payment-links';
@@ -6,7 +6,7 @@ import { listPaymentLinks } from '../../shared/use-cases/payment-links';
 const deps = paymentLinkAdapters();
 
 /** GET /v1/payment_links */
-export const handler = apiHandler({ scope: 'payment_link:read', query: listPaymentLinksQuery }, async ({ principal, query, urls }) => ({
+export const handler = apiHandler(listPaymentLinksOperation, async ({ principal, query, urls }) => ({
   status: 200,
   body: await listPaymentLinks(deps(urls), principal, query),
 }));

@@ -1,7 +1,8 @@
+import { listPayments } from '../../shared/api/payments';
 import { loadConfig } from '../../shared/config';
 import { documentClient } from '../../shared/db/client';
 import { createPaymentRepository } from '../../shared/db/payment-repository';
-import { listPaymentsQuery, paymentPage } from '../../shared/domain/payments';
+import { paymentPage } from '../../shared/domain/payments';
 import { isId } from '../../shared/ids';
 import { apiHandler } from '../../shared/http/api';
 import { pageRequest } from '../../shared/pagination';
@@ -9,7 +10,7 @@ import { pageRequest } from '../../shared/pagination';
 const payments = createPaymentRepository(documentClient(), loadConfig().tableName);
 
 /** GET /v1/payments */
-export const handler = apiHandler({ scope: 'payment:read', query: listPaymentsQuery }, async ({ principal, query, urls }) => {
+export const handler = apiHandler(listPayments, async ({ principal, query, urls }) => {
   const page = pageRequest(query, (value) => isId('payment', value));
   const result = await payments.list(principal, page, query.status);
   return { status: 200, body: paymentPage(result, urls) };

@@ -1,15 +1,16 @@
+import { listRefunds } from '../../shared/api/refunds';
 import { loadConfig } from '../../shared/config';
 import { documentClient } from '../../shared/db/client';
 import { refundPage } from '../../shared/domain/refunds';
 import { apiHandler } from '../../shared/http/api';
 import { isId } from '../../shared/ids';
-import { ListQuery, pageRequest } from '../../shared/pagination';
+import { pageRequest } from '../../shared/pagination';
 import { refundUseCases } from '../../shared/use-cases/refunds';
 
 const refunds = refundUseCases(documentClient(), loadConfig().tableName);
 
 /** GET /v1/refunds: the standard list, newest first, `{has_more, data}`. */
-export const handler = apiHandler({ scope: 'refund:read', query: ListQuery }, async ({ principal, query, urls }) => {
+export const handler = apiHandler(listRefunds, async ({ principal, query, urls }) => {
   const page = await refunds.list(principal, pageRequest(query, (value) => isId('refund', value)));
   return { status: 200, body: refundPage(page, urls) };
 });

@@ -1,8 +1,8 @@
-import { z } from 'zod';
+import { listSettlementRecords } from '../../shared/api/settlements';
 import { loadConfig } from '../../shared/config';
 import { documentClient } from '../../shared/db/client';
 import { createSettlementRepository } from '../../shared/db/settlement-repository';
-import { SettlementRecordsQuery, isRecordId, recordPage } from '../../shared/domain/settlements';
+import { isRecordId, recordPage } from '../../shared/domain/settlements';
 import { requireOwned } from '../../shared/domain/scope';
 import { apiHandler } from '../../shared/http/api';
 import { pageRequest } from '../../shared/pagination';
@@ -11,7 +11,7 @@ const settlements = createSettlementRepository(documentClient(), loadConfig().ta
 
 /** GET /v1/settlements/{code}/records: newest first by transaction time, optional `type`. */
 export const handler = apiHandler(
-  { scope: 'settlement:read', liveModeOnly: true, path: z.object({ code: z.string() }), query: SettlementRecordsQuery },
+  listSettlementRecords,
   async ({ principal, path, query, urls }) => {
     const page = pageRequest(query, isRecordId);
     const settlement = requireOwned(await settlements.find(principal, path.code), principal);

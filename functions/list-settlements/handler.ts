@@ -1,15 +1,16 @@
+import { listSettlements } from '../../shared/api/settlements';
 import { loadConfig } from '../../shared/config';
 import { documentClient } from '../../shared/db/client';
 import { createSettlementRepository } from '../../shared/db/settlement-repository';
 import { isSettlementCode, isSettlementId, settlementPage } from '../../shared/domain/settlements';
 import { apiHandler } from '../../shared/http/api';
-import { ListQuery, pageRequest } from '../../shared/pagination';
+import { pageRequest } from '../../shared/pagination';
 
 const settlements = createSettlementRepository(documentClient(), loadConfig().tableName);
 
 /** GET /v1/settlements: organization-wide, newest first by creation; cursors are a code or an id. */
 export const handler = apiHandler(
-  { scope: 'settlement:read', liveModeOnly: true, query: ListQuery },
+  listSettlements,
   async ({ principal, query, urls }) => {
     const page = pageRequest(query, (cursor) => isSettlementId(cursor) || isSettlementCode(cursor));
     const result = await settlements.list(principal, page);

@@ -1,4 +1,4 @@
-import { eventIdPath, resendEventBody } from '../../shared/domain/event-resources';
+import { resendEvent } from '../../shared/api/events';
 import { apiHandler } from '../../shared/http/api';
 import { eventUseCases } from '../../shared/use-cases/events';
 
@@ -6,6 +6,6 @@ const events = eventUseCases();
 
 /** POST /v1/events/{id}/resend */
 export const handler = apiHandler(
-  { scope: 'event:resend', path: eventIdPath, body: resendEventBody },
+  resendEvent,
   async ({ principal, path, body }) => ({ status: 202, body: await events.resend(principal, path.id, body.subscription_id) }),
 );

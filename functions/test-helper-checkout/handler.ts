@@ -1,6 +1,6 @@
-import { z } from 'zod';
+import { testHelperCheckout } from '../../shared/api/payment-links';
 import { newClientKey } from '../../shared/checkout/session';
-import { paymentResource, testCheckoutBody } from '../../shared/domain/payments';
+import { paymentResource } from '../../shared/domain/payments';
 import { apiHandler } from '../../shared/http/api';
 import { completePayment, openCheckout } from '../../shared/use-cases/checkout';
 import { paymentLinkAdapters } from '../../shared/use-cases/deps';
@@ -13,7 +13,7 @@ const deps = paymentLinkAdapters();
  * browser. 201 with the payment; 409 envelope with `reason` when the link denies checkout.
  */
 export const handler = apiHandler(
-  { testModeOnly: true, path: z.object({ id: z.string() }), body: testCheckoutBody },
+  testHelperCheckout,
   async ({ principal, path, body, urls }) => {
     const context = deps(urls);
     const link = await getPaymentLink(context, principal, path.id);

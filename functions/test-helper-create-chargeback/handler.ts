@@ -1,7 +1,7 @@
-import { z } from 'zod';
+import { testHelperCreateChargeback } from '../../shared/api/chargebacks';
 import { loadConfig } from '../../shared/config';
 import { documentClient } from '../../shared/db/client';
-import { chargebackResource, TestChargebackBody } from '../../shared/domain/chargebacks';
+import { chargebackResource } from '../../shared/domain/chargebacks';
 import { requireOwned } from '../../shared/domain/scope';
 import { apiHandler } from '../../shared/http/api';
 import { createChargebackUseCases } from '../../shared/use-cases/chargebacks';
@@ -10,7 +10,7 @@ const useCases = createChargebackUseCases(documentClient(), loadConfig().tableNa
 
 /** POST /v1/test_helpers/payments/{id}/chargebacks: a bank reversal of a paid test payment (201). */
 export const handler = apiHandler(
-  { testModeOnly: true, path: z.object({ id: z.string() }), body: TestChargebackBody },
+  testHelperCreateChargeback,
   async ({ principal, path, body, urls }) => {
     const payment = requireOwned(await useCases.payments.get(path.id), principal);
     const chargeback = await useCases.open(

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { testHelperRunJob } from '../../shared/api/jobs';
 import { loadConfig } from '../../shared/config';
 import { documentClient } from '../../shared/db/client';
 import { NotFoundError } from '../../shared/errors';
@@ -9,7 +9,7 @@ const jobs = createJobs(documentClient(), loadConfig().tableName);
 
 /** POST /v1/test_helpers/jobs/{name}: runs one minute job now (test keys only). */
 export const handler = apiHandler(
-  { testModeOnly: true, path: z.object({ name: z.string() }) },
+  testHelperRunJob,
   async ({ path }) => {
     const job = findJob(jobs, path.name);
     if (!job) throw new NotFoundError(`No job named ${path.name}`);

@@ -1,7 +1,7 @@
-import { z } from 'zod';
+import { testHelperTransitionChargeback } from '../../shared/api/chargebacks';
 import { loadConfig } from '../../shared/config';
 import { documentClient } from '../../shared/db/client';
-import { ChargebackTransitionBody, chargebackResource } from '../../shared/domain/chargebacks';
+import { chargebackResource } from '../../shared/domain/chargebacks';
 import { requireOwned } from '../../shared/domain/scope';
 import { apiHandler } from '../../shared/http/api';
 import { createChargebackUseCases } from '../../shared/use-cases/chargebacks';
@@ -10,7 +10,7 @@ const useCases = createChargebackUseCases(documentClient(), loadConfig().tableNa
 
 /** POST /v1/test_helpers/chargebacks/{id}/transitions: a move of the state table (200), or 422. */
 export const handler = apiHandler(
-  { testModeOnly: true, path: z.object({ id: z.string() }), body: ChargebackTransitionBody },
+  testHelperTransitionChargeback,
   async ({ principal, path, body, urls }) => {
     const current = requireOwned(await useCases.chargebacks.get(path.id), principal);
     const chargeback = await useCases.transition(current, body.status, urls);

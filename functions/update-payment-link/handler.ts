@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { updatePaymentLinkBody } from '../../shared/domain/payment-links';
+import { updatePaymentLink as updatePaymentLinkOperation } from '../../shared/api/payment-links';
 import { apiHandler } from '../../shared/http/api';
 import { paymentLinkAdapters } from '../../shared/use-cases/deps';
 import { updatePaymentLink } from '../../shared/use-cases/payment-links';
@@ -8,6 +7,6 @@ const deps = paymentLinkAdapters();
 
 /** POST /v1/payment_links/{id} (partial update) */
 export const handler = apiHandler(
-  { scope: 'payment_link:update', path: z.object({ id: z.string() }), body: updatePaymentLinkBody },
+  updatePaymentLinkOperation,
   async ({ principal, path, body, urls }) => ({ status: 200, body: await updatePaymentLink(deps(urls), principal, path.id, body) }),
 );

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import type { Mode } from '../auth/principal';
 import type { PublicUrls } from '../config';
 import { BusinessRuleError } from '../errors';
-import { ErrorEnvelopeSchema } from '../http/error-envelope';
 import { businessRule } from '../http/validation';
 import { DECIMAL_AMOUNT, fitsMinorUnits, minorToNumber, normalizeCurrency, parseMinor } from '../money';
 import { listQueryFields, objectListSchema } from '../pagination';
@@ -227,12 +226,6 @@ export function updatedPaymentLink(link: PaymentLink, body: UpdatePaymentLinkBod
   }
   return next;
 }
-
-/** The 409 of the test helper checkout: the error envelope with the denial `reason` (output). */
-export const CheckoutDeniedSchema = ErrorEnvelopeSchema.extend({
-  status: z.literal(409),
-  reason: z.enum(DENIAL_REASONS).meta({ description: 'Status first: `expired`, then `inactive`, then `limit_reached`.' }),
-}).meta({ id: 'CheckoutDeniedError', description: 'The link refuses checkout; the error envelope plus `reason`.' });
 
 /** Why a checkout is refused, by the contract's precedence (status first), or undefined. */
 export function checkoutDenial(link: PaymentLink, now: Date): DenialReason | undefined {

@@ -2,7 +2,8 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { z } from 'zod';
 import { Authenticator } from '../auth/authenticate';
-import type { Principal, Scope } from '../auth/principal';
+import type { Principal } from '../auth/principal';
+import { ANY_KEY, type ApiOperation, type Auth } from '../api/operation';
 import { loadConfig, publicUrls, type PublicUrls, type ServiceConfig } from '../config';
 import { documentClient } from '../db/client';
 import { NotFoundError } from '../errors';
@@ -36,19 +37,6 @@ export interface ApiResponse {
   bytes?: Buffer;
   headers?: Record<string, string>;
   cookies?: string[];
-}
-
-export interface Schemas<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> {
-  /** Required scope; `undefined` with `auth: 'none'` for public routes (checkout, docs). */
-  scope?: Scope;
-  auth?: 'key' | 'none';
-  /** Test helpers: a live key gets 404, as if the route did not exist. */
-  testModeOnly?: boolean;
-  /** Live-only resources (settlements): a test key gets 404, as if nothing existed. */
-  liveModeOnly?: boolean;
-  path?: P;
-  query?: Q;
-  body?: B;
 }
 
 /** Process-wide dependencies, created once per cold start. */
@@ -111,38 +99,28 @@ export function toResult(response: ApiResponse): ApiResult {
 }
 
 /**
- * Builds an API Gateway handler: error envelope, authentication with the route's scope, then
- * input parsing with the route's zod schemas, then the use case (at most once per
- * Idempotency-Key on POST). Every `/v1` handler is one
- * call to this function, so each cross-cutting rule lives here once.
+ * Builds an API Gateway handler for a declared operation: error envelope, authentication with
+ * the operation's scope and mode, then input parsing with its schemas, then the use case (at
+ * most once per Idempotency-Key on POST). Every `/v1` handler is one call to this function, so
+ * each cross-cutting rule lives here once.
  */
-export function apiHandler<
-  P extends z.ZodType = z.ZodType<Record<string, string>>,
-  Q extends z.ZodType = z.ZodType<Record<string, string>>,
-  B extends z.ZodType = z.ZodType<unknown>,
->(
-  schemas: Schemas<P, Q, B>,
+export function apiHandler<P extends z.ZodObject, Q extends z.ZodObject, B extends z.ZodType>(
+  operation: ApiOperation<P, Q, B>,
   run: (request: ApiRequest<z.infer<P>, z.infer<Q>, z.infer<B>>) => Promise<ApiResponse>,
 ) {
-  const handler = middy<ApiEvent, ApiResult, Error, Context>()
+  const { auth } = operation;
+  return middy<ApiEvent, ApiResult, Error, Context>()
     .use(errorEnvelope())
     .handler(async (event) => {
-      const principal =
-        schemas.auth === 'none'
-          ? (undefined as unknown as Principal)
-          : await getRuntime().authenticator.authenticate(event.headers?.authorization, schemas.scope);
-      if (schemas.testModeOnly && principal.mode !== 'test') throw new NotFoundError('No such route');
-      if (schemas.liveModeOnly && principal.mode !== 'live') throw new NotFoundError();
+      const principal = auth === 'public' ? undefined : await authenticate(event, auth);
       const execute = async () => {
-        const path = schemas.path ? parseWith(schemas.path, event.pathParameters ?? {}, 'path') : (event.pathParameters ?? {});
-        const query = schemas.query
-          ? parseWith(schemas.query, event.queryStringParameters ?? {}, 'query')
-          : (event.queryStringParameters ?? {});
-        const body = schemas.body ? parseWith(schemas.body, parseJsonBody(event.body, event.isBase64Encoded), 'body') : undefined;
+        const path = parseWith(operation.params, event.pathParameters ?? {}, 'path');
+        const query = parseWith(operation.query, event.queryStringParameters ?? {}, 'query');
+        const body = operation.body ? parseWith(operation.body, parseJsonBody(event.body, event.isBase64Encoded), 'body') : undefined;
         const response = await run({
-          principal,
-          path: path as z.infer<P>,
-          query: query as z.infer<Q>,
+          principal: principal as Principal,
+          path,
+          query,
           body: body as z.infer<B>,
           urls: urlsFor(event),
           headers: event.headers ?? {},
@@ -159,6 +137,11 @@ export function apiHandler<
       logger.debug('request', { route: event.routeKey, status: result.statusCode, orgId: principal?.orgId, keyId: principal?.keyId });
       return result;
     });
-  // The schemas travel with the handler, so a test can check that the OpenAPI table documents these very ones.
-  return Object.assign(handler, { schemas });
+}
+
+/** The caller's key, with the operation's scope; a key of the other mode finds no such route (404). */
+async function authenticate(event: ApiEvent, auth: Exclude<Auth, 'public'>): Promise<Principal> {
+  const principal = await getRuntime().authenticator.authenticate(event.headers?.authorization, auth.scope === ANY_KEY ? undefined : auth.scope);
+  if (auth.mode && principal.mode !== auth.mode) throw new NotFoundError(auth.mode === 'test' ? 'No such route' : undefined);
+  return principal;
 }

@@ -1,7 +1,7 @@
 import { createDocumentClient } from '../db/client';
 import { createJobs, runAllJobs } from '../jobs';
 import { createDirectory } from '../db/directory';
-import { routes } from '../routes';
+import { routes } from '../api';
 import { SCOPES } from '../auth/principal';
 import { backgroundTasks } from './background';
 import { ensureDynamoDbLocal, ensureTable, type RunningDynamoDb } from './dynamodb-local';

@@ -1,6 +1,6 @@
 import { startApiServer } from '../../../shared/local/http-server';
 import { loadHandler } from '../../../shared/local/stack';
-import { routes } from '../../../shared/routes';
+import { routes } from '../../../shared/api';
 import { client, expectEnvelope } from '../../support/http';
 
 /** The handlers in this file talk to a DynamoDB endpoint where nothing listens. */

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { ErrorEnvelopeSchema } from '../../../shared/http/error-envelope';
-import { buildOpenApiDocument, errorStatuses, operations } from '../../../shared/openapi';
-import { routes } from '../../../shared/routes';
+import { apiOperations as v1Routes, routes } from '../../../shared/api';
+import { ANY_KEY, defineOperation, NoParams, NoQuery } from '../../../shared/api/operation';
+import { buildOpenApiDocument, errorStatuses } from '../../../shared/openapi';
 
 const urls = {
   base: 'https://api.example.com',
@@ -13,8 +14,7 @@ const urls = {
   dashboard: 'https://api.example.com/dashboard',
   docs: 'https://api.example.com/docs',
 };
-const document = buildOpenApiDocument(routes, urls) as any;
-const v1Routes = routes.filter((route) => route.path.startsWith('/v1/'));
+const document = buildOpenApiDocument(v1Routes, urls) as any;
 const pathParams = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
 const componentId = (schema: z.ZodType) => z.globalRegistry.get(schema)?.id;
 
@@ -56,27 +56,34 @@ test('openapi: every documented operation is a real route, and the table has no 
   for (const [path, item] of Object.entries<Record<string, unknown>>(document.paths)) {
     for (const method of Object.keys(item)) expect(served).toContain(`${method.toUpperCase()} ${path}`);
   }
-  expect(Object.keys(operations).sort()).toEqual(v1Routes.map((route) => route.handler).sort());
+  expect(routes.filter((route) => route.path.startsWith('/v1/'))).toEqual(v1Routes);
 });
 
-test('openapi: each operation documents the very query, body, scope and mode rules its handler is built with', async () => {
-  for (const route of v1Routes) {
-    const { handler } = await import(`../../../functions/${route.handler}/handler`);
-    const spec = operations[route.handler];
-    const schemas = handler.schemas;
-    expect({ handler: route.handler, query: schemas.query === spec.query, body: schemas.body === spec.body }).toEqual({
-      handler: route.handler,
+test('operations: a route without an explicit auth or a query schema cannot be declared', () => {
+  const declaration = {
+    method: 'GET',
+    path: '/v1/example',
+    handler: 'example',
+    table: 'read',
+    params: NoParams,
+    tag: 'Reference',
+    summary: 'An example',
+    description: 'An example.',
+    success: { status: 200, description: 'Nothing.', schema: z.object({}) },
+  } as const;
+  // @ts-expect-error: no `auth` and no `query`
+  expect(() => defineOperation(declaration)).not.toThrow();
+  // @ts-expect-error: no `query`
+  defineOperation({ ...declaration, auth: { scope: 'payment_link:read' } });
+  // @ts-expect-error: no `auth`
+  defineOperation({ ...declaration, query: NoQuery });
+  expect(defineOperation({ ...declaration, auth: { scope: ANY_KEY, mode: 'test' }, query: NoQuery }).kind).toBe('api');
+  for (const operation of v1Routes) {
+    expect({ handler: operation.handler, auth: Boolean(operation.auth), query: operation.query instanceof z.ZodObject }).toEqual({
+      handler: operation.handler,
+      auth: true,
       query: true,
-      body: true,
     });
-    expect({ handler: route.handler, scope: schemas.scope, auth: schemas.auth, test: schemas.testModeOnly, live: schemas.liveModeOnly }).toEqual({
-      handler: route.handler,
-      scope: spec.scope,
-      auth: spec.auth,
-      test: spec.testModeOnly,
-      live: spec.liveModeOnly,
-    });
-    expect(Object.keys(schemas.path?.shape ?? {}).sort()).toEqual(pathParams(route.path).sort());
   }
 });
 
@@ -94,12 +101,12 @@ test('openapi: request bodies and query parameters reference the request schemas
 test('openapi: every operation documents its success schema and each error status with the error envelope', () => {
   const errorRef = `#/components/schemas/${componentId(ErrorEnvelopeSchema)}`;
   for (const route of v1Routes) {
-    const spec = operations[route.handler];
+    const spec = route;
     const statuses = Object.keys(document.paths[route.path][route.method.toLowerCase()].responses).map(Number);
-    expect({ handler: route.handler, statuses }).toEqual({ handler: route.handler, statuses: [spec.success.status, ...errorStatuses(route, spec)] });
+    expect({ handler: route.handler, statuses }).toEqual({ handler: route.handler, statuses: [spec.success.status, ...errorStatuses(spec)] });
     const success = response(route.path, route.method, spec.success.status).content['application/json'].schema;
     expect({ handler: route.handler, schema: success }).toEqual({ handler: route.handler, schema: { $ref: `#/components/schemas/${componentId(spec.success.schema)}` } });
-    for (const status of errorStatuses(route, spec)) {
+    for (const status of errorStatuses(spec)) {
       const schema = response(route.path, route.method, status).content['application/json'].schema;
       if (spec.errors?.[status]?.schema) expect(JSON.stringify(schema)).toContain(errorRef);
       else expect(schema).toEqual({ $ref: errorRef });

@@ -3,7 +3,7 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { PaymentOpsStack } from '../../../lib/payment-ops-stack';
 import { INDEXES } from '../../../shared/db/table';
-import { routes } from '../../../shared/routes';
+import { routes } from '../../../shared/api';
 import { PUBLISHABLE_RECORD_FILTERS } from '../../../shared/webhooks/stream-records';
 
 let stack: Stack;
@@ -38,7 +38,7 @@ test('stack: functions run Node.js 22 on ARM64 with tracing and the table name',
 });
 
 test('stack: read routes get read-only table access', () => {
-  const readRoute = routes.find((route) => route.access === 'read')!;
+  const readRoute = routes.find((route) => route.table === 'read')!;
   const policies = template.findResources('AWS::IAM::Policy');
   const policy = Object.entries(policies).find(([id]) => id.includes(readRoute.handler.replace(/-/g, '')));
   expect(policy).toBeDefined();
@@ -85,7 +85,7 @@ test('stack: a one-minute schedule runs the minute jobs', () => {
 
 test('stack: the chargeback routes exist, reads with read-only access, test helpers with write access', () => {
   const chargebackRoutes = routes.filter((route) => route.handler.includes('chargeback'));
-  expect(chargebackRoutes.map((route) => `${route.method} ${route.path} ${route.access}`).sort()).toEqual([
+  expect(chargebackRoutes.map((route) => `${route.method} ${route.path} ${route.table}`).sort()).toEqual([
     'GET /v1/chargebacks read',
     'GET /v1/chargebacks/{id} read',
     'GET /v1/payments/{id}/chargebacks read',
@@ -129,7 +129,7 @@ test('stack: refund routes, each with its own function; reads are read-only, wri
     const policy = Object.entries(policies).find(([id]) => id.startsWith(`Route${route.handler.replace(/-/g, '')}`));
     expect(policy).toBeDefined();
     const actions = JSON.stringify(policy![1].Properties.PolicyDocument.Statement.map((s: { Action: unknown }) => s.Action));
-    if (route.access === 'read') expect(actions).not.toMatch(/PutItem|UpdateItem|TransactWrite/);
+    if (route.table === 'read') expect(actions).not.toMatch(/PutItem|UpdateItem|TransactWrite/);
     else expect(actions).toMatch(/UpdateItem/);
   }
 });
@@ -161,7 +161,7 @@ test('stack: settlement routes are read-only GETs sharing the {code} path parame
     'GET /v1/settlements/{code}/records',
   ]);
   for (const route of settlementRoutes) {
-    expect(route.access).toBe('read');
+    expect(route.table).toBe('read');
     template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: `GET ${route.path}` });
   }
 });
@@ -185,7 +185,7 @@ test('stack: the API reference routes are public functions without table access'
   const policies = template.findResources('AWS::IAM::Policy');
   for (const handler of ['get-openapi', 'docs-page', 'docs-errors', 'docs-asset']) {
     const route = routes.find((candidate) => candidate.handler === handler)!;
-    expect(route.access).toBe('none');
+    expect(route.table).toBe('none');
     template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: `${route.method} ${route.path}`, AuthorizationType: 'NONE' });
     const prefix = `Route${handler.replace(/-/g, '')}`;
     expect(functions.some((id) => id.startsWith(prefix))).toBe(true);

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ServiceFunction } from '../../../lib/api-function';
-import { routes } from '../../../shared/routes';
+import { routes } from '../../../shared/api';
 
 /**
  * The docs-asset function as Lambda runs it: bundled by the stack's own construct (esbuild, ESM),

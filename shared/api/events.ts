@@ -1,0 +1,67 @@
+import { DeliveryAttemptListSchema, EventListSchema, EventResendSchema, EventSchema, eventIdPath, listEventsQuery, resendEventBody } from '../domain/event-resources';
+import { ListQuery } from '../pagination';
+import { LIST_422, NoParams, NoQuery, defineOperation } from './operation';
+
+export const listEvents = defineOperation({
+  method: 'GET',
+  path: '/v1/events',
+  handler: 'list-events',
+  table: 'read',
+  auth: { scope: 'event:read' },
+  params: NoParams,
+  query: listEventsQuery,
+  tag: 'Events',
+  summary: 'List events',
+  description:
+    "The events of the key's organization and mode, newest first, kept 35 days. `type` takes an exact type, a `prefix.*` wildcard or `*`, like webhook subscriptions.",
+  success: { status: 200, description: 'A page of event envelopes.', schema: EventListSchema },
+  errors: { 422: { description: LIST_422 } },
+});
+
+export const getEvent = defineOperation({
+  method: 'GET',
+  path: '/v1/events/{id}',
+  handler: 'get-event',
+  table: 'read',
+  auth: { scope: 'event:read' },
+  params: eventIdPath,
+  query: NoQuery,
+  tag: 'Events',
+  summary: 'Retrieve an event',
+  description: 'The event envelope exactly as webhooks deliver it.',
+  success: { status: 200, description: 'The event.', schema: EventSchema },
+});
+
+export const listEventDeliveries = defineOperation({
+  method: 'GET',
+  path: '/v1/events/{id}/deliveries',
+  handler: 'list-event-deliveries',
+  table: 'read',
+  auth: { scope: 'event:read' },
+  params: eventIdPath,
+  query: ListQuery,
+  tag: 'Events',
+  summary: "List an event's delivery attempts",
+  description: 'Every attempt to deliver the event, oldest first: time, endpoint, status code, duration, error.',
+  success: { status: 200, description: 'The attempts.', schema: DeliveryAttemptListSchema },
+  errors: { 422: { description: LIST_422 } },
+});
+
+export const resendEvent = defineOperation({
+  method: 'POST',
+  path: '/v1/events/{id}/resend',
+  handler: 'resend-event',
+  table: 'write',
+  auth: { scope: 'event:resend' },
+  params: eventIdPath,
+  query: NoQuery,
+  body: resendEventBody,
+  tag: 'Events',
+  summary: 'Resend an event',
+  description:
+    'Replays the event to every subscription matching it now (and its per-object URLs), or with `subscription_id` to that subscription only. Delivered asynchronously with the same `webhook-id`.',
+  success: { status: 202, description: 'The replay request.', schema: EventResendSchema },
+  errors: { 422: { description: '`subscription_id` names no subscription of this organization and mode.' } },
+});
+
+export const eventOperations = [listEvents, getEvent, listEventDeliveries, resendEvent];

@@ -1,0 +1,28 @@
+import { chargebackOperations } from './chargebacks';
+import { eventOperations } from './events';
+import { testHelperRunJob } from './jobs';
+import type { ApiOperation, Route } from './operation';
+import { checkoutPages, dashboardPages } from './pages';
+import { paymentLinkOperations } from './payment-links';
+import { paymentOperations } from './payments';
+import { refundOperations } from './refunds';
+import { referencePages, getOpenApi } from './reference';
+import { settlementOperations } from './settlements';
+
+/** Every `/v1` operation, in the order the reference lists them. */
+export const apiOperations: ApiOperation[] = [
+  ...paymentLinkOperations,
+  ...paymentOperations,
+  testHelperRunJob,
+  ...chargebackOperations,
+  ...refundOperations,
+  ...settlementOperations,
+  ...eventOperations,
+  getOpenApi,
+] as ApiOperation[];
+
+/**
+ * Every HTTP route of the service, one function each: the CDK stack deploys them and the local
+ * stack serves them from this list.
+ */
+export const routes: Route[] = [...apiOperations, ...checkoutPages, ...dashboardPages, ...referencePages];

@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import type { Mode, Scope } from '../auth/principal';
+
+/**
+ * The declaration every route is made of. The route table (shared/api/index.ts), the CDK stack,
+ * the local server, `apiHandler` and the OpenAPI builder all read these objects; nothing else
+ * repeats a route's method, path, scope or schemas.
+ */
+
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 422 | 500 | 503;
+export type Tag = 'Payment links' | 'Payments' | 'Refunds' | 'Chargebacks' | 'Settlements' | 'Events' | 'Test helpers' | 'Reference';
+
+/** Table access of the route's function: decides its IAM grant (`none`: no table access). */
+export type TableAccess = 'read' | 'write' | 'none';
+
+/** Every key needs a scope unless the operation says, in these words, that any key will do. */
+export const ANY_KEY = 'any key' as const;
+
+/**
+ * Who may call: a key with `scope` (of `mode` only, when set: a key of the other mode gets 404,
+ * as if the route did not exist), or nobody in particular (`public`). There is no default.
+ */
+export type Auth = { scope: Scope | typeof ANY_KEY; mode?: Mode } | 'public';
+
+interface RouteBase {
+  method: 'GET' | 'POST';
+  path: string;
+  /** The folder under functions/ holding the route's handler.ts. */
+  handler: string;
+  table: TableAccess;
+  /** Project files the function reads at run time, copied into its bundle at the same path. */
+  files?: string[];
+}
+
+/** An HTML page or asset (checkout, dashboard, docs): outside the API document. */
+export interface PageRoute extends RouteBase {
+  kind: 'page';
+  auth: 'public' | 'dashboard session';
+}
+
+export interface OperationDocs {
+  tag: Tag;
+  summary: string;
+  description: string;
+  success: { status: 200 | 201 | 202; description: string; schema: z.ZodType };
+  /** Operation-specific wording (or schema) of an error status, beyond the generic ones. */
+  errors?: Partial<Record<ErrorStatus, { description: string; schema?: z.ZodType }>>;
+}
+
+/** A `/v1` JSON operation: its access, its inputs and its documentation, all required but the body. */
+export interface ApiOperation<P extends z.ZodObject = z.ZodObject, Q extends z.ZodObject = z.ZodObject, B extends z.ZodType = z.ZodType>
+  extends RouteBase, OperationDocs {
+  kind: 'api';
+  auth: Auth;
+  /** Path parameters, described; their names are the path's `{name}` segments. */
+  params: P;
+  /** The query string: a list's parameters, or `NoQuery` for an operation that reads none. */
+  query: Q;
+  body?: B;
+}
+
+export type Route = ApiOperation | PageRoute;
+
+export const LIST_422 =
+  'A list parameter breaks a rule: `limit` outside 1..100, a malformed cursor or one naming no item of this list, both cursors at once.';
+
+/** No query parameters are read; unknown ones are ignored, as on every retrieve. */
+export const NoQuery = z.object({});
+/** No path parameters. */
+export const NoParams = z.object({});
+
+/** A path parameter, described for the reference. */
+export const pathParam = <N extends string>(name: N, description: string, example: string) =>
+  z.object({ [name]: z.string().meta({ description, example }) } as Record<N, z.ZodString>);
+
+type Declared<P extends z.ZodObject, Q extends z.ZodObject, B extends z.ZodType> = Omit<ApiOperation<P, Q, B>, 'kind'>;
+
+export const defineOperation = <P extends z.ZodObject, Q extends z.ZodObject, B extends z.ZodType = z.ZodUndefined>(
+  operation: Declared<P, Q, B>,
+): ApiOperation<P, Q, B> => ({ kind: 'api', ...operation });
+
+export const definePage = (page: Omit<PageRoute, 'kind'>): PageRoute => ({ kind: 'page', ...page });
+
+export const pathParamNames = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);

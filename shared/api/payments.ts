@@ -1,0 +1,35 @@
+import { PaymentListSchema, PaymentSchema, listPaymentsQuery } from '../domain/payments';
+import { LIST_422, NoParams, NoQuery, defineOperation, pathParam } from './operation';
+
+export const paymentId = pathParam('id', 'The payment id (`pay_…`).', 'pay_01jd2x3y4z5a6b7c8d9e0f1g2h');
+
+export const listPayments = defineOperation({
+  method: 'GET',
+  path: '/v1/payments',
+  handler: 'list-payments',
+  table: 'read',
+  auth: { scope: 'payment:read' },
+  params: NoParams,
+  query: listPaymentsQuery,
+  tag: 'Payments',
+  summary: 'List payments',
+  description: 'Organization-wide, newest first, with an optional `status` filter.',
+  success: { status: 200, description: 'A page of payments.', schema: PaymentListSchema },
+  errors: { 422: { description: LIST_422 } },
+});
+
+export const getPayment = defineOperation({
+  method: 'GET',
+  path: '/v1/payments/{id}',
+  handler: 'get-payment',
+  table: 'read',
+  auth: { scope: 'payment:read' },
+  params: paymentId,
+  query: NoQuery,
+  tag: 'Payments',
+  summary: 'Retrieve a payment',
+  description: 'A payment of a payment link.',
+  success: { status: 200, description: 'The payment.', schema: PaymentSchema },
+});
+
+export const paymentOperations = [listPayments, getPayment];
