@@ -43,3 +43,6 @@ export function publicUrls(config: ServiceConfig, requestBase?: string): PublicU
     docs: config.docsUrl ?? `${base}/docs`,
   };
 }
+
+/** Public URLs outside a request (jobs, feeds, hooks of other resources): from configuration. */
+export const configuredUrls = (): PublicUrls => publicUrls(loadConfig());

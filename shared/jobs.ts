@@ -1,30 +1,14 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
-import { acceptOverdueChargebacks } from './use-cases/chargebacks';
-import { expirePaymentLinksJob } from './use-cases/payment-link-jobs';
-import { processRefundsJob } from './use-cases/refunds';
 
 /**
  * The minute jobs. The EventBridge schedule runs all of them every minute (functions/run-jobs),
  * the local stack runs them on a timer, and `ops job run NAME` and the test helper
  * `POST /v1/test_helpers/jobs/:name` run one now. Each returns how many items it processed.
+ * The composition root (shared/services.ts) lists them.
  */
 export interface Job {
   name: string;
   run(now: Date): Promise<number>;
-}
-
-export type JobFactory = (db: DynamoDBDocumentClient, tableName: string) => Job;
-
-/** Every job of the service, in the order the schedule runs them; each resource adds its own here. */
-export const jobFactories: JobFactory[] = [
-  expirePaymentLinksJob,
-  acceptOverdueChargebacks,
-  processRefundsJob,
-];
-
-export function createJobs(db: DynamoDBDocumentClient, tableName: string): Job[] {
-  return jobFactories.map((factory) => factory(db, tableName));
 }
 
 export function findJob(jobs: Job[], name: string): Job | undefined {

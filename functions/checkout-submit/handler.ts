@@ -1,3 +1,4 @@
+import { services } from '../../shared/services';
 import { z } from 'zod';
 import { TEST_OUTCOMES, checkoutPage, outcomePage } from '../../shared/checkout/pages';
 import { CLIENT_KEY_COOKIE } from '../../shared/checkout/session';
@@ -6,9 +7,8 @@ import { cookiesOf } from '../../shared/http/cookies';
 import { formFields, pageHandler } from '../../shared/http/page';
 import { parseWith } from '../../shared/http/validation';
 import { completePayment } from '../../shared/use-cases/checkout';
-import { paymentLinkAdapters } from '../../shared/use-cases/deps';
 
-const deps = paymentLinkAdapters();
+const deps = services().paymentLinks;
 
 const submission = z.object({
   payment_id: z.string(),

@@ -1,11 +1,9 @@
+import { services } from '../../shared/services';
 import { createRefund } from '../../shared/api/refunds';
-import { loadConfig } from '../../shared/config';
-import { documentClient } from '../../shared/db/client';
 import { refundResource } from '../../shared/domain/refunds';
 import { apiHandler } from '../../shared/http/api';
-import { refundUseCases } from '../../shared/use-cases/refunds';
 
-const refunds = refundUseCases(documentClient(), loadConfig().tableName);
+const { refunds } = services();
 
 /** POST /v1/payments/{id}/refunds */
 export const handler = apiHandler(

@@ -1,8 +1,8 @@
+import { services } from '../../shared/services';
 import { dashboardPage } from '../../shared/dashboard/http';
 import { refundPage } from '../../shared/dashboard/pages';
-import { dashboardAdapters } from '../../shared/use-cases/dashboard';
 
-const dashboard = dashboardAdapters();
+const { dashboard } = services();
 
 /** GET /dashboard/refunds/{id}: one refund (the refund object's `links.dashboard`). */
 export const handler = dashboardPage(dashboard, async ({ principal, urls, event }) => {

@@ -1,8 +1,8 @@
+import { services } from '../../shared/services';
 import { getEvent } from '../../shared/api/events';
 import { apiHandler } from '../../shared/http/api';
-import { eventUseCases } from '../../shared/use-cases/events';
 
-const events = eventUseCases();
+const { events } = services();
 
 /** GET /v1/events/{id} */
 export const handler = apiHandler(getEvent, async ({ principal, path }) => ({

@@ -1,12 +1,10 @@
+import { services } from '../../shared/services';
 import { getPayment } from '../../shared/api/payments';
-import { loadConfig } from '../../shared/config';
-import { documentClient } from '../../shared/db/client';
-import { createPaymentRepository } from '../../shared/db/payment-repository';
 import { paymentResource } from '../../shared/domain/payments';
 import { requireOwned } from '../../shared/domain/scope';
 import { apiHandler } from '../../shared/http/api';
 
-const payments = createPaymentRepository(documentClient(), loadConfig().tableName);
+const { payments } = services();
 
 /** GET /v1/payments/{id} */
 export const handler = apiHandler(

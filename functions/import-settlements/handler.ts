@@ -1,10 +1,8 @@
-import { loadConfig } from '../../shared/config';
-import { documentClient } from '../../shared/db/client';
-import { createSettlementRepository } from '../../shared/db/settlement-repository';
+import { services } from '../../shared/services';
 import { importSettlements } from '../../shared/domain/settlement-import';
 import { logger } from '../../shared/http/logger';
 
-const settlements = createSettlementRepository(documentClient(), loadConfig().tableName);
+const { settlements } = services();
 
 /**
  * The acquirer's settlement feed: invoked with the same document `ops settlement import` reads,

@@ -1,9 +1,8 @@
-import { loadConfig } from '../../shared/config';
-import { documentClient } from '../../shared/db/client';
+import { services } from '../../shared/services';
 import { logger } from '../../shared/http/logger';
-import { configuredUrls, createChargebackUseCases } from '../../shared/use-cases/chargebacks';
+import { configuredUrls } from '../../shared/config';
 
-const useCases = createChargebackUseCases(documentClient(), loadConfig().tableName);
+const { chargebacks: useCases } = services();
 
 /**
  * The acquirer feed's entry point in AWS: invoked with the same document `ops chargeback ingest`

@@ -1,13 +1,11 @@
+import { services } from '../../shared/services';
 import { listChargebacks } from '../../shared/api/chargebacks';
-import { loadConfig } from '../../shared/config';
-import { documentClient } from '../../shared/db/client';
-import { createChargebackRepository } from '../../shared/db/chargeback-repository';
 import { chargebackPage } from '../../shared/domain/chargebacks';
 import { apiHandler } from '../../shared/http/api';
 import { isId } from '../../shared/ids';
 import { pageRequest } from '../../shared/pagination';
 
-const chargebacks = createChargebackRepository(documentClient(), loadConfig().tableName);
+const { chargebacks } = services().chargebacks;
 
 /** GET /v1/chargebacks: list items, newest first; acceptor-bound keys see their acceptor's only. */
 export const handler = apiHandler(

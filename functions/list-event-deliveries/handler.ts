@@ -1,8 +1,8 @@
+import { services } from '../../shared/services';
 import { listEventDeliveries } from '../../shared/api/events';
 import { apiHandler } from '../../shared/http/api';
-import { eventUseCases } from '../../shared/use-cases/events';
 
-const events = eventUseCases();
+const { events } = services();
 
 /** GET /v1/events/{id}/deliveries */
 export const handler = apiHandler(listEventDeliveries, async ({ principal, path }) => ({

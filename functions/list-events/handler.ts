@@ -1,8 +1,8 @@
+import { services } from '../../shared/services';
 import { listEvents } from '../../shared/api/events';
 import { apiHandler } from '../../shared/http/api';
-import { eventUseCases } from '../../shared/use-cases/events';
 
-const events = eventUseCases();
+const { events } = services();
 
 /** GET /v1/events */
 export const handler = apiHandler(listEvents, async ({ principal, query }) => ({

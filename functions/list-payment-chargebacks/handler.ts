@@ -1,18 +1,12 @@
+import { services } from '../../shared/services';
 import { listPaymentChargebacks } from '../../shared/api/chargebacks';
-import { loadConfig } from '../../shared/config';
-import { documentClient } from '../../shared/db/client';
-import { createChargebackRepository } from '../../shared/db/chargeback-repository';
-import { createPaymentRepository } from '../../shared/db/payment-repository';
 import { chargebackPage } from '../../shared/domain/chargebacks';
 import { requireOwned } from '../../shared/domain/scope';
 import { apiHandler } from '../../shared/http/api';
 import { isId } from '../../shared/ids';
 import { pageRequest } from '../../shared/pagination';
 
-const db = documentClient();
-const { tableName } = loadConfig();
-const chargebacks = createChargebackRepository(db, tableName);
-const payments = createPaymentRepository(db, tableName);
+const { chargebacks, payments } = services().chargebacks;
 
 /** GET /v1/payments/{id}/chargebacks: the payment's chargebacks as list items (organization-wide). */
 export const handler = apiHandler(

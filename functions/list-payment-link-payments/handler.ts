@@ -1,12 +1,12 @@
+import { services } from '../../shared/services';
 import { listPaymentLinkPayments } from '../../shared/api/payment-links';
 import { linkPaymentPage } from '../../shared/domain/payments';
 import { isId } from '../../shared/ids';
 import { apiHandler } from '../../shared/http/api';
 import { pageRequest } from '../../shared/pagination';
-import { paymentLinkAdapters } from '../../shared/use-cases/deps';
 import { listLinkPayments } from '../../shared/use-cases/payment-links';
 
-const deps = paymentLinkAdapters();
+const deps = services().paymentLinks;
 
 /** GET /v1/payment_links/{id}/payments */
 export const handler = apiHandler(

@@ -1,13 +1,11 @@
+import { services } from '../../shared/services';
 import { listPayments } from '../../shared/api/payments';
-import { loadConfig } from '../../shared/config';
-import { documentClient } from '../../shared/db/client';
-import { createPaymentRepository } from '../../shared/db/payment-repository';
 import { paymentPage } from '../../shared/domain/payments';
 import { isId } from '../../shared/ids';
 import { apiHandler } from '../../shared/http/api';
 import { pageRequest } from '../../shared/pagination';
 
-const payments = createPaymentRepository(documentClient(), loadConfig().tableName);
+const { payments } = services();
 
 /** GET /v1/payments */
 export const handler = apiHandler(listPayments, async ({ principal, query, urls }) => {

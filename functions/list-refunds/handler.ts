@@ -1,13 +1,11 @@
+import { services } from '../../shared/services';
 import { listRefunds } from '../../shared/api/refunds';
-import { loadConfig } from '../../shared/config';
-import { documentClient } from '../../shared/db/client';
 import { refundPage } from '../../shared/domain/refunds';
 import { apiHandler } from '../../shared/http/api';
 import { isId } from '../../shared/ids';
 import { pageRequest } from '../../shared/pagination';
-import { refundUseCases } from '../../shared/use-cases/refunds';
 
-const refunds = refundUseCases(documentClient(), loadConfig().tableName);
+const { refunds } = services();
 
 /** GET /v1/refunds: the standard list, newest first, `{has_more, data}`. */
 export const handler = apiHandler(listRefunds, async ({ principal, query, urls }) => {

@@ -1,13 +1,11 @@
+import { services } from '../../shared/services';
 import { listSettlementRecords } from '../../shared/api/settlements';
-import { loadConfig } from '../../shared/config';
-import { documentClient } from '../../shared/db/client';
-import { createSettlementRepository } from '../../shared/db/settlement-repository';
 import { isRecordId, recordPage } from '../../shared/domain/settlements';
 import { requireOwned } from '../../shared/domain/scope';
 import { apiHandler } from '../../shared/http/api';
 import { pageRequest } from '../../shared/pagination';
 
-const settlements = createSettlementRepository(documentClient(), loadConfig().tableName);
+const { settlements } = services();
 
 /** GET /v1/settlements/{code}/records: newest first by transaction time, optional `type`. */
 export const handler = apiHandler(

@@ -1,12 +1,10 @@
+import { services } from '../../shared/services';
 import { listSettlements } from '../../shared/api/settlements';
-import { loadConfig } from '../../shared/config';
-import { documentClient } from '../../shared/db/client';
-import { createSettlementRepository } from '../../shared/db/settlement-repository';
 import { isSettlementCode, isSettlementId, settlementPage } from '../../shared/domain/settlements';
 import { apiHandler } from '../../shared/http/api';
 import { pageRequest } from '../../shared/pagination';
 
-const settlements = createSettlementRepository(documentClient(), loadConfig().tableName);
+const { settlements } = services();
 
 /** GET /v1/settlements: organization-wide, newest first by creation; cursors are a code or an id. */
 export const handler = apiHandler(

@@ -1,8 +1,8 @@
+import { services } from '../../shared/services';
 import { resendEvent } from '../../shared/api/events';
 import { apiHandler } from '../../shared/http/api';
-import { eventUseCases } from '../../shared/use-cases/events';
 
-const events = eventUseCases();
+const { events } = services();
 
 /** POST /v1/events/{id}/resend */
 export const handler = apiHandler(

@@ -1,9 +1,8 @@
-import { loadConfig } from '../../shared/config';
-import { documentClient } from '../../shared/db/client';
+import { services } from '../../shared/services';
 import { logger } from '../../shared/http/logger';
-import { createJobs, runAllJobs } from '../../shared/jobs';
+import { runAllJobs } from '../../shared/jobs';
 
-const jobs = createJobs(documentClient(), loadConfig().tableName);
+const { jobs } = services();
 
 /** Invoked by the one-minute EventBridge schedule: runs every minute job once. */
 export const handler = async (): Promise<void> => {

@@ -1,10 +1,8 @@
+import { services } from '../../shared/services';
 import { testHelperBalanceAdjustment } from '../../shared/api/refunds';
-import { loadConfig } from '../../shared/config';
-import { documentClient } from '../../shared/db/client';
 import { apiHandler } from '../../shared/http/api';
-import { refundUseCases } from '../../shared/use-cases/refunds';
 
-const refunds = refundUseCases(documentClient(), loadConfig().tableName);
+const { refunds } = services();
 
 /** POST /v1/test_helpers/balance_adjustments (test keys only): signed amount -> the balance. */
 export const handler = apiHandler(

@@ -1,12 +1,12 @@
+import { services } from '../../shared/services';
 import { testHelperCheckout } from '../../shared/api/payment-links';
 import { newClientKey } from '../../shared/checkout/session';
 import { paymentResource } from '../../shared/domain/payments';
 import { apiHandler } from '../../shared/http/api';
 import { completePayment, openCheckout } from '../../shared/use-cases/checkout';
-import { paymentLinkAdapters } from '../../shared/use-cases/deps';
 import { getPaymentLink } from '../../shared/use-cases/payment-links';
 
-const deps = paymentLinkAdapters();
+const deps = services().paymentLinks;
 
 /**
  * POST /v1/test_helpers/payment_links/{id}/checkout: the checkout page's code path without a

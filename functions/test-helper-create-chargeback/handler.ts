@@ -1,12 +1,10 @@
+import { services } from '../../shared/services';
 import { testHelperCreateChargeback } from '../../shared/api/chargebacks';
-import { loadConfig } from '../../shared/config';
-import { documentClient } from '../../shared/db/client';
 import { chargebackResource } from '../../shared/domain/chargebacks';
 import { requireOwned } from '../../shared/domain/scope';
 import { apiHandler } from '../../shared/http/api';
-import { createChargebackUseCases } from '../../shared/use-cases/chargebacks';
 
-const useCases = createChargebackUseCases(documentClient(), loadConfig().tableName);
+const { chargebacks: useCases } = services();
 
 /** POST /v1/test_helpers/payments/{id}/chargebacks: a bank reversal of a paid test payment (201). */
 export const handler = apiHandler(

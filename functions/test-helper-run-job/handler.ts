@@ -1,11 +1,10 @@
+import { services } from '../../shared/services';
 import { testHelperRunJob } from '../../shared/api/jobs';
-import { loadConfig } from '../../shared/config';
-import { documentClient } from '../../shared/db/client';
 import { NotFoundError } from '../../shared/errors';
 import { apiHandler } from '../../shared/http/api';
-import { createJobs, findJob, jobRunResource } from '../../shared/jobs';
+import { findJob, jobRunResource } from '../../shared/jobs';
 
-const jobs = createJobs(documentClient(), loadConfig().tableName);
+const { jobs } = services();
 
 /** POST /v1/test_helpers/jobs/{name}: runs one minute job now (test keys only). */
 export const handler = apiHandler(

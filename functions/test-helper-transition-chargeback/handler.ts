@@ -1,12 +1,10 @@
+import { services } from '../../shared/services';
 import { testHelperTransitionChargeback } from '../../shared/api/chargebacks';
-import { loadConfig } from '../../shared/config';
-import { documentClient } from '../../shared/db/client';
 import { chargebackResource } from '../../shared/domain/chargebacks';
 import { requireOwned } from '../../shared/domain/scope';
 import { apiHandler } from '../../shared/http/api';
-import { createChargebackUseCases } from '../../shared/use-cases/chargebacks';
 
-const useCases = createChargebackUseCases(documentClient(), loadConfig().tableName);
+const { chargebacks: useCases } = services();
 
 /** POST /v1/test_helpers/chargebacks/{id}/transitions: a move of the state table (200), or 422. */
 export const handler = apiHandler(

@@ -1,5 +1,5 @@
-import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Mode } from '../auth/principal';
+import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { BalanceRef } from '../domain/balance';
 import { conditionalWrite } from './conditional';
 import { queryDuePage } from './due';
 import { keys, scopeOf } from './keys';
@@ -9,11 +9,7 @@ import { INDEXES } from './table';
  * The balance of one organization, mode and currency, in minor units. Changes are
  * TransactWriteItems actions so that they commit together with what causes them.
  */
-export interface BalanceRef {
-  orgId: string;
-  mode: Mode;
-  currency: string;
-}
+export type { BalanceRef };
 
 const balanceKey = (ref: BalanceRef) => keys.balance(scopeOf(ref.orgId, ref.mode), ref.currency.toUpperCase());
 
@@ -115,3 +111,18 @@ export async function balancesWithHeldRefunds(db: DynamoDBDocumentClient, tableN
   } while (startKey);
   return refs;
 }
+
+/** The balances as the use cases see them: read, adjust, and the held-refunds markers. */
+export function createBalanceStore(db: DynamoDBDocumentClient, tableName: string) {
+  return {
+    read: (ref: BalanceRef) => readBalance(db, tableName, ref),
+    /** Adds a signed amount (test helper; no cover condition). */
+    async adjust(ref: BalanceRef, deltaMinor: number): Promise<void> {
+      await db.send(new TransactWriteCommand({ TransactItems: [balanceChange(tableName, ref, deltaMinor)] }));
+    },
+    clearHoldMarker: (ref: BalanceRef) => clearHoldMarker(db, tableName, ref),
+    withHeldRefunds: () => balancesWithHeldRefunds(db, tableName),
+  };
+}
+
+export type BalanceStore = ReturnType<typeof createBalanceStore>;

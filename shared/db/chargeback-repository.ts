@@ -7,8 +7,9 @@ import { outboxPut, type OutboxEvent } from '../events';
 import { isId } from '../ids';
 import { cursorById, listPage, type ListSource, type PageRequest } from '../pagination';
 import { isoMillis } from '../time';
+import { balanceOf } from '../domain/balance';
 import { balanceChange } from './balance';
-import { cancellationReasons } from './conditional';
+import { cancellationReasons, withConflictRetry } from './conditional';
 import { stripKeys } from './items';
 import { keys, scopeOf } from './keys';
 import { INDEXES } from './table';
@@ -35,7 +36,6 @@ export function chargebackItem(chargeback: Chargeback) {
   };
 }
 
-const balanceOf = (chargeback: Chargeback) => ({ orgId: chargeback.orgId, mode: chargeback.mode, currency: chargeback.currency });
 
 export type TransitionOutcome = { saved: true } | { saved: false; current?: Chargeback };
 
@@ -57,15 +57,18 @@ export function createChargebackRepository(db: DynamoDBDocumentClient, tableName
     checks: object[] = [],
   ): Promise<void> {
     const delta = balanceDeltaOf(chargeback);
-    await db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Put: { TableName: tableName, Item: chargebackItem(chargeback), ReturnValuesOnConditionCheckFailure: 'ALL_OLD', ...guard } },
-          ...checks,
-          ...(delta === 0 ? [] : [balanceChange(tableName, balanceOf(chargeback), delta)]),
-          outboxPut(tableName, event),
-        ],
-      }),
+    // Transaction conflicts are retried here: callers see only the conditions' outcomes.
+    await withConflictRetry(() =>
+      db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Put: { TableName: tableName, Item: chargebackItem(chargeback), ReturnValuesOnConditionCheckFailure: 'ALL_OLD', ...guard } },
+            ...checks,
+            ...(delta === 0 ? [] : [balanceChange(tableName, balanceOf(chargeback), delta)]),
+            outboxPut(tableName, event),
+          ],
+        }),
+      ),
     );
   }
 

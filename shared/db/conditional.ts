@@ -1,3 +1,4 @@
+import { backoff } from '../time';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 
@@ -48,11 +49,6 @@ function normalizeItem(item: Item | undefined): Item | undefined {
   );
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   return looksMarshalled ? unmarshall(item as any) : item;
-}
-
-/** Exponential backoff with full jitter: a random wait up to base·2^attempt, capped. */
-export function backoff(attempt: number, baseMs = 5, capMs = 250): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(capMs, baseMs * 2 ** attempt)));
 }
 
 /** Retries `attempt` on transaction conflicts with exponential backoff and full jitter. */

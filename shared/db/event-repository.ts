@@ -49,3 +49,4 @@ export function createEventRepository(db: DynamoDBDocumentClient, tableName: str
     },
   };
 }
+export type EventRepository = ReturnType<typeof createEventRepository>;

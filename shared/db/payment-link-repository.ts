@@ -1,6 +1,10 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Principal } from '../auth/principal';
-import type { PaymentLink } from '../domain/payment-links';
+import { StaleLinkError, type PaymentLink, type VersionedLink } from '../domain/payment-links';
+import { PaymentNotOpenError, type Payment } from '../domain/payments';
+import { balanceOf } from '../domain/balance';
+import { balanceChange } from './balance';
+import { paymentCreateAction, paymentOutcomeAction } from './payment-repository';
 import { isOwned } from '../domain/scope';
 import { outboxPut, type OutboxEvent } from '../events';
 import { isId } from '../ids';
@@ -10,22 +14,9 @@ import { stripKeys } from './items';
 import { keys, scopeOf } from './keys';
 import { INDEXES } from './table';
 
-/** A link as read, with the version every write of it is conditioned on. */
-export type VersionedLink = PaymentLink & { version: number };
-
-/** Another writer changed the link first; `current` is the link as it is now. */
-export class StaleLinkError extends Error {
-  constructor(readonly current: VersionedLink | undefined) {
-    super('payment link changed concurrently');
-  }
-}
-
 /** A condition on one of the extra actions failed (index into the extra actions). */
-export class ActionConditionError extends Error {
-  constructor(
-    readonly index: number,
-    readonly item: Record<string, unknown> | undefined,
-  ) {
+class ActionConditionError extends Error {
+  constructor(readonly index: number) {
     super(`condition of action ${index} failed`);
   }
 }
@@ -65,6 +56,43 @@ export function createPaymentLinkRepository(db: DynamoDBDocumentClient, tableNam
     await withConflictRetry(() => db.send(new TransactWriteCommand({ TransactItems: actions })));
   }
 
+  /**
+   * Writes `next` if the link is still at `version`, with the events and extra actions, all
+   * or nothing. Throws StaleLinkError (with the current link) or ActionConditionError.
+   */
+  async function save(next: PaymentLink, version: number, events: OutboxEvent[], extra: TransactAction[] = []): Promise<VersionedLink> {
+    const saved = { ...next, version: version + 1 };
+    try {
+      await transact([
+        {
+          Put: {
+            TableName: tableName,
+            Item: paymentLinkItem(next, version + 1),
+            ConditionExpression: '#version = :version',
+            ExpressionAttributeNames: { '#version': 'version' },
+            ExpressionAttributeValues: { ':version': version },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          },
+        },
+        ...extra,
+        ...events.map((event) => outboxPut(tableName, event)),
+      ]);
+    } catch (error) {
+      const reasons = cancellationReasons(error);
+      if (!reasons) throw error;
+      if (reasons[0]?.code === 'ConditionalCheckFailed') throw new StaleLinkError(stripKeys<VersionedLink>(reasons[0].item));
+      const failed = reasons.findIndex((reason, index) => index > 0 && index <= extra.length && reason.code === 'ConditionalCheckFailed');
+      if (failed > 0) throw new ActionConditionError(failed - 1);
+      throw error;
+    }
+    return saved;
+  }
+
+  /** Writes events that change no link, with extra actions. */
+  async function record(events: OutboxEvent[], extra: TransactAction[] = []): Promise<void> {
+    await transact([...extra, ...events.map((event) => outboxPut(tableName, event))]);
+  }
+
   return {
     get,
 
@@ -82,41 +110,41 @@ export function createPaymentLinkRepository(db: DynamoDBDocumentClient, tableNam
       ]);
     },
 
-    /**
-     * Writes `next` if the link is still at `version`, with the events and extra actions, all
-     * or nothing. Throws StaleLinkError (with the current link) or ActionConditionError.
-     */
-    async save(next: PaymentLink, version: number, events: OutboxEvent[], extra: TransactAction[] = []): Promise<VersionedLink> {
-      const saved = { ...next, version: version + 1 };
-      try {
-        await transact([
-          {
-            Put: {
-              TableName: tableName,
-              Item: paymentLinkItem(next, version + 1),
-              ConditionExpression: '#version = :version',
-              ExpressionAttributeNames: { '#version': 'version' },
-              ExpressionAttributeValues: { ':version': version },
-              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-            },
-          },
-          ...extra,
-          ...events.map((event) => outboxPut(tableName, event)),
-        ]);
-      } catch (error) {
-        const reasons = cancellationReasons(error);
-        if (!reasons) throw error;
-        if (reasons[0]?.code === 'ConditionalCheckFailed') throw new StaleLinkError(stripKeys<VersionedLink>(reasons[0].item));
-        const failed = reasons.findIndex((reason, index) => index > 0 && index <= extra.length && reason.code === 'ConditionalCheckFailed');
-        if (failed > 0) throw new ActionConditionError(failed - 1, reasons[failed].item);
-        throw error;
-      }
-      return saved;
+    save,
+
+    /** Writes events that change no link (checkout.requested, checkout.denied, payment.reused). */
+    recordEvents: (events: OutboxEvent[]) => record(events),
+
+    /** A customer's new open payment on a link: the payment, their checkout session and the events. */
+    async openPayment(payment: Payment, clientKey: string, events: OutboxEvent[]): Promise<void> {
+      await record(events, [
+        paymentCreateAction(tableName, payment),
+        { Put: { TableName: tableName, Item: { ...keys.checkoutSession(payment.paymentLinkId, clientKey), entity: 'checkout_session', paymentId: payment.id } } },
+      ]);
     },
 
-    /** Writes events that change no link (checkout.requested, checkout.denied). */
-    async record(events: OutboxEvent[], extra: TransactAction[] = []): Promise<void> {
-      await transact([...extra, ...events.map((event) => outboxPut(tableName, event))]);
+    /**
+     * The paid transition, all or nothing: the link counted (still at `version`), the payment
+     * paid (still open) and the balance credited, with the events. Throws StaleLinkError (with
+     * the current link) or PaymentNotOpenError.
+     */
+    async recordPaid(next: PaymentLink, version: number, paid: Payment, events: OutboxEvent[]): Promise<VersionedLink> {
+      try {
+        return await save(next, version, events, [paymentOutcomeAction(tableName, paid), balanceChange(tableName, balanceOf(paid), paid.amountMinor)]);
+      } catch (error) {
+        if (error instanceof ActionConditionError) throw new PaymentNotOpenError();
+        throw error;
+      }
+    },
+
+    /** A payment's final outcome other than paid, while it is still open (PaymentNotOpenError otherwise). */
+    async finishPayment(payment: Payment): Promise<void> {
+      try {
+        await record([], [paymentOutcomeAction(tableName, payment)]);
+      } catch (error) {
+        if (cancellationReasons(error)?.[0]?.code === 'ConditionalCheckFailed') throw new PaymentNotOpenError();
+        throw error;
+      }
     },
 
     /** The payment id of a customer's checkout session on a link (client_key cookie). */
@@ -127,9 +155,6 @@ export function createPaymentLinkRepository(db: DynamoDBDocumentClient, tableNam
       return result.Item?.paymentId as string | undefined;
     },
 
-    sessionPutAction(linkId: string, clientKey: string, paymentId: string): TransactAction {
-      return { Put: { TableName: tableName, Item: { ...keys.checkoutSession(linkId, clientKey), entity: 'checkout_session', paymentId } } };
-    },
 
     /** Organization-wide, newest first, optionally one status only. */
     async list(principal: Principal, page: PageRequest, status?: string) {

@@ -5,13 +5,13 @@ import { isOwned } from '../domain/scope';
 import { outboxPut, type OutboxEvent } from '../events';
 import { isId } from '../ids';
 import { cursorById, listPage, type PageRequest } from '../pagination';
-import { refundBalanceChange, type BalanceRef } from './balance';
+import { balanceOf, type BalanceRef } from '../domain/balance';
+import { refundBalanceChange } from './balance';
 import { cancellationReasons, isTransactionConflict, withConflictRetry } from './conditional';
 import { queryDuePage, type DuePageOptions } from './due';
 import { stripKeys as strip } from './items';
 import { keys, scopeOf } from './keys';
 
-export const balanceOf = (refund: Refund): BalanceRef => ({ orgId: refund.orgId, mode: refund.mode, currency: refund.currency });
 
 /**
  * The refund's sparse DUE keys: in its balance's hold queue while held (oldest first), in the

@@ -277,3 +277,13 @@ export const PAYMENT_LINK_EVENT = {
 } as const;
 
 export const PAYMENT_PAID_EVENT = 'transactions.payment.paid';
+
+/** A link as read, with the version every write of it is conditioned on. */
+export type VersionedLink = PaymentLink & { version: number };
+
+/** Another writer changed the link first; `current` is the link as it is now. */
+export class StaleLinkError extends Error {
+  constructor(readonly current: VersionedLink | undefined) {
+    super('payment link changed concurrently');
+  }
+}

@@ -1,3 +1,4 @@
+import { ConflictError } from '../errors';
 import { z } from 'zod';
 import type { Mode } from '../auth/principal';
 import type { PublicUrls } from '../config';
@@ -112,4 +113,11 @@ export function paymentPage(page: { items: Payment[]; hasMore: boolean }, urls: 
 /** `GET /v1/payment_links/:id/payments`: `{object: "list", data, has_more}` of the minimal shape. */
 export function linkPaymentPage(page: { items: Payment[]; hasMore: boolean }): z.infer<typeof PaymentLinkPaymentListSchema> {
   return { object: 'list', data: page.items.map(paymentListItem), has_more: page.hasMore };
+}
+
+/** The payment reached another outcome first (two tabs, a retried submit). */
+export class PaymentNotOpenError extends ConflictError {
+  constructor() {
+    super('This payment is no longer open');
+  }
 }

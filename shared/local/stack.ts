@@ -1,5 +1,6 @@
 import { createDocumentClient } from '../db/client';
-import { createJobs, runAllJobs } from '../jobs';
+import { runAllJobs } from '../jobs';
+import { createServices } from '../services';
 import { createDirectory } from '../db/directory';
 import { routes } from '../api';
 import { SCOPES } from '../auth/principal';
@@ -109,7 +110,7 @@ async function seedDemoWith(directory: ReturnType<typeof createDirectory>): Prom
 /** The EventBridge schedule's local twin: every minute job, every minute, until stopped. */
 function startMinuteJobs(options: LocalStackOptions): () => Promise<void> {
   const db = createDocumentClient({ endpoint: options.dynamodbEndpoint });
-  const jobs = createJobs(db, options.tableName);
+  const { jobs } = createServices(db, options.tableName);
   let running: Promise<unknown> | undefined;
   const timer = setInterval(() => {
     if (running) return; // a run longer than a minute is not overlapped by the next

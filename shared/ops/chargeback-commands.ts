@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { configuredUrls, createChargebackUseCases } from '../use-cases/chargebacks';
+import { configuredUrls } from '../config';
+import { createServices } from '../services';
 import { UsageError, type OpsCommand } from './cli';
 
 /** `chargeback ingest --file F.json`: the acquirer feed for live mode (product-decisions §7, §11). */
@@ -17,7 +18,7 @@ export function chargebackCommands(db: () => DynamoDBDocumentClient, tableName: 
         } catch (error) {
           throw new UsageError(`Cannot read ${String(file)} as JSON: ${(error as Error).message}`);
         }
-        return { ingested: await createChargebackUseCases(db(), tableName).ingest(document, configuredUrls()) };
+        return { ingested: await createServices(db(), tableName).chargebacks.ingest(document, configuredUrls()) };
       },
     },
   ];

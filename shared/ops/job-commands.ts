@@ -1,5 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createJobs, findJob } from '../jobs';
+import { findJob } from '../jobs';
+import { createServices } from '../services';
 import { UsageError, type OpsCommand } from './cli';
 
 export function jobCommands(db: () => DynamoDBDocumentClient, tableName: string): OpsCommand[] {
@@ -10,7 +11,7 @@ export function jobCommands(db: () => DynamoDBDocumentClient, tableName: string)
       options: {},
       positionals: ['NAME'],
       run: async (_values, [name]) => {
-        const jobs = createJobs(db(), tableName);
+        const { jobs } = createServices(db(), tableName);
         const job = findJob(jobs, name);
         if (!job) throw new UsageError(`Unknown job ${name}; jobs: ${jobs.map((j) => j.name).join(', ') || 'none'}`);
         return { name: job.name, processed: await job.run(new Date()) };

@@ -1,9 +1,7 @@
-import { processHeldRefunds } from './refunds';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { loadConfig, publicUrls, type PublicUrls } from '../config';
-import { createChargebackRepository } from '../db/chargeback-repository';
-import { withConflictRetry } from '../db/conditional';
-import { createPaymentRepository } from '../db/payment-repository';
+import type { PublicUrls } from '../config';
+import type { ChargebackRepository } from '../db/chargeback-repository';
+import type { PaymentRepository } from '../db/payment-repository';
+import type { BalanceRef } from '../domain/balance';
 import {
   ChargebackFeed,
   chargebackEventType,
@@ -18,7 +16,6 @@ import type { Payment } from '../domain/payments';
 import { BusinessRuleError, NotFoundError, ServiceError } from '../errors';
 import { newEvent } from '../events';
 import { newId } from '../ids';
-import type { Job, JobFactory } from '../jobs';
 
 /** Every chargeback event: `transactions.chargeback.<status>` with the full object, also to the payment's webhook_url. */
 function chargebackEvent(chargeback: Chargeback, urls: PublicUrls) {
@@ -41,12 +38,19 @@ function refuseFeed(detail: string, attribute: string): never {
   throw new BusinessRuleError(`Refused the whole feed, nothing was ingested: ${attribute}: ${detail}`, attribute);
 }
 
-export function createChargebackUseCases(db: DynamoDBDocumentClient, tableName: string) {
-  const chargebacks = createChargebackRepository(db, tableName);
-  const payments = createPaymentRepository(db, tableName);
+export interface ChargebackDeps {
+  chargebacks: ChargebackRepository;
+  payments: Pick<PaymentRepository, 'get'>;
+  /** Called after a won chargeback credited the balance back (held refunds may now be covered). */
+  onBalanceCredited: (ref: BalanceRef, urls: PublicUrls) => Promise<unknown>;
+  now: () => Date;
+  /** Outside a request (jobs, the feed), links and event data use the configured public URLs. */
+  configuredUrls: () => PublicUrls;
+}
 
+export function createChargebackUseCases({ chargebacks, payments, onBalanceCredited, now: clock, configuredUrls }: ChargebackDeps) {
   const record = (chargeback: Chargeback, urls: PublicUrls, feedReference?: string) =>
-    withConflictRetry(() => chargebacks.create(chargeback, chargebackEvent(chargeback, urls), feedReference));
+    chargebacks.create(chargeback, chargebackEvent(chargeback, urls), feedReference);
 
   /**
    * Opens a chargeback on a paid payment.
@@ -54,7 +58,7 @@ export function createChargebackUseCases(db: DynamoDBDocumentClient, tableName: 
    * 2. One transaction: the chargeback, the balance debit, the `open` event; payment still paid.
    */
   async function open(input: Omit<OpenChargebackInput, 'id' | 'now'>, urls: PublicUrls): Promise<Chargeback> {
-    const chargeback = openChargeback({ ...input, id: newId('chargeback'), now: new Date() });
+    const chargeback = openChargeback({ ...input, id: newId('chargeback'), now: clock() });
     await record(chargeback, urls);
     return chargeback;
   }
@@ -70,15 +74,15 @@ export function createChargebackUseCases(db: DynamoDBDocumentClient, tableName: 
     to: ChargebackStatus,
     urls: PublicUrls,
     trigger: 'action' | 'deadline' = 'action',
-    now = new Date(),
+    now = clock(),
   ): Promise<Chargeback> {
     for (;;) {
       const next = transitionChargeback(current, to, now, trigger);
       const from = current.status;
-      const outcome = await withConflictRetry(() => chargebacks.saveTransition(from, next, chargebackEvent(next, urls)));
+      const outcome = await chargebacks.saveTransition(from, next, chargebackEvent(next, urls));
       if (outcome.saved) {
         // A won chargeback credits the balance back: held refunds may now be covered.
-        if (next.status === 'won') await processHeldRefunds(db, tableName, { orgId: next.orgId, mode: next.mode, currency: next.currency }, { urls });
+        if (next.status === 'won') await onBalanceCredited({ orgId: next.orgId, mode: next.mode, currency: next.currency }, urls);
         return next;
       }
       if (!outcome.current) throw new NotFoundError();
@@ -109,7 +113,7 @@ export function createChargebackUseCases(db: DynamoDBDocumentClient, tableName: 
         opened.push({
           chargeback: openChargeback({
             id: newId('chargeback'),
-            now: new Date(),
+            now: clock(),
             payment,
             reason: entry.reason,
             amount: entry.amount,
@@ -131,37 +135,26 @@ export function createChargebackUseCases(db: DynamoDBDocumentClient, tableName: 
     return ingested;
   }
 
-  return { chargebacks, payments, open, transition, ingest };
+  /**
+   * Minute job: every `open` chargeback past its deadline_at becomes `accepted`, with its event.
+   * Reads only the sparse DUE index; each acceptance is conditional on the status still being open.
+   */
+  async function acceptOverdue(now: Date): Promise<number> {
+    const urls = configuredUrls();
+    let accepted = 0;
+    for await (const chargeback of chargebacks.overdue(now)) {
+      try {
+        await transition(chargeback, 'accepted', urls, 'deadline', now);
+        accepted++;
+      } catch (error) {
+        // Moved by someone else since the query (no longer open): nothing to do.
+        if (!(error instanceof BusinessRuleError)) throw error;
+      }
+    }
+    return accepted;
+  }
+
+  return { chargebacks, payments, open, transition, ingest, acceptOverdue };
 }
 
 export type ChargebackUseCases = ReturnType<typeof createChargebackUseCases>;
-
-/** Outside a request (jobs, the feed), links and event data use the configured public URLs. */
-export const configuredUrls = () => publicUrls(loadConfig());
-
-export const ACCEPT_OVERDUE_CHARGEBACKS = 'accept-overdue-chargebacks';
-
-/**
- * Minute job: every `open` chargeback past its deadline_at becomes `accepted`, with its event.
- * Reads only the sparse DUE index; each acceptance is conditional on the status still being open.
- */
-export const acceptOverdueChargebacks: JobFactory = (db, tableName): Job => {
-  const useCases = createChargebackUseCases(db, tableName);
-  return {
-    name: ACCEPT_OVERDUE_CHARGEBACKS,
-    async run(now) {
-      const urls = configuredUrls();
-      let accepted = 0;
-      for await (const chargeback of useCases.chargebacks.overdue(now)) {
-        try {
-          await useCases.transition(chargeback, 'accepted', urls, 'deadline', now);
-          accepted++;
-        } catch (error) {
-          // Moved by someone else since the query (no longer open): nothing to do.
-          if (!(error instanceof BusinessRuleError)) throw error;
-        }
-      }
-      return accepted;
-    },
-  };
-};

@@ -1,7 +1,3 @@
-import { balanceChange } from '../db/balance';
-import { backoff } from '../db/conditional';
-import { ActionConditionError, StaleLinkError, type VersionedLink } from '../db/payment-link-repository';
-import { paymentCreateAction, paymentOutcomeAction } from '../db/payment-repository';
 import {
   PAYMENT_LINK_EVENT,
   PAYMENT_PAID_EVENT,
@@ -10,24 +6,22 @@ import {
   isDueToExpire,
   paidPaymentLink,
   remainingPayments,
+  StaleLinkError,
   type DenialReason,
+  type VersionedLink,
 } from '../domain/payment-links';
+import type { BalanceRef } from '../domain/balance';
 import { paymentResource, type Payment, type PaymentStatus } from '../domain/payments';
 import { ConflictError, NotFoundError } from '../errors';
 import { newEvent } from '../events';
 import { newId } from '../ids';
 import { createKeyedLock } from '../keyed-lock';
-import { isoMillis } from '../time';
+import { backoff, isoMillis } from '../time';
 import { linkEvent, type PaymentLinkDeps } from './payment-links';
 
 export interface CheckoutDeps extends PaymentLinkDeps {
-  tableName: string;
-  sessions: {
-    get(linkId: string, clientKey: string): Promise<string | undefined>;
-    putAction(linkId: string, clientKey: string, paymentId: string): Record<string, unknown>;
-  };
   /** Called after a paid payment credited the balance (held refunds may now be covered). */
-  onBalanceCredited?: (ref: { orgId: string; mode: Payment['mode']; currency: string }) => Promise<void>;
+  onBalanceCredited?: (ref: BalanceRef) => Promise<unknown>;
 }
 
 export class CheckoutDeniedError extends ConflictError {
@@ -79,17 +73,17 @@ export async function openCheckout(deps: CheckoutDeps, linkId: string, clientKey
     }
     const denial = checkoutDenial(link, now);
     if (denial) {
-      await deps.links.record([linkEvent(deps, PAYMENT_LINK_EVENT.checkoutDenied, link, { reason: denial })]);
+      await deps.links.recordEvents([linkEvent(deps, PAYMENT_LINK_EVENT.checkoutDenied, link, { reason: denial })]);
       throw new CheckoutDeniedError(denial, link);
     }
     break;
   }
 
   const requested = linkEvent(deps, PAYMENT_LINK_EVENT.checkoutRequested, link);
-  const openPaymentId = await deps.sessions.get(link.id, clientKey);
+  const openPaymentId = await deps.links.sessionPayment(link.id, clientKey);
   const openPayment = openPaymentId ? await deps.payments.get(openPaymentId) : undefined;
   if (openPayment?.status === 'open') {
-    await deps.links.record([requested, linkEvent(deps, PAYMENT_LINK_EVENT.paymentReused, link, { payment_id: openPayment.id })]);
+    await deps.links.recordEvents([requested, linkEvent(deps, PAYMENT_LINK_EVENT.paymentReused, link, { payment_id: openPayment.id })]);
     return { link, payment: openPayment, reused: true };
   }
   const payment: Payment = {
@@ -104,10 +98,7 @@ export async function openCheckout(deps: CheckoutDeps, linkId: string, clientKey
     createdAt: isoMillis(deps.now()),
     clientKey,
   };
-  await deps.links.record(
-    [requested, linkEvent(deps, PAYMENT_LINK_EVENT.paymentCreated, link, { payment_id: payment.id })],
-    [paymentCreateAction(deps.tableName, payment), deps.sessions.putAction(link.id, clientKey, payment.id) as never],
-  );
+  await deps.links.openPayment(payment, clientKey, [requested, linkEvent(deps, PAYMENT_LINK_EVENT.paymentCreated, link, { payment_id: payment.id })]);
   return { link, payment, reused: false };
 }
 
@@ -164,10 +155,7 @@ async function payOnLink(deps: CheckoutDeps, payment: Payment, details: Customer
       );
     }
     try {
-      await deps.links.save(next, link.version, events, [
-        paymentOutcomeAction(deps.tableName, paid),
-        balanceChange(deps.tableName, { orgId: paid.orgId, mode: paid.mode, currency: paid.currency }, paid.amountMinor),
-      ]);
+      await deps.links.recordPaid(next, link.version, paid, events);
     } catch (error) {
       if (error instanceof StaleLinkError && error.current) {
         // Payers of one link take its slots one at a time; back off so the losers of a round
@@ -176,7 +164,6 @@ async function payOnLink(deps: CheckoutDeps, payment: Payment, details: Customer
         await backoff(attempt);
         continue;
       }
-      if (error instanceof ActionConditionError) throw new ConflictError('This payment is no longer open');
       throw error;
     }
     await deps.onBalanceCredited?.({ orgId: paid.orgId, mode: paid.mode, currency: paid.currency });
@@ -185,12 +172,7 @@ async function payOnLink(deps: CheckoutDeps, payment: Payment, details: Customer
 }
 
 async function finish(deps: CheckoutDeps, next: Payment): Promise<Payment> {
-  try {
-    await deps.links.record([], [paymentOutcomeAction(deps.tableName, next)]);
-  } catch (error) {
-    if ((error as Error).name === 'TransactionCanceledException') throw new ConflictError('This payment is no longer open');
-    throw error;
-  }
+  await deps.links.finishPayment(next);
   return next;
 }
 

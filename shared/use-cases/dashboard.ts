@@ -1,18 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { Authenticator } from '../auth/authenticate';
+import type { Authenticator } from '../auth/authenticate';
 import type { Principal, Scope } from '../auth/principal';
 import { hashToken } from '../auth/tokens';
-import { loadConfig } from '../config';
 import type { ChargebackRepository } from '../db/chargeback-repository';
-import { createChargebackRepository } from '../db/chargeback-repository';
-import { documentClient } from '../db/client';
-import { createDashboardSessionStore } from '../db/dashboard-session-store';
-import { createDeliveryLog } from '../db/delivery-log';
-import { createDirectory } from '../db/directory';
-import { createPaymentLinkRepository, type PaymentLinkRepository, type VersionedLink } from '../db/payment-link-repository';
-import { createPaymentRepository, type PaymentRepository } from '../db/payment-repository';
-import { createRefundRepository, type RefundRepository } from '../db/refund-repository';
+import type { PaymentLinkRepository } from '../db/payment-link-repository';
+import type { VersionedLink } from '../domain/payment-links';
+import type { PaymentRepository } from '../db/payment-repository';
+import type { RefundRepository } from '../db/refund-repository';
 import type { Chargeback } from '../domain/chargebacks';
 import {
   CHARGEBACK_WINDOW,
@@ -147,17 +141,3 @@ export function dashboardUseCases(deps: DashboardDeps) {
 }
 
 export type DashboardUseCases = ReturnType<typeof dashboardUseCases>;
-
-/** The use cases wired to DynamoDB, once per process; its own Authenticator (same cache rules as the API's). */
-export function dashboardAdapters(db: DynamoDBDocumentClient = documentClient(), tableName = loadConfig().tableName): DashboardUseCases {
-  return dashboardUseCases({
-    authenticator: new Authenticator(createDirectory(db, tableName).keyStore),
-    sessions: createDashboardSessionStore(db, tableName),
-    links: createPaymentLinkRepository(db, tableName),
-    payments: createPaymentRepository(db, tableName),
-    refunds: createRefundRepository(db, tableName),
-    chargebacks: createChargebackRepository(db, tableName),
-    deliveries: createDeliveryLog(db, tableName),
-    now: () => new Date(),
-  });
-}

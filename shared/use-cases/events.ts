@@ -1,20 +1,21 @@
 import type { Principal } from '../auth/principal';
-import { loadConfig } from '../config';
-import { documentClient } from '../db/client';
-import { createEventRepository } from '../db/event-repository';
-import { createDeliveryRepository } from '../db/webhook-delivery-repository';
-import { createWebhookRepository } from '../db/webhook-repository';
+import type { EventRepository } from '../db/event-repository';
+import type { DeliveryRepository } from '../db/webhook-delivery-repository';
+import type { WebhookRepository } from '../db/webhook-repository';
 import { deliveryAttemptResource, type StoredAttempt } from '../domain/event-resources';
 import { requireOwned } from '../domain/scope';
 import { BusinessRuleError } from '../errors';
 import { isId } from '../ids';
 import { pageRequest } from '../pagination';
 
-/** The events API's use cases, wired to the table once per process. */
-export function eventUseCases(db = documentClient(), tableName = loadConfig().tableName) {
-  const events = createEventRepository(db, tableName);
-  const deliveries = createDeliveryRepository(db, tableName);
-  const webhooks = createWebhookRepository(db, tableName);
+export interface EventDeps {
+  events: EventRepository;
+  deliveries: Pick<DeliveryRepository, 'attemptsOf' | 'requestResend'>;
+  webhooks: Pick<WebhookRepository, 'get'>;
+}
+
+/** The events API's use cases. */
+export function eventUseCases({ events, deliveries, webhooks }: EventDeps) {
 
   const getEvent = async (principal: Principal, id: string) => requireOwned(await events.get(id), principal).envelope;
 

@@ -1,14 +1,15 @@
 import type { Principal } from '../auth/principal';
 import type { PublicUrls } from '../config';
 import type { Directory } from '../db/directory';
-import type { PaymentLinkRepository, VersionedLink } from '../db/payment-link-repository';
-import { StaleLinkError } from '../db/payment-link-repository';
+import type { PaymentLinkRepository } from '../db/payment-link-repository';
 import type { PaymentRepository } from '../db/payment-repository';
 import {
   PAYMENT_LINK_EVENT,
   newPaymentLink,
   paymentLinkResource,
   updatedPaymentLink,
+  StaleLinkError,
+  type VersionedLink,
   type CreatePaymentLinkBody,
   type PaymentLink,
   type PaymentLinkList,

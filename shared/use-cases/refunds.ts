@@ -1,9 +1,9 @@
-import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Principal } from '../auth/principal';
-import { loadConfig, publicUrls, type PublicUrls } from '../config';
-import { balanceChange, balancesWithHeldRefunds, clearHoldMarker, readBalance, type BalanceRef } from '../db/balance';
-import { createPaymentRepository } from '../db/payment-repository';
-import { balanceOf, createRefundRepository } from '../db/refund-repository';
+import type { PublicUrls } from '../config';
+import type { BalanceStore } from '../db/balance';
+import { balanceOf, type BalanceRef } from '../domain/balance';
+import type { PaymentRepository } from '../db/payment-repository';
+import type { RefundRepository } from '../db/refund-repository';
 import {
   balanceResource,
   newRefund,
@@ -18,7 +18,6 @@ import {
 import { requireOwned } from '../domain/scope';
 import { BusinessRuleError, DependencyUnavailableError } from '../errors';
 import { newId } from '../ids';
-import type { JobFactory } from '../jobs';
 import { parseMinor } from '../money';
 import type { PageRequest } from '../pagination';
 import { isoMillis } from '../time';
@@ -32,18 +31,22 @@ const PROCESSING_BATCH = 100;
 /** Concurrent writes kept colliding after the retries with backoff: the client may retry (503). */
 const busy = () => new DependencyUnavailableError('The resource is being changed concurrently; retry with exponential backoff');
 
-/** Public URLs outside a request (jobs, hooks of other resources): from configuration. */
-const configuredUrls = (): PublicUrls => publicUrls(loadConfig());
+export interface RefundDeps {
+  refunds: RefundRepository;
+  payments: Pick<PaymentRepository, 'get'>;
+  balances: BalanceStore;
+  now: () => Date;
+  /** Public URLs outside a request (jobs, hooks of other resources): from configuration. */
+  configuredUrls: () => PublicUrls;
+}
 
-export function refundUseCases(db: DynamoDBDocumentClient, tableName: string) {
-  const refunds = createRefundRepository(db, tableName);
-  const payments = createPaymentRepository(db, tableName);
+export function refundUseCases({ refunds, payments, balances, now: clock, configuredUrls }: RefundDeps) {
 
   /**
    * Applies one transition with its effects and events. Returns the outcome; a stale refund
    * (moved meanwhile by someone else) or an uncovered debit is reported, not thrown.
    */
-  async function move(refund: Refund, to: RefundStatus, urls: PublicUrls, now = new Date()) {
+  async function move(refund: Refund, to: RefundStatus, urls: PublicUrls, now = clock()) {
     const transition = transitionRefund(refund, to, isoMillis(now));
     const outcome = await refunds.move(transition, refund, [refundEvent(transition.refund, urls, now)]);
     return { outcome, refund: transition.refund };
@@ -64,7 +67,7 @@ export function refundUseCases(db: DynamoDBDocumentClient, tableName: string) {
     for (;;) {
       const queue = await refunds.holdQueue(ref, HOLD_BATCH);
       if (queue.length === 0) {
-        await clearHoldMarker(db, tableName, ref);
+        await balances.clearHoldMarker(ref);
         return processed;
       }
       let progressed = false;
@@ -112,7 +115,7 @@ export function refundUseCases(db: DynamoDBDocumentClient, tableName: string) {
      */
     async create(principal: Principal, paymentId: string, body: RefundCreateBody, urls: PublicUrls): Promise<Refund> {
       const id = newId('refund');
-      const now = new Date();
+      const now = clock();
       let held = false;
       for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
         const payment = requireOwned(await payments.get(paymentId), principal);
@@ -190,36 +193,19 @@ export function refundUseCases(db: DynamoDBDocumentClient, tableName: string) {
      */
     async adjustBalance(principal: Principal, amount: { value: string; currency: string }, urls: PublicUrls) {
       const ref: BalanceRef = { orgId: principal.orgId, mode: principal.mode, currency: amount.currency.toUpperCase() };
-      await db.send(new TransactWriteCommand({ TransactItems: [balanceChange(tableName, ref, parseMinor(amount.value))] }));
+      await balances.adjust(ref, parseMinor(amount.value));
       await processHeld(ref, { urls });
-      return balanceResource(await readBalance(db, tableName, ref), ref.currency);
+      return balanceResource(await balances.read(ref), ref.currency);
     },
 
     /** The process-refunds job: held refunds of every balance that has some, then completion. */
     async runJob(now: Date): Promise<number> {
       const urls = configuredUrls();
       let processed = 0;
-      for (const ref of await balancesWithHeldRefunds(db, tableName)) processed += await processHeld(ref, { urls, now });
+      for (const ref of await balances.withHeldRefunds()) processed += await processHeld(ref, { urls, now });
       return processed + (await completeProcessing(now, urls));
     },
   };
 }
 
-/**
- * Releases the held refunds of one balance, oldest first, as far as the balance covers them.
- * Call it right after any credit of that balance (a paid payment, a won chargeback).
- */
-export function processHeldRefunds(
-  db: DynamoDBDocumentClient,
-  tableName: string,
-  ref: BalanceRef,
-  options: { urls?: PublicUrls; now?: Date } = {},
-): Promise<number> {
-  return refundUseCases(db, tableName).processHeld(ref, options);
-}
-
-/** Minute job `process-refunds`: the safety net for held refunds and the completion of processing ones. */
-export const processRefundsJob: JobFactory = (db, tableName) => {
-  const useCases = refundUseCases(db, tableName);
-  return { name: 'process-refunds', run: (now) => useCases.runJob(now) };
-};
+export type RefundUseCases = ReturnType<typeof refundUseCases>;

@@ -14,7 +14,8 @@ import { newId } from '../../../shared/ids';
 import { runOps } from '../../../shared/ops/cli';
 import { opsCommands } from '../../../shared/ops/commands';
 import { isoMillis } from '../../../shared/time';
-import { configuredUrls, createChargebackUseCases } from '../../../shared/use-cases/chargebacks';
+import { configuredUrls } from '../../../shared/config';
+import { createServices } from '../../../shared/services';
 import { outboxItems } from '../../support/events';
 import { client, expectEnvelope } from '../../support/http';
 import { createMerchant, startTestStack, type Merchant, type TestStack } from '../../support/stack';
@@ -230,7 +231,7 @@ describe('conditional writes', () => {
   test('a move computed from a stale read is re-checked against the stored status: 422, nothing written', async () => {
     const shop = await createMerchant(stack);
     const id = await chargebackIn('disputed', shop);
-    const useCases = createChargebackUseCases(stack.db, stack.tableName);
+    const useCases = createServices(stack.db, stack.tableName).chargebacks;
     const stale = (await useCases.chargebacks.get(id))!;
     expect((await transition(id, 'won', shop.test)).status).toBe(200);
     await expect(useCases.transition(stale, 'lost', configuredUrls())).rejects.toMatchObject({ attribute: 'status' });

@@ -1,5 +1,6 @@
 import { balanceChange, readBalance } from '../../../shared/db/balance';
-import { StaleLinkError, createPaymentLinkRepository } from '../../../shared/db/payment-link-repository';
+import { createPaymentLinkRepository } from '../../../shared/db/payment-link-repository';
+import { StaleLinkError } from '../../../shared/domain/payment-links';
 import { newId } from '../../../shared/ids';
 import { eventsFor, outboxEvents } from '../../support/events';
 import { client, expectEnvelope } from '../../support/http';

@@ -1,6 +1,6 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { balanceChange, balancesWithHeldRefunds } from '../../../shared/db/balance';
-import { processHeldRefunds } from '../../../shared/use-cases/refunds';
+import { createServices } from '../../../shared/services';
 import { client, expectEnvelope } from '../../support/http';
 import { outboxItems } from '../../support/events';
 import { balanceOf, seedPaidPayment } from '../../support/refunds';
@@ -113,7 +113,7 @@ describe('refunds on hold', () => {
 
     // What the payment-link checkout's paid transition does: payment + credit, then the hook.
     const later = await seedPaidPayment(stack, merchant, { amount: '25.00' });
-    expect(await processHeldRefunds(stack.db, stack.tableName, { orgId: merchant.orgId, mode: 'test', currency: later.currency })).toBe(1);
+    expect(await createServices(stack.db, stack.tableName).refunds.processHeld({ orgId: merchant.orgId, mode: 'test', currency: later.currency })).toBe(1);
     expect(await get(held.id)).toMatchObject({ status: 'processing', on_hold: false });
     expect(await balanceOf(stack, merchant)).toBe(500);
     await runJob();

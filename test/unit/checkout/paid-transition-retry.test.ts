@@ -31,8 +31,6 @@ function deps() {
     directory: { getAcceptor: async () => undefined },
     urls: { base: 'http://x', checkout: 'http://x/checkout', dashboard: 'http://x/dashboard', docs: 'http://x/docs' },
     now: () => new Date(),
-    tableName: 'table',
-    sessions: { get: async () => undefined, putAction: links.sessionPutAction },
   };
 }
 

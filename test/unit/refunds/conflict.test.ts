@@ -4,7 +4,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { paymentItem } from '../../../shared/db/payment-repository';
 import { DependencyUnavailableError } from '../../../shared/errors';
 import { newId } from '../../../shared/ids';
-import { refundUseCases } from '../../../shared/use-cases/refunds';
+import { createServices } from '../../../shared/services';
 
 /**
  * DynamoDB Local never reports transaction conflicts; real DynamoDB does when concurrent
@@ -37,7 +37,7 @@ const conflict = () =>
 test('create: a transaction conflict is retried, then the refund is created', async () => {
   mock.on(GetCommand).resolves({ Item: paymentItem(payment) });
   mock.on(TransactWriteCommand).rejectsOnce(conflict()).rejectsOnce(conflict()).resolves({});
-  const refund = await refundUseCases(db, 'table').create(principal, payment.id, { amount: { value: '4.00', currency: 'eur' } }, urls);
+  const refund = await createServices(db, 'table').refunds.create(principal, payment.id, { amount: { value: '4.00', currency: 'eur' } }, urls);
   expect(refund).toMatchObject({ status: 'processing', amountMinor: 400 });
   expect(mock.commandCalls(TransactWriteCommand)).toHaveLength(3);
 });
@@ -45,5 +45,5 @@ test('create: a transaction conflict is retried, then the refund is created', as
 test('create: conflicts that outlast the retries -> 503 (DependencyUnavailableError), never a 500', async () => {
   mock.on(GetCommand).resolves({ Item: paymentItem(payment) });
   mock.on(TransactWriteCommand).rejects(conflict());
-  await expect(refundUseCases(db, 'table').create(principal, payment.id, {}, urls)).rejects.toBeInstanceOf(DependencyUnavailableError);
+  await expect(createServices(db, 'table').refunds.create(principal, payment.id, {}, urls)).rejects.toBeInstanceOf(DependencyUnavailableError);
 });
