@@ -4,7 +4,8 @@ import { typeFilter } from '../domain/event-resources';
 import { isOwned } from '../domain/scope';
 import type { EventEnvelope } from '../events';
 import { isId } from '../ids';
-import { cursorById, listPage, type PageRequest } from '../pagination';
+import { type PageRequest } from '../pagination';
+import { cursorById, listPage } from './list-page';
 import { keys, scopeOf } from './keys';
 
 interface StoredEvent {

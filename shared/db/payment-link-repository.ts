@@ -8,7 +8,8 @@ import { paymentCreateAction, paymentOutcomeAction } from './payment-repository'
 import { isOwned } from '../domain/scope';
 import { outboxPut, type OutboxEvent } from '../events';
 import { isId } from '../ids';
-import { cursorById, listPage, type PageRequest } from '../pagination';
+import { type PageRequest } from '../pagination';
+import { cursorById, listPage } from './list-page';
 import { cancellationReasons, withConflictRetry } from './conditional';
 import { stripKeys } from './items';
 import { keys, scopeOf } from './keys';

@@ -3,7 +3,8 @@ import type { Principal } from '../auth/principal';
 import type { Payment } from '../domain/payments';
 import { isOwned } from '../domain/scope';
 import { isId } from '../ids';
-import { cursorById, listPage, type PageRequest } from '../pagination';
+import { type PageRequest } from '../pagination';
+import { cursorById, listPage } from './list-page';
 import { stripKeys as strip } from './items';
 import { keys, scopeOf } from './keys';
 

@@ -13,7 +13,8 @@ import {
 import { isOwned } from '../domain/scope';
 import { ConflictError } from '../errors';
 import { idBody, newId } from '../ids';
-import { listPage, type PageRequest } from '../pagination';
+import { type PageRequest } from '../pagination';
+import { listPage } from './list-page';
 import { balanceChange } from './balance';
 import { batchWriteAll } from './batch';
 import { cancellationReasons, isTransactionConflict } from './conditional';

@@ -2,10 +2,10 @@ import { z } from 'zod';
 import type { Mode } from '../auth/principal';
 import type { PublicUrls } from '../config';
 import { BusinessRuleError } from '../errors';
-import { AmountSchema, DECIMAL_AMOUNT, moneyOut, normalizeCurrency, parseMinor } from '../money';
+import { AmountSchema, moneyOut, normalizeCurrency, parseMinor } from '../money';
 import { pageSchema } from '../pagination';
-import { DatetimeSchema, isoMillis, isValidDatetime } from '../time';
-import { businessRule } from '../http/validation';
+import { DatetimeSchema, isoMillis } from '../time';
+import { currencyCode, datetimeInput, positiveAmountValue } from './inputs';
 import { jsonLink, LinkSchema } from './links';
 import type { Payment } from './payments';
 
@@ -117,25 +117,16 @@ export const chargebackEventType = (status: ChargebackStatus) => `transactions.c
 
 const ReasonInput = z.strictObject({ code: z.string().min(1).max(64), description: z.string().max(500) }).meta({ id: 'ChargebackReason' });
 
-/** Positive and small enough for minor units; a value off the pattern is left to the 400 of `regex`. */
-const isPositiveAmount = (value: string) => !DECIMAL_AMOUNT.test(value) || (Number(value) > 0 && Number(value) < 1e13);
-
 const AmountInput = z
   .strictObject({
-    value: z
-      .string()
-      .regex(DECIMAL_AMOUNT, 'must be a decimal with at most two fraction digits')
-      .refine(...businessRule(isPositiveAmount, 'amount.value must be a positive amount'))
-      .meta({ example: '10.00' }),
-    currency: z.string().regex(/^[A-Za-z]{3}$/, 'must be a three-letter currency code').meta({ example: 'EUR' }),
+    value: positiveAmountValue.meta({ example: '10.00' }),
+    currency: currencyCode.meta({ example: 'EUR' }),
   })
   .meta({ id: 'ChargebackAmountInput' });
 
-const Datetime = z.string().refine(isValidDatetime, 'must be an ISO 8601 datetime with a zone');
-
 /** POST /v1/test_helpers/payments/:id/chargebacks (product-decisions §10). */
 export const TestChargebackBody = z
-  .strictObject({ reason: ReasonInput.optional(), amount: AmountInput.optional(), deadline_at: Datetime.optional() })
+  .strictObject({ reason: ReasonInput.optional(), amount: AmountInput.optional(), deadline_at: datetimeInput.optional() })
   .meta({ id: 'TestChargebackBody' });
 
 /** POST /v1/test_helpers/chargebacks/:id/transitions. */
@@ -149,7 +140,7 @@ export const FeedChargeback = z
     payment_id: z.string(),
     reason: ReasonInput,
     amount: AmountInput,
-    deadline_at: Datetime.optional(),
+    deadline_at: datetimeInput.optional(),
     acquirer: z.strictObject({ name: z.string().min(1), reference: z.string().min(1), case_id: z.string().min(1) }).optional(),
     consumer_account_number: z.string().min(1).max(34).optional(),
   })

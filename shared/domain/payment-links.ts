@@ -2,10 +2,10 @@ import { z } from 'zod';
 import type { Mode } from '../auth/principal';
 import type { PublicUrls } from '../config';
 import { BusinessRuleError } from '../errors';
-import { businessRule } from '../http/validation';
-import { DECIMAL_AMOUNT, fitsMinorUnits, minorToNumber, normalizeCurrency, parseMinor } from '../money';
+import { businessRule, currencyCode, datetimeInput, positiveAmountValue } from './inputs';
+import { minorToNumber, normalizeCurrency, parseMinor } from '../money';
 import { listQueryFields, objectListSchema } from '../pagination';
-import { DatetimeSchema, isValidDatetime, isoMillis } from '../time';
+import { DatetimeSchema, isoMillis } from '../time';
 import { htmlLink, LinkSchema } from './links';
 
 export const LINK_STATUSES = ['active', 'inactive', 'expired'] as const;
@@ -37,10 +37,6 @@ export interface PaymentLink {
   collectPhone: boolean;
 }
 
-const datetime = z
-  .string()
-  .refine(isValidDatetime, 'must be an ISO 8601 datetime with a time zone')
-  .meta({ format: 'date-time', description: 'ISO 8601 with a time zone; fractional seconds optional.' });
 const httpUrl = z.url({ protocol: /^https?$/ });
 const paymentsLimit = z
   .number()
@@ -54,18 +50,14 @@ export const createPaymentLinkBody = z
   .strictObject({
     amount: z
       .strictObject({
-        value: z
-          .string()
-          .regex(DECIMAL_AMOUNT, 'must be a decimal with at most two fraction digits')
-          .refine(...businessRule<string>(fitsMinorUnits, 'amount.value is too large'))
-          .meta({ example: '19.99' }),
-        currency: z.string().regex(/^[A-Za-z]{3}$/, 'must be a three-letter currency code').meta({ example: 'EUR' }),
+        value: positiveAmountValue.meta({ example: '19.99' }),
+        currency: currencyCode.meta({ example: 'EUR' }),
       })
       .optional(),
     description: z.string().max(500).optional(),
     acceptor_id: z.string().optional().meta({ example: 'acceptor_01jd2x3y4z5a6b7c8d9e0f1g2h' }),
     payments_limit: paymentsLimit,
-    expires_at: datetime.nullable().optional(),
+    expires_at: datetimeInput.nullable().optional(),
     redirect_url: httpUrl.optional(),
     internal_reference: z.string().max(255).optional(),
     collect_email: z.boolean().optional(),
@@ -73,7 +65,7 @@ export const createPaymentLinkBody = z
     collect_phone: z.boolean().optional(),
   })
   // A missing amount is a missing `amount.value` (422), as the contract words it.
-  .refine((body) => body.amount !== undefined, { message: 'amount.value is required', path: ['amount', 'value'], params: { status: 422 } })
+  .refine(...businessRule((body: { amount?: unknown }) => body.amount !== undefined, 'amount.value is required', ['amount', 'value']))
   // Documented as required; the refinement above makes its absence a 422.
   .meta({ id: 'CreatePaymentLinkRequest', override: { required: ['amount'] } });
 export type CreatePaymentLinkBody = z.infer<typeof createPaymentLinkBody> & { amount: { value: string; currency: string } };
@@ -83,7 +75,7 @@ export const updatePaymentLinkBody = z
     status: z.enum(['active', 'inactive']).optional(),
     description: z.string().max(500).nullable().optional(),
     payments_limit: paymentsLimit,
-    expires_at: datetime.nullable().optional(),
+    expires_at: datetimeInput.nullable().optional(),
     internal_reference: z.string().max(255).nullable().optional(),
   })
   .meta({ id: 'UpdatePaymentLinkRequest' });
@@ -160,9 +152,8 @@ export function paymentLinkResource(link: PaymentLink, urls: PublicUrls): Paymen
 }
 
 /**
- * Builds a new link from a validated create body.
- * 1. `amount.value` must be positive (422).
- * 2. The acceptor is the body's, else the key's bound acceptor; an org-scoped key must name one (422).
+ * Builds a new link from a validated create body (its amount is positive: shared/domain/inputs.ts).
+ * The acceptor is the body's, else the key's bound acceptor; an org-scoped key must name one (422).
  */
 export function newPaymentLink(input: {
   id: string;
@@ -174,7 +165,6 @@ export function newPaymentLink(input: {
 }): PaymentLink {
   const { body } = input;
   const amountMinor = parseMinor(body.amount.value);
-  if (amountMinor <= 0) throw new BusinessRuleError('amount.value must be positive', 'amount.value');
   return {
     id: input.id,
     orgId: input.orgId,

@@ -3,8 +3,8 @@ import type { Mode } from '../auth/principal';
 import type { PublicUrls } from '../config';
 import { BusinessRuleError } from '../errors';
 import { newEvent, type OutboxEvent } from '../events';
-import { AmountSchema, DECIMAL_AMOUNT, SIGNED_DECIMAL_AMOUNT, fitsMinorUnits, formatMinor, moneyOut, tryParseMinor } from '../money';
-import { businessRule } from '../http/validation';
+import { AmountSchema, formatMinor, moneyOut } from '../money';
+import { businessRule, currencyCode, positiveAmountValue, signedAmountValue } from './inputs';
 import { pageSchema } from '../pagination';
 import { DatetimeSchema } from '../time';
 import { htmlLink, jsonLink, LinkSchema } from './links';
@@ -70,15 +70,8 @@ const CURRENCY_CODE = /^[A-Za-z]{3}$/;
 
 export const refundAmountInput = z
   .strictObject({
-    value: z
-      .string()
-      .regex(DECIMAL_AMOUNT, 'amount.value must be a decimal with up to two fraction digits')
-      .refine(...businessRule<string>((value) => (tryParseMinor(value) ?? 1) > 0, 'amount.value must be positive'))
-      .refine(...businessRule<string>(fitsMinorUnits, 'amount.value is too large'))
-      .meta({ example: '5.00' }),
-    currency: z
-      .string()
-      .regex(CURRENCY_CODE, 'amount.currency must be a three-letter currency code')
+    value: positiveAmountValue.meta({ example: '5.00' }),
+    currency: currencyCode
       .refine(...businessRule<string>((value) => !CURRENCY_CODE.test(value) || value.toUpperCase() === REFUND_CURRENCY, 'Refunds support only the currency eur'))
       .meta({ example: 'eur' }),
   })
@@ -125,12 +118,8 @@ export const refundTransitionBody = z
 export const balanceAdjustmentBody = z
   .strictObject({
     amount: z.strictObject({
-      value: z
-        .string()
-        .regex(SIGNED_DECIMAL_AMOUNT, 'amount.value must be a signed decimal with up to two fraction digits')
-        .refine(...businessRule<string>(fitsMinorUnits, 'amount.value is too large'))
-        .meta({ example: '-10.00' }),
-      currency: z.string().regex(CURRENCY_CODE, 'amount.currency must be a three-letter currency code').meta({ example: 'eur' }),
+      value: signedAmountValue.meta({ example: '-10.00' }),
+      currency: currencyCode.meta({ example: 'eur' }),
     }),
   })
   .meta({ id: 'BalanceAdjustmentRequest' });
@@ -192,7 +181,6 @@ export function planRefundAmount(payment: RefundablePayment, request: RefundAmou
     if (rest === 0) throw new BusinessRuleError('The payment has nothing left to refund', 'amount.value');
     return { amountMinor: rest, limitMinor };
   }
-  if (request.amountMinor <= 0) throw new BusinessRuleError('amount.value must be positive', 'amount.value');
   if (refunded + request.amountMinor > limitMinor) {
     const room = Math.max(0, limitMinor - refunded);
     throw new BusinessRuleError(

@@ -1,16 +1,13 @@
 import { z } from 'zod';
+import { isBusinessRule } from '../domain/inputs';
 import { BusinessRuleError, InvalidRequestError } from '../errors';
 
 /**
  * The contract's split: shape problems (wrong type, unknown field, pattern or format, enum)
  * are 400; business rules (a required value missing, a non-positive amount, a range) are 422.
- * Schemas declare business rules with `businessRule(...)`; everything else zod reports is shape.
+ * Schemas declare business rules with `businessRule(...)` (shared/domain/inputs.ts); everything
+ * else zod reports is shape.
  */
-const BUSINESS = { status: 422 } as const;
-
-/** A zod refinement whose failure is a 422 rather than a 400. */
-export const businessRule = <T>(check: (value: T) => boolean, message: string) =>
-  [check, { message, params: BUSINESS }] as const;
 
 function valueAt(input: unknown, path: PropertyKey[]): unknown {
   let current = input;
@@ -22,7 +19,7 @@ function valueAt(input: unknown, path: PropertyKey[]): unknown {
 }
 
 function isBusinessIssue(issue: z.core.$ZodIssue, input: unknown): boolean {
-  if (issue.code === 'custom') return (issue.params as { status?: number } | undefined)?.status === 422;
+  if (issue.code === 'custom') return isBusinessRule(issue.params);
   // A required field that is simply absent is a missing value (422), not a wrong type (400).
   return issue.code === 'invalid_type' && issue.path.length > 0 && valueAt(input, issue.path) === undefined;
 }

@@ -1,0 +1,80 @@
+import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BusinessRuleError } from '../errors';
+import type { PageRequest } from '../pagination';
+import { stripKeys } from './items';
+import { KEY, INDEXES, type IndexName } from './table';
+
+/**
+ * One page of a list (product-decisions §2): newest first, one Query of at most limit+1 items,
+ * the cursor mapped onto the list's sort key.
+ */
+
+export interface ListSource {
+  /** `table` for the base table's PK/SK, or one of the global secondary indexes. */
+  index: IndexName | 'table';
+  partition: string;
+  /** Maps a cursor id to its sort key in this list, or undefined when it is not an item of it. */
+  resolveCursor: (id: string) => Promise<string | undefined>;
+  /**
+   * Only for lists whose filter no index partition can serve (event-type wildcards): a
+   * FilterExpression, with Queries repeated until the page is full or the partition ends.
+   */
+  filter?: { expression: string; names: Record<string, string>; values: Record<string, unknown> };
+}
+
+/**
+ * The usual `resolveCursor` of a list sorted by id: the cursor is an item this list `accepts`
+ * (owned by the caller, of the filtered status, of the parent…), read with `get`.
+ */
+export function cursorById<T>(get: (id: string) => Promise<T | undefined>, accepts: (item: T) => boolean) {
+  return async (id: string): Promise<string | undefined> => {
+    const item = await get(id);
+    return item !== undefined && accepts(item) ? id : undefined;
+  };
+}
+
+export interface Page<T> {
+  items: T[];
+  hasMore: boolean;
+}
+
+/** One page of a list, newest first, with the table's key attributes stripped. */
+export async function listPage<T>(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  source: ListSource,
+  request: PageRequest,
+): Promise<Page<T>> {
+  const attributes = source.index === 'table' ? { pk: KEY.pk, sk: KEY.sk } : INDEXES[source.index];
+  const cursor = request.startingAfter ?? request.endingBefore;
+  const attribute = request.startingAfter !== undefined ? 'starting_after' : 'ending_before';
+  let cursorKey: string | undefined;
+  if (cursor !== undefined) {
+    cursorKey = await source.resolveCursor(cursor);
+    if (cursorKey === undefined) throw new BusinessRuleError(`${attribute} does not name an item of this list`, attribute);
+  }
+  const backwards = request.endingBefore !== undefined;
+  const { filter } = source;
+  const found: T[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  // A Query stops at 1 MB read: read on until the page (plus one, for `has_more`) is full.
+  do {
+    const result = await db.send(
+      new QueryCommand({
+        TableName: tableName,
+        ...(source.index === 'table' ? {} : { IndexName: INDEXES[source.index].name }),
+        KeyConditionExpression: cursorKey === undefined ? '#pk = :pk' : `#pk = :pk AND #sk ${backwards ? '>' : '<'} :cursor`,
+        ...(filter ? { FilterExpression: filter.expression } : {}),
+        ExpressionAttributeNames: { '#pk': attributes.pk, ...(cursorKey === undefined ? {} : { '#sk': attributes.sk }), ...filter?.names },
+        ExpressionAttributeValues: { ':pk': source.partition, ...(cursorKey === undefined ? {} : { ':cursor': cursorKey }), ...filter?.values },
+        ScanIndexForward: backwards,
+        Limit: filter ? request.limit + 1 : request.limit + 1 - found.length,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    found.push(...(result.Items ?? []).map((item) => stripKeys<T>(item)!));
+    startKey = result.LastEvaluatedKey;
+  } while (startKey && found.length <= request.limit);
+  const items = found.slice(0, request.limit);
+  return { items: backwards ? items.reverse() : items, hasMore: found.length > request.limit };
+}

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { DECIMAL_AMOUNT, SIGNED_DECIMAL_AMOUNT, fitsMinorUnits, tryParseMinor } from '../money';
+import { isValidDatetime } from '../time';
+
+/**
+ * The input vocabulary every request schema is written in. Each schema carries the contract's
+ * split: a value of the wrong shape (type, pattern, format) is a 400; one that breaks a business
+ * rule (not positive, too large) is a 422, marked with `businessRule` and mapped once by the
+ * HTTP edge (shared/http/validation.ts).
+ */
+
+const BUSINESS_RULE = { businessRule: true } as const;
+
+/** A zod refinement whose failure is a 422 rather than a 400 (reported at `path` when given). */
+export const businessRule = <T>(check: (value: T) => boolean, message: string, path?: string[]) =>
+  [check, { message, params: BUSINESS_RULE, ...(path ? { path } : {}) }] as const;
+
+/** Whether a failed refinement was declared with `businessRule`. */
+export const isBusinessRule = (params: unknown) => (params as { businessRule?: boolean } | undefined)?.businessRule === true;
+
+const isPositive = (value: string) => !DECIMAL_AMOUNT.test(value) || (tryParseMinor(value) ?? 1) > 0;
+
+/** `amount.value` of a new amount: the one place where "positive" is decided. */
+export const positiveAmountValue = z
+  .string()
+  .regex(DECIMAL_AMOUNT, 'must be a decimal with at most two fraction digits')
+  .refine(...businessRule<string>(isPositive, 'amount.value must be positive'))
+  .refine(...businessRule<string>(fitsMinorUnits, 'amount.value is too large'));
+
+/** A signed `amount.value` (balance adjustments): negative debits. */
+export const signedAmountValue = z
+  .string()
+  .regex(SIGNED_DECIMAL_AMOUNT, 'must be a signed decimal with at most two fraction digits')
+  .refine(...businessRule<string>(fitsMinorUnits, 'amount.value is too large'));
+
+/** An ISO 4217-shaped code; each resource documents its letter case. */
+export const currencyCode = z.string().regex(/^[A-Za-z]{3}$/, 'must be a three-letter currency code');
+
+/** A datetime a client sends: ISO 8601 with a time zone, fractional seconds optional. */
+export const datetimeInput = z
+  .string()
+  .refine(isValidDatetime, 'must be an ISO 8601 datetime with a time zone')
+  .meta({ format: 'date-time', description: 'ISO 8601 with a time zone; fractional seconds optional.' });
