@@ -1,7 +1,5 @@
 import type { Mode } from './auth/principal';
 import { EVENT_VERSION } from './config';
-import { keys, scopeOf } from './db/keys';
-import { TTL_ATTRIBUTE } from './db/table';
 import { newId } from './ids';
 import { isoMillis } from './time';
 
@@ -46,37 +44,6 @@ export function newEvent(input: {
       version: EVENT_VERSION,
       mode: input.mode,
       data: input.data,
-    },
-  };
-}
-
-/** The outbox item; put it in the same TransactWriteItems as the change it reports. */
-export function outboxItem(event: OutboxEvent): Record<string, unknown> {
-  const { envelope } = event;
-  return {
-    ...keys.event(envelope.id),
-    GSI1PK: keys.eventList(scopeOf(event.orgId, envelope.mode)),
-    GSI1SK: envelope.id,
-    GSI2PK: keys.eventTypeList(scopeOf(event.orgId, envelope.mode), envelope.type),
-    GSI2SK: envelope.id,
-    entity: 'event',
-    orgId: event.orgId,
-    mode: envelope.mode,
-    type: envelope.type,
-    envelope,
-    ...(event.targetUrls ? { targetUrls: event.targetUrls } : {}),
-    [TTL_ATTRIBUTE]: Math.floor(Date.parse(envelope.triggered_at) / 1000) + EVENT_RETENTION_DAYS * 86_400,
-  };
-}
-
-/** A TransactWriteItems action writing the event to the outbox. */
-export function outboxPut(tableName: string, event: OutboxEvent) {
-  return {
-    Put: {
-      TableName: tableName,
-      Item: outboxItem(event),
-      ConditionExpression: 'attribute_not_exists(#pk)',
-      ExpressionAttributeNames: { '#pk': 'PK' },
     },
   };
 }

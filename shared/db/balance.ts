@@ -26,7 +26,7 @@ export async function readBalance(db: DynamoDBDocumentClient, tableName: string,
 // ---------------------------------------------------------------------------------------------
 // Refunds and the balance (docs/refunds.md)
 
-const balanceMarkerSortKey = (ref: BalanceRef) => `${scopeOf(ref.orgId, ref.mode)}#${ref.currency.toUpperCase()}`;
+const balanceMarkerSortKey = (ref: BalanceRef) => keys.refundHoldBalanceSortKey(scopeOf(ref.orgId, ref.mode), ref.currency.toUpperCase());
 
 export interface RefundBalanceChange {
   /** Added to the available balance; negative debits. */

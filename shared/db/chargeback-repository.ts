@@ -3,7 +3,8 @@ import type { Principal } from '../auth/principal';
 import { balanceDeltaOf, type Chargeback, type ChargebackStatus } from '../domain/chargebacks';
 import { isOwned } from '../domain/scope';
 import { BusinessRuleError } from '../errors';
-import { outboxPut, type OutboxEvent } from '../events';
+import { type OutboxEvent } from '../events';
+import { outboxPut } from './outbox';
 import { isId } from '../ids';
 import { type PageRequest } from '../pagination';
 import { cursorById, listPage, type ListSource } from './list-page';
@@ -11,31 +12,13 @@ import { isoMillis } from '../time';
 import { balanceOf } from '../domain/balance';
 import { balanceChange } from './balance';
 import { cancellationReasons, withConflictRetry } from './conditional';
-import { stripKeys } from './items';
+import { stripKeys } from './entity';
+import { chargebackEntity, chargebackReferenceEntity } from './entities';
 import { keys, scopeOf } from './keys';
 import { INDEXES } from './table';
 
-/**
- * The table item of a chargeback with every index key its lists need. The DUE keys exist only
- * while the chargeback is `open`: the write that ends `open` removes them, so the deadline
- * sweep reads only chargebacks that are still due.
- */
-export function chargebackItem(chargeback: Chargeback) {
-  const scope = scopeOf(chargeback.orgId, chargeback.mode);
-  return {
-    ...keys.chargeback(chargeback.id),
-    GSI1PK: keys.chargebackList(scope),
-    GSI1SK: chargeback.id,
-    GSI2PK: keys.chargebackAcceptorList(scope, chargeback.acceptorId),
-    GSI2SK: chargeback.id,
-    GSI3PK: keys.chargebacksOfPayment(chargeback.paymentId),
-    GSI3SK: chargeback.id,
-    ...(chargeback.status === 'open'
-      ? { DUEPK: keys.chargebackDeadlineDue, DUESK: `${chargeback.deadlineAt}#${chargeback.id}` }
-      : {}),
-    ...chargeback,
-  };
-}
+/** The table item of a chargeback (shared/db/entities.ts): due for the deadline sweep only while `open`. */
+export const chargebackItem = (chargeback: Chargeback) => chargebackEntity.item(chargeback);
 
 
 export type TransitionOutcome = { saved: true } | { saved: false; current?: Chargeback };
@@ -101,7 +84,7 @@ export function createChargebackRepository(db: DynamoDBDocumentClient, tableName
             {
               Put: {
                 TableName: tableName,
-                Item: { ...keys.chargebackFeedReference(feedReference), entity: 'chargeback_reference', chargebackId: chargeback.id },
+                Item: chargebackReferenceEntity.item({ chargebackId: chargeback.id }, { reference: feedReference }),
                 ConditionExpression: 'attribute_not_exists(#pk)',
                 ExpressionAttributeNames: { '#pk': 'PK' },
               },

@@ -6,6 +6,7 @@ import { BusinessRuleError, NotFoundError } from '../errors';
 import { newId } from '../ids';
 import { isoMillis } from '../time';
 import { conditionalWrite } from './conditional';
+import { apiKeyEntity, organizationEntity } from './entities';
 import { keys } from './keys';
 import { queryAll } from './query-all';
 import { INDEXES } from './table';
@@ -75,7 +76,7 @@ export function createDirectory(db: DynamoDBDocumentClient, tableName: string) {
       await db.send(
         new PutCommand({
           TableName: tableName,
-          Item: { ...keys.organization(org.id), GSI1PK: keys.organizationsPartition, GSI1SK: org.id, ...org },
+          Item: organizationEntity.item(org),
         }),
       );
       return org;
@@ -181,14 +182,7 @@ export function createDirectory(db: DynamoDBDocumentClient, tableName: string) {
       await db.send(
         new PutCommand({
           TableName: tableName,
-          Item: {
-            ...keys.apiKeyByTokenHash(hashToken(token)),
-            GSI2PK: keys.apiKeysOfCreator(input.creatorId),
-            GSI2SK: key.keyId,
-            GSI3PK: keys.apiKeyIdLookup(key.keyId),
-            GSI3SK: 'KEY',
-            ...key,
-          },
+          Item: apiKeyEntity.item(key, { tokenHash: hashToken(token) }),
         }),
       );
       return { id: key.keyId, token };

@@ -1,97 +1,116 @@
 /**
- * Every key the service writes, in one place. docs/architecture.md explains each access
- * pattern; this file is its executable form. A "scope" is organization + mode: test and live
- * data never share a partition of any list, so one mode can never page into the other.
+ * Every key the service reads or writes by, rendered from the entity declarations
+ * (shared/db/entities.ts), which docs/architecture.md's item table is checked against.
  */
 import type { Mode } from '../auth/principal';
+import { literalPrefix, render } from './entity';
+import {
+  acceptorEntity,
+  apiKeyEntity,
+  balanceEntity,
+  chargebackEntity,
+  chargebackReferenceEntity,
+  checkoutSessionEntity,
+  dashboardSessionEntity,
+  deadLetterEntity,
+  deliveryAttemptEntity,
+  deliveryEntity,
+  eventEntity,
+  eventResendEntity,
+  idempotencyEntity,
+  organizationEntity,
+  paymentEntity,
+  paymentLinkEntity,
+  refundDue,
+  refundEntity,
+  settlementCodeEntity,
+  settlementEntity,
+  settlementRecordEntity,
+  streamCheckpointEntity,
+  userEntity,
+  webhookSubscriptionEntity,
+  webhookUrlSecretEntity,
+} from './entities';
 
-export const scopeOf = (orgId: string, mode: Mode) => `${orgId}#${mode}`;
+export { scopeOf } from './entities';
+
+/** A scope (`{org}#{mode}`) split back into the values its formats use. */
+const scopeValues = (scope: string) => ({ scope });
 
 export const keys = {
-  organization: (orgId: string) => ({ PK: `ORG#${orgId}`, SK: 'ORG' }),
+  organization: (orgId: string) => organizationEntity.key({ org: orgId }),
   /** All organizations (ops listing and the local stack's "empty store" check). */
-  organizationsPartition: 'ORGS',
-  acceptor: (orgId: string, acceptorId: string) => ({ PK: `ORG#${orgId}`, SK: `ACCEPTOR#${acceptorId}` }),
-  user: (userId: string) => ({ PK: `USER#${userId}`, SK: 'USER' }),
-  /** API keys are found by the SHA-256 of their token; the token itself is never stored. */
-  apiKeyByTokenHash: (tokenHash: string) => ({ PK: `TOKEN#${tokenHash}`, SK: 'TOKEN' }),
-  apiKeyIdLookup: (keyId: string) => `KEY#${keyId}`,
-  /** GSI2 on key items: a user's keys, rewritten when the user's standing changes. */
-  apiKeysOfCreator: (userId: string) => `USERKEYS#${userId}`,
+  organizationsPartition: organizationEntity.partition('gsi1', {}),
+  acceptor: (orgId: string, acceptorId: string) => acceptorEntity.key({ org: orgId, acceptor: acceptorId }),
+  user: (userId: string) => userEntity.key({ usr: userId }),
+  apiKeyByTokenHash: (tokenHash: string) => apiKeyEntity.key({ hash: tokenHash }),
+  apiKeyIdLookup: (keyId: string) => apiKeyEntity.partition('gsi3', { key: keyId }),
+  apiKeysOfCreator: (userId: string) => apiKeyEntity.partition('gsi2', { creator: userId }),
 
-  paymentLink: (id: string) => ({ PK: `PL#${id}`, SK: 'PL' }),
-  paymentLinkList: (scope: string) => `${scope}#PL`,
-  paymentLinkStatusList: (scope: string, status: string) => `${scope}#PL#${status}`,
-  /** The still-open payment of one customer (client_key cookie) on one link. */
-  checkoutSession: (linkId: string, clientKey: string) => ({ PK: `PL#${linkId}`, SK: `CLIENT#${clientKey}` }),
-  paymentLinkExpiryDue: 'DUE#PL_EXPIRY',
+  paymentLink: (id: string) => paymentLinkEntity.key({ pl: id }),
+  paymentLinkList: (scope: string) => paymentLinkEntity.partition('gsi1', scopeValues(scope)),
+  paymentLinkStatusList: (scope: string, status: string) => paymentLinkEntity.partition('gsi2', { scope, status }),
+  checkoutSession: (linkId: string, clientKey: string) => checkoutSessionEntity.key({ pl: linkId, client_key: clientKey }),
+  paymentLinkExpiryDue: paymentLinkEntity.partition('due', {}),
 
-  payment: (id: string) => ({ PK: `PAY#${id}`, SK: 'PAY' }),
-  paymentList: (scope: string) => `${scope}#PAY`,
-  paymentStatusList: (scope: string, status: string) => `${scope}#PAY#${status}`,
-  paymentsOfLink: (linkId: string) => `PL#${linkId}#PAY`,
+  payment: (id: string) => paymentEntity.key({ pay: id }),
+  paymentList: (scope: string) => paymentEntity.partition('gsi1', scopeValues(scope)),
+  paymentStatusList: (scope: string, status: string) => paymentEntity.partition('gsi2', { scope, status }),
+  paymentsOfLink: (linkId: string) => paymentEntity.partition('gsi3', { pl: linkId }),
 
-  refund: (id: string) => ({ PK: `RF#${id}`, SK: 'RF' }),
-  refundList: (scope: string) => `${scope}#RF`,
-  refundsOfPayment: (paymentId: string) => `PAY#${paymentId}#RF`,
-  /** Held refunds of one balance, oldest first. */
-  refundHoldQueue: (scope: string, currency: string) => `DUE#HOLD#${scope}#${currency}`,
+  refund: (id: string) => refundEntity.key({ rf: id }),
+  refundList: (scope: string) => refundEntity.partition('gsi1', scopeValues(scope)),
+  refundsOfPayment: (paymentId: string) => refundEntity.partition('gsi2', { pay: paymentId }),
+  refundHoldQueue: (scope: string, currency: string) => render(refundDue.holdQueue, { scope, CUR: currency }),
   /** Balances that have held refunds (a marker on the balance item): the process-refunds job's entry point. */
-  refundHoldBalances: 'DUE#HOLD_BALANCES',
-  /** Refunds in `processing`, by `{processing since}#{id}`: the process-refunds job completes them. */
-  refundProcessingDue: 'DUE#RF_PROCESSING',
+  refundHoldBalances: balanceEntity.partition('due', {}),
+  refundHoldBalanceSortKey: (scope: string, currency: string) => balanceEntity.sortKey('due', { scope, CUR: currency }),
+  refundProcessingDue: refundDue.processing,
 
-  chargeback: (id: string) => ({ PK: `CB#${id}`, SK: 'CB' }),
-  chargebackList: (scope: string) => `${scope}#CB`,
-  chargebackAcceptorList: (scope: string, acceptorId: string) => `${scope}#ACCEPTOR#${acceptorId}#CB`,
-  chargebacksOfPayment: (paymentId: string) => `PAY#${paymentId}#CB`,
-  chargebackDeadlineDue: 'DUE#CB_DEADLINE',
-  /** An acquirer's reference of a fed chargeback, claimed once: feed replays create nothing. */
-  chargebackFeedReference: (reference: string) => ({ PK: `CBREF#${reference}`, SK: 'CBREF' }),
+  chargeback: (id: string) => chargebackEntity.key({ cb: id }),
+  chargebackList: (scope: string) => chargebackEntity.partition('gsi1', scopeValues(scope)),
+  chargebackAcceptorList: (scope: string, acceptorId: string) => chargebackEntity.partition('gsi2', { scope, acceptor: acceptorId }),
+  chargebacksOfPayment: (paymentId: string) => chargebackEntity.partition('gsi3', { pay: paymentId }),
+  chargebackDeadlineDue: chargebackEntity.partition('due', {}),
+  chargebackFeedReference: (reference: string) => {
+    const [acquirer, ...rest] = reference.split('#');
+    return chargebackReferenceEntity.key({ acquirer, reference: rest.join('#') });
+  },
 
-  settlement: (id: string) => ({ PK: `STL#${id}`, SK: 'STL' }),
-  settlementList: (orgId: string) => `${scopeOf(orgId, 'live')}#STL`,
-  /** Alias item: settlement code -> id, read with a strongly consistent GetItem. */
-  settlementCode: (orgId: string, code: string) => ({ PK: `STLCODE#${orgId}#${code}`, SK: 'STLCODE' }),
-  settlementRecords: (settlementId: string) => `STL#${settlementId}#REC`,
-  settlementRecordsOfType: (settlementId: string, type: string) => `STL#${settlementId}#REC#${type}`,
-  settlementRecordById: (settlementId: string, recordId: string) => `STL#${settlementId}#RECID#${recordId}`,
-  /** GSI3 on the settlement item: a code across organizations (ops export without --org). */
-  settlementByCode: (code: string) => `STLCODE#${code}`,
-  /**
-   * One import's record set, `{stl}@{version}`: passed as the settlement id of the three record
-   * keys above. A re-import writes a new set and switches the settlement to it atomically.
-   */
+  settlement: (id: string) => settlementEntity.key({ stl: id }),
+  settlementList: (orgId: string) => settlementEntity.partition('gsi1', { org: orgId }),
+  settlementCode: (orgId: string, code: string) => settlementCodeEntity.key({ org: orgId, code }),
+  settlementRecords: (recordSet: string) => render(settlementRecordEntity.definition.key.pk, { set: recordSet }),
+  settlementRecordsOfType: (recordSet: string, type: string) => settlementRecordEntity.partition('gsi2', { set: recordSet, type }),
+  settlementRecordById: (recordSet: string, recordId: string) => settlementRecordEntity.partition('gsi3', { set: recordSet, id: recordId }),
+  settlementByCode: (code: string) => settlementEntity.partition('gsi3', { code }),
+  /** One import's record set, `{stl}@{version}`: the `{set}` of the record keys above. */
   settlementRecordSet: (settlementId: string, version: string) => `${settlementId}@${version}`,
 
-  balance: (scope: string, currency: string) => ({ PK: `BAL#${scope}#${currency}`, SK: 'BAL' }),
+  balance: (scope: string, currency: string) => balanceEntity.key({ scope, CUR: currency }),
 
-  event: (id: string) => ({ PK: `EVT#${id}`, SK: 'EVT' }),
-  eventList: (scope: string) => `${scope}#EVT`,
-  /** Events of one exact type (the events API's `type` filter). */
-  eventTypeList: (scope: string, type: string) => `${scope}#EVT#${type}`,
-  deliveryAttempt: (eventId: string, attemptKey: string) => ({ PK: `EVT#${eventId}`, SK: `DLV#${attemptKey}` }),
+  event: (id: string) => eventEntity.key({ evt: id }),
+  eventList: (scope: string) => eventEntity.partition('gsi1', scopeValues(scope)),
+  eventTypeList: (scope: string, type: string) => eventEntity.partition('gsi2', { scope, type }),
+  deliveryAttempt: (eventId: string, attemptKey: string) => deliveryAttemptEntity.key({ evt: eventId, attempt: attemptKey }),
 
-  webhookSubscription: (orgId: string, mode: Mode, id: string) => ({ PK: `ORG#${orgId}`, SK: `WHK#${mode}#${id}` }),
-  webhookSubscriptionsPrefix: (mode: Mode) => `WHK#${mode}#`,
-  webhookIdLookup: (id: string) => `WHK#${id}`,
-  /** Signs deliveries to per-object URLs (a refund's or a payment's webhook_url) of one org + mode. */
-  webhookUrlSecret: (orgId: string, mode: Mode) => ({ PK: `ORG#${orgId}`, SK: `WHSECRET#${mode}` }),
-  /** One delivery of one event to one target (dedupe, outcome; locally also the queued task). */
-  deliveryState: (eventId: string, deliveryKey: string) => ({ PK: `EVT#${eventId}`, SK: `DELIVERY#${deliveryKey}` }),
-  /** `ops event resend`: a stream-visible request to replay the event. */
-  eventResend: (eventId: string, requestId: string) => ({ PK: `EVT#${eventId}`, SK: `RESEND#${requestId}` }),
+  webhookSubscription: (orgId: string, mode: Mode, id: string) => webhookSubscriptionEntity.key({ org: orgId, mode, whk: id }),
+  /** `begins_with` of a mode's subscriptions, or of every mode's. */
+  webhookSubscriptionsPrefix: (mode?: Mode) =>
+    mode ? render(webhookSubscriptionEntity.definition.key.sk, { mode, whk: '' }) : literalPrefix(webhookSubscriptionEntity.definition.key.sk),
+  webhookIdLookup: (id: string) => webhookSubscriptionEntity.partition('gsi3', { whk: id }),
+  webhookUrlSecret: (orgId: string, mode: Mode) => webhookUrlSecretEntity.key({ org: orgId, mode }),
+  deliveryState: (eventId: string, deliveryKey: string) => deliveryEntity.key({ evt: eventId, delivery: deliveryKey }),
+  eventResend: (eventId: string, requestId: string) => eventResendEntity.key({ evt: eventId, resend: requestId }),
   /** Local delivery queue: deliveries waiting for their next attempt (sparse DUE index). */
-  webhookRetryDue: 'DUE#WEBHOOK_RETRY',
-  /** Local dead-letter store: deliveries parked after their last attempt, newest last. */
-  webhookDeadLetter: (parkedAt: string, eventId: string, deliveryKey: string) => ({
-    PK: 'WEBHOOK_DLQ',
-    SK: `${parkedAt}#${eventId}#${deliveryKey}`,
-  }),
-  webhookDeadLetters: 'WEBHOOK_DLQ',
+  webhookRetryDue: deliveryEntity.partition('due', {}),
+  webhookRetrySortKey: (due: string, eventId: string, deliveryKey: string) =>
+    deliveryEntity.sortKey('due', { due, evt: eventId, delivery: deliveryKey }),
+  webhookDeadLetter: (parkedAt: string, eventId: string, deliveryKey: string) =>
+    deadLetterEntity.key({ parked_at: parkedAt, evt: eventId, delivery: deliveryKey }),
+  webhookDeadLetters: render(deadLetterEntity.definition.key.pk, {}),
 
-  idempotency: (keyId: string, idempotencyKey: string) => ({ PK: `IDEM#${keyId}#${idempotencyKey}`, SK: 'IDEM' }),
-  streamCheckpoint: (shardId: string) => ({ PK: `STREAM#${shardId}`, SK: 'CHECKPOINT' }),
-  /** A dashboard sign-in, by the SHA-256 of its cookie's random id (the id itself is never stored). */
-  dashboardSession: (sessionIdHash: string) => ({ PK: `DASHSESSION#${sessionIdHash}`, SK: 'DASHSESSION' }),
+  idempotency: (keyId: string, idempotencyKey: string) => idempotencyEntity.key({ key: keyId, idempotency_key: idempotencyKey }),
+  streamCheckpoint: (shardId: string) => streamCheckpointEntity.key({ shard: shardId }),
+  dashboardSession: (sessionIdHash: string) => dashboardSessionEntity.key({ hash: sessionIdHash }),
 };

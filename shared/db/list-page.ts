@@ -1,7 +1,7 @@
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { BusinessRuleError } from '../errors';
 import type { PageRequest } from '../pagination';
-import { stripKeys } from './items';
+import { stripKeys } from './entity';
 import { KEY, INDEXES, type IndexName } from './table';
 
 /**

@@ -6,12 +6,14 @@ import { balanceOf } from '../domain/balance';
 import { balanceChange } from './balance';
 import { paymentCreateAction, paymentOutcomeAction } from './payment-repository';
 import { isOwned } from '../domain/scope';
-import { outboxPut, type OutboxEvent } from '../events';
+import { type OutboxEvent } from '../events';
+import { outboxPut } from './outbox';
 import { isId } from '../ids';
 import { type PageRequest } from '../pagination';
 import { cursorById, listPage } from './list-page';
 import { cancellationReasons, withConflictRetry } from './conditional';
-import { stripKeys } from './items';
+import { stripKeys } from './entity';
+import { checkoutSessionEntity, paymentLinkEntity } from './entities';
 import { keys, scopeOf } from './keys';
 import { INDEXES } from './table';
 
@@ -24,22 +26,8 @@ class ActionConditionError extends Error {
 
 type TransactAction = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
-/** The table item: the link plus its list keys and, while it can expire, its sparse DUE keys. */
-export function paymentLinkItem(link: PaymentLink, version: number) {
-  const scope = scopeOf(link.orgId, link.mode);
-  const canExpire = link.status === 'active' && link.expiresAt !== null;
-  return {
-    ...keys.paymentLink(link.id),
-    GSI1PK: keys.paymentLinkList(scope),
-    GSI1SK: link.id,
-    GSI2PK: keys.paymentLinkStatusList(scope, link.status),
-    GSI2SK: link.id,
-    ...(canExpire ? { DUEPK: keys.paymentLinkExpiryDue, DUESK: `${link.expiresAt}#${link.id}` } : {}),
-    entity: 'payment_link',
-    ...link,
-    version,
-  };
-}
+/** The table item of a link at `version` (shared/db/entities.ts). */
+export const paymentLinkItem = (link: PaymentLink, version: number) => paymentLinkEntity.item({ ...link, version });
 
 /**
  * Payment links in the table. Every write of a link is a Put conditioned on the version it
@@ -120,7 +108,7 @@ export function createPaymentLinkRepository(db: DynamoDBDocumentClient, tableNam
     async openPayment(payment: Payment, clientKey: string, events: OutboxEvent[]): Promise<void> {
       await record(events, [
         paymentCreateAction(tableName, payment),
-        { Put: { TableName: tableName, Item: { ...keys.checkoutSession(payment.paymentLinkId, clientKey), entity: 'checkout_session', paymentId: payment.id } } },
+        { Put: { TableName: tableName, Item: checkoutSessionEntity.item({ paymentId: payment.id }, { pl: payment.paymentLinkId, clientKey }) } },
       ]);
     },
 

@@ -5,24 +5,13 @@ import { isOwned } from '../domain/scope';
 import { isId } from '../ids';
 import { type PageRequest } from '../pagination';
 import { cursorById, listPage } from './list-page';
-import { stripKeys as strip } from './items';
+import { stripKeys as strip } from './entity';
+import { paymentEntity } from './entities';
 import { keys, scopeOf } from './keys';
 
 
-/** The table item of a payment, with every index key its lists need. */
-export function paymentItem(payment: Payment) {
-  const scope = scopeOf(payment.orgId, payment.mode);
-  return {
-    ...keys.payment(payment.id),
-    GSI1PK: keys.paymentList(scope),
-    GSI1SK: payment.id,
-    GSI2PK: keys.paymentStatusList(scope, payment.status),
-    GSI2SK: payment.id,
-    GSI3PK: keys.paymentsOfLink(payment.paymentLinkId),
-    GSI3SK: payment.id,
-    ...payment,
-  };
-}
+/** The table item of a payment (shared/db/entities.ts). */
+export const paymentItem = (payment: Payment) => paymentEntity.item(payment);
 
 /** A TransactWriteItems action moving an `open` payment to its outcome (fails unless still open). */
 export function paymentOutcomeAction(tableName: string, next: Payment) {

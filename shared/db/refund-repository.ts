@@ -2,7 +2,8 @@ import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@
 import type { Principal } from '../auth/principal';
 import type { Refund, RefundMove } from '../domain/refunds';
 import { isOwned } from '../domain/scope';
-import { outboxPut, type OutboxEvent } from '../events';
+import { type OutboxEvent } from '../events';
+import { outboxPut } from './outbox';
 import { isId } from '../ids';
 import { type PageRequest } from '../pagination';
 import { cursorById, listPage } from './list-page';
@@ -10,35 +11,13 @@ import { balanceOf, type BalanceRef } from '../domain/balance';
 import { refundBalanceChange } from './balance';
 import { cancellationReasons, isTransactionConflict, withConflictRetry } from './conditional';
 import { queryDuePage, type DuePageOptions } from './due';
-import { stripKeys as strip } from './items';
+import { stripKeys as strip } from './entity';
+import { refundEntity } from './entities';
 import { keys, scopeOf } from './keys';
 
 
-/**
- * The refund's sparse DUE keys: in its balance's hold queue while held (oldest first), in the
- * processing partition while `processing`; none otherwise.
- */
-function dueKeys(refund: Refund) {
-  if (refund.status === 'pending' && refund.onHold) {
-    return { DUEPK: keys.refundHoldQueue(scopeOf(refund.orgId, refund.mode), refund.currency), DUESK: refund.id };
-  }
-  if (refund.status === 'processing') return { DUEPK: keys.refundProcessingDue, DUESK: `${refund.updatedAt}#${refund.id}` };
-  return {};
-}
-
-/** The table item of a refund, with every index key its lists and sweeps need. */
-export function refundItem(refund: Refund) {
-  return {
-    ...keys.refund(refund.id),
-    GSI1PK: keys.refundList(scopeOf(refund.orgId, refund.mode)),
-    GSI1SK: refund.id,
-    GSI2PK: keys.refundsOfPayment(refund.paymentId),
-    GSI2SK: refund.id,
-    ...dueKeys(refund),
-    entity: 'refund',
-    ...refund,
-  };
-}
+/** The table item of a refund (shared/db/entities.ts): in its balance's hold queue while held, in the processing partition while `processing`. */
+export const refundItem = (refund: Refund) => refundEntity.item(refund);
 
 /**
  * Moves the payment's refunded total. With `limitMinor` (a new refund) the condition is the

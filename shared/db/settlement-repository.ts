@@ -18,38 +18,21 @@ import { listPage } from './list-page';
 import { balanceChange } from './balance';
 import { batchWriteAll } from './batch';
 import { cancellationReasons, isTransactionConflict } from './conditional';
-import { stripKeys } from './items';
+import { stripKeys } from './entity';
+import { settlementEntity, settlementRecordEntity } from './entities';
 import { keys } from './keys';
 import { INDEXES } from './table';
 
 /** Newest first by creation: the list's sort key is the creation time, then the id. */
-const listSortKey = (settlement: Pick<Settlement, 'createdAt' | 'id'>) => `${settlement.createdAt}#${settlement.id}`;
+const listSortKey = (settlement: Pick<Settlement, 'createdAt' | 'id'>) => settlementEntity.sortKey('gsi1', { created_at: settlement.createdAt, stl: settlement.id });
 
-export function settlementItem(settlement: Settlement) {
-  return {
-    ...keys.settlement(settlement.id),
-    GSI1PK: keys.settlementList(settlement.orgId),
-    GSI1SK: listSortKey(settlement),
-    GSI3PK: keys.settlementByCode(settlement.code),
-    GSI3SK: settlement.orgId,
-    ...settlement,
-  };
-}
+export const settlementItem = (settlement: Settlement) => settlementEntity.item(settlement);
 
-/** One record of one record set, sorted by transaction time; ids are found through GSI3. */
+/** One record of one record set, sorted by transaction time (shared/db/entities.ts). */
 export function settlementRecordItem(recordSet: string, settlementId: string, record: StoredRecord) {
   const id = recordId(record);
   const sortKey = `${transactionTime(record)}#${id ?? newId('settlementRecord')}`;
-  return {
-    PK: keys.settlementRecords(recordSet),
-    SK: sortKey,
-    GSI2PK: keys.settlementRecordsOfType(recordSet, record.object),
-    GSI2SK: sortKey,
-    ...(id ? { GSI3PK: keys.settlementRecordById(recordSet, id), GSI3SK: 'REC' } : {}),
-    settlementId,
-    type: record.object,
-    record,
-  };
+  return settlementRecordEntity.item({ settlementId, type: record.object, record }, { recordSet, sortKey, type: record.object, id });
 }
 
 const recordSetOf = (settlement: Pick<Settlement, 'id' | 'recordsVersion'>) =>

@@ -36,7 +36,7 @@ export interface QueuedDelivery {
  */
 export function createDeliveryRepository(db: DynamoDBDocumentClient, tableName: string) {
   const stateKey = (task: DeliveryTask) => keys.deliveryState(task.event.envelope.id, deliveryKey(task));
-  const dueSortKey = (task: DeliveryTask, dueAt: number) => `${isoMillis(dueAt)}#${task.event.envelope.id}#${deliveryKey(task)}`;
+  const dueSortKey = (task: DeliveryTask, dueAt: number) => keys.webhookRetrySortKey(isoMillis(dueAt), task.event.envelope.id, deliveryKey(task));
 
   const journal: DeliveryJournal = {
     async isSettled(eventId, key) {

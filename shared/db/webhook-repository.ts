@@ -11,7 +11,8 @@ import { newId } from '../ids';
 import { newSigningSecret, type SubscriptionInput, type WebhookSubscription } from '../domain/webhooks';
 import { isoMillis } from '../time';
 import { cancellationReasons, conditionalWrite } from './conditional';
-import { stripKeys } from './items';
+import { stripKeys } from './entity';
+import { webhookSubscriptionEntity } from './entities';
 import { keys } from './keys';
 import { queryAll } from './query-all';
 import { INDEXES } from './table';
@@ -62,13 +63,7 @@ export function createWebhookRepository(db: DynamoDBDocumentClient, tableName: s
               {
                 Put: {
                   TableName: tableName,
-                  Item: {
-                    ...keys.webhookSubscription(subscription.orgId, subscription.mode, subscription.id),
-                    GSI3PK: keys.webhookIdLookup(subscription.id),
-                    GSI3SK: 'WHK',
-                    entity: 'webhook_subscription',
-                    ...subscription,
-                  },
+                  Item: webhookSubscriptionEntity.item(subscription),
                 },
               },
             ],
@@ -91,7 +86,7 @@ export function createWebhookRepository(db: DynamoDBDocumentClient, tableName: s
         ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK' },
         ExpressionAttributeValues: {
           ':pk': keys.organization(orgId).PK,
-          ':prefix': mode ? keys.webhookSubscriptionsPrefix(mode) : 'WHK#',
+          ':prefix': keys.webhookSubscriptionsPrefix(mode),
         },
       });
       return items.map((item) => stripKeys<WebhookSubscription>(item)!);

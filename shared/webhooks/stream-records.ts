@@ -1,4 +1,6 @@
 import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { eventEntity, eventResendEntity } from '../db/entities';
+import { literalPrefix } from '../db/entity';
 import type { PublishedEvent } from '../domain/webhook-delivery';
 
 /** EventBridge `source` of every event the service publishes. */
@@ -10,9 +12,13 @@ export const EVENT_SOURCE = 'payment-operations';
  * (`DLV#…`, `DELIVERY#…`) and are left out. These are also the Lambda event-source filters
  * (an OR of patterns), so the AWS function is not even invoked for anything else.
  */
+const EVENT_PARTITION = literalPrefix(eventEntity.definition.key.pk);
+const EVENT_SORT_KEY = eventEntity.definition.key.sk;
+const RESEND_PREFIX = literalPrefix(eventResendEntity.definition.key.sk);
+
 export const PUBLISHABLE_RECORD_FILTERS = [
-  { eventName: ['INSERT'], dynamodb: { Keys: { PK: { S: [{ prefix: 'EVT#' }] }, SK: { S: ['EVT'] } } } },
-  { eventName: ['INSERT'], dynamodb: { Keys: { PK: { S: [{ prefix: 'EVT#' }] }, SK: { S: [{ prefix: 'RESEND#' }] } } } },
+  { eventName: ['INSERT'], dynamodb: { Keys: { PK: { S: [{ prefix: EVENT_PARTITION }] }, SK: { S: [EVENT_SORT_KEY] } } } },
+  { eventName: ['INSERT'], dynamodb: { Keys: { PK: { S: [{ prefix: EVENT_PARTITION }] }, SK: { S: [{ prefix: RESEND_PREFIX }] } } } },
 ];
 
 /** The shape shared by Lambda's DynamoDB stream records and the Streams API's records. */
@@ -28,7 +34,7 @@ export interface StreamRecordLike {
 export function isPublishable(record: StreamRecordLike): boolean {
   const pk = record.dynamodb?.Keys?.PK?.S;
   const sk = record.dynamodb?.Keys?.SK?.S;
-  return record.eventName === 'INSERT' && !!pk?.startsWith('EVT#') && (sk === 'EVT' || !!sk?.startsWith('RESEND#'));
+  return record.eventName === 'INSERT' && !!pk?.startsWith(EVENT_PARTITION) && (sk === EVENT_SORT_KEY || !!sk?.startsWith(RESEND_PREFIX));
 }
 
 /** The stored outbox event of a stream record's new image (plus the replay id of a resend). */

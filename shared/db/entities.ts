@@ -1,0 +1,236 @@
+import type { Mode } from '../auth/principal';
+import type { Chargeback } from '../domain/chargebacks';
+import type { VersionedLink } from '../domain/payment-links';
+import type { Payment } from '../domain/payments';
+import type { Refund } from '../domain/refunds';
+import type { Settlement } from '../domain/settlements';
+import { defineEntity } from './entity';
+
+/**
+ * Every kind of item in the single table, declared once (shared/db/entity.ts). A "scope" is
+ * organization + mode: test and live data never share a partition of any list, so one mode can
+ * never page into the other. docs/architecture.md's item table is checked against these.
+ */
+
+export const scopeOf = (orgId: string, mode: Mode) => `${orgId}#${mode}`;
+const scoped = (record: { orgId: string; mode: Mode }) => scopeOf(record.orgId, record.mode);
+
+export const organizationEntity = defineEntity<{ id: string }>({
+  name: 'organization',
+  label: 'Organization',
+  key: { pk: 'ORG#{org}', sk: 'ORG' },
+  indexes: { gsi1: { pk: 'ORGS', sk: '{org}' } },
+  values: (org) => ({ org: org.id }),
+});
+
+export const acceptorEntity = defineEntity({ name: 'acceptor', label: 'Acceptor', key: { pk: 'ORG#{org}', sk: 'ACCEPTOR#{acceptor}' } });
+
+export const userEntity = defineEntity({ name: 'user', label: 'User', key: { pk: 'USER#{usr}', sk: 'USER' } });
+
+/** API keys are found by the SHA-256 of their token; the token itself is never stored. */
+export const apiKeyEntity = defineEntity<{ keyId: string; creatorId: string }, { tokenHash: string }>({
+  name: 'api_key',
+  label: 'API key',
+  key: { pk: 'TOKEN#{hash}', sk: 'TOKEN' },
+  indexes: {
+    // A user's keys, rewritten when the user's standing changes.
+    gsi2: { pk: 'USERKEYS#{creator}', sk: '{key}' },
+    gsi3: { pk: 'KEY#{key}', sk: 'KEY' },
+  },
+  values: (key, { tokenHash }) => ({ hash: tokenHash, creator: key.creatorId, key: key.keyId }),
+});
+
+export const paymentLinkEntity = defineEntity<VersionedLink>({
+  name: 'payment_link',
+  label: 'Payment link',
+  key: { pk: 'PL#{pl}', sk: 'PL' },
+  indexes: {
+    gsi1: { pk: '{scope}#PL', sk: '{pl}' },
+    gsi2: { pk: '{scope}#PL#{status}', sk: '{pl}' },
+    due: { pk: 'DUE#PL_EXPIRY', sk: '{expires_at}#{pl}', when: (link) => link.status === 'active' && link.expiresAt !== null },
+  },
+  values: (link) => ({ pl: link.id, scope: scoped(link), status: link.status, expires_at: link.expiresAt ?? '' }),
+});
+
+/** The still-open payment of one customer (client_key cookie) on one link. */
+export const checkoutSessionEntity = defineEntity<{ paymentId: string }, { pl: string; clientKey: string }>({
+  name: 'checkout_session',
+  label: 'Checkout session',
+  key: { pk: 'PL#{pl}', sk: 'CLIENT#{client_key}' },
+  values: (_session, { pl, clientKey }) => ({ pl, client_key: clientKey }),
+});
+
+export const paymentEntity = defineEntity<Payment>({
+  name: 'payment',
+  label: 'Payment',
+  key: { pk: 'PAY#{pay}', sk: 'PAY' },
+  indexes: {
+    gsi1: { pk: '{scope}#PAY', sk: '{pay}' },
+    gsi2: { pk: '{scope}#PAY#{status}', sk: '{pay}' },
+    gsi3: { pk: 'PL#{pl}#PAY', sk: '{pay}' },
+  },
+  values: (payment) => ({ pay: payment.id, scope: scoped(payment), status: payment.status, pl: payment.paymentLinkId }),
+});
+
+export const refundEntity = defineEntity<Refund>({
+  name: 'refund',
+  label: 'Refund',
+  key: { pk: 'RF#{rf}', sk: 'RF' },
+  indexes: {
+    gsi1: { pk: '{scope}#RF', sk: '{rf}' },
+    gsi2: { pk: 'PAY#{pay}#RF', sk: '{rf}' },
+    // Held refunds of one balance, oldest first; or refunds in `processing`, by `{since}#{id}`.
+    due: { pk: '{due}', sk: '{due_sort}', when: (refund) => (refund.status === 'pending' && refund.onHold) || refund.status === 'processing' },
+  },
+  values: (refund) => ({
+    rf: refund.id,
+    scope: scoped(refund),
+    pay: refund.paymentId,
+    due: refund.status === 'processing' ? 'DUE#RF_PROCESSING' : `DUE#HOLD#${scoped(refund)}#${refund.currency}`,
+    due_sort: refund.status === 'processing' ? `${refund.updatedAt}#${refund.id}` : refund.id,
+  }),
+});
+/** The refunds' two DUE partitions. */
+export const refundDue = { holdQueue: 'DUE#HOLD#{scope}#{CUR}', processing: 'DUE#RF_PROCESSING' } as const;
+
+/** The DUE keys exist only while the chargeback is `open`: the sweep reads only chargebacks still due. */
+export const chargebackEntity = defineEntity<Chargeback>({
+  name: 'chargeback',
+  label: 'Chargeback',
+  key: { pk: 'CB#{cb}', sk: 'CB' },
+  indexes: {
+    gsi1: { pk: '{scope}#CB', sk: '{cb}' },
+    gsi2: { pk: '{scope}#ACCEPTOR#{acceptor}#CB', sk: '{cb}' },
+    gsi3: { pk: 'PAY#{pay}#CB', sk: '{cb}' },
+    due: { pk: 'DUE#CB_DEADLINE', sk: '{deadline_at}#{cb}', when: (chargeback) => chargeback.status === 'open' },
+  },
+  values: (chargeback) => ({
+    cb: chargeback.id,
+    scope: scoped(chargeback),
+    acceptor: chargeback.acceptorId,
+    pay: chargeback.paymentId,
+    deadline_at: chargeback.deadlineAt,
+  }),
+});
+
+/** An acquirer's reference of a fed chargeback, claimed once: feed replays create nothing. */
+export const chargebackReferenceEntity = defineEntity<{ chargebackId: string }, { reference: string }>({
+  name: 'chargeback_reference',
+  label: 'Chargeback feed reference',
+  key: { pk: 'CBREF#{acquirer}#{reference}', sk: 'CBREF' },
+  values: (_claim, { reference }) => {
+    const [acquirer, ...rest] = reference.split('#');
+    return { acquirer, reference: rest.join('#') };
+  },
+});
+
+export const balanceEntity = defineEntity({
+  name: 'balance',
+  label: 'Balance',
+  key: { pk: 'BAL#{scope}#{CUR}', sk: 'BAL' },
+  indexes: { due: { pk: 'DUE#HOLD_BALANCES', sk: '{scope}#{CUR}' } },
+});
+
+export const settlementEntity = defineEntity<Settlement>({
+  name: 'settlement',
+  label: 'Settlement',
+  key: { pk: 'STL#{stl}', sk: 'STL' },
+  indexes: {
+    // Newest first by creation; GSI3: a code across organizations (ops export without --org).
+    gsi1: { pk: '{org}#live#STL', sk: '{created_at}#{stl}' },
+    gsi3: { pk: 'STLCODE#{code}', sk: '{org}' },
+  },
+  values: (settlement) => ({ stl: settlement.id, org: settlement.orgId, created_at: settlement.createdAt, code: settlement.code }),
+});
+
+/** Alias item: settlement code -> id, read with a strongly consistent GetItem. */
+export const settlementCodeEntity = defineEntity({ name: 'settlement_code', label: 'Settlement code alias', key: { pk: 'STLCODE#{org}#{code}', sk: 'STLCODE' } });
+
+/**
+ * One record of one import's record set (`{stl}@{version}`), sorted by transaction time; ids
+ * are found through GSI3. A re-import writes a new set and switches the settlement to it.
+ */
+export const settlementRecordEntity = defineEntity<object, { recordSet: string; sortKey: string; type: string; id?: string }>({
+  name: 'settlement_record',
+  label: 'Settlement record',
+  key: { pk: 'STL#{set}#REC', sk: '{sort}' },
+  indexes: {
+    gsi2: { pk: 'STL#{set}#REC#{type}', sk: '{sort}' },
+    gsi3: { pk: 'STL#{set}#RECID#{id}', sk: 'REC', when: (_record, { id }) => id !== undefined },
+  },
+  values: (_record, { recordSet, sortKey, type, id }) => ({ set: recordSet, sort: sortKey, type, id: id ?? '' }),
+});
+
+/** The outbox: one item per event, in the same transaction as the change it reports. */
+export const eventEntity = defineEntity<{ orgId: string; mode: Mode; type: string; envelope: { id: string }; [attribute: string]: unknown }>({
+  name: 'event',
+  label: 'Event (outbox)',
+  key: { pk: 'EVT#{evt}', sk: 'EVT' },
+  indexes: {
+    gsi1: { pk: '{scope}#EVT', sk: '{evt}' },
+    // Events of one exact type (the events API's `type` filter).
+    gsi2: { pk: '{scope}#EVT#{type}', sk: '{evt}' },
+  },
+  values: (event) => ({ evt: event.envelope.id, scope: scoped(event), type: event.type }),
+});
+
+export const deliveryAttemptEntity = defineEntity({ name: 'delivery_attempt', label: 'Delivery attempt', key: { pk: 'EVT#{evt}', sk: 'DLV#{attempt}' } });
+
+export const webhookSubscriptionEntity = defineEntity<{ id: string; orgId: string; mode: Mode }>({
+  name: 'webhook_subscription',
+  label: 'Webhook subscription',
+  key: { pk: 'ORG#{org}', sk: 'WHK#{mode}#{whk}' },
+  indexes: { gsi3: { pk: 'WHK#{whk}', sk: 'WHK' } },
+  values: (subscription) => ({ org: subscription.orgId, mode: subscription.mode, whk: subscription.id }),
+});
+
+/** Signs deliveries to per-object URLs (a refund's or a payment's webhook_url) of one org + mode. */
+export const webhookUrlSecretEntity = defineEntity({ name: 'webhook_url_secret', label: 'Signing secret for per-object URLs', key: { pk: 'ORG#{org}', sk: 'WHSECRET#{mode}' } });
+
+/** One delivery of one event to one target (dedupe, outcome; locally also the queued task). */
+export const deliveryEntity = defineEntity({
+  name: 'delivery',
+  label: 'Delivery outcome',
+  key: { pk: 'EVT#{evt}', sk: 'DELIVERY#{delivery}' },
+  indexes: { due: { pk: 'DUE#WEBHOOK_RETRY', sk: '{due}#{evt}#{delivery}' } },
+});
+
+/** `ops event resend` and the resend API: a stream-visible request to replay the event. */
+export const eventResendEntity = defineEntity({ name: 'event_resend', label: 'Event replay request', key: { pk: 'EVT#{evt}', sk: 'RESEND#{resend}' } });
+
+/** Local dead-letter store: deliveries parked after their last attempt, newest last. */
+export const deadLetterEntity = defineEntity({ name: 'webhook_dead_letter', label: 'Local dead-letter store', key: { pk: 'WEBHOOK_DLQ', sk: '{parked_at}#{evt}#{delivery}' } });
+
+export const idempotencyEntity = defineEntity({ name: 'idempotency', label: 'Idempotency record', key: { pk: 'IDEM#{key}#{idempotency_key}', sk: 'IDEM' } });
+
+export const streamCheckpointEntity = defineEntity({ name: 'stream_checkpoint', label: 'Stream checkpoint', key: { pk: 'STREAM#{shard}', sk: 'CHECKPOINT' } });
+
+/** A dashboard sign-in, by the SHA-256 of its cookie's random id (the id itself is never stored). */
+export const dashboardSessionEntity = defineEntity({ name: 'dashboard_session', label: 'Dashboard session', key: { pk: 'DASHSESSION#{hash}', sk: 'DASHSESSION' } });
+
+export const entities = [
+  organizationEntity,
+  acceptorEntity,
+  userEntity,
+  apiKeyEntity,
+  paymentLinkEntity,
+  checkoutSessionEntity,
+  paymentEntity,
+  refundEntity,
+  chargebackEntity,
+  chargebackReferenceEntity,
+  balanceEntity,
+  settlementEntity,
+  settlementCodeEntity,
+  settlementRecordEntity,
+  eventEntity,
+  deliveryAttemptEntity,
+  webhookSubscriptionEntity,
+  idempotencyEntity,
+  streamCheckpointEntity,
+  dashboardSessionEntity,
+  deliveryEntity,
+  eventResendEntity,
+  webhookUrlSecretEntity,
+  deadLetterEntity,
+];

@@ -1,0 +1,86 @@
+import { INDEXES, KEY, type IndexName } from './table';
+
+/**
+ * `defineEntity`: one declaration per kind of item (its `entity` tag, its key and index key
+ * formats, when it belongs to a sparse index), from which its keys, its table item and the
+ * record read back are derived. Formats are templates (`PL#{pl}`) over named values, so that
+ * docs/architecture.md's item table can be checked against them word for word.
+ *
+ * Why not ElectroDB or dynamodb-toolbox: the service's writes are TransactWriteItems built by
+ * hand, with named conditions and `ReturnValuesOnConditionCheckFailure: 'ALL_OLD'` read back per
+ * action; both libraries wrap transactions in their own builders and item formats. What we need
+ * from them, one declaration per entity, is these few lines (docs/decisions.md).
+ */
+
+type Values = Record<string, string | number>;
+
+interface KeyFormat {
+  pk: string;
+  sk: string;
+}
+
+interface IndexFormat<T, C> extends KeyFormat {
+  /** A sparse index: the item is in it only while this holds. */
+  when?: (record: T, context: C) => boolean;
+}
+
+export interface EntityDefinition<T, C = void> {
+  /** The `entity` attribute of every item. */
+  name: string;
+  /** The row of docs/architecture.md's item table. */
+  label: string;
+  key: KeyFormat;
+  indexes?: Partial<Record<IndexName, IndexFormat<T, C>>>;
+  /** The named values the formats use, taken from a record (and the write's context). */
+  values?: (record: T, context: C) => Values;
+}
+
+const TEMPLATE_VALUE = /\{(\w+)\}/g;
+
+/** Fills a format's `{name}` slots; a missing value is a programming error. */
+export function render(template: string, values: Values): string {
+  return template.replace(TEMPLATE_VALUE, (_match, name: string) => {
+    if (!(name in values)) throw new Error(`No value for {${name}} in ${template}`);
+    return String(values[name]);
+  });
+}
+
+/** The fixed start of a format, up to its first value: a `begins_with` prefix or a stream filter. */
+export function literalPrefix(template: string): string {
+  const slot = template.indexOf('{');
+  return slot === -1 ? template : template.slice(0, slot);
+}
+
+const KEY_ATTRIBUTES = new Set<string>([KEY.pk, KEY.sk, ...Object.values(INDEXES).flatMap((index) => [index.pk, index.sk])]);
+
+/** The stored record without the table's key attributes. */
+export function stripKeys<T>(item: Record<string, unknown> | undefined): T | undefined {
+  if (!item) return undefined;
+  return Object.fromEntries(Object.entries(item).filter(([name]) => !KEY_ATTRIBUTES.has(name))) as T;
+}
+
+export function defineEntity<T extends object, C = void>(definition: EntityDefinition<T, C>) {
+  const valuesOf = (record: T, context: C): Values => definition.values?.(record, context) ?? {};
+  return {
+    definition,
+    /** The item's primary key. */
+    key: (values: Values) => ({ [KEY.pk]: render(definition.key.pk, values), [KEY.sk]: render(definition.key.sk, values) }) as { PK: string; SK: string },
+    /** The sort key of one of its indexes (a cursor's position in a list). */
+    sortKey: (index: IndexName, values: Values) => render(definition.indexes![index]!.sk, values),
+    /** The partition key of one of its indexes (a list's Query). */
+    partition: (index: IndexName, values: Values) => render(definition.indexes![index]!.pk, values),
+    /** The table item: the record with its key, the keys of every index it belongs to, and its tag. */
+    item(record: T, context: C): Record<string, unknown> {
+      const values = valuesOf(record, context);
+      const item: Record<string, unknown> = { [KEY.pk]: render(definition.key.pk, values), [KEY.sk]: render(definition.key.sk, values) };
+      for (const [index, format] of Object.entries(definition.indexes ?? {}) as [IndexName, IndexFormat<T, C>][]) {
+        if (format.when && !format.when(record, context)) continue;
+        item[INDEXES[index].pk] = render(format.pk, values);
+        item[INDEXES[index].sk] = render(format.sk, values);
+      }
+      return { ...item, entity: definition.name, ...record };
+    },
+    /** The record an item holds. */
+    fromItem: (item: Record<string, unknown> | undefined) => stripKeys<T>(item),
+  };
+}
