@@ -1,29 +1,24 @@
 import { ChargebackListSchema, ChargebackSchema, ChargebackTransitionBody, TestChargebackBody } from '../domain/chargebacks';
 import { ListQuery } from '../pagination';
-import { LIST_422, NoParams, NoQuery, defineOperation, pathParam } from './operation';
+import { defineList, defineRetrieve, defineOperation, NoQuery, NoParams, pathParam } from './operation';
 import { paymentId } from './payments';
 
 const chargebackId = pathParam('id', 'The chargeback id (`cb_…`).', 'cb_01jd2x3y4z5a6b7c8d9e0f1g2h');
 
-export const getChargeback = defineOperation({
-  method: 'GET',
+export const getChargeback = defineRetrieve({
   path: '/v1/chargebacks/{id}',
   handler: 'get-chargeback',
-  table: 'read',
   auth: { scope: 'chargeback:read' },
   params: chargebackId,
-  query: NoQuery,
   tag: 'Chargebacks',
   summary: 'Retrieve a chargeback',
   description: 'The full chargeback object.',
   success: { status: 200, description: 'The chargeback.', schema: ChargebackSchema },
 });
 
-export const listChargebacks = defineOperation({
-  method: 'GET',
+export const listChargebacks = defineList({
   path: '/v1/chargebacks',
   handler: 'list-chargebacks',
-  table: 'read',
   auth: { scope: 'chargeback:read' },
   params: NoParams,
   query: ListQuery,
@@ -31,14 +26,11 @@ export const listChargebacks = defineOperation({
   summary: 'List chargebacks',
   description: "Newest first, list items. An acceptor-bound key sees its acceptor's chargebacks; an organization-scoped key all of its organization.",
   success: { status: 200, description: 'A page of chargebacks.', schema: ChargebackListSchema },
-  errors: { 422: { description: LIST_422 } },
 });
 
-export const listPaymentChargebacks = defineOperation({
-  method: 'GET',
+export const listPaymentChargebacks = defineList({
   path: '/v1/payments/{id}/chargebacks',
   handler: 'list-payment-chargebacks',
-  table: 'read',
   auth: { scope: 'chargeback:read' },
   params: paymentId,
   query: ListQuery,
@@ -46,7 +38,6 @@ export const listPaymentChargebacks = defineOperation({
   summary: "List a payment's chargebacks",
   description: 'The chargebacks of one payment as list items, newest first (organization-wide).',
   success: { status: 200, description: "A page of the payment's chargebacks.", schema: ChargebackListSchema },
-  errors: { 422: { description: LIST_422 } },
 });
 
 export const testHelperCreateChargeback = defineOperation({

@@ -1,12 +1,10 @@
 import { DeliveryAttemptListSchema, EventListSchema, EventResendSchema, EventSchema, eventIdPath, listEventsQuery, resendEventBody } from '../domain/event-resources';
 import { ListQuery } from '../pagination';
-import { LIST_422, NoParams, NoQuery, defineOperation } from './operation';
+import { defineList, defineRetrieve, defineOperation, NoQuery, NoParams } from './operation';
 
-export const listEvents = defineOperation({
-  method: 'GET',
+export const listEvents = defineList({
   path: '/v1/events',
   handler: 'list-events',
-  table: 'read',
   auth: { scope: 'event:read' },
   params: NoParams,
   query: listEventsQuery,
@@ -15,28 +13,22 @@ export const listEvents = defineOperation({
   description:
     "The events of the key's organization and mode, newest first, kept 35 days. `type` takes an exact type, a `prefix.*` wildcard or `*`, like webhook subscriptions.",
   success: { status: 200, description: 'A page of event envelopes.', schema: EventListSchema },
-  errors: { 422: { description: LIST_422 } },
 });
 
-export const getEvent = defineOperation({
-  method: 'GET',
+export const getEvent = defineRetrieve({
   path: '/v1/events/{id}',
   handler: 'get-event',
-  table: 'read',
   auth: { scope: 'event:read' },
   params: eventIdPath,
-  query: NoQuery,
   tag: 'Events',
   summary: 'Retrieve an event',
   description: 'The event envelope exactly as webhooks deliver it.',
   success: { status: 200, description: 'The event.', schema: EventSchema },
 });
 
-export const listEventDeliveries = defineOperation({
-  method: 'GET',
+export const listEventDeliveries = defineList({
   path: '/v1/events/{id}/deliveries',
   handler: 'list-event-deliveries',
-  table: 'read',
   auth: { scope: 'event:read' },
   params: eventIdPath,
   query: ListQuery,
@@ -44,7 +36,6 @@ export const listEventDeliveries = defineOperation({
   summary: "List an event's delivery attempts",
   description: 'Every attempt to deliver the event, oldest first: time, endpoint, status code, duration, error.',
   success: { status: 200, description: 'The attempts.', schema: DeliveryAttemptListSchema },
-  errors: { 422: { description: LIST_422 } },
 });
 
 export const resendEvent = defineOperation({

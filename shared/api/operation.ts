@@ -79,6 +79,16 @@ export const defineOperation = <P extends z.ZodObject, Q extends z.ZodObject, B 
   operation: Declared<P, Q, B>,
 ): ApiOperation<P, Q, B> => ({ kind: 'api', ...operation });
 
+type NoBody = z.ZodUndefined;
+
+/** A list (product-decisions §2): GET, read access, and the list rules' 422. */
+export const defineList = <P extends z.ZodObject, Q extends z.ZodObject>(list: Omit<Declared<P, Q, NoBody>, 'method' | 'table'>) =>
+  defineOperation<P, Q, NoBody>({ method: 'GET', table: 'read', ...list, errors: { 422: { description: LIST_422 }, ...list.errors } });
+
+/** A retrieve: GET, read access, no query parameters. */
+export const defineRetrieve = <P extends z.ZodObject>(retrieve: Omit<Declared<P, typeof NoQuery, NoBody>, 'method' | 'table' | 'query'>) =>
+  defineOperation<P, typeof NoQuery, NoBody>({ method: 'GET', table: 'read', query: NoQuery, ...retrieve });
+
 export const definePage = (page: Omit<PageRoute, 'kind'>): PageRoute => ({ kind: 'page', ...page });
 
 export const pathParamNames = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);

@@ -10,7 +10,7 @@ import {
 } from '../domain/payment-links';
 import { PaymentLinkPaymentListSchema, PaymentSchema, testCheckoutBody } from '../domain/payments';
 import { ErrorEnvelopeSchema } from '../http/error-envelope';
-import { LIST_422, NoParams, NoQuery, defineOperation, pathParam } from './operation';
+import { defineList, defineRetrieve, defineOperation, NoQuery, NoParams, pathParam } from './operation';
 
 /** The 409 of the test helper checkout: the error envelope with the denial `reason` (output). */
 export const CheckoutDeniedSchema = ErrorEnvelopeSchema.extend({
@@ -44,11 +44,9 @@ export const createPaymentLink = defineOperation({
   },
 });
 
-export const listPaymentLinks = defineOperation({
-  method: 'GET',
+export const listPaymentLinks = defineList({
   path: '/v1/payment_links',
   handler: 'list-payment-links',
-  table: 'read',
   auth: { scope: 'payment_link:read' },
   params: NoParams,
   query: listPaymentLinksQuery,
@@ -56,17 +54,13 @@ export const listPaymentLinks = defineOperation({
   summary: 'List payment links',
   description: 'Organization-wide, newest first. Forward cursor only (`ending_before` is not supported).',
   success: { status: 200, description: 'A page of payment links.', schema: PaymentLinkListSchema },
-  errors: { 422: { description: LIST_422 } },
 });
 
-export const getPaymentLink = defineOperation({
-  method: 'GET',
+export const getPaymentLink = defineRetrieve({
   path: '/v1/payment_links/{id}',
   handler: 'get-payment-link',
-  table: 'read',
   auth: { scope: 'payment_link:read' },
   params: linkId,
-  query: NoQuery,
   tag: 'Payment links',
   summary: 'Retrieve a payment link',
   description: 'Unknown, malformed and other-organization ids get the same 404.',
@@ -96,11 +90,9 @@ export const updatePaymentLink = defineOperation({
   },
 });
 
-export const listPaymentLinkPayments = defineOperation({
-  method: 'GET',
+export const listPaymentLinkPayments = defineList({
   path: '/v1/payment_links/{id}/payments',
   handler: 'list-payment-link-payments',
-  table: 'read',
   auth: { scope: 'payment_link:read' },
   params: linkId,
   query: listLinkPaymentsQuery,
@@ -108,7 +100,6 @@ export const listPaymentLinkPayments = defineOperation({
   summary: "List a payment link's payments",
   description: 'Newest first, the minimal payment shape. Needs only `payment_link:read`. Forward cursor only.',
   success: { status: 200, description: "A page of the link's payments.", schema: PaymentLinkPaymentListSchema },
-  errors: { 422: { description: LIST_422 } },
 });
 
 export const testHelperCheckout = defineOperation({

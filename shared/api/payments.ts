@@ -1,13 +1,11 @@
 import { PaymentListSchema, PaymentSchema, listPaymentsQuery } from '../domain/payments';
-import { LIST_422, NoParams, NoQuery, defineOperation, pathParam } from './operation';
+import { defineList, defineRetrieve, NoParams, pathParam } from './operation';
 
 export const paymentId = pathParam('id', 'The payment id (`pay_…`).', 'pay_01jd2x3y4z5a6b7c8d9e0f1g2h');
 
-export const listPayments = defineOperation({
-  method: 'GET',
+export const listPayments = defineList({
   path: '/v1/payments',
   handler: 'list-payments',
-  table: 'read',
   auth: { scope: 'payment:read' },
   params: NoParams,
   query: listPaymentsQuery,
@@ -15,17 +13,13 @@ export const listPayments = defineOperation({
   summary: 'List payments',
   description: 'Organization-wide, newest first, with an optional `status` filter.',
   success: { status: 200, description: 'A page of payments.', schema: PaymentListSchema },
-  errors: { 422: { description: LIST_422 } },
 });
 
-export const getPayment = defineOperation({
-  method: 'GET',
+export const getPayment = defineRetrieve({
   path: '/v1/payments/{id}',
   handler: 'get-payment',
-  table: 'read',
   auth: { scope: 'payment:read' },
   params: paymentId,
-  query: NoQuery,
   tag: 'Payments',
   summary: 'Retrieve a payment',
   description: 'A payment of a payment link.',

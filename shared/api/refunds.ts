@@ -1,6 +1,6 @@
 import { BalanceSchema, RefundListSchema, balanceAdjustmentBody, refundCreateBody, refundResourceSchema, refundTransitionBody } from '../domain/refunds';
 import { ListQuery } from '../pagination';
-import { LIST_422, NoParams, NoQuery, defineOperation, pathParam } from './operation';
+import { defineList, defineRetrieve, defineOperation, NoQuery, NoParams, pathParam } from './operation';
 import { paymentId } from './payments';
 
 const refundId = pathParam('id', 'The refund id (`rf_…`).', 'rf_01jd2x3y4z5a6b7c8d9e0f1g2h');
@@ -25,25 +25,20 @@ export const createRefund = defineOperation({
   },
 });
 
-export const getRefund = defineOperation({
-  method: 'GET',
+export const getRefund = defineRetrieve({
   path: '/v1/refunds/{id}',
   handler: 'get-refund',
-  table: 'read',
   auth: { scope: 'refund:read' },
   params: refundId,
-  query: NoQuery,
   tag: 'Refunds',
   summary: 'Retrieve a refund',
   description: 'The refund object.',
   success: { status: 200, description: 'The refund.', schema: refundResourceSchema },
 });
 
-export const listRefunds = defineOperation({
-  method: 'GET',
+export const listRefunds = defineList({
   path: '/v1/refunds',
   handler: 'list-refunds',
-  table: 'read',
   auth: { scope: 'refund:read' },
   params: NoParams,
   query: ListQuery,
@@ -51,7 +46,6 @@ export const listRefunds = defineOperation({
   summary: 'List refunds',
   description: 'Organization-wide, newest first.',
   success: { status: 200, description: 'A page of refunds.', schema: RefundListSchema },
-  errors: { 422: { description: LIST_422 } },
 });
 
 export const testHelperRefundTransition = defineOperation({

@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Principal } from '../auth/principal';
 import { balanceDeltaOf, type Chargeback, type ChargebackStatus } from '../domain/chargebacks';
 import { isOwned } from '../domain/scope';
@@ -14,8 +14,8 @@ import { balanceChange } from './balance';
 import { cancellationReasons, withConflictRetry } from './conditional';
 import { stripKeys } from './entity';
 import { chargebackEntity, chargebackReferenceEntity } from './entities';
+import { queryDuePage } from './due';
 import { keys, scopeOf } from './keys';
-import { INDEXES } from './table';
 
 /** The table item of a chargeback (shared/db/entities.ts): due for the deadline sweep only while `open`. */
 export const chargebackItem = (chargeback: Chargeback) => chargebackEntity.item(chargeback);
@@ -148,18 +148,9 @@ export function createChargebackRepository(db: DynamoDBDocumentClient, tableName
     async *overdue(now: Date): AsyncGenerator<Chargeback> {
       let startKey: Record<string, unknown> | undefined;
       do {
-        const result = await db.send(
-          new QueryCommand({
-            TableName: tableName,
-            IndexName: INDEXES.due.name,
-            KeyConditionExpression: '#pk = :pk AND #sk <= :bound',
-            ExpressionAttributeNames: { '#pk': INDEXES.due.pk, '#sk': INDEXES.due.sk },
-            ExpressionAttributeValues: { ':pk': keys.chargebackDeadlineDue, ':bound': `${isoMillis(now)}#~` },
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        for (const item of result.Items ?? []) yield stripKeys<Chargeback>(item)!;
-        startKey = result.LastEvaluatedKey;
+        const page = await queryDuePage(db, tableName, keys.chargebackDeadlineDue, { upTo: `${isoMillis(now)}#~`, startKey });
+        for (const item of page.items) yield stripKeys<Chargeback>(item)!;
+        startKey = page.nextKey;
       } while (startKey);
     },
   };

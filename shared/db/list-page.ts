@@ -1,7 +1,10 @@
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Mode, Principal } from '../auth/principal';
+import { isOwned } from '../domain/scope';
 import { BusinessRuleError } from '../errors';
 import type { PageRequest } from '../pagination';
-import { stripKeys } from './entity';
+import { scopeOf } from './entities';
+import { stripKeys, type defineEntity } from './entity';
 import { KEY, INDEXES, type IndexName } from './table';
 
 /**
@@ -77,4 +80,32 @@ export async function listPage<T>(
   } while (startKey && found.length <= request.limit);
   const items = found.slice(0, request.limit);
   return { items: backwards ? items.reverse() : items, hasMore: found.length > request.limit };
+}
+
+type Owned = { orgId: string; mode: Mode; status?: string };
+
+/**
+ * A scope's list of `entity`, newest first: all of it on GSI1, or one status on GSI2 (a cursor
+ * must be an item the caller owns, of that status).
+ */
+export function scopeListPage<T extends Owned>(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  entity: Pick<ReturnType<typeof defineEntity<T>>, 'partition'>,
+  get: (id: string) => Promise<T | undefined>,
+  caller: Principal,
+  request: PageRequest,
+  status?: string,
+): Promise<Page<T>> {
+  const index = status ? 'gsi2' : 'gsi1';
+  return listPage<T>(
+    db,
+    tableName,
+    {
+      index,
+      partition: entity.partition(index, { scope: scopeOf(caller.orgId, caller.mode), status: status ?? '' }),
+      resolveCursor: cursorById(get, (item) => isOwned(item, caller) && (!status || item.status === status)),
+    },
+    request,
+  );
 }

@@ -1,21 +1,20 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Principal } from '../auth/principal';
 import { StaleLinkError, type PaymentLink, type VersionedLink } from '../domain/payment-links';
 import { PaymentNotOpenError, type Payment } from '../domain/payments';
 import { balanceOf } from '../domain/balance';
 import { balanceChange } from './balance';
 import { paymentCreateAction, paymentOutcomeAction } from './payment-repository';
-import { isOwned } from '../domain/scope';
 import { type OutboxEvent } from '../events';
 import { outboxPut } from './outbox';
 import { isId } from '../ids';
 import { type PageRequest } from '../pagination';
-import { cursorById, listPage } from './list-page';
+import { scopeListPage } from './list-page';
 import { cancellationReasons, withConflictRetry } from './conditional';
 import { stripKeys } from './entity';
 import { checkoutSessionEntity, paymentLinkEntity } from './entities';
-import { keys, scopeOf } from './keys';
-import { INDEXES } from './table';
+import { queryDuePage } from './due';
+import { keys } from './keys';
 
 /** A condition on one of the extra actions failed (index into the extra actions). */
 class ActionConditionError extends Error {
@@ -147,32 +146,13 @@ export function createPaymentLinkRepository(db: DynamoDBDocumentClient, tableNam
 
     /** Organization-wide, newest first, optionally one status only. */
     async list(principal: Principal, page: PageRequest, status?: string) {
-      const scope = scopeOf(principal.orgId, principal.mode);
-      return listPage<VersionedLink>(
-        db,
-        tableName,
-        {
-          index: status ? 'gsi2' : 'gsi1',
-          partition: status ? keys.paymentLinkStatusList(scope, status) : keys.paymentLinkList(scope),
-          resolveCursor: cursorById(get, (link) => isOwned(link, principal) && (!status || link.status === status)),
-        },
-        page,
-      );
+      return scopeListPage<VersionedLink>(db, tableName, paymentLinkEntity, get, principal, page, status);
     },
 
     /** Active links whose expiry has passed, oldest expiry first: reads only the sparse index. */
     async dueForExpiry(now: Date, limit: number): Promise<VersionedLink[]> {
-      const result = await db.send(
-        new QueryCommand({
-          TableName: tableName,
-          IndexName: INDEXES.due.name,
-          KeyConditionExpression: '#pk = :pk AND #sk <= :bound',
-          ExpressionAttributeNames: { '#pk': INDEXES.due.pk, '#sk': INDEXES.due.sk },
-          ExpressionAttributeValues: { ':pk': keys.paymentLinkExpiryDue, ':bound': `${now.toISOString()}#~` },
-          Limit: limit,
-        }),
-      );
-      return (result.Items ?? []).map((item) => stripKeys<VersionedLink>(item)!);
+      const page = await queryDuePage(db, tableName, keys.paymentLinkExpiryDue, { upTo: `${now.toISOString()}#~`, limit });
+      return page.items.map((item) => stripKeys<VersionedLink>(item)!);
     },
   };
 }

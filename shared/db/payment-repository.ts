@@ -1,13 +1,12 @@
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Principal } from '../auth/principal';
 import type { Payment } from '../domain/payments';
-import { isOwned } from '../domain/scope';
 import { isId } from '../ids';
 import { type PageRequest } from '../pagination';
-import { cursorById, listPage } from './list-page';
+import { cursorById, listPage, scopeListPage } from './list-page';
 import { stripKeys as strip } from './entity';
 import { paymentEntity } from './entities';
-import { keys, scopeOf } from './keys';
+import { keys } from './keys';
 
 
 /** The table item of a payment (shared/db/entities.ts). */
@@ -55,17 +54,7 @@ export function createPaymentRepository(db: DynamoDBDocumentClient, tableName: s
 
     /** Newest first, optionally one status only. */
     async list(principal: Principal, page: PageRequest, status?: string) {
-      const scope = scopeOf(principal.orgId, principal.mode);
-      return listPage<Payment>(
-        db,
-        tableName,
-        {
-          index: status ? 'gsi2' : 'gsi1',
-          partition: status ? keys.paymentStatusList(scope, status) : keys.paymentList(scope),
-          resolveCursor: cursorById(get, (payment) => isOwned(payment, principal) && (!status || payment.status === status)),
-        },
-        page,
-      );
+      return scopeListPage<Payment>(db, tableName, paymentEntity, get, principal, page, status);
     },
 
     /** The payments of one link, newest first. */

@@ -1,12 +1,11 @@
 import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Principal } from '../auth/principal';
 import type { Refund, RefundMove } from '../domain/refunds';
-import { isOwned } from '../domain/scope';
 import { type OutboxEvent } from '../events';
 import { outboxPut } from './outbox';
 import { isId } from '../ids';
 import { type PageRequest } from '../pagination';
-import { cursorById, listPage } from './list-page';
+import { scopeListPage } from './list-page';
 import { balanceOf, type BalanceRef } from '../domain/balance';
 import { refundBalanceChange } from './balance';
 import { cancellationReasons, isTransactionConflict, withConflictRetry } from './conditional';
@@ -81,16 +80,7 @@ export function createRefundRepository(db: DynamoDBDocumentClient, tableName: st
 
     /** Newest first, one Query of limit+1 (product-decisions §2). */
     async list(principal: Principal, page: PageRequest) {
-      return listPage<Refund>(
-        db,
-        tableName,
-        {
-          index: 'gsi1',
-          partition: keys.refundList(scopeOf(principal.orgId, principal.mode)),
-          resolveCursor: cursorById(get, (refund) => isOwned(refund, principal)),
-        },
-        page,
-      );
+      return scopeListPage<Refund>(db, tableName, refundEntity, get, principal, page);
     },
 
     /**
