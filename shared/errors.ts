@@ -43,6 +43,9 @@ export class ConflictError extends ServiceError {
 /** The request is well-formed but breaks a business rule (422). */
 export class BusinessRuleError extends ServiceError {}
 
+/** The request body is larger than the service accepts (LIMITS.requestBodyBytes). */
+export class PayloadTooLargeError extends ServiceError {}
+
 /** A dependency (the key store, the table) cannot be reached right now (503). */
 export class DependencyUnavailableError extends ServiceError {
   constructor(

@@ -1,3 +1,4 @@
+import { LIMITS } from './limits';
 import { z } from 'zod';
 
 /**
@@ -31,8 +32,12 @@ export function tryParseMinor(value: string): number | undefined {
   }
 }
 
-/** For schemas: a decimal string whose minor units fit (others are 422 `too large`, not 500). */
-export const fitsMinorUnits = (value: string) => !SIGNED_DECIMAL_AMOUNT.test(value) || tryParseMinor(value) !== undefined;
+/** For schemas: a decimal string of at most LIMITS.amountMinor (others are 422 `too large`, not 500). */
+export const fitsMinorUnits = (value: string) => {
+  if (!SIGNED_DECIMAL_AMOUNT.test(value)) return true;
+  const minor = tryParseMinor(value);
+  return minor !== undefined && Math.abs(minor) <= LIMITS.amountMinor;
+};
 
 /** `1050` -> `"10.50"`. */
 export function formatMinor(minor: number): string {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponseObject } from 'zod-openapi';
 import { apiOperations } from './api';
-import { ANY_KEY, pathParamNames, type ApiOperation, type ErrorStatus, type Tag } from './api/operation';
+import { ANY_KEY, pathParamNames, type ApiOperation, type ErrorStatus } from './api/operation';
+import { ERROR_DESCRIPTIONS, RESPONSE_IDS, TAGS, infoDescription } from './api/reference';
 import type { PublicUrls } from './config';
 import { ErrorEnvelopeSchema, STATUS_TYPES } from './http/error-envelope';
 import { IdempotencyHeaders, ReplayedHeaders } from './http/idempotency';
@@ -11,18 +12,6 @@ import { IdempotencyHeaders, ReplayedHeaders } from './http/idempotency';
  * schemas the handlers validate requests with and the domain modules shape responses with.
  */
 
-/** The generic wording of each error status; operations may replace it (`errors`). */
-const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
-  400: 'Bad Request: malformed JSON, a wrong type, an unknown field or query parameter, a format or pattern violation, or an invalid `Idempotency-Key`.',
-  401: 'Unauthorized: the key is missing, revoked (after its grace period) or its creator was demoted.',
-  403: 'Forbidden: the key lacks the scope, or its creator lost the organization permission.',
-  404: 'Not Found: unknown, malformed, foreign or other-mode id; one identical answer for all.',
-  409: 'Conflict: a request with the same `Idempotency-Key` is still in progress.',
-  422: 'Unprocessable Entity: a business rule is broken (see `attribute`), the key was created by an admin, or (POST) the `Idempotency-Key` was already used with another body.',
-  500: 'Internal Server Error: unexpected; the detail is generic.',
-  503: 'Service Unavailable: a dependency cannot be reached; retry after `Retry-After` seconds with exponential backoff.',
-};
-
 /** Appended to an operation's own wording of 400 and 422: the causes every keyed operation (or POST) shares. */
 function sharedCauses(status: ErrorStatus, isPost: boolean): string {
   const causes: string[] = [];
@@ -31,17 +20,6 @@ function sharedCauses(status: ErrorStatus, isPost: boolean): string {
   if (status === 400 && isPost) causes.push('an `Idempotency-Key` outside 1..255 characters');
   return causes.length ? ` Also: ${causes.join('; ')}.` : '';
 }
-
-const RESPONSE_IDS: Record<ErrorStatus, string> = {
-  400: 'BadRequest',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'NotFound',
-  409: 'Conflict',
-  422: 'UnprocessableEntity',
-  500: 'InternalServerError',
-  503: 'ServiceUnavailable',
-};
 
 const RetryAfterHeaders = z.object({ 'Retry-After': z.string().meta({ description: 'Seconds to wait before retrying.' }) });
 
@@ -61,7 +39,6 @@ const ERROR_RESPONSES = {} as Record<ErrorStatus, ZodOpenApiResponseObject>;
 for (const status of Object.keys(ERROR_DESCRIPTIONS).map(Number) as ErrorStatus[]) {
   ERROR_RESPONSES[status] = errorResponse(status, ERROR_DESCRIPTIONS[status], ErrorEnvelopeSchema, RESPONSE_IDS[status]);
 }
-
 
 /**
  * The error statuses an operation documents: authentication ones for every keyed operation (a
@@ -122,33 +99,6 @@ function operationOf(spec: ApiOperation): ZodOpenApiOperationObject {
     ...(spec.body ? { requestBody: { required: !spec.body.safeParse({}).success, content: json(spec.body) } } : {}),
     responses,
   };
-}
-
-const TAGS: { name: Tag; description: string }[] = [
-  { name: 'Payment links', description: 'Stable checkout URLs a customer pays against; never deleted, retired by status or expiry.' },
-  { name: 'Payments', description: 'Payments made through payment links.' },
-  { name: 'Refunds', description: 'Refunds of paid EUR payments against the balance; held while the balance is too low.' },
-  { name: 'Chargebacks', description: 'Bank reversals recorded against payments (read-only).' },
-  { name: 'Settlements', description: 'Payouts to the organization\'s bank account and their records (live mode only).' },
-  { name: 'Events', description: 'What happened, as delivered to webhooks: readable for 35 days and replayable.' },
-  { name: 'Test helpers', description: 'Drive test-mode objects through their lifecycles. Test keys only; a live key gets 404.' },
-  { name: 'Reference', description: 'This document.' },
-];
-
-function infoDescription(urls: PublicUrls): string {
-  return [
-    'A JSON REST API for payment links with a customer checkout, payments, refunds against a balance, chargebacks and settlements.',
-    '',
-    '**Authentication.** Every operation but this document takes `Authorization: Bearer <API key>`. Keys are `test_…` or `live_…`: ' +
-      'the key decides the mode, and test and live objects never see each other. Each operation names the scope it needs.',
-    '',
-    '**Lists.** `limit` 1..100 (default 10), cursors `starting_after` / `ending_before` are ids of the list; newest first.',
-    '',
-    `**Errors.** Every error is one envelope (\`status\`, \`type\`, \`detail\`, \`attribute\`, \`links.documentation\`); ` +
-      `shape problems are 400, broken business rules 422. See [the error reference](${urls.docs}/errors).`,
-    '',
-    '**Retries.** Every POST accepts an `Idempotency-Key` header.',
-  ].join('\n');
 }
 
 /** The OpenAPI document of `operations`, for the given public URLs. */

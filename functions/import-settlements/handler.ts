@@ -10,7 +10,7 @@ const { settlements } = services();
  * with the message naming the settlement and the field, and nothing is imported.
  */
 export const handler = async (event: unknown): Promise<{ imported: number }> => {
-  const result = await importSettlements(settlements.store, event);
+  const result = await importSettlements(settlements.store, event, new Date());
   logger.info('settlements imported', { imported: result.imported });
   return result;
 };

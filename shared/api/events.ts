@@ -1,6 +1,8 @@
-import { DeliveryAttemptListSchema, EventListSchema, EventResendSchema, EventSchema, eventIdPath, listEventsQuery, resendEventBody } from '../domain/event-resources';
+import { DeliveryAttemptListSchema, EventListSchema, EventResendSchema, EventSchema, listEventsQuery, resendEventBody } from '../domain/event-resources';
 import { ListQuery } from '../pagination';
-import { defineList, defineRetrieve, defineOperation, NoQuery, NoParams } from './operation';
+import { defineList, defineOperation, defineRetrieve, NoParams, NoQuery, pathParam } from './operation';
+
+const eventIdPath = pathParam('id', 'The event id (`evt_…`).', 'evt_01jd2x3y4z5a6b7c8d9e0f1g2h');
 
 export const listEvents = defineList({
   path: '/v1/events',

@@ -84,5 +84,3 @@ export function typeFilter(pattern: string | undefined): { exact?: string; prefi
   if (pattern.endsWith('.*')) return { prefix: pattern.slice(0, -1) };
   return { exact: pattern };
 }
-
-export const eventIdPath = z.object({ id: z.string().meta({ description: 'The event id (`evt_…`).', example: 'evt_01jd2x3y4z5a6b7c8d9e0f1g2h' }) });

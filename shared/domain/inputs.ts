@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DECIMAL_AMOUNT, SIGNED_DECIMAL_AMOUNT, fitsMinorUnits, tryParseMinor } from '../money';
+import { LIMITS } from '../limits';
 import { isValidDatetime } from '../time';
 
 /**
@@ -41,3 +42,24 @@ export const datetimeInput = z
   .string()
   .refine(isValidDatetime, 'must be an ISO 8601 datetime with a time zone')
   .meta({ format: 'date-time', description: 'ISO 8601 with a time zone; fractional seconds optional.' });
+
+/** An http(s) URL a client gives, at most LIMITS.urlLength characters (longer is a 400, like any malformed URL). */
+export const httpUrlInput = z
+  .string()
+  .max(LIMITS.urlLength)
+  .pipe(z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }))
+  .meta({ format: 'uri', maxLength: LIMITS.urlLength });
+
+/**
+ * For a record of a client's keys, before zod copies it: `__proto__` would vanish into the
+ * copy's prototype and `constructor` or `prototype` would shadow what objects rely on (422).
+ */
+export function rejectReservedKeys(value: unknown, context: z.core.$RefinementCtx): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const reserved = Object.keys(value).filter((key) => (LIMITS.reservedMetadataKeys as readonly string[]).includes(key));
+  if (reserved.length) {
+    context.addIssue({ code: 'custom', message: `metadata keys ${LIMITS.reservedMetadataKeys.join(', ')} are reserved: ${reserved.join(', ')}`, params: BUSINESS_RULE, input: value });
+  }
+  return value;
+}
+

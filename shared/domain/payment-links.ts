@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Mode } from '../auth/principal';
 import type { PublicUrls } from '../config';
 import { BusinessRuleError } from '../errors';
-import { businessRule, currencyCode, datetimeInput, positiveAmountValue } from './inputs';
+import { businessRule, currencyCode, datetimeInput, httpUrlInput, positiveAmountValue } from './inputs';
 import { minorToNumber, normalizeCurrency, parseMinor } from '../money';
 import { listQueryFields, objectListSchema } from '../pagination';
 import { DatetimeSchema, isoMillis } from '../time';
@@ -37,7 +37,6 @@ export interface PaymentLink {
   collectPhone: boolean;
 }
 
-const httpUrl = z.url({ protocol: /^https?$/ });
 const paymentsLimit = z
   .number()
   .int()
@@ -58,7 +57,7 @@ export const createPaymentLinkBody = z
     acceptor_id: z.string().optional().meta({ example: 'acceptor_01jd2x3y4z5a6b7c8d9e0f1g2h' }),
     payments_limit: paymentsLimit,
     expires_at: datetimeInput.nullable().optional(),
-    redirect_url: httpUrl.optional(),
+    redirect_url: httpUrlInput.optional(),
     internal_reference: z.string().max(255).optional(),
     collect_email: z.boolean().optional(),
     collect_address: z.boolean().optional(),

@@ -4,7 +4,8 @@ import type { PublicUrls } from '../config';
 import { BusinessRuleError } from '../errors';
 import { newEvent, type OutboxEvent } from '../events';
 import { AmountSchema, formatMinor, moneyOut } from '../money';
-import { businessRule, currencyCode, positiveAmountValue, signedAmountValue } from './inputs';
+import { LIMITS } from '../limits';
+import { businessRule, currencyCode, httpUrlInput, positiveAmountValue, rejectReservedKeys, signedAmountValue } from './inputs';
 import { pageSchema } from '../pagination';
 import { DatetimeSchema } from '../time';
 import { htmlLink, jsonLink, LinkSchema } from './links';
@@ -24,11 +25,6 @@ export const REFUND_CURRENCY = 'EUR';
 export const OVERCAP_ABSOLUTE_MINOR = 1500;
 export const DEFAULT_OVERCAP_PCT = '0.20';
 
-export const DESCRIPTION_MAX = 500;
-export const METADATA_MAX_KEYS = 50;
-export const METADATA_KEY_MAX = 40;
-export const METADATA_VALUE_MAX = 500;
-export const WEBHOOK_URL_MAX = 2048;
 
 /** A refund as stored: money in minor units. */
 export interface Refund {
@@ -78,18 +74,18 @@ export const refundAmountInput = z
   .meta({ id: 'RefundAmountInput' });
 
 const metadataInput = z
-  .record(z.string(), z.string())
-  .refine(...businessRule<Record<string, string>>((value) => Object.keys(value).length <= METADATA_MAX_KEYS, `metadata holds at most ${METADATA_MAX_KEYS} keys`))
+  .preprocess(rejectReservedKeys, z.record(z.string(), z.string()))
+  .refine(...businessRule<Record<string, string>>((value) => Object.keys(value).length <= LIMITS.metadata.keys, `metadata holds at most ${LIMITS.metadata.keys} keys`))
   .refine(
     ...businessRule<Record<string, string>>(
-      (value) => Object.keys(value).every((key) => key.length >= 1 && key.length <= METADATA_KEY_MAX),
-      `metadata keys are 1 to ${METADATA_KEY_MAX} characters long`,
+      (value) => Object.keys(value).every((key) => key.length >= 1 && key.length <= LIMITS.metadata.keyLength),
+      `metadata keys are 1 to ${LIMITS.metadata.keyLength} characters long`,
     ),
   )
   .refine(
     ...businessRule<Record<string, string>>(
-      (value) => Object.values(value).every((entry) => entry.length <= METADATA_VALUE_MAX),
-      `metadata values are at most ${METADATA_VALUE_MAX} characters long`,
+      (value) => Object.values(value).every((entry) => entry.length <= LIMITS.metadata.valueLength),
+      `metadata values are at most ${LIMITS.metadata.valueLength} characters long`,
     ),
   );
 
@@ -99,9 +95,9 @@ export const refundCreateBody = z
     amount: refundAmountInput.optional(),
     description: z
       .string()
-      .refine(...businessRule<string>((value) => value.length <= DESCRIPTION_MAX, `description is at most ${DESCRIPTION_MAX} characters long`))
+      .refine(...businessRule<string>((value) => value.length <= LIMITS.descriptionLength, `description is at most ${LIMITS.descriptionLength} characters long`))
       .optional(),
-    webhook_url: z.url({ protocol: /^https?$/, error: 'webhook_url must be an http or https URL' }).max(WEBHOOK_URL_MAX).optional(),
+    webhook_url: httpUrlInput.optional(),
     metadata: metadataInput.optional(),
     allow_overcaptured: z.boolean().optional(),
     overcap_pct: z.string().regex(OVERCAP_PCT_PATTERN, 'overcap_pct must be a decimal fraction such as 0.20').optional(),

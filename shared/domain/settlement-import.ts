@@ -123,7 +123,7 @@ export function settlementDraft(input: SettlementImportInput, id: string, existi
 export async function importSettlements(
   store: SettlementImportStore,
   document: unknown,
-  now = new Date(),
+  now: Date,
 ): Promise<{ imported: number }> {
   const inputs = parseSettlementDocument(document);
   const plans: { input: SettlementImportInput; draft: SettlementDraft; records: StoredRecord[] }[] = [];

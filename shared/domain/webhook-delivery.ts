@@ -133,7 +133,7 @@ export interface DeliveryPorts {
   deadLetters: DeadLetters;
   policy: RetryPolicy;
   timeoutMs: number;
-  now?: () => Date;
+  now: () => Date;
   random?: () => number;
 }
 
@@ -192,7 +192,7 @@ export async function attemptDelivery(task: DeliveryTask, ports: DeliveryPorts):
     return { kind: 'skipped', reason: 'subscription deleted' };
   }
 
-  const at = ports.now?.() ?? new Date();
+  const at = ports.now();
   const body = JSON.stringify(envelope);
   const result = await ports.sender.post(task.target.url, signedHeaders(secret, envelope.id, at, body), body, ports.timeoutMs);
   const record: AttemptRecord = {

@@ -7,6 +7,7 @@ import {
   NotAuthenticatedError,
   NotFoundError,
   PermissionDeniedError,
+  PayloadTooLargeError,
   ServiceError,
 } from '../errors';
 
@@ -16,6 +17,7 @@ export const STATUS_TYPES: Record<number, string> = {
   403: 'Forbidden',
   404: 'Not Found',
   409: 'Conflict',
+  413: 'Content Too Large',
   422: 'Unprocessable Entity',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
@@ -43,6 +45,7 @@ const STATUS_OF: [new (...args: never[]) => ServiceError, number][] = [
   [PermissionDeniedError, 403],
   [NotFoundError, 404],
   [ConflictError, 409],
+  [PayloadTooLargeError, 413],
   [BusinessRuleError, 422],
   [DependencyUnavailableError, 503],
 ];

@@ -55,6 +55,19 @@ ${body}
 }
 
 /**
+ * What every page sends (product-decisions §1): it frames nothing, and unless it says it may
+ * be cached (the docs' static assets), nobody keeps a copy of what it shows. A page's own
+ * headers (the dashboard's stricter Content-Security-Policy) take precedence.
+ */
+const PAGE_HEADERS = {
+  'x-frame-options': 'DENY',
+  'content-security-policy': "frame-ancestors 'none'",
+  'cache-control': 'no-store',
+};
+
+const withPageHeaders = (result: ApiResult): ApiResult => ({ ...result, headers: { ...PAGE_HEADERS, ...result.headers } });
+
+/**
  * A handler for the customer's HTML pages: like `apiHandler`'s error mapping, but every error
  * is an HTML page with the mapped status, never JSON and never internals.
  */
@@ -64,13 +77,15 @@ export function pageHandler(run: (event: ApiEvent, urls: PublicUrls) => Promise<
       onError: async (request) => {
         const { status, envelope } = toErrorResponse(request.error, urlsFor(request.event).docs);
         if (status === 500) logger.error('page failed', { error: request.error as Error, path: request.event.rawPath });
-        request.response = toResult({
-          status,
-          html: htmlDocument(envelope.type, `<h1>${escapeHtml(envelope.type)}</h1><p>${escapeHtml(envelope.detail)}</p>`),
-        });
+        request.response = withPageHeaders(
+          toResult({
+            status,
+            html: htmlDocument(envelope.type, `<h1>${escapeHtml(envelope.type)}</h1><p>${escapeHtml(envelope.detail)}</p>`),
+          }),
+        );
       },
     })
-    .handler(async (event) => toResult(await run(event, urlsFor(event))));
+    .handler(async (event) => withPageHeaders(toResult(await run(event, urlsFor(event)))));
 }
 
 /** Form fields of an `application/x-www-form-urlencoded` body. */

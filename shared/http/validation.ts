@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isBusinessRule } from '../domain/inputs';
-import { BusinessRuleError, InvalidRequestError } from '../errors';
+import { BusinessRuleError, InvalidRequestError, PayloadTooLargeError } from '../errors';
+import { LIMITS } from '../limits';
 
 /**
  * The contract's split: shape problems (wrong type, unknown field, pattern or format, enum)
@@ -51,6 +52,8 @@ export function parseWith<S extends z.ZodType>(schema: S, input: unknown, where:
 export function parseJsonBody(body: string | undefined, isBase64Encoded = false): unknown {
   if (body === undefined || body === null || body === '') return {};
   const text = isBase64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body;
+  // API Gateway carries up to 10 MB: the service's own bound is checked here too.
+  if (Buffer.byteLength(text) > LIMITS.requestBodyBytes) throw new PayloadTooLargeError(`The request body is larger than ${LIMITS.requestBodyBytes} bytes`);
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -2,7 +2,8 @@ import type { Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { NotFoundError } from '../errors';
+import { NotFoundError, PayloadTooLargeError } from '../errors';
+import { LIMITS } from '../limits';
 import type { ApiEvent, ApiResult } from '../http/api';
 import { toErrorResponse } from '../http/error-envelope';
 import type { Route } from '../api/operation';
@@ -52,11 +53,20 @@ function decodePathSegment(segment: string): string {
   }
 }
 
+/** The body, read no further than LIMITS.requestBodyBytes: a larger one is a 413 before anything else. */
 async function readBody(request: IncomingMessage): Promise<string> {
+  if (Number(request.headers['content-length'] ?? 0) > LIMITS.requestBodyBytes) throw new PayloadTooLargeError(TOO_LARGE);
   const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > LIMITS.requestBodyBytes) throw new PayloadTooLargeError(TOO_LARGE);
+    chunks.push(chunk as Buffer);
+  }
   return Buffer.concat(chunks).toString('utf8');
 }
+
+const TOO_LARGE = `The request body is larger than ${LIMITS.requestBodyBytes} bytes`;
 
 /** The API Gateway HTTP API (payload 2.0) event that the deployed route would produce. */
 function toEvent(request: IncomingMessage, url: URL, match: CompiledRoute, values: string[], body: string): ApiEvent {
@@ -162,8 +172,10 @@ export async function startApiServer(options: {
       respond(response, result);
     } catch (error) {
       const { status, envelope } = toErrorResponse(error, docsUrl());
+      // The rest of an oversized body is never read: the connection closes after the answer.
+      const close: Record<string, string> = error instanceof PayloadTooLargeError ? { connection: 'close' } : {};
       try {
-        respond(response, { statusCode: status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(envelope) });
+        respond(response, { statusCode: status, headers: { 'content-type': 'application/json', ...close }, body: JSON.stringify(envelope) });
       } catch {
         response.destroy();
       }

@@ -42,7 +42,7 @@ export function settlementCommands(db: () => DynamoDBDocumentClient, tableName: 
       words: 'settlement import',
       usage: '--file F.json',
       options: { file: { type: 'string', required: true } },
-      run: async ({ file }) => importSettlements(repository().store, await readDocument(String(file))),
+      run: async ({ file }) => importSettlements(repository().store, await readDocument(String(file)), new Date()),
     },
     {
       words: 'settlement export',

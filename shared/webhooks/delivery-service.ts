@@ -39,6 +39,7 @@ export function createWebhookService(
     },
     policy: settings.policy,
     timeoutMs: settings.timeoutMs,
+    now: () => new Date(),
   };
   /** A fan-out for one batch of events: each organization + mode's subscriptions are read once. */
   function planner(): (event: PublishedEvent) => Promise<DeliveryTask[]> {

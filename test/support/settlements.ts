@@ -114,5 +114,5 @@ export function settlementInput(orgId: string, overrides: Record<string, unknown
 
 /** Imports through the same use case as `ops settlement import` and the feed function. */
 export async function importDocument(stack: TestStack, settlements: unknown[]) {
-  return importSettlements(createSettlementRepository(stack.db, stack.tableName).store, { settlements });
+  return importSettlements(createSettlementRepository(stack.db, stack.tableName).store, { settlements }, new Date());
 }

@@ -73,6 +73,7 @@ function fakes(answers: SendResult[], options: { settled?: boolean; deleted?: bo
     },
     policy: { scheduleMs: [1000, 2000, 4000], jitter: 0.5 },
     timeoutMs: 1000,
+    now: () => new Date(),
     random: () => 1,
   };
   return { ports, sent, attempts, settled, parked };

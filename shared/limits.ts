@@ -1,0 +1,21 @@
+/**
+ * Every bound on what a client sends and what the service writes (product-decisions §1), in
+ * one place. AWS's limits are the product's: a request body fits a Lambda payload with room to
+ * spare, an event fits an EventBridge entry (256 KB) four times over, and an amount keeps every
+ * sum of amounts an exact integer of minor units.
+ */
+export const LIMITS = {
+  /** Request bodies above this are refused with 413 before anything else is read. */
+  requestBodyBytes: 1024 * 1024,
+  /** Every URL a client gives (redirect_url, webhook_url). */
+  urlLength: 2048,
+  /** A refund's description, in characters. */
+  descriptionLength: 500,
+  metadata: { keys: 50, keyLength: 40, valueLength: 500 },
+  /** Metadata keys that would reach an object's prototype chain. */
+  reservedMetadataKeys: ['__proto__', 'constructor', 'prototype'],
+  /** 999,999,999.99 in minor units: the largest amount of any request. */
+  amountMinor: 99_999_999_999,
+  /** No event the service writes is larger (its envelope as JSON, in bytes). */
+  eventBytes: 64 * 1024,
+} as const;
