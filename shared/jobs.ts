@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Mode } from './auth/principal';
 
 /**
  * The minute jobs. The EventBridge schedule runs all of them every minute (functions/run-jobs),
@@ -8,8 +9,18 @@ import { z } from 'zod';
  */
 export interface Job {
   name: string;
-  run(now: Date): Promise<number>;
+  /** Processes what is due at `now`; with `only`, just that organization's items of that mode. */
+  run(now: Date, only?: JobScope): Promise<number>;
 }
+
+/** The test helper's reach: the caller's organization in test mode (product-decisions §10). */
+export interface JobScope {
+  orgId: string;
+  mode: Mode;
+}
+
+export const inJobScope = (item: { orgId: string; mode: Mode }, only: JobScope | undefined) =>
+  !only || (item.orgId === only.orgId && item.mode === only.mode);
 
 export function findJob(jobs: Job[], name: string): Job | undefined {
   return jobs.find((job) => job.name === name);

@@ -54,9 +54,9 @@ export function createServices(db: DynamoDBDocumentClient, tableName: string, no
 
   /** Every job of the service, in the order the schedule runs them. */
   const jobs: Job[] = [
-    { name: 'expire-payment-links', run: (at) => expireDueLinks(paymentLinks(), at) },
-    { name: 'accept-overdue-chargebacks', run: (at) => chargebacks.acceptOverdue(at) },
-    { name: 'process-refunds', run: (at) => refunds.runJob(at) },
+    { name: 'expire-payment-links', run: (at, only) => expireDueLinks(paymentLinks(), at, only) },
+    { name: 'accept-overdue-chargebacks', run: (at, only) => chargebacks.acceptOverdue(at, only) },
+    { name: 'process-refunds', run: (at, only) => refunds.runJob(at, only) },
   ];
 
   return {

@@ -9,9 +9,9 @@ const { jobs } = services();
 /** POST /v1/test_helpers/jobs/{name}: runs one minute job now (test keys only). */
 export const handler = apiHandler(
   testHelperRunJob,
-  async ({ path }) => {
+  async ({ principal, path }) => {
     const job = findJob(jobs, path.name);
     if (!job) throw new NotFoundError(`No job named ${path.name}`);
-    return { status: 200, body: jobRunResource(job.name, await job.run(new Date())) };
+    return { status: 200, body: jobRunResource(job.name, await job.run(new Date(), { orgId: principal.orgId, mode: principal.mode })) };
   },
 );

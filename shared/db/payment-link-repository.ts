@@ -150,9 +150,9 @@ export function createPaymentLinkRepository(db: DynamoDBDocumentClient, tableNam
     },
 
     /** Active links whose expiry has passed, oldest expiry first: reads only the sparse index. */
-    async dueForExpiry(now: Date, limit: number): Promise<VersionedLink[]> {
-      const page = await queryDuePage(db, tableName, keys.paymentLinkExpiryDue, { upTo: `${now.toISOString()}#~`, limit });
-      return page.items.map((item) => stripKeys<VersionedLink>(item)!);
+    async dueForExpiry(now: Date, limit: number, startKey?: Record<string, unknown>) {
+      const page = await queryDuePage(db, tableName, keys.paymentLinkExpiryDue, { upTo: `${now.toISOString()}#~`, limit, startKey });
+      return { links: page.items.map((item) => stripKeys<VersionedLink>(item)!), nextKey: page.nextKey };
     },
   };
 }

@@ -16,6 +16,7 @@ import type { Payment } from '../domain/payments';
 import { BusinessRuleError, NotFoundError, ServiceError } from '../errors';
 import { newEvent } from '../events';
 import { newId } from '../ids';
+import { inJobScope, type JobScope } from '../jobs';
 
 /** Every chargeback event: `transactions.chargeback.<status>` with the full object, also to the payment's webhook_url. */
 function chargebackEvent(chargeback: Chargeback, urls: PublicUrls) {
@@ -139,10 +140,11 @@ export function createChargebackUseCases({ chargebacks, payments, onBalanceCredi
    * Minute job: every `open` chargeback past its deadline_at becomes `accepted`, with its event.
    * Reads only the sparse DUE index; each acceptance is conditional on the status still being open.
    */
-  async function acceptOverdue(now: Date): Promise<number> {
+  async function acceptOverdue(now: Date, only?: JobScope): Promise<number> {
     const urls = configuredUrls();
     let accepted = 0;
     for await (const chargeback of chargebacks.overdue(now)) {
+      if (!inJobScope(chargeback, only)) continue;
       try {
         await transition(chargeback, 'accepted', urls, 'deadline', now);
         accepted++;

@@ -15,6 +15,7 @@ import { paymentResource, type Payment, type PaymentStatus } from '../domain/pay
 import { ConflictError, NotFoundError } from '../errors';
 import { newEvent } from '../events';
 import { newId } from '../ids';
+import { inJobScope, type JobScope } from '../jobs';
 import { createKeyedLock } from '../keyed-lock';
 import { backoff, isoMillis } from '../time';
 import { linkEvent, type PaymentLinkDeps } from './payment-links';
@@ -180,12 +181,13 @@ async function finish(deps: CheckoutDeps, next: Payment): Promise<Payment> {
  * The minute job: expires every active link whose `expires_at` has passed. It reads only the
  * sparse expiry index, so its cost follows the number of links due, not the table's size.
  */
-export async function expireDueLinks(deps: PaymentLinkDeps, now: Date): Promise<number> {
+export async function expireDueLinks(deps: PaymentLinkDeps, now: Date, only?: JobScope): Promise<number> {
   let processed = 0;
-  for (;;) {
-    const due = await deps.links.dueForExpiry(now, 100);
-    const before = processed;
-    for (let link of due) {
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await deps.links.dueForExpiry(now, 100, startKey);
+    for (let link of page.links) {
+      if (!inJobScope(link, only)) continue;
       for (;;) {
         if (!isDueToExpire(link, now)) break;
         const expired = expiredPaymentLink(link, now);
@@ -199,7 +201,7 @@ export async function expireDueLinks(deps: PaymentLinkDeps, now: Date): Promise<
         }
       }
     }
-    // A full page that expired nothing is an index lagging behind its table: try next minute.
-    if (due.length < 100 || processed === before) return processed;
-  }
+    startKey = page.nextKey;
+  } while (startKey);
+  return processed;
 }

@@ -19,6 +19,7 @@ import { requireOwned } from '../domain/scope';
 import { BusinessRuleError, DependencyUnavailableError } from '../errors';
 import { newId } from '../ids';
 import { parseMinor } from '../money';
+import { inJobScope, type JobScope } from '../jobs';
 import type { PageRequest } from '../pagination';
 import { isoMillis } from '../time';
 
@@ -86,13 +87,13 @@ export function refundUseCases({ refunds, payments, balances, now: clock, config
   }
 
   /** Completes `processing` refunds: there is no external acquirer, the job pays them out. */
-  async function completeProcessing(now: Date, urls: PublicUrls): Promise<number> {
+  async function completeProcessing(now: Date, urls: PublicUrls, only?: JobScope): Promise<number> {
     let processed = 0;
     let startKey: Record<string, unknown> | undefined;
     do {
       const page = await refunds.processingDue(isoMillis(now), PROCESSING_BATCH, startKey);
       for (const refund of page.refunds) {
-        if (refund.status !== 'processing') continue;
+        if (refund.status !== 'processing' || !inJobScope(refund, only)) continue;
         if ((await move(refund, 'refunded', urls, now)).outcome === 'moved') processed++;
       }
       startKey = page.nextKey;
@@ -199,11 +200,11 @@ export function refundUseCases({ refunds, payments, balances, now: clock, config
     },
 
     /** The process-refunds job: held refunds of every balance that has some, then completion. */
-    async runJob(now: Date): Promise<number> {
+    async runJob(now: Date, only?: JobScope): Promise<number> {
       const urls = configuredUrls();
       let processed = 0;
-      for (const ref of await balances.withHeldRefunds()) processed += await processHeld(ref, { urls, now });
-      return processed + (await completeProcessing(now, urls));
+      for (const ref of await balances.withHeldRefunds()) if (inJobScope(ref, only)) processed += await processHeld(ref, { urls, now });
+      return processed + (await completeProcessing(now, urls, only));
     },
   };
 }
