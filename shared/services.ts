@@ -20,6 +20,8 @@ import { expireDueLinks, type CheckoutDeps } from './use-cases/checkout';
 import { dashboardUseCases } from './use-cases/dashboard';
 import { eventUseCases } from './use-cases/events';
 import { refundUseCases } from './use-cases/refunds';
+import { createWebhookUrlCheck } from './webhooks/http-sender';
+import { webhookSettingsHere } from './webhooks/settings';
 
 /**
  * The composition root: every use case wired to its DynamoDB adapters. The use cases know only
@@ -34,7 +36,14 @@ export function createServices(db: DynamoDBDocumentClient, tableName: string, no
   const refundRepository = createRefundRepository(db, tableName);
   const deliveries = createDeliveryRepository(db, tableName);
 
-  const refunds = refundUseCases({ refunds: refundRepository, payments, balances: createBalanceStore(db, tableName), now, configuredUrls });
+  const refunds = refundUseCases({
+    refunds: refundRepository,
+    payments,
+    balances: createBalanceStore(db, tableName),
+    now,
+    configuredUrls,
+    checkWebhookUrl: createWebhookUrlCheck(webhookSettingsHere()),
+  });
   /** The payment-link and checkout use cases' ports, for the request's public URLs (jobs: the configured ones). */
   const paymentLinks = (urls: PublicUrls = configuredUrls()): CheckoutDeps => ({
     links,

@@ -1,3 +1,4 @@
+import type { FeedResult } from '../../shared/use-cases/chargebacks';
 import { services } from '../../shared/services';
 import { logger } from '../../shared/http/logger';
 import { configuredUrls } from '../../shared/config';
@@ -6,10 +7,10 @@ const { chargebacks: useCases } = services();
 
 /**
  * The acquirer feed's entry point in AWS: invoked with the same document `ops chargeback ingest`
- * reads (`{"chargebacks": [...]}`); answers `{ingested: n}` or fails with the refusal message.
+ * reads (`{"chargebacks": [...]}`); answers `{ingested: n, rejected?: [...]}` or fails with the refusal message.
  */
-export const handler = async (event: unknown): Promise<{ ingested: number }> => {
-  const ingested = await useCases.ingest(event, configuredUrls());
-  logger.info('chargebacks ingested', { ingested });
-  return { ingested };
+export const handler = async (event: unknown): Promise<FeedResult> => {
+  const result = await useCases.ingest(event, configuredUrls());
+  logger.info('chargebacks ingested', { ingested: result.ingested, rejected: result.rejected?.length ?? 0 });
+  return result;
 };

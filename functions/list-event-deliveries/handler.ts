@@ -5,7 +5,7 @@ import { apiHandler } from '../../shared/http/api';
 const { events } = services();
 
 /** GET /v1/events/{id}/deliveries */
-export const handler = apiHandler(listEventDeliveries, async ({ principal, path }) => ({
+export const handler = apiHandler(listEventDeliveries, async ({ principal, path, query }) => ({
   status: 200,
-  body: await events.listDeliveries(principal, path.id),
+  body: await events.listDeliveries(principal, path.id, query),
 }));

@@ -1,6 +1,7 @@
 import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Principal } from '../auth/principal';
-import { balanceDeltaOf, type Chargeback, type ChargebackStatus } from '../domain/chargebacks';
+import { CHARGEBACKS_EXCEED_PAYMENT, balanceDeltaOf, type Chargeback, type ChargebackStatus } from '../domain/chargebacks';
+import type { Payment } from '../domain/payments';
 import { isOwned } from '../domain/scope';
 import { BusinessRuleError } from '../errors';
 import { type OutboxEvent } from '../events';
@@ -68,14 +69,17 @@ export function createChargebackRepository(db: DynamoDBDocumentClient, tableName
      * chargeback may drive it negative) and the `open` event, under the condition that the
      * payment is still paid. A payment that is not: 422 `payment_id`.
      */
-    async create(chargeback: Chargeback, event: OutboxEvent, feedReference?: string): Promise<'created' | 'duplicate'> {
+    async create(chargeback: Chargeback, paymentAmountMinor: number, event: OutboxEvent, feedReference?: string): Promise<'created' | 'duplicate'> {
+      // Money leaves once: the payment is still paid and its chargebacks not won stay within its amount.
       const paymentStillPaid = {
-        ConditionCheck: {
+        Update: {
           TableName: tableName,
           Key: keys.payment(chargeback.paymentId),
-          ConditionExpression: '#status = :paid',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':paid': 'paid' },
+          UpdateExpression: 'ADD #chargedBack :amount, #unwon :one',
+          ConditionExpression: '#status = :paid AND (attribute_not_exists(#chargedBack) OR #chargedBack <= :room)',
+          ExpressionAttributeNames: { '#status': 'status', '#chargedBack': 'chargedBackMinor', '#unwon': 'unwonChargebacks' },
+          ExpressionAttributeValues: { ':paid': 'paid', ':amount': chargeback.amountMinor, ':one': 1, ':room': paymentAmountMinor - chargeback.amountMinor },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
         },
       };
       // A feed entry's acquirer reference is claimed with the chargeback: a replayed feed is harmless.
@@ -101,6 +105,7 @@ export function createChargebackRepository(db: DynamoDBDocumentClient, tableName
         const reasons = cancellationReasons(error);
         if (feedReference && reasons?.[2]?.code === 'ConditionalCheckFailed') return 'duplicate';
         if (reasons?.[1]?.code === 'ConditionalCheckFailed') {
+          if (stripKeys<Payment>(reasons[1].item)?.status === 'paid') throw new BusinessRuleError(CHARGEBACKS_EXCEED_PAYMENT, 'amount.value');
           throw new BusinessRuleError('Only a paid payment can be charged back', 'payment_id');
         }
         throw error;
@@ -112,12 +117,23 @@ export function createChargebackRepository(db: DynamoDBDocumentClient, tableName
      * `from`. When another writer moved it first, answers the stored chargeback instead.
      */
     async saveTransition(from: ChargebackStatus, next: Chargeback, event: OutboxEvent): Promise<TransitionOutcome> {
+      // A won chargeback gives its amount back to the payment: it may be refunded again.
+      const paymentWon = {
+        Update: {
+          TableName: tableName,
+          Key: keys.payment(next.paymentId),
+          UpdateExpression: 'ADD #chargedBack :amount, #unwon :one',
+          ExpressionAttributeNames: { '#chargedBack': 'chargedBackMinor', '#unwon': 'unwonChargebacks' },
+          ExpressionAttributeValues: { ':amount': -next.amountMinor, ':one': -1 },
+        },
+      };
       try {
-        await commit(next, event, {
-          ConditionExpression: '#status = :from',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':from': from },
-        });
+        await commit(
+          next,
+          event,
+          { ConditionExpression: '#status = :from', ExpressionAttributeNames: { '#status': 'status' }, ExpressionAttributeValues: { ':from': from } },
+          next.status === 'won' && from !== 'won' ? [paymentWon] : [],
+        );
         return { saved: true };
       } catch (error) {
         const reason = cancellationReasons(error)?.[0];

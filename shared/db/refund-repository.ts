@@ -30,10 +30,10 @@ function paymentRefundedTotal(tableName: string, paymentId: string, deltaMinor: 
       Key: keys.payment(paymentId),
       UpdateExpression: 'ADD #refunded :delta',
       ConditionExpression: limited
-        ? '#status = :paid AND (attribute_not_exists(#refunded) OR #refunded <= :room)'
+        ? '#status = :paid AND (attribute_not_exists(#refunded) OR #refunded <= :room) AND (attribute_not_exists(#unwon) OR #unwon <= :zero)'
         : 'attribute_exists(#pk)',
-      ExpressionAttributeNames: { '#refunded': 'refundedMinor', ...(limited ? { '#status': 'status' } : { '#pk': 'PK' }) },
-      ExpressionAttributeValues: { ':delta': deltaMinor, ...(limited ? { ':paid': 'paid', ':room': limitMinor - deltaMinor } : {}) },
+      ExpressionAttributeNames: { '#refunded': 'refundedMinor', ...(limited ? { '#status': 'status', '#unwon': 'unwonChargebacks' } : { '#pk': 'PK' }) },
+      ExpressionAttributeValues: { ':delta': deltaMinor, ...(limited ? { ':paid': 'paid', ':room': limitMinor - deltaMinor, ':zero': 0 } : {}) },
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
     },
   };

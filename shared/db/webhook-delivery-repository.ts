@@ -105,14 +105,14 @@ export function createDeliveryRepository(db: DynamoDBDocumentClient, tableName: 
     journal,
 
     /** The attempts of one event, oldest first per target (for the events API). */
-    async attemptsOf(eventId: string): Promise<(AttemptRecord & { targetKey: string })[]> {
+    async attemptsOf(eventId: string): Promise<(AttemptRecord & { targetKey: string; SK: string })[]> {
       const items = await queryAll(db, {
         TableName: tableName,
         KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
         ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK' },
         ExpressionAttributeValues: { ':pk': keys.event(eventId).PK, ':prefix': keys.deliveryAttempt(eventId, '').SK },
       });
-      return items as unknown as (AttemptRecord & { targetKey: string })[];
+      return items as unknown as (AttemptRecord & { targetKey: string; SK: string })[];
     },
 
     /**

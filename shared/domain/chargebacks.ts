@@ -176,6 +176,9 @@ export function generatedAcquirer(mode: Mode): Acquirer {
  * A new `open` chargeback of a paid payment. Default amount: the payment's; default deadline:
  * 7 days after creation. The amount is in the payment's currency and at most its amount (422).
  */
+/** Money leaves once (decisions §6): the chargebacks of a payment that are not won stay within its amount. */
+export const CHARGEBACKS_EXCEED_PAYMENT = "amount.value cannot exceed the payment amount less its other chargebacks that are not won";
+
 export function openChargeback(input: OpenChargebackInput): Chargeback {
   const { payment, now } = input;
   if (payment.status !== 'paid') throw new BusinessRuleError('Only a paid payment can be charged back', 'payment_id');
@@ -186,6 +189,9 @@ export function openChargeback(input: OpenChargebackInput): Chargeback {
   const amountMinor = input.amount ? parseMinor(input.amount.value) : payment.amountMinor;
   if (amountMinor > payment.amountMinor) {
     throw new BusinessRuleError('amount.value cannot exceed the payment amount', 'amount.value');
+  }
+  if (amountMinor > payment.amountMinor - (payment.chargedBackMinor ?? 0)) {
+    throw new BusinessRuleError(CHARGEBACKS_EXCEED_PAYMENT, 'amount.value');
   }
   const at = isoMillis(now);
   return {

@@ -47,6 +47,7 @@ export const EventResendSchema = z
 export const DeliveryAttemptSchema = z
   .strictObject({
     object: z.literal('delivery_attempt'),
+    id: z.string().meta({ description: 'The attempt, as a cursor of this list (`dla_…`).' }),
     attempt: z.number().int(),
     attempted_at: z.string(),
     endpoint: z.string(),
@@ -61,11 +62,16 @@ export const DeliveryAttemptSchema = z
 
 export const DeliveryAttemptListSchema = pageSchema(DeliveryAttemptSchema, 'DeliveryAttemptList', 'Every delivery attempt of the event, oldest first.');
 
-export type StoredAttempt = AttemptRecord & { subscriptionId?: string; resendId?: string };
+export type StoredAttempt = AttemptRecord & { SK: string; subscriptionId?: string; resendId?: string };
+
+/** An attempt's id: its place in the event's partition, opaque to clients. */
+export const attemptId = (attempt: Pick<StoredAttempt, 'SK'>) => `dla_${Buffer.from(attempt.SK).toString('base64url')}`;
+export const isAttemptId = (value: string) => /^dla_[A-Za-z0-9_-]+$/.test(value);
 
 export function deliveryAttemptResource(attempt: StoredAttempt): z.infer<typeof DeliveryAttemptSchema> {
   return {
     object: 'delivery_attempt',
+    id: attemptId(attempt),
     attempt: attempt.attempt,
     attempted_at: attempt.at,
     endpoint: attempt.url,

@@ -28,6 +28,10 @@ export interface Payment {
   webhookUrl?: string;
   /** Sum of this payment's refunds that are not failed or canceled; raised by conditional writes only. */
   refundedMinor?: number;
+  /** Sum of this payment's chargebacks that are not won (money leaves once: at most its amount). */
+  chargedBackMinor?: number;
+  /** How many of its chargebacks are not won: while any is, the payment cannot be refunded. */
+  unwonChargebacks?: number;
 }
 
 /** `GET /v1/payments`: the standard list parameters and a `status` filter. */

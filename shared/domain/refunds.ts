@@ -54,6 +54,8 @@ export interface RefundablePayment {
   currency: string;
   /** Sum of the payment's refunds that are not failed or canceled (kept on the payment item). */
   refundedMinor?: number;
+  /** Chargebacks of the payment that are not won: while any is, nothing can be refunded. */
+  unwonChargebacks?: number;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -161,6 +163,9 @@ export interface RefundAmountPlan {
  */
 export function planRefundAmount(payment: RefundablePayment, request: RefundAmountRequest): RefundAmountPlan {
   if (payment.status !== 'paid') throw new BusinessRuleError('Only a paid payment can be refunded', 'payment_id');
+  if ((payment.unwonChargebacks ?? 0) > 0) {
+    throw new BusinessRuleError('A payment with a chargeback that is not won cannot be refunded', 'payment_id');
+  }
   if (payment.currency.toUpperCase() !== REFUND_CURRENCY) {
     throw new BusinessRuleError('Refunds support only the currency eur', 'amount.currency');
   }

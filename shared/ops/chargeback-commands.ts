@@ -18,7 +18,7 @@ export function chargebackCommands(db: () => DynamoDBDocumentClient, tableName: 
         } catch (error) {
           throw new UsageError(`Cannot read ${String(file)} as JSON: ${(error as Error).message}`);
         }
-        return { ingested: await createServices(db(), tableName).chargebacks.ingest(document, configuredUrls()) };
+        return createServices(db(), tableName).chargebacks.ingest(document, configuredUrls());
       },
     },
   ];

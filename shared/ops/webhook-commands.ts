@@ -1,3 +1,5 @@
+import { createWebhookUrlCheck } from '../webhooks/http-sender';
+import { webhookSettingsHere } from '../webhooks/settings';
 import type { Mode } from '../auth/principal';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDeliveryRepository } from '../db/webhook-delivery-repository';
@@ -32,6 +34,7 @@ export function webhookCommands(db: () => DynamoDBDocumentClient, tableName: str
       },
       run: async (values) => {
         const input = parseSubscriptionInput({ orgId: values.org, mode: mode(values.mode), url: values.url, events: list(values.events) });
+        await createWebhookUrlCheck(webhookSettingsHere())(input.url, 'url');
         const created = await webhooks().create(input);
         return { id: created.id, secret: created.secret };
       },

@@ -3,6 +3,7 @@ import type { ChargebackRepository } from '../db/chargeback-repository';
 import type { PaymentRepository } from '../db/payment-repository';
 import type { BalanceRef } from '../domain/balance';
 import {
+  CHARGEBACKS_EXCEED_PAYMENT,
   ChargebackFeed,
   chargebackEventType,
   chargebackResource,
@@ -39,6 +40,15 @@ function refuseFeed(detail: string, attribute: string): never {
   throw new BusinessRuleError(`Refused the whole feed, nothing was ingested: ${attribute}: ${detail}`, attribute);
 }
 
+/** A chargeback refused because the payment's chargebacks would exceed it (decisions §6). */
+const isOverPayment = (error: unknown): error is BusinessRuleError =>
+  error instanceof BusinessRuleError && error.message === CHARGEBACKS_EXCEED_PAYMENT;
+
+export interface FeedResult {
+  ingested: number;
+  rejected?: { index: number; payment_id: string; detail: string }[];
+}
+
 export interface ChargebackDeps {
   chargebacks: ChargebackRepository;
   payments: Pick<PaymentRepository, 'get'>;
@@ -50,8 +60,8 @@ export interface ChargebackDeps {
 }
 
 export function createChargebackUseCases({ chargebacks, payments, onBalanceCredited, now: clock, configuredUrls }: ChargebackDeps) {
-  const record = (chargeback: Chargeback, urls: PublicUrls, feedReference?: string) =>
-    chargebacks.create(chargeback, chargebackEvent(chargeback, urls), feedReference);
+  const record = (chargeback: Chargeback, payment: Payment, urls: PublicUrls, feedReference?: string) =>
+    chargebacks.create(chargeback, payment.amountMinor, chargebackEvent(chargeback, urls), feedReference);
 
   /**
    * Opens a chargeback on a paid payment.
@@ -60,7 +70,7 @@ export function createChargebackUseCases({ chargebacks, payments, onBalanceCredi
    */
   async function open(input: Omit<OpenChargebackInput, 'id' | 'now'>, urls: PublicUrls): Promise<Chargeback> {
     const chargeback = openChargeback({ ...input, id: newId('chargeback'), now: clock() });
-    await record(chargeback, urls);
+    await record(chargeback, input.payment, urls);
     return chargeback;
   }
 
@@ -96,16 +106,18 @@ export function createChargebackUseCases({ chargebacks, payments, onBalanceCredi
    * 1. Validate the whole document with zod; any issue refuses it whole, naming entry and field.
    * 2. Check every entry against its payment (exists, live, paid; currency; amount); any failure refuses it whole.
    * 3. Open each chargeback (one transaction each). An entry whose acquirer reference was
-   *    ingested before is skipped (a replayed feed). Returns how many were ingested.
+   *    ingested before is skipped (a replayed feed). An entry that would take the payment's
+   *    chargebacks past its amount is reported in `rejected`; the others are ingested.
    */
-  async function ingest(document: unknown, urls: PublicUrls): Promise<number> {
+  async function ingest(document: unknown, urls: PublicUrls): Promise<FeedResult> {
     const parsed = ChargebackFeed.safeParse(document);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]] : issue.path;
       refuseFeed(issue.code === 'unrecognized_keys' ? 'unknown field' : issue.message, fieldPath(path) || 'chargebacks');
     }
-    const opened: { chargeback: Chargeback; feedReference?: string }[] = [];
+    const opened: { chargeback: Chargeback; payment: Payment; index: number; feedReference?: string }[] = [];
+    const rejected: { index: number; payment_id: string; detail: string }[] = [];
     for (const [i, entry] of parsed.data.chargebacks.entries()) {
       const payment: Payment | undefined = await payments.get(entry.payment_id);
       if (!payment) refuseFeed(`payment ${entry.payment_id} does not exist`, `chargebacks[${i}].payment_id`);
@@ -115,25 +127,38 @@ export function createChargebackUseCases({ chargebacks, payments, onBalanceCredi
           chargeback: openChargeback({
             id: newId('chargeback'),
             now: clock(),
-            payment,
+            // The write decides what the payment has left: a replayed entry is a duplicate before it is an excess.
+            payment: { ...payment, chargedBackMinor: 0 },
             reason: entry.reason,
             amount: entry.amount,
             deadlineAt: entry.deadline_at,
             acquirer: entry.acquirer,
             consumerAccountNumber: entry.consumer_account_number,
           }),
+          payment,
+          index: i,
           feedReference: entry.acquirer ? `${entry.acquirer.name}#${entry.acquirer.reference}` : undefined,
         });
       } catch (error) {
+        if (isOverPayment(error)) {
+          rejected.push({ index: i, payment_id: payment.id, detail: error.message });
+          continue;
+        }
         if (error instanceof ServiceError) refuseFeed(error.message, `chargebacks[${i}].${error.attribute ?? 'payment_id'}`);
         throw error;
       }
     }
     let ingested = 0;
-    for (const { chargeback, feedReference } of opened) {
-      if ((await record(chargeback, urls, feedReference)) === 'created') ingested++;
+    for (const { chargeback, payment, index, feedReference } of opened) {
+      try {
+        if ((await record(chargeback, payment, urls, feedReference)) === 'created') ingested++;
+      } catch (error) {
+        // An earlier entry of this feed (or a concurrent one) took what the payment had left.
+        if (!isOverPayment(error)) throw error;
+        rejected.push({ index, payment_id: payment.id, detail: error.message });
+      }
     }
-    return ingested;
+    return { ingested, ...(rejected.length ? { rejected } : {}) };
   }
 
   /**

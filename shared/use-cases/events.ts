@@ -2,11 +2,11 @@ import type { Principal } from '../auth/principal';
 import type { EventRepository } from '../db/event-repository';
 import type { DeliveryRepository } from '../db/webhook-delivery-repository';
 import type { WebhookRepository } from '../db/webhook-repository';
-import { deliveryAttemptResource, type StoredAttempt } from '../domain/event-resources';
+import { attemptId, deliveryAttemptResource, isAttemptId, type StoredAttempt } from '../domain/event-resources';
 import { requireOwned } from '../domain/scope';
 import { BusinessRuleError } from '../errors';
 import { isId } from '../ids';
-import { pageRequest } from '../pagination';
+import { pageOf, pageRequest } from '../pagination';
 
 export interface EventDeps {
   events: EventRepository;
@@ -29,11 +29,13 @@ export function eventUseCases({ events, deliveries, webhooks }: EventDeps) {
     },
 
     /** Every attempt of the event, oldest first (time, endpoint, status code, duration). */
-    async listDeliveries(principal: Principal, id: string) {
+    async listDeliveries(principal: Principal, id: string, query: { limit?: string; starting_after?: string; ending_before?: string }) {
+      const request = pageRequest(query, isAttemptId);
       await getEvent(principal, id);
       const attempts = (await deliveries.attemptsOf(id)) as StoredAttempt[];
       attempts.sort((a, b) => a.at.localeCompare(b.at) || a.attempt - b.attempt);
-      return { has_more: false, data: attempts.map(deliveryAttemptResource) };
+      const page = pageOf(attempts, request, attemptId);
+      return { has_more: page.hasMore, data: page.items.map(deliveryAttemptResource) };
     },
 
     /**

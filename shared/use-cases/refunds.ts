@@ -39,9 +39,11 @@ export interface RefundDeps {
   now: () => Date;
   /** Public URLs outside a request (jobs, hooks of other resources): from configuration. */
   configuredUrls: () => PublicUrls;
+  /** Refuses (422) a webhook_url that could never be delivered to (decisions §9). */
+  checkWebhookUrl: (url: string, attribute: string) => Promise<void>;
 }
 
-export function refundUseCases({ refunds, payments, balances, now: clock, configuredUrls }: RefundDeps) {
+export function refundUseCases({ refunds, payments, balances, now: clock, configuredUrls, checkWebhookUrl }: RefundDeps) {
 
   /**
    * Applies one transition with its effects and events. Returns the outcome; a stale refund
@@ -115,6 +117,7 @@ export function refundUseCases({ refunds, payments, balances, now: clock, config
      *    write it `pending` and on hold instead (event pending) and try the hold queue once.
      */
     async create(principal: Principal, paymentId: string, body: RefundCreateBody, urls: PublicUrls): Promise<Refund> {
+      if (body.webhook_url !== undefined) await checkWebhookUrl(body.webhook_url, 'webhook_url');
       const id = newId('refund');
       const now = clock();
       let held = false;

@@ -1,14 +1,17 @@
-import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from 'node:dns';
+import { lookup as dnsLookup, promises as dnsPromises, type LookupAddress, type LookupAllOptions } from 'node:dns';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { BlockList, isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { SendResult, WebhookSender } from '../domain/webhook-delivery';
+import { BusinessRuleError } from '../errors';
+import type { WebhookSettings } from './settings';
 
 /**
  * Addresses a webhook may not reach from AWS: private, loopback, link-local, and the other
  * non-public ranges (unspecified, carrier-grade NAT, benchmarking, multicast, reserved,
- * unique-local IPv6). BlockList checks IPv4-mapped IPv6 addresses (`::ffff:10.0.0.1`) against
+ * unique-local IPv6), and the IPv6 forms that embed an IPv4 address (IPv4-compatible `::/96`,
+ * NAT64 `64:ff9b::/96`, 6to4 `2002::/16`) or that were once site-local (`fec0::/10`). BlockList checks IPv4-mapped IPv6 addresses (`::ffff:10.0.0.1`) against
  * the IPv4 rules.
  */
 const nonPublic = new BlockList();
@@ -28,7 +31,10 @@ for (const [network, prefix] of [
   nonPublic.addSubnet(network, prefix, 'ipv4');
 }
 for (const [network, prefix] of [
-  ['::', 128],
+  ['::', 96],
+  ['64:ff9b::', 96],
+  ['2002::', 16],
+  ['fec0::', 10],
   ['::1', 128],
   ['fc00::', 7],
   ['fe80::', 10],
@@ -41,6 +47,33 @@ export function isNonPublicAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return false;
   return nonPublic.check(address, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+/**
+ * Why a webhook URL given to the service would never be delivered from AWS, or undefined when it
+ * is a public address: an IP literal or a name is checked against the ranges above when given,
+ * not only at send time (the sender checks again, against the address it connects to).
+ */
+export async function nonPublicReason(url: string): Promise<string | undefined> {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host)) return isNonPublicAddress(host) ? `${host} is not a public address` : undefined;
+  if (host === 'localhost' || host.endsWith('.localhost')) return `${host} is not a public address`;
+  try {
+    const addresses = await dnsPromises.lookup(host, { all: true });
+    const refused = addresses.find((entry) => isNonPublicAddress(entry.address));
+    return refused ? `${host} resolves to ${refused.address}, not a public address` : undefined;
+  } catch {
+    return `${host} does not resolve`;
+  }
+}
+
+/** The check where URLs are given (refunds, subscriptions): a 422 on `attribute` unless private URLs are allowed. */
+export function createWebhookUrlCheck(settings: Pick<WebhookSettings, 'allowPrivateUrls'>) {
+  return async (url: string, attribute: string): Promise<void> => {
+    if (settings.allowPrivateUrls) return;
+    const reason = await nonPublicReason(url);
+    if (reason) throw new BusinessRuleError(`${attribute} must be a public http(s) address: ${reason}`, attribute);
+  };
 }
 
 class RefusedAddressError extends Error {

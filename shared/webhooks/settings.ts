@@ -30,6 +30,13 @@ export const LOCAL_WEBHOOK_SETTINGS: WebhookSettings = {
   allowPrivateUrls: true,
 };
 
+/**
+ * Where it runs: the local stack and `ops` against it name a DynamoDB endpoint; deployed
+ * functions do not.
+ */
+export const webhookSettingsHere = (env: NodeJS.ProcessEnv = process.env): WebhookSettings =>
+  loadWebhookSettings(env, env.DYNAMODB_ENDPOINT ? LOCAL_WEBHOOK_SETTINGS : AWS_WEBHOOK_SETTINGS);
+
 function number(name: string, value: string, min: number, max: number): number {
   const parsed = Number(value);
   if (value.trim() === '' || !Number.isFinite(parsed) || parsed < min || parsed > max) {

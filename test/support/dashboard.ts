@@ -85,17 +85,20 @@ export async function seedAccount(stack: TestStack, merchant: Merchant, descript
   ).body;
   const paymentIds: string[] = [];
   for (let i = 0; i < 2; i++) paymentIds.push((await api.post(`/v1/test_helpers/payment_links/${link.id}/checkout`, { outcome: 'paid' })).body.id);
-  const processing = (await api.post(`/v1/payments/${paymentIds[0]}/refunds`, { amount: { value: '10.00', currency: 'eur' } })).body;
+  const processing = (await api.post(`/v1/payments/${paymentIds[0]}/refunds`, { amount: { value: '19.99', currency: 'eur' } })).body;
   const day = 86_400_000;
   const later = new Date(Date.now() + 3 * day).toISOString();
   const sooner = new Date(Date.now() + 1 * day).toISOString();
-  const chargeback = async (paymentId: string, deadlineAt: string) =>
-    (await api.post(`/v1/test_helpers/payments/${paymentId}/chargebacks`, { deadline_at: deadlineAt })).body.id as string;
-  const laterId = await chargeback(paymentIds[0], later);
-  const soonerId = await chargeback(paymentIds[1], sooner);
-  const acceptedId = await chargeback(paymentIds[1], sooner);
-  await api.post(`/v1/test_helpers/chargebacks/${acceptedId}/transitions`, { status: 'accepted' });
+  const chargeback = async (paymentId: string, deadlineAt: string, value: string) =>
+    (await api.post(`/v1/test_helpers/payments/${paymentId}/chargebacks`, { deadline_at: deadlineAt, amount: { value, currency: 'EUR' } })).body.id as string;
+  // The balance is empty after this chargeback, so the next refund waits on hold; the refund
+  // comes before its payment's chargebacks, which would block it (decisions §6), and those stay
+  // within the payment's amount.
+  const laterId = await chargeback(paymentIds[0], later, '19.99');
   const held = (await api.post(`/v1/payments/${paymentIds[1]}/refunds`, { amount: { value: '5.00', currency: 'eur' } })).body;
+  const soonerId = await chargeback(paymentIds[1], sooner, '10.00');
+  const acceptedId = await chargeback(paymentIds[1], sooner, '9.99');
+  await api.post(`/v1/test_helpers/chargebacks/${acceptedId}/transitions`, { status: 'accepted' });
   if (processing.on_hold !== false || held.on_hold !== true) throw new Error('seed: expected one refund processing and one on hold');
 
   const events = await outboxEvents(stack, merchant.orgId, 'test');

@@ -253,10 +253,11 @@ describe('deadline: the minute job accept-overdue-chargebacks', () => {
   test('open chargebacks past deadline_at become accepted with their event; others stay as they are', async () => {
     // Flush what earlier tests left overdue, so that the counts below are this test's own.
     await api(merchant.test).post('/v1/test_helpers/jobs/accept-overdue-chargebacks');
-    const payment = await paidPayment(merchant, { webhookUrl: WEBHOOK_URL });
-    const overdue = await openChargeback(payment.id, { deadline_at: PAST });
-    const dueNow = await openChargeback(payment.id, { deadline_at: isoMillis(Date.now() - 1000) });
-    const future = await openChargeback(payment.id);
+    // One payment each: a payment's chargebacks not won stay within its amount (decisions §6).
+    const payment = () => paidPayment(merchant, { webhookUrl: WEBHOOK_URL });
+    const overdue = await openChargeback((await payment()).id, { deadline_at: PAST });
+    const dueNow = await openChargeback((await payment()).id, { deadline_at: isoMillis(Date.now() - 1000) });
+    const future = await openChargeback((await payment()).id);
 
     const run = await api(merchant.test).post('/v1/test_helpers/jobs/accept-overdue-chargebacks');
     expect(run.status).toBe(200);
@@ -554,6 +555,15 @@ describe('acquirer feed (live): ops chargeback ingest and the feed function', ()
     expect(await ingest(document)).toEqual({ ingested: 0 });
     expect((await api(shop.live).get('/v1/chargebacks')).body.data).toHaveLength(1);
     expect(await balance(shop, 'live')).toBe(-3000);
+  });
+
+  test('ingest: an entry that would take the payment past its amount is rejected, the others are ingested (decisions §6)', async () => {
+    const shop = await createMerchant(stack);
+    const payment = await paidPayment(shop, { mode: 'live', amountMinor: 1000 });
+    const entry = (value: string) => ({ payment_id: payment.id, reason: { code: '4837', description: 'x' }, amount: { value, currency: 'EUR' } });
+    const result = await ingest({ chargebacks: [entry('6.00'), entry('5.00'), entry('4.00')] });
+    expect(result).toEqual({ ingested: 2, rejected: [{ index: 1, payment_id: payment.id, detail: expect.stringContaining('not won') }] });
+    expect(await balance(shop, 'live')).toBe(-1000);
   });
 
   test('ingest: one bad entry refuses the whole file, naming the entry and the field; nothing is written', async () => {

@@ -1,0 +1,43 @@
+import { putAttempt } from '../../support/dashboard';
+import { outboxEvents } from '../../support/events';
+import { expectEnvelope } from '../../support/http';
+import { startMerchantStack, type Api, type Merchant, type TestStack } from '../../support/stack';
+
+/** GET /v1/events/:id/deliveries follows the list rules (decisions §2): limit, cursors, unknown parameters. */
+let stack: TestStack;
+let merchant: Merchant;
+let api: Api;
+let eventId: string;
+
+beforeAll(async () => {
+  ({ stack, merchant, api } = await startMerchantStack());
+  await api.post('/v1/payment_links', { amount: { value: '3.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId });
+  eventId = (await outboxEvents(stack, merchant.orgId, 'test'))[0].id;
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    const at = new Date(Date.UTC(2026, 10, 23, 10, 0, attempt)).toISOString();
+    await putAttempt(stack, eventId, { attempt, at, url: 'https://hooks.example/a', statusCode: attempt === 3 ? 200 : 500, durationMs: 10 });
+  }
+});
+afterAll(() => stack?.stop());
+
+describe('Event deliveries: a list like the others', () => {
+  test('pages oldest first with limit and starting_after / ending_before; has_more says what lies beyond', async () => {
+    const all = (await api.get(`/v1/events/${eventId}/deliveries`)).body;
+    expect(all.data.map((attempt: { attempt: number }) => attempt.attempt)).toEqual([1, 2, 3]);
+    expect(all.has_more).toBe(false);
+    const first = (await api.get(`/v1/events/${eventId}/deliveries?limit=2`)).body;
+    expect(first.data.map((attempt: { attempt: number }) => attempt.attempt)).toEqual([1, 2]);
+    expect(first.has_more).toBe(true);
+    const next = (await api.get(`/v1/events/${eventId}/deliveries?limit=2&starting_after=${first.data[1].id}`)).body;
+    expect(next).toMatchObject({ has_more: false, data: [{ attempt: 3 }] });
+    const before = (await api.get(`/v1/events/${eventId}/deliveries?limit=1&ending_before=${next.data[0].id}`)).body;
+    expect(before).toMatchObject({ has_more: true, data: [{ attempt: 2 }] });
+  });
+
+  test('bad list parameters: unknown -> 400, limit out of range or a cursor of no attempt of this event -> 422', async () => {
+    expectEnvelope(await api.get(`/v1/events/${eventId}/deliveries?page=2`), 400);
+    expectEnvelope(await api.get(`/v1/events/${eventId}/deliveries?limit=0`), 422, 'limit');
+    expectEnvelope(await api.get(`/v1/events/${eventId}/deliveries?starting_after=dla_bm9wZQ`), 422, 'starting_after');
+    expectEnvelope(await api.get(`/v1/events/${eventId}/deliveries?starting_after=nope`), 422, 'starting_after');
+  });
+});
