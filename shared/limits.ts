@@ -11,7 +11,11 @@ export const LIMITS = {
   urlLength: 2048,
   /** A refund's description, in characters. */
   descriptionLength: 500,
-  metadata: { keys: 50, keyLength: 40, valueLength: 500 },
+  /**
+   * Per key and value in characters; in all, as UTF-8 JSON, at most `bytes`: 50 full ASCII pairs
+   * fit (about 27 KB), while characters of three bytes cannot push an event past `eventBytes`.
+   */
+  metadata: { keys: 50, keyLength: 40, valueLength: 500, bytes: 40 * 1024 },
   /** Metadata keys that would reach an object's prototype chain. */
   reservedMetadataKeys: ['__proto__', 'constructor', 'prototype'],
   /** 999,999,999.99 in minor units: the largest amount of any request. */

@@ -1,3 +1,4 @@
+import { LIMITS } from '../limits';
 import { EVENT_RETENTION_DAYS, type OutboxEvent } from '../events';
 import { eventEntity } from './entities';
 import { TTL_ATTRIBUTE } from './table';
@@ -5,6 +6,10 @@ import { TTL_ATTRIBUTE } from './table';
 /** The outbox item; put it in the same TransactWriteItems as the change it reports. */
 export function outboxItem(event: OutboxEvent): Record<string, unknown> {
   const { envelope } = event;
+  // Inputs are bounded so that this never happens; if it did, nothing would be written rather
+  // than an event EventBridge refuses (256 KB) holding up the stream behind it.
+  const bytes = Buffer.byteLength(JSON.stringify(envelope));
+  if (bytes > LIMITS.eventBytes) throw new Error(`event ${envelope.type} is ${bytes} bytes, above ${LIMITS.eventBytes}`);
   return eventEntity.item({
     orgId: event.orgId,
     mode: envelope.mode,

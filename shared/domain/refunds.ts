@@ -89,6 +89,12 @@ const metadataInput = z
       (value) => Object.values(value).every((entry) => entry.length <= LIMITS.metadata.valueLength),
       `metadata values are at most ${LIMITS.metadata.valueLength} characters long`,
     ),
+  )
+  .refine(
+    ...businessRule<Record<string, string>>(
+      (value) => Buffer.byteLength(JSON.stringify(value)) <= LIMITS.metadata.bytes,
+      `metadata is at most ${LIMITS.metadata.bytes} bytes as JSON`,
+    ),
   );
 
 /** Body of POST /v1/payments/:id/refunds; every field is optional, unknown fields are 400. */

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { z } from 'zod';
-import type { IdempotencyStore } from '../db/idempotency-store';
+import type { IdempotencyStore, StoredResponse } from '../db/idempotency-store';
+import { logger } from './logger';
 import { BusinessRuleError, ConflictError, InvalidRequestError } from '../errors';
 import { toErrorResponse } from './error-envelope';
 
@@ -41,6 +42,8 @@ export function requestFingerprint(event: APIGatewayProxyEventV2): string {
  * 2. A repeat with the same body gets the stored response with `Idempotent-Replayed: true`.
  * 3. A repeat with another body: 422. A repeat while the first still runs: 409.
  * 4. A 5xx releases the key, so the client's retry runs again.
+ * 5. Once the action has answered, its answer is kept whatever it takes (`keepAnswer`): the key
+ *    is never freed after the side effect, and the client never gets a 500 for the bookkeeping.
  */
 export async function runIdempotently(
   store: IdempotencyStore,
@@ -78,6 +81,30 @@ export async function runIdempotently(
     result = { statusCode: status, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(envelope) };
   }
   const headers = Object.fromEntries(Object.entries(result.headers ?? {}).map(([name, value]) => [name, String(value)]));
-  await store.complete(keyId, idempotencyKey, { status: result.statusCode ?? 200, body: result.body ?? '', headers });
+  await keepAnswer(store, keyId, idempotencyKey, { status: result.statusCode ?? 200, body: result.body ?? '', headers });
   return result;
+}
+
+/**
+ * Stores the answer; when it cannot be stored as it is (an item over DynamoDB's 400 KB), stores
+ * its status with a short body that says so, so that a replay still never runs the action again.
+ * When nothing can be stored (the table unreachable right after the action), the caller still
+ * gets the action's answer; the claim's lease then frees the key (decisions 16).
+ */
+async function keepAnswer(store: IdempotencyStore, keyId: string, idempotencyKey: string, response: StoredResponse): Promise<void> {
+  try {
+    await store.complete(keyId, idempotencyKey, response);
+    return;
+  } catch (error) {
+    logger.warn('idempotent answer not stored as it is', { error: (error as Error).name, status: response.status });
+  }
+  try {
+    await store.complete(keyId, idempotencyKey, {
+      status: response.status,
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+      body: JSON.stringify({ detail: 'The request was carried out; its answer was too large to keep for replays. Retrieve the resource instead.' }),
+    });
+  } catch (error) {
+    logger.error('idempotent answer not stored', { error: (error as Error).name, status: response.status });
+  }
 }
