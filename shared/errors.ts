@@ -46,6 +46,16 @@ export class BusinessRuleError extends ServiceError {}
 /** The request body is larger than the service accepts (LIMITS.requestBodyBytes). */
 export class PayloadTooLargeError extends ServiceError {}
 
+/** Too many requests of one kind in a window (429): retry after `retryAfterSeconds`. */
+export class TooManyRequestsError extends ServiceError {
+  constructor(
+    detail: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(detail);
+  }
+}
+
 /** A dependency (the key store, the table) cannot be reached right now (503). */
 export class DependencyUnavailableError extends ServiceError {
   constructor(

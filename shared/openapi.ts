@@ -30,7 +30,7 @@ function errorResponse(status: ErrorStatus, description: string, schema: z.ZodTy
     ...(id ? { id } : {}),
     description,
     content: json(schema),
-    ...(status === 503 ? { headers: RetryAfterHeaders } : {}),
+    ...(status === 503 || status === 429 ? { headers: RetryAfterHeaders } : {}),
   };
 }
 

@@ -10,6 +10,7 @@ import { createDirectory } from './db/directory';
 import { createEventRepository } from './db/event-repository';
 import { createPaymentLinkRepository } from './db/payment-link-repository';
 import { createPaymentRepository } from './db/payment-repository';
+import { createRateLimiter } from './db/rate-limit';
 import { createRefundRepository } from './db/refund-repository';
 import { createSettlementRepository } from './db/settlement-repository';
 import { createDeliveryRepository } from './db/webhook-delivery-repository';
@@ -73,7 +74,12 @@ export function createServices(db: DynamoDBDocumentClient, tableName: string, no
     refunds,
     chargebacks,
     jobs,
-    events: eventUseCases({ events: createEventRepository(db, tableName), deliveries, webhooks: createWebhookRepository(db, tableName) }),
+    events: eventUseCases({
+      events: createEventRepository(db, tableName),
+      deliveries,
+      webhooks: createWebhookRepository(db, tableName),
+      limiter: createRateLimiter(db, tableName),
+    }),
     dashboard: dashboardUseCases({
       // Its own Authenticator: the same cache rules as the API's.
       authenticator: new Authenticator(directory.keyStore),

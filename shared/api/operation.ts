@@ -7,7 +7,7 @@ import type { Mode, Scope } from '../auth/principal';
  * repeats a route's method, path, scope or schemas.
  */
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 422 | 500 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 500 | 503;
 export type Tag = 'Payment links' | 'Payments' | 'Refunds' | 'Chargebacks' | 'Settlements' | 'Events' | 'Test helpers' | 'Reference';
 
 /** Table access of the route's function: decides its IAM grant (`none`: no table access). */

@@ -34,7 +34,9 @@ export const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   403: 'Forbidden: the key lacks the scope, or its creator lost the organization permission.',
   404: 'Not Found: unknown, malformed, foreign or other-mode id; one identical answer for all.',
   409: 'Conflict: a request with the same `Idempotency-Key` is still in progress.',
+  413: 'Content Too Large: the request body is larger than 1 MB (1,048,576 bytes).',
   422: 'Unprocessable Entity: a business rule is broken (see `attribute`), the key was created by an admin, or (POST) the `Idempotency-Key` was already used with another body.',
+  429: 'Too Many Requests: a rate limit of this operation was reached; retry after `Retry-After` seconds.',
   500: 'Internal Server Error: unexpected; the detail is generic.',
   503: 'Service Unavailable: a dependency cannot be reached; retry after `Retry-After` seconds with exponential backoff.',
 };
@@ -46,7 +48,9 @@ export const RESPONSE_IDS: Record<ErrorStatus, string> = {
   403: 'Forbidden',
   404: 'NotFound',
   409: 'Conflict',
+  413: 'ContentTooLarge',
   422: 'UnprocessableEntity',
+  429: 'TooManyRequests',
   500: 'InternalServerError',
   503: 'ServiceUnavailable',
 };

@@ -208,6 +208,9 @@ export const streamCheckpointEntity = defineEntity({ name: 'stream_checkpoint', 
 /** A dashboard sign-in, by the SHA-256 of its cookie's random id (the id itself is never stored). */
 export const dashboardSessionEntity = defineEntity({ name: 'dashboard_session', label: 'Dashboard session', key: { pk: 'DASHSESSION#{hash}', sk: 'DASHSESSION' } });
 
+/** One fixed window of a rate limit (resends): a counter that TTL removes after its window. */
+export const rateLimitEntity = defineEntity({ name: 'rate_limit', label: 'Rate limit window', key: { pk: 'RATE#{subject}#{window}', sk: 'RATE' } });
+
 export const entities = [
   organizationEntity,
   acceptorEntity,
@@ -233,4 +236,5 @@ export const entities = [
   eventResendEntity,
   webhookUrlSecretEntity,
   deadLetterEntity,
+  rateLimitEntity,
 ];

@@ -218,3 +218,6 @@ export async function attemptDelivery(task: DeliveryTask, ports: DeliveryPorts):
   }
   return { kind: 'retry', task: { ...done, attempt: task.attempt + 1 }, delayMs };
 }
+
+/** Whose delivery it is: the unit of fairness (an SQS fair queue's message group). */
+export const tenantOf = (task: Pick<DeliveryTask, 'event'>) => `${task.event.orgId}#${task.event.envelope.mode}`;

@@ -9,6 +9,7 @@ import {
   PermissionDeniedError,
   PayloadTooLargeError,
   ServiceError,
+  TooManyRequestsError,
 } from '../errors';
 
 export const STATUS_TYPES: Record<number, string> = {
@@ -19,6 +20,7 @@ export const STATUS_TYPES: Record<number, string> = {
   409: 'Conflict',
   413: 'Content Too Large',
   422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
 };
@@ -47,6 +49,7 @@ const STATUS_OF: [new (...args: never[]) => ServiceError, number][] = [
   [ConflictError, 409],
   [PayloadTooLargeError, 413],
   [BusinessRuleError, 422],
+  [TooManyRequestsError, 429],
   [DependencyUnavailableError, 503],
 ];
 
@@ -81,7 +84,7 @@ export function toErrorResponse(
     detail = error.detail;
     attribute = error.attribute;
     if (error instanceof ConflictError) reason = error.reason;
-    if (error instanceof DependencyUnavailableError) retryAfterSeconds = error.retryAfterSeconds;
+    if (error instanceof DependencyUnavailableError || error instanceof TooManyRequestsError) retryAfterSeconds = error.retryAfterSeconds;
   } else if (isTransient(error)) {
     status = 503;
     detail = 'The service is temporarily unavailable; retry with exponential backoff';

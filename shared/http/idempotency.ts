@@ -74,7 +74,8 @@ export async function runIdempotently(
     result = await execute();
   } catch (error) {
     const { status, envelope } = toErrorResponse(error, docsUrl);
-    if (status >= 500) {
+    // A 5xx or a 429 is transient: the client's retry with the same key runs again.
+    if (status >= 500 || status === 429) {
       await store.release(keyId, idempotencyKey);
       throw error;
     }

@@ -1,4 +1,4 @@
-import type { DeliveryTask } from '../domain/webhook-delivery';
+import { tenantOf, type DeliveryTask } from '../domain/webhook-delivery';
 import { logger } from '../http/logger';
 import type { WebhookService } from '../webhooks/delivery-service';
 
@@ -14,14 +14,21 @@ export interface LocalDeliveryQueue {
  * The SQS webhook queue's local twin, running the same delivery use case. Each delivery is a
  * table item (claimed on enqueue, its next attempt on the sparse DUE index), so a restart
  * resumes pending deliveries; the timers and the concurrency limit are in memory. Every task
- * waits on its own timer and runs in its own slot, so a slow or failing endpoint never delays
- * another target's delivery beyond the slots it occupies.
+ * waits on its own timer; ready tasks are taken round-robin across organizations (and modes),
+ * each with at most `perOrganization` slots: one organization's dead endpoint or burst of
+ * resends holds its own slots only, never another organization's turn (SQS fair queues in AWS).
  */
-export function createLocalDeliveryQueue(service: WebhookService, options: { concurrency?: number } = {}): LocalDeliveryQueue {
+export function createLocalDeliveryQueue(
+  service: WebhookService,
+  options: { concurrency?: number; perOrganization?: number } = {},
+): LocalDeliveryQueue {
   const concurrency = options.concurrency ?? 32;
+  const perOrganization = options.perOrganization ?? 4;
   const store = service.deliveries;
   const timers = new Set<NodeJS.Timeout>();
-  const ready: DeliveryTask[] = [];
+  /** Ready tasks per tenant, in turn order: the tenant served last moves to the back. */
+  const ready = new Map<string, DeliveryTask[]>();
+  const runningPerTenant = new Map<string, number>();
   const running = new Set<Promise<void>>();
   let stopped = false;
 
@@ -29,16 +36,34 @@ export function createLocalDeliveryQueue(service: WebhookService, options: { con
     if (stopped) return;
     const timer = setTimeout(() => {
       timers.delete(timer);
-      ready.push(task);
+      const tenant = tenantOf(task);
+      ready.set(tenant, [...(ready.get(tenant) ?? []), task]);
       pump();
     }, Math.max(0, delayMs));
     timers.add(timer);
   }
 
+  /** The next task in turn among tenants that have a slot free. */
+  function next(): DeliveryTask | undefined {
+    for (const [tenant, tasks] of ready) {
+      if ((runningPerTenant.get(tenant) ?? 0) >= perOrganization) continue;
+      const task = tasks.shift()!;
+      ready.delete(tenant);
+      if (tasks.length) ready.set(tenant, tasks);
+      return task;
+    }
+    return undefined;
+  }
+
   function pump() {
-    while (!stopped && running.size < concurrency && ready.length > 0) {
-      const run = attempt(ready.shift()!).finally(() => {
+    while (!stopped && running.size < concurrency) {
+      const task = next();
+      if (!task) return;
+      const tenant = tenantOf(task);
+      runningPerTenant.set(tenant, (runningPerTenant.get(tenant) ?? 0) + 1);
+      const run = attempt(task).finally(() => {
         running.delete(run);
+        runningPerTenant.set(tenant, runningPerTenant.get(tenant)! - 1);
         pump();
       });
       running.add(run);

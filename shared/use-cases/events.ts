@@ -1,23 +1,35 @@
 import type { Principal } from '../auth/principal';
 import type { EventRepository } from '../db/event-repository';
 import type { DeliveryRepository } from '../db/webhook-delivery-repository';
+import type { RateLimiter } from '../db/rate-limit';
 import type { WebhookRepository } from '../db/webhook-repository';
 import { attemptId, deliveryAttemptResource, isAttemptId, type StoredAttempt } from '../domain/event-resources';
 import { requireOwned } from '../domain/scope';
-import { BusinessRuleError } from '../errors';
+import { BusinessRuleError, TooManyRequestsError } from '../errors';
+import { LIMITS } from '../limits';
 import { isId } from '../ids';
 import { pageOf, pageRequest } from '../pagination';
 
 export interface EventDeps {
   events: EventRepository;
+  limiter: RateLimiter;
   deliveries: Pick<DeliveryRepository, 'attemptsOf' | 'requestResend'>;
   webhooks: Pick<WebhookRepository, 'get'>;
 }
 
 /** The events API's use cases. */
-export function eventUseCases({ events, deliveries, webhooks }: EventDeps) {
+export function eventUseCases({ events, deliveries, webhooks, limiter }: EventDeps) {
 
   const getEvent = async (principal: Principal, id: string) => requireOwned(await events.get(id), principal).envelope;
+
+  /** Resends are limited per event and per organization and mode (a fixed window each): 429 beyond. */
+  async function takeResend(principal: Principal, eventId: string) {
+    const { perEvent, perOrganization, windowSeconds } = LIMITS.resends;
+    const wait =
+      (await limiter.take(`resend#event#${eventId}`, perEvent, windowSeconds)) ??
+      (await limiter.take(`resend#org#${principal.orgId}#${principal.mode}`, perOrganization, windowSeconds));
+    if (wait !== undefined) throw new TooManyRequestsError(`Too many resends; retry after ${wait} seconds`, wait);
+  }
 
   return {
     getEvent,
@@ -52,6 +64,7 @@ export function eventUseCases({ events, deliveries, webhooks }: EventDeps) {
           throw new BusinessRuleError('subscription_id does not name a webhook subscription of this organization and mode', 'subscription_id');
         }
       }
+      await takeResend(principal, id);
       const requested = await deliveries.requestResend(id, subscriptionId);
       return { object: 'event_resend' as const, id: requested.resendId, event_id: id, subscription_id: subscriptionId ?? null };
     },

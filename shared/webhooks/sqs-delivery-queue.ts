@@ -1,5 +1,5 @@
 import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { DeadLetters, DeliveryTask } from '../domain/webhook-delivery';
+import { tenantOf, type DeadLetters, type DeliveryTask } from '../domain/webhook-delivery';
 import { isoMillis } from '../time';
 import { sendInBatches, type BatchRetryOptions } from './retry-batches';
 
@@ -19,7 +19,9 @@ export interface QueuedTask extends DeliveryTask {
  * The webhook queue in AWS. A delay of up to 15 minutes is SQS's own DelaySeconds; a longer one
  * is sent with the maximum delay and `notBefore`, and when the message arrives early the
  * consumer hides it again (ChangeMessageVisibility, at most 12 hours) until it is due. With the
- * schedule capped at 12 hours, a message is received at most twice per attempt.
+ * schedule capped at 12 hours, a message is received at most twice per attempt. Every message
+ * names its organization and mode as its message group: on a standard queue that makes it an
+ * SQS fair queue, so one tenant's backlog does not delay another's messages.
  */
 export function createSqsDeliveryQueue(
   client: SQSClient,
@@ -37,7 +39,7 @@ export function createSqsDeliveryQueue(
           const result = await client.send(
             new SendMessageBatchCommand({
               QueueUrl: urls.queueUrl,
-              Entries: batch.map((task, index) => ({ Id: String(index), MessageBody: JSON.stringify(task) })),
+              Entries: batch.map((task, index) => ({ Id: String(index), MessageBody: JSON.stringify(task), MessageGroupId: tenantOf(task) })),
             }),
           );
           return (result.Failed ?? []).map((entry) => Number(entry.Id));
@@ -58,6 +60,7 @@ export function createSqsDeliveryQueue(
         new SendMessageCommand({
           QueueUrl: urls.queueUrl,
           MessageBody: JSON.stringify(message),
+          MessageGroupId: tenantOf(task),
           DelaySeconds: Math.min(delaySeconds, MAX_DELAY_SECONDS),
         }),
       );

@@ -55,3 +55,28 @@ test('queue: a retry whose due time cannot be stored still runs once, as the nex
   expect(attempts).toEqual([1, 2]);
   await queue.stop();
 });
+
+test('queue: an organization whose endpoint never answers holds at most its own slots; another organization is served at once', async () => {
+  const inFlight = new Map<string, number>();
+  let release!: () => void;
+  const stuck = new Promise<void>((done) => (release = done));
+  const delivered: string[] = [];
+  const { service } = fakeService({
+    deliver: async (t) => {
+      inFlight.set(t.event.orgId, (inFlight.get(t.event.orgId) ?? 0) + 1);
+      if (t.event.orgId === 'org_noisy') await stuck;
+      delivered.push(t.event.envelope.id);
+      return { kind: 'delivered', task: t };
+    },
+  });
+  const queue = createLocalDeliveryQueue(service, { concurrency: 8, perOrganization: 3 });
+  const noisy = Array.from({ length: 50 }, (_, n) => ({ ...task(`evt_noisy_${n}`), event: { ...task(`evt_noisy_${n}`).event, orgId: 'org_noisy' } }));
+  await queue.enqueue(noisy);
+  await settle();
+  await queue.enqueue([task('evt_quiet')]);
+  await settle();
+  expect(delivered).toEqual(['evt_quiet']);
+  expect(inFlight.get('org_noisy')).toBe(3);
+  release();
+  await queue.stop();
+});

@@ -136,6 +136,19 @@ describe('SQS delivery queue', () => {
     expect(calls.flatMap((call) => call.args[0].input.Entries!.map((entry) => JSON.parse(entry.MessageBody!)))).toEqual(sent);
   });
 
+  test('every message names its organization and mode as its message group (SQS fair queues)', async () => {
+    sqs.on(SendMessageBatchCommand).resolves({ Successful: [], Failed: [] });
+    sqs.on(SendMessageCommand).resolves({});
+    const [task] = tasks(1);
+    await queue().enqueue([task]);
+    await queue().retryLater(task, 60_000);
+    const groups = [
+      ...sqs.commandCalls(SendMessageBatchCommand).flatMap((call) => call.args[0].input.Entries!.map((entry) => entry.MessageGroupId)),
+      ...sqs.commandCalls(SendMessageCommand).map((call) => call.args[0].input.MessageGroupId),
+    ];
+    expect(groups).toEqual([`org_1#${task.event.envelope.mode}`, `org_1#${task.event.envelope.mode}`]);
+  });
+
   test('entries that fail in a batch are sent again alone; entries that keep failing make enqueue throw', async () => {
     sqs
       .on(SendMessageBatchCommand)

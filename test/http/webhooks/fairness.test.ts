@@ -1,0 +1,73 @@
+import { createWebhookRepository } from '../../../shared/db/webhook-repository';
+import { LIMITS } from '../../../shared/limits';
+import { client, expectEnvelope } from '../../support/http';
+import { createMerchant, startTestStack, type Merchant, type TestStack } from '../../support/stack';
+import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver';
+
+/**
+ * Nothing one organization does delays another's webhooks (issue: fair delivery): a dead
+ * endpoint plus a burst of resends in one organization, a healthy endpoint in another.
+ */
+let stack: TestStack;
+let dead: WebhookReceiver;
+let healthy: WebhookReceiver;
+
+beforeAll(async () => {
+  stack = await startTestStack({ background: true });
+  dead = await startWebhookReceiver();
+  healthy = await startWebhookReceiver();
+  dead.hold();
+});
+afterAll(async () => {
+  dead.release(200);
+  await dead.close();
+  await healthy.close();
+  await stack.stop();
+});
+
+async function subscribe(merchant: Merchant, url: string) {
+  await createWebhookRepository(stack.db, stack.tableName).create({ orgId: merchant.orgId, mode: 'test', url, events: ['*'] });
+}
+const createLink = (merchant: Merchant) =>
+  client(stack.baseUrl, merchant.test).post('/v1/payment_links', { amount: { value: '1.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId });
+
+describe('Webhooks: fair delivery', () => {
+  test("a dead endpoint and 100 resends in one organization do not delay another's event by 2 s", async () => {
+    const noisy = await createMerchant(stack);
+    const quiet = await createMerchant(stack);
+    await subscribe(noisy, dead.url);
+    await subscribe(quiet, healthy.url);
+
+    const noisyApi = client(stack.baseUrl, noisy.test);
+    const links = [];
+    for (let i = 0; i < 20; i++) links.push((await createLink(noisy)).body);
+    await dead.waitFor(() => dead.held() >= 1, 'the dead endpoint holding a delivery', 10_000);
+    const events = (await noisyApi.get('/v1/events?limit=20')).body.data;
+    const answers = [];
+    for (let i = 0; i < 100; i++) answers.push(await noisyApi.post(`/v1/events/${events[i % events.length].id}/resend`, {}));
+    // Accepted resends (at most the per-organization window's worth, twice at a window boundary) keep the dead endpoint busy.
+    expect(answers.every((answer) => answer.status === 202 || answer.status === 429)).toBe(true);
+
+    // Let the accepted resends reach the queue: without a cap per organization they would take every slot.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const committed = Date.now();
+    const link = (await createLink(quiet)).body;
+    await healthy.waitFor(() => healthy.delivered().some((request) => request.envelope.data.id === link.id), "the quiet organization's event", 10_000);
+    const arrived = healthy.delivered().find((request) => request.envelope.data.id === link.id)!.receivedAt;
+    if (process.env.FAIRNESS_REPORT) process.stdout.write(`fairness: ${arrived - committed} ms, ${answers.filter((answer) => answer.status === 202).length} resends accepted\n`);
+    expect(arrived - committed).toBeLessThan(2_000);
+  }, 60_000);
+
+  test('resends are limited per event (429 with Retry-After) and a 429 does not keep its Idempotency-Key', async () => {
+    const merchant = await createMerchant(stack);
+    const api = client(stack.baseUrl, merchant.test);
+    await createLink(merchant);
+    const [event] = (await api.get('/v1/events?limit=1')).body.data;
+    for (let i = 0; i < LIMITS.resends.perEvent; i++) expect((await api.post(`/v1/events/${event.id}/resend`, {})).status).toBe(202);
+    const limited = await api.post(`/v1/events/${event.id}/resend`, {}, { 'idempotency-key': 'resend-after-limit' });
+    expectEnvelope(limited, 429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    const again = await api.post(`/v1/events/${event.id}/resend`, {}, { 'idempotency-key': 'resend-after-limit' });
+    expect(again.headers.get('idempotent-replayed')).toBeNull();
+  });
+});
