@@ -2,6 +2,9 @@ import { tenantOf, type DeliveryTask } from '../domain/webhook-delivery';
 import { logger } from '../http/logger';
 import type { WebhookService } from '../webhooks/delivery-service';
 
+/** How often one attempt is tried again when the table fails around it, before it is left pending. */
+const UNRECORDED_ATTEMPT_RETRIES = 5;
+
 export interface LocalDeliveryQueue {
   /** Claims each delivery in the table (a duplicate publish claims nothing) and runs it now. */
   enqueue(tasks: DeliveryTask[]): Promise<void>;
@@ -30,6 +33,8 @@ export function createLocalDeliveryQueue(
   const ready = new Map<string, DeliveryTask[]>();
   const runningPerTenant = new Map<string, number>();
   const running = new Set<Promise<void>>();
+  /** Attempts whose outcome could not be recorded, and how often in a row. */
+  const unrecorded = new Map<string, number>();
   let stopped = false;
 
   function schedule(task: DeliveryTask, delayMs: number) {
@@ -72,12 +77,24 @@ export function createLocalDeliveryQueue(
 
   async function attempt(task: DeliveryTask): Promise<void> {
     let outcome;
+    const key = `${task.event.envelope.id}#${task.target.key}#${task.attempt}`;
     try {
       outcome = await service.deliver(task);
+      unrecorded.delete(key);
     } catch (error) {
-      // The table failed before the attempt was recorded: try the same attempt again soon.
-      logger.error('local webhook delivery failed; retrying', { eventId: task.event.envelope.id, error: (error as Error).message });
-      schedule(task, 1_000);
+      // The table failed around the attempt: try the same attempt again soon, a bounded number of
+      // times; then leave it to the table (its claim stays pending, and a restart resumes it).
+      const failures = (unrecorded.get(key) ?? 0) + 1;
+      const retry = failures < UNRECORDED_ATTEMPT_RETRIES;
+      logger.error(retry ? 'local webhook delivery failed; retrying' : 'local webhook delivery failed; left pending', {
+        eventId: task.event.envelope.id,
+        failures,
+        error: (error as Error).message,
+      });
+      if (retry) {
+        unrecorded.set(key, failures);
+        schedule(task, 1_000 * failures);
+      } else unrecorded.delete(key);
       return;
     }
     if (outcome.kind !== 'retry') return;

@@ -80,3 +80,23 @@ test('queue: an organization whose endpoint never answers holds at most its own 
   release();
   await queue.stop();
 });
+
+test('queue: an attempt the table keeps failing around is tried a bounded number of times, never in a loop', async () => {
+  let calls = 0;
+  const { service } = fakeService({
+    deliver: async () => {
+      calls++;
+      throw new Error('table down');
+    },
+  });
+  jest.useFakeTimers();
+  try {
+    const queue = createLocalDeliveryQueue(service);
+    await queue.enqueue([task('evt_loop')]);
+    for (let i = 0; i < 20; i++) await jest.advanceTimersByTimeAsync(10_000);
+    expect(calls).toBe(5);
+    await queue.stop();
+  } finally {
+    jest.useRealTimers();
+  }
+});
