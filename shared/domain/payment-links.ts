@@ -43,7 +43,11 @@ const paymentsLimit = z
   .nullable()
   .optional()
   .refine(...businessRule<number | null | undefined>((limit) => limit == null || limit >= 1, 'payments_limit must be at least 1'))
-  .meta({ description: 'At least 1 (422 otherwise); null or omitted for unlimited.', example: 5 });
+  .meta({
+    description: 'At least 1 (422 otherwise); null or omitted for unlimited.',
+    example: 5,
+    override: { anyOf: [{ type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER }, { type: 'null' }] },
+  });
 
 export const createPaymentLinkBody = z
   .strictObject({
