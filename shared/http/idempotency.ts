@@ -3,6 +3,8 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import { z } from 'zod';
 import type { IdempotencyStore } from '../db/idempotency-store';
 import { BusinessRuleError, ConflictError, InvalidRequestError } from '../errors';
+import { METRIC } from '../observability/catalog';
+import { countMetric } from '../observability/metrics';
 import { toErrorResponse } from './error-envelope';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -60,6 +62,7 @@ export async function runIdempotently(
       throw new BusinessRuleError('This Idempotency-Key was already used with a different request', 'Idempotency-Key');
     }
     if (claim.kind === 'in_flight') throw new ConflictError('A request with this Idempotency-Key is still in progress');
+    countMetric(METRIC.idempotentReplays);
     return {
       statusCode: claim.response.status,
       headers: { ...claim.response.headers, [REPLAYED_HEADER]: 'true' },

@@ -1,5 +1,5 @@
 import type { DeliveryTask } from '../domain/webhook-delivery';
-import { logger } from '../http/logger';
+import { logger } from '../observability/logger';
 import type { WebhookService } from '../webhooks/delivery-service';
 
 export interface LocalDeliveryQueue {
