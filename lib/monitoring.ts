@@ -82,7 +82,7 @@ export class Monitoring extends Construct {
       comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
     });
     const p99 = api.metricLatency({ period: FIVE_MINUTES, statistic: 'p99' });
-    alarm('ApiLatencyP99', 'API p99 latency above 3 s.', {
+    alarm('ApiP99Latency', 'API p99 latency above 3 s.', {
       metric: p99,
       threshold: 3000,
       evaluationPeriods: 3,
@@ -161,6 +161,7 @@ export class Monitoring extends Construct {
         [serviceMetric(METRIC.webhookAttemptLatency, 'p99').with({ label: 'attempt latency p99 (ms)' })],
       ),
       graph('API', [requests.with({ label: 'requests' }), serverErrors.with({ label: '5xx' }), count(METRIC.idempotentReplays)], [p99.with({ label: 'latency p99 (ms)' })]),
+      graph('Outbox publishing and minute jobs', [count(METRIC.eventsPublishFailed)], [byDimension(METRIC.jobFailures, DIMENSION.job)]),
       graph('4xx by route', [byDimension(METRIC.clientErrors, DIMENSION.route)]),
       graph('5xx by route', [byDimension(METRIC.serverErrors, DIMENSION.route)]),
     );
