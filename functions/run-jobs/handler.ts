@@ -12,7 +12,9 @@ import { observed } from '../../shared/observability/middleware';
 
 const { jobs } = services();
 const { tableName } = loadConfig();
-const heldRefunds = { ...createBalanceStore(documentClient(), tableName), ...createRefundRepository(documentClient(), tableName) };
+const balances = createBalanceStore(documentClient(), tableName);
+const refunds = createRefundRepository(documentClient(), tableName);
+const heldRefunds = { withHeldRefunds: balances.withHeldRefunds, holdQueue: refunds.holdQueue };
 
 /** Jobs whose processed count is itself a business metric. */
 const PROCESSED_METRIC: Record<string, string> = { 'accept-overdue-chargebacks': METRIC.chargebacksAutoAccepted };
