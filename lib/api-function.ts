@@ -2,8 +2,10 @@ import { Duration } from 'aws-cdk-lib';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, type ICommandHooks, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { join, posix } from 'node:path';
+import { METRICS_NAMESPACE, SERVICE_NAME } from '../shared/observability/catalog';
 
 const ROOT = join(__dirname, '..');
 
@@ -20,7 +22,7 @@ export interface ServiceFunctionProps {
 /**
  * The one place for function defaults: Node 22 on ARM64, minified ESM bundle with external
  * source maps (no sourcesContent: smaller bundles, faster cold starts), its own log group,
- * X-Ray tracing. Grants are added per function by the stack.
+ * X-Ray tracing, INFO logs and the service's metric namespace. Grants are added per function by the stack.
  */
 export class ServiceFunction extends Construct {
   readonly function: NodejsFunction;
@@ -41,6 +43,10 @@ export class ServiceFunction extends Construct {
       logGroup,
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
+        // INFO: one line per request and per job run; DEBUG only while investigating (docs/operations.md).
+        LOG_LEVEL: 'INFO',
+        POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+        POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
         ...props.environment,
       },
       bundling: {
@@ -57,6 +63,24 @@ export class ServiceFunction extends Construct {
       },
     };
     this.function = new NodejsFunction(this, 'Function', options);
+    NagSuppressions.addResourceSuppressions(
+      this,
+      [
+        {
+          id: 'AwsSolutions-IAM4',
+          reason: `Function ${id}: AWSLambdaBasicExecutionRole only lets it write its own CloudWatch log streams; a custom copy would be identical.`,
+          appliesTo: ['Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole'],
+        },
+        {
+          id: 'AwsSolutions-IAM5',
+          reason: `Function ${id}: its X-Ray tracing grant (xray:PutTraceSegments, xray:PutTelemetryRecords) has no resource-level permissions.`,
+          appliesTo: ['Resource::*'],
+        },
+        // L1 has no finding ids, so it cannot take appliesTo: it is scoped to this function instead.
+        { id: 'AwsSolutions-L1', reason: `Function ${id} runs Node.js 22 by decision: the runtime the service is built and tested for.` },
+      ],
+      true,
+    );
   }
 }
 

@@ -5,8 +5,8 @@ import { Rule, type EventBus } from 'aws-cdk-lib/aws-events';
 import { SqsQueue } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { FilterCriteria, StartingPosition, type IFunction } from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import type { Queue } from 'aws-cdk-lib/aws-sqs';
+import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { EVENT_SOURCE, PUBLISHABLE_RECORD_FILTERS } from '../shared/webhooks/stream-records';
@@ -30,6 +30,9 @@ export interface WebhookDeliveryProps {
 export class WebhookDelivery extends Construct {
   readonly publisher: IFunction;
   readonly deliverer: IFunction;
+  /** Where the stream sends what the publisher gave up on: records that expired from the stream unpublished. */
+  readonly publisherFailures: Queue;
+  readonly publisherIteratorAgeAlarm: Alarm;
 
   constructor(scope: Construct, id: string, props: WebhookDeliveryProps) {
     super(scope, id);
@@ -39,6 +42,11 @@ export class WebhookDelivery extends Construct {
       environment: { EVENT_BUS_NAME: props.bus.eventBusName },
       timeout: Duration.seconds(60),
     }).function;
+    this.publisherFailures = new Queue(this, 'PublisherFailures', {
+      retentionPeriod: Duration.days(14),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
     publisher.addEventSource(
       new DynamoEventSource(props.table, {
         startingPosition: StartingPosition.TRIM_HORIZON,
@@ -48,6 +56,7 @@ export class WebhookDelivery extends Construct {
         // Retried until published: a record left behind would be a lost event.
         retryAttempts: -1,
         filters: PUBLISHABLE_RECORD_FILTERS.map((filter) => FilterCriteria.filter(filter)),
+        onFailure: new SqsDlq(this.publisherFailures),
       }),
     );
     props.bus.grantPutEventsTo(publisher);
@@ -82,8 +91,8 @@ export class WebhookDelivery extends Construct {
     );
     this.deliverer = deliverer;
 
-    new Alarm(this, 'PublisherIteratorAgeAlarm', {
-      alarmDescription: 'Outbox events wait in the table stream for more than 5 minutes (publisher failing or throttled)',
+    this.publisherIteratorAgeAlarm = new Alarm(this, 'PublisherIteratorAgeAlarm', {
+      alarmDescription: 'Outbox events wait in the table stream for more than 5 minutes (publisher failing or throttled). Runbook: docs/operations.md#publisheriteratoragealarm',
       metric: publisher.metric('IteratorAge', { statistic: 'Maximum', period: Duration.minutes(1) }),
       threshold: 5 * 60 * 1000,
       evaluationPeriods: 5,
@@ -96,10 +105,15 @@ export class WebhookDelivery extends Construct {
       [
         {
           id: 'AwsSolutions-IAM5',
-          reason: 'dynamodb:ListStreams has no resource-level permissions; the stream read actions are limited to this table\'s stream.',
+          reason: 'Function Publisher: dynamodb:ListStreams has no resource-level permissions; its stream read actions are limited to this table\'s stream.',
+          appliesTo: ['Resource::*'],
         },
       ],
       true,
     );
+    // SQS3 has no finding ids, so it cannot take appliesTo: it is scoped to this queue.
+    NagSuppressions.addResourceSuppressions(this.publisherFailures, [
+      { id: 'AwsSolutions-SQS3', reason: 'Queue PublisherFailures is itself a dead-letter destination (the publisher stream\'s on-failure destination).' },
+    ]);
   }
 }

@@ -1,5 +1,6 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { loadConfig } from '../../shared/config';
+import { observed } from '../../shared/observability/middleware';
 import { documentClient } from '../../shared/db/client';
 import { createWebhookService } from '../../shared/webhooks/delivery-service';
 import { AWS_WEBHOOK_SETTINGS, loadWebhookSettings } from '../../shared/webhooks/settings';
@@ -15,4 +16,4 @@ const service = createWebhookService(documentClient(), loadConfig().tableName, l
 });
 
 /** Webhook queue -> fan-out of bus events into per-target messages, and one attempt per delivery message. */
-export const handler = createSqsWebhookConsumer({ plan: service.plan, deliver: service.deliver, queue });
+export const handler = observed(createSqsWebhookConsumer({ plan: service.plan, deliver: service.deliver, queue }));

@@ -1,6 +1,7 @@
 import { services } from '../../shared/services';
 import { importSettlements } from '../../shared/domain/settlement-import';
-import { logger } from '../../shared/http/logger';
+import { logger } from '../../shared/observability/logger';
+import { observed } from '../../shared/observability/middleware';
 
 const { settlements } = services();
 
@@ -9,8 +10,8 @@ const { settlements } = services();
  * `{"settlements": [ … ]}`. Answers `{"imported": n}`; a refused document fails the invocation
  * with the message naming the settlement and the field, and nothing is imported.
  */
-export const handler = async (event: unknown): Promise<{ imported: number }> => {
+export const handler = observed(async (event: unknown): Promise<{ imported: number }> => {
   const result = await importSettlements(settlements.store, event, new Date());
   logger.info('settlements imported', { imported: result.imported });
   return result;
-};
+});

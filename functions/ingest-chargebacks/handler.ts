@@ -1,6 +1,7 @@
 import type { FeedResult } from '../../shared/use-cases/chargebacks';
 import { services } from '../../shared/services';
-import { logger } from '../../shared/http/logger';
+import { logger } from '../../shared/observability/logger';
+import { observed } from '../../shared/observability/middleware';
 import { configuredUrls } from '../../shared/config';
 
 const { chargebacks: useCases } = services();
@@ -9,8 +10,8 @@ const { chargebacks: useCases } = services();
  * The acquirer feed's entry point in AWS: invoked with the same document `ops chargeback ingest`
  * reads (`{"chargebacks": [...]}`); answers `{ingested: n, rejected?: [...]}` or fails with the refusal message.
  */
-export const handler = async (event: unknown): Promise<FeedResult> => {
+export const handler = observed(async (event: unknown): Promise<FeedResult> => {
   const result = await useCases.ingest(event, configuredUrls());
   logger.info('chargebacks ingested', { ingested: result.ingested, rejected: result.rejected?.length ?? 0 });
   return result;
-};
+});

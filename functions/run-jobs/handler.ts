@@ -1,15 +1,37 @@
 import { services } from '../../shared/services';
-import { logger } from '../../shared/http/logger';
+import { loadConfig } from '../../shared/config';
+import { createBalanceStore } from '../../shared/db/balance';
+import { documentClient } from '../../shared/db/client';
+import { createRefundRepository } from '../../shared/db/refund-repository';
 import { runAllJobs } from '../../shared/jobs';
+import { DIMENSION, METRIC } from '../../shared/observability/catalog';
+import { oldestHeldRefundAgeSeconds } from '../../shared/observability/held-refunds';
+import { logger } from '../../shared/observability/logger';
+import { countMetric, recordAge } from '../../shared/observability/metrics';
+import { observed } from '../../shared/observability/middleware';
 
 const { jobs } = services();
+const { tableName } = loadConfig();
+const balances = createBalanceStore(documentClient(), tableName);
+const refunds = createRefundRepository(documentClient(), tableName);
+const heldRefunds = { withHeldRefunds: balances.withHeldRefunds, holdQueue: refunds.holdQueue };
 
-/** Invoked by the one-minute EventBridge schedule: runs every minute job once. */
-export const handler = async (): Promise<void> => {
-  const results = await runAllJobs(jobs);
+/** Jobs whose processed count is itself a business metric. */
+const PROCESSED_METRIC: Record<string, string> = { 'accept-overdue-chargebacks': METRIC.chargebacksAutoAccepted };
+
+/** Invoked by the one-minute EventBridge schedule: runs every minute job once, then measures the refund backlog. */
+export const handler = observed(async (): Promise<void> => {
+  const now = new Date();
+  const results = await runAllJobs(jobs, now);
   for (const result of results) {
-    if (result.error) logger.error('job failed', { job: result.name, error: result.error });
-    else logger.info('job ran', { job: result.name, processed: result.processed });
+    if (result.error) {
+      logger.error('job failed', { job: result.name, error: result.error });
+      countMetric(METRIC.jobFailures, { name: DIMENSION.job, value: result.name });
+    } else {
+      logger.info('job ran', { job: result.name, processed: result.processed });
+      if (PROCESSED_METRIC[result.name]) countMetric(PROCESSED_METRIC[result.name], undefined, result.processed);
+    }
   }
+  recordAge(METRIC.oldestHeldRefundAge, await oldestHeldRefundAgeSeconds(heldRefunds, new Date()));
   if (results.some((result) => result.error)) throw new Error('A minute job failed; see the log');
-};
+});

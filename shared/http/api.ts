@@ -11,7 +11,8 @@ import { createDirectory } from '../db/directory';
 import { createIdempotencyStore, type IdempotencyStore } from '../db/idempotency-store';
 import { toErrorResponse } from './error-envelope';
 import { IDEMPOTENCY_HEADER, runIdempotently } from './idempotency';
-import { logger } from './logger';
+import { logger } from '../observability/logger';
+import { observeRequests } from '../observability/middleware';
 import { cookiesOf } from './cookies';
 import { parseJsonBody, parseWith } from './validation';
 
@@ -70,7 +71,6 @@ export const errorEnvelope = (): MiddlewareObj<ApiEvent, ApiResult> => ({
     const { status, envelope, retryAfterSeconds } = toErrorResponse(request.error, urlsFor(request.event).docs);
     if (status === 500) logger.error('request failed', { error: request.error as Error, path: request.event.rawPath });
     else if (status === 503) logger.warn('dependency unavailable', { path: request.event.rawPath });
-    else logger.debug('request', { route: request.event.routeKey, status });
     request.response = {
       statusCode: status,
       headers: {
@@ -110,9 +110,12 @@ export function apiHandler<P extends z.ZodObject, Q extends z.ZodObject, B exten
 ) {
   const { auth } = operation;
   return middy<ApiEvent, ApiResult, Error, Context>()
+    .use(observeRequests())
     .use(errorEnvelope())
     .handler(async (event) => {
       const principal = auth === 'public' ? undefined : await authenticate(event, auth);
+      // Who asked, on the request line: ids only, never the token.
+      if (principal) logger.appendKeys({ orgId: principal.orgId, keyId: principal.keyId });
       const execute = async () => {
         const path = parseWith(operation.params, event.pathParameters ?? {}, 'path');
         const query = parseWith(operation.query, event.queryStringParameters ?? {}, 'query');
@@ -133,8 +136,6 @@ export function apiHandler<P extends z.ZodObject, Q extends z.ZodObject, B exten
         principal && idempotencyKey !== undefined && event.requestContext?.http?.method === 'POST'
           ? await runIdempotently(getRuntime().idempotency, principal.keyId, idempotencyKey, event, urlsFor(event).docs, execute)
           : await execute();
-      // Keys, not sentences: the route, the answer and who asked (ids only, never the token).
-      logger.debug('request', { route: event.routeKey, status: result.statusCode, orgId: principal?.orgId, keyId: principal?.keyId });
       return result;
     });
 }

@@ -4,6 +4,8 @@ import { z } from 'zod';
 import type { IdempotencyStore, StoredResponse } from '../db/idempotency-store';
 import { logger } from './logger';
 import { BusinessRuleError, ConflictError, InvalidRequestError } from '../errors';
+import { METRIC } from '../observability/catalog';
+import { countMetric } from '../observability/metrics';
 import { toErrorResponse } from './error-envelope';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -63,6 +65,7 @@ export async function runIdempotently(
       throw new BusinessRuleError('This Idempotency-Key was already used with a different request', 'Idempotency-Key');
     }
     if (claim.kind === 'in_flight') throw new ConflictError('A request with this Idempotency-Key is still in progress');
+    countMetric(METRIC.idempotentReplays);
     return {
       statusCode: claim.response.status,
       headers: { ...claim.response.headers, [REPLAYED_HEADER]: 'true' },

@@ -1,7 +1,8 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { toErrorResponse } from './error-envelope';
-import { logger } from './logger';
+import { logger } from '../observability/logger';
+import { observeRequests } from '../observability/middleware';
 import { toResult, urlsFor, type ApiEvent, type ApiResponse, type ApiResult } from './api';
 import type { PublicUrls } from '../config';
 
@@ -73,6 +74,7 @@ const withPageHeaders = (result: ApiResult): ApiResult => ({ ...result, headers:
  */
 export function pageHandler(run: (event: ApiEvent, urls: PublicUrls) => Promise<ApiResponse>) {
   return middy<ApiEvent, ApiResult, Error, Context>()
+    .use(observeRequests())
     .use({
       onError: async (request) => {
         const { status, envelope } = toErrorResponse(request.error, urlsFor(request.event).docs);

@@ -1,5 +1,5 @@
 import { tenantOf, type DeliveryTask } from '../domain/webhook-delivery';
-import { logger } from '../http/logger';
+import { logger } from '../observability/logger';
 import type { WebhookService } from '../webhooks/delivery-service';
 
 /** How often one attempt is tried again when the table fails around it, before it is left pending. */

@@ -1,6 +1,6 @@
 import { createDocumentClient } from '../db/client';
 import type { DeliveryTask, PublishedEvent, WebhookSender } from '../domain/webhook-delivery';
-import { logger } from '../http/logger';
+import { logger } from '../observability/logger';
 import { createWebhookService } from '../webhooks/delivery-service';
 import { LOCAL_WEBHOOK_SETTINGS, loadWebhookSettings, type WebhookSettings } from '../webhooks/settings';
 import { createLocalDeliveryQueue } from './delivery-queue';

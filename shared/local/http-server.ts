@@ -25,7 +25,7 @@ function compile(route: Route): CompiledRoute {
   return { route, pattern: new RegExp(`^${source}$`), params };
 }
 
-function lambdaContext(name: string): Context {
+export function lambdaContext(name: string): Context {
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName: name,

@@ -4,7 +4,7 @@ import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetSha
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../db/keys';
 import type { PublishedEvent } from '../domain/webhook-delivery';
-import { logger } from '../http/logger';
+import { logger } from '../observability/logger';
 import { isoMillis } from '../time';
 import { isPublishable, publishedEventOf, type StreamRecordLike } from '../webhooks/stream-records';
 

@@ -1,6 +1,8 @@
 import type { SQSBatchItemFailure, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { isDeliveryTask, type DeliveryOutcome, type DeliveryTask, type PublishedEvent } from '../domain/webhook-delivery';
-import { logger } from '../http/logger';
+import { DIMENSION, METRIC } from '../observability/catalog';
+import { logger } from '../observability/logger';
+import { countMetric, recordDuration } from '../observability/metrics';
 import { stripNotBefore, type QueuedTask, type SqsDeliveryQueue } from './sqs-delivery-queue';
 import { EVENT_SOURCE } from './stream-records';
 
@@ -46,7 +48,10 @@ export function createSqsWebhookConsumer(deps: SqsConsumerDeps) {
       await deps.queue.postpone(record.receiptHandle, waitMs / 1000);
       return 'postponed';
     }
+    const started = now();
     const outcome = await deps.deliver(stripNotBefore(queued));
+    if (outcome.kind !== 'skipped') recordDuration(METRIC.webhookAttemptLatency, now() - started);
+    countMetric(METRIC.webhookAttempts, { name: DIMENSION.outcome, value: outcome.kind });
     if (outcome.kind === 'retry') await deps.queue.retryLater(outcome.task, outcome.delayMs);
     logger.info('webhook attempt', { eventId: queued.event.envelope.id, target: queued.target.key, attempt: queued.attempt, outcome: outcome.kind });
     return 'done';

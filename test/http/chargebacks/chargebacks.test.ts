@@ -7,6 +7,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Mode } from '../../../shared/auth/principal';
 import { readBalance } from '../../../shared/db/balance';
 import { keys } from '../../../shared/db/keys';
+import { lambdaContext } from '../../../shared/local/http-server';
 import { createPaymentRepository } from '../../../shared/db/payment-repository';
 import { ChargebackListItemSchema, ChargebackSchema } from '../../../shared/domain/chargebacks';
 import type { Payment } from '../../../shared/domain/payments';
@@ -605,7 +606,7 @@ describe('acquirer feed (live): ops chargeback ingest and the feed function', ()
     const document = {
       chargebacks: [{ payment_id: payment.id, reason: { code: '4837', description: 'x' }, amount: { value: '1.00', currency: 'EUR' } }],
     };
-    expect(await handler(document)).toEqual({ ingested: 1 });
+    expect(await handler(document, lambdaContext('ingest-chargebacks'))).toEqual({ ingested: 1 });
     expect((await api(shop.live).get(`/v1/payments/${payment.id}/chargebacks`)).body.data).toHaveLength(1);
   });
 

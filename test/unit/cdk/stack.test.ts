@@ -5,6 +5,9 @@ import { PaymentOpsStack } from '../../../lib/payment-ops-stack';
 import { INDEXES } from '../../../shared/db/table';
 import { routes } from '../../../shared/api';
 import { PUBLISHABLE_RECORD_FILTERS } from '../../../shared/webhooks/stream-records';
+import { METRIC, METRICS_NAMESPACE, SERVICE_NAME } from '../../../shared/observability/catalog';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 let stack: Stack;
 let template: Template;
@@ -264,5 +267,80 @@ describe('webhooks', () => {
     expect(sends.some((resource) => resource.includes('WebhookDeliveries'))).toBe(true);
     expect(sends.some((resource) => resource.includes('WebhookDeadLetters'))).toBe(true);
     expect(deliverer.map((grant) => grant.action)).not.toContain('events:PutEvents');
+  });
+});
+
+describe('observability', () => {
+  const alarmIds = () => Object.keys(template.findResources('AWS::CloudWatch::Alarm'));
+
+  test('stack: every function logs at INFO with the service name and emits metrics to the service namespace', () => {
+    const functions = Object.values(template.findResources('AWS::Lambda::Function'));
+    expect(functions.length).toBeGreaterThanOrEqual(routes.length + 5);
+    for (const fn of functions) {
+      expect(fn.Properties.Environment.Variables).toMatchObject({
+        LOG_LEVEL: 'INFO',
+        POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+        POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
+      });
+    }
+  });
+
+  test('stack: an alarm for each runbook entry, each pointing at its section of docs/operations.md', () => {
+    const runbook = readFileSync(join(__dirname, '../../../docs/operations.md'), 'utf8');
+    const sections = new Set([...runbook.matchAll(/^#+ (.+)$/gm)].map((match) => match[1].trim().toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-')));
+    for (const prefix of [
+      'MonitoringApiServerErrorRate',
+      'MonitoringApiP99Latency',
+      'MonitoringFunctionErrors1',
+      'MonitoringFunctionThrottles1',
+      'MonitoringPublisherFailures',
+      'MonitoringPublisherOnFailure',
+      'MonitoringOldestHeldRefund',
+      'MonitoringMinuteJobFailures',
+      'WebhookDeadLettersAlarm',
+      'WebhooksPublisherIteratorAgeAlarm',
+    ]) {
+      expect(alarmIds().some((id) => id.startsWith(prefix))).toBe(true);
+    }
+    for (const alarm of Object.values(template.findResources('AWS::CloudWatch::Alarm'))) {
+      const anchor = /Runbook: docs\/operations\.md#([a-z0-9-]+)/.exec(alarm.Properties.AlarmDescription)?.[1];
+      expect(anchor && sections.has(anchor) ? anchor : alarm.Properties.AlarmDescription).toBe(anchor);
+    }
+  });
+
+  test('stack: every function is covered by an errors alarm and a throttles alarm', () => {
+    const functionIds = Object.keys(template.findResources('AWS::Lambda::Function'));
+    const watched = (kind: 'Errors' | 'Throttles') =>
+      Object.entries(template.findResources('AWS::CloudWatch::Alarm'))
+        .filter(([id]) => id.startsWith(`MonitoringFunction${kind}`))
+        .flatMap(([, alarm]) => alarm.Properties.Metrics.filter((query: { MetricStat?: unknown }) => query.MetricStat))
+        .map((query: { MetricStat: { Metric: { MetricName: string; Dimensions: { Value: { Ref: string } }[] } } }) => {
+          expect(query.MetricStat.Metric.MetricName).toBe(kind);
+          return query.MetricStat.Metric.Dimensions[0].Value.Ref;
+        });
+    expect(watched('Errors').sort()).toEqual([...functionIds].sort());
+    expect(watched('Throttles').sort()).toEqual([...functionIds].sort());
+  });
+
+  test('stack: the oldest held refund and publisher failures alarm on the service metrics; the publisher stream has an on-failure destination', () => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: METRICS_NAMESPACE,
+      MetricName: METRIC.oldestHeldRefundAge,
+      Dimensions: [{ Name: 'service', Value: SERVICE_NAME }],
+      Statistic: 'Maximum',
+    });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', { Namespace: METRICS_NAMESPACE, MetricName: METRIC.eventsPublishFailed });
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [Match.stringLikeRegexp('^WebhooksPublisherFailures'), 'Arn'] } } },
+    });
+  });
+
+  test('stack: one dashboard shows every business metric and every alarm', () => {
+    const dashboards = Object.values(template.findResources('AWS::CloudWatch::Dashboard'));
+    expect(dashboards).toHaveLength(1);
+    const body = JSON.stringify(dashboards[0].Properties.DashboardBody);
+    expect(body).toContain(METRICS_NAMESPACE);
+    for (const name of Object.values(METRIC)) expect(body).toContain(name);
+    for (const id of alarmIds()) expect(body).toContain(id);
   });
 });

@@ -1,0 +1,169 @@
+import { Duration, Stack } from 'aws-cdk-lib';
+import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import {
+  Alarm,
+  AlarmStatusWidget,
+  ComparisonOperator,
+  Dashboard,
+  GraphWidget,
+  MathExpression,
+  Metric,
+  TreatMissingData,
+  type IAlarm,
+  type IMetric,
+} from 'aws-cdk-lib/aws-cloudwatch';
+import { Function as LambdaFunction, type IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { DIMENSION, METRIC, METRICS_NAMESPACE, SERVICE_NAME } from '../shared/observability/catalog';
+
+export interface MonitoringProps {
+  api: HttpApi;
+  /** The queue the stream publisher's on-failure destination writes to. */
+  publisherFailures: Queue;
+  jobs: IFunction;
+  /** Alarms created next to what they watch (dead letters, stream iterator age), shown on the dashboard too. */
+  alarms: IAlarm[];
+}
+
+/** A CloudWatch alarm math expression takes at most 10 metrics. */
+const METRICS_PER_ALARM = 10;
+const FIVE_MINUTES = Duration.minutes(5);
+/** A refund held this long means its balance has not been covered for a day: someone has to look. */
+export const OLDEST_HELD_REFUND_ALARM_SECONDS = 24 * 60 * 60;
+
+/** An application metric as Powertools emits it: the service dimension, plus the metric's own. */
+export function serviceMetric(metricName: string, statistic = 'Sum', dimensions: Record<string, string> = {}): Metric {
+  return new Metric({ namespace: METRICS_NAMESPACE, metricName, dimensionsMap: { service: SERVICE_NAME, ...dimensions }, statistic, period: FIVE_MINUTES });
+}
+
+/** Every value of a metric's dimension, one line each (dashboards may search; alarms may not). */
+function byDimension(metricName: string, dimension: string): MathExpression {
+  return new MathExpression({
+    expression: `SEARCH('{${METRICS_NAMESPACE},service,${dimension}} MetricName="${metricName}"', 'Sum', 300)`,
+    label: metricName,
+    period: FIVE_MINUTES,
+  });
+}
+
+/**
+ * The alarms of docs/operations.md (each one a runbook section there) and one dashboard with
+ * the business metrics and every alarm. Created last in the stack: it watches every function.
+ */
+export class Monitoring extends Construct {
+  readonly alarms: Alarm[] = [];
+  readonly dashboard: Dashboard;
+
+  constructor(scope: Construct, id: string, props: MonitoringProps) {
+    super(scope, id);
+    const { api } = props;
+    const alarm = (alarmId: string, description: string, options: Omit<ConstructorParameters<typeof Alarm>[2], 'alarmDescription'>) => {
+      const created = new Alarm(this, alarmId, {
+        alarmDescription: `${description} Runbook: docs/operations.md#${alarmId.replace(/\d+$/, '').toLowerCase()}`,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+        ...options,
+      });
+      this.alarms.push(created);
+      return created;
+    };
+
+    const requests = api.metricCount({ period: FIVE_MINUTES, statistic: 'Sum' });
+    const serverErrors = api.metricServerError({ period: FIVE_MINUTES, statistic: 'Sum' });
+    alarm('ApiServerErrorRate', 'More than 1% of API requests answered 5xx (over at least 20 requests).', {
+      metric: new MathExpression({
+        expression: 'IF(requests >= 20, 100 * errors / requests, 0)',
+        usingMetrics: { requests, errors: serverErrors },
+        label: '5xx %',
+        period: FIVE_MINUTES,
+      }),
+      threshold: 1,
+      evaluationPeriods: 3,
+      datapointsToAlarm: 2,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+    });
+    const p99 = api.metricLatency({ period: FIVE_MINUTES, statistic: 'p99' });
+    alarm('ApiP99Latency', 'API p99 latency above 3 s.', {
+      metric: p99,
+      threshold: 3000,
+      evaluationPeriods: 3,
+      datapointsToAlarm: 3,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+    });
+
+    const functions = Stack.of(this)
+      .node.findAll()
+      .filter((construct): construct is LambdaFunction => construct instanceof LambdaFunction);
+    for (let start = 0, group = 1; start < functions.length; start += METRICS_PER_ALARM, group++) {
+      const members = functions.slice(start, start + METRICS_PER_ALARM);
+      const sumOf = (metric: (fn: LambdaFunction) => IMetric) =>
+        new MathExpression({
+          expression: `SUM([${members.map((_, index) => `m${index}`).join(', ')}])`,
+          usingMetrics: Object.fromEntries(members.map((fn, index) => [`m${index}`, metric(fn)])),
+          period: FIVE_MINUTES,
+        });
+      const names = members.map((fn) => fn.node.scope!.node.id).join(', ');
+      alarm(`FunctionErrors${group}`, `Lambda errors (crashes, timeouts, unhandled errors) in: ${names}.`, {
+        metric: sumOf((fn) => fn.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum' })),
+        threshold: 5,
+        evaluationPeriods: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      });
+      alarm(`FunctionThrottles${group}`, `Lambda throttles in: ${names}.`, {
+        metric: sumOf((fn) => fn.metricThrottles({ period: FIVE_MINUTES, statistic: 'Sum' })),
+        threshold: 1,
+        evaluationPeriods: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      });
+    }
+
+    alarm('PublisherFailures', 'The stream publisher could not put events on the bus (it retries them).', {
+      metric: serviceMetric(METRIC.eventsPublishFailed),
+      threshold: 1,
+      evaluationPeriods: 3,
+      datapointsToAlarm: 2,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    });
+    alarm('PublisherOnFailure', 'Stream records the publisher gave up on (they expired from the stream unpublished).', {
+      metric: props.publisherFailures.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES }),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    });
+    alarm('OldestHeldRefund', 'A refund has been held for more than 24 hours: its balance does not cover it.', {
+      metric: serviceMetric(METRIC.oldestHeldRefundAge, 'Maximum'),
+      threshold: OLDEST_HELD_REFUND_ALARM_SECONDS,
+      evaluationPeriods: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+    });
+    alarm('MinuteJobFailures', 'Minute job runs failed in 3 or more of the last 5 minutes.', {
+      metric: props.jobs.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum' }),
+      threshold: 3,
+      evaluationPeriods: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    });
+
+    const graph = (title: string, left: IMetric[], right: IMetric[] = []) => new GraphWidget({ title, left, right, width: 12, height: 6 });
+    const count = (name: string) => serviceMetric(name).with({ label: name });
+    this.dashboard = new Dashboard(this, 'Dashboard', { defaultInterval: Duration.hours(24) });
+    this.dashboard.addWidgets(new AlarmStatusWidget({ title: 'Alarms', alarms: [...props.alarms, ...this.alarms], width: 24, height: 6 }));
+    this.dashboard.addWidgets(
+      graph('Checkouts and payments', [count(METRIC.checkoutsOpened), count(METRIC.paymentsPaid)], [byDimension(METRIC.checkoutsDenied, DIMENSION.reason)]),
+      graph('Payment links retired', [count(METRIC.linksAutoInactivated), count(METRIC.linksExpired)]),
+      graph(
+        'Refunds',
+        [count(METRIC.refundsCreated), count(METRIC.refundsHeld), count(METRIC.refundsCanceled), count(METRIC.refundsFailed)],
+        [serviceMetric(METRIC.oldestHeldRefundAge, 'Maximum').with({ label: 'oldest held refund (s)' })],
+      ),
+      graph('Chargebacks', [count(METRIC.chargebacksOpened), count(METRIC.chargebacksAutoAccepted)]),
+      graph(
+        'Webhook attempts',
+        [byDimension(METRIC.webhookAttempts, DIMENSION.outcome)],
+        [serviceMetric(METRIC.webhookAttemptLatency, 'p99').with({ label: 'attempt latency p99 (ms)' })],
+      ),
+      graph('API', [requests.with({ label: 'requests' }), serverErrors.with({ label: '5xx' }), count(METRIC.idempotentReplays)], [p99.with({ label: 'latency p99 (ms)' })]),
+      graph('Outbox publishing and minute jobs', [count(METRIC.eventsPublishFailed)], [byDimension(METRIC.jobFailures, DIMENSION.job)]),
+      graph('4xx by route', [byDimension(METRIC.clientErrors, DIMENSION.route)]),
+      graph('5xx by route', [byDimension(METRIC.serverErrors, DIMENSION.route)]),
+    );
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * The names the service emits and the stack alarms and graphs on, declared once so both sides
+ * agree. Dimensions are bounded sets (a route, a reason, an outcome, a job), never an
+ * organization: per-organization dimensions would be one billed metric per merchant.
+ */
+export const SERVICE_NAME = 'payment-operations';
+export const METRICS_NAMESPACE = 'PaymentOperations';
+
+export const METRIC = {
+  checkoutsOpened: 'CheckoutsOpened',
+  /** Dimension `Reason`: expired, inactive, limit_reached. */
+  checkoutsDenied: 'CheckoutsDenied',
+  paymentsPaid: 'PaymentsPaid',
+  linksAutoInactivated: 'PaymentLinksAutoInactivated',
+  linksExpired: 'PaymentLinksExpired',
+  refundsCreated: 'RefundsCreated',
+  refundsHeld: 'RefundsHeld',
+  refundsCanceled: 'RefundsCanceled',
+  refundsFailed: 'RefundsFailed',
+  chargebacksOpened: 'ChargebacksOpened',
+  chargebacksAutoAccepted: 'ChargebacksAutoAccepted',
+  /** Dimension `Outcome`: delivered, retry, dead, skipped. */
+  webhookAttempts: 'WebhookAttempts',
+  webhookAttemptLatency: 'WebhookAttemptLatency',
+  idempotentReplays: 'IdempotentReplays',
+  /** Dimension `Route` (the API Gateway route key). */
+  clientErrors: 'ClientErrors',
+  /** Dimension `Route`. */
+  serverErrors: 'ServerErrors',
+  eventsPublishFailed: 'EventsPublishFailed',
+  /** Dimension `Job`. */
+  jobFailures: 'JobFailures',
+  oldestHeldRefundAge: 'OldestHeldRefundAgeSeconds',
+} as const;
+
+export const DIMENSION = { reason: 'Reason', outcome: 'Outcome', route: 'Route', job: 'Job' } as const;

@@ -1,0 +1,55 @@
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy, { type MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { DIMENSION, METRIC } from './catalog';
+import { logger } from './logger';
+import { countMetric, metrics } from './metrics';
+
+// Powertools' own logMetrics warns on every invocation that added no metric (most reads): flush only what there is.
+const flushMetrics = (): MiddlewareObj => {
+  const flush = () => {
+    if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+  };
+  return { after: flush, onError: flush };
+};
+
+/** What every invocation gets: the Lambda context on each log line (request id, cold start, function), keys reset after it, metrics flushed. */
+const invocation = (): MiddlewareObj[] => [flushMetrics(), injectLambdaContext(logger, { resetKeys: true })];
+
+type HttpRequest = middy.Request<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>;
+
+const startedAt = new WeakMap<object, number>();
+
+function logRequest(request: HttpRequest): void {
+  const route = request.event.routeKey;
+  const status = request.response?.statusCode ?? 500;
+  logger.info('request', { route, status, latencyMs: Date.now() - (startedAt.get(request.event) ?? Date.now()) });
+  if (status >= 500) countMetric(METRIC.serverErrors, { name: DIMENSION.route, value: route });
+  else if (status >= 400) countMetric(METRIC.clientErrors, { name: DIMENSION.route, value: route });
+}
+
+/**
+ * The first middlewares of every HTTP function (API and pages): the API Gateway request id as
+ * correlation id, which joins a function's lines with the stage's access log; then one
+ * `request` line per request (route, status, latency, plus the keys the handler appended) and
+ * the 4xx/5xx count by route. Registered before the error middleware, so its `onError` runs
+ * after the error has become a response.
+ */
+export function observeRequests(): MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>[] {
+  return [
+    ...(invocation() as MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>[]),
+    {
+      before: (request) => {
+        startedAt.set(request.event, Date.now());
+        logger.setCorrelationId(request.event.requestContext?.requestId);
+      },
+      after: logRequest,
+      onError: logRequest,
+    },
+  ];
+}
+
+/** A function outside the API (stream, queue, schedule, feeds) with the Lambda context on its log lines and its metrics flushed. */
+export function observed<E, R>(handler: (event: E, context: Context) => Promise<R>) {
+  return middy<E, R, Error, Context>(handler).use(invocation() as MiddlewareObj<E, R, Error, Context>[]);
+}
