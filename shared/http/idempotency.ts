@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { z } from 'zod';
 import type { IdempotencyStore, StoredResponse } from '../db/idempotency-store';
-import { logger } from './logger';
+import { logger } from '../observability/logger';
 import { BusinessRuleError, ConflictError, InvalidRequestError } from '../errors';
 import { METRIC } from '../observability/catalog';
 import { countMetric } from '../observability/metrics';
