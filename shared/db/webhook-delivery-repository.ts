@@ -1,7 +1,9 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import {
+  deadLetterOf,
   deliveryKey,
+  type DeadLetter,
   type AttemptRecord,
   type DeliveryJournal,
   type DeliveryStatus,
@@ -183,7 +185,7 @@ export function createDeliveryRepository(db: DynamoDBDocumentClient, tableName: 
       return items.map((item) => ({ task: item.task as DeliveryTask, dueAt: Date.parse(String(item[INDEXES.due.sk]).slice(0, 24)) }));
     },
 
-    /** Local dead-letter store: the delivery with its attempt history. */
+    /** Local dead-letter store: a reference to the event, the target and every attempt. */
     async park(task: DeliveryTask): Promise<void> {
       const parkedAt = isoMillis();
       await db.send(
@@ -193,14 +195,14 @@ export function createDeliveryRepository(db: DynamoDBDocumentClient, tableName: 
             ...keys.webhookDeadLetter(parkedAt, task.event.envelope.id, deliveryKey(task)),
             entity: 'webhook_dead_letter',
             parkedAt,
-            task,
+            deadLetter: deadLetterOf(task, parkedAt),
           },
         }),
       );
     },
 
     /** Local dead-letter store, newest first. */
-    async deadLetters(limit = 100): Promise<{ parkedAt: string; task: DeliveryTask }[]> {
+    async deadLetters(limit = 100): Promise<DeadLetter[]> {
       const page = await db.send(
         new QueryCommand({
           TableName: tableName,
@@ -211,7 +213,7 @@ export function createDeliveryRepository(db: DynamoDBDocumentClient, tableName: 
           Limit: limit,
         }),
       );
-      return (page.Items ?? []).map((item) => ({ parkedAt: item.parkedAt as string, task: item.task as DeliveryTask }));
+      return (page.Items ?? []).map((item) => item.deadLetter as DeadLetter);
     },
 
     /**

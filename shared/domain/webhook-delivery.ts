@@ -38,6 +38,32 @@ export interface DeliveryTask {
   history: AttemptRecord[];
 }
 
+/**
+ * What a dead letter keeps: a reference to the event (it stays in the table for 35 days and
+ * `ops event resend` replays it), the target and every attempt; never a copy of the event.
+ */
+export interface DeadLetter {
+  eventId: string;
+  orgId: string;
+  mode: EventEnvelope['mode'];
+  type: string;
+  target: DeliveryTarget;
+  resendId?: string;
+  attempts: AttemptRecord[];
+  parkedAt: string;
+}
+
+export const deadLetterOf = (task: DeliveryTask, parkedAt: string): DeadLetter => ({
+  eventId: task.event.envelope.id,
+  orgId: task.event.orgId,
+  mode: task.event.envelope.mode,
+  type: task.event.envelope.type,
+  target: task.target,
+  ...(task.resendId ? { resendId: task.resendId } : {}),
+  attempts: task.history,
+  parkedAt,
+});
+
 /** Identifies one delivery of an event: its target, and for a replay the replay request. */
 export const deliveryKey = (task: Pick<DeliveryTask, 'target' | 'resendId'>) =>
   task.resendId ? `${task.target.key}#${task.resendId}` : task.target.key;

@@ -72,12 +72,12 @@ export function webhookCommands(db: () => DynamoDBDocumentClient, tableName: str
         if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new UsageError('--limit must be an integer from 1 to 100');
         const parked = await deliveries().deadLetters(limit);
         return {
-          data: parked.map(({ parkedAt, task }) => ({
-            parked_at: parkedAt,
-            event_id: task.event.envelope.id,
-            type: task.event.envelope.type,
-            target: task.target.key,
-            attempts: task.history,
+          data: parked.map((deadLetter) => ({
+            parked_at: deadLetter.parkedAt,
+            event_id: deadLetter.eventId,
+            type: deadLetter.type,
+            target: deadLetter.target.key,
+            attempts: deadLetter.attempts,
           })),
         };
       },

@@ -1,5 +1,5 @@
 import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { tenantOf, type DeadLetters, type DeliveryTask } from '../domain/webhook-delivery';
+import { deadLetterOf, tenantOf, type DeadLetters, type DeliveryTask } from '../domain/webhook-delivery';
 import { isoMillis } from '../time';
 import { sendInBatches, type BatchRetryOptions } from './retry-batches';
 
@@ -77,13 +77,13 @@ export function createSqsDeliveryQueue(
       );
     },
 
-    /** The dead-letter queue: the delivery with its whole attempt history. */
+    /** The dead-letter queue: a reference to the event, the target and every attempt. */
     deadLetters: {
       async park(task: DeliveryTask): Promise<void> {
         await client.send(
           new SendMessageCommand({
             QueueUrl: urls.deadLetterQueueUrl,
-            MessageBody: JSON.stringify({ ...stripNotBefore(task), parkedAt: isoMillis(now()) }),
+            MessageBody: JSON.stringify(deadLetterOf(task, isoMillis(now()))),
           }),
         );
       },

@@ -1,7 +1,7 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { paymentItem } from '../../../shared/db/payment-repository';
 import { createWebhookRepository, type WebhookRepository } from '../../../shared/db/webhook-repository';
-import type { DeliveryTask } from '../../../shared/domain/webhook-delivery';
+import type { DeadLetter } from '../../../shared/domain/webhook-delivery';
 import { urlTargetKey } from '../../../shared/domain/webhooks';
 import { newEvent, type OutboxEvent } from '../../../shared/events';
 import { outboxPut } from '../../../shared/db/outbox';
@@ -154,16 +154,18 @@ describe('local pipeline: stream -> fan-out -> signed delivery (startLocalStack 
       expect(new Set(flaky.requests.map((r) => r.headers['webhook-id']))).toEqual(new Set([event.envelope.id]));
 
       const service = createWebhookService(stack.db, stack.tableName, FAST);
-      let parked: { task: DeliveryTask }[] = [];
+      let parked: DeadLetter[] = [];
       await broken.waitFor(() => broken.requests.length === 4, 'four attempts at the broken endpoint');
       await broken.waitFor(
-        async () => (parked = await service.deliveries.deadLetters()).some((entry) => entry.task.target.key === brokenSubscription.id),
+        async () => (parked = await service.deliveries.deadLetters()).some((entry) => entry.target.key === brokenSubscription.id),
         'the dead letter',
       );
-      const deadLetter = parked.find((entry) => entry.task.target.key === brokenSubscription.id)!;
-      expect(deadLetter.task.event.envelope).toEqual(event.envelope);
-      expect(deadLetter.task.target).toEqual({ key: brokenSubscription.id, url: broken.url, subscriptionId: brokenSubscription.id });
-      expect(deadLetter.task.history.map((attempt) => [attempt.attempt, attempt.statusCode])).toEqual([
+      const deadLetter = parked.find((entry) => entry.target.key === brokenSubscription.id)!;
+      // The dead letter refers to the event (kept in the table, replayable), it does not copy it.
+      expect(deadLetter).toMatchObject({ eventId: event.envelope.id, type: event.envelope.type, orgId: event.orgId });
+      expect(deadLetter).not.toHaveProperty('event');
+      expect(deadLetter.target).toEqual({ key: brokenSubscription.id, url: broken.url, subscriptionId: brokenSubscription.id });
+      expect(deadLetter.attempts.map((attempt) => [attempt.attempt, attempt.statusCode])).toEqual([
         [1, 500],
         [2, 500],
         [3, 500],
