@@ -52,12 +52,12 @@ export function createServices(db: DynamoDBDocumentClient, tableName: string, no
     directory,
     urls,
     now,
-    onBalanceCredited: (ref) => refunds.processHeld(ref, { urls }),
+    onBalanceCredited: (ref) => refunds.releaseAfterCommit(ref, urls),
   });
   const chargebacks = createChargebackUseCases({
     chargebacks: chargebackRepository,
     payments,
-    onBalanceCredited: (ref, urls) => refunds.processHeld(ref, { urls }),
+    onBalanceCredited: (ref, urls) => refunds.releaseAfterCommit(ref, urls),
     now,
     configuredUrls,
   });

@@ -21,6 +21,7 @@ import { newId } from '../ids';
 import { parseMinor } from '../money';
 import { inJobScope, type JobScope } from '../jobs';
 import type { PageRequest } from '../pagination';
+import { logger } from '../observability/logger';
 import { isoMillis } from '../time';
 
 /** A create or transition re-reads and retries after a concurrent change at most this often. */
@@ -88,6 +89,24 @@ export function refundUseCases({ refunds, payments, balances, now: clock, config
     }
   }
 
+  /**
+   * After a committed change that credited or freed a balance: tries its hold queue now. A
+   * failure here must not fail the request, whose change is committed (a retry with the same
+   * Idempotency-Key would repeat it): it is logged, and the process-refunds job releases the queue.
+   */
+  async function releaseAfterCommit(ref: BalanceRef, urls: PublicUrls): Promise<number> {
+    try {
+      return await processHeld(ref, { urls });
+    } catch (error) {
+      logger.error('held refunds not released after a commit; the process-refunds job will', {
+        orgId: ref.orgId,
+        mode: ref.mode,
+        error: (error as Error).name,
+      });
+      return 0;
+    }
+  }
+
   /** Completes `processing` refunds: there is no external acquirer, the job pays them out. */
   async function completeProcessing(now: Date, urls: PublicUrls, only?: JobScope): Promise<number> {
     let processed = 0;
@@ -105,6 +124,7 @@ export function refundUseCases({ refunds, payments, balances, now: clock, config
 
   return {
     processHeld,
+    releaseAfterCommit,
 
     /**
      * POST /v1/payments/:id/refunds
@@ -152,7 +172,7 @@ export function refundUseCases({ refunds, payments, balances, now: clock, config
           }
           if (outcome !== 'created') throw new Error(`unexpected outcome ${outcome} for a held refund`);
           // A credit may have landed between the failed cover check and the hold.
-          if ((await processHeld(balanceOf(pending), { urls })) > 0) return (await refunds.get(id)) ?? pending;
+          if ((await releaseAfterCommit(balanceOf(pending), urls)) > 0) return (await refunds.get(id)) ?? pending;
           return pending;
         }
         const funded = { ...pending, onHold: false };
@@ -185,7 +205,7 @@ export function refundUseCases({ refunds, payments, balances, now: clock, config
         }
         if (result.outcome === 'conflict') throw busy();
         if (result.outcome === 'stale') continue;
-        if (to === 'failed' || to === 'canceled') await processHeld(balanceOf(refund), { urls });
+        if (to === 'failed' || to === 'canceled') await releaseAfterCommit(balanceOf(refund), urls);
         return result.refund;
       }
       throw busy();
@@ -198,7 +218,7 @@ export function refundUseCases({ refunds, payments, balances, now: clock, config
     async adjustBalance(principal: Principal, amount: { value: string; currency: string }, urls: PublicUrls) {
       const ref: BalanceRef = { orgId: principal.orgId, mode: principal.mode, currency: amount.currency.toUpperCase() };
       await balances.adjust(ref, parseMinor(amount.value));
-      await processHeld(ref, { urls });
+      await releaseAfterCommit(ref, urls);
       return balanceResource(await balances.read(ref), ref.currency);
     },
 
