@@ -5,17 +5,15 @@ import type { AddressInfo } from 'node:net';
 import { NotFoundError } from '../errors';
 import type { ApiEvent, ApiResult } from '../http/api';
 import { toErrorResponse } from '../http/error-envelope';
-import type { RouteDefinition } from '../routes';
-
-type LambdaHandler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
+import type { LambdaHandler, ServedRoute } from './functions';
 
 interface CompiledRoute {
-  route: RouteDefinition;
+  route: ServedRoute;
   pattern: RegExp;
   params: string[];
 }
 
-function compile(route: RouteDefinition): CompiledRoute {
+function compile(route: ServedRoute): CompiledRoute {
   const params: string[] = [];
   const source = route.path.replace(/\{(\w+)\}/g, (_match, name: string) => {
     params.push(name);
@@ -114,7 +112,7 @@ export interface LocalApiServer {
  * deployed API would send and invoking the very same Lambda handler module.
  */
 export async function startApiServer(options: {
-  routes: RouteDefinition[];
+  routes: ServedRoute[];
   port: number;
   host?: string;
   loadHandler: (name: string) => Promise<LambdaHandler>;

@@ -13,7 +13,8 @@ export interface TestStack extends LocalStack {
 
 /**
  * The local stack on a free port, with a table of its own in the run's DynamoDB Local, so
- * that test files never see each other's data.
+ * that test files never see each other's data. With LAMBDA_ARTIFACTS (a `cdk synth -o`
+ * folder) it serves the synthesized bundles instead of the sources (artifact mode).
  */
 export async function startTestStack(options: { background?: boolean } = {}): Promise<TestStack> {
   const tableName = `test-${randomUUID()}`;
@@ -24,6 +25,7 @@ export async function startTestStack(options: { background?: boolean } = {}): Pr
     tableName,
     dataDir: ':memory:',
     background: options.background ?? false,
+    artifacts: process.env.LAMBDA_ARTIFACTS,
   });
   const db = createDocumentClient({ endpoint: process.env.DYNAMODB_ENDPOINT });
   return { ...stack, tableName, db, directory: createDirectory(db, tableName) };

@@ -1,0 +1,250 @@
+import { randomUUID } from 'node:crypto';
+import { AWS_LIMITS } from '../../aws-limits';
+import { logger } from '../../http/logger';
+import { startTableStreamReader, type CheckpointStore, type StreamRecord } from '../table-stream';
+import { eventPattern } from './patterns';
+import type { LocalQueue } from './sqs';
+import type { FunctionPool } from './workers';
+
+/** AWS::Lambda::EventSourceMapping's settings this stand-in honours, with Lambda's defaults. */
+export interface MappingSettings {
+  name: string;
+  batchSize: number;
+  filters: ((record: unknown) => boolean)[];
+  reportBatchItemFailures: boolean;
+  /** Streams: -1 retries until the records expire. */
+  maximumRetryAttempts: number;
+  bisectBatchOnFunctionError: boolean;
+  /** Streams: records older than this are skipped (-1: never). */
+  maximumRecordAgeSeconds: number;
+  /** Streams: where a batch goes when it is given up (an SQS queue here). */
+  onFailure?: LocalQueue;
+}
+
+/** Reads a mapping's properties as the template gives them (already resolved), with Lambda's defaults. */
+export function mappingSettings(name: string, properties: Record<string, unknown>, queueAt: (arn: string) => LocalQueue | undefined, stream: boolean): MappingSettings {
+  const filters = ((properties.FilterCriteria as { Filters?: { Pattern: string }[] } | undefined)?.Filters ?? []).map((filter) => eventPattern(filter.Pattern));
+  const destination = (properties.DestinationConfig as { OnFailure?: { Destination?: string } } | undefined)?.OnFailure?.Destination;
+  const onFailure = destination ? queueAt(destination) : undefined;
+  if (destination && !onFailure) throw new Error(`Mapping ${name}: on-failure destination ${destination} is not an SQS queue of the stack`);
+  return {
+    name,
+    batchSize: Number(properties.BatchSize ?? (stream ? 100 : 10)),
+    filters,
+    reportBatchItemFailures: ((properties.FunctionResponseTypes as string[] | undefined) ?? []).includes('ReportBatchItemFailures'),
+    maximumRetryAttempts: Number(properties.MaximumRetryAttempts ?? -1),
+    bisectBatchOnFunctionError: properties.BisectBatchOnFunctionError === true,
+    maximumRecordAgeSeconds: Number(properties.MaximumRecordAgeInSeconds ?? -1),
+    onFailure,
+  };
+}
+
+const passes = (settings: MappingSettings, record: unknown) => settings.filters.length === 0 || settings.filters.some((filter) => filter(record));
+
+/** Splits `items` into batches of at most `size` items and the synchronous payload limit. */
+function batches<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  let current: T[] = [];
+  let bytes = 0;
+  for (const item of items) {
+    const itemBytes = Buffer.byteLength(JSON.stringify(item));
+    if (current.length > 0 && (current.length >= size || bytes + itemBytes > AWS_LIMITS.lambda.syncPayloadBytes - 1024)) {
+      out.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(item);
+    bytes += itemBytes;
+  }
+  if (current.length > 0) out.push(current);
+  return out;
+}
+
+const RETRY_PAUSE_MS = 500;
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A DynamoDB stream record as Lambda hands it to a function. */
+interface LambdaStreamRecord {
+  eventID?: string;
+  eventName?: string;
+  eventVersion?: string;
+  eventSource?: string;
+  awsRegion: string;
+  dynamodb: Record<string, unknown> & { SequenceNumber?: string; ApproximateCreationDateTime?: number };
+  eventSourceARN: string;
+}
+
+/**
+ * A table stream's event source mapping: each shard's records, filtered by the mapping's
+ * criteria, in batches to the function, one batch at a time per shard. A failed batch is
+ * retried (after a partial batch response, from its first failed record), halved first when
+ * bisecting, until MaximumRetryAttempts; then its description goes to the on-failure
+ * destination and the shard moves on. With -1 the shard waits on the batch, as in AWS.
+ */
+export function startStreamMapping(options: {
+  settings: MappingSettings;
+  pool: FunctionPool;
+  endpoint: string;
+  tableName: string;
+  region: string;
+  /** The stream's ARN as the template names it (the records' eventSourceARN). */
+  eventSourceArn: string;
+  checkpoints: CheckpointStore;
+}): { stop(): Promise<void> } {
+  const { settings, pool } = options;
+  let running = true;
+
+  const toLambda = (record: StreamRecord): LambdaStreamRecord => ({
+    eventID: record.eventID,
+    eventName: record.eventName,
+    eventVersion: record.eventVersion,
+    eventSource: record.eventSource,
+    awsRegion: options.region,
+    dynamodb: {
+      ...record.dynamodb,
+      ApproximateCreationDateTime: record.dynamodb?.ApproximateCreationDateTime
+        ? Math.floor(new Date(record.dynamodb.ApproximateCreationDateTime).getTime() / 1000)
+        : undefined,
+    },
+    eventSourceARN: options.eventSourceArn,
+  });
+
+  const tooOld = (record: LambdaStreamRecord) =>
+    settings.maximumRecordAgeSeconds >= 0 && Date.now() / 1000 - (record.dynamodb.ApproximateCreationDateTime ?? 0) > settings.maximumRecordAgeSeconds;
+
+  function giveUp(batch: LambdaStreamRecord[], shardId: string, reason: string) {
+    logger.error('artifact mode: stream batch given up', { mapping: settings.name, records: batch.length, reason, destination: settings.onFailure?.settings.name ?? 'none' });
+    settings.onFailure?.send(
+      JSON.stringify({
+        requestContext: { requestId: randomUUID(), functionArn: pool.spec.arn, condition: reason, approximateInvokeCount: settings.maximumRetryAttempts + 1 },
+        timestamp: new Date().toISOString(),
+        DDBStreamBatchInfo: {
+          shardId,
+          startSequenceNumber: batch[0].dynamodb.SequenceNumber,
+          endSequenceNumber: batch.at(-1)!.dynamodb.SequenceNumber,
+          batchSize: batch.length,
+          streamArn: options.eventSourceArn,
+        },
+      }),
+    );
+  }
+
+  /**
+   * Runs one batch to its end: done, or given up; `attempts` counts the invocations already
+   * spent on it. Stopped halfway, it throws, so that the shard is not checkpointed past it.
+   */
+  async function runBatch(batch: LambdaStreamRecord[], shardId: string, attempts = 0): Promise<void> {
+    let pending = batch.filter((record) => !tooOld(record));
+    while (pending.length > 0 && running) {
+      const outcome = await pool.invoke({ Records: pending });
+      attempts++;
+      let failedFrom = -1;
+      if (outcome.ok) {
+        const failures = (outcome.result as { batchItemFailures?: { itemIdentifier?: string }[] } | null)?.batchItemFailures ?? [];
+        if (!settings.reportBatchItemFailures || failures.length === 0) return;
+        const indexes = failures.map((failure) => pending.findIndex((record) => record.dynamodb.SequenceNumber === failure.itemIdentifier));
+        failedFrom = indexes.some((index) => index < 0) ? 0 : Math.min(...indexes);
+      } else if (settings.bisectBatchOnFunctionError && pending.length > 1) {
+        const half = Math.ceil(pending.length / 2);
+        await runBatch(pending.slice(0, half), shardId, attempts);
+        await runBatch(pending.slice(half), shardId, attempts);
+        return;
+      } else {
+        failedFrom = 0;
+      }
+      pending = pending.slice(failedFrom);
+      if (settings.maximumRetryAttempts >= 0 && attempts > settings.maximumRetryAttempts) {
+        return giveUp(pending, shardId, outcome.ok ? 'PartialBatchFailure' : 'RetryAttemptsExhausted');
+      }
+      await pause(RETRY_PAUSE_MS);
+      pending = pending.filter((record) => !tooOld(record));
+    }
+    if (pending.length > 0) throw new Error('stopped before the batch was done');
+  }
+
+  const reader = startTableStreamReader({
+    name: `stream mapping ${settings.name}`,
+    endpoint: options.endpoint,
+    tableName: options.tableName,
+    checkpoints: options.checkpoints,
+    async handle(records, shardId) {
+      const selected = records.map(toLambda).filter((record) => passes(settings, record));
+      for (const batch of batches(selected, settings.batchSize)) await runBatch(batch, shardId);
+      return true;
+    },
+  });
+
+  return {
+    async stop() {
+      running = false;
+      await reader.stop();
+    },
+  };
+}
+
+/**
+ * An SQS queue's event source mapping: pollers receive batches with the queue's visibility
+ * timeout and invoke the function; messages of a successful invocation are deleted, except
+ * those a partial batch response names; a failed invocation deletes nothing, so its messages
+ * come back after the visibility timeout (and reach the dead-letter queue by the redrive policy).
+ */
+export function startQueueMapping(options: { settings: MappingSettings; pool: FunctionPool; queue: LocalQueue; region: string; pollers: number }): {
+  stop(): Promise<void>;
+} {
+  const { settings, pool, queue } = options;
+  let running = true;
+
+  /** One receive and its invocation. */
+  async function pollOnce(): Promise<void> {
+    const messages = await queue.receive({
+      max: Math.min(settings.batchSize, AWS_LIMITS.sqs.receiveMessages),
+      waitSeconds: AWS_LIMITS.sqs.maxWaitTimeSeconds,
+      stopped: () => !running,
+    });
+    const records = messages.map((message) => ({
+      messageId: message.MessageId,
+      receiptHandle: message.ReceiptHandle,
+      body: message.Body,
+      attributes: message.Attributes,
+      messageAttributes: {},
+      md5OfBody: message.MD5OfBody,
+      eventSource: 'aws:sqs',
+      eventSourceARN: queue.settings.arn,
+      awsRegion: options.region,
+    }));
+    const selected = records.filter((record) => passes(settings, record));
+    // A message the filters drop is deleted, as Lambda does.
+    for (const record of records) if (!selected.includes(record)) queue.delete(record.receiptHandle);
+    if (selected.length === 0) return;
+    const outcome = await pool.invoke({ Records: selected });
+    if (!outcome.ok) {
+      logger.warn('artifact mode: queue batch failed; its messages return after the visibility timeout', { mapping: settings.name, error: outcome.errorMessage });
+      return;
+    }
+    const failures = (outcome.result as { batchItemFailures?: { itemIdentifier?: string }[] } | null)?.batchItemFailures ?? [];
+    const failed = new Set(settings.reportBatchItemFailures ? failures.map((failure) => failure.itemIdentifier) : []);
+    // An identifier that names no message of the batch fails the whole batch.
+    if ([...failed].some((id) => !selected.some((record) => record.messageId === id))) return;
+    for (const record of selected) if (!failed.has(record.messageId)) queue.delete(record.receiptHandle);
+  }
+
+  async function poll(): Promise<void> {
+    while (running) {
+      try {
+        await pollOnce();
+      } catch (error) {
+        // A receipt handle outlived by the visibility timeout, for instance: the message comes back.
+        logger.error('artifact mode: queue poll failed', { mapping: settings.name, error: (error as Error).message });
+      }
+    }
+  }
+
+  const pollers = Array.from({ length: options.pollers }, poll);
+  return {
+    async stop() {
+      running = false;
+      queue.wake();
+      await Promise.all(pollers);
+    },
+  };
+}

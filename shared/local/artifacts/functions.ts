@@ -1,0 +1,412 @@
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, type CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve as resolvePath } from 'node:path';
+import { AWS_LIMITS, minimumVisibilityTimeoutSeconds } from '../../aws-limits';
+import { localAwsConfig } from '../../db/client';
+import type { ApiEvent, ApiResult } from '../../http/api';
+import { logger } from '../../http/logger';
+import type { LocalFunctions } from '../functions';
+import type { CheckpointStore, ShardCheckpoint } from '../table-stream';
+import { startAwsEdge, type AccessDenial, type EdgeCaller } from './edge';
+import { createLocalEventBridge, ruleOf, type BusEvent, type LocalRule, type RuleTarget } from './eventbridge';
+import { mappingSettings, startQueueMapping, startStreamMapping } from './event-sources';
+import { createAccessPolicies } from './iam';
+import { localResources } from './resources';
+import { LocalQueue } from './sqs';
+import { readSynthesizedStack, resourcesOfType, type CfnResource } from './template';
+import { createFunctionPool, type FunctionPool, type FunctionPoolStats, type FunctionSpec, type InvokeOutcome } from './workers';
+
+export interface ArtifactOptions {
+  /** A `cdk synth -o <dir>` output. */
+  dir: string;
+  dynamodbEndpoint: string;
+  tableName: string;
+  /** Where stream mappings keep their checkpoints (`:memory:`: nowhere). */
+  dataDir: string;
+  /** The API's public base URL (the template's ApiEndpoint), known once the server listens. */
+  apiUrl(): string;
+  /** Execution environments per function at the same time (a function's reserved concurrency, when lower, wins). */
+  maxWorkersPerFunction?: number;
+  onAccessDenied?(denial: AccessDenial): void;
+}
+
+export interface ArtifactFunctions extends LocalFunctions {
+  /** Per function name: its execution environments so far. */
+  stats(): Record<string, FunctionPoolStats>;
+  /** The function a route of the template invokes (`GET /v1/payments/{id}` → its name). */
+  functionOfRoute(routeKey: string): string;
+}
+
+/** The variables of the developer's environment that artifact mode hands every function (local settings, not AWS's). */
+const PASSED_THROUGH = ['LOG_LEVEL', 'POWERTOOLS_LOG_LEVEL', 'WEBHOOK_RETRY_SCHEDULE', 'WEBHOOK_RETRY_JITTER', 'WEBHOOK_TIMEOUT_MS'];
+
+/** Lambda's default asynchronous retries (EventInvokeConfig): two, a minute and then two minutes later. */
+const ASYNC_RETRY_DELAYS_MS = [60_000, 120_000];
+
+const API_GATEWAY = {
+  internalError: { statusCode: 500, headers: { 'content-type': 'application/json' }, body: '{"message":"Internal Server Error"}' },
+  timeout: { statusCode: 503, headers: { 'content-type': 'application/json' }, body: '{"message":"Service Unavailable"}' },
+  tooLarge: { statusCode: 413, headers: { 'content-type': 'application/json' }, body: '{"message":"Request Entity Too Large"}' },
+} satisfies Record<string, ApiResult>;
+
+const refOf = (value: unknown): string | undefined =>
+  (value as { Ref?: string })?.Ref ?? (value as { 'Fn::GetAtt'?: [string, string] })?.['Fn::GetAtt']?.[0];
+
+/** Creates the template's tables in DynamoDB Local (unless they exist) and returns each one's stream label. */
+async function ensureTables(endpoint: string, tables: [string, CfnResource][], nameOf: (logicalId: string) => string): Promise<Map<string, string>> {
+  const client = new DynamoDBClient({ ...localAwsConfig(endpoint), maxAttempts: 1 });
+  const labels = new Map<string, string>();
+  try {
+    for (const [logicalId, table] of tables) {
+      const name = nameOf(logicalId);
+      const properties = table.Properties ?? {};
+      const describe = () => client.send(new DescribeTableCommand({ TableName: name }));
+      const existing = await describe().catch((error) => {
+        if ((error as Error).name !== 'ResourceNotFoundException') throw error;
+        return undefined;
+      });
+      if (!existing) {
+        const stream = properties.StreamSpecification as { StreamViewType?: string } | undefined;
+        const strip = (index: Record<string, unknown>) => ({ IndexName: index.IndexName, KeySchema: index.KeySchema, Projection: index.Projection });
+        await client.send(
+          new CreateTableCommand({
+            TableName: name,
+            AttributeDefinitions: properties.AttributeDefinitions,
+            KeySchema: properties.KeySchema,
+            BillingMode: 'PAY_PER_REQUEST',
+            ...(properties.GlobalSecondaryIndexes ? { GlobalSecondaryIndexes: (properties.GlobalSecondaryIndexes as Record<string, unknown>[]).map(strip) } : {}),
+            ...(properties.LocalSecondaryIndexes ? { LocalSecondaryIndexes: (properties.LocalSecondaryIndexes as Record<string, unknown>[]).map(strip) } : {}),
+            ...(stream ? { StreamSpecification: { StreamEnabled: true, StreamViewType: stream.StreamViewType } } : {}),
+          } as CreateTableCommandInput),
+        );
+      }
+      const streamArn = (existing ?? (await describe())).Table?.LatestStreamArn;
+      if (streamArn) labels.set(name, streamArn.split('/stream/')[1]);
+    }
+  } finally {
+    client.destroy();
+  }
+  return labels;
+}
+
+/** Stream mapping checkpoints: a JSON file in the data folder, or memory. */
+function checkpointStore(dataDir: string, mapping: string): CheckpointStore {
+  const file = dataDir === ':memory:' ? undefined : resolvePath(dataDir, 'artifact-stream-checkpoints.json');
+  const memory: Record<string, ShardCheckpoint> = file && existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  return {
+    load: async (shardId) => memory[`${mapping}#${shardId}`],
+    async save(shardId, checkpoint) {
+      memory[`${mapping}#${shardId}`] = checkpoint;
+      if (file) writeFileSync(file, JSON.stringify({ ...(existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {}), ...memory }));
+    },
+  };
+}
+
+/**
+ * Artifact mode (docs/architecture.md): the functions `cdk synth` bundled, run as Lambda would
+ * run them, behind the routes, schedules, buses, queues and event source mappings of the
+ * synthesized template, every AWS call checked against the function's role:
+ * 1. read the template; create its tables in DynamoDB Local;
+ * 2. start the AWS edge (IAM, DynamoDB forwarding, EventBridge and SQS stand-ins);
+ * 3. serve each API route from its function's execution environments;
+ * 4. on `startBackground`, run the schedule rules and the event source mappings.
+ */
+export async function startArtifactFunctions(options: ArtifactOptions): Promise<ArtifactFunctions> {
+  const stack = readSynthesizedStack(options.dir);
+  const { region, account } = stack;
+  const tables = resourcesOfType(stack, 'AWS::DynamoDB::Table');
+  const tableNameOf = (logicalId: string) => (tables.length === 1 ? options.tableName : `${options.tableName}-${logicalId}`);
+  const streamLabels = await ensureTables(options.dynamodbEndpoint, tables, tableNameOf);
+
+  const queuesByKey = new Map<string, LocalQueue>();
+  const functions = new Map<string, FunctionSpec & { role: string; roleName: string; maxWorkers: number }>();
+  const pools = new Map<string, FunctionPool>();
+  const onDenied =
+    options.onAccessDenied ??
+    ((denial: AccessDenial) => logger.error('artifact mode: AWS call refused by IAM; the template lacks this grant', { ...denial }));
+
+  const edge = await startAwsEdge({
+    dynamodbEndpoint: options.dynamodbEndpoint,
+    callerOf: (accessKeyId): EdgeCaller | undefined => {
+      const spec = functions.get(accessKeyId);
+      return spec && { functionName: spec.name, role: spec.role, principalArn: `arn:aws:sts::${account}:assumed-role/${spec.roleName}/${spec.name}` };
+    },
+    get policies() {
+      return policies;
+    },
+    tableArn: (nameOrArn) => (nameOrArn.startsWith('arn:') ? nameOrArn : `arn:aws:dynamodb:${region}:${account}:table/${nameOrArn}`),
+    queueAt: (key) => queuesByKey.get(key) ?? queuesByKey.get(key.split('/').at(-1)!),
+    get eventBridge() {
+      return eventBridge;
+    },
+    onDenied,
+  });
+
+  const resources = localResources(stack, {
+    tableName: options.tableName,
+    edgeUrl: edge.url,
+    apiUrl: options.apiUrl,
+    streamLabel: (table) => streamLabels.get(table) ?? 'none',
+  });
+  const { resolve, nameOf, arnOf } = resources;
+  const policies = createAccessPolicies(stack, resolve, (role) => arnOf(role));
+
+  // Queues: the dead-letter queues first, so that a redrive policy finds its target.
+  const queueResources = resourcesOfType(stack, 'AWS::SQS::Queue');
+  const redriveOf = (queue: CfnResource) => queue.Properties?.RedrivePolicy as { deadLetterTargetArn: unknown; maxReceiveCount: number } | undefined;
+  for (const [logicalId, queue] of [...queueResources].sort(([, a], [, b]) => Number(!!redriveOf(a)) - Number(!!redriveOf(b)))) {
+    const properties = queue.Properties ?? {};
+    const redrive = redriveOf(queue);
+    const deadLetterQueue = redrive ? queuesByKey.get(resolve(redrive.deadLetterTargetArn) as string) : undefined;
+    const local = new LocalQueue({
+      name: nameOf(logicalId),
+      arn: arnOf(logicalId),
+      url: resources.queueUrl(logicalId),
+      visibilityTimeoutSeconds: Number(properties.VisibilityTimeout ?? 30),
+      delaySeconds: Number(properties.DelaySeconds ?? 0),
+      maximumMessageBytes: Number(properties.MaximumMessageSize ?? AWS_LIMITS.sqs.messageBytes),
+      retentionSeconds: Number(properties.MessageRetentionPeriod ?? 345_600),
+      ...(redrive && deadLetterQueue ? { redrive: { deadLetterQueue, maxReceiveCount: Number(redrive.maxReceiveCount) } } : {}),
+    });
+    for (const key of [local.settings.arn, local.settings.url, local.settings.name]) queuesByKey.set(key, local);
+  }
+
+  // Functions: the bundle the template's Code asset names, with its role, memory, timeout and environment.
+  const maxWorkers = options.maxWorkersPerFunction ?? 10;
+  for (const [logicalId, fn] of resourcesOfType(stack, 'AWS::Lambda::Function')) {
+    const properties = fn.Properties ?? {};
+    const asset = fn.Metadata?.['aws:asset:path'];
+    if (typeof asset !== 'string') throw new Error(`Function ${logicalId} has no bundled asset (aws:asset:path): artifact mode needs a cdk synth output`);
+    if (!String(properties.Runtime ?? '').startsWith('nodejs')) throw new Error(`Function ${logicalId} runs ${properties.Runtime}; artifact mode runs Node.js functions`);
+    const role = refOf(properties.Role);
+    if (!role) throw new Error(`Function ${logicalId} has no role of the template`);
+    const name = nameOf(logicalId);
+    const memoryMb = Number(properties.MemorySize ?? 128);
+    const reserved = properties.ReservedConcurrentExecutions;
+    functions.set(logicalId, {
+      logicalId,
+      name,
+      arn: arnOf(logicalId),
+      codeDir: resolvePath(options.dir, asset),
+      handler: String(properties.Handler),
+      memoryMb,
+      timeoutSeconds: Number(properties.Timeout ?? 3),
+      role,
+      roleName: nameOf(role),
+      maxWorkers: reserved === undefined ? maxWorkers : Math.min(maxWorkers, Number(reserved)),
+      environment: () => ({
+        ...(resolve((properties.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {}) as Record<string, string>),
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        LANG: 'en_US.UTF-8',
+        TZ: ':UTC',
+        LAMBDA_TASK_ROOT: resolvePath(options.dir, asset),
+        _HANDLER: String(properties.Handler),
+        AWS_EXECUTION_ENV: `AWS_Lambda_${properties.Runtime}`,
+        AWS_LAMBDA_FUNCTION_NAME: name,
+        AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
+        AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(memoryMb),
+        AWS_LAMBDA_LOG_GROUP_NAME: `/aws/lambda/${name}`,
+        AWS_LAMBDA_LOG_STREAM_NAME: 'artifact-mode',
+        AWS_REGION: region,
+        AWS_DEFAULT_REGION: region,
+        // Local: the edge identifies the function by its access key id and answers every service.
+        AWS_ACCESS_KEY_ID: logicalId,
+        AWS_SECRET_ACCESS_KEY: 'artifact-mode',
+        AWS_ENDPOINT_URL: edge.url,
+        // Every webhook receiver on this machine has a private address.
+        WEBHOOK_ALLOW_PRIVATE_URLS: process.env.WEBHOOK_ALLOW_PRIVATE_URLS ?? 'true',
+        ...Object.fromEntries(PASSED_THROUGH.filter((variable) => process.env[variable] !== undefined).map((variable) => [variable, process.env[variable]!])),
+      }),
+    });
+  }
+  const functionByKey = (key: string) => [...functions.values()].find((spec) => spec.arn === key || spec.name === key || spec.logicalId === key);
+  const poolOf = (logicalId: string): FunctionPool => {
+    if (!pools.has(logicalId)) {
+      const spec = functions.get(logicalId)!;
+      pools.set(logicalId, createFunctionPool(spec, { maxWorkers: spec.maxWorkers }));
+    }
+    return pools.get(logicalId)!;
+  };
+
+  /** May this service, acting for `sourceArn`, invoke the function (its AWS::Lambda::Permission resources)? */
+  const mayInvoke = (spec: FunctionSpec, service: string, sourceArn: string) =>
+    policies.decide(
+      { caller: { service }, action: 'lambda:InvokeFunction', resource: spec.arn, context: { 'aws:SourceArn': sourceArn, 'aws:SourceAccount': account } },
+      [spec.arn, spec.name],
+    );
+
+  const asyncRetries = new Set<NodeJS.Timeout>();
+  /** An asynchronous invocation: accepted at once, retried on a function error as Lambda does. */
+  function invokeAsync(pool: FunctionPool, event: unknown, attempt = 0): Promise<void> {
+    return pool.invoke(event, 'Event').then((outcome) => {
+      if (outcome.ok) return;
+      const delay = ASYNC_RETRY_DELAYS_MS[attempt];
+      logger.error('artifact mode: asynchronous invocation failed', { function: pool.spec.name, error: outcome.errorMessage, retryInMs: delay ?? null });
+      if (delay === undefined) return;
+      const timer = setTimeout(() => {
+        asyncRetries.delete(timer);
+        void invokeAsync(pool, event, attempt + 1);
+      }, delay);
+      asyncRetries.add(timer);
+    });
+  }
+
+  // Buses and rules: a rule's target is a queue (by its queue policy) or a function (by its permissions).
+  const buses = new Map<string, string>([['default', `arn:aws:events:${region}:${account}:event-bus/default`]]);
+  for (const [logicalId] of resourcesOfType(stack, 'AWS::Events::EventBus')) buses.set(nameOf(logicalId), arnOf(logicalId));
+  const rules: LocalRule[] = resourcesOfType(stack, 'AWS::Events::Rule').map(([logicalId, rule]) =>
+    ruleOf(
+      resolve(rule.Properties ?? {}) as Record<string, unknown>,
+      nameOf(logicalId),
+      arnOf(logicalId),
+      rule.Properties?.EventBusName ? (resolve(rule.Properties.EventBusName) as string) : undefined,
+    ),
+  );
+  async function deliver(target: RuleTarget, event: BusEvent, rule: LocalRule): Promise<void> {
+    const queue = queuesByKey.get(target.arn);
+    if (queue) {
+      const decision = policies.decide(
+        { caller: { service: 'events.amazonaws.com' }, action: 'sqs:SendMessage', resource: queue.settings.arn, context: { 'aws:SourceArn': rule.arn, 'aws:SourceAccount': account } },
+        [queue.settings.arn, queue.settings.url],
+      );
+      if (!decision.allowed) throw new Error(`the queue policy of ${queue.settings.name} refuses rule ${rule.name}: ${decision.reason}`);
+      queue.send(JSON.stringify(event));
+      return;
+    }
+    const spec = functionByKey(target.arn);
+    if (!spec) throw new Error(`target ${target.arn} is not a queue or function of the stack`);
+    const decision = mayInvoke(spec, 'events.amazonaws.com', rule.arn);
+    if (!decision.allowed) throw new Error(`no permission lets rule ${rule.name} invoke ${spec.name}: ${decision.reason}`);
+    await invokeAsync(poolOf(spec.logicalId), event);
+  }
+  const eventBridge = createLocalEventBridge({ region, account, buses, rules, deliver });
+
+  // API routes: RouteKey → Integration → function.
+  const integrations = new Map(resourcesOfType(stack, 'AWS::ApiGatewayV2::Integration').map(([logicalId, integration]) => [nameOf(logicalId), integration]));
+  const parameters = (path: string) => path.split('{').length;
+  // API Gateway prefers a literal segment to a path parameter: the local server takes the first match.
+  const routeResources = resourcesOfType(stack, 'AWS::ApiGatewayV2::Route').sort(
+    ([, a], [, b]) => parameters(String(a.Properties?.RouteKey)) - parameters(String(b.Properties?.RouteKey)),
+  );
+  const routes = routeResources.map(([logicalId, route]) => {
+    const properties = route.Properties ?? {};
+    const [method, path] = String(properties.RouteKey).split(' ');
+    if (!path || method === 'ANY' || path.includes('+}')) throw new Error(`Route ${properties.RouteKey} is not imitated in artifact mode (only METHOD /path routes)`);
+    const integration = integrations.get(String(resolve(properties.Target)).replace(/^integrations\//, ''))?.Properties ?? {};
+    if (integration.IntegrationType !== 'AWS_PROXY' || integration.PayloadFormatVersion !== '2.0') {
+      throw new Error(`Route ${properties.RouteKey}: artifact mode serves Lambda proxy integrations of payload format 2.0`);
+    }
+    const spec = functionByKey(resolve(integration.IntegrationUri) as string);
+    if (!spec) throw new Error(`Route ${properties.RouteKey} invokes no function of the stack`);
+    const apiId = resolve(properties.ApiId) as string;
+    return {
+      method,
+      path,
+      handler: logicalId,
+      spec,
+      sourceArn: `arn:aws:execute-api:${region}:${account}:${apiId}/$default/${method}${path}`,
+      timeoutMs: Math.min(Number(integration.TimeoutInMillis ?? AWS_LIMITS.apiGateway.integrationTimeoutMs), AWS_LIMITS.apiGateway.integrationTimeoutMs),
+    };
+  });
+
+  /**
+   * API Gateway's side of a route: the function's permission, the payload limit and the
+   * integration timeout. A function error (a timeout kill included) is HTTP API's 500
+   * `{"message":"Internal Server Error"}`; no answer within the integration timeout is its 503
+   * `{"message":"Service Unavailable"}` (docs/architecture.md, artifact mode).
+   */
+  async function loadHandler(routeId: string) {
+    const route = routes.find((candidate) => candidate.handler === routeId)!;
+    return async (event: ApiEvent): Promise<ApiResult> => {
+      const permission = mayInvoke(route.spec, 'apigateway.amazonaws.com', route.sourceArn);
+      if (!permission.allowed) {
+        logger.error('artifact mode: API Gateway may not invoke the function (AWS::Lambda::Permission)', { route: `${route.method} ${route.path}`, function: route.spec.name });
+        return API_GATEWAY.internalError;
+      }
+      if (Buffer.byteLength(event.body ?? '') > AWS_LIMITS.apiGateway.payloadBytes) return API_GATEWAY.tooLarge;
+      let timer: NodeJS.Timeout | undefined;
+      const integrationTimeout = new Promise<'timeout'>((done) => (timer = setTimeout(() => done('timeout'), route.timeoutMs)));
+      const outcome: InvokeOutcome | 'timeout' = await Promise.race([poolOf(route.spec.logicalId).invoke(event), integrationTimeout]);
+      clearTimeout(timer);
+      if (outcome === 'timeout') return API_GATEWAY.timeout;
+      if (!outcome.ok) {
+        logger.error('artifact mode: function error behind a route', { route: `${route.method} ${route.path}`, function: route.spec.name, errorType: outcome.errorType, error: outcome.errorMessage });
+        return API_GATEWAY.internalError;
+      }
+      return outcome.result as ApiResult;
+    };
+  }
+
+  // Event source mappings, checked as Lambda checks them when they are created.
+  const mappings = resourcesOfType(stack, 'AWS::Lambda::EventSourceMapping').map(([logicalId, mapping]) => {
+    const properties = resolve(mapping.Properties ?? {}) as Record<string, unknown>;
+    const spec = functionByKey(String(properties.FunctionName));
+    if (!spec) throw new Error(`Mapping ${logicalId} invokes no function of the stack`);
+    const sourceArn = String(properties.EventSourceArn);
+    const queue = queuesByKey.get(sourceArn);
+    const isStream = sourceArn.includes(':dynamodb:') && sourceArn.includes('/stream/');
+    if (!queue && !isStream) throw new Error(`Mapping ${logicalId}: ${sourceArn} is neither a queue nor a table stream of the stack`);
+    const needs = queue
+      ? ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'].map((action) => ({ action, resource: sourceArn }))
+      : [...['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'].map((action) => ({ action, resource: sourceArn })), { action: 'dynamodb:ListStreams', resource: '*' }];
+    for (const need of needs) {
+      const decision = policies.decide({ caller: { role: spec.role }, ...need });
+      if (!decision.allowed) throw new Error(`Mapping ${logicalId}: the role of ${spec.name} lacks ${need.action} on ${need.resource} (Lambda refuses such a mapping)`);
+    }
+    if (queue) {
+      const visibility = queue.settings.visibilityTimeoutSeconds;
+      if (visibility < spec.timeoutSeconds) {
+        throw new Error(`Mapping ${logicalId}: queue visibility timeout ${visibility} s is less than the timeout ${spec.timeoutSeconds} s of ${spec.name} (Lambda refuses such a mapping)`);
+      }
+      if (visibility < minimumVisibilityTimeoutSeconds(spec.timeoutSeconds)) {
+        logger.warn('artifact mode: a queue visibility timeout under six times its consumer\'s timeout lets a second consumer take a message still being worked on', {
+          queue: queue.settings.name,
+          visibilityTimeoutSeconds: visibility,
+          consumerTimeoutSeconds: spec.timeoutSeconds,
+        });
+      }
+    }
+    const settings = mappingSettings(logicalId, properties, (arn) => queuesByKey.get(arn), isStream);
+    if (isStream && settings.maximumRetryAttempts < 0) {
+      logger.warn('artifact mode: a stream mapping without a retry limit blocks its shard on a record the function cannot handle', { mapping: logicalId, function: spec.name });
+    }
+    return { logicalId, spec, queue, sourceArn, settings };
+  });
+
+  const background: (() => Promise<void>)[] = [];
+  const tableOfStream = (streamArn: string) => /:table\/([^/]+)\/stream\//.exec(streamArn)![1];
+  return {
+    routes: routes.map(({ method, path, handler }) => ({ method, path, handler })),
+    loadHandler,
+    async startBackground() {
+      background.push(eventBridge.startSchedules());
+      for (const mapping of mappings) {
+        const pool = poolOf(mapping.spec.logicalId);
+        const started = mapping.queue
+          ? startQueueMapping({ settings: mapping.settings, pool, queue: mapping.queue, region, pollers: Math.min(5, mapping.spec.maxWorkers) })
+          : startStreamMapping({
+              settings: mapping.settings,
+              pool,
+              endpoint: options.dynamodbEndpoint,
+              tableName: tableOfStream(mapping.sourceArn),
+              region,
+              eventSourceArn: mapping.sourceArn,
+              checkpoints: checkpointStore(options.dataDir, mapping.logicalId),
+            });
+        background.push(started.stop);
+      }
+    },
+    stats: () => Object.fromEntries([...pools.values()].map((pool) => [pool.spec.name, pool.stats()])),
+    functionOfRoute(routeKey) {
+      const route = routes.find((candidate) => `${candidate.method} ${candidate.path}` === routeKey);
+      if (!route) throw new Error(`The template has no route ${routeKey}`);
+      return route.spec.name;
+    },
+    async stop() {
+      for (const stop of background.reverse()) await stop();
+      for (const timer of asyncRetries) clearTimeout(timer);
+      await Promise.all([...pools.values()].map((pool) => pool.stop()));
+      await edge.close();
+    },
+  };
+}
