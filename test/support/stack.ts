@@ -16,7 +16,7 @@ export interface TestStack extends LocalStack {
  * that test files never see each other's data. With LAMBDA_ARTIFACTS (a `cdk synth -o`
  * folder) it serves the synthesized bundles instead of the sources (artifact mode).
  */
-export async function startTestStack(options: { background?: boolean } = {}): Promise<TestStack> {
+export async function startTestStack(options: { background?: boolean; artifacts?: string } = {}): Promise<TestStack> {
   const tableName = `test-${randomUUID()}`;
   delete process.env.BASE_URL;
   const stack = await startLocalStack({
@@ -25,7 +25,7 @@ export async function startTestStack(options: { background?: boolean } = {}): Pr
     tableName,
     dataDir: ':memory:',
     background: options.background ?? false,
-    artifacts: process.env.LAMBDA_ARTIFACTS,
+    artifacts: options.artifacts ?? process.env.LAMBDA_ARTIFACTS,
   });
   const db = createDocumentClient({ endpoint: process.env.DYNAMODB_ENDPOINT });
   return { ...stack, tableName, db, directory: createDirectory(db, tableName) };

@@ -1,5 +1,6 @@
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, type CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { resolve as resolvePath } from 'node:path';
 import { AWS_LIMITS, minimumVisibilityTimeoutSeconds } from '../../aws-limits';
 import { localAwsConfig } from '../../db/client';
@@ -25,20 +26,36 @@ export interface ArtifactOptions {
   dataDir: string;
   /** The API's public base URL (the template's ApiEndpoint), known once the server listens. */
   apiUrl(): string;
-  /** Execution environments per function at the same time (a function's reserved concurrency, when lower, wins). */
+  /**
+   * Execution environments per function at the same time (a function's reserved concurrency,
+   * when lower, wins). Default: two per core; more only add contention on one machine.
+   */
   maxWorkersPerFunction?: number;
-  onAccessDenied?(denial: AccessDenial): void;
 }
 
 export interface ArtifactFunctions extends LocalFunctions {
+  /** The local AWS edge: an SDK pointed at it with a function's logical id as access key id calls AWS as that function. */
+  awsEndpoint: string;
+  /** The last 100 calls IAM refused, oldest first (each is also logged). */
+  recentDenials(): AccessDenial[];
   /** Per function name: its execution environments so far. */
   stats(): Record<string, FunctionPoolStats>;
   /** The function a route of the template invokes (`GET /v1/payments/{id}` → its name). */
   functionOfRoute(routeKey: string): string;
 }
 
-/** The variables of the developer's environment that artifact mode hands every function (local settings, not AWS's). */
-const PASSED_THROUGH = ['LOG_LEVEL', 'POWERTOOLS_LOG_LEVEL', 'WEBHOOK_RETRY_SCHEDULE', 'WEBHOOK_RETRY_JITTER', 'WEBHOOK_TIMEOUT_MS'];
+/**
+ * The variables of the developer's environment that artifact mode hands every function: local
+ * settings, not AWS's (the SDK's warning is about this machine's Node, not Lambda's Node 22).
+ */
+const PASSED_THROUGH = [
+  'LOG_LEVEL',
+  'POWERTOOLS_LOG_LEVEL',
+  'WEBHOOK_RETRY_SCHEDULE',
+  'WEBHOOK_RETRY_JITTER',
+  'WEBHOOK_TIMEOUT_MS',
+  'AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED',
+];
 
 /** Lambda's default asynchronous retries (EventInvokeConfig): two, a minute and then two minutes later. */
 const ASYNC_RETRY_DELAYS_MS = [60_000, 120_000];
@@ -121,9 +138,12 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
   const queuesByKey = new Map<string, LocalQueue>();
   const functions = new Map<string, FunctionSpec & { role: string; roleName: string; maxWorkers: number }>();
   const pools = new Map<string, FunctionPool>();
-  const onDenied =
-    options.onAccessDenied ??
-    ((denial: AccessDenial) => logger.error('artifact mode: AWS call refused by IAM; the template lacks this grant', { ...denial }));
+  const denials: AccessDenial[] = [];
+  const onDenied = (denial: AccessDenial) => {
+    logger.error('artifact mode: AWS call refused by IAM; the template lacks this grant', { ...denial });
+    denials.push(denial);
+    if (denials.length > 100) denials.shift();
+  };
 
   const edge = await startAwsEdge({
     dynamodbEndpoint: options.dynamodbEndpoint,
@@ -172,7 +192,7 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
   }
 
   // Functions: the bundle the template's Code asset names, with its role, memory, timeout and environment.
-  const maxWorkers = options.maxWorkersPerFunction ?? 10;
+  const maxWorkers = options.maxWorkersPerFunction ?? Math.max(2, availableParallelism() * 2);
   for (const [logicalId, fn] of resourcesOfType(stack, 'AWS::Lambda::Function')) {
     const properties = fn.Properties ?? {};
     const asset = fn.Metadata?.['aws:asset:path'];
@@ -376,6 +396,8 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
   const background: (() => Promise<void>)[] = [];
   const tableOfStream = (streamArn: string) => /:table\/([^/]+)\/stream\//.exec(streamArn)![1];
   return {
+    awsEndpoint: edge.url,
+    recentDenials: () => [...denials],
     routes: routes.map(({ method, path, handler }) => ({ method, path, handler })),
     loadHandler,
     async startBackground() {

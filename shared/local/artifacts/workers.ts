@@ -48,6 +48,8 @@ export interface FunctionPoolStats {
   started: number;
   /** The most invocations that ran at the same time. */
   peakConcurrent: number;
+  /** The longest an invocation ran (init excluded, as Lambda bills and times it), in ms. */
+  slowestMs: number;
 }
 
 const RUNTIME = join(__dirname, 'runtime.mjs');
@@ -69,6 +71,7 @@ export function createFunctionPool(spec: FunctionSpec, options: PoolOptions) {
   let started = 0;
   let running = 0;
   let peakConcurrent = 0;
+  let slowestMs = 0;
   let stopped = false;
 
   function start(): WorkerProcess {
@@ -161,7 +164,9 @@ export function createFunctionPool(spec: FunctionSpec, options: PoolOptions) {
     const timeoutMs = spec.timeoutSeconds * 1000;
     return new Promise<InvokeOutcome>((resolve) => {
       const id = randomUUID();
+      const startedAt = Date.now();
       const finish = (outcome: InvokeOutcome) => {
+        slowestMs = Math.max(slowestMs, Date.now() - startedAt);
         clearTimeout(timer);
         worker.child.off('message', onMessage);
         worker.onExit = undefined;
@@ -207,7 +212,7 @@ export function createFunctionPool(spec: FunctionSpec, options: PoolOptions) {
       }
     },
     stats(): FunctionPoolStats {
-      return { pids: [...live].map((worker) => worker.child.pid!), started, peakConcurrent };
+      return { pids: [...live].map((worker) => worker.child.pid!), started, peakConcurrent, slowestMs };
     },
     async stop(): Promise<void> {
       stopped = true;
