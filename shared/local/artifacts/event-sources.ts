@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AWS_LIMITS } from '../../aws-limits';
 import { logger } from '../../http/logger';
+import { chunks } from '../../webhooks/retry-batches';
 import { startTableStreamReader, type CheckpointStore, type StreamRecord } from '../table-stream';
 import { eventPattern } from './patterns';
 import type { LocalQueue } from './sqs';
@@ -40,25 +41,6 @@ export function mappingSettings(name: string, properties: Record<string, unknown
 }
 
 const passes = (settings: MappingSettings, record: unknown) => settings.filters.length === 0 || settings.filters.some((filter) => filter(record));
-
-/** Splits `items` into batches of at most `size` items and the synchronous payload limit. */
-function batches<T>(items: T[], size: number): T[][] {
-  const out: T[][] = [];
-  let current: T[] = [];
-  let bytes = 0;
-  for (const item of items) {
-    const itemBytes = Buffer.byteLength(JSON.stringify(item));
-    if (current.length > 0 && (current.length >= size || bytes + itemBytes > AWS_LIMITS.lambda.syncPayloadBytes - 1024)) {
-      out.push(current);
-      current = [];
-      bytes = 0;
-    }
-    current.push(item);
-    bytes += itemBytes;
-  }
-  if (current.length > 0) out.push(current);
-  return out;
-}
 
 const RETRY_PAUSE_MS = 500;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -169,7 +151,9 @@ export function startStreamMapping(options: {
     checkpoints: options.checkpoints,
     async handle(records, shardId) {
       const selected = records.map(toLambda).filter((record) => passes(settings, record));
-      for (const batch of batches(selected, settings.batchSize)) await runBatch(batch, shardId);
+      // A batch is also bounded by the synchronous invocation payload (with room for its envelope).
+      const limits = { entries: settings.batchSize, bytes: AWS_LIMITS.lambda.syncPayloadBytes - 1024, sizeOf: (record: LambdaStreamRecord) => Buffer.byteLength(JSON.stringify(record)) };
+      for (const batch of chunks(selected, limits)) await runBatch(batch, shardId);
       return true;
     },
   });
