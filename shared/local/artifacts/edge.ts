@@ -1,5 +1,4 @@
 import { Agent, createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { AWS_LIMITS } from '../../aws-limits';
 import { logger } from '../../http/logger';
 import { AwsError } from './aws-error';
@@ -76,7 +75,7 @@ const sqsAction = (operation: string) => `sqs:${operation.replace(/Batch$/, '')}
  * DynamoDB Local or served by the local EventBridge and SQS. A refusal answers
  * AccessDeniedException as IAM would and names the missing grant in the log.
  */
-export async function startAwsEdge(options: EdgeOptions): Promise<{ url: string; close(): Promise<void> }> {
+export async function startAwsEdge(port: number, options: EdgeOptions): Promise<{ close(): Promise<void> }> {
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   const dynamodb = new URL(options.dynamodbEndpoint);
 
@@ -196,9 +195,11 @@ export async function startAwsEdge(options: EdgeOptions): Promise<{ url: string;
       fail(response, target, new AwsError('InternalFailure', (error as Error).message, 500));
     }
   });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  await new Promise<void>((done, fail) => {
+    server.once('error', fail);
+    server.listen(port, '127.0.0.1', done);
+  });
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: () =>
       new Promise<void>((done) => {
         agent.destroy();

@@ -6,6 +6,7 @@ import { AWS_LIMITS, minimumVisibilityTimeoutSeconds } from '../../aws-limits';
 import { localAwsConfig } from '../../db/client';
 import type { ApiEvent, ApiResult } from '../../http/api';
 import { logger } from '../../http/logger';
+import { freePort } from '../free-port';
 import type { LocalFunctions } from '../functions';
 import type { CheckpointStore, ShardCheckpoint } from '../table-stream';
 import { startAwsEdge, type AccessDenial, type EdgeCaller } from './edge';
@@ -124,17 +125,15 @@ function checkpointStore(dataDir: string, mapping: string): CheckpointStore {
  * run them, behind the routes, schedules, buses, queues and event source mappings of the
  * synthesized template, every AWS call checked against the function's role:
  * 1. read the template; create its tables in DynamoDB Local;
- * 2. start the AWS edge (IAM, DynamoDB forwarding, EventBridge and SQS stand-ins);
- * 3. serve each API route from its function's execution environments;
- * 4. on `startBackground`, run the schedule rules and the event source mappings.
+ * 2. read its queues, functions, rules, routes and event source mappings, checked as AWS
+ *    checks them when it creates them;
+ * 3. start the AWS edge (IAM, DynamoDB forwarding, EventBridge and SQS stand-ins);
+ * 4. serve each API route from its function's execution environments; on `startBackground`,
+ *    run the schedule rules and the event source mappings.
  */
 export async function startArtifactFunctions(options: ArtifactOptions): Promise<ArtifactFunctions> {
   const stack = readSynthesizedStack(options.dir);
   const { region, account } = stack;
-  const tables = resourcesOfType(stack, 'AWS::DynamoDB::Table');
-  const tableNameOf = (logicalId: string) => (tables.length === 1 ? options.tableName : `${options.tableName}-${logicalId}`);
-  const streamLabels = await ensureTables(options.dynamodbEndpoint, tables, tableNameOf);
-
   const queuesByKey = new Map<string, LocalQueue>();
   const functions = new Map<string, FunctionSpec & { role: string; roleName: string; maxWorkers: number }>();
   const pools = new Map<string, FunctionPool>();
@@ -145,30 +144,19 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
     if (denials.length > 100) denials.shift();
   };
 
-  const edge = await startAwsEdge({
-    dynamodbEndpoint: options.dynamodbEndpoint,
-    callerOf: (accessKeyId): EdgeCaller | undefined => {
-      const spec = functions.get(accessKeyId);
-      return spec && { functionName: spec.name, role: spec.role, principalArn: `arn:aws:sts::${account}:assumed-role/${spec.roleName}/${spec.name}` };
-    },
-    get policies() {
-      return policies;
-    },
-    tableArn: (nameOrArn) => (nameOrArn.startsWith('arn:') ? nameOrArn : `arn:aws:dynamodb:${region}:${account}:table/${nameOrArn}`),
-    queueAt: (key) => queuesByKey.get(key) ?? queuesByKey.get(key.split('/').at(-1)!),
-    get eventBridge() {
-      return eventBridge;
-    },
-    onDenied,
-  });
+  // The edge starts last, once the whole template has been read and checked; its URL is needed before.
+  const edgePort = await freePort();
+  const edgeUrl = `http://127.0.0.1:${edgePort}`;
 
+  const streamLabels = new Map<string, string>();
   const resources = localResources(stack, {
     tableName: options.tableName,
-    edgeUrl: edge.url,
+    edgeUrl,
     apiUrl: options.apiUrl,
     streamLabel: (table) => streamLabels.get(table) ?? 'none',
   });
   const { resolve, nameOf, arnOf } = resources;
+  for (const [table, label] of await ensureTables(options.dynamodbEndpoint, resourcesOfType(stack, 'AWS::DynamoDB::Table'), nameOf)) streamLabels.set(table, label);
   const policies = createAccessPolicies(stack, resolve, (role) => arnOf(role));
 
   // Queues: the dead-letter queues first, so that a redrive policy finds its target.
@@ -232,7 +220,7 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
         // Local: the edge identifies the function by its access key id and answers every service.
         AWS_ACCESS_KEY_ID: logicalId,
         AWS_SECRET_ACCESS_KEY: 'artifact-mode',
-        AWS_ENDPOINT_URL: edge.url,
+        AWS_ENDPOINT_URL: edgeUrl,
         // Every webhook receiver on this machine has a private address.
         WEBHOOK_ALLOW_PRIVATE_URLS: process.env.WEBHOOK_ALLOW_PRIVATE_URLS ?? 'true',
         ...Object.fromEntries(PASSED_THROUGH.filter((variable) => process.env[variable] !== undefined).map((variable) => [variable, process.env[variable]!])),
@@ -393,10 +381,22 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
     return { logicalId, spec, queue, sourceArn, settings };
   });
 
+  const edge = await startAwsEdge(edgePort, {
+    dynamodbEndpoint: options.dynamodbEndpoint,
+    callerOf: (accessKeyId): EdgeCaller | undefined => {
+      const spec = functions.get(accessKeyId);
+      return spec && { functionName: spec.name, role: spec.role, principalArn: `arn:aws:sts::${account}:assumed-role/${spec.roleName}/${spec.name}` };
+    },
+    policies,
+    tableArn: (nameOrArn) => (nameOrArn.startsWith('arn:') ? nameOrArn : `arn:aws:dynamodb:${region}:${account}:table/${nameOrArn}`),
+    queueAt: (key) => queuesByKey.get(key) ?? queuesByKey.get(key.split('/').at(-1)!),
+    eventBridge,
+    onDenied,
+  });
   const background: (() => Promise<void>)[] = [];
   const tableOfStream = (streamArn: string) => /:table\/([^/]+)\/stream\//.exec(streamArn)![1];
   return {
-    awsEndpoint: edge.url,
+    awsEndpoint: edgeUrl,
     recentDenials: () => [...denials],
     routes: routes.map(({ method, path, handler }) => ({ method, path, handler })),
     loadHandler,

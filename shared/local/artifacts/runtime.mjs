@@ -10,6 +10,9 @@ import { pathToFileURL } from 'node:url';
 
 const send = (message) => process.send(message);
 
+// The environment ends with the service that runs it (its parent process), as in Lambda.
+process.on('disconnect', () => process.exit(0));
+
 const describe = (error) => ({
   errorType: error?.name ?? 'Error',
   errorMessage: error?.message ?? String(error),
