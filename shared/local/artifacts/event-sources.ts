@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { AWS_LIMITS } from '../../aws-limits';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { AWS_LIMITS, minimumVisibilityTimeoutSeconds } from '../../aws-limits';
 import { logger } from '../../http/logger';
 import { chunks } from '../../webhooks/retry-batches';
-import { startTableStreamReader, type CheckpointStore, type StreamRecord } from '../table-stream';
+import { startTableStreamReader, type CheckpointStore, type ShardCheckpoint, type StreamRecord } from '../table-stream';
+import type { AccessPolicies } from './iam';
 import { eventPattern } from './patterns';
 import type { LocalQueue } from './sqs';
-import type { FunctionPool } from './workers';
+import { resourcesOfType, type SynthesizedStack } from './template';
+import type { FunctionPool, FunctionSpec } from './workers';
 
 /** AWS::Lambda::EventSourceMapping's settings this stand-in honours, with Lambda's defaults. */
 export interface MappingSettings {
@@ -23,7 +27,7 @@ export interface MappingSettings {
 }
 
 /** Reads a mapping's properties as the template gives them (already resolved), with Lambda's defaults. */
-export function mappingSettings(name: string, properties: Record<string, unknown>, queueAt: (arn: string) => LocalQueue | undefined, stream: boolean): MappingSettings {
+function mappingSettings(name: string, properties: Record<string, unknown>, queueAt: (arn: string) => LocalQueue | undefined, stream: boolean): MappingSettings {
   const filters = ((properties.FilterCriteria as { Filters?: { Pattern: string }[] } | undefined)?.Filters ?? []).map((filter) => eventPattern(filter.Pattern));
   const destination = (properties.DestinationConfig as { OnFailure?: { Destination?: string } } | undefined)?.OnFailure?.Destination;
   const onFailure = destination ? queueAt(destination) : undefined;
@@ -37,6 +41,19 @@ export function mappingSettings(name: string, properties: Record<string, unknown
     bisectBatchOnFunctionError: properties.BisectBatchOnFunctionError === true,
     maximumRecordAgeSeconds: Number(properties.MaximumRecordAgeInSeconds ?? -1),
     onFailure,
+  };
+}
+
+/** Stream mapping checkpoints: a JSON file in the data folder, or memory. */
+export function mappingCheckpoints(dataDir: string, mapping: string): CheckpointStore {
+  const file = dataDir === ':memory:' ? undefined : resolve(dataDir, 'artifact-stream-checkpoints.json');
+  const memory: Record<string, ShardCheckpoint> = file && existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  return {
+    load: async (shardId) => memory[`${mapping}#${shardId}`],
+    async save(shardId, checkpoint) {
+      memory[`${mapping}#${shardId}`] = checkpoint;
+      if (file) writeFileSync(file, JSON.stringify({ ...(existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {}), ...memory }));
+    },
   };
 }
 
@@ -231,4 +248,65 @@ export function startQueueMapping(options: { settings: MappingSettings; pool: Fu
       await Promise.all(pollers);
     },
   };
+}
+
+/** An event source mapping of the template, ready to start. */
+export interface MappingDefinition {
+  logicalId: string;
+  spec: FunctionSpec & { role: string; maxWorkers: number };
+  /** The queue it polls; none for a table stream. */
+  queue?: LocalQueue;
+  sourceArn: string;
+  settings: MappingSettings;
+}
+
+/**
+ * The template's event source mappings, checked as Lambda checks them when it creates them: the
+ * function's role must allow reading the stream or queue, and a queue's visibility timeout must
+ * be at least the function's timeout. AWS's advice is reported as warnings: a visibility timeout
+ * of six times the consumer's timeout, a retry limit on a stream mapping.
+ */
+export function readMappings(
+  stack: SynthesizedStack,
+  resolve: (value: unknown) => unknown,
+  deps: {
+    functionByKey(key: string): MappingDefinition['spec'] | undefined;
+    queueAt(arn: string): LocalQueue | undefined;
+    policies: AccessPolicies;
+  },
+): MappingDefinition[] {
+  return resourcesOfType(stack, 'AWS::Lambda::EventSourceMapping').map(([logicalId, mapping]) => {
+    const properties = resolve(mapping.Properties ?? {}) as Record<string, unknown>;
+    const spec = deps.functionByKey(String(properties.FunctionName));
+    if (!spec) throw new Error(`Mapping ${logicalId} invokes no function of the stack`);
+    const sourceArn = String(properties.EventSourceArn);
+    const queue = deps.queueAt(sourceArn);
+    const isStream = sourceArn.includes(':dynamodb:') && sourceArn.includes('/stream/');
+    if (!queue && !isStream) throw new Error(`Mapping ${logicalId}: ${sourceArn} is neither a queue nor a table stream of the stack`);
+    const needs = queue
+      ? ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'].map((action) => ({ action, resource: sourceArn }))
+      : [...['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'].map((action) => ({ action, resource: sourceArn })), { action: 'dynamodb:ListStreams', resource: '*' }];
+    for (const need of needs) {
+      const decision = deps.policies.decide({ caller: { role: spec.role }, ...need });
+      if (!decision.allowed) throw new Error(`Mapping ${logicalId}: the role of ${spec.name} lacks ${need.action} on ${need.resource} (Lambda refuses such a mapping)`);
+    }
+    if (queue) {
+      const visibility = queue.settings.visibilityTimeoutSeconds;
+      if (visibility < spec.timeoutSeconds) {
+        throw new Error(`Mapping ${logicalId}: queue visibility timeout ${visibility} s is less than the timeout ${spec.timeoutSeconds} s of ${spec.name} (Lambda refuses such a mapping)`);
+      }
+      if (visibility < minimumVisibilityTimeoutSeconds(spec.timeoutSeconds)) {
+        logger.warn('artifact mode: a queue visibility timeout under six times its consumer\'s timeout lets a second consumer take a message still being worked on', {
+          queue: queue.settings.name,
+          visibilityTimeoutSeconds: visibility,
+          consumerTimeoutSeconds: spec.timeoutSeconds,
+        });
+      }
+    }
+    const settings = mappingSettings(logicalId, properties, deps.queueAt, isStream);
+    if (isStream && settings.maximumRetryAttempts < 0) {
+      logger.warn('artifact mode: a stream mapping without a retry limit blocks its shard on a record the function cannot handle', { mapping: logicalId, function: spec.name });
+    }
+    return { logicalId, spec, queue, sourceArn, settings };
+  });
 }

@@ -1,22 +1,19 @@
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, type CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve as resolvePath } from 'node:path';
-import { AWS_LIMITS, minimumVisibilityTimeoutSeconds } from '../../aws-limits';
-import { localAwsConfig } from '../../db/client';
-import type { ApiEvent, ApiResult } from '../../http/api';
+import { AWS_LIMITS } from '../../aws-limits';
 import { logger } from '../../http/logger';
 import { freePort } from '../free-port';
 import type { LocalFunctions } from '../functions';
-import type { CheckpointStore, ShardCheckpoint } from '../table-stream';
+import { readRoutes, routeHandler } from './api-gateway';
 import { startAwsEdge, type AccessDenial, type EdgeCaller } from './edge';
 import { createLocalEventBridge, ruleOf, type BusEvent, type LocalRule, type RuleTarget } from './eventbridge';
-import { mappingSettings, startQueueMapping, startStreamMapping } from './event-sources';
+import { mappingCheckpoints, readMappings, startQueueMapping, startStreamMapping } from './event-sources';
 import { createAccessPolicies } from './iam';
 import { localResources } from './resources';
 import { LocalQueue } from './sqs';
+import { ensureTables } from './tables';
 import { readSynthesizedStack, resourcesOfType, type CfnResource } from './template';
-import { createFunctionPool, type FunctionPool, type FunctionPoolStats, type FunctionSpec, type InvokeOutcome } from './workers';
+import { createFunctionPool, type FunctionPool, type FunctionPoolStats, type FunctionSpec } from './workers';
 
 export interface ArtifactOptions {
   /** A `cdk synth -o <dir>` output. */
@@ -61,64 +58,8 @@ const PASSED_THROUGH = [
 /** Lambda's default asynchronous retries (EventInvokeConfig): two, a minute and then two minutes later. */
 const ASYNC_RETRY_DELAYS_MS = [60_000, 120_000];
 
-const API_GATEWAY = {
-  internalError: { statusCode: 500, headers: { 'content-type': 'application/json' }, body: '{"message":"Internal Server Error"}' },
-  timeout: { statusCode: 503, headers: { 'content-type': 'application/json' }, body: '{"message":"Service Unavailable"}' },
-  tooLarge: { statusCode: 413, headers: { 'content-type': 'application/json' }, body: '{"message":"Request Entity Too Large"}' },
-} satisfies Record<string, ApiResult>;
-
 const refOf = (value: unknown): string | undefined =>
   (value as { Ref?: string })?.Ref ?? (value as { 'Fn::GetAtt'?: [string, string] })?.['Fn::GetAtt']?.[0];
-
-/** Creates the template's tables in DynamoDB Local (unless they exist) and returns each one's stream label. */
-async function ensureTables(endpoint: string, tables: [string, CfnResource][], nameOf: (logicalId: string) => string): Promise<Map<string, string>> {
-  const client = new DynamoDBClient({ ...localAwsConfig(endpoint), maxAttempts: 1 });
-  const labels = new Map<string, string>();
-  try {
-    for (const [logicalId, table] of tables) {
-      const name = nameOf(logicalId);
-      const properties = table.Properties ?? {};
-      const describe = () => client.send(new DescribeTableCommand({ TableName: name }));
-      const existing = await describe().catch((error) => {
-        if ((error as Error).name !== 'ResourceNotFoundException') throw error;
-        return undefined;
-      });
-      if (!existing) {
-        const stream = properties.StreamSpecification as { StreamViewType?: string } | undefined;
-        const strip = (index: Record<string, unknown>) => ({ IndexName: index.IndexName, KeySchema: index.KeySchema, Projection: index.Projection });
-        await client.send(
-          new CreateTableCommand({
-            TableName: name,
-            AttributeDefinitions: properties.AttributeDefinitions,
-            KeySchema: properties.KeySchema,
-            BillingMode: 'PAY_PER_REQUEST',
-            ...(properties.GlobalSecondaryIndexes ? { GlobalSecondaryIndexes: (properties.GlobalSecondaryIndexes as Record<string, unknown>[]).map(strip) } : {}),
-            ...(properties.LocalSecondaryIndexes ? { LocalSecondaryIndexes: (properties.LocalSecondaryIndexes as Record<string, unknown>[]).map(strip) } : {}),
-            ...(stream ? { StreamSpecification: { StreamEnabled: true, StreamViewType: stream.StreamViewType } } : {}),
-          } as CreateTableCommandInput),
-        );
-      }
-      const streamArn = (existing ?? (await describe())).Table?.LatestStreamArn;
-      if (streamArn) labels.set(name, streamArn.split('/stream/')[1]);
-    }
-  } finally {
-    client.destroy();
-  }
-  return labels;
-}
-
-/** Stream mapping checkpoints: a JSON file in the data folder, or memory. */
-function checkpointStore(dataDir: string, mapping: string): CheckpointStore {
-  const file = dataDir === ':memory:' ? undefined : resolvePath(dataDir, 'artifact-stream-checkpoints.json');
-  const memory: Record<string, ShardCheckpoint> = file && existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
-  return {
-    load: async (shardId) => memory[`${mapping}#${shardId}`],
-    async save(shardId, checkpoint) {
-      memory[`${mapping}#${shardId}`] = checkpoint;
-      if (file) writeFileSync(file, JSON.stringify({ ...(existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {}), ...memory }));
-    },
-  };
-}
 
 /**
  * Artifact mode (docs/architecture.md): the functions `cdk synth` bundled, run as Lambda would
@@ -289,97 +230,16 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
   }
   const eventBridge = createLocalEventBridge({ region, account, buses, rules, deliver });
 
-  // API routes: RouteKey → Integration → function.
-  const integrations = new Map(resourcesOfType(stack, 'AWS::ApiGatewayV2::Integration').map(([logicalId, integration]) => [nameOf(logicalId), integration]));
-  const parameters = (path: string) => path.split('{').length;
-  // API Gateway prefers a literal segment to a path parameter: the local server takes the first match.
-  const routeResources = resourcesOfType(stack, 'AWS::ApiGatewayV2::Route').sort(
-    ([, a], [, b]) => parameters(String(a.Properties?.RouteKey)) - parameters(String(b.Properties?.RouteKey)),
-  );
-  const routes = routeResources.map(([logicalId, route]) => {
-    const properties = route.Properties ?? {};
-    const [method, path] = String(properties.RouteKey).split(' ');
-    if (!path || method === 'ANY' || path.includes('+}')) throw new Error(`Route ${properties.RouteKey} is not imitated in artifact mode (only METHOD /path routes)`);
-    const integration = integrations.get(String(resolve(properties.Target)).replace(/^integrations\//, ''))?.Properties ?? {};
-    if (integration.IntegrationType !== 'AWS_PROXY' || integration.PayloadFormatVersion !== '2.0') {
-      throw new Error(`Route ${properties.RouteKey}: artifact mode serves Lambda proxy integrations of payload format 2.0`);
-    }
-    const spec = functionByKey(resolve(integration.IntegrationUri) as string);
-    if (!spec) throw new Error(`Route ${properties.RouteKey} invokes no function of the stack`);
-    const apiId = resolve(properties.ApiId) as string;
-    return {
-      method,
-      path,
-      handler: logicalId,
-      spec,
-      sourceArn: `arn:aws:execute-api:${region}:${account}:${apiId}/$default/${method}${path}`,
-      timeoutMs: Math.min(Number(integration.TimeoutInMillis ?? AWS_LIMITS.apiGateway.integrationTimeoutMs), AWS_LIMITS.apiGateway.integrationTimeoutMs),
-    };
-  });
-
-  /**
-   * API Gateway's side of a route: the function's permission, the payload limit and the
-   * integration timeout. A function error (a timeout kill included) is HTTP API's 500
-   * `{"message":"Internal Server Error"}`; no answer within the integration timeout is its 503
-   * `{"message":"Service Unavailable"}` (docs/architecture.md, artifact mode).
-   */
-  async function loadHandler(routeId: string) {
+  const routes = readRoutes(stack, resources, functionByKey);
+  const loadHandler = async (routeId: string) => {
     const route = routes.find((candidate) => candidate.handler === routeId)!;
-    return async (event: ApiEvent): Promise<ApiResult> => {
-      const permission = mayInvoke(route.spec, 'apigateway.amazonaws.com', route.sourceArn);
-      if (!permission.allowed) {
-        logger.error('artifact mode: API Gateway may not invoke the function (AWS::Lambda::Permission)', { route: `${route.method} ${route.path}`, function: route.spec.name });
-        return API_GATEWAY.internalError;
-      }
-      if (Buffer.byteLength(event.body ?? '') > AWS_LIMITS.apiGateway.payloadBytes) return API_GATEWAY.tooLarge;
-      let timer: NodeJS.Timeout | undefined;
-      const integrationTimeout = new Promise<'timeout'>((done) => (timer = setTimeout(() => done('timeout'), route.timeoutMs)));
-      const outcome: InvokeOutcome | 'timeout' = await Promise.race([poolOf(route.spec.logicalId).invoke(event), integrationTimeout]);
-      clearTimeout(timer);
-      if (outcome === 'timeout') return API_GATEWAY.timeout;
-      if (!outcome.ok) {
-        logger.error('artifact mode: function error behind a route', { route: `${route.method} ${route.path}`, function: route.spec.name, errorType: outcome.errorType, error: outcome.errorMessage });
-        return API_GATEWAY.internalError;
-      }
-      return outcome.result as ApiResult;
-    };
-  }
+    return routeHandler(route, {
+      invoke: (event) => poolOf(route.spec.logicalId).invoke(event),
+      mayInvoke: () => mayInvoke(route.spec, 'apigateway.amazonaws.com', route.sourceArn),
+    });
+  };
 
-  // Event source mappings, checked as Lambda checks them when they are created.
-  const mappings = resourcesOfType(stack, 'AWS::Lambda::EventSourceMapping').map(([logicalId, mapping]) => {
-    const properties = resolve(mapping.Properties ?? {}) as Record<string, unknown>;
-    const spec = functionByKey(String(properties.FunctionName));
-    if (!spec) throw new Error(`Mapping ${logicalId} invokes no function of the stack`);
-    const sourceArn = String(properties.EventSourceArn);
-    const queue = queuesByKey.get(sourceArn);
-    const isStream = sourceArn.includes(':dynamodb:') && sourceArn.includes('/stream/');
-    if (!queue && !isStream) throw new Error(`Mapping ${logicalId}: ${sourceArn} is neither a queue nor a table stream of the stack`);
-    const needs = queue
-      ? ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'].map((action) => ({ action, resource: sourceArn }))
-      : [...['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'].map((action) => ({ action, resource: sourceArn })), { action: 'dynamodb:ListStreams', resource: '*' }];
-    for (const need of needs) {
-      const decision = policies.decide({ caller: { role: spec.role }, ...need });
-      if (!decision.allowed) throw new Error(`Mapping ${logicalId}: the role of ${spec.name} lacks ${need.action} on ${need.resource} (Lambda refuses such a mapping)`);
-    }
-    if (queue) {
-      const visibility = queue.settings.visibilityTimeoutSeconds;
-      if (visibility < spec.timeoutSeconds) {
-        throw new Error(`Mapping ${logicalId}: queue visibility timeout ${visibility} s is less than the timeout ${spec.timeoutSeconds} s of ${spec.name} (Lambda refuses such a mapping)`);
-      }
-      if (visibility < minimumVisibilityTimeoutSeconds(spec.timeoutSeconds)) {
-        logger.warn('artifact mode: a queue visibility timeout under six times its consumer\'s timeout lets a second consumer take a message still being worked on', {
-          queue: queue.settings.name,
-          visibilityTimeoutSeconds: visibility,
-          consumerTimeoutSeconds: spec.timeoutSeconds,
-        });
-      }
-    }
-    const settings = mappingSettings(logicalId, properties, (arn) => queuesByKey.get(arn), isStream);
-    if (isStream && settings.maximumRetryAttempts < 0) {
-      logger.warn('artifact mode: a stream mapping without a retry limit blocks its shard on a record the function cannot handle', { mapping: logicalId, function: spec.name });
-    }
-    return { logicalId, spec, queue, sourceArn, settings };
-  });
+  const mappings = readMappings(stack, resolve, { functionByKey, queueAt: (arn) => queuesByKey.get(arn), policies });
 
   const edge = await startAwsEdge(edgePort, {
     dynamodbEndpoint: options.dynamodbEndpoint,
@@ -413,7 +273,7 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
               tableName: tableOfStream(mapping.sourceArn),
               region,
               eventSourceArn: mapping.sourceArn,
-              checkpoints: checkpointStore(options.dataDir, mapping.logicalId),
+              checkpoints: mappingCheckpoints(options.dataDir, mapping.logicalId),
             });
         background.push(started.stop);
       }
