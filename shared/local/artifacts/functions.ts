@@ -55,7 +55,7 @@ const PASSED_THROUGH = [
   'AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED',
 ];
 
-/** Lambda's default asynchronous retries (EventInvokeConfig): two, a minute and then two minutes later. */
+/** Lambda's asynchronous retries of a function error: a minute, then two minutes later (two by default). */
 const ASYNC_RETRY_DELAYS_MS = [60_000, 120_000];
 
 const refOf = (value: unknown): string | undefined =>
@@ -184,12 +184,19 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
       [spec.arn, spec.name],
     );
 
+  /** Each function's AWS::Lambda::EventInvokeConfig MaximumRetryAttempts, else Lambda's two. */
+  const asyncRetryLimit = (spec: FunctionSpec) => {
+    const config = resourcesOfType(stack, 'AWS::Lambda::EventInvokeConfig')
+      .map(([, resource]) => resolve(resource.Properties ?? {}) as { FunctionName?: string; MaximumRetryAttempts?: number })
+      .find((properties) => properties.FunctionName === spec.name || properties.FunctionName === spec.arn);
+    return config?.MaximumRetryAttempts ?? ASYNC_RETRY_DELAYS_MS.length;
+  };
   const asyncRetries = new Set<NodeJS.Timeout>();
-  /** An asynchronous invocation: accepted at once, retried on a function error as Lambda does. */
+  /** An asynchronous invocation (a rule's target): on a function error, retried later as Lambda does. */
   function invokeAsync(pool: FunctionPool, event: unknown, attempt = 0): Promise<void> {
     return pool.invoke(event, 'Event').then((outcome) => {
       if (outcome.ok) return;
-      const delay = ASYNC_RETRY_DELAYS_MS[attempt];
+      const delay = attempt < asyncRetryLimit(pool.spec) ? ASYNC_RETRY_DELAYS_MS[attempt] : undefined;
       logger.error('artifact mode: asynchronous invocation failed', { function: pool.spec.name, error: outcome.errorMessage, retryInMs: delay ?? null });
       if (delay === undefined) return;
       const timer = setTimeout(() => {
