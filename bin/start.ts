@@ -1,7 +1,8 @@
 /**
  * `npm start`: the whole service on this machine. Environment (product-decisions §11):
  * PORT (3000), DYNAMODB_ENDPOINT (http://127.0.0.1:8000), TABLE_NAME (payment-ops),
- * DATA_DIR (.data; ':memory:' keeps nothing).
+ * DATA_DIR (.data; ':memory:' keeps nothing); LAMBDA_ARTIFACTS (a `cdk synth -o` folder: run
+ * its bundles, artifact mode) with LAMBDA_MAX_WORKERS (per function; two per core).
  */
 import '../shared/quiet-sdk';
 import { startLocalStack } from '../shared/local/stack';
@@ -16,8 +17,11 @@ async function main() {
     dataDir: process.env.DATA_DIR ?? '.data',
     seedDemo: true,
     background: true,
+    artifacts: process.env.LAMBDA_ARTIFACTS,
+    maxWorkersPerFunction: process.env.LAMBDA_MAX_WORKERS ? Number(process.env.LAMBDA_MAX_WORKERS) : undefined,
   });
   console.log(`Payment operations service ready at ${stack.baseUrl} (API under ${stack.baseUrl}/v1)`);
+  if (stack.artifacts) console.log(`Artifact mode: every function runs from its bundle in ${process.env.LAMBDA_ARTIFACTS}`);
   if (stack.demo) {
     console.log(`Demo organization ${stack.demo.orgId}, acceptor ${stack.demo.acceptorId}`);
     console.log(`Test key (every scope): ${stack.demo.testToken}`);

@@ -6,17 +6,15 @@ import { NotFoundError, PayloadTooLargeError } from '../errors';
 import { LIMITS } from '../limits';
 import type { ApiEvent, ApiResult } from '../http/api';
 import { toErrorResponse } from '../http/error-envelope';
-import type { Route } from '../api/operation';
-
-type LambdaHandler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
+import type { LambdaHandler, ServedRoute } from './functions';
 
 interface CompiledRoute {
-  route: Route;
+  route: ServedRoute;
   pattern: RegExp;
   params: string[];
 }
 
-function compile(route: Route): CompiledRoute {
+function compile(route: ServedRoute): CompiledRoute {
   const params: string[] = [];
   const source = route.path.replace(/\{(\w+)\}/g, (_match, name: string) => {
     params.push(name);
@@ -124,7 +122,7 @@ export interface LocalApiServer {
  * deployed API would send and invoking the very same Lambda handler module.
  */
 export async function startApiServer(options: {
-  routes: Route[];
+  routes: ServedRoute[];
   port: number;
   host?: string;
   loadHandler: (name: string) => Promise<LambdaHandler>;

@@ -4,8 +4,10 @@ import { createServices } from '../services';
 import { createDirectory } from '../db/directory';
 import { routes } from '../api';
 import { SCOPES } from '../auth/principal';
+import { startArtifactFunctions, type ArtifactFunctions } from './artifacts/functions';
 import { backgroundTasks } from './background';
 import { ensureDynamoDbLocal, ensureTable, type RunningDynamoDb } from './dynamodb-local';
+import type { LocalFunctions } from './functions';
 import { startApiServer, type LocalApiServer } from './http-server';
 
 export interface LocalStackOptions {
@@ -18,12 +20,21 @@ export interface LocalStackOptions {
   seedDemo?: boolean;
   /** Run the minute jobs and the outbox publisher in this process. */
   background?: boolean;
+  /**
+   * A `cdk synth -o <dir>` output: serve the bundles it holds, as the template wires them,
+   * instead of the sources (artifact mode, docs/architecture.md).
+   */
+  artifacts?: string;
+  /** Artifact mode: execution environments per function at the same time. */
+  maxWorkersPerFunction?: number;
 }
 
 export interface LocalStack {
   baseUrl: string;
   port: number;
   demo?: DemoAccount;
+  /** Artifact mode only: the functions' execution environments. */
+  artifacts?: ArtifactFunctions;
   stop(): Promise<void>;
 }
 
@@ -40,41 +51,70 @@ export async function loadHandler(name: string) {
   return module.handler;
 }
 
+/** The TypeScript sources: the same handler modules in this process, the minute jobs and the event pipeline in-process too. */
+async function sourceFunctions(options: LocalStackOptions): Promise<LocalFunctions> {
+  await ensureTable(options.dynamodbEndpoint, options.tableName);
+  const stoppers: (() => Promise<void>)[] = [];
+  return {
+    routes,
+    loadHandler,
+    async startBackground() {
+      stoppers.push(startMinuteJobs(options));
+      for (const start of backgroundTasks) stoppers.push(await start({ dynamodbEndpoint: options.dynamodbEndpoint, tableName: options.tableName }));
+    },
+    async stop() {
+      for (const stop of stoppers.reverse()) await stop();
+    },
+  };
+}
+
 /**
  * The whole service on one machine (product-decisions §11):
  * 1. use or start DynamoDB Local and create the table;
- * 2. serve every route through the same Lambda handlers;
+ * 2. serve every route through the same Lambda handlers (the sources, or the bundles of a
+ *    `cdk synth` output in artifact mode);
  * 3. on an empty store, create the demo organization with a test and a live key;
  * 4. run the minute jobs and the outbox publisher until stopped.
  */
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const dynamo: RunningDynamoDb = await ensureDynamoDbLocal(options.dynamodbEndpoint, options.dataDir);
-  await ensureTable(dynamo.endpoint, options.tableName);
+  const configuredBaseUrl = process.env.BASE_URL;
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
   process.env.TABLE_NAME = options.tableName;
 
   const stoppers: (() => Promise<void>)[] = [];
   let api: LocalApiServer | undefined;
   try {
+    const local = { ...options, dynamodbEndpoint: dynamo.endpoint };
+    const artifacts = options.artifacts
+      ? await startArtifactFunctions({
+          dir: options.artifacts,
+          dynamodbEndpoint: dynamo.endpoint,
+          tableName: options.tableName,
+          dataDir: options.dataDir,
+          maxWorkersPerFunction: options.maxWorkersPerFunction,
+          apiUrl: () => configuredBaseUrl ?? `http://127.0.0.1:${api!.port}`,
+        })
+      : undefined;
+    const functions = artifacts ?? (await sourceFunctions(local));
+    stoppers.push(functions.stop);
     api = await startApiServer({
-      routes,
+      routes: functions.routes,
       port: options.port,
       host: options.host,
-      loadHandler,
+      loadHandler: functions.loadHandler,
       onListening: (port) => {
         process.env.BASE_URL ??= `http://127.0.0.1:${port}`;
       },
     });
     stoppers.push(api.close);
-    const demo = options.seedDemo ? await seedDemo(options) : undefined;
-    if (options.background) stoppers.push(startMinuteJobs(options));
-    if (options.background) {
-      for (const start of backgroundTasks) stoppers.push(await start({ dynamodbEndpoint: dynamo.endpoint, tableName: options.tableName }));
-    }
+    const demo = options.seedDemo ? await seedDemo(local) : undefined;
+    if (options.background) await functions.startBackground();
     return {
-      baseUrl: process.env.BASE_URL!,
+      baseUrl: configuredBaseUrl ?? `http://127.0.0.1:${api.port}`,
       port: api.port,
       demo,
+      artifacts,
       stop: async () => {
         for (const stop of stoppers.reverse()) await stop();
         await dynamo.stop();

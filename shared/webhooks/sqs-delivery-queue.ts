@@ -1,14 +1,11 @@
 import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { AWS_LIMITS } from '../aws-limits';
 import { deadLetterOf, tenantOf, type DeadLetters, type DeliveryTask } from '../domain/webhook-delivery';
 import { isoMillis } from '../time';
 import { sendInBatches, type BatchRetryOptions } from './retry-batches';
 
-/** SendMessageBatch takes at most 10 entries. */
-export const SEND_MESSAGE_BATCH_MAX_ENTRIES = 10;
-/** The longest DelaySeconds SQS accepts. */
-export const MAX_DELAY_SECONDS = 900;
-/** The longest a received message may stay invisible (12 hours); kept a minute short of it. */
-export const MAX_VISIBILITY_SECONDS = 43_200 - 60;
+/** The longest a received message may stay invisible (12 hours from its receive); kept a minute short of it. */
+export const MAX_VISIBILITY_SECONDS = AWS_LIMITS.sqs.maxVisibilityTimeoutSeconds - 60;
 
 /** A delivery task as a queue message: `notBefore` when its delay is longer than SQS can delay. */
 export interface QueuedTask extends DeliveryTask {
@@ -30,11 +27,11 @@ export function createSqsDeliveryQueue(
 ) {
   const now = options.now ?? Date.now;
   return {
-    /** The first attempts of a fan-out: one message per target, batches of 10, failed entries sent again. */
+    /** The first attempts of a fan-out: one message per target, in batches SQS accepts, failed entries sent again. */
     async enqueue(tasks: DeliveryTask[]): Promise<void> {
       const { failed, lastError } = await sendInBatches(
         tasks,
-        SEND_MESSAGE_BATCH_MAX_ENTRIES,
+        { entries: AWS_LIMITS.sqs.batchEntries, bytes: AWS_LIMITS.sqs.batchBytes, sizeOf: (task) => Buffer.byteLength(JSON.stringify(task)) },
         async (batch) => {
           const result = await client.send(
             new SendMessageBatchCommand({
@@ -55,13 +52,13 @@ export function createSqsDeliveryQueue(
     async retryLater(task: DeliveryTask, delayMs: number): Promise<void> {
       const delaySeconds = Math.ceil(delayMs / 1000);
       const message: QueuedTask =
-        delaySeconds > MAX_DELAY_SECONDS ? { ...task, notBefore: isoMillis(now() + delayMs) } : stripNotBefore(task);
+        delaySeconds > AWS_LIMITS.sqs.maxDelaySeconds ? { ...task, notBefore: isoMillis(now() + delayMs) } : stripNotBefore(task);
       await client.send(
         new SendMessageCommand({
           QueueUrl: urls.queueUrl,
           MessageBody: JSON.stringify(message),
           MessageGroupId: tenantOf(task),
-          DelaySeconds: Math.min(delaySeconds, MAX_DELAY_SECONDS),
+          DelaySeconds: Math.min(delaySeconds, AWS_LIMITS.sqs.maxDelaySeconds),
         }),
       );
     },

@@ -13,9 +13,10 @@ export interface TestStack extends LocalStack {
 
 /**
  * The local stack on a free port, with a table of its own in the run's DynamoDB Local, so
- * that test files never see each other's data.
+ * that test files never see each other's data. With LAMBDA_ARTIFACTS (a `cdk synth -o`
+ * folder) it serves the synthesized bundles instead of the sources (artifact mode).
  */
-export async function startTestStack(options: { background?: boolean } = {}): Promise<TestStack> {
+export async function startTestStack(options: { background?: boolean; artifacts?: string } = {}): Promise<TestStack> {
   const tableName = `test-${randomUUID()}`;
   delete process.env.BASE_URL;
   const stack = await startLocalStack({
@@ -24,6 +25,7 @@ export async function startTestStack(options: { background?: boolean } = {}): Pr
     tableName,
     dataDir: ':memory:',
     background: options.background ?? false,
+    artifacts: options.artifacts ?? process.env.LAMBDA_ARTIFACTS,
   });
   const db = createDocumentClient({ endpoint: process.env.DYNAMODB_ENDPOINT });
   return { ...stack, tableName, db, directory: createDirectory(db, tableName) };

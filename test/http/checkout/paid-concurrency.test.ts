@@ -1,6 +1,5 @@
-import { eventsFor, outboxEvents } from '../../support/events';
-import { client } from '../../support/http';
-import { createMerchant, startTestStack, type TestStack } from '../../support/stack';
+import { expectTheLimitHoldsUnderConcurrentPayers } from '../../support/paid-checkouts';
+import { startTestStack, type TestStack } from '../../support/stack';
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -9,33 +8,5 @@ beforeAll(async () => {
 afterAll(() => stack.stop());
 
 test('concurrency: 200 parallel paid checkouts on a link limited to 25 pay exactly 25, never oversell', async () => {
-  const merchant = await createMerchant(stack);
-  const api = client(stack.baseUrl, merchant.test);
-  const link = (await api.post('/v1/payment_links', { amount: { value: '2.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId, payments_limit: 25 })).body;
-
-  const results = await Promise.all(
-    Array.from({ length: 200 }, () => api.post(`/v1/test_helpers/payment_links/${link.id}/checkout`, { outcome: 'paid' })),
-  );
-
-  const paid = results.filter((result) => result.status === 201 && result.body.status === 'paid');
-  const lost = results.filter((result) => result.status === 201 && result.body.status === 'canceled');
-  const denied = results.filter((result) => result.status === 409);
-  expect(paid).toHaveLength(25);
-  expect(paid.length + lost.length + denied.length).toBe(200);
-  expect(results.every((result) => result.status !== 500)).toBe(true);
-
-  const after = (await api.get(`/v1/payment_links/${link.id}`)).body;
-  expect(after).toMatchObject({ paid_count: 25, remaining_payments: 0, status: 'inactive' });
-
-  const payments = await api.get(`/v1/payments?status=paid&limit=100`);
-  expect(payments.body.data.filter((p: { payment_link_id: string }) => p.payment_link_id === link.id)).toHaveLength(25);
-
-  const events = await outboxEvents(stack, merchant.orgId);
-  expect(eventsFor(events, 'transactions.payment_link.remaining_payments.decremented', link.id)).toHaveLength(25);
-  expect(eventsFor(events, 'transactions.payment_link.auto_inactivated', link.id)).toHaveLength(1);
-  expect(events.filter((event) => event.type === 'transactions.payment.paid')).toHaveLength(25);
-  const remaining = eventsFor(events, 'transactions.payment_link.remaining_payments.decremented', link.id)
-    .map((event) => event.data.remaining_payments)
-    .sort((a, b) => Number(a) - Number(b));
-  expect(remaining).toEqual(Array.from({ length: 25 }, (_, i) => i));
+  await expectTheLimitHoldsUnderConcurrentPayers(stack);
 }, 300_000);

@@ -4,6 +4,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord, DynamoDBStreamEvent, SQSEvent, SQSRecord } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { randomUUID } from 'node:crypto';
+import { AWS_LIMITS, putEventsEntrySize } from '../../../shared/aws-limits';
 import { createDocumentClient } from '../../../shared/db/client';
 import { createDirectory } from '../../../shared/db/directory';
 import { createWebhookRepository } from '../../../shared/db/webhook-repository';
@@ -62,6 +63,15 @@ describe('EventBridge publisher', () => {
     const calls = eventBridge.commandCalls(PutEventsCommand);
     expect(calls).toHaveLength(2);
     expect(calls[1].args[0].input.Entries!.map((entry) => entry.Detail)).toEqual([JSON.stringify(events[1])]);
+  });
+
+  test('PutEvents batches also stay within EventBridge\'s size limit: large events travel in smaller batches', async () => {
+    eventBridge.on(PutEventsCommand).callsFake((input) => ({ FailedEntryCount: 0, Entries: input.Entries.map(() => ({ EventId: randomUUID() })) }));
+    const large = Array.from({ length: 5 }, (_, n) => event(n, { targetUrls: ['x'.repeat(AWS_LIMITS.eventBridge.putEventsBytes / 3)] }));
+    expect(await publisher().publish(large)).toEqual([]);
+    const batches = eventBridge.commandCalls(PutEventsCommand).map((call) => call.args[0].input.Entries!);
+    expect(batches.map((entries) => entries.length)).toEqual([2, 2, 1]);
+    for (const entries of batches) expect(entries.reduce((sum, entry) => sum + putEventsEntrySize(entry), 0)).toBeLessThanOrEqual(AWS_LIMITS.eventBridge.putEventsBytes);
   });
 
   test('entries still failing after the last retry (or a throwing call) are returned as unpublished', async () => {

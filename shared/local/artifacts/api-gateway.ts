@@ -1,0 +1,85 @@
+import { AWS_LIMITS } from '../../aws-limits';
+import type { ApiEvent, ApiResult } from '../../http/api';
+import { logger } from '../../observability/logger';
+import type { AccessDecision } from './iam';
+import type { LocalResources } from './resources';
+import { resourcesOfType, type SynthesizedStack } from './template';
+import type { FunctionSpec, InvokeOutcome } from './workers';
+
+/** One route of the template's HTTP API and what API Gateway knows of it. */
+export interface ApiRoute {
+  method: string;
+  path: string;
+  /** The route's logical id: what the local server's loadHandler takes. */
+  handler: string;
+  spec: FunctionSpec;
+  /** What API Gateway names itself as when it invokes the function (execute-api ARN). */
+  sourceArn: string;
+  timeoutMs: number;
+}
+
+/** HTTP API's own answers (its JSON, not the service's error envelope). */
+const API_GATEWAY = {
+  internalError: { statusCode: 500, headers: { 'content-type': 'application/json' }, body: '{"message":"Internal Server Error"}' },
+  timeout: { statusCode: 503, headers: { 'content-type': 'application/json' }, body: '{"message":"Service Unavailable"}' },
+  tooLarge: { statusCode: 413, headers: { 'content-type': 'application/json' }, body: '{"message":"Request Entity Too Large"}' },
+} satisfies Record<string, ApiResult>;
+
+/**
+ * The template's HTTP API routes: RouteKey → Integration → function, Lambda proxy integrations
+ * of payload format 2.0 only. API Gateway prefers a literal segment to a path parameter, and
+ * the local server takes the first match: routes with fewer parameters come first.
+ */
+export function readRoutes(stack: SynthesizedStack, resources: LocalResources, functionByKey: (key: string) => FunctionSpec | undefined): ApiRoute[] {
+  const { resolve, nameOf } = resources;
+  const integrations = new Map(resourcesOfType(stack, 'AWS::ApiGatewayV2::Integration').map(([logicalId, integration]) => [nameOf(logicalId), integration]));
+  const parameters = (routeKey: unknown) => String(routeKey).split('{').length;
+  return resourcesOfType(stack, 'AWS::ApiGatewayV2::Route')
+    .sort(([, a], [, b]) => parameters(a.Properties?.RouteKey) - parameters(b.Properties?.RouteKey))
+    .map(([logicalId, route]) => {
+      const properties = route.Properties ?? {};
+      const [method, path] = String(properties.RouteKey).split(' ');
+      if (!path || method === 'ANY' || path.includes('+}')) throw new Error(`Route ${properties.RouteKey} is not imitated in artifact mode (only METHOD /path routes)`);
+      const integration = integrations.get(String(resolve(properties.Target)).replace(/^integrations\//, ''))?.Properties ?? {};
+      if (integration.IntegrationType !== 'AWS_PROXY' || integration.PayloadFormatVersion !== '2.0') {
+        throw new Error(`Route ${properties.RouteKey}: artifact mode serves Lambda proxy integrations of payload format 2.0`);
+      }
+      const spec = functionByKey(resolve(integration.IntegrationUri) as string);
+      if (!spec) throw new Error(`Route ${properties.RouteKey} invokes no function of the stack`);
+      return {
+        method,
+        path,
+        handler: logicalId,
+        spec,
+        sourceArn: `arn:aws:execute-api:${stack.region}:${stack.account}:${resolve(properties.ApiId)}/$default/${method}${path}`,
+        timeoutMs: Math.min(Number(integration.TimeoutInMillis ?? AWS_LIMITS.apiGateway.integrationTimeoutMs), AWS_LIMITS.apiGateway.integrationTimeoutMs),
+      };
+    });
+}
+
+/**
+ * API Gateway's side of a route: the function's permission, the payload limit and the
+ * integration timeout. A function error (a timeout kill included) is HTTP API's 500
+ * `{"message":"Internal Server Error"}`; no answer within the integration timeout is its 503
+ * `{"message":"Service Unavailable"}` (docs/architecture.md, artifact mode).
+ */
+export function routeHandler(route: ApiRoute, deps: { invoke(event: ApiEvent): Promise<InvokeOutcome>; mayInvoke(): AccessDecision }) {
+  const name = `${route.method} ${route.path}`;
+  return async (event: ApiEvent): Promise<ApiResult> => {
+    if (!deps.mayInvoke().allowed) {
+      logger.error('artifact mode: API Gateway may not invoke the function (AWS::Lambda::Permission)', { route: name, function: route.spec.name });
+      return API_GATEWAY.internalError;
+    }
+    if (Buffer.byteLength(event.body ?? '') > AWS_LIMITS.apiGateway.payloadBytes) return API_GATEWAY.tooLarge;
+    let timer: NodeJS.Timeout | undefined;
+    const integrationTimeout = new Promise<'timeout'>((done) => (timer = setTimeout(() => done('timeout'), route.timeoutMs)));
+    const outcome = await Promise.race([deps.invoke(event), integrationTimeout]);
+    clearTimeout(timer);
+    if (outcome === 'timeout') return API_GATEWAY.timeout;
+    if (!outcome.ok) {
+      logger.error('artifact mode: function error behind a route', { route: name, function: route.spec.name, errorType: outcome.errorType, error: outcome.errorMessage });
+      return API_GATEWAY.internalError;
+    }
+    return outcome.result as ApiResult;
+  };
+}

@@ -1,0 +1,210 @@
+import { Agent, createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { AWS_LIMITS } from '../../aws-limits';
+import { logger } from '../../observability/logger';
+import { AwsError } from './aws-error';
+import type { LocalEventBridge } from './eventbridge';
+import type { AccessPolicies } from './iam';
+import type { LocalQueue } from './sqs';
+
+/** A function calling AWS: identified by the access key id of its environment's credentials. */
+export interface EdgeCaller {
+  functionName: string;
+  role: string;
+  /** Its role session, as IAM names the principal in a refusal. */
+  principalArn: string;
+}
+
+export interface AccessDenial {
+  functionName: string;
+  action: string;
+  resource: string;
+  reason: string;
+}
+
+interface AccessCheck {
+  action: string;
+  resource: string;
+  /** Other names of the resource (a queue's URL) that resource policies may use. */
+  keys?: string[];
+}
+
+export interface EdgeOptions {
+  dynamodbEndpoint: string;
+  callerOf(accessKeyId: string): EdgeCaller | undefined;
+  policies: AccessPolicies;
+  tableArn(nameOrArn: string): string;
+  queueAt(url: string): LocalQueue | undefined;
+  eventBridge: LocalEventBridge;
+  onDenied(denial: AccessDenial): void;
+}
+
+const JSON_1_0 = 'application/x-amz-json-1.0';
+
+/** The IAM actions and resources of one DynamoDB call: each item of a transaction or batch is checked as its own action. */
+function dynamoDbAccess(operation: string, body: Record<string, unknown>, tableArn: (name: string) => string): AccessCheck[] {
+  const table = (name: unknown, index?: unknown) => `${tableArn(String(name))}${index ? `/index/${index}` : ''}`;
+  switch (operation) {
+    case 'TransactWriteItems':
+      return (body.TransactItems as Record<string, { TableName: string }>[]).map((item) => {
+        const [kind, request] = Object.entries(item)[0];
+        const action = { Put: 'PutItem', Update: 'UpdateItem', Delete: 'DeleteItem', ConditionCheck: 'ConditionCheckItem' }[kind] ?? kind;
+        return { action: `dynamodb:${action}`, resource: table(request.TableName) };
+      });
+    case 'TransactGetItems':
+      return (body.TransactItems as { Get: { TableName: string } }[]).map((item) => ({ action: 'dynamodb:GetItem', resource: table(item.Get.TableName) }));
+    case 'BatchGetItem':
+    case 'BatchWriteItem':
+      return Object.keys(body.RequestItems as object).map((name) => ({ action: `dynamodb:${operation}`, resource: table(name) }));
+    case 'ListTables':
+      return [{ action: 'dynamodb:ListTables', resource: '*' }];
+    case 'ExecuteStatement':
+    case 'BatchExecuteStatement':
+    case 'ExecuteTransaction':
+      throw new AwsError('UnknownOperationException', `${operation} (PartiQL) is not imitated in artifact mode`);
+    default:
+      return [{ action: `dynamodb:${operation}`, resource: table(body.TableName, body.IndexName) }];
+  }
+}
+
+/** SQS's batch calls are authorized as their single-message action. */
+const sqsAction = (operation: string) => `sqs:${operation.replace(/Batch$/, '')}`;
+
+/**
+ * The local AWS edge: every SDK call of every function comes here (AWS_ENDPOINT_URL), is
+ * checked against the caller's role as the template deploys it, and is then forwarded to
+ * DynamoDB Local or served by the local EventBridge and SQS. A refusal answers
+ * AccessDeniedException as IAM would and names the missing grant in the log.
+ */
+export async function startAwsEdge(port: number, options: EdgeOptions): Promise<{ close(): Promise<void> }> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  const dynamodb = new URL(options.dynamodbEndpoint);
+
+  function reply(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+    response.writeHead(status, { 'content-type': JSON_1_0, ...headers });
+    response.end(JSON.stringify(body));
+  }
+
+  function fail(response: ServerResponse, target: string, error: AwsError) {
+    const sqs = target.startsWith('AmazonSQS.');
+    reply(
+      response,
+      error.status,
+      { __type: `${sqs ? 'com.amazonaws.sqs' : 'com.amazon.coral.service'}#${error.code}`, message: error.message },
+      sqs ? { 'x-amzn-query-error': `${error.code};Sender` } : {},
+    );
+  }
+
+  function authorize(caller: EdgeCaller, checks: AccessCheck[]) {
+    for (const check of checks) {
+      const decision = options.policies.decide({ caller: { role: caller.role }, action: check.action, resource: check.resource }, [check.resource, ...(check.keys ?? [])]);
+      if (decision.allowed) continue;
+      options.onDenied({ functionName: caller.functionName, action: check.action, resource: check.resource, reason: decision.reason });
+      throw new AwsError(
+        'AccessDeniedException',
+        `User: ${caller.principalArn} is not authorized to perform: ${check.action} on resource: ${check.resource} because ${decision.reason}`,
+      );
+    }
+  }
+
+  function forwardToDynamoDb(request: IncomingMessage, body: Buffer, response: ServerResponse) {
+    const upstream = httpRequest(
+      { host: dynamodb.hostname, port: dynamodb.port, path: request.url, method: 'POST', headers: { ...request.headers, host: dynamodb.host }, agent },
+      (answer) => {
+        response.writeHead(answer.statusCode ?? 500, answer.headers);
+        answer.pipe(response);
+      },
+    );
+    upstream.on('error', (error) => fail(response, 'DynamoDB', new AwsError('ServiceUnavailable', `DynamoDB Local: ${error.message}`, 503)));
+    upstream.end(body);
+  }
+
+  async function serveSqs(operation: string, body: Record<string, unknown>, caller: EdgeCaller): Promise<unknown> {
+    const queue = options.queueAt(String(body.QueueUrl ?? body.QueueName ?? ''));
+    if (!queue) throw new AwsError('QueueDoesNotExist', 'The specified queue does not exist.');
+    authorize(caller, [{ action: sqsAction(operation), resource: queue.settings.arn, keys: [queue.settings.url] }]);
+    switch (operation) {
+      case 'SendMessage':
+        return queue.send(String(body.MessageBody ?? ''), body.DelaySeconds as number | undefined);
+      case 'SendMessageBatch': {
+        const entries = (body.Entries as { Id: string; MessageBody: string; DelaySeconds?: number }[] | undefined) ?? [];
+        if (entries.length === 0) throw new AwsError('EmptyBatchRequest', 'There should be at least one SendMessageBatchRequestEntry in the request.');
+        if (entries.length > AWS_LIMITS.sqs.batchEntries) throw new AwsError('TooManyEntriesInBatchRequest', `Maximum number of entries per request are ${AWS_LIMITS.sqs.batchEntries}.`);
+        if (new Set(entries.map((entry) => entry.Id)).size !== entries.length) throw new AwsError('BatchEntryIdsNotDistinct', 'Two or more batch entries in the request have the same Id.');
+        if (entries.reduce((sum, entry) => sum + Buffer.byteLength(entry.MessageBody ?? ''), 0) > AWS_LIMITS.sqs.batchBytes) {
+          throw new AwsError('BatchRequestTooLong', `Batch requests cannot be longer than ${AWS_LIMITS.sqs.batchBytes} bytes.`);
+        }
+        const Successful: unknown[] = [];
+        const Failed: unknown[] = [];
+        for (const entry of entries) {
+          try {
+            Successful.push({ Id: entry.Id, ...queue.send(entry.MessageBody ?? '', entry.DelaySeconds) });
+          } catch (error) {
+            if (!(error instanceof AwsError)) throw error;
+            Failed.push({ Id: entry.Id, SenderFault: true, Code: error.code, Message: error.message });
+          }
+        }
+        return { Successful, Failed };
+      }
+      case 'ReceiveMessage':
+        return {
+          Messages: await queue.receive({
+            max: body.MaxNumberOfMessages as number | undefined,
+            visibilityTimeoutSeconds: body.VisibilityTimeout as number | undefined,
+            waitSeconds: body.WaitTimeSeconds as number | undefined,
+          }),
+        };
+      case 'DeleteMessage':
+        queue.delete(String(body.ReceiptHandle));
+        return {};
+      case 'ChangeMessageVisibility':
+        queue.changeVisibility(String(body.ReceiptHandle), Number(body.VisibilityTimeout));
+        return {};
+      case 'GetQueueAttributes':
+        return { Attributes: queue.attributes() };
+      case 'GetQueueUrl':
+        return { QueueUrl: queue.settings.url };
+      default:
+        throw new AwsError('UnsupportedOperation', `${operation} is not imitated in artifact mode`);
+    }
+  }
+
+  const server = createServer(async (request, response) => {
+    const target = String(request.headers['x-amz-target'] ?? '');
+    try {
+      const chunks: Buffer[] = [];
+      for await (const chunk of request) chunks.push(chunk as Buffer);
+      const raw = Buffer.concat(chunks);
+      const accessKeyId = /Credential=([^/]+)\//.exec(String(request.headers.authorization ?? ''))?.[1] ?? '';
+      const caller = options.callerOf(accessKeyId);
+      if (!caller) throw new AwsError('UnrecognizedClientException', 'The security token included in the request is invalid.');
+      const [service, operation] = target.split('.');
+      const body = JSON.parse(raw.toString('utf8') || '{}') as Record<string, unknown>;
+      if (service === 'DynamoDB_20120810') {
+        authorize(caller, dynamoDbAccess(operation, body, options.tableArn));
+        return forwardToDynamoDb(request, raw, response);
+      }
+      if (service === 'AWSEvents' && operation === 'PutEvents') {
+        authorize(caller, options.eventBridge.busArnsOf(body).map((bus) => ({ action: 'events:PutEvents', resource: bus })));
+        return reply(response, 200, options.eventBridge.putEvents(body), { 'content-type': 'application/x-amz-json-1.1' });
+      }
+      if (service === 'AmazonSQS') return reply(response, 200, await serveSqs(operation, body, caller));
+      throw new AwsError('UnknownOperationException', `${target || 'A call without X-Amz-Target'} is not served in artifact mode`);
+    } catch (error) {
+      if (error instanceof AwsError) return fail(response, target, error);
+      logger.error('artifact mode: AWS edge failed', { target, error: (error as Error).message });
+      fail(response, target, new AwsError('InternalFailure', (error as Error).message, 500));
+    }
+  });
+  await new Promise<void>((done, fail) => {
+    server.once('error', fail);
+    server.listen(port, '127.0.0.1', done);
+  });
+  return {
+    close: () =>
+      new Promise<void>((done) => {
+        agent.destroy();
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
+  };
+}

@@ -1,0 +1,301 @@
+import { availableParallelism } from 'node:os';
+import { resolve as resolvePath } from 'node:path';
+import { AWS_LIMITS } from '../../aws-limits';
+import { logger } from '../../observability/logger';
+import { freePort } from '../free-port';
+import type { LocalFunctions } from '../functions';
+import { readRoutes, routeHandler } from './api-gateway';
+import { startAwsEdge, type AccessDenial, type EdgeCaller } from './edge';
+import { createLocalEventBridge, ruleOf, type BusEvent, type LocalRule, type RuleTarget } from './eventbridge';
+import { mappingCheckpoints, readMappings, startQueueMapping, startStreamMapping } from './event-sources';
+import { createAccessPolicies } from './iam';
+import { localResources } from './resources';
+import { LocalQueue } from './sqs';
+import { ensureTables } from './tables';
+import { readSynthesizedStack, resourcesOfType, type CfnResource } from './template';
+import { createFunctionPool, type FunctionPool, type FunctionPoolStats, type FunctionSpec } from './workers';
+
+export interface ArtifactOptions {
+  /** A `cdk synth -o <dir>` output. */
+  dir: string;
+  dynamodbEndpoint: string;
+  tableName: string;
+  /** Where stream mappings keep their checkpoints (`:memory:`: nowhere). */
+  dataDir: string;
+  /** The API's public base URL (the template's ApiEndpoint), known once the server listens. */
+  apiUrl(): string;
+  /**
+   * Execution environments per function at the same time (a function's reserved concurrency,
+   * when lower, wins). Default: two per core; more only add contention on one machine.
+   */
+  maxWorkersPerFunction?: number;
+}
+
+export interface ArtifactFunctions extends LocalFunctions {
+  /** The local AWS edge: an SDK pointed at it with a function's logical id as access key id calls AWS as that function. */
+  awsEndpoint: string;
+  /** The last 100 calls IAM refused, oldest first (each is also logged). */
+  recentDenials(): AccessDenial[];
+  /** Per function name: its execution environments so far. */
+  stats(): Record<string, FunctionPoolStats>;
+  /** The function a route of the template invokes (`GET /v1/payments/{id}` → its name). */
+  functionOfRoute(routeKey: string): string;
+}
+
+/**
+ * The variables of the developer's environment that artifact mode hands every function: local
+ * settings, not AWS's (the SDK's warning is about this machine's Node, not Lambda's Node 22).
+ */
+const PASSED_THROUGH = [
+  'LOG_LEVEL',
+  'POWERTOOLS_LOG_LEVEL',
+  'WEBHOOK_RETRY_SCHEDULE',
+  'WEBHOOK_RETRY_JITTER',
+  'WEBHOOK_TIMEOUT_MS',
+  'AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED',
+];
+
+/** Lambda's asynchronous retries of a function error: a minute, then two minutes later (two by default). */
+const ASYNC_RETRY_DELAYS_MS = [60_000, 120_000];
+
+const refOf = (value: unknown): string | undefined =>
+  (value as { Ref?: string })?.Ref ?? (value as { 'Fn::GetAtt'?: [string, string] })?.['Fn::GetAtt']?.[0];
+
+/**
+ * Artifact mode (docs/architecture.md): the functions `cdk synth` bundled, run as Lambda would
+ * run them, behind the routes, schedules, buses, queues and event source mappings of the
+ * synthesized template, every AWS call checked against the function's role:
+ * 1. read the template; create its tables in DynamoDB Local;
+ * 2. read its queues, functions, rules, routes and event source mappings, checked as AWS
+ *    checks them when it creates them;
+ * 3. start the AWS edge (IAM, DynamoDB forwarding, EventBridge and SQS stand-ins);
+ * 4. serve each API route from its function's execution environments; on `startBackground`,
+ *    run the schedule rules and the event source mappings.
+ */
+export async function startArtifactFunctions(options: ArtifactOptions): Promise<ArtifactFunctions> {
+  const stack = readSynthesizedStack(options.dir);
+  const { region, account } = stack;
+  const queuesByKey = new Map<string, LocalQueue>();
+  const functions = new Map<string, FunctionSpec & { role: string; roleName: string; maxWorkers: number }>();
+  const pools = new Map<string, FunctionPool>();
+  const denials: AccessDenial[] = [];
+  const onDenied = (denial: AccessDenial) => {
+    logger.error('artifact mode: AWS call refused by IAM; the template lacks this grant', { ...denial });
+    denials.push(denial);
+    if (denials.length > 100) denials.shift();
+  };
+
+  // The edge starts last, once the whole template has been read and checked; its URL is needed before.
+  const edgePort = await freePort();
+  const edgeUrl = `http://127.0.0.1:${edgePort}`;
+
+  const streamLabels = new Map<string, string>();
+  const resources = localResources(stack, {
+    tableName: options.tableName,
+    edgeUrl,
+    apiUrl: options.apiUrl,
+    streamLabel: (table) => streamLabels.get(table) ?? 'none',
+  });
+  const { resolve, nameOf, arnOf } = resources;
+  for (const [table, label] of await ensureTables(options.dynamodbEndpoint, resourcesOfType(stack, 'AWS::DynamoDB::Table'), nameOf)) streamLabels.set(table, label);
+  const policies = createAccessPolicies(stack, resolve, (role) => arnOf(role));
+
+  // Queues: the dead-letter queues first, so that a redrive policy finds its target.
+  const queueResources = resourcesOfType(stack, 'AWS::SQS::Queue');
+  const redriveOf = (queue: CfnResource) => queue.Properties?.RedrivePolicy as { deadLetterTargetArn: unknown; maxReceiveCount: number } | undefined;
+  for (const [logicalId, queue] of [...queueResources].sort(([, a], [, b]) => Number(!!redriveOf(a)) - Number(!!redriveOf(b)))) {
+    const properties = queue.Properties ?? {};
+    const redrive = redriveOf(queue);
+    const deadLetterQueue = redrive ? queuesByKey.get(resolve(redrive.deadLetterTargetArn) as string) : undefined;
+    const local = new LocalQueue({
+      name: nameOf(logicalId),
+      arn: arnOf(logicalId),
+      url: resources.queueUrl(logicalId),
+      visibilityTimeoutSeconds: Number(properties.VisibilityTimeout ?? 30),
+      delaySeconds: Number(properties.DelaySeconds ?? 0),
+      maximumMessageBytes: Number(properties.MaximumMessageSize ?? AWS_LIMITS.sqs.messageBytes),
+      retentionSeconds: Number(properties.MessageRetentionPeriod ?? 345_600),
+      ...(redrive && deadLetterQueue ? { redrive: { deadLetterQueue, maxReceiveCount: Number(redrive.maxReceiveCount) } } : {}),
+    });
+    for (const key of [local.settings.arn, local.settings.url, local.settings.name]) queuesByKey.set(key, local);
+  }
+
+  // Functions: the bundle the template's Code asset names, with its role, memory, timeout and environment.
+  const maxWorkers = options.maxWorkersPerFunction ?? Math.max(2, availableParallelism() * 2);
+  for (const [logicalId, fn] of resourcesOfType(stack, 'AWS::Lambda::Function')) {
+    const properties = fn.Properties ?? {};
+    const asset = fn.Metadata?.['aws:asset:path'];
+    if (typeof asset !== 'string') throw new Error(`Function ${logicalId} has no bundled asset (aws:asset:path): artifact mode needs a cdk synth output`);
+    if (!String(properties.Runtime ?? '').startsWith('nodejs')) throw new Error(`Function ${logicalId} runs ${properties.Runtime}; artifact mode runs Node.js functions`);
+    const role = refOf(properties.Role);
+    if (!role) throw new Error(`Function ${logicalId} has no role of the template`);
+    const name = nameOf(logicalId);
+    const memoryMb = Number(properties.MemorySize ?? 128);
+    const reserved = properties.ReservedConcurrentExecutions;
+    functions.set(logicalId, {
+      logicalId,
+      name,
+      arn: arnOf(logicalId),
+      codeDir: resolvePath(options.dir, asset),
+      handler: String(properties.Handler),
+      memoryMb,
+      timeoutSeconds: Number(properties.Timeout ?? 3),
+      role,
+      roleName: nameOf(role),
+      maxWorkers: reserved === undefined ? maxWorkers : Math.min(maxWorkers, Number(reserved)),
+      environment: () => ({
+        ...(resolve((properties.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {}) as Record<string, string>),
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        LANG: 'en_US.UTF-8',
+        TZ: ':UTC',
+        LAMBDA_TASK_ROOT: resolvePath(options.dir, asset),
+        _HANDLER: String(properties.Handler),
+        AWS_EXECUTION_ENV: `AWS_Lambda_${properties.Runtime}`,
+        AWS_LAMBDA_FUNCTION_NAME: name,
+        AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
+        AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(memoryMb),
+        AWS_LAMBDA_LOG_GROUP_NAME: `/aws/lambda/${name}`,
+        AWS_LAMBDA_LOG_STREAM_NAME: 'artifact-mode',
+        AWS_REGION: region,
+        AWS_DEFAULT_REGION: region,
+        // Local: the edge identifies the function by its access key id and answers every service.
+        AWS_ACCESS_KEY_ID: logicalId,
+        AWS_SECRET_ACCESS_KEY: 'artifact-mode',
+        AWS_ENDPOINT_URL: edgeUrl,
+        // Every webhook receiver on this machine has a private address.
+        WEBHOOK_ALLOW_PRIVATE_URLS: process.env.WEBHOOK_ALLOW_PRIVATE_URLS ?? 'true',
+        ...Object.fromEntries(PASSED_THROUGH.filter((variable) => process.env[variable] !== undefined).map((variable) => [variable, process.env[variable]!])),
+      }),
+    });
+  }
+  const functionByKey = (key: string) => [...functions.values()].find((spec) => spec.arn === key || spec.name === key || spec.logicalId === key);
+  const poolOf = (logicalId: string): FunctionPool => {
+    if (!pools.has(logicalId)) {
+      const spec = functions.get(logicalId)!;
+      pools.set(logicalId, createFunctionPool(spec, { maxWorkers: spec.maxWorkers }));
+    }
+    return pools.get(logicalId)!;
+  };
+
+  /** May this service, acting for `sourceArn`, invoke the function (its AWS::Lambda::Permission resources)? */
+  const mayInvoke = (spec: FunctionSpec, service: string, sourceArn: string) =>
+    policies.decide(
+      { caller: { service }, action: 'lambda:InvokeFunction', resource: spec.arn, context: { 'aws:SourceArn': sourceArn, 'aws:SourceAccount': account } },
+      [spec.arn, spec.name],
+    );
+
+  /** Each function's AWS::Lambda::EventInvokeConfig MaximumRetryAttempts, else Lambda's two. */
+  const asyncRetryLimit = (spec: FunctionSpec) => {
+    const config = resourcesOfType(stack, 'AWS::Lambda::EventInvokeConfig')
+      .map(([, resource]) => resolve(resource.Properties ?? {}) as { FunctionName?: string; MaximumRetryAttempts?: number })
+      .find((properties) => properties.FunctionName === spec.name || properties.FunctionName === spec.arn);
+    return config?.MaximumRetryAttempts ?? ASYNC_RETRY_DELAYS_MS.length;
+  };
+  const asyncRetries = new Set<NodeJS.Timeout>();
+  /** An asynchronous invocation (a rule's target): on a function error, retried later as Lambda does. */
+  function invokeAsync(pool: FunctionPool, event: unknown, attempt = 0): Promise<void> {
+    return pool.invoke(event, 'Event').then((outcome) => {
+      if (outcome.ok) return;
+      const delay = attempt < asyncRetryLimit(pool.spec) ? ASYNC_RETRY_DELAYS_MS[attempt] : undefined;
+      logger.error('artifact mode: asynchronous invocation failed', { function: pool.spec.name, error: outcome.errorMessage, retryInMs: delay ?? null });
+      if (delay === undefined) return;
+      const timer = setTimeout(() => {
+        asyncRetries.delete(timer);
+        void invokeAsync(pool, event, attempt + 1);
+      }, delay);
+      asyncRetries.add(timer);
+    });
+  }
+
+  // Buses and rules: a rule's target is a queue (by its queue policy) or a function (by its permissions).
+  const buses = new Map<string, string>([['default', `arn:aws:events:${region}:${account}:event-bus/default`]]);
+  for (const [logicalId] of resourcesOfType(stack, 'AWS::Events::EventBus')) buses.set(nameOf(logicalId), arnOf(logicalId));
+  const rules: LocalRule[] = resourcesOfType(stack, 'AWS::Events::Rule').map(([logicalId, rule]) =>
+    ruleOf(
+      resolve(rule.Properties ?? {}) as Record<string, unknown>,
+      nameOf(logicalId),
+      arnOf(logicalId),
+      rule.Properties?.EventBusName ? (resolve(rule.Properties.EventBusName) as string) : undefined,
+    ),
+  );
+  async function deliver(target: RuleTarget, event: BusEvent, rule: LocalRule): Promise<void> {
+    const queue = queuesByKey.get(target.arn);
+    if (queue) {
+      const decision = policies.decide(
+        { caller: { service: 'events.amazonaws.com' }, action: 'sqs:SendMessage', resource: queue.settings.arn, context: { 'aws:SourceArn': rule.arn, 'aws:SourceAccount': account } },
+        [queue.settings.arn, queue.settings.url],
+      );
+      if (!decision.allowed) throw new Error(`the queue policy of ${queue.settings.name} refuses rule ${rule.name}: ${decision.reason}`);
+      queue.send(JSON.stringify(event));
+      return;
+    }
+    const spec = functionByKey(target.arn);
+    if (!spec) throw new Error(`target ${target.arn} is not a queue or function of the stack`);
+    const decision = mayInvoke(spec, 'events.amazonaws.com', rule.arn);
+    if (!decision.allowed) throw new Error(`no permission lets rule ${rule.name} invoke ${spec.name}: ${decision.reason}`);
+    await invokeAsync(poolOf(spec.logicalId), event);
+  }
+  const eventBridge = createLocalEventBridge({ region, account, buses, rules, deliver });
+
+  const routes = readRoutes(stack, resources, functionByKey);
+  const loadHandler = async (routeId: string) => {
+    const route = routes.find((candidate) => candidate.handler === routeId)!;
+    return routeHandler(route, {
+      invoke: (event) => poolOf(route.spec.logicalId).invoke(event),
+      mayInvoke: () => mayInvoke(route.spec, 'apigateway.amazonaws.com', route.sourceArn),
+    });
+  };
+
+  const mappings = readMappings(stack, resolve, { functionByKey, queueAt: (arn) => queuesByKey.get(arn), policies });
+
+  const edge = await startAwsEdge(edgePort, {
+    dynamodbEndpoint: options.dynamodbEndpoint,
+    callerOf: (accessKeyId): EdgeCaller | undefined => {
+      const spec = functions.get(accessKeyId);
+      return spec && { functionName: spec.name, role: spec.role, principalArn: `arn:aws:sts::${account}:assumed-role/${spec.roleName}/${spec.name}` };
+    },
+    policies,
+    tableArn: (nameOrArn) => (nameOrArn.startsWith('arn:') ? nameOrArn : `arn:aws:dynamodb:${region}:${account}:table/${nameOrArn}`),
+    queueAt: (key) => queuesByKey.get(key) ?? queuesByKey.get(key.split('/').at(-1)!),
+    eventBridge,
+    onDenied,
+  });
+  const background: (() => Promise<void>)[] = [];
+  const tableOfStream = (streamArn: string) => /:table\/([^/]+)\/stream\//.exec(streamArn)![1];
+  return {
+    awsEndpoint: edgeUrl,
+    recentDenials: () => [...denials],
+    routes: routes.map(({ method, path, handler }) => ({ method, path, handler })),
+    loadHandler,
+    async startBackground() {
+      background.push(eventBridge.startSchedules());
+      for (const mapping of mappings) {
+        const pool = poolOf(mapping.spec.logicalId);
+        const started = mapping.queue
+          ? startQueueMapping({ settings: mapping.settings, pool, queue: mapping.queue, region, pollers: Math.min(5, mapping.spec.maxWorkers) })
+          : startStreamMapping({
+              settings: mapping.settings,
+              pool,
+              endpoint: options.dynamodbEndpoint,
+              tableName: tableOfStream(mapping.sourceArn),
+              region,
+              eventSourceArn: mapping.sourceArn,
+              checkpoints: mappingCheckpoints(options.dataDir, mapping.logicalId),
+            });
+        background.push(started.stop);
+      }
+    },
+    stats: () => Object.fromEntries([...pools.values()].map((pool) => [pool.spec.name, pool.stats()])),
+    functionOfRoute(routeKey) {
+      const route = routes.find((candidate) => `${candidate.method} ${candidate.path}` === routeKey);
+      if (!route) throw new Error(`The template has no route ${routeKey}`);
+      return route.spec.name;
+    },
+    async stop() {
+      for (const stop of background.reverse()) await stop();
+      for (const timer of asyncRetries) clearTimeout(timer);
+      await Promise.all([...pools.values()].map((pool) => pool.stop()));
+      await edge.close();
+    },
+  };
+}

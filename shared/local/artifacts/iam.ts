@@ -1,0 +1,142 @@
+import { logger } from '../../observability/logger';
+import { resourcesOfType, type SynthesizedStack } from './template';
+
+export interface PolicyStatement {
+  Effect: 'Allow' | 'Deny';
+  Action?: string | string[];
+  Resource?: string | string[];
+  Principal?: '*' | Record<string, string | string[]>;
+  Condition?: Record<string, Record<string, string | string[]>>;
+}
+
+/** Who asks: a function's role, or an AWS service acting for a resource (a rule, an API). */
+export type Caller = { role: string } | { service: string };
+
+export interface AccessRequest {
+  caller: Caller;
+  action: string;
+  resource: string;
+  /** Condition keys of the request (aws:SourceArn, …); aws:SecureTransport is always true, as from the deployed SDK. */
+  context?: Record<string, string>;
+}
+
+const list = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+
+/** IAM's wildcards: `*` any run of characters, `?` one. */
+function wildcard(pattern: string, value: string, ignoreCase = false): boolean {
+  const source = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  return new RegExp(`^${source}$`, ignoreCase ? 'i' : '').test(value);
+}
+
+const warned = new Set<string>();
+
+/** The condition operators CDK writes; a statement with any other never applies here (and says so once). */
+const OPERATORS: Record<string, (expected: string, actual: string) => boolean> = {
+  Bool: (expected, actual) => expected.toLowerCase() === actual.toLowerCase(),
+  StringEquals: (expected, actual) => expected === actual,
+  StringLike: (expected, actual) => wildcard(expected, actual),
+  ArnEquals: (expected, actual) => expected === actual,
+  ArnLike: (expected, actual) => wildcard(expected, actual),
+};
+
+function conditionsHold(statement: PolicyStatement, context: Record<string, string>): boolean {
+  return Object.entries(statement.Condition ?? {}).every(([operator, keys]) => {
+    const test = OPERATORS[operator];
+    if (!test) {
+      if (!warned.has(operator)) logger.warn('artifact mode: IAM condition operator not evaluated; its statements never apply', { operator });
+      warned.add(operator);
+      return false;
+    }
+    return Object.entries(keys).every(([key, expected]) => key in context && list(expected).some((value) => test(value, context[key])));
+  });
+}
+
+function principalMatches(statement: PolicyStatement, caller: Caller, roleArn: (role: string) => string): boolean {
+  if (statement.Principal === undefined) return true; // an identity policy: its principal is its role
+  if (statement.Principal === '*') return true;
+  if ('service' in caller) return list(statement.Principal.Service).includes(caller.service);
+  return list(statement.Principal.AWS).some((principal) => principal === '*' || principal === roleArn(caller.role));
+}
+
+function applies(statement: PolicyStatement, request: AccessRequest, roleArn: (role: string) => string): boolean {
+  const context = { 'aws:SecureTransport': 'true', ...request.context };
+  return (
+    list(statement.Action).some((action) => wildcard(action, request.action, true)) &&
+    list(statement.Resource).some((resource) => wildcard(resource, request.resource)) &&
+    principalMatches(statement, request.caller, roleArn) &&
+    conditionsHold(statement, context)
+  );
+}
+
+export type AccessDecision = { allowed: true } | { allowed: false; reason: string };
+
+/**
+ * IAM as deployed, for one stack: each role's statements (AWS::IAM::Policy resources attached to
+ * it, its inline policies, customer managed policies of the template) and the resource policies
+ * (queue policies, Lambda permissions). An explicit Deny anywhere refuses; otherwise an Allow in the caller's role or
+ * in the resource's policy grants; otherwise the call is refused, as IAM's implicit deny.
+ * Not imitated: AWS managed policies (only logs and tracing, which no local service serves),
+ * permission boundaries, SCPs and session policies.
+ */
+export function createAccessPolicies(stack: SynthesizedStack, resolve: (value: unknown) => unknown, roleArn: (role: string) => string) {
+  const attachedTo = (roles: unknown, role: string) => list(roles as { Ref?: string }[]).some((entry) => entry?.Ref === role);
+  const statementsOf = (document: unknown) => list((resolve(document) as { Statement?: PolicyStatement | PolicyStatement[] }).Statement);
+  const identityCache = new Map<string, PolicyStatement[]>();
+
+  function identityStatements(role: string): PolicyStatement[] {
+    if (!identityCache.has(role)) {
+      const roleProperties = stack.resources[role]?.Properties ?? {};
+      const managed = new Set(list(roleProperties.ManagedPolicyArns as { Ref?: string }[]).map((arn) => arn?.Ref));
+      identityCache.set(role, [
+        ...resourcesOfType(stack, 'AWS::IAM::Policy')
+          .filter(([, policy]) => attachedTo(policy.Properties?.Roles, role))
+          .flatMap(([, policy]) => statementsOf(policy.Properties?.PolicyDocument)),
+        ...resourcesOfType(stack, 'AWS::IAM::ManagedPolicy')
+          .filter(([id, policy]) => managed.has(id) || attachedTo(policy.Properties?.Roles, role))
+          .flatMap(([, policy]) => statementsOf(policy.Properties?.PolicyDocument)),
+        ...list(roleProperties.Policies as { PolicyDocument: unknown }[]).flatMap((policy) => statementsOf(policy.PolicyDocument)),
+      ]);
+    }
+    return identityCache.get(role)!;
+  }
+
+  /** Queue policies and Lambda permissions, as resource policies; read once the edge's URLs are known. */
+  let resourcePolicies: { targets: string[]; statements: PolicyStatement[] }[] | undefined;
+  function readResourcePolicies() {
+    const queuePolicies = resourcesOfType(stack, 'AWS::SQS::QueuePolicy').map(([, policy]) => ({
+      targets: list(policy.Properties?.Queues).map((queue) => resolve(queue) as string),
+      statements: statementsOf(policy.Properties?.PolicyDocument),
+    }));
+    const permissions = resourcesOfType(stack, 'AWS::Lambda::Permission').map(([, permission]) => {
+      const properties = resolve(permission.Properties ?? {}) as Record<string, string>;
+      const principal = { [properties.Principal.includes('.') ? 'Service' : 'AWS']: properties.Principal };
+      const condition: PolicyStatement['Condition'] = {
+        ...(properties.SourceArn ? { ArnLike: { 'aws:SourceArn': properties.SourceArn } } : {}),
+        ...(properties.SourceAccount ? { StringEquals: { 'aws:SourceAccount': properties.SourceAccount } } : {}),
+      };
+      const statement: PolicyStatement = { Effect: 'Allow', Action: properties.Action, Resource: '*', Principal: principal, Condition: condition };
+      return { targets: [properties.FunctionName], statements: [statement] };
+    });
+    return [...queuePolicies, ...permissions];
+  }
+  /** The resource policies of a resource known by any of `keys` (a queue's URL and ARN, a function's name and ARN). */
+  const resourceStatements = (keys: string[]) => {
+    resourcePolicies ??= readResourcePolicies();
+    return resourcePolicies.filter((policy) => policy.targets.some((target) => keys.includes(target))).flatMap((policy) => policy.statements);
+  };
+
+  return {
+    identityStatements,
+    decide(request: AccessRequest, resourceKeys: string[] = [request.resource]): AccessDecision {
+      const identity = 'role' in request.caller ? identityStatements(request.caller.role) : [];
+      const onResource = resourceStatements(resourceKeys);
+      const matching = [...identity, ...onResource].filter((statement) => applies(statement, request, roleArn));
+      if (matching.some((statement) => statement.Effect === 'Deny')) return { allowed: false, reason: `an explicit deny refuses ${request.action}` };
+      if (matching.some((statement) => statement.Effect === 'Allow')) return { allowed: true };
+      const who = 'role' in request.caller ? 'identity-based policy' : 'resource-based policy';
+      return { allowed: false, reason: `no ${who} allows the ${request.action} action` };
+    },
+  };
+}
+
+export type AccessPolicies = ReturnType<typeof createAccessPolicies>;

@@ -1,0 +1,227 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { AWS_LIMITS } from '../../aws-limits';
+import { logger } from '../../observability/logger';
+
+/** One function as Lambda would run it: its bundle, handler, memory, timeout and environment. */
+export interface FunctionSpec {
+  logicalId: string;
+  name: string;
+  arn: string;
+  codeDir: string;
+  handler: string;
+  memoryMb: number;
+  timeoutSeconds: number;
+  /** The whole environment of an execution environment, computed when the first one starts. */
+  environment(): Record<string, string>;
+}
+
+export type InvocationType = 'RequestResponse' | 'Event';
+
+/** A function error as Lambda reports it (X-Amz-Function-Error), or the result. */
+export type InvokeOutcome =
+  | { ok: true; result: unknown }
+  | { ok: false; errorType: string; errorMessage: string };
+
+interface WorkerProcess {
+  child: ChildProcess;
+  /** Resolves once the bundle is imported; rejects with the init error. */
+  ready: Promise<void>;
+  /** Killed or exited: never handed out again. */
+  dead: boolean;
+  idleTimer?: NodeJS.Timeout;
+  onExit?: () => void;
+}
+
+export interface PoolOptions {
+  /** Execution environments of one function at the same time; invocations beyond wait. */
+  maxWorkers: number;
+  /** An idle environment is shut down after this long, as Lambda reclaims idle ones. */
+  idleMs?: number;
+}
+
+export interface FunctionPoolStats {
+  /** Process ids of the environments alive now. */
+  pids: number[];
+  /** Environments started so far (cold starts). */
+  started: number;
+  /** The most invocations that ran at the same time. */
+  peakConcurrent: number;
+  /** The longest an invocation ran (init excluded, as Lambda bills and times it), in ms. */
+  slowestMs: number;
+}
+
+const RUNTIME = join(__dirname, 'runtime.mjs');
+
+const failure = (errorType: string, errorMessage: string): InvokeOutcome => ({ ok: false, errorType, errorMessage });
+
+/**
+ * A function's execution environments: each a `node` process running runtime.mjs, which
+ * imports the bundle once and runs one invocation at a time. An invocation takes an idle
+ * environment, or starts a new one (a cold start) up to `maxWorkers`, or waits for one. Past
+ * its timeout the environment is killed and the invocation fails as Lambda's
+ * `Sandbox.Timedout`; an environment that exits mid-invocation fails it as `Runtime.ExitError`.
+ */
+export function createFunctionPool(spec: FunctionSpec, options: PoolOptions) {
+  const idleMs = options.idleMs ?? 10 * 60_000;
+  const live = new Set<WorkerProcess>();
+  const idle: WorkerProcess[] = [];
+  const waiting: ((worker: WorkerProcess) => void)[] = [];
+  let started = 0;
+  let running = 0;
+  let peakConcurrent = 0;
+  let slowestMs = 0;
+  let stopped = false;
+
+  function start(): WorkerProcess {
+    started++;
+    const child = fork(RUNTIME, [], {
+      cwd: spec.codeDir,
+      env: spec.environment(),
+      // V8 sizes its heap from the memory Lambda gives the environment; here, from MemorySize.
+      execArgv: [`--max-old-space-size=${spec.memoryMb}`],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    const worker: WorkerProcess = {
+      child,
+      dead: false,
+      ready: new Promise<void>((resolve, reject) => {
+        const onMessage = (message: { type: string; error?: { errorType: string; errorMessage: string } }) => {
+          if (message.type !== 'ready' && message.type !== 'init-error') return;
+          child.off('message', onMessage);
+          if (message.type === 'ready') resolve();
+          else reject(Object.assign(new Error(message.error!.errorMessage), { name: message.error!.errorType }));
+        };
+        child.on('message', onMessage);
+        child.once('exit', (code) => reject(Object.assign(new Error(`Runtime exited with error: exit status ${code}`), { name: 'Runtime.ExitError' })));
+      }),
+    };
+    worker.ready.catch(() => undefined);
+    child.once('exit', () => {
+      worker.dead = true;
+      live.delete(worker);
+      const at = idle.indexOf(worker);
+      if (at >= 0) idle.splice(at, 1);
+      clearTimeout(worker.idleTimer);
+      worker.onExit?.();
+    });
+    live.add(worker);
+    return worker;
+  }
+
+  /** Its slot is free at once; the process may take a moment to go. */
+  function kill(worker: WorkerProcess) {
+    worker.dead = true;
+    live.delete(worker);
+    worker.child.kill('SIGKILL');
+  }
+
+  function acquire(): Promise<WorkerProcess> {
+    const reused = idle.pop();
+    if (reused) {
+      clearTimeout(reused.idleTimer);
+      return Promise.resolve(reused);
+    }
+    if (live.size < options.maxWorkers) return Promise.resolve(start());
+    return new Promise((resolve) => waiting.push(resolve));
+  }
+
+  function release(worker: WorkerProcess) {
+    if (worker.dead) {
+      // A waiting invocation gets a new environment instead.
+      if (waiting.length > 0 && !stopped) waiting.shift()!(start());
+      return;
+    }
+    const next = waiting.shift();
+    if (next) return next(worker);
+    idle.push(worker);
+    worker.idleTimer = setTimeout(() => kill(worker), idleMs);
+    worker.idleTimer.unref();
+  }
+
+  async function initialize(worker: WorkerProcess): Promise<InvokeOutcome | undefined> {
+    let timer: NodeJS.Timeout | undefined;
+    const initTimeout = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(
+        () => reject(Object.assign(new Error(`Init phase exceeded ${AWS_LIMITS.lambda.initTimeoutMs} ms`), { name: 'Runtime.InitTimeout' })),
+        AWS_LIMITS.lambda.initTimeoutMs,
+      );
+    });
+    try {
+      await Promise.race([worker.ready, initTimeout]);
+      return undefined;
+    } catch (error) {
+      kill(worker);
+      logger.error('artifact mode: function init failed', { function: spec.name, error: (error as Error).message });
+      return failure((error as Error).name, (error as Error).message);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  function run(worker: WorkerProcess, payload: string, requestId: string): Promise<InvokeOutcome> {
+    const timeoutMs = spec.timeoutSeconds * 1000;
+    return new Promise<InvokeOutcome>((resolve) => {
+      const id = randomUUID();
+      const startedAt = Date.now();
+      const finish = (outcome: InvokeOutcome) => {
+        slowestMs = Math.max(slowestMs, Date.now() - startedAt);
+        clearTimeout(timer);
+        worker.child.off('message', onMessage);
+        worker.onExit = undefined;
+        resolve(outcome);
+      };
+      const onMessage = (message: { type: string; id?: string; payload?: string; error?: { errorType: string; errorMessage: string } }) => {
+        if (message.id !== id) return;
+        if (message.type === 'error') return finish(failure(message.error!.errorType, message.error!.errorMessage));
+        if (Buffer.byteLength(message.payload!) > AWS_LIMITS.lambda.syncPayloadBytes) {
+          return finish(failure('Function.ResponseSizeTooLarge', `Response payload size exceeded maximum allowed payload size (${AWS_LIMITS.lambda.syncPayloadBytes} bytes).`));
+        }
+        finish({ ok: true, result: JSON.parse(message.payload!) });
+      };
+      const timer = setTimeout(() => {
+        logger.error('artifact mode: invocation timed out; environment killed', { function: spec.name, requestId, timeoutSeconds: spec.timeoutSeconds });
+        kill(worker);
+        finish(failure('Sandbox.Timedout', `RequestId: ${requestId} Error: Task timed out after ${spec.timeoutSeconds.toFixed(2)} seconds`));
+      }, timeoutMs);
+      worker.onExit = () => finish(failure('Runtime.ExitError', `RequestId: ${requestId} Error: Runtime exited without providing a reason`));
+      worker.child.on('message', onMessage);
+      worker.child.send({ type: 'invoke', id, requestId, payload, deadline: Date.now() + timeoutMs, functionArn: spec.arn });
+    });
+  }
+
+  return {
+    spec,
+    /** One invocation; never throws: a refused or failed invocation is an outcome, as Lambda reports it. */
+    async invoke(event: unknown, type: InvocationType = 'RequestResponse'): Promise<InvokeOutcome> {
+      const payload = JSON.stringify(event);
+      const limit = type === 'Event' ? AWS_LIMITS.lambda.asyncPayloadBytes : AWS_LIMITS.lambda.syncPayloadBytes;
+      if (Buffer.byteLength(payload) > limit) {
+        return failure('RequestEntityTooLargeException', `Request must be smaller than ${limit} bytes for the ${type} invocation type`);
+      }
+      if (stopped) return failure('ServiceException', 'The local stack is stopping');
+      const worker = await acquire();
+      running++;
+      peakConcurrent = Math.max(peakConcurrent, running);
+      try {
+        return (await initialize(worker)) ?? (await run(worker, payload, randomUUID()));
+      } finally {
+        running--;
+        release(worker);
+      }
+    },
+    stats(): FunctionPoolStats {
+      return { pids: [...live].map((worker) => worker.child.pid!), started, peakConcurrent, slowestMs };
+    },
+    async stop(): Promise<void> {
+      stopped = true;
+      const workers = [...live];
+      const exits = workers.map((worker) => new Promise<void>((done) => worker.child.once('exit', () => done())));
+      for (const worker of workers) kill(worker);
+      await Promise.all(exits);
+    },
+  };
+}
+
+export type FunctionPool = ReturnType<typeof createFunctionPool>;

@@ -1,0 +1,24 @@
+import type { Context } from 'aws-lambda';
+import type { ApiEvent, ApiResult } from '../http/api';
+
+export type LambdaHandler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
+
+/** A route the local API server serves: `handler` is what `loadHandler` takes. */
+export interface ServedRoute {
+  method: string;
+  path: string;
+  handler: string;
+}
+
+/**
+ * Where the local stack's functions come from: the TypeScript sources (the default) or the
+ * bundles of a `cdk synth` output (artifact mode). Either serves the API routes and runs the
+ * background machinery (minute jobs, event publishing and webhook delivery) its own way.
+ */
+export interface LocalFunctions {
+  routes: ServedRoute[];
+  loadHandler(name: string): Promise<LambdaHandler>;
+  /** The minute jobs and the event machinery, until `stop`. */
+  startBackground(): Promise<void>;
+  stop(): Promise<void>;
+}

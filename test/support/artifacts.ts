@@ -1,0 +1,59 @@
+import { execFile } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { readSynthesizedStack, type CfnResource } from '../../shared/local/artifacts/template';
+
+/**
+ * A `cdk synth -o` folder for artifact-mode tests: LAMBDA_ARTIFACTS when set (a synth made
+ * once for the run), else a fresh synth into a temporary folder (esbuild bundles every
+ * function: about a minute).
+ */
+export async function synthesizedArtifacts(): Promise<string> {
+  if (process.env.LAMBDA_ARTIFACTS) return resolve(process.env.LAMBDA_ARTIFACTS);
+  const dir = mkdtempSync(join(tmpdir(), 'artifacts-'));
+  await promisify(execFile)('npx', ['cdk', 'synth', '--quiet', '--output', dir], { cwd: join(__dirname, '..', '..'), maxBuffer: 64 * 1024 * 1024 });
+  return dir;
+}
+
+type Resources = Record<string, CfnResource>;
+
+/**
+ * A copy of a synth folder whose template `edit` changed (the bundles are linked, not copied);
+ * `bundles` adds asset folders by name, each a map of file name to content.
+ */
+export function withEditedTemplate(dir: string, edit: (resources: Resources) => void, bundles: Record<string, Record<string, string>> = {}): string {
+  const copy = mkdtempSync(join(tmpdir(), 'artifacts-edited-'));
+  for (const entry of readdirSync(dir)) {
+    if (entry.startsWith('asset.')) symlinkSync(join(dir, entry), join(copy, entry));
+    else if (entry.endsWith('.json')) cpSync(join(dir, entry), join(copy, entry));
+  }
+  for (const [asset, files] of Object.entries(bundles)) {
+    mkdirSync(join(copy, asset));
+    for (const [name, content] of Object.entries(files)) writeFileSync(join(copy, asset, name), content);
+  }
+  const stack = readSynthesizedStack(copy);
+  const file = join(copy, `${stack.stackName}.template.json`);
+  const template = JSON.parse(readFileSync(file, 'utf8')) as { Resources: Resources };
+  edit(template.Resources);
+  writeFileSync(file, JSON.stringify(template));
+  return copy;
+}
+
+/** The logical id of the function that serves `routeKey` (`GET /v1/openapi.json`), read from the template. */
+export function functionOfRoute(resources: Resources, routeKey: string): string {
+  const route = Object.values(resources).find((resource) => resource.Type === 'AWS::ApiGatewayV2::Route' && resource.Properties?.RouteKey === routeKey);
+  const integration = JSON.stringify(route?.Properties?.Target).match(/"Ref":"([^"]+)"/)?.[1];
+  const uri = resources[integration ?? '']?.Properties?.IntegrationUri as { 'Fn::GetAtt': [string, string] } | undefined;
+  if (!uri) throw new Error(`No function serves ${routeKey}`);
+  return uri['Fn::GetAtt'][0];
+}
+
+/** The statements of the policies attached to a function's role. */
+export function policyStatementsOf(resources: Resources, functionId: string): { Action: string | string[]; Resource: unknown }[] {
+  const role = (resources[functionId].Properties?.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+  return Object.values(resources)
+    .filter((resource) => resource.Type === 'AWS::IAM::Policy' && JSON.stringify(resource.Properties?.Roles).includes(`"${role}"`))
+    .flatMap((policy) => (policy.Properties?.PolicyDocument as { Statement: { Action: string | string[]; Resource: unknown }[] }).Statement);
+}

@@ -1,0 +1,40 @@
+import { eventsFor, outboxEvents } from './events';
+import { client } from './http';
+import { createMerchant, type TestStack } from './stack';
+
+/**
+ * 200 parallel paid checkouts on a link limited to 25: exactly 25 pay, the others are canceled
+ * or denied, nothing is oversold and the outbox tells the same story. Shared by the source-mode
+ * test and the artifact-mode test (where each payer is a separate worker process).
+ */
+export async function expectTheLimitHoldsUnderConcurrentPayers(stack: TestStack): Promise<void> {
+  const merchant = await createMerchant(stack);
+  const api = client(stack.baseUrl, merchant.test);
+  const link = (await api.post('/v1/payment_links', { amount: { value: '2.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId, payments_limit: 25 })).body;
+
+  const results = await Promise.all(
+    Array.from({ length: 200 }, () => api.post(`/v1/test_helpers/payment_links/${link.id}/checkout`, { outcome: 'paid' })),
+  );
+
+  const paid = results.filter((result) => result.status === 201 && result.body.status === 'paid');
+  const lost = results.filter((result) => result.status === 201 && result.body.status === 'canceled');
+  const denied = results.filter((result) => result.status === 409);
+  expect(paid).toHaveLength(25);
+  expect(paid.length + lost.length + denied.length).toBe(200);
+  expect(results.every((result) => result.status !== 500)).toBe(true);
+
+  const after = (await api.get(`/v1/payment_links/${link.id}`)).body;
+  expect(after).toMatchObject({ paid_count: 25, remaining_payments: 0, status: 'inactive' });
+
+  const payments = await api.get(`/v1/payments?status=paid&limit=100`);
+  expect(payments.body.data.filter((p: { payment_link_id: string }) => p.payment_link_id === link.id)).toHaveLength(25);
+
+  const events = await outboxEvents(stack, merchant.orgId);
+  expect(eventsFor(events, 'transactions.payment_link.remaining_payments.decremented', link.id)).toHaveLength(25);
+  expect(eventsFor(events, 'transactions.payment_link.auto_inactivated', link.id)).toHaveLength(1);
+  expect(events.filter((event) => event.type === 'transactions.payment.paid')).toHaveLength(25);
+  const remaining = eventsFor(events, 'transactions.payment_link.remaining_payments.decremented', link.id)
+    .map((event) => event.data.remaining_payments)
+    .sort((a, b) => Number(a) - Number(b));
+  expect(remaining).toEqual(Array.from({ length: 25 }, (_, i) => i));
+}
