@@ -9,11 +9,12 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
+import { minimumVisibilityTimeoutSeconds } from '../shared/aws-limits';
 import { INDEXES, KEY, TTL_ATTRIBUTE } from '../shared/db/table';
 import { routes } from '../shared/api';
 import { ServiceFunction } from './api-function';
 import { Monitoring } from './monitoring';
-import { WebhookDelivery } from './webhooks';
+import { DELIVERER_TIMEOUT_SECONDS, WebhookDelivery } from './webhooks';
 
 /**
  * The deployed service: one table, one HTTP API with a function per route, the minute jobs,
@@ -56,7 +57,8 @@ export class PaymentOpsStack extends Stack {
       enforceSSL: true,
     });
     this.webhookQueue = new Queue(this, 'WebhookDeliveries', {
-      visibilityTimeout: Duration.seconds(60),
+      // At least six times its consumer's timeout, or a message is handed out again while the first consumer still works on it.
+      visibilityTimeout: Duration.seconds(minimumVisibilityTimeoutSeconds(DELIVERER_TIMEOUT_SECONDS)),
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       deadLetterQueue: { queue: this.webhookDeadLetterQueue, maxReceiveCount: 5 },

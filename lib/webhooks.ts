@@ -12,6 +12,11 @@ import { Construct } from 'constructs';
 import { EVENT_SOURCE, PUBLISHABLE_RECORD_FILTERS } from '../shared/webhooks/stream-records';
 import { ServiceFunction } from './api-function';
 
+/** The delivery function's timeout: its queue's visibility timeout is six times this (AWS_LIMITS). */
+export const DELIVERER_TIMEOUT_SECONDS = 30;
+/** Stream retries of a failing publisher batch, bisected each time, before the on-failure queue. */
+export const PUBLISHER_RETRY_ATTEMPTS = 10;
+
 export interface WebhookDeliveryProps {
   table: Table;
   bus: EventBus;
@@ -53,8 +58,9 @@ export class WebhookDelivery extends Construct {
         batchSize: 100,
         bisectBatchOnError: true,
         reportBatchItemFailures: true,
-        // Retried until published: a record left behind would be a lost event.
-        retryAttempts: -1,
+        // Bounded, so one record EventBridge refuses never blocks its shard: after the retries
+        // (the batch bisected down to that record) it goes to the on-failure queue, which alarms.
+        retryAttempts: PUBLISHER_RETRY_ATTEMPTS,
         filters: PUBLISHABLE_RECORD_FILTERS.map((filter) => FilterCriteria.filter(filter)),
         onFailure: new SqsDlq(this.publisherFailures),
       }),
@@ -77,7 +83,7 @@ export class WebhookDelivery extends Construct {
         WEBHOOK_DLQ_URL: props.deadLetterQueue.queueUrl,
       },
       // Attempts of a batch run concurrently, each bounded by the 10 s attempt timeout.
-      timeout: Duration.seconds(30),
+      timeout: Duration.seconds(DELIVERER_TIMEOUT_SECONDS),
     }).function;
     deliverer.addEventSource(new SqsEventSource(props.queue, { batchSize: 10, reportBatchItemFailures: true }));
     props.queue.grantSendMessages(deliverer);

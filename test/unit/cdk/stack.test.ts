@@ -1,3 +1,4 @@
+import { DELIVERER_TIMEOUT_SECONDS, PUBLISHER_RETRY_ATTEMPTS } from '../../../lib/webhooks';
 import { App, Aspects, Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
@@ -228,6 +229,22 @@ describe('webhooks', () => {
     template.hasResourceProperties('AWS::Lambda::Function', {
       Environment: { Variables: Match.objectLike({ EVENT_BUS_NAME: { Ref: logicalId('AWS::Events::EventBus', 'Events') } }) },
     });
+  });
+
+  test('webhooks: the publisher never blocks a shard on one record: bounded retries, bisected, then its on-failure queue', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: logicalId('AWS::Lambda::Function', 'WebhooksPublisher') },
+      BisectBatchOnFunctionError: true,
+      MaximumRetryAttempts: PUBLISHER_RETRY_ATTEMPTS,
+      DestinationConfig: { OnFailure: { Destination: Match.anyValue() } },
+    });
+  });
+
+  test("webhooks: the webhook queue's visibility timeout is at least six times its consumer's timeout", () => {
+    const queue = template.findResources('AWS::SQS::Queue')[logicalId('AWS::SQS::Queue', 'WebhookDeliveries')];
+    const deliverer = template.findResources('AWS::Lambda::Function')[logicalId('AWS::Lambda::Function', 'WebhooksDeliverer')];
+    expect(deliverer.Properties.Timeout).toBe(DELIVERER_TIMEOUT_SECONDS);
+    expect(queue.Properties.VisibilityTimeout).toBeGreaterThanOrEqual(6 * deliverer.Properties.Timeout);
   });
 
   test('webhooks: an EventBridge rule on the bus sends every service event to the webhook queue', () => {
