@@ -1,20 +1,28 @@
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { readSynthesizedStack, type CfnResource } from '../../shared/local/artifacts/template';
+
+/** A folder of synthesized artifacts; `remove` deletes it when the test made it. */
+export interface ArtifactsFolder {
+  dir: string;
+  remove(): void;
+}
+
+const temporary = (dir: string): ArtifactsFolder => ({ dir, remove: () => rmSync(dir, { recursive: true, force: true }) });
 
 /**
  * A `cdk synth -o` folder for artifact-mode tests: LAMBDA_ARTIFACTS when set (a synth made
  * once for the run), else a fresh synth into a temporary folder (esbuild bundles every
  * function: about a minute).
  */
-export async function synthesizedArtifacts(): Promise<string> {
-  if (process.env.LAMBDA_ARTIFACTS) return resolve(process.env.LAMBDA_ARTIFACTS);
+export async function synthesizedArtifacts(): Promise<ArtifactsFolder> {
+  if (process.env.LAMBDA_ARTIFACTS) return { dir: resolve(process.env.LAMBDA_ARTIFACTS), remove: () => {} };
   const dir = mkdtempSync(join(tmpdir(), 'artifacts-'));
   await promisify(execFile)('npx', ['cdk', 'synth', '--quiet', '--output', dir], { cwd: join(__dirname, '..', '..'), maxBuffer: 64 * 1024 * 1024 });
-  return dir;
+  return temporary(dir);
 }
 
 type Resources = Record<string, CfnResource>;
@@ -23,7 +31,7 @@ type Resources = Record<string, CfnResource>;
  * A copy of a synth folder whose template `edit` changed (the bundles are linked, not copied);
  * `bundles` adds asset folders by name, each a map of file name to content.
  */
-export function withEditedTemplate(dir: string, edit: (resources: Resources) => void, bundles: Record<string, Record<string, string>> = {}): string {
+export function withEditedTemplate(dir: string, edit: (resources: Resources) => void, bundles: Record<string, Record<string, string>> = {}): ArtifactsFolder {
   const copy = mkdtempSync(join(tmpdir(), 'artifacts-edited-'));
   for (const entry of readdirSync(dir)) {
     if (entry.startsWith('asset.')) symlinkSync(join(dir, entry), join(copy, entry));
@@ -38,7 +46,7 @@ export function withEditedTemplate(dir: string, edit: (resources: Resources) => 
   const template = JSON.parse(readFileSync(file, 'utf8')) as { Resources: Resources };
   edit(template.Resources);
   writeFileSync(file, JSON.stringify(template));
-  return copy;
+  return temporary(copy);
 }
 
 /** The logical id of the function that serves `routeKey` (`GET /v1/openapi.json`), read from the template. */

@@ -4,7 +4,7 @@ import { GetQueueUrlCommand, SendMessageCommand, SQSClient } from '@aws-sdk/clie
 import { AWS_LIMITS } from '../../../shared/aws-limits';
 import { createWebhookRepository } from '../../../shared/db/webhook-repository';
 import { readSynthesizedStack, type CfnResource } from '../../../shared/local/artifacts/template';
-import { functionOfRoute, policyStatementsOf, synthesizedArtifacts, withEditedTemplate } from '../../support/artifacts';
+import { functionOfRoute, policyStatementsOf, synthesizedArtifacts, withEditedTemplate, type ArtifactsFolder } from '../../support/artifacts';
 import { client } from '../../support/http';
 import { expectTheLimitHoldsUnderConcurrentPayers } from '../../support/paid-checkouts';
 import { createMerchant, startTestStack, type TestStack } from '../../support/stack';
@@ -15,15 +15,16 @@ import { startWebhookReceiver } from '../../support/webhook-receiver';
  * template's routes, buses, queues and event source mappings, every AWS call checked against
  * the function's role, AWS's limits enforced.
  */
+let synthesized: ArtifactsFolder;
 let artifacts: string;
 let resources: Record<string, CfnResource>;
 let stackName: string;
 beforeAll(async () => {
-  artifacts = await synthesizedArtifacts();
-  const synthesized = readSynthesizedStack(artifacts);
-  resources = synthesized.resources;
-  stackName = synthesized.stackName;
+  synthesized = await synthesizedArtifacts();
+  artifacts = synthesized.dir;
+  ({ resources, stackName } = readSynthesizedStack(artifacts));
 }, 600_000);
+afterAll(() => synthesized?.remove());
 
 const ofType = (type: string) => Object.entries(resources).filter(([, resource]) => resource.Type === type);
 /** The function a stream or queue mapping invokes. */
@@ -156,10 +157,10 @@ describe('artifact mode: an edited template', () => {
 };
 `;
   let stack: TestStack;
-  let lister: string;
+  let edited: ArtifactsFolder;
   beforeAll(async () => {
-    lister = functionOfRoute(resources, 'GET /v1/payment_links');
-    const edited = withEditedTemplate(
+    const lister = functionOfRoute(resources, 'GET /v1/payment_links');
+    edited = withEditedTemplate(
       artifacts,
       (template) => {
         // The link lister loses its index grant (and keeps the table's).
@@ -178,9 +179,12 @@ describe('artifact mode: an edited template', () => {
       },
       { 'asset.probe': { 'index.mjs': PROBE } },
     );
-    stack = await startTestStack({ artifacts: edited });
+    stack = await startTestStack({ artifacts: edited.dir });
   }, 120_000);
-  afterAll(() => stack?.stop());
+  afterAll(async () => {
+    await stack?.stop();
+    edited?.remove();
+  });
 
   test('IAM: without its index grant the link list is refused, while reading one link by key still works', async () => {
     // Prepare
