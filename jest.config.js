@@ -1,5 +1,7 @@
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 process.env.LOG_LEVEL ??= 'SILENT';
+// Artifact mode's functions carry the stack's metric namespace: their EMF lines are noise in a test run.
+process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 
 /** Jest: @swc/jest transpiles only (tsc --noEmit type-checks in `npm test`). */
 module.exports = {

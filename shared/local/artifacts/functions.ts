@@ -49,6 +49,7 @@ export interface ArtifactFunctions extends LocalFunctions {
 const PASSED_THROUGH = [
   'LOG_LEVEL',
   'POWERTOOLS_LOG_LEVEL',
+  'POWERTOOLS_METRICS_DISABLED',
   'WEBHOOK_RETRY_SCHEDULE',
   'WEBHOOK_RETRY_JITTER',
   'WEBHOOK_TIMEOUT_MS',
