@@ -136,6 +136,8 @@ export function startStreamMapping(options: {
     let pending = batch.filter((record) => !tooOld(record));
     while (pending.length > 0 && running) {
       const outcome = await pool.invoke({ Records: pending });
+      // Stopping ends invocations halfway: that is no failure of the batch.
+      if (!running) break;
       attempts++;
       let failedFrom = -1;
       if (outcome.ok) {

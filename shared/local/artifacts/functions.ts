@@ -293,9 +293,11 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
       return route.spec.name;
     },
     async stop() {
-      for (const stop of background.reverse()) await stop();
+      // Each background part stops taking work at once; killing the workers then ends what is in flight.
+      const stopping = background.map((stop) => stop());
       for (const timer of asyncRetries) clearTimeout(timer);
       await Promise.all([...pools.values()].map((pool) => pool.stop()));
+      await Promise.all(stopping);
       await edge.close();
     },
   };

@@ -37,9 +37,10 @@ interface WorkerProcess {
 export interface PoolOptions {
   /** Execution environments of one function at the same time; invocations beyond wait. */
   maxWorkers: number;
-  /** An idle environment is shut down after this long, as Lambda reclaims idle ones. */
-  idleMs?: number;
 }
+
+/** An idle environment is shut down after this long, as Lambda reclaims idle ones. */
+const IDLE_MS = 10 * 60_000;
 
 export interface FunctionPoolStats {
   /** Process ids of the environments alive now. */
@@ -48,7 +49,7 @@ export interface FunctionPoolStats {
   started: number;
   /** The most invocations that ran at the same time. */
   peakConcurrent: number;
-  /** The longest an invocation ran (init excluded, as Lambda bills and times it), in ms. */
+  /** The longest an invocation ran (init excluded, as Lambda's timeout excludes it), in ms. */
   slowestMs: number;
 }
 
@@ -64,10 +65,10 @@ const failure = (errorType: string, errorMessage: string): InvokeOutcome => ({ o
  * `Sandbox.Timedout`; an environment that exits mid-invocation fails it as `Runtime.ExitError`.
  */
 export function createFunctionPool(spec: FunctionSpec, options: PoolOptions) {
-  const idleMs = options.idleMs ?? 10 * 60_000;
   const live = new Set<WorkerProcess>();
   const idle: WorkerProcess[] = [];
-  const waiting: ((worker: WorkerProcess) => void)[] = [];
+  /** Invocations waiting for an environment; `undefined` when the pool stops first. */
+  const waiting: ((worker: WorkerProcess | undefined) => void)[] = [];
   let started = 0;
   let running = 0;
   let peakConcurrent = 0;
@@ -117,7 +118,7 @@ export function createFunctionPool(spec: FunctionSpec, options: PoolOptions) {
     worker.child.kill('SIGKILL');
   }
 
-  function acquire(): Promise<WorkerProcess> {
+  function acquire(): Promise<WorkerProcess | undefined> {
     const reused = idle.pop();
     if (reused) {
       clearTimeout(reused.idleTimer);
@@ -136,7 +137,7 @@ export function createFunctionPool(spec: FunctionSpec, options: PoolOptions) {
     const next = waiting.shift();
     if (next) return next(worker);
     idle.push(worker);
-    worker.idleTimer = setTimeout(() => kill(worker), idleMs);
+    worker.idleTimer = setTimeout(() => kill(worker), IDLE_MS);
     worker.idleTimer.unref();
   }
 
@@ -200,8 +201,8 @@ export function createFunctionPool(spec: FunctionSpec, options: PoolOptions) {
       if (Buffer.byteLength(payload) > limit) {
         return failure('RequestEntityTooLargeException', `Request must be smaller than ${limit} bytes for the ${type} invocation type`);
       }
-      if (stopped) return failure('ServiceException', 'The local stack is stopping');
-      const worker = await acquire();
+      const worker = stopped ? undefined : await acquire();
+      if (!worker) return failure('ServiceException', 'The local stack is stopping');
       running++;
       peakConcurrent = Math.max(peakConcurrent, running);
       try {
@@ -216,6 +217,7 @@ export function createFunctionPool(spec: FunctionSpec, options: PoolOptions) {
     },
     async stop(): Promise<void> {
       stopped = true;
+      for (const waiter of waiting.splice(0)) waiter(undefined);
       const workers = [...live];
       const exits = workers.map((worker) => new Promise<void>((done) => worker.child.once('exit', () => done())));
       for (const worker of workers) kill(worker);
