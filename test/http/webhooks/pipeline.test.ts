@@ -1,7 +1,7 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { paymentItem } from '../../../shared/db/payment-repository';
 import { createWebhookRepository, type WebhookRepository } from '../../../shared/db/webhook-repository';
-import type { DeadLetter } from '../../../shared/domain/webhook-delivery';
+import { deliveryKey, type DeadLetter } from '../../../shared/domain/webhook-delivery';
 import { urlTargetKey } from '../../../shared/domain/webhooks';
 import { newEvent, type OutboxEvent } from '../../../shared/events';
 import { outboxPut } from '../../../shared/db/outbox';
@@ -213,6 +213,8 @@ describe('local pipeline: stream -> fan-out -> signed delivery (startLocalStack 
       const service = createWebhookService(stack.db, stack.tableName, FAST);
       const tasks = await service.plan(event);
       expect(tasks.map((task) => task.target.key)).toEqual([urlTargetKey(receiver.url)]);
+      // The receiver has its answer before the outcome is recorded: wait for the record.
+      await receiver.waitFor(() => service.deliveries.journal.isSettled(event.envelope.id, deliveryKey(tasks[0])), 'the outcome recorded');
       // Local queue: the delivery is already claimed; AWS path: the attempt sees it settled.
       const queue = createLocalDeliveryQueue(service);
       await queue.enqueue(tasks);
