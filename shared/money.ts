@@ -1,5 +1,5 @@
 import { LIMITS } from './limits';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Money inside the service is integer minor units (cents) with an upper-case ISO currency.

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponseObject } from 'zod-openapi';
 import { apiOperations } from './api';
 import { ANY_KEY, pathParamNames, type ApiOperation, type ErrorStatus } from './api/operation';

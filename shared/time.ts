@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The service's two datetime formats: milliseconds with `Z` for every resource, and

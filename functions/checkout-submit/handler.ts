@@ -1,5 +1,5 @@
 import { services } from '../../shared/services';
-import { z } from 'zod';
+import * as z from 'zod';
 import { TEST_OUTCOMES, checkoutPage, outcomePage } from '../../shared/checkout/pages';
 import { CLIENT_KEY_COOKIE } from '../../shared/checkout/session';
 import { ConflictError, NotFoundError } from '../../shared/errors';

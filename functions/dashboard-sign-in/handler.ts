@@ -1,5 +1,5 @@
 import { services } from '../../shared/services';
-import { z } from 'zod';
+import * as z from 'zod';
 import { isKeyProblem, requireSameOrigin, returnTarget, sessionCookie, signInAnswer } from '../../shared/dashboard/http';
 import { toErrorResponse } from '../../shared/http/error-envelope';
 import { formFields, pageHandler } from '../../shared/http/page';

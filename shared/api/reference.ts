@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { SWAGGER_UI_BUNDLE_FILES } from '../docs/swagger-ui';
 import type { PublicUrls } from '../config';
 import { NoParams, NoQuery, defineOperation, definePage, type ErrorStatus, type Tag } from './operation';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ListQuery, pageSchema } from '../pagination';
 import type { AttemptRecord } from './webhook-delivery';
 import { isEventPattern } from './webhooks';

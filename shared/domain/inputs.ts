@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DECIMAL_AMOUNT, SIGNED_DECIMAL_AMOUNT, fitsMinorUnits, tryParseMinor } from '../money';
 import { LIMITS } from '../limits';
 import { isValidDatetime } from '../time';

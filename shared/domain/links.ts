@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The `links` object entries: `{href, type}`. */
 export const jsonLink = (href: string) => ({ href, type: 'application/json' });

@@ -1,5 +1,5 @@
 import { ConflictError } from '../errors';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Mode } from '../auth/principal';
 import type { PublicUrls } from '../config';
 import { AmountSchema, formatMinor } from '../money';

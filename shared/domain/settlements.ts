@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { PublicUrls } from '../config';
 import { formatMinor, moneyOut, parseMinor } from '../money';
 import { listQueryFields, pageSchema } from '../pagination';

@@ -3,7 +3,7 @@
  * each with its own Standard Webhooks signing secret. Pure rules: no I/O here.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Mode } from '../auth/principal';
 import { BusinessRuleError } from '../errors';
 

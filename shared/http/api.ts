@@ -1,6 +1,6 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { Authenticator } from '../auth/authenticate';
 import type { Principal } from '../auth/principal';
 import { ANY_KEY, type ApiOperation, type Auth } from '../api/operation';

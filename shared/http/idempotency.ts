@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { IdempotencyStore, StoredResponse } from '../db/idempotency-store';
 import { logger } from '../observability/logger';
 import { BusinessRuleError, ConflictError, InvalidRequestError } from '../errors';

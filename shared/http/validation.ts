@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isBusinessRule } from '../domain/inputs';
 import { BusinessRuleError, InvalidRequestError, PayloadTooLargeError } from '../errors';
 import { LIMITS } from '../limits';

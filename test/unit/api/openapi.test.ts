@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ErrorEnvelopeSchema } from '../../../shared/http/error-envelope';
 import { apiOperations as v1Routes, routes } from '../../../shared/api';
 import { ANY_KEY, defineOperation, NoParams, NoQuery } from '../../../shared/api/operation';
