@@ -14,7 +14,7 @@ import { INDEXES, KEY, TTL_ATTRIBUTE } from '../shared/db/table';
 import { routes } from '../shared/api';
 import { ServiceFunction } from './api-function';
 import { Monitoring } from './monitoring';
-import { DELIVERER_TIMEOUT_SECONDS, WebhookDelivery } from './webhooks';
+import { DELIVERER_TIMEOUT_SECONDS, WEBHOOK_QUEUE_MAX_RECEIVES, WebhookDelivery } from './webhooks';
 
 /**
  * The deployed service: one table, one HTTP API with a function per route, the minute jobs,
@@ -61,7 +61,7 @@ export class PaymentOpsStack extends Stack {
       visibilityTimeout: Duration.seconds(minimumVisibilityTimeoutSeconds(DELIVERER_TIMEOUT_SECONDS)),
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
-      deadLetterQueue: { queue: this.webhookDeadLetterQueue, maxReceiveCount: 5 },
+      deadLetterQueue: { queue: this.webhookDeadLetterQueue, maxReceiveCount: WEBHOOK_QUEUE_MAX_RECEIVES },
     });
     const deadLettersAlarm = new Alarm(this, 'WebhookDeadLettersAlarm', {
       alarmDescription: 'Webhook deliveries parked in the dead-letter queue after their last attempt. Runbook: docs/operations.md#webhookdeadlettersalarm',

@@ -9,11 +9,20 @@ import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambd
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
+import { AWS_WEBHOOK_SETTINGS } from '../shared/webhooks/settings';
+import { receivesToAttempt } from '../shared/webhooks/sqs-delivery-queue';
 import { EVENT_SOURCE, PUBLISHABLE_RECORD_FILTERS } from '../shared/webhooks/stream-records';
 import { ServiceFunction } from './api-function';
 
 /** The delivery function's timeout: its queue's visibility timeout is six times this (AWS_LIMITS). */
 export const DELIVERER_TIMEOUT_SECONDS = 30;
+/** Receives of a delivery message that may fail (table or network errors) before SQS redrives it. */
+const FAILED_RECEIVES_TOLERATED = 3;
+/**
+ * The webhook queue's redrive count: a postponed delivery (longest retry delay) plus the
+ * failures tolerated, so that no delivery reaches the dead-letter queue by being postponed.
+ */
+export const WEBHOOK_QUEUE_MAX_RECEIVES = receivesToAttempt(Math.max(...AWS_WEBHOOK_SETTINGS.policy.scheduleMs)) + FAILED_RECEIVES_TOLERATED;
 /** Stream retries of a failing publisher batch, bisected each time, before the on-failure queue. */
 export const PUBLISHER_RETRY_ATTEMPTS = 10;
 
@@ -22,7 +31,7 @@ export interface WebhookDeliveryProps {
   bus: EventBus;
   /** The webhook queue: bus events from the rule, and one message per delivery attempt. */
   queue: Queue;
-  /** Deliveries parked after their last attempt (and messages SQS redrives after 5 receives). */
+  /** Deliveries parked after their last attempt (and messages SQS redrives after WEBHOOK_QUEUE_MAX_RECEIVES). */
   deadLetterQueue: Queue;
 }
 

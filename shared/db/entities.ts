@@ -4,6 +4,7 @@ import type { VersionedLink } from '../domain/payment-links';
 import type { Payment } from '../domain/payments';
 import type { Refund } from '../domain/refunds';
 import type { Settlement } from '../domain/settlements';
+import { typePrefixes } from '../domain/webhooks';
 import { defineEntity } from './entity';
 
 /**
@@ -170,9 +171,23 @@ export const eventEntity = defineEntity<{ orgId: string; mode: Mode; type: strin
     gsi1: { pk: '{scope}#EVT', sk: '{evt}' },
     // Events of one exact type (the events API's `type` filter).
     gsi2: { pk: '{scope}#EVT#{type}', sk: '{evt}' },
+    // Events below a prefix (`type=a.b.*`), one index per depth: see EVENT_PREFIX_INDEXES.
+    gsi3: { pk: '{scope}#EVT#{prefix1}', sk: '{evt}', when: (event) => typePrefixes(event.type).length >= 1 },
+    gsi4: { pk: '{scope}#EVT#{prefix2}', sk: '{evt}', when: (event) => typePrefixes(event.type).length >= 2 },
+    gsi5: { pk: '{scope}#EVT#{prefix3}', sk: '{evt}', when: (event) => typePrefixes(event.type).length >= 3 },
   },
-  values: (event) => ({ evt: event.envelope.id, scope: scoped(event), type: event.type }),
+  values: (event) => {
+    const [prefix1 = '', prefix2 = '', prefix3 = ''] = typePrefixes(event.type);
+    return { evt: event.envelope.id, scope: scoped(event), type: event.type, prefix1, prefix2, prefix3 };
+  },
 });
+
+/**
+ * Where the events below a prefix of each depth are listed (`a.` → GSI3, `a.b.` → GSI4, `a.b.c.`
+ * → GSI5): event types have at most four segments (a test holds every emitted type to it), so a
+ * deeper wildcard matches nothing.
+ */
+export const EVENT_PREFIX_INDEXES = ['gsi3', 'gsi4', 'gsi5'] as const;
 
 export const deliveryAttemptEntity = defineEntity({ name: 'delivery_attempt', label: 'Delivery attempt', key: { pk: 'EVT#{evt}', sk: 'DLV#{attempt}' } });
 

@@ -2,6 +2,7 @@ import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Principal } from '../auth/principal';
 import { typeFilter } from '../domain/event-resources';
 import { isOwned } from '../domain/scope';
+import { matchesPattern } from '../domain/webhooks';
 import type { EventEnvelope } from '../events';
 import { isId } from '../ids';
 import { type PageRequest } from '../pagination';
@@ -27,22 +28,25 @@ export function createEventRepository(db: DynamoDBDocumentClient, tableName: str
     get,
 
     /**
-     * Newest first. An exact type reads its own partition (GSI2); a `prefix.*` wildcard reads the
-     * scope's events with a filter, so its cost follows the events scanned past, not the page.
+     * Newest first, one Query a page whatever the filter: the scope's events (GSI1), one exact
+     * type (GSI2) or the types below a prefix (GSI3–5, by depth). A cursor must be an event of the
+     * list asked for.
      */
     async list(principal: Principal, page: PageRequest, pattern?: string) {
       const scope = scopeOf(principal.orgId, principal.mode);
       const { exact, prefix } = typeFilter(pattern);
+      const source = exact
+        ? { index: 'gsi2' as const, partition: keys.eventTypeList(scope, exact) }
+        : prefix
+          ? keys.eventPrefixList(scope, prefix)
+          : { index: 'gsi1' as const, partition: keys.eventList(scope) };
+      if (source === undefined) return { items: [], hasMore: false };
       const result = await listPage<StoredEvent>(
         db,
         tableName,
         {
-          index: exact ? 'gsi2' : 'gsi1',
-          partition: exact ? keys.eventTypeList(scope, exact) : keys.eventList(scope),
-          resolveCursor: cursorById(get, (event) => isOwned(event, principal)),
-          ...(prefix
-            ? { filter: { expression: 'begins_with(#type, :prefix)', names: { '#type': 'type' }, values: { ':prefix': prefix } } }
-            : {}),
+          ...source,
+          resolveCursor: cursorById(get, (event) => isOwned(event, principal) && (pattern === undefined || matchesPattern(pattern, event.type))),
         },
         page,
       );

@@ -15,6 +15,7 @@ import {
   deadLetterEntity,
   deliveryAttemptEntity,
   deliveryEntity,
+  EVENT_PREFIX_INDEXES,
   eventEntity,
   eventResendEntity,
   idempotencyEntity,
@@ -92,6 +93,12 @@ export const keys = {
   event: (id: string) => eventEntity.key({ evt: id }),
   eventList: (scope: string) => eventEntity.partition('gsi1', scopeValues(scope)),
   eventTypeList: (scope: string, type: string) => eventEntity.partition('gsi2', { scope, type }),
+  /** The index and partition of the events below `prefix` (`a.b.`), or undefined when no type is that deep. */
+  eventPrefixList: (scope: string, prefix: string) => {
+    const depth = prefix.split('.').length - 1;
+    const index = EVENT_PREFIX_INDEXES[depth - 1];
+    return index && { index, partition: eventEntity.partition(index, { scope, prefix1: prefix, prefix2: prefix, prefix3: prefix }) };
+  },
   deliveryAttempt: (eventId: string, attemptKey: string) => deliveryAttemptEntity.key({ evt: eventId, attempt: attemptKey }),
 
   webhookSubscription: (orgId: string, mode: Mode, id: string) => webhookSubscriptionEntity.key({ org: orgId, mode, whk: id }),

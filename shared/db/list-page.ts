@@ -18,11 +18,6 @@ export interface ListSource {
   partition: string;
   /** Maps a cursor id to its sort key in this list, or undefined when it is not an item of it. */
   resolveCursor: (id: string) => Promise<string | undefined>;
-  /**
-   * Only for lists whose filter no index partition can serve (event-type wildcards): a
-   * FilterExpression, with Queries repeated until the page is full or the partition ends.
-   */
-  filter?: { expression: string; names: Record<string, string>; values: Record<string, unknown> };
 }
 
 /**
@@ -57,7 +52,6 @@ export async function listPage<T>(
     if (cursorKey === undefined) throw new BusinessRuleError(`${attribute} does not name an item of this list`, attribute);
   }
   const backwards = request.endingBefore !== undefined;
-  const { filter } = source;
   const found: T[] = [];
   let startKey: Record<string, unknown> | undefined;
   // A Query stops at 1 MB read: read on until the page (plus one, for `has_more`) is full.
@@ -67,11 +61,10 @@ export async function listPage<T>(
         TableName: tableName,
         ...(source.index === 'table' ? {} : { IndexName: INDEXES[source.index].name }),
         KeyConditionExpression: cursorKey === undefined ? '#pk = :pk' : `#pk = :pk AND #sk ${backwards ? '>' : '<'} :cursor`,
-        ...(filter ? { FilterExpression: filter.expression } : {}),
-        ExpressionAttributeNames: { '#pk': attributes.pk, ...(cursorKey === undefined ? {} : { '#sk': attributes.sk }), ...filter?.names },
-        ExpressionAttributeValues: { ':pk': source.partition, ...(cursorKey === undefined ? {} : { ':cursor': cursorKey }), ...filter?.values },
+        ExpressionAttributeNames: { '#pk': attributes.pk, ...(cursorKey === undefined ? {} : { '#sk': attributes.sk }) },
+        ExpressionAttributeValues: { ':pk': source.partition, ...(cursorKey === undefined ? {} : { ':cursor': cursorKey }) },
         ScanIndexForward: backwards,
-        Limit: filter ? request.limit + 1 : request.limit + 1 - found.length,
+        Limit: request.limit + 1 - found.length,
         ExclusiveStartKey: startKey,
       }),
     );

@@ -12,8 +12,11 @@ export const INDEXES = {
   gsi1: { name: 'GSI1', pk: 'GSI1PK', sk: 'GSI1SK' },
   /** Filtered lists (status, type, acceptor) and per-parent sub-lists. */
   gsi2: { name: 'GSI2', pk: 'GSI2PK', sk: 'GSI2SK' },
-  /** Lookups by an alternative key (settlement code, key id) and a second sub-list. */
+  /** Lookups by an alternative key (settlement code, key id), a second sub-list, event-type prefixes. */
   gsi3: { name: 'GSI3', pk: 'GSI3PK', sk: 'GSI3SK' },
+  /** Deeper event-type prefixes (`a.b.*`, `a.b.c.*`): one index per depth, as an item has one key per index. */
+  gsi4: { name: 'GSI4', pk: 'GSI4PK', sk: 'GSI4SK' },
+  gsi5: { name: 'GSI5', pk: 'GSI5PK', sk: 'GSI5SK' },
   /** Sparse: only items with something due (link expiry, chargeback deadline, held refund). */
   due: { name: 'DUE', pk: 'DUEPK', sk: 'DUESK' },
 } as const;

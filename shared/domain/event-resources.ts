@@ -84,7 +84,7 @@ export function deliveryAttemptResource(attempt: StoredAttempt): z.infer<typeof 
   };
 }
 
-/** How a `type` filter is served: an exact type has its own index partition; wildcards filter. */
+/** What a `type` filter asks for: every event, one exact type, or the types below a prefix (`a.b.`). */
 export function typeFilter(pattern: string | undefined): { exact?: string; prefix?: string } {
   if (!pattern || pattern === '*') return {};
   if (pattern.endsWith('.*')) return { prefix: pattern.slice(0, -1) };

@@ -36,7 +36,18 @@ export interface DeliveryTask {
   /** The number of the next attempt, from 1. */
   attempt: number;
   history: AttemptRecord[];
+  /**
+   * An attempt already made (it may have reached the receiver) whose record the table did not
+   * take: the next run records it and goes on from there, without sending it again.
+   */
+  made?: { record: AttemptRecord; tries: number };
 }
+
+/** How often an attempt's record is tried (then it goes to the dead-letter queue, or is given up). */
+export const RECORD_TRIES = 5;
+
+/** The wait before recording an attempt again: 1, 2, 4, 8 s. */
+export const recordRetryDelayMs = (tries: number) => 1_000 * 2 ** (tries - 1);
 
 /**
  * What a dead letter keeps: a reference to the event (it stays in the table for 35 days and
@@ -167,7 +178,11 @@ export type DeliveryOutcome =
   | { kind: 'delivered'; task: DeliveryTask }
   | { kind: 'skipped'; reason: 'already settled' | 'subscription deleted' }
   | { kind: 'retry'; task: DeliveryTask; delayMs: number }
-  | { kind: 'dead'; task: DeliveryTask };
+  | { kind: 'dead'; task: DeliveryTask }
+  /** The attempt was made but not recorded: run `task` (record only) after `delayMs`. */
+  | { kind: 'unrecorded'; task: DeliveryTask; delayMs: number; error: string }
+  /** Neither recorded nor parked after RECORD_TRIES: given up (logged, counted, alarmed). */
+  | { kind: 'abandoned'; task: DeliveryTask; error: string };
 
 /** The first attempt of every target of an event. */
 export function firstAttempts(event: PublishedEvent, subscriptions: WebhookSubscription[]): DeliveryTask[] {
@@ -202,12 +217,12 @@ export async function planDeliveries(
  * 1. skip it when this delivery already ended (a duplicate publish, a twin message);
  * 2. find the signing secret (a deleted subscription cancels the delivery);
  * 3. POST the envelope, signed, with the attempt's timeout;
- * 4. record the attempt (time, endpoint, status code, duration, error);
- * 5. a 2xx ends it; otherwise the next attempt after the schedule's delay, or, after the
- *    last attempt, the dead-letter queue with the attempt history (parked before it is marked
- *    dead, so a crash in between parks it again rather than never).
+ * 4. record the attempt and what follows from it (`concludeAttempt`).
+ * A task whose attempt was made but not recorded (`made`) starts at 4: once a POST may have
+ * reached the receiver it is never sent again for the same attempt.
  */
 export async function attemptDelivery(task: DeliveryTask, ports: DeliveryPorts): Promise<DeliveryOutcome> {
+  if (task.made) return concludeAttempt(task, task.made.record, task.made.tries + 1, ports);
   const { envelope, orgId } = task.event;
   if (await ports.journal.isSettled(envelope.id, deliveryKey(task))) return { kind: 'skipped', reason: 'already settled' };
   const secret = task.target.subscriptionId
@@ -229,20 +244,43 @@ export async function attemptDelivery(task: DeliveryTask, ports: DeliveryPorts):
     ...(result.statusCode !== undefined ? { statusCode: result.statusCode } : {}),
     ...(result.error ? { error: result.error } : {}),
   };
-  await ports.journal.recordAttempt(task, record);
-  const done = { ...task, history: [...task.history, record] };
+  return concludeAttempt(task, record, 1, ports);
+}
 
-  if (result.statusCode !== undefined && result.statusCode >= 200 && result.statusCode < 300) {
-    await ports.journal.settle(done, 'delivered');
-    return { kind: 'delivered', task: done };
+/**
+ * After an attempt: record it (time, endpoint, status code, duration, error); a 2xx ends the
+ * delivery; otherwise the next attempt after the schedule's delay, or, after the last attempt,
+ * the dead-letter queue with the attempt history (parked before it is marked dead, so a crash
+ * in between parks it again rather than never). When the table refuses, the same conclusion is
+ * tried again later (`unrecorded`), RECORD_TRIES times in all; then the delivery is parked as
+ * it stands, or, when that fails too, abandoned. Every write here is idempotent.
+ */
+async function concludeAttempt(task: DeliveryTask, record: AttemptRecord, tries: number, ports: DeliveryPorts): Promise<DeliveryOutcome> {
+  const { made: _made, ...attempted } = task;
+  const done = { ...attempted, history: [...task.history, record] };
+  try {
+    await ports.journal.recordAttempt(attempted, record);
+    if (record.statusCode !== undefined && record.statusCode >= 200 && record.statusCode < 300) {
+      await ports.journal.settle(done, 'delivered');
+      return { kind: 'delivered', task: done };
+    }
+    const delayMs = retryDelayMs(ports.policy, task.attempt, ports.random);
+    if (delayMs === undefined) {
+      await ports.deadLetters.park(done);
+      await ports.journal.settle(done, 'dead');
+      return { kind: 'dead', task: done };
+    }
+    return { kind: 'retry', task: { ...done, attempt: task.attempt + 1 }, delayMs };
+  } catch (error) {
+    const message = (error as Error).message;
+    if (tries < RECORD_TRIES) return { kind: 'unrecorded', task: { ...attempted, made: { record, tries } }, delayMs: recordRetryDelayMs(tries), error: message };
+    try {
+      await ports.deadLetters.park(done);
+      return { kind: 'dead', task: done };
+    } catch {
+      return { kind: 'abandoned', task: done, error: message };
+    }
   }
-  const delayMs = retryDelayMs(ports.policy, task.attempt, ports.random);
-  if (delayMs === undefined) {
-    await ports.deadLetters.park(done);
-    await ports.journal.settle(done, 'dead');
-    return { kind: 'dead', task: done };
-  }
-  return { kind: 'retry', task: { ...done, attempt: task.attempt + 1 }, delayMs };
 }
 
 /** Whose delivery it is: the unit of fairness (an SQS fair queue's message group). */

@@ -21,6 +21,15 @@ export interface WebhookSubscription {
 
 const EVENT_TYPE = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/;
 
+/**
+ * The `prefix.*` wildcards that match a type, shortest first: `a.b.c` → `a.`, `a.b.` (what
+ * `matchesPattern` accepts, so a wildcard list can be indexed by prefix).
+ */
+export function typePrefixes(type: string): string[] {
+  const segments = type.split('.');
+  return segments.slice(1).map((_segment, depth) => `${segments.slice(0, depth + 1).join('.')}.`);
+}
+
 export function isEventPattern(pattern: string): boolean {
   if (pattern === '*') return true;
   return EVENT_TYPE.test(pattern.endsWith('.*') ? pattern.slice(0, -2) : pattern);

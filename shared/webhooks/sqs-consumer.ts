@@ -3,6 +3,7 @@ import { isDeliveryTask, type DeliveryOutcome, type DeliveryTask, type Published
 import { DIMENSION, METRIC } from '../observability/catalog';
 import { logger } from '../observability/logger';
 import { countMetric, recordDuration } from '../observability/metrics';
+import { logDeliveryOutcome } from './delivery-service';
 import { stripNotBefore, type QueuedTask, type SqsDeliveryQueue } from './sqs-delivery-queue';
 import { EVENT_SOURCE } from './stream-records';
 
@@ -52,8 +53,9 @@ export function createSqsWebhookConsumer(deps: SqsConsumerDeps) {
     const outcome = await deps.deliver(stripNotBefore(queued));
     if (outcome.kind !== 'skipped') recordDuration(METRIC.webhookAttemptLatency, now() - started);
     countMetric(METRIC.webhookAttempts, { name: DIMENSION.outcome, value: outcome.kind });
-    if (outcome.kind === 'retry') await deps.queue.retryLater(outcome.task, outcome.delayMs);
-    logger.info('webhook attempt', { eventId: queued.event.envelope.id, target: queued.target.key, attempt: queued.attempt, outcome: outcome.kind });
+    // A retry and an attempt to record again are new messages: the next run never repeats a POST.
+    if (outcome.kind === 'retry' || outcome.kind === 'unrecorded') await deps.queue.retryLater(outcome.task, outcome.delayMs);
+    logDeliveryOutcome(queued, outcome);
     return 'done';
   }
 

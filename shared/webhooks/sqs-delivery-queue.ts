@@ -7,6 +7,16 @@ import { sendInBatches, type BatchRetryOptions } from './retry-batches';
 /** The longest a received message may stay invisible (12 hours from its receive); kept a minute short of it. */
 export const MAX_VISIBILITY_SECONDS = AWS_LIMITS.sqs.maxVisibilityTimeoutSeconds - 60;
 
+/**
+ * How many receives a delivery message takes when nothing fails: one when SQS can delay it the
+ * whole way (15 minutes), plus one per visibility extension an early receive asks for. Each
+ * counts towards the queue's redrive count, so the queue must allow more than this.
+ */
+export function receivesToAttempt(delayMs: number): number {
+  const beyondDelaySeconds = Math.max(0, Math.ceil(delayMs / 1000) - AWS_LIMITS.sqs.maxDelaySeconds);
+  return 1 + Math.ceil(beyondDelaySeconds / MAX_VISIBILITY_SECONDS);
+}
+
 /** A delivery task as a queue message: `notBefore` when its delay is longer than SQS can delay. */
 export interface QueuedTask extends DeliveryTask {
   notBefore?: string;

@@ -1,5 +1,13 @@
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, type CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  type AttributeDefinition,
+  type CreateTableCommandInput,
+  type GlobalSecondaryIndex,
+} from '@aws-sdk/client-dynamodb';
 import { localAwsConfig } from '../../db/client';
+import { addMissingIndexes } from '../dynamodb-local';
 import type { CfnResource } from './template';
 
 /** Creates the template's tables in DynamoDB Local (unless they exist) and returns each one's stream label. */
@@ -15,10 +23,12 @@ export async function ensureTables(endpoint: string, tables: [string, CfnResourc
         if ((error as Error).name !== 'ResourceNotFoundException') throw error;
         return undefined;
       });
+      // The properties CreateTable takes (a template may add others, such as contributor insights).
+      const indexOf = (index: Record<string, unknown>) => ({ IndexName: index.IndexName, KeySchema: index.KeySchema, Projection: index.Projection });
+      const globalIndexes = ((properties.GlobalSecondaryIndexes ?? []) as Record<string, unknown>[]).map(indexOf) as GlobalSecondaryIndex[];
+      if (existing?.Table) await addMissingIndexes(client, existing.Table, globalIndexes, properties.AttributeDefinitions as AttributeDefinition[]);
       if (!existing) {
         const stream = properties.StreamSpecification as { StreamViewType?: string } | undefined;
-        // The properties CreateTable takes (a template may add others, such as contributor insights).
-        const indexOf = (index: Record<string, unknown>) => ({ IndexName: index.IndexName, KeySchema: index.KeySchema, Projection: index.Projection });
         await client.send(
           new CreateTableCommand({
             TableName: name,
@@ -26,7 +36,7 @@ export async function ensureTables(endpoint: string, tables: [string, CfnResourc
             KeySchema: properties.KeySchema,
             // DynamoDB Local ignores capacity.
             BillingMode: 'PAY_PER_REQUEST',
-            ...(properties.GlobalSecondaryIndexes ? { GlobalSecondaryIndexes: (properties.GlobalSecondaryIndexes as Record<string, unknown>[]).map(indexOf) } : {}),
+            ...(globalIndexes.length > 0 ? { GlobalSecondaryIndexes: globalIndexes } : {}),
             ...(properties.LocalSecondaryIndexes ? { LocalSecondaryIndexes: (properties.LocalSecondaryIndexes as Record<string, unknown>[]).map(indexOf) } : {}),
             ...(stream ? { StreamSpecification: { StreamEnabled: true, StreamViewType: stream.StreamViewType } } : {}),
           } as CreateTableCommandInput),

@@ -1,4 +1,7 @@
+import { batchWriteAll } from '../../../shared/db/batch';
 import { documentClient } from '../../../shared/db/client';
+import { outboxItem } from '../../../shared/db/outbox';
+import { newEvent } from '../../../shared/events';
 import { client } from '../../support/http';
 import { startMerchantStack, type Api, type Merchant, type TestStack } from '../../support/stack';
 
@@ -58,6 +61,25 @@ test('list: a page is one Query of limit + 1 whatever the list size; a cursor ad
   expect(await countCalls(() => api.get('/v1/refunds'))).toEqual(['Query']);
   expect(await countCalls(() => api.get('/v1/chargebacks'))).toEqual(['Query']);
   expect(await countCalls(() => api.get('/v1/events?type=transactions.payment_link.created&limit=3'))).toEqual(['Query']);
+});
+
+test('a type wildcard is one Query however many events of other types are newer', async () => {
+  await api.post(`/v1/test_helpers/payment_links/${(await createLink()).body.id}/checkout`, { client_key: 'wildcard' });
+  const older = await api.get('/v1/events?type=transactions.payment.*');
+  expect(older.body.data).toHaveLength(1);
+  const others = Array.from({ length: 5_000 }, () =>
+    newEvent({ type: 'transactions.payment_link.properties.changed', orgId: merchant.orgId, mode: 'test', data: {} }),
+  );
+  await batchWriteAll(stack.db, stack.tableName, others.map((event) => ({ PutRequest: { Item: outboxItem(event) } })));
+  for (const [pattern, expected] of [
+    ['transactions.payment.*', older.body.data.map((event: { id: string }) => event.id)],
+    ['transactions.payment_link.properties.*', [others[others.length - 1].envelope.id]],
+    ['transactions.payment_link.properties.changed.*', []],
+  ] as const) {
+    let page: { body: { data: { id: string }[] } } = { body: { data: [] } };
+    expect(await countCalls(async () => (page = await api.get(`/v1/events?limit=1&type=${pattern}`)))).toEqual(pattern.split('.').length > 4 ? [] : ['Query']);
+    expect(page.body.data.map((event) => event.id)).toEqual(expected);
+  }
 });
 
 test('operations: retrieve one GetItem, create a GetItem and one transaction, update a GetItem and one transaction', async () => {

@@ -1,4 +1,6 @@
-import { DELIVERER_TIMEOUT_SECONDS, PUBLISHER_RETRY_ATTEMPTS } from '../../../lib/webhooks';
+import { DELIVERER_TIMEOUT_SECONDS, PUBLISHER_RETRY_ATTEMPTS, WEBHOOK_QUEUE_MAX_RECEIVES } from '../../../lib/webhooks';
+import { AWS_WEBHOOK_SETTINGS } from '../../../shared/webhooks/settings';
+import { receivesToAttempt } from '../../../shared/webhooks/sqs-delivery-queue';
 import { App, Aspects, Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
@@ -67,8 +69,14 @@ test('stack: the table is on-demand with PITR, deletion protection, stream, TTL 
 test('stack: event bus, webhook queue with a dead-letter queue and an alarm on it', () => {
   template.resourceCountIs('AWS::Events::EventBus', 1);
   template.hasResourceProperties('AWS::SQS::Queue', {
-    RedrivePolicy: { deadLetterTargetArn: Match.anyValue(), maxReceiveCount: Match.anyValue() },
+    RedrivePolicy: { deadLetterTargetArn: Match.anyValue(), maxReceiveCount: WEBHOOK_QUEUE_MAX_RECEIVES },
   });
+  // A delivery postponed for the longest retry delay is received twice (early, then due): the
+  // redrive count leaves room for that and for failed receives on top.
+  const longestDelay = Math.max(...AWS_WEBHOOK_SETTINGS.policy.scheduleMs);
+  expect(receivesToAttempt(longestDelay)).toBe(2);
+  expect(receivesToAttempt(15 * 60_000)).toBe(1);
+  expect(WEBHOOK_QUEUE_MAX_RECEIVES).toBeGreaterThan(receivesToAttempt(longestDelay) + 1);
   template.hasResourceProperties('AWS::CloudWatch::Alarm', { Threshold: 1 });
 });
 

@@ -12,10 +12,10 @@ import { firstAttempts, type DeliveryTask, type PublishedEvent } from '../../../
 import { newEvent } from '../../../shared/events';
 import { outboxItem } from '../../../shared/db/outbox';
 import { ensureTable } from '../../../shared/local/dynamodb-local';
-import { createWebhookService } from '../../../shared/webhooks/delivery-service';
+import { createWebhookService, type WebhookService } from '../../../shared/webhooks/delivery-service';
 import { createEventBridgePublisher } from '../../../shared/webhooks/eventbridge-publisher';
 import { createSqsWebhookConsumer } from '../../../shared/webhooks/sqs-consumer';
-import { createSqsDeliveryQueue, MAX_VISIBILITY_SECONDS } from '../../../shared/webhooks/sqs-delivery-queue';
+import { createSqsDeliveryQueue, MAX_VISIBILITY_SECONDS, type SqsDeliveryQueue } from '../../../shared/webhooks/sqs-delivery-queue';
 import { createStreamPublishHandler } from '../../../shared/webhooks/stream-handler';
 import { EVENT_SOURCE } from '../../../shared/webhooks/stream-records';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver';
@@ -205,10 +205,13 @@ describe('SQS consumer: fan-out and delivery (DynamoDB Local, HTTP receivers, mo
   let consumer: ReturnType<typeof createSqsWebhookConsumer>;
   let published: PublishedEvent;
   let tasks: DeliveryTask[];
+  let tableName: string;
+  let queue: SqsDeliveryQueue;
+  let service: WebhookService;
   const now = Date.now();
 
   beforeAll(async () => {
-    const tableName = `test-${randomUUID()}`;
+    tableName = `test-${randomUUID()}`;
     await ensureTable(process.env.DYNAMODB_ENDPOINT!, tableName);
     const db = createDocumentClient();
     const org = await createDirectory(db, tableName).createOrganization('Consumer org');
@@ -220,8 +223,8 @@ describe('SQS consumer: fan-out and delivery (DynamoDB Local, HTTP receivers, mo
     ];
     published = { ...newEvent({ type: 'transactions.payment_link.expired', orgId: org.id, mode: 'test', data: { id: 'pl_1' } }), targetUrls: [receivers[0].url] };
     tasks = firstAttempts(published, subscriptions);
-    const queue = createSqsDeliveryQueue(new SQSClient({ region: 'eu-west-1' }), urls, noWait);
-    const service = createWebhookService(
+    queue = createSqsDeliveryQueue(new SQSClient({ region: 'eu-west-1' }), urls, noWait);
+    service = createWebhookService(
       db,
       tableName,
       { policy: { scheduleMs: [30_000, 2 * 3_600_000], jitter: 0 }, timeoutMs: 5_000, allowPrivateUrls: true },
@@ -269,6 +272,30 @@ describe('SQS consumer: fan-out and delivery (DynamoDB Local, HTTP receivers, mo
       VisibilityTimeout: 3600,
     });
     expect(receivers[0].requests).toHaveLength(seen);
+  });
+
+  test('an attempt the table will not record goes back to the queue to be recorded, without a second POST', async () => {
+    sqs.on(SendMessageCommand).resolves({ MessageId: 'm' });
+    const failingTable = createDocumentClient();
+    failingTable.middlewareStack.add(
+      (next) => async (args) => {
+        if ((args.input as { Item?: { entity?: string } }).Item?.entity === 'delivery_attempt') throw new Error('ProvisionedThroughputExceededException');
+        return next(args);
+      },
+      { step: 'initialize', name: 'refuseAttemptRecords' },
+    );
+    const refusing = createWebhookService(failingTable, tableName, { policy: { scheduleMs: [30_000], jitter: 0 }, timeoutMs: 5_000, allowPrivateUrls: true });
+    const unrecordedConsumer = createSqsWebhookConsumer({ plan: refusing.plan, deliver: refusing.deliver, queue, now: () => now });
+    const seen = receivers[0].requests.length;
+    expect(await unrecordedConsumer(batch(sqsRecord(tasks[2])))).toEqual({ batchItemFailures: [] });
+    const [again] = sqs.commandCalls(SendMessageCommand).map((call) => call.args[0].input);
+    expect(again).toMatchObject({ QueueUrl: urls.queueUrl, DelaySeconds: 1 });
+    const message = JSON.parse(again.MessageBody!);
+    expect(message).toMatchObject({ attempt: 1, history: [], made: { tries: 1, record: { attempt: 1, statusCode: 200 } } });
+
+    expect(await consumer(batch(sqsRecord(message)))).toEqual({ batchItemFailures: [] });
+    expect(receivers[0].requests).toHaveLength(seen + 1);
+    expect(await service.deliver(tasks[2])).toEqual({ kind: 'skipped', reason: 'already settled' });
   });
 
   test('the last attempt failing parks the delivery in the dead-letter queue with its whole history', async () => {

@@ -9,6 +9,7 @@ import {
   firstAttempts,
   maxAttempts,
   minimumRetryWindowMs,
+  RECORD_TRIES,
   type AttemptRecord,
   type DeliveryPorts,
   type DeliveryStatus,
@@ -137,6 +138,38 @@ describe('one delivery attempt', () => {
     expect((outcome as { task: DeliveryTask }).task.history.map((record) => record.attempt)).toEqual([1, 2, 3, 4]);
     expect(settled).toEqual(['dead']);
     expect(parked).toEqual([(outcome as { task: DeliveryTask }).task]);
+  });
+
+  test('an attempt the table does not record is recorded later, never sent again; bounded, then parked or abandoned', async () => {
+    const { ports, sent, attempts, settled, parked } = fakes([{ statusCode: 200, durationMs: 5 }]);
+    const recordAttempt = ports.journal.recordAttempt;
+    ports.journal.recordAttempt = async () => {
+      throw new Error('ProvisionedThroughputExceededException');
+    };
+    let outcome = await attemptDelivery(subscriptionTask, ports);
+    expect(outcome).toMatchObject({ kind: 'unrecorded', delayMs: 1000, task: { attempt: 1, history: [], made: { tries: 1, record: { statusCode: 200 } } } });
+    for (let tries = 2; tries < RECORD_TRIES; tries++) {
+      outcome = await attemptDelivery((outcome as { task: DeliveryTask }).task, ports);
+      expect(outcome).toMatchObject({ kind: 'unrecorded', task: { made: { tries } } });
+    }
+    const lastTry = (outcome as { task: DeliveryTask }).task;
+    ports.journal.recordAttempt = recordAttempt;
+    expect(await attemptDelivery(lastTry, ports)).toMatchObject({ kind: 'delivered', task: { history: [{ statusCode: 200 }] } });
+    expect(sent).toHaveLength(1);
+    expect([attempts.length, settled]).toEqual([1, ['delivered']]);
+    expect(await attemptDelivery(lastTry, ports)).toMatchObject({ kind: 'delivered', task: expect.not.objectContaining({ made: expect.anything() }) });
+
+    ports.journal.recordAttempt = async () => {
+      throw new Error('table down');
+    };
+    const given = await attemptDelivery(lastTry, ports);
+    expect(given).toMatchObject({ kind: 'dead', task: { history: [{ statusCode: 200 }] } });
+    expect(parked).toHaveLength(1);
+    ports.deadLetters.park = async () => {
+      throw new Error('queue down');
+    };
+    expect(await attemptDelivery(lastTry, ports)).toMatchObject({ kind: 'abandoned', error: 'table down' });
+    expect(sent).toHaveLength(1);
   });
 
   test('a delivery that already ended is skipped without a request (duplicate publish)', async () => {
