@@ -1,5 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { watchWrites } from './side-effects';
 
 /** AWS SDK settings for DynamoDB Local at `endpoint`: any static credentials do (shared database). */
 export function localAwsConfig(endpoint: string) {
@@ -21,9 +22,11 @@ export function createDocumentClient(options: DocumentClientOptions = {}): Dynam
     ...(endpoint ? localAwsConfig(endpoint) : {}),
     maxAttempts: options.maxAttempts ?? 3,
   });
-  return DynamoDBDocumentClient.from(client, {
+  const documents = DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
   });
+  watchWrites(documents);
+  return documents;
 }
 
 let shared: DynamoDBDocumentClient | undefined;

@@ -6,6 +6,7 @@ import { logger } from '../observability/logger';
 import { BusinessRuleError, ConflictError, InvalidRequestError } from '../errors';
 import { METRIC } from '../observability/catalog';
 import { countMetric } from '../observability/metrics';
+import { runWatchingWrites } from '../db/side-effects';
 import { toErrorResponse } from './error-envelope';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -21,7 +22,8 @@ export const IdempotencyHeaders = z.object({
     .meta({
       description:
         'Makes the POST safe to retry: the first answer (status and body) is stored for 24 hours and replayed, with `Idempotent-Replayed: true`, ' +
-        'for the same key, API key and body. The same key with another body: 422; while the first request still runs: 409.',
+        'for the same key, API key and body. The same key with another body: 422; while the first request still runs: 409; ' +
+        'after a first request that failed once its change was written: 409 (replayed), and it never runs again.',
     }),
 });
 const idempotencyKeySchema = IdempotencyHeaders.shape['Idempotency-Key'];
@@ -30,6 +32,12 @@ const idempotencyKeySchema = IdempotencyHeaders.shape['Idempotency-Key'];
 export const ReplayedHeaders = z.object({
   'Idempotent-Replayed': z.literal('true').optional().meta({ description: 'Present on an answer replayed for a repeated Idempotency-Key.' }),
 });
+
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
+
+/** What a repeat learns when the first request failed after its side effect. */
+const CARRIED_OUT =
+  'A request with this Idempotency-Key was carried out but failed before it could answer; it will not run again. Retrieve or list the resource to see its result.';
 
 /** Same method, path and body byte for byte: the same request. */
 export function requestFingerprint(event: APIGatewayProxyEventV2): string {
@@ -43,7 +51,9 @@ export function requestFingerprint(event: APIGatewayProxyEventV2): string {
  * 1. The first request claims the key and runs; its response (2xx or 4xx) is stored.
  * 2. A repeat with the same body gets the stored response with `Idempotent-Replayed: true`.
  * 3. A repeat with another body: 422. A repeat while the first still runs: 409.
- * 4. A 5xx releases the key, so the client's retry runs again.
+ * 4. A 5xx (or 429) before anything was written releases the key, so the client's retry runs
+ *    again. A 5xx after a write keeps it: the side effect happened, so a repeat answers 409
+ *    (replayed) saying so, never running the action again nor answering 500.
  * 5. Once the action has answered, its answer is kept whatever it takes (`keepAnswer`): the key
  *    is never freed after the side effect, and the client never gets a 500 for the bookkeeping.
  */
@@ -73,16 +83,22 @@ export async function runIdempotently(
     };
   }
   let result: APIGatewayProxyStructuredResultV2;
-  try {
-    result = await execute();
-  } catch (error) {
+  const { outcome, wrote } = await runWatchingWrites(execute);
+  if (outcome.status === 'fulfilled') result = outcome.value;
+  else {
+    const error = outcome.reason;
     const { status, envelope } = toErrorResponse(error, docsUrl);
-    // A 5xx or a 429 is transient: the client's retry with the same key runs again.
-    if (status >= 500 || status === 429) {
+    // A 429 or a 5xx before any write is transient: the client's retry with the same key runs again.
+    if (status === 429 || (status >= 500 && !wrote)) {
       await store.release(keyId, idempotencyKey);
       throw error;
     }
-    result = { statusCode: status, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(envelope) };
+    if (status >= 500) {
+      const carriedOut = toErrorResponse(new ConflictError(CARRIED_OUT), docsUrl);
+      await keepAnswer(store, keyId, idempotencyKey, { status: carriedOut.status, headers: JSON_HEADERS, body: JSON.stringify(carriedOut.envelope) });
+      throw error;
+    }
+    result = { statusCode: status, headers: JSON_HEADERS, body: JSON.stringify(envelope) };
   }
   const headers = Object.fromEntries(Object.entries(result.headers ?? {}).map(([name, value]) => [name, String(value)]));
   await keepAnswer(store, keyId, idempotencyKey, { status: result.statusCode ?? 200, body: result.body ?? '', headers });
@@ -105,7 +121,7 @@ async function keepAnswer(store: IdempotencyStore, keyId: string, idempotencyKey
   try {
     await store.complete(keyId, idempotencyKey, {
       status: response.status,
-      headers: { 'content-type': 'application/json; charset=utf-8' },
+      headers: JSON_HEADERS,
       body: JSON.stringify({ detail: 'The request was carried out; its answer was too large to keep for replays. Retrieve the resource instead.' }),
     });
   } catch (error) {

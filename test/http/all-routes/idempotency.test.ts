@@ -1,3 +1,4 @@
+import { documentClient } from '../../../shared/db/client';
 import { IN_FLIGHT_LEASE_MS, createIdempotencyStore } from '../../../shared/db/idempotency-store';
 import { client, expectEnvelope } from '../../support/http';
 import { startMerchantStack, type Api, type Merchant, type TestStack } from '../../support/stack';
@@ -73,4 +74,41 @@ test('idempotency: a claim left in flight by a crashed request frees itself afte
   expect((await store.claim('key_crash', 'k1', 'fp', start)).kind).toBe('claimed');
   expect((await store.claim('key_crash', 'k1', 'fp', start + 1_000)).kind).toBe('in_flight');
   expect((await store.claim('key_crash', 'k1', 'fp', start + IN_FLIGHT_LEASE_MS + 1)).kind).toBe('claimed');
+});
+
+describe('idempotency: a 5xx', () => {
+  /** Fails the next `command` the handlers send, after it reached DynamoDB (`after`) or before. */
+  let failNext: { command: string; after: boolean } | undefined;
+  beforeAll(() => {
+    documentClient().middlewareStack.add(
+      (next, context) => async (args) => {
+        const failing = failNext?.command === context.commandName ? failNext : undefined;
+        if (failing) failNext = undefined;
+        if (failing && !failing.after) throw Object.assign(new Error('injected before'), { name: 'InternalServerError' });
+        const output = await next(args);
+        if (failing) throw Object.assign(new Error('answer lost after commit'), { name: 'TimeoutError' });
+        return output;
+      },
+      { step: 'initialize', name: 'injectFailure' },
+    );
+  });
+
+  test('after the write was sent keeps the key: a repeat answers 409 (replayed) and never creates a second link', async () => {
+    const before = await countLinks();
+    failNext = { command: 'TransactWriteItemsCommand', after: true };
+    expect((await api.post('/v1/payment_links', body(), { 'idempotency-key': 'lost-answer' })).status).toBe(500);
+    const again = await api.post('/v1/payment_links', body(), { 'idempotency-key': 'lost-answer' });
+    expectEnvelope(again, 409);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body.detail).toMatch(/carried out/);
+    expect(await countLinks()).toBe(before + 1);
+  });
+
+  test('before any write frees the key: the repeat runs', async () => {
+    const before = await countLinks();
+    failNext = { command: 'GetItemCommand', after: false };
+    expect((await api.post('/v1/payment_links', body(), { 'idempotency-key': 'failed-early' })).status).toBeGreaterThanOrEqual(500);
+    expect((await api.post('/v1/payment_links', body(), { 'idempotency-key': 'failed-early' })).status).toBe(201);
+    expect(await countLinks()).toBe(before + 1);
+  });
 });
