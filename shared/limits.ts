@@ -20,6 +20,11 @@ export const LIMITS = {
   reservedMetadataKeys: ['__proto__', 'constructor', 'prototype'],
   /** 999,999,999.99 in minor units: the largest amount of any request. */
   amountMinor: 99_999_999_999,
+  /**
+   * ±9,999,999,999,999.99 in minor units: no balance goes beyond (a conditional write refuses
+   * the change), so a balance plus any amount stays below 2^53, an exact JavaScript integer.
+   */
+  balanceMinor: 999_999_999_999_999,
   /** Resends (`POST /v1/events/:id/resend`) per fixed window: of one event, and of one organization and mode. */
   resends: { perEvent: 5, perOrganization: 60, windowSeconds: 60 },
   /** No event the service writes is larger (its envelope as JSON, in bytes). */

@@ -1,6 +1,8 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { BalanceRef } from '../domain/balance';
-import { conditionalWrite } from './conditional';
+import { BusinessRuleError } from '../errors';
+import { LIMITS } from '../limits';
+import { cancellationReasons, conditionalWrite } from './conditional';
 import { queryDuePage } from './due';
 import { keys, scopeOf } from './keys';
 import { INDEXES } from './table';
@@ -46,8 +48,10 @@ export interface RefundBalanceChange {
  */
 export function refundBalanceChange(tableName: string, ref: BalanceRef, change: RefundBalanceChange) {
   const heldDelta = change.heldDelta ?? 0;
+  const range = withinBalanceRange(change);
   const conditions = [
     ...(change.mustCover ? ['#available >= :needed'] : []),
+    ...(range ? [range.condition] : []),
     ...(change.requireNoHeld ? ['(attribute_not_exists(#held) OR #held <= :zero)'] : []),
   ];
   const sets = ['#orgId = :orgId', '#mode = :mode', '#currency = :currency', ...(heldDelta > 0 ? ['#duePk = :duePk', '#dueSk = :dueSk'] : [])];
@@ -72,6 +76,7 @@ export function refundBalanceChange(tableName: string, ref: BalanceRef, change: 
         ':mode': ref.mode,
         ':currency': ref.currency.toUpperCase(),
         ...(change.mustCover ? { ':needed': -change.deltaMinor } : {}),
+        ...range?.values,
         ...(change.requireNoHeld ? { ':zero': 0 } : {}),
         ...(heldDelta !== 0 ? { ':heldDelta': heldDelta } : {}),
         ...(heldDelta > 0 ? { ':duePk': keys.refundHoldBalances, ':dueSk': balanceMarkerSortKey(ref) } : {}),
@@ -79,6 +84,20 @@ export function refundBalanceChange(tableName: string, ref: BalanceRef, change: 
       ...(conditions.length ? { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const } : {}),
     },
   };
+}
+
+/**
+ * The condition keeping a balance within ±LIMITS.balanceMinor after the change (a covered debit
+ * needs none: it cannot go below zero).
+ */
+function withinBalanceRange(change: RefundBalanceChange): { condition: string; values: Record<string, number> } | undefined {
+  if (change.deltaMinor > 0) {
+    return { condition: '(attribute_not_exists(#available) OR #available <= :ceiling)', values: { ':ceiling': LIMITS.balanceMinor - change.deltaMinor } };
+  }
+  if (change.deltaMinor < 0 && !change.mustCover) {
+    return { condition: '(attribute_not_exists(#available) OR #available >= :floor)', values: { ':floor': -LIMITS.balanceMinor - change.deltaMinor } };
+  }
+  return undefined;
 }
 
 /** Removes the held-refunds marker once no refund of this balance is held any more. */
@@ -116,9 +135,14 @@ export async function balancesWithHeldRefunds(db: DynamoDBDocumentClient, tableN
 export function createBalanceStore(db: DynamoDBDocumentClient, tableName: string) {
   return {
     read: (ref: BalanceRef) => readBalance(db, tableName, ref),
-    /** Adds a signed amount (test helper; no cover condition). */
+    /** Adds a signed amount (test helper; no cover condition, only the balance range). */
     async adjust(ref: BalanceRef, deltaMinor: number): Promise<void> {
-      await db.send(new TransactWriteCommand({ TransactItems: [balanceChange(tableName, ref, deltaMinor)] }));
+      try {
+        await db.send(new TransactWriteCommand({ TransactItems: [balanceChange(tableName, ref, deltaMinor)] }));
+      } catch (error) {
+        if (cancellationReasons(error)?.[0]?.code !== 'ConditionalCheckFailed') throw error;
+        throw new BusinessRuleError(`The balance would leave its range of ±${LIMITS.balanceMinor} minor units`, 'amount.value');
+      }
     },
     clearHoldMarker: (ref: BalanceRef) => clearHoldMarker(db, tableName, ref),
     withHeldRefunds: () => balancesWithHeldRefunds(db, tableName),

@@ -1,5 +1,6 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { balanceChange, balancesWithHeldRefunds } from '../../../shared/db/balance';
+import { LIMITS } from '../../../shared/limits';
 import { createServices } from '../../../shared/services';
 import { client, expectEnvelope } from '../../support/http';
 import { outboxItems } from '../../support/events';
@@ -51,6 +52,19 @@ describe('balance adjustments (test helper)', () => {
     }
     expectEnvelope(await api.post('/v1/test_helpers/balance_adjustments', { amount: eur('1.00'), note: 'x' }), 400);
     expectEnvelope(await api.post('/v1/test_helpers/balance_adjustments', {}), 422, 'amount');
+  });
+
+  test('a balance never leaves ±LIMITS.balanceMinor (exact integers): the change that would is refused, nothing written', async () => {
+    const { merchant, adjust, balance } = await setup();
+    const ref = { orgId: merchant.orgId, mode: 'test' as const, currency: 'EUR' };
+    await stack.db.send(new TransactWriteCommand({ TransactItems: [balanceChange(stack.tableName, ref, LIMITS.balanceMinor - 50)] }));
+    expectEnvelope(await adjust('1.00'), 422, 'amount.value');
+    expect(await balance()).toBe(LIMITS.balanceMinor - 50);
+    expect((await adjust('0.50')).body.available).toEqual(eur('9999999999999.99'));
+    await stack.db.send(new TransactWriteCommand({ TransactItems: [balanceChange(stack.tableName, ref, -2 * LIMITS.balanceMinor)] }));
+    expect(await balance()).toBe(-LIMITS.balanceMinor);
+    expectEnvelope(await adjust('-0.01'), 422, 'amount.value');
+    expect(await balance()).toBe(-LIMITS.balanceMinor);
   });
 
   test('a paid payment credits the balance; a funded refund debits it', async () => {
