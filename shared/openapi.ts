@@ -51,6 +51,8 @@ export function errorStatuses(spec: ApiOperation): ErrorStatus[] {
   if (Object.keys(spec.query.shape).length || spec.body || spec.method === 'POST') statuses.add(400);
   if (pathParamNames(spec.path).length || (spec.auth !== 'public' && spec.auth.mode)) statuses.add(404);
   if (spec.method === 'POST' && spec.auth !== 'public') statuses.add(409);
+  // Every body is bounded before anything else is read (LIMITS.requestBodyBytes).
+  if (spec.method === 'POST') statuses.add(413);
   for (const status of Object.keys(spec.errors ?? {})) statuses.add(Number(status) as ErrorStatus);
   return [...statuses].sort((a, b) => a - b);
 }

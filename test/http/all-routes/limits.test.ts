@@ -1,3 +1,4 @@
+import { apiOperations, routes } from '../../../shared/api';
 import { LIMITS } from '../../../shared/limits';
 import { client, expectEnvelope } from '../../support/http';
 import { seedPaidPayment } from '../../support/refunds';
@@ -18,9 +19,17 @@ const link = (extra: Record<string, unknown> = {}) => ({ amount: { value: '10.00
 describe('Limits: request bodies', () => {
   test('a body over 1 MB is a 413 envelope before authentication, on every route', async () => {
     const oversized = JSON.stringify({ description: 'x'.repeat(LIMITS.requestBodyBytes) });
-    expectEnvelope(await client(stack.baseUrl).post('/v1/payment_links', oversized), 413);
-    expectEnvelope(await api.post('/v1/payment_links', oversized), 413);
-    expectEnvelope(await api.post(`/v1/payments/pay_01jd2x3y4z5a6b7c8d9e0f1g2h/refunds`, oversized), 413);
+    const posts = routes.filter((route) => route.method === 'POST');
+    expect(posts.length).toBeGreaterThan(10);
+    for (const route of posts) {
+      const path = route.path.replace(/\{\w+\}/g, 'pl_01jd2x3y4z5a6b7c8d9e0f1g2h');
+      expect([route.path, (await client(stack.baseUrl).post(path, oversized)).status]).toEqual([route.path, 413]);
+      expectEnvelope(await api.post(path, oversized), 413);
+    }
+    const documented = (await api.get('/v1/openapi.json')).body.paths;
+    for (const operation of apiOperations.filter((candidate) => candidate.method === 'POST')) {
+      expect([operation.path, Object.keys(documented[operation.path].post.responses)]).toEqual([operation.path, expect.arrayContaining(['413'])]);
+    }
   });
 
   test('a body of just under 1 MB is read and judged by its schema (400 for a too long description)', async () => {

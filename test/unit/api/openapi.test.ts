@@ -118,7 +118,7 @@ test('openapi: statuses follow the contract: auth errors everywhere keyed, 404 f
   const statuses = (method: string, path: string) => Object.keys(document.paths[path][method].responses);
   expect(statuses('get', '/v1/payment_links/{id}')).toEqual(['200', '401', '403', '404', '422', '500', '503']);
   expect(statuses('get', '/v1/payment_links')).toEqual(['200', '400', '401', '403', '422', '500', '503']);
-  expect(statuses('post', '/v1/payment_links')).toEqual(['201', '400', '401', '403', '409', '422', '500', '503']);
+  expect(statuses('post', '/v1/payment_links')).toEqual(['201', '400', '401', '403', '409', '413', '422', '500', '503']);
   expect(statuses('get', '/v1/settlements')).toEqual(['200', '400', '401', '403', '404', '422', '500', '503']);
   expect(statuses('get', '/v1/openapi.json')).toEqual(['200', '500']);
   expect(document.paths['/v1/openapi.json'].get.security).toEqual([]);
