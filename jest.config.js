@@ -6,7 +6,9 @@ process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 /** Jest: @swc/jest transpiles only (tsc --noEmit type-checks in `npm test`). */
 module.exports = {
   testEnvironment: 'node',
+  // The artifact suites (test/http/artifacts) run in `npm run test:artifacts`, which synthesizes once for them.
   roots: ['<rootDir>/test'],
+  testPathIgnorePatterns: process.env.LAMBDA_ARTIFACTS ? ['/node_modules/'] : ['/node_modules/', '/test/http/artifacts/'],
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.(t|j|mj)s$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }] },
   // middy 6 ships ESM only: let swc turn it into CommonJS for Jest's module system.

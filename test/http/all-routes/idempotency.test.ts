@@ -1,6 +1,7 @@
 import { documentClient } from '../../../shared/db/client';
 import { IN_FLIGHT_LEASE_MS, createIdempotencyStore } from '../../../shared/db/idempotency-store';
 import { client, expectEnvelope } from '../../support/http';
+import { inProcess } from '../../support/mode';
 import { startMerchantStack, type Api, type Merchant, type TestStack } from '../../support/stack';
 
 let stack: TestStack;
@@ -76,7 +77,8 @@ test('idempotency: a claim left in flight by a crashed request frees itself afte
   expect((await store.claim('key_crash', 'k1', 'fp', start + IN_FLIGHT_LEASE_MS + 1)).kind).toBe('claimed');
 });
 
-describe('idempotency: a 5xx', () => {
+// Injects failures into this process's document client.
+inProcess('idempotency: a 5xx', () => {
   /** Fails the next `command` the handlers send, after it reached DynamoDB (`after`) or before. */
   let failNext: { command: string; after: boolean } | undefined;
   beforeAll(() => {

@@ -1,3 +1,4 @@
+import { testInProcess } from '../../support/mode';
 import '../../support/debug-logs';
 import { hashToken } from '../../../shared/auth/tokens';
 import { createWebhookRepository } from '../../../shared/db/webhook-repository';
@@ -30,7 +31,7 @@ afterAll(async () => {
   delete process.env.WEBHOOK_RETRY_SCHEDULE;
 });
 
-test('logs: no token, key hash or signing secret appears in any log line, at DEBUG, through failures too', async () => {
+testInProcess('logs: no token, key hash or signing secret appears in any log line, at DEBUG, through failures too', async () => {
   const merchant = await createMerchant(stack);
   const api = client(stack.baseUrl, merchant.test);
   const subscription = await createWebhookRepository(stack.db, stack.tableName).create({

@@ -3,6 +3,7 @@ import { documentClient } from '../../../shared/db/client';
 import { outboxItem } from '../../../shared/db/outbox';
 import { newEvent } from '../../../shared/events';
 import { client } from '../../support/http';
+import { testInProcess } from '../../support/mode';
 import { startMerchantStack, type Api, type Merchant, type TestStack } from '../../support/stack';
 
 /**
@@ -38,7 +39,7 @@ async function countCalls(request: () => Promise<unknown>, withAuth = false): Pr
 
 const createLink = () => api.post('/v1/payment_links', { amount: { value: '1.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId });
 
-test('auth: a cold key costs one GetItem; a warm one none', async () => {
+testInProcess('auth: a cold key costs one GetItem; a warm one none', async () => {
   const token = await merchant.key();
   const fresh = client(stack.baseUrl, token);
   const link = (await createLink()).body;
@@ -46,7 +47,7 @@ test('auth: a cold key costs one GetItem; a warm one none', async () => {
   expect(await countCalls(() => fresh.get(`/v1/payment_links/${link.id}`), true)).toEqual(['GetItem']);
 });
 
-test('list: a page is one Query of limit + 1 whatever the list size; a cursor adds one GetItem', async () => {
+testInProcess('list: a page is one Query of limit + 1 whatever the list size; a cursor adds one GetItem', async () => {
   await createLink();
   await api.get('/v1/payment_links');
   const small = await countCalls(() => api.get('/v1/payment_links?limit=5'));
@@ -63,7 +64,7 @@ test('list: a page is one Query of limit + 1 whatever the list size; a cursor ad
   expect(await countCalls(() => api.get('/v1/events?type=transactions.payment_link.created&limit=3'))).toEqual(['Query']);
 });
 
-test('a type wildcard is one Query however many events of other types are newer', async () => {
+testInProcess('a type wildcard is one Query however many events of other types are newer', async () => {
   await api.post(`/v1/test_helpers/payment_links/${(await createLink()).body.id}/checkout`, { client_key: 'wildcard' });
   const older = await api.get('/v1/events?type=transactions.payment.*');
   expect(older.body.data).toHaveLength(1);
@@ -82,14 +83,14 @@ test('a type wildcard is one Query however many events of other types are newer'
   }
 });
 
-test('operations: retrieve one GetItem, create a GetItem and one transaction, update a GetItem and one transaction', async () => {
+testInProcess('operations: retrieve one GetItem, create a GetItem and one transaction, update a GetItem and one transaction', async () => {
   const link = (await createLink()).body;
   expect(await countCalls(() => api.get(`/v1/payment_links/${link.id}`))).toEqual(['GetItem']);
   expect(await countCalls(createLink)).toEqual(['GetItem', 'TransactWriteItems']);
   expect(await countCalls(() => api.post(`/v1/payment_links/${link.id}`, { description: 'x' }))).toEqual(['GetItem', 'TransactWriteItems']);
 });
 
-test('money movements: a paid checkout and a refund, call by call', async () => {
+testInProcess('money movements: a paid checkout and a refund, call by call', async () => {
   const link = (await createLink()).body;
   await api.post('/v1/test_helpers/balance_adjustments', { amount: { value: '50.00', currency: 'eur' } });
   const paidCalls = await countCalls(() => api.post(`/v1/test_helpers/payment_links/${link.id}/checkout`, { client_key: 'count-me' }));

@@ -1,3 +1,4 @@
+import { testInProcess } from '../../support/mode';
 import { createWebhookRepository } from '../../../shared/db/webhook-repository';
 import { LIMITS } from '../../../shared/limits';
 import { client, expectEnvelope } from '../../support/http';
@@ -32,7 +33,8 @@ const createLink = (merchant: Merchant) =>
   client(stack.baseUrl, merchant.test).post('/v1/payment_links', { amount: { value: '1.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId });
 
 describe('Webhooks: fair delivery', () => {
-  test("a dead endpoint and 100 resends in one organization do not delay another's event by 2 s", async () => {
+  // The local queue's fairness; the artifact SQS stand-in has no fair queues (docs/architecture.md).
+  testInProcess("a dead endpoint and 100 resends in one organization do not delay another's event by 2 s", async () => {
     const noisy = await createMerchant(stack);
     const quiet = await createMerchant(stack);
     await subscribe(noisy, dead.url);

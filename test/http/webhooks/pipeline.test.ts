@@ -1,3 +1,4 @@
+import { testInProcess } from '../../support/mode';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { paymentItem } from '../../../shared/db/payment-repository';
 import { createWebhookRepository, type WebhookRepository } from '../../../shared/db/webhook-repository';
@@ -131,7 +132,8 @@ describe('local pipeline: stream -> fan-out -> signed delivery (startLocalStack 
     }
   });
 
-  test('500 three times then 200 -> delivered on the 4th attempt; always failing -> dead-letter store; neither delays nor repeats a healthy receiver', async () => {
+  // Reads the local dead-letter store; in artifact mode dead letters go to the SQS stand-in's DLQ.
+  testInProcess('500 three times then 200 -> delivered on the 4th attempt; always failing -> dead-letter store; neither delays nor repeats a healthy receiver', async () => {
     const [healthy, flaky, broken, slow] = await Promise.all([1, 2, 3, 4].map(() => startWebhookReceiver()));
     try {
       flaky.failNext(3);

@@ -1,0 +1,23 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { synthesizedArtifacts } from './artifacts';
+
+/**
+ * `npm run test:artifacts`: synthesizes the stack once (esbuild bundles every function, as
+ * `cdk deploy` does) and runs the HTTP suites against those bundles (LAMBDA_ARTIFACTS), with
+ * IAM checks on. Extra arguments go to jest (a file, `-t`).
+ */
+async function main(): Promise<number> {
+  const artifacts = await synthesizedArtifacts();
+  try {
+    const jest = spawnSync(join(__dirname, '..', '..', 'node_modules', '.bin', 'jest'), ['test/http', ...process.argv.slice(2)], {
+      stdio: 'inherit',
+      env: { ...process.env, LAMBDA_ARTIFACTS: artifacts.dir },
+    });
+    return jest.status ?? 1;
+  } finally {
+    artifacts.remove();
+  }
+}
+
+main().then((status) => process.exit(status));
