@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { readSynthesizedStack, type CfnResource } from '../../shared/local/artifacts/template';
+export { functionOfRoute } from '../../shared/local/artifacts/template';
 
 /** A folder of synthesized artifacts; `remove` deletes it when the test made it. */
 export interface ArtifactsFolder {
@@ -47,15 +48,6 @@ export function withEditedTemplate(dir: string, edit: (resources: Resources) => 
   edit(template.Resources);
   writeFileSync(file, JSON.stringify(template));
   return temporary(copy);
-}
-
-/** The logical id of the function that serves `routeKey` (`GET /v1/openapi.json`), read from the template. */
-export function functionOfRoute(resources: Resources, routeKey: string): string {
-  const route = Object.values(resources).find((resource) => resource.Type === 'AWS::ApiGatewayV2::Route' && resource.Properties?.RouteKey === routeKey);
-  const integration = JSON.stringify(route?.Properties?.Target).match(/"Ref":"([^"]+)"/)?.[1];
-  const uri = resources[integration ?? '']?.Properties?.IntegrationUri as { 'Fn::GetAtt': [string, string] } | undefined;
-  if (!uri) throw new Error(`No function serves ${routeKey}`);
-  return uri['Fn::GetAtt'][0];
 }
 
 /** The statements of the policies attached to a function's role. */

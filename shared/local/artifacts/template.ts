@@ -50,6 +50,15 @@ export function resourcesOfType(stack: SynthesizedStack, type: string): [string,
   return Object.entries(stack.resources).filter(([, resource]) => resource.Type === type);
 }
 
+/** The logical id of the function that serves `routeKey` (`GET /v1/openapi.json`), read from the template. */
+export function functionOfRoute(resources: Record<string, CfnResource>, routeKey: string): string {
+  const route = Object.values(resources).find((resource) => resource.Type === 'AWS::ApiGatewayV2::Route' && resource.Properties?.RouteKey === routeKey);
+  const integration = JSON.stringify(route?.Properties?.Target).match(/"Ref":"([^"]+)"/)?.[1];
+  const uri = resources[integration ?? '']?.Properties?.IntegrationUri as { 'Fn::GetAtt': [string, string] } | undefined;
+  if (!uri) throw new Error(`No function serves ${routeKey}`);
+  return uri['Fn::GetAtt'][0];
+}
+
 /** What `Ref` and `Fn::GetAtt` of a resource stand for on this machine. */
 export type ReferenceResolver = (logicalId: string, attribute?: string) => string;
 

@@ -1,0 +1,104 @@
+/**
+ * `npm run bench:cold`: what `cdk deploy` ships against the floor, measured on a fresh synth.
+ * The floor is the smallest function that answers a GetItem through lib-dynamodb
+ * (bench/floor/handler.ts), bundled by the same ServiceFunction construct as every function.
+ * 1. bundle sizes: each function's index.mjs ÷ the floor's;
+ * 2. init: a fresh `node` importing the GET payment-link bundle with its deployed NODE_OPTIONS
+ *    ÷ the same for the floor (median of interleaved runs), and what source maps cost.
+ */
+import { App, Stack } from 'aws-cdk-lib';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ServiceFunction } from '../lib/api-function';
+import { functionOfRoute, readSynthesizedStack, resourcesOfType, type CfnResource } from '../shared/local/artifacts/template';
+
+const ROOT = join(__dirname, '..');
+const INIT_RUNS = Number(process.env.BENCH_INIT_RUNS ?? 15);
+
+const bundleOf = (dir: string, fn: CfnResource) => join(dir, String(fn.Metadata?.['aws:asset:path']), 'index.mjs');
+const kilobytes = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+function synthesizeService(dir: string) {
+  execFileSync('npx', ['cdk', 'synth', '--quiet', '--output', dir], { cwd: ROOT, stdio: 'ignore' });
+  return readSynthesizedStack(dir);
+}
+
+function synthesizeFloor(dir: string) {
+  // What the CLI sets, so that the function names its bundle folder (aws:asset:path) as in a cdk synth.
+  const app = new App({ outdir: dir, context: { 'aws:cdk:enable-asset-metadata': true } });
+  new ServiceFunction(new Stack(app, 'Floor'), 'Floor', { handler: 'floor', entry: join(ROOT, 'bench', 'floor', 'handler.ts') });
+  app.synth();
+  return readSynthesizedStack(dir);
+}
+
+/** Wall time of a fresh `node` that imports `bundle` with `nodeOptions`, in ms. */
+function importTime(bundle: string, nodeOptions: string): number {
+  const start = process.hrtime.bigint();
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(`file://${bundle}`)})`], {
+    env: { PATH: process.env.PATH, NODE_OPTIONS: nodeOptions, AWS_REGION: 'eu-west-1', TABLE_NAME: 'bench', AWS_LAMBDA_FUNCTION_NAME: 'bench' },
+    stdio: 'ignore',
+  });
+  if (run.status !== 0) throw new Error(`importing ${bundle} failed (${run.status})`);
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+export async function benchCold(): Promise<string[]> {
+  const work = mkdtempSync(join(tmpdir(), 'bench-cold-'));
+  try {
+    const service = synthesizeService(join(work, 'service'));
+    const floorStack = synthesizeFloor(join(work, 'floor'));
+    const [[, floorFunction]] = resourcesOfType(floorStack, 'AWS::Lambda::Function');
+    const floorBundle = bundleOf(floorStack.dir, floorFunction);
+    const floorBytes = statSync(floorBundle).size;
+    const functions = resourcesOfType(service, 'AWS::Lambda::Function')
+      .filter(([, fn]) => fn.Metadata?.['aws:asset:path'])
+      .map(([id, fn]) => ({ id, bytes: statSync(bundleOf(service.dir, fn)).size }))
+      .sort((a, b) => b.bytes - a.bytes);
+
+    const getLink = service.resources[functionOfRoute(service.resources, 'GET /v1/payment_links/{id}')];
+    const getLinkBundle = bundleOf(service.dir, getLink);
+    const deployedOptions = String((getLink.Properties?.Environment as { Variables?: Record<string, string> })?.Variables?.NODE_OPTIONS ?? '');
+    const times = { service: [] as number[], floor: [] as number[], serviceWithoutMaps: [] as number[] };
+    for (let run = 0; run < INIT_RUNS + 2; run++) {
+      const warmup = run < 2;
+      const service = importTime(getLinkBundle, deployedOptions);
+      const floor = importTime(floorBundle, deployedOptions);
+      const withoutMaps = importTime(getLinkBundle, '');
+      if (warmup) continue;
+      times.service.push(service);
+      times.floor.push(floor);
+      times.serviceWithoutMaps.push(withoutMaps);
+    }
+    const [largest] = functions;
+    const smallest = functions[functions.length - 1];
+    const getLinkBytes = statSync(getLinkBundle).size;
+    return [
+      '## Cold start: bundles and init against the floor (`npm run bench:cold`)',
+      '',
+      `Floor: a GetItem through lib-dynamodb, bundled by the same construct: ${kilobytes(floorBytes)}. ${functions.length} functions.`,
+      '',
+      '| Measure | Service | Floor | Ratio | Goal |',
+      '|---|---|---|---|---|',
+      `| Largest bundle (${largest.id}) | ${kilobytes(largest.bytes)} | ${kilobytes(floorBytes)} | ${(largest.bytes / floorBytes).toFixed(2)}× | ≤ 1.25× |`,
+      `| Median bundle | ${kilobytes(median(functions.map((fn) => fn.bytes)))} | ${kilobytes(floorBytes)} | ${(median(functions.map((fn) => fn.bytes)) / floorBytes).toFixed(2)}× | ≤ 1.25× |`,
+      `| Smallest bundle (${smallest.id}) | ${kilobytes(smallest.bytes)} | ${kilobytes(floorBytes)} | ${(smallest.bytes / floorBytes).toFixed(2)}× | ≤ 1.25× |`,
+      `| GET payment link bundle | ${kilobytes(getLinkBytes)} | ${kilobytes(floorBytes)} | ${(getLinkBytes / floorBytes).toFixed(2)}× | ≤ 1.25× |`,
+      `| Init, GET payment link, NODE_OPTIONS="${deployedOptions}" (median of ${INIT_RUNS}) | ${median(times.service).toFixed(1)} ms | ${median(times.floor).toFixed(1)} ms | ${(median(times.service) / median(times.floor)).toFixed(2)}× | ≤ 1.25× |`,
+      `| Init, GET payment link, without source maps | ${median(times.serviceWithoutMaps).toFixed(1)} ms | ${median(times.floor).toFixed(1)} ms | ${(median(times.serviceWithoutMaps) / median(times.floor)).toFixed(2)}× | — |`,
+    ];
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+if (require.main === module) {
+  benchCold()
+    .then((lines) => console.log(lines.join('\n')))
+    .catch((error) => {
+      console.error(error);
+      process.exit(1);
+    });
+}
