@@ -11,9 +11,22 @@ export interface ServiceConfig {
   docsUrl?: string;
   dynamodbEndpoint?: string;
   eventVersion: string;
+  /** REFUND_CANCEL_WINDOW_SECONDS: how long a covered pending refund can be canceled before it is processed. */
+  refundCancelWindowSeconds: number;
+}
+
+/** A whole number of seconds from the environment, or the default when unset; anything else is a deployment error. */
+function seconds(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d{1,7}$/.test(raw)) throw new Error(`${name} must be a whole number of seconds, not ${JSON.stringify(raw)}`);
+  return Number(raw);
 }
 
 export const EVENT_VERSION = '2026-11-21';
+
+/** product-decisions §6: a covered pending refund is processed once it is this old. */
+export const DEFAULT_REFUND_CANCEL_WINDOW_SECONDS = 300;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
   return {
@@ -24,6 +37,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     docsUrl: env.DOCS_URL,
     dynamodbEndpoint: env.DYNAMODB_ENDPOINT,
     eventVersion: EVENT_VERSION,
+    refundCancelWindowSeconds: seconds(env, 'REFUND_CANCEL_WINDOW_SECONDS', DEFAULT_REFUND_CANCEL_WINDOW_SECONDS),
   };
 }
 

@@ -44,6 +44,7 @@ export function createServices(db: DynamoDBDocumentClient, tableName: string, no
     now,
     configuredUrls,
     checkWebhookUrl: createWebhookUrlCheck(webhookSettingsHere()),
+    cancelWindowSeconds: loadConfig().refundCancelWindowSeconds,
   });
   /** The payment-link and checkout use cases' ports, for the request's public URLs (jobs: the configured ones). */
   const paymentLinks = (urls: PublicUrls = configuredUrls()): CheckoutDeps => ({

@@ -17,8 +17,10 @@ export const createRefund = defineOperation({
   tag: 'Refunds',
   summary: 'Refund a payment',
   description:
-    'Refunds a paid EUR payment; without `amount`, the whole refundable rest. When the balance does not cover it, the refund stays `pending` with ' +
-    '`on_hold: true` and is processed automatically once it does.',
+    'Refunds a paid EUR payment; without `amount`, the whole refundable rest. Every new refund is `pending`: when the balance covers it, its amount ' +
+    'is reserved at once (`on_hold: false`); otherwise it carries `on_hold: true`, reserves nothing, and is covered automatically, oldest first, as ' +
+    'soon as the balance allows. A covered refund can be canceled until the cancel window (default 5 minutes) has passed; then the minute job ' +
+    'moves it to `processing`, and at its next run to `refunded`.',
   success: { status: 201, description: 'The new refund.', schema: refundResourceSchema },
   errors: {
     422: { description: 'The payment is not paid or not in EUR; the amount is not positive, exceeds the refundable rest or the overcapture ceiling.' },
@@ -48,6 +50,23 @@ export const listRefunds = defineList({
   success: { status: 200, description: 'A page of refunds.', schema: RefundListSchema },
 });
 
+export const cancelRefund = defineOperation({
+  method: 'POST',
+  path: '/v1/refunds/{id}/cancel',
+  handler: 'cancel-refund',
+  table: 'write',
+  auth: { scope: 'refund:create' },
+  params: refundId,
+  query: NoQuery,
+  tag: 'Refunds',
+  summary: 'Cancel a refund',
+  description:
+    'Cancels a `pending` refund, on hold or not (beyond the contract, as Mollie lets a merchant cancel a refund that is not yet processed): ' +
+    'it becomes `canceled`, gives back what it reserved, and no longer counts against the payment.',
+  success: { status: 200, description: 'The canceled refund.', schema: refundResourceSchema },
+  errors: { 422: { description: 'The refund is not `pending` (attribute `status`).' } },
+});
+
 export const testHelperRefundTransition = defineOperation({
   method: 'POST',
   path: '/v1/test_helpers/refunds/{id}/transitions',
@@ -59,7 +78,7 @@ export const testHelperRefundTransition = defineOperation({
   body: refundTransitionBody,
   tag: 'Test helpers',
   summary: 'Move a refund',
-  description: '`pending` → `processing` → `refunded`; `pending` → `canceled`; `processing` → `failed`.',
+  description: '`pending` → `processing` → `refunded`; `pending` → `canceled`; `processing` → `failed`; without waiting for the cancel window.',
   success: { status: 200, description: 'The refund.', schema: refundResourceSchema },
   errors: { 422: { description: 'A move the lifecycle forbids, or a balance that does not cover `processing`.' } },
 });
@@ -79,4 +98,4 @@ export const testHelperBalanceAdjustment = defineOperation({
   success: { status: 201, description: 'The balance after the adjustment.', schema: BalanceSchema },
 });
 
-export const refundOperations = [createRefund, getRefund, listRefunds, testHelperRefundTransition, testHelperBalanceAdjustment];
+export const refundOperations = [createRefund, getRefund, listRefunds, cancelRefund, testHelperRefundTransition, testHelperBalanceAdjustment];

@@ -73,6 +73,9 @@ export const paymentEntity = defineEntity<Payment>({
   values: (payment) => ({ pay: payment.id, scope: scoped(payment), status: payment.status, pl: payment.paymentLinkId }),
 });
 
+/** The refunds' DUE partitions. */
+export const refundDue = { holdQueue: 'DUE#HOLD#{scope}#{CUR}', covered: 'DUE#RF_PENDING', processing: 'DUE#RF_PROCESSING' } as const;
+
 export const refundEntity = defineEntity<Refund>({
   name: 'refund',
   label: 'Refund',
@@ -80,19 +83,24 @@ export const refundEntity = defineEntity<Refund>({
   indexes: {
     gsi1: { pk: '{scope}#RF', sk: '{rf}' },
     gsi2: { pk: 'PAY#{pay}#RF', sk: '{rf}' },
-    // Held refunds of one balance, oldest first; or refunds in `processing`, by `{since}#{id}`.
-    due: { pk: '{due}', sk: '{due_sort}', when: (refund) => (refund.status === 'pending' && refund.onHold) || refund.status === 'processing' },
+    // Held refunds of one balance, oldest first; covered pending refunds by `{created_at}#{id}`
+    // (processed once older than the cancel window); refunds in `processing` by `{since}#{id}`.
+    due: { pk: '{due}', sk: '{due_sort}', when: (refund) => refund.status === 'pending' || refund.status === 'processing' },
   },
   values: (refund) => ({
     rf: refund.id,
     scope: scoped(refund),
     pay: refund.paymentId,
-    due: refund.status === 'processing' ? 'DUE#RF_PROCESSING' : `DUE#HOLD#${scoped(refund)}#${refund.currency}`,
-    due_sort: refund.status === 'processing' ? `${refund.updatedAt}#${refund.id}` : refund.id,
+    ...refundDueKeys(refund),
   }),
 });
-/** The refunds' two DUE partitions. */
-export const refundDue = { holdQueue: 'DUE#HOLD#{scope}#{CUR}', processing: 'DUE#RF_PROCESSING' } as const;
+
+function refundDueKeys(refund: Refund): { due: string; due_sort: string } {
+  if (refund.status === 'processing') return { due: refundDue.processing, due_sort: `${refund.updatedAt}#${refund.id}` };
+  if (refund.onHold) return { due: `DUE#HOLD#${scoped(refund)}#${refund.currency}`, due_sort: refund.id };
+  return { due: refundDue.covered, due_sort: `${refund.createdAt}#${refund.id}` };
+}
+
 
 /** The DUE keys exist only while the chargeback is `open`: the sweep reads only chargebacks still due. */
 export const chargebackEntity = defineEntity<Chargeback>({

@@ -67,6 +67,7 @@ export const keys = {
   refundHoldBalances: balanceEntity.partition('due', {}),
   refundHoldBalanceSortKey: (scope: string, currency: string) => balanceEntity.sortKey('due', { scope, CUR: currency }),
   refundProcessingDue: refundDue.processing,
+  refundCoveredDue: refundDue.covered,
 
   chargeback: (id: string) => chargebackEntity.key({ cb: id }),
   chargebackList: (scope: string) => chargebackEntity.partition('gsi1', scopeValues(scope)),

@@ -85,7 +85,7 @@ export function createRefundRepository(db: DynamoDBDocumentClient, tableName: st
 
     /**
      * One TransactWriteItems: the payment's refunded total under the amount rule, the refund,
-     * its balance (debited under cover when `processing`, its held count raised when on hold)
+     * its balance (its amount reserved under cover, or its held count raised when on hold)
      * and the events. Says which condition failed instead of throwing for it.
      */
     async create(refund: Refund, limitMinor: number, events: OutboxEvent[]): Promise<CreateOutcome> {
@@ -143,6 +143,11 @@ export function createRefundRepository(db: DynamoDBDocumentClient, tableName: st
     /** The held refunds of one balance, oldest first (the DUE index may lag a write briefly). */
     async holdQueue(ref: BalanceRef, limit: number): Promise<Refund[]> {
       return (await queryDue(keys.refundHoldQueue(scopeOf(ref.orgId, ref.mode), ref.currency.toUpperCase()), { limit })).refunds;
+    },
+
+    /** Covered `pending` refunds created at most at `upTo` (past their cancel window), oldest first. */
+    async coveredDue(upTo: string, limit: number, startKey?: Record<string, unknown>) {
+      return queryDue(keys.refundCoveredDue, { upTo: `${upTo}#~`, limit, startKey });
     },
 
     /** Refunds `processing` since at most `upTo`, oldest first, one page at a time. */

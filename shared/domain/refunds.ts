@@ -201,15 +201,22 @@ export function planRefundAmount(payment: RefundablePayment, request: RefundAmou
 }
 
 // ---------------------------------------------------------------------------------------------
-// Lifecycle: pending -> processing -> refunded; pending -> canceled; processing -> failed
+// Lifecycle (product-decisions §6): pending -> processing -> refunded; pending -> canceled;
+// processing -> failed. A held pending refund is covered (reserves its amount) without a
+// status change: the move to `pending` below.
 
 export const REFUND_MOVES: Record<RefundStatus, readonly RefundStatus[]> = {
-  pending: ['processing', 'canceled'],
+  pending: ['pending', 'processing', 'canceled'],
   processing: ['refunded', 'failed'],
   refunded: [],
   failed: [],
   canceled: [],
 };
+
+/** True when the process-refunds job moves this refund to `processing` at `now`. */
+export function isDueForProcessing(refund: Refund, now: Date, cancelWindowSeconds: number): boolean {
+  return refund.status === 'pending' && !refund.onHold && Date.parse(refund.createdAt) + cancelWindowSeconds * 1000 <= now.getTime();
+}
 
 /** A transition and what it does besides the status change. */
 export interface RefundMove {
@@ -224,32 +231,40 @@ export interface RefundMove {
 }
 
 /**
- * The one transition function. A pending refund has not taken anything from the balance yet
- * (it is on hold); moving to `processing` debits it, which the balance must cover. `failed`
- * gives the debited amount back; `canceled` (only from pending) had taken nothing. Both
+ * The one transition function. A held pending refund has taken nothing from the balance;
+ * covering it (`pending` again, or straight to `processing` through the test helper) reserves
+ * its amount, which the balance must cover. A covered refund keeps its reservation through
+ * `processing` and `refunded`; `failed` and `canceled` give back what the refund reserved and
  * release the amount on the payment's refunded total. Throws 422 for a forbidden move.
  */
 export function transitionRefund(refund: Refund, to: RefundStatus, at: string): RefundMove {
-  if (!REFUND_MOVES[refund.status].includes(to)) {
-    throw new BusinessRuleError(`A refund cannot move from ${refund.status} to ${to}`, 'status');
-  }
+  const allowed = REFUND_MOVES[refund.status].includes(to) && (to !== 'pending' || refund.onHold);
+  if (!allowed) throw new BusinessRuleError(`A refund cannot move from ${refund.status}${refund.onHold ? ' (on hold)' : ''} to ${to}`, 'status');
   const next: Refund = { ...refund, status: to, onHold: false, updatedAt: at };
   const leavesHold = refund.onHold ? -1 : 0;
+  const reserved = refund.onHold ? 0 : refund.amountMinor;
+  const move = (balanceDeltaMinor: number, refundedDeltaMinor: number, heldDelta = leavesHold): RefundMove => ({
+    from: refund.status,
+    refund: next,
+    balanceDeltaMinor,
+    heldDelta,
+    refundedDeltaMinor,
+  });
   switch (to) {
+    case 'pending':
     case 'processing':
-      return { from: refund.status, refund: next, balanceDeltaMinor: -refund.amountMinor, heldDelta: leavesHold, refundedDeltaMinor: 0 };
+      return move(refund.onHold ? -refund.amountMinor : 0, 0);
     case 'refunded':
-      return { from: refund.status, refund: next, balanceDeltaMinor: 0, heldDelta: 0, refundedDeltaMinor: 0 };
+      return move(0, 0, 0);
     case 'failed':
-      return { from: refund.status, refund: next, balanceDeltaMinor: refund.amountMinor, heldDelta: 0, refundedDeltaMinor: -refund.amountMinor };
     case 'canceled':
-      return { from: refund.status, refund: next, balanceDeltaMinor: 0, heldDelta: leavesHold, refundedDeltaMinor: -refund.amountMinor };
+      return move(reserved, -refund.amountMinor);
     default:
       throw new BusinessRuleError(`A refund cannot move to ${to}`, 'status');
   }
 }
 
-/** A new refund: `pending` and on hold until the balance is known to cover it. */
+/** A new refund: `pending`, and on hold until its amount is reserved from the balance. */
 export function newRefund(input: Omit<Refund, 'status' | 'onHold' | 'updatedAt'>): Refund {
   return { ...input, status: 'pending', onHold: true, updatedAt: input.createdAt };
 }

@@ -6,6 +6,7 @@ import type { PaymentRepository } from '../db/payment-repository';
 import type { RefundRepository } from '../db/refund-repository';
 import {
   balanceResource,
+  isDueForProcessing,
   newRefund,
   planRefundAmount,
   refundEvent,
@@ -42,9 +43,11 @@ export interface RefundDeps {
   configuredUrls: () => PublicUrls;
   /** Refuses (422) a webhook_url that could never be delivered to (decisions §9). */
   checkWebhookUrl: (url: string, attribute: string) => Promise<void>;
+  /** How long a covered pending refund can be canceled before the job processes it (§6). */
+  cancelWindowSeconds: number;
 }
 
-export function refundUseCases({ refunds, payments, balances, now: clock, configuredUrls, checkWebhookUrl }: RefundDeps) {
+export function refundUseCases({ refunds, payments, balances, now: clock, configuredUrls, checkWebhookUrl, cancelWindowSeconds }: RefundDeps) {
 
   /**
    * Applies one transition with its effects and events. Returns the outcome; a stale refund
@@ -57,10 +60,11 @@ export function refundUseCases({ refunds, payments, balances, now: clock, config
   }
 
   /**
-   * Processes the held refunds of one balance, oldest first, for as long as the balance
-   * covers the oldest one:
+   * Covers the held refunds of one balance, oldest first, for as long as the balance covers
+   * the oldest one:
    * 1. read the head of the hold queue (DUE index, ascending id);
-   * 2. move it to `processing`: debit under the cover condition, leave the queue, event;
+   * 2. cover it: reserve its amount under the cover condition, leave the queue; it stays
+   *    `pending` (on_hold false) and its cancel window runs from its creation; event;
    * 3. stop at the first refund the balance cannot cover (a younger one never overtakes it);
    * 4. with the queue empty, drop the balance's held-refunds marker.
    * Safe to run concurrently: each move is conditional on the refund still being held.
@@ -77,7 +81,7 @@ export function refundUseCases({ refunds, payments, balances, now: clock, config
       let progressed = false;
       for (const refund of queue) {
         if (refund.status !== 'pending' || !refund.onHold) continue;
-        const { outcome } = await move(refund, 'processing', urls, options.now);
+        const { outcome } = await move(refund, 'pending', urls, options.now);
         if (outcome === 'not-covered') return processed;
         if (outcome === 'moved') {
           processed++;
@@ -107,19 +111,28 @@ export function refundUseCases({ refunds, payments, balances, now: clock, config
     }
   }
 
-  /** Completes `processing` refunds: there is no external acquirer, the job pays them out. */
-  async function completeProcessing(now: Date, urls: PublicUrls, only?: JobScope): Promise<number> {
-    let processed = 0;
+  /**
+   * Moves every refund of one DUE partition read by `due` (up to `upTo`) that `isDue` to `to`;
+   * each move is conditional, so a cancel or another run that got there first wins.
+   */
+  async function moveDue(
+    due: RefundRepository['processingDue'],
+    upTo: Date,
+    isDue: (refund: Refund) => boolean,
+    to: RefundStatus,
+    run: { now: Date; urls: PublicUrls; only?: JobScope },
+  ): Promise<number> {
+    let moved = 0;
     let startKey: Record<string, unknown> | undefined;
     do {
-      const page = await refunds.processingDue(isoMillis(now), PROCESSING_BATCH, startKey);
+      const page = await due(isoMillis(upTo), PROCESSING_BATCH, startKey);
       for (const refund of page.refunds) {
-        if (refund.status !== 'processing' || !inJobScope(refund, only)) continue;
-        if ((await move(refund, 'refunded', urls, now)).outcome === 'moved') processed++;
+        if (!isDue(refund) || !inJobScope(refund, run.only)) continue;
+        if ((await move(refund, to, run.urls, run.now)).outcome === 'moved') moved++;
       }
       startKey = page.nextKey;
     } while (startKey);
-    return processed;
+    return moved;
   }
 
   return {
@@ -131,10 +144,11 @@ export function refundUseCases({ refunds, payments, balances, now: clock, config
      * 1. read the payment (404 unless the caller's organization and mode own it);
      * 2. apply the amount rules (422 with the attribute);
      * 3. write in one transaction: the payment's refunded total under the rule's ceiling, the
-     *    refund, and a debit the balance must cover while no older refund is held -> the
-     *    refund is `processing` (events pending + processing);
+     *    refund, and its amount reserved from the balance, which must cover it while no older
+     *    refund is held -> the refund is `pending` with `on_hold: false` (event pending);
      * 4. if the payment changed meanwhile, go back to 1; if the balance does not cover it,
      *    write it `pending` and on hold instead (event pending) and try the hold queue once.
+     * The process-refunds job moves it to `processing` after the cancel window.
      */
     async create(principal: Principal, paymentId: string, body: RefundCreateBody, urls: PublicUrls): Promise<Refund> {
       if (body.webhook_url !== undefined) await checkWebhookUrl(body.webhook_url, 'webhook_url');
@@ -175,10 +189,9 @@ export function refundUseCases({ refunds, payments, balances, now: clock, config
           if ((await releaseAfterCommit(balanceOf(pending), urls)) > 0) return (await refunds.get(id)) ?? pending;
           return pending;
         }
-        const funded = { ...pending, onHold: false };
-        const processing = transitionRefund(funded, 'processing', isoMillis(now)).refund;
-        const outcome = await refunds.create(processing, plan.limitMinor, [refundEvent(funded, urls, now), refundEvent(processing, urls, now)]);
-        if (outcome === 'created') return processing;
+        const covered = { ...pending, onHold: false };
+        const outcome = await refunds.create(covered, plan.limitMinor, [refundEvent(covered, urls, now)]);
+        if (outcome === 'created') return covered;
         if (outcome === 'conflict') throw busy();
         held = outcome === 'not-covered';
       }
@@ -192,9 +205,29 @@ export function refundUseCases({ refunds, payments, balances, now: clock, config
     list: (principal: Principal, page: PageRequest) => refunds.list(principal, page),
 
     /**
-     * Test helper: moves a refund as the lifecycle allows (422 otherwise). A held refund moved
-     * to `processing` must be covered by the balance (422 otherwise); `failed` and `canceled`
-     * release their amount, after which the hold queue is tried.
+     * POST /v1/refunds/:id/cancel (§6): a `pending` refund, held or not, becomes `canceled` and
+     * gives back what it reserved; any other status is a 422 on `status`. Conditional on the
+     * refund being unchanged, so of a cancel and the job processing it exactly one wins.
+     */
+    async cancel(principal: Principal, id: string, urls: PublicUrls): Promise<Refund> {
+      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+        const refund = requireOwned(await refunds.get(id), principal);
+        if (refund.status !== 'pending') throw new BusinessRuleError(`A ${refund.status} refund cannot be canceled; only a pending one can`, 'status');
+        const result = await move(refund, 'canceled', urls);
+        if (result.outcome === 'conflict') throw busy();
+        if (result.outcome !== 'moved') continue;
+        // Its amount came back, or it left the head of the hold queue: the next held refunds may proceed.
+        await releaseAfterCommit(balanceOf(refund), urls);
+        return result.refund;
+      }
+      throw busy();
+    },
+
+    /**
+     * Test helper: moves a refund as the lifecycle allows (422 otherwise), without waiting for
+     * the cancel window. A held refund moved to `processing` must be covered by the balance (422
+     * otherwise); `failed` and `canceled` give back what the refund reserved, after which the
+     * hold queue is tried.
      */
     async transition(principal: Principal, id: string, to: RefundStatus, urls: PublicUrls): Promise<Refund> {
       for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
@@ -222,12 +255,19 @@ export function refundUseCases({ refunds, payments, balances, now: clock, config
       return balanceResource(await balances.read(ref), ref.currency);
     },
 
-    /** The process-refunds job: held refunds of every balance that has some, then completion. */
+    /**
+     * The process-refunds job, in this order so that each refund takes one step a run:
+     * 1. `processing` refunds become `refunded` (there is no external acquirer: the job pays out);
+     * 2. covered `pending` refunds older than the cancel window become `processing`;
+     * 3. held refunds of every balance that has some are covered, oldest first.
+     */
     async runJob(now: Date, only?: JobScope): Promise<number> {
-      const urls = configuredUrls();
-      let processed = 0;
-      for (const ref of await balances.withHeldRefunds()) if (inJobScope(ref, only)) processed += await processHeld(ref, { urls, now });
-      return processed + (await completeProcessing(now, urls, only));
+      const run = { now, urls: configuredUrls(), only };
+      let moved = await moveDue(refunds.processingDue, now, (refund) => refund.status === 'processing', 'refunded', run);
+      const windowStart = new Date(now.getTime() - cancelWindowSeconds * 1000);
+      moved += await moveDue(refunds.coveredDue, windowStart, (refund) => isDueForProcessing(refund, now, cancelWindowSeconds), 'processing', run);
+      for (const ref of await balances.withHeldRefunds()) if (inJobScope(ref, only)) moved += await processHeld(ref, { urls: run.urls, now });
+      return moved;
     },
   };
 }

@@ -85,7 +85,8 @@ export async function seedAccount(stack: TestStack, merchant: Merchant, descript
   ).body;
   const paymentIds: string[] = [];
   for (let i = 0; i < 2; i++) paymentIds.push((await api.post(`/v1/test_helpers/payment_links/${link.id}/checkout`, { outcome: 'paid' })).body.id);
-  const processing = (await api.post(`/v1/payments/${paymentIds[0]}/refunds`, { amount: { value: '19.99', currency: 'eur' } })).body;
+  const covered = (await api.post(`/v1/payments/${paymentIds[0]}/refunds`, { amount: { value: '19.99', currency: 'eur' } })).body;
+  const processing = (await api.post(`/v1/test_helpers/refunds/${covered.id}/transitions`, { status: 'processing' })).body;
   const day = 86_400_000;
   const later = new Date(Date.now() + 3 * day).toISOString();
   const sooner = new Date(Date.now() + 1 * day).toISOString();

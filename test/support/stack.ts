@@ -14,11 +14,14 @@ export interface TestStack extends LocalStack {
 /**
  * The local stack on a free port, with a table of its own in the run's DynamoDB Local, so
  * that test files never see each other's data. With LAMBDA_ARTIFACTS (a `cdk synth -o`
- * folder) it serves the synthesized bundles instead of the sources (artifact mode).
+ * folder) it serves the synthesized bundles instead of the sources (artifact mode). `env`
+ * sets service settings (REFUND_CANCEL_WINDOW_SECONDS…) until the stack stops.
  */
-export async function startTestStack(options: { background?: boolean; artifacts?: string } = {}): Promise<TestStack> {
+export async function startTestStack(options: { background?: boolean; artifacts?: string; env?: Record<string, string> } = {}): Promise<TestStack> {
   const tableName = `test-${randomUUID()}`;
   delete process.env.BASE_URL;
+  const settings = Object.entries(options.env ?? {});
+  for (const [name, value] of settings) process.env[name] = value;
   const stack = await startLocalStack({
     port: 0,
     dynamodbEndpoint: process.env.DYNAMODB_ENDPOINT!,
@@ -28,7 +31,11 @@ export async function startTestStack(options: { background?: boolean; artifacts?
     artifacts: options.artifacts ?? process.env.LAMBDA_ARTIFACTS,
   });
   const db = createDocumentClient({ endpoint: process.env.DYNAMODB_ENDPOINT });
-  return { ...stack, tableName, db, directory: createDirectory(db, tableName) };
+  const stop = async () => {
+    await stack.stop();
+    for (const [name] of settings) delete process.env[name];
+  };
+  return { ...stack, stop, tableName, db, directory: createDirectory(db, tableName) };
 }
 
 export interface Merchant {

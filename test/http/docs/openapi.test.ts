@@ -110,7 +110,10 @@ test('answers match the documented schemas: refunds, the balance helper and a mi
   expect(held.on_hold).toBe(true);
   expectDocumented('GET', '/v1/refunds/{id}', await api.get(`/v1/refunds/${held.id}`));
   expectDocumented('GET', '/v1/refunds', await api.get('/v1/refunds'));
-  expectDocumented('POST', '/v1/test_helpers/refunds/{id}/transitions', await api.post(`/v1/test_helpers/refunds/${held.id}/transitions`, { status: 'canceled' }));
+  expectDocumented('POST', '/v1/refunds/{id}/cancel', await api.post(`/v1/refunds/${held.id}/cancel`));
+  expectDocumented('POST', '/v1/refunds/{id}/cancel', await api.post(`/v1/refunds/${held.id}/cancel`));
+  const other = (await api.post(`/v1/payments/${payment.id}/refunds`, { amount: { value: '1.00', currency: 'eur' } })).body;
+  expectDocumented('POST', '/v1/test_helpers/refunds/{id}/transitions', await api.post(`/v1/test_helpers/refunds/${other.id}/transitions`, { status: 'canceled' }));
   expectDocumented('POST', '/v1/test_helpers/jobs/{name}', await api.post('/v1/test_helpers/jobs/process-refunds'));
 });
 

@@ -10,7 +10,8 @@ import { createMerchant, startTestStack, type TestStack } from '../../support/st
 let stack: TestStack;
 
 beforeAll(async () => {
-  stack = await startTestStack();
+  // No cancel window here, so that a covered refund is processed at the job's first run (lifecycle.test.ts tests the window).
+  stack = await startTestStack({ env: { REFUND_CANCEL_WINDOW_SECONDS: '0' } });
 });
 afterAll(() => stack.stop());
 
@@ -71,7 +72,7 @@ describe('balance adjustments (test helper)', () => {
     const { merchant, refund } = await setup();
     const payment = await seedPaidPayment(stack, merchant, { amount: '30.00' });
     expect(await balanceOf(stack, merchant)).toBe(3000);
-    expect((await refund(payment.id, { amount: eur('12.00') })).body).toMatchObject({ status: 'processing', on_hold: false });
+    expect((await refund(payment.id, { amount: eur('12.00') })).body).toMatchObject({ status: 'pending', on_hold: false });
     expect(await balanceOf(stack, merchant)).toBe(1800);
   });
 });
@@ -86,7 +87,7 @@ describe('refunds on hold', () => {
     expect(await balance()).toBe(499);
   });
 
-  test('held refunds are released oldest first as credits cover them, and reach refunded', async () => {
+  test('held refunds are covered oldest first as credits allow, then processed and refunded by the job', async () => {
     const { payment, refund, adjust, get, runJob, balance } = await setup();
     const pay = await payment();
     const older = (await refund(pay.id, { amount: eur('5.00'), webhook_url: HOOK })).body;
@@ -98,15 +99,18 @@ describe('refunds on hold', () => {
     expect(await get(younger.id)).toMatchObject({ status: 'pending', on_hold: true });
 
     expect((await adjust('2.00')).body.available).toEqual(eur('1.00'));
-    expect(await get(older.id)).toMatchObject({ status: 'processing', on_hold: false });
+    expect(await get(older.id)).toMatchObject({ status: 'pending', on_hold: false });
     expect(await get(younger.id)).toMatchObject({ status: 'pending', on_hold: true });
 
     expect((await adjust('2.00')).body.available).toEqual(eur('0.00'));
-    expect(await get(younger.id)).toMatchObject({ status: 'processing', on_hold: false });
+    expect(await get(younger.id)).toMatchObject({ status: 'pending', on_hold: false });
 
     const run = await runJob();
     expect(run.body).toMatchObject({ object: 'job_run', name: 'process-refunds' });
     expect(run.body.processed).toBeGreaterThanOrEqual(2); // other tests' refunds share the table
+    expect(await get(older.id)).toMatchObject({ status: 'processing' });
+    expect(await get(younger.id)).toMatchObject({ status: 'processing' });
+    await runJob();
     expect(await get(older.id)).toMatchObject({ status: 'refunded' });
     expect(await get(younger.id)).toMatchObject({ status: 'refunded' });
     expect(await balance()).toBe(0);
@@ -128,13 +132,22 @@ describe('refunds on hold', () => {
     // What the payment-link checkout's paid transition does: payment + credit, then the hook.
     const later = await seedPaidPayment(stack, merchant, { amount: '25.00' });
     expect(await createServices(stack.db, stack.tableName).refunds.processHeld({ orgId: merchant.orgId, mode: 'test', currency: later.currency })).toBe(1);
-    expect(await get(held.id)).toMatchObject({ status: 'processing', on_hold: false });
+    expect(await get(held.id)).toMatchObject({ status: 'pending', on_hold: false });
     expect(await balanceOf(stack, merchant)).toBe(500);
+    await runJob();
+    expect(await get(held.id)).toMatchObject({ status: 'processing' });
     await runJob();
     expect(await get(held.id)).toMatchObject({ status: 'refunded' });
 
     const events = (await outboxItems(stack, merchant.orgId)).filter((event) => event.envelope.data.id === held.id);
-    expect(events.map((event) => event.type)).toEqual(['transactions.refund.pending', 'transactions.refund.processing', 'transactions.refund.refunded']);
+    // Held, then covered (pending again, on_hold false), processed, refunded.
+    expect(events.map((event) => event.type)).toEqual([
+      'transactions.refund.pending',
+      'transactions.refund.pending',
+      'transactions.refund.processing',
+      'transactions.refund.refunded',
+    ]);
+    expect(events.map((event) => event.envelope.data.on_hold)).toEqual([true, false, false, false]);
     for (const event of events) {
       expect(event.targetUrls).toEqual([HOOK]);
       expect(event.envelope).toMatchObject({ object: 'event', mode: 'test', version: '2026-11-21', data: { object: 'refund', id: held.id } });
@@ -149,7 +162,10 @@ describe('refunds on hold', () => {
     expect(await balancesWithHeldRefunds(stack.db, stack.tableName)).toContainEqual(ref);
     await stack.db.send(new TransactWriteCommand({ TransactItems: [balanceChange(stack.tableName, ref, 700)] }));
     expect(await get(held.id)).toMatchObject({ status: 'pending', on_hold: true });
-    expect((await runJob()).body.processed).toBeGreaterThanOrEqual(2);
+    expect((await runJob()).body.processed).toBeGreaterThanOrEqual(1);
+    expect(await get(held.id)).toMatchObject({ status: 'pending', on_hold: false });
+    await runJob();
+    await runJob();
     expect(await get(held.id)).toMatchObject({ status: 'refunded', on_hold: false });
     expect(await balancesWithHeldRefunds(stack.db, stack.tableName)).not.toContainEqual(ref);
   });
@@ -160,6 +176,7 @@ describe('lifecycle (test helper transitions)', () => {
     const { payment, refund, adjust, move } = await setup();
     await adjust('10.00');
     const created = (await refund((await payment()).id, { amount: eur('1.00') })).body;
+    expect((await move(created.id, 'processing')).body).toMatchObject({ status: 'processing' });
     expectEnvelope(await move(created.id, 'canceled'), 422, 'status');
     const done = await move(created.id, 'refunded');
     expect(done.status).toBe(200);
@@ -173,10 +190,11 @@ describe('lifecycle (test helper transitions)', () => {
     await adjust('6.00');
     const first = (await refund(pay.id, { amount: eur('6.00') })).body;
     const waiting = (await refund(pay.id, { amount: eur('4.00') })).body;
-    expect([first.status, waiting.status]).toEqual(['processing', 'pending']);
+    expect([first, waiting].map((created) => [created.status, created.on_hold])).toEqual([['pending', false], ['pending', true]]);
     expect(await balance()).toBe(0);
+    await move(first.id, 'processing');
     expect((await move(first.id, 'failed')).body).toMatchObject({ status: 'failed' });
-    expect(await get(waiting.id)).toMatchObject({ status: 'processing', on_hold: false });
+    expect(await get(waiting.id)).toMatchObject({ status: 'pending', on_hold: false });
     expect(await balance()).toBe(200);
     for (const status of ['processing', 'refunded', 'canceled']) expectEnvelope(await move(first.id, status), 422, 'status');
   });
@@ -191,7 +209,7 @@ describe('lifecycle (test helper transitions)', () => {
     expectEnvelope(await move(big.id, 'refunded'), 422, 'status');
     expectEnvelope(await move(big.id, 'failed'), 422, 'status');
     expect((await move(big.id, 'canceled')).body).toMatchObject({ status: 'canceled', on_hold: false });
-    expect(await get(small.id)).toMatchObject({ status: 'processing' });
+    expect(await get(small.id)).toMatchObject({ status: 'pending', on_hold: false });
     expect(await balance()).toBe(0);
     expectEnvelope(await move(big.id, 'processing'), 422, 'status');
     // The canceled amount no longer counts against the payment: 97.00 is refundable again.
@@ -222,8 +240,10 @@ describe('lifecycle (test helper transitions)', () => {
     await adjust('5.00');
     const pay = await payment();
     const hooked = (await refund(pay.id, { amount: eur('5.00'), webhook_url: HOOK })).body;
+    await move(hooked.id, 'processing');
     await move(hooked.id, 'failed');
     const plain = (await refund(pay.id, { amount: eur('1.00') })).body;
+    await move(plain.id, 'processing');
     await move(plain.id, 'refunded');
     const events = await outboxItems(stack, merchant.orgId);
     const of = (id: string) => events.filter((event) => event.envelope.data.id === id);

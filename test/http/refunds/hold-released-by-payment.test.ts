@@ -4,7 +4,8 @@ import { createMerchant, startTestStack, type TestStack } from '../../support/st
 
 let stack: TestStack;
 beforeAll(async () => {
-  stack = await startTestStack();
+  // No cancel window: a covered refund is processed at the job's first run.
+  stack = await startTestStack({ env: { REFUND_CANCEL_WINDOW_SECONDS: '0' } });
 });
 afterAll(() => stack.stop());
 
@@ -21,12 +22,15 @@ test('refund on hold: a later paid checkout lifts the balance and the refund pro
 
   await api.post(`/v1/test_helpers/payment_links/${link.id}/checkout`, {});
   const released = (await api.get(`/v1/refunds/${refund.body.id}`)).body;
-  expect(released).toMatchObject({ status: 'processing', on_hold: false });
+  expect(released).toMatchObject({ status: 'pending', on_hold: false });
 
+  await api.post('/v1/test_helpers/jobs/process-refunds');
+  expect((await api.get(`/v1/refunds/${refund.body.id}`)).body.status).toBe('processing');
   await api.post('/v1/test_helpers/jobs/process-refunds');
   expect((await api.get(`/v1/refunds/${refund.body.id}`)).body.status).toBe('refunded');
 
   const events = await outboxEvents(stack, merchant.orgId);
   const statuses = ['pending', 'processing', 'refunded'].map((status) => eventsFor(events, `transactions.refund.${status}`, refund.body.id).length);
-  expect(statuses).toEqual([1, 1, 1]);
+  // Pending twice: held, then covered by the paid checkout.
+  expect(statuses).toEqual([2, 1, 1]);
 });

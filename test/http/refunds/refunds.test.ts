@@ -27,7 +27,7 @@ async function refundedTotal(paymentId: string): Promise<number | undefined> {
 }
 
 describe('create: the refund object', () => {
-  test('create -> 201 with every field of the refund object, currency lower case, funded refunds are processing', async () => {
+  test('create -> 201 with every field of the refund object, currency lower case; a covered refund is pending with on_hold false', async () => {
     const payment = await paid({ amount: '25.00' });
     const result = await refund(payment.id, {
       amount: eur('10.00'),
@@ -44,7 +44,7 @@ describe('create: the refund object', () => {
       acceptor_id: merchant.acceptorId,
       created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
       mode: 'test',
-      status: 'processing',
+      status: 'pending',
       on_hold: false,
       description: 'Damaged parcel',
       webhook_url: 'https://merchant.example/hooks/refunds',
@@ -69,7 +69,7 @@ describe('create: the refund object', () => {
     const payment = await paid({ mode: 'live', amount: '8.00' });
     const result = await refund(payment.id, { amount: eur('8.00') }, merchant.live);
     expect(result.status).toBe(201);
-    expect(result.body).toMatchObject({ mode: 'live', status: 'processing' });
+    expect(result.body).toMatchObject({ mode: 'live', status: 'pending', on_hold: false });
   });
 
   test('create: amount currency is accepted in any letter case', async () => {
@@ -169,6 +169,7 @@ describe('create: amount rules (product-decisions §6)', () => {
     const payment = await paid({ amount: '10.00' });
     const first = await refund(payment.id);
     expectEnvelope(await refund(payment.id, { amount: eur('0.01') }), 422, 'amount.value');
+    expect((await api.post(`/v1/test_helpers/refunds/${first.body.id}/transitions`, { status: 'processing' })).status).toBe(200);
     expect((await api.post(`/v1/test_helpers/refunds/${first.body.id}/transitions`, { status: 'failed' })).status).toBe(200);
     expect(await refundedTotal(payment.id)).toBe(0);
     expect((await refund(payment.id, { amount: eur('10.00') })).status).toBe(201);

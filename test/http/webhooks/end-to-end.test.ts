@@ -11,14 +11,13 @@ let stack: TestStack;
 let receiver: WebhookReceiver;
 
 beforeAll(async () => {
-  process.env.WEBHOOK_RETRY_SCHEDULE = '0.05,0.1,0.2';
-  stack = await startTestStack({ background: true });
+  // No cancel window: a covered refund is processed at the job's first run.
+  stack = await startTestStack({ background: true, env: { WEBHOOK_RETRY_SCHEDULE: '0.05,0.1,0.2', REFUND_CANCEL_WINDOW_SECONDS: '0' } });
   receiver = await startWebhookReceiver();
 });
 afterAll(async () => {
   await receiver.close();
   await stack.stop();
-  delete process.env.WEBHOOK_RETRY_SCHEDULE;
 });
 
 const ENVELOPE_KEYS = ['data', 'id', 'mode', 'object', 'triggered_at', 'type', 'version'];
@@ -87,11 +86,14 @@ test('webhooks: a refund held for balance is released by a later payment; its ev
   expect(refund).toMatchObject({ status: 'pending', on_hold: true });
   await api.post(`/v1/test_helpers/payment_links/${link.id}/checkout`, {});
   await api.post('/v1/test_helpers/jobs/process-refunds');
+  await api.post('/v1/test_helpers/jobs/process-refunds');
   expect((await api.get(`/v1/refunds/${refund.id}`)).body.status).toBe('refunded');
 
+  // Held, covered (pending again), processing, refunded.
   const forRefund = () => receiver.delivered().filter((request) => request.envelope.data.id === refund.id);
-  await receiver.waitFor(() => forRefund().length >= 3, 'three refund events', 30_000);
+  await receiver.waitFor(() => forRefund().length >= 4, 'four refund events', 30_000);
   expect(forRefund().map((request) => request.envelope.type).sort()).toEqual([
+    'transactions.refund.pending',
     'transactions.refund.pending',
     'transactions.refund.processing',
     'transactions.refund.refunded',

@@ -44,5 +44,6 @@ describe('Entity layer: docs/architecture.md', () => {
   test("a refund's two DUE partitions are the ones documented", () => {
     expect(rowOf('Refund')![3]).toContain(`DUE ${code(refundDue.holdQueue)}`);
     expect(rowOf('Refund')![3]).toContain(code(refundDue.processing));
+    expect(rowOf('Refund')![3]).toContain(code(refundDue.covered));
   });
 });

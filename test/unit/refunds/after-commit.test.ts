@@ -23,6 +23,7 @@ describe('Use case: refunds.create', () => {
       payments: { get: async () => payment },
       balances: { clearHoldMarker: async () => undefined } as never,
       now: () => new Date(),
+      cancelWindowSeconds: 300,
       configuredUrls: () => ({ base: 'http://x', checkout: 'http://x/c', dashboard: 'http://x/d', docs: 'http://x/docs' }),
       checkWebhookUrl: async () => undefined,
     });

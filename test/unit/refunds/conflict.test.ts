@@ -38,7 +38,7 @@ test('create: a transaction conflict is retried, then the refund is created', as
   mock.on(GetCommand).resolves({ Item: paymentItem(payment) });
   mock.on(TransactWriteCommand).rejectsOnce(conflict()).rejectsOnce(conflict()).resolves({});
   const refund = await createServices(db, 'table').refunds.create(principal, payment.id, { amount: { value: '4.00', currency: 'eur' } }, urls);
-  expect(refund).toMatchObject({ status: 'processing', amountMinor: 400 });
+  expect(refund).toMatchObject({ status: 'pending', onHold: false, amountMinor: 400 });
   expect(mock.commandCalls(TransactWriteCommand)).toHaveLength(3);
 });
 

@@ -6,6 +6,7 @@ import {
   overcapCeilingMinor,
   planRefundAmount,
   transitionRefund,
+  isDueForProcessing,
   type Refund,
   type RefundStatus,
 } from '../../../shared/domain/refunds';
@@ -77,28 +78,50 @@ describe('transitionRefund: the lifecycle table', () => {
     onHold,
   });
 
-  test('exactly pending->processing, pending->canceled, processing->refunded, processing->failed are allowed', () => {
+  test('exactly pending->processing, pending->canceled, processing->refunded, processing->failed are allowed, and covering a held pending refund', () => {
     const allowed: string[] = [];
     for (const from of REFUND_STATUSES) {
-      for (const to of REFUND_STATUSES) {
-        try {
-          transitionRefund(refund(from), to, '2026-11-21T00:00:01.000Z');
-          allowed.push(`${from}->${to}`);
-        } catch (error) {
-          expect(error).toBeInstanceOf(BusinessRuleError);
-          expect((error as BusinessRuleError).attribute).toBe('status');
+      for (const onHold of from === 'pending' ? [false, true] : [false]) {
+        for (const to of REFUND_STATUSES) {
+          try {
+            transitionRefund(refund(from, onHold), to, '2026-11-21T00:00:01.000Z');
+            allowed.push(`${from}${onHold ? '(held)' : ''}->${to}`);
+          } catch (error) {
+            expect(error).toBeInstanceOf(BusinessRuleError);
+            expect((error as BusinessRuleError).attribute).toBe('status');
+          }
         }
       }
     }
-    expect(allowed.sort()).toEqual(['pending->canceled', 'pending->processing', 'processing->failed', 'processing->refunded']);
-    expect(Object.values(REFUND_MOVES).flat()).toHaveLength(4);
+    expect(allowed.sort()).toEqual([
+      'pending(held)->canceled',
+      'pending(held)->pending',
+      'pending(held)->processing',
+      'pending->canceled',
+      'pending->processing',
+      'processing->failed',
+      'processing->refunded',
+    ]);
+    expect(Object.values(REFUND_MOVES).flat()).toHaveLength(5);
   });
 
-  test('effects: processing debits, failed gives back, canceled releases the payment total, a held refund leaves the queue', () => {
+  test('effects: covering reserves, a covered refund keeps its reservation until failed or canceled give it back', () => {
+    expect(transitionRefund(refund('pending', true), 'pending', 't')).toMatchObject({ balanceDeltaMinor: -500, heldDelta: -1, refundedDeltaMinor: 0 });
+    expect(transitionRefund(refund('pending', true), 'pending', 't').refund).toMatchObject({ status: 'pending', onHold: false, updatedAt: 't' });
+    expect(transitionRefund(refund('pending'), 'processing', 't')).toMatchObject({ balanceDeltaMinor: 0, heldDelta: 0, refundedDeltaMinor: 0 });
     expect(transitionRefund(refund('pending', true), 'processing', 't')).toMatchObject({ balanceDeltaMinor: -500, heldDelta: -1, refundedDeltaMinor: 0 });
     expect(transitionRefund(refund('processing'), 'failed', 't')).toMatchObject({ balanceDeltaMinor: 500, heldDelta: 0, refundedDeltaMinor: -500 });
+    expect(transitionRefund(refund('pending'), 'canceled', 't')).toMatchObject({ balanceDeltaMinor: 500, heldDelta: 0, refundedDeltaMinor: -500 });
     expect(transitionRefund(refund('pending', true), 'canceled', 't')).toMatchObject({ balanceDeltaMinor: 0, heldDelta: -1, refundedDeltaMinor: -500 });
     expect(transitionRefund(refund('processing'), 'refunded', 't')).toMatchObject({ balanceDeltaMinor: 0, heldDelta: 0, refundedDeltaMinor: 0 });
     expect(transitionRefund(refund('pending', true), 'processing', 't').refund).toMatchObject({ status: 'processing', onHold: false, updatedAt: 't' });
+  });
+
+  test('the job processes a covered pending refund once it is older than the cancel window', () => {
+    const created = Date.parse('2026-11-21T00:00:00.000Z');
+    expect(isDueForProcessing(refund('pending'), new Date(created + 299_999), 300)).toBe(false);
+    expect(isDueForProcessing(refund('pending'), new Date(created + 300_000), 300)).toBe(true);
+    expect(isDueForProcessing(refund('pending', true), new Date(created + 900_000), 300)).toBe(false);
+    expect(isDueForProcessing(refund('processing'), new Date(created + 900_000), 300)).toBe(false);
   });
 });

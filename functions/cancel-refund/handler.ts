@@ -1,0 +1,12 @@
+import { services } from '../../shared/services';
+import { cancelRefund } from '../../shared/api/refunds';
+import { refundResource } from '../../shared/domain/refunds';
+import { apiHandler } from '../../shared/http/api';
+
+const { refunds } = services();
+
+/** POST /v1/refunds/{id}/cancel */
+export const handler = apiHandler(cancelRefund, async ({ principal, path, urls }) => ({
+  status: 200,
+  body: refundResource(await refunds.cancel(principal, path.id, urls), urls),
+}));
