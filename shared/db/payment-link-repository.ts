@@ -15,6 +15,7 @@ import { stripKeys } from './entity';
 import { checkoutSessionEntity, paymentLinkEntity } from './entities';
 import { queryDuePage } from './due';
 import { keys } from './keys';
+import { INDEXES } from './table';
 
 /** A condition on one of the extra actions failed (index into the extra actions). */
 class ActionConditionError extends Error {
@@ -27,6 +28,47 @@ type TransactAction = NonNullable<ConstructorParameters<typeof TransactWriteComm
 
 /** The table item of a link at `version` (shared/db/entities.ts). */
 export const paymentLinkItem = (link: PaymentLink, version: number) => paymentLinkEntity.item({ ...link, version });
+
+/**
+ * The paid count raised on the link as an Update (see `recordPaid`): `next` is the link after
+ * the payment, `read` the link it was computed from. At the limit the link turns inactive, with
+ * its status list key moved and its expiry entry removed.
+ */
+function paidCountUpdate(tableName: string, read: VersionedLink, next: PaymentLink, paidAt: string): TransactAction {
+  const inactivates = next.status !== read.status;
+  const conditions = ['#status = :active', '(attribute_type(#expiresAt, :null) OR #expiresAt > :paidAt)'];
+  if (next.paymentsLimit !== null) conditions.push('#paidCount = :readCount');
+  if (read.firstPaidAt === null) conditions.push('attribute_type(#firstPaidAt, :null)');
+  const sets = ['#paidCount = #paidCount + :one', '#version = #version + :one', '#lastPaidAt = :paidAt', '#firstPaidAt = :firstPaidAt'];
+  if (inactivates) sets.push('#status = :nextStatus', `#statusList = :statusList`);
+  return {
+    Update: {
+      TableName: tableName,
+      Key: keys.paymentLink(next.id),
+      UpdateExpression: `SET ${sets.join(', ')}${inactivates ? ` REMOVE #duePk, #dueSk` : ''}`,
+      ConditionExpression: conditions.join(' AND '),
+      ExpressionAttributeNames: {
+        '#status': 'status',
+        '#expiresAt': 'expiresAt',
+        '#paidCount': 'paidCount',
+        '#version': 'version',
+        '#lastPaidAt': 'lastPaidAt',
+        '#firstPaidAt': 'firstPaidAt',
+        ...(inactivates ? { '#statusList': INDEXES.gsi2.pk, '#duePk': INDEXES.due.pk, '#dueSk': INDEXES.due.sk } : {}),
+      },
+      ExpressionAttributeValues: {
+        ':active': 'active',
+        ':null': 'NULL',
+        ':paidAt': paidAt,
+        ':one': 1,
+        ':firstPaidAt': next.firstPaidAt,
+        ...(next.paymentsLimit !== null ? { ':readCount': read.paidCount } : {}),
+        ...(inactivates ? { ':nextStatus': next.status, ':statusList': paymentLinkEntity.partition('gsi2', paymentLinkEntity.definition.values!(next as VersionedLink, undefined)) } : {}),
+      },
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    },
+  };
+}
 
 /**
  * Payment links in the table. Every write of a link is a Put conditioned on the version it
@@ -112,15 +154,26 @@ export function createPaymentLinkRepository(db: DynamoDBDocumentClient, tableNam
     },
 
     /**
-     * The paid transition, all or nothing: the link counted (still at `version`), the payment
-     * paid (still open) and the balance credited, with the events. Throws StaleLinkError (with
-     * the current link) or PaymentNotOpenError.
+     * The paid transition, all or nothing: the link counted, the payment paid (still open) and
+     * the balance credited, with the events. The link's condition is what the payment depends
+     * on, not its version: still active and not expired and, for a limited link, still at the
+     * paid count the events were computed from (`remaining_payments`, the inactivation). An
+     * unrelated change (a new description) never sends a payer back; the version is still
+     * raised, so a whole-item write read before this one is refused. Throws StaleLinkError
+     * (with the current link) or PaymentNotOpenError.
      */
-    async recordPaid(next: PaymentLink, version: number, paid: Payment, events: OutboxEvent[]): Promise<VersionedLink> {
+    async recordPaid(read: VersionedLink, next: PaymentLink, paid: Payment, events: OutboxEvent[]): Promise<void> {
       try {
-        return await save(next, version, events, [paymentOutcomeAction(tableName, paid), balanceChange(tableName, balanceOf(paid), paid.amountMinor)]);
+        await transact([
+          paidCountUpdate(tableName, read, next, paid.paidAt!),
+          paymentOutcomeAction(tableName, paid),
+          balanceChange(tableName, balanceOf(paid), paid.amountMinor),
+          ...events.map((event) => outboxPut(tableName, event)),
+        ]);
       } catch (error) {
-        if (error instanceof ActionConditionError) throw new PaymentNotOpenError();
+        const reasons = cancellationReasons(error);
+        if (reasons?.[0]?.code === 'ConditionalCheckFailed') throw new StaleLinkError(stripKeys<VersionedLink>(reasons[0].item));
+        if (reasons?.[1]?.code === 'ConditionalCheckFailed') throw new PaymentNotOpenError();
         throw error;
       }
     },

@@ -12,11 +12,10 @@ import {
 } from '../domain/payment-links';
 import type { BalanceRef } from '../domain/balance';
 import { paymentResource, type Payment, type PaymentStatus } from '../domain/payments';
-import { ConflictError, NotFoundError } from '../errors';
+import { ConflictError, DependencyUnavailableError, NotFoundError } from '../errors';
 import { newEvent } from '../events';
 import { newId } from '../ids';
 import { inJobScope, type JobScope } from '../jobs';
-import { createKeyedLock } from '../keyed-lock';
 import { backoff, isoMillis } from '../time';
 import { linkEvent, type PaymentLinkDeps } from './payment-links';
 
@@ -116,8 +115,10 @@ function withDetails(payment: Payment, details: CustomerDetails): Payment {
  * Ends an open payment with the customer's outcome.
  * - `paid`: one transaction moves the payment to paid, counts it on the link (auto-inactivating
  *   it at its limit), credits the balance and writes `transactions.payment.paid` with the link's
- *   limit events, under the condition that the link is still at the version read. A payment that
- *   loses the race for the last slot ends `canceled` and is never counted.
+ *   limit events, under the condition that the link is still active, unexpired and (when
+ *   limited) at the paid count read. Concurrent payers are separate Lambdas in AWS: nothing
+ *   serializes them but that condition, here as there. A payment that loses the race for the
+ *   last slot ends `canceled` and is never counted.
  * - `failed`, `canceled`, `expired`: the payment takes that status.
  */
 export async function completePayment(deps: CheckoutDeps, paymentId: string, outcome: PaymentStatus, details: CustomerDetails = {}) {
@@ -126,15 +127,20 @@ export async function completePayment(deps: CheckoutDeps, paymentId: string, out
   if (payment.status !== 'open') throw new ConflictError(`This payment is already ${payment.status}`);
   if (outcome === 'open') return payment;
   if (outcome !== 'paid') return finish(deps, withDetails({ ...payment, status: outcome }, details));
-  return paymentLinkLock(payment.paymentLinkId, () => payOnLink(deps, payment, details));
+  return payOnLink(deps, payment, details);
 }
 
-const paymentLinkLock = createKeyedLock();
+/**
+ * A payer loses a round only to another payment counted on the same limited link, so it needs
+ * at most `payments_limit` + 1 attempts before it is paid or the link is full; this bound only
+ * guards against a link changing endlessly (503, to be retried by the client).
+ */
+const MAX_PAID_ATTEMPTS = 250;
 
 async function payOnLink(deps: CheckoutDeps, payment: Payment, details: CustomerDetails): Promise<Payment> {
   let link = await deps.links.get(payment.paymentLinkId);
   if (!link) throw new NotFoundError();
-  for (let attempt = 0; ; attempt++) {
+  for (let attempt = 0; attempt < MAX_PAID_ATTEMPTS; attempt++) {
     const now = deps.now();
     if (checkoutDenial(link, now)) return finish(deps, withDetails({ ...payment, status: 'canceled' }, details));
     const paidAt = isoMillis(now);
@@ -156,7 +162,7 @@ async function payOnLink(deps: CheckoutDeps, payment: Payment, details: Customer
       );
     }
     try {
-      await deps.links.recordPaid(next, link.version, paid, events);
+      await deps.links.recordPaid(link, next, paid, events);
     } catch (error) {
       if (error instanceof StaleLinkError && error.current) {
         // Payers of one link take its slots one at a time; back off so the losers of a round
@@ -170,6 +176,7 @@ async function payOnLink(deps: CheckoutDeps, payment: Payment, details: Customer
     await deps.onBalanceCredited?.({ orgId: paid.orgId, mode: paid.mode, currency: paid.currency });
     return paid;
   }
+  throw new DependencyUnavailableError('The payment link is being changed concurrently; retry with exponential backoff');
 }
 
 async function finish(deps: CheckoutDeps, next: Payment): Promise<Payment> {

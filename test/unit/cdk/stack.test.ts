@@ -132,6 +132,7 @@ test('stack: refund routes, each with its own function; reads are read-only, wri
     'GET /v1/refunds',
     'GET /v1/refunds/{id}',
     'POST /v1/payments/{id}/refunds',
+    'POST /v1/refunds/{id}/cancel',
     'POST /v1/test_helpers/balance_adjustments',
     'POST /v1/test_helpers/refunds/{id}/transitions',
   ]);

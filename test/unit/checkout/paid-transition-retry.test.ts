@@ -50,8 +50,9 @@ test('paid transition: TransactionConflict is retried with backoff and then succ
   expect(paid.status).toBe('paid');
   expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(3);
   const actions = dynamo.commandCalls(TransactWriteCommand)[2].args[0].input.TransactItems!;
-  expect(actions[0].Put?.ConditionExpression).toBe('#version = :version');
-  expect(actions.map((action) => Object.keys(action)[0])).toEqual(['Put', 'Put', 'Update', 'Put', 'Put']);
+  // The link's condition is its counters and status, never its version.
+  expect(actions[0].Update?.ConditionExpression).toBe('#status = :active AND (attribute_type(#expiresAt, :null) OR #expiresAt > :paidAt) AND #paidCount = :readCount AND attribute_type(#firstPaidAt, :null)');
+  expect(actions.map((action) => Object.keys(action)[0])).toEqual(['Update', 'Put', 'Update', 'Put', 'Put']);
 });
 
 test('paid transition: a conflict that never clears surfaces as an error, not as a paid payment', async () => {
@@ -60,4 +61,16 @@ test('paid transition: a conflict that never clears surfaces as an error, not as
   );
   dynamo.on(TransactWriteCommand).rejects(conflict());
   await expect(completePayment(deps(), payment.id, 'paid')).rejects.toBeInstanceOf(TransactionCanceledException);
+});
+
+test('paid transition: an unlimited link is counted without a paid-count condition, so concurrent payers never collide', async () => {
+  const unlimited = { ...link, paymentsLimit: null, paidCount: 7, firstPaidAt: '2026-11-01T00:00:00.000Z' };
+  dynamo.on(GetCommand).callsFake((input) =>
+    input.Key.PK.startsWith('PL#') ? { Item: paymentLinkItem(unlimited, 4) } : { Item: paymentItem(payment) },
+  );
+  dynamo.on(TransactWriteCommand).resolves({});
+  await completePayment(deps(), payment.id, 'paid');
+  const update = dynamo.commandCalls(TransactWriteCommand)[0].args[0].input.TransactItems![0].Update!;
+  expect(update.ConditionExpression).toBe('#status = :active AND (attribute_type(#expiresAt, :null) OR #expiresAt > :paidAt)');
+  expect(update.UpdateExpression).toBe('SET #paidCount = #paidCount + :one, #version = #version + :one, #lastPaidAt = :paidAt, #firstPaidAt = :firstPaidAt');
 });
