@@ -124,9 +124,9 @@ export async function startAwsEdge(port: number, options: EdgeOptions): Promise<
     authorize(caller, [{ action: sqsAction(operation), resource: queue.settings.arn, keys: [queue.settings.url] }]);
     switch (operation) {
       case 'SendMessage':
-        return queue.send(String(body.MessageBody ?? ''), body.DelaySeconds as number | undefined);
+        return queue.send(String(body.MessageBody ?? ''), body.DelaySeconds as number | undefined, body.MessageGroupId as string | undefined);
       case 'SendMessageBatch': {
-        const entries = (body.Entries as { Id: string; MessageBody: string; DelaySeconds?: number }[] | undefined) ?? [];
+        const entries = (body.Entries as { Id: string; MessageBody: string; DelaySeconds?: number; MessageGroupId?: string }[] | undefined) ?? [];
         if (entries.length === 0) throw new AwsError('EmptyBatchRequest', 'There should be at least one SendMessageBatchRequestEntry in the request.');
         if (entries.length > AWS_LIMITS.sqs.batchEntries) throw new AwsError('TooManyEntriesInBatchRequest', `Maximum number of entries per request are ${AWS_LIMITS.sqs.batchEntries}.`);
         if (new Set(entries.map((entry) => entry.Id)).size !== entries.length) throw new AwsError('BatchEntryIdsNotDistinct', 'Two or more batch entries in the request have the same Id.');
@@ -137,7 +137,7 @@ export async function startAwsEdge(port: number, options: EdgeOptions): Promise<
         const Failed: unknown[] = [];
         for (const entry of entries) {
           try {
-            Successful.push({ Id: entry.Id, ...queue.send(entry.MessageBody ?? '', entry.DelaySeconds) });
+            Successful.push({ Id: entry.Id, ...queue.send(entry.MessageBody ?? '', entry.DelaySeconds, entry.MessageGroupId) });
           } catch (error) {
             if (!(error instanceof AwsError)) throw error;
             Failed.push({ Id: entry.Id, SenderFault: true, Code: error.code, Message: error.message });

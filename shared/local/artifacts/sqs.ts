@@ -23,6 +23,8 @@ interface StoredMessage {
   sentAt: number;
   visibleAt: number;
   receiveCount: number;
+  /** MessageGroupId: on a standard queue it makes the queue fair across groups (tenants). */
+  group?: string;
   firstReceivedAt?: number;
   receiptHandle?: string;
   receivedAt?: number;
@@ -49,8 +51,10 @@ function checkRange(name: string, value: number, max: number) {
  * One standard SQS queue in memory, with the rules AWS applies: message size, DelaySeconds up to
  * 900, a received message invisible for the visibility timeout (at most 12 hours from its
  * receive), and the redrive policy (a message received maxReceiveCount times moves to the
- * dead-letter queue on its next receive). Not imitated: FIFO queues, message attributes, and
- * the at-least-once duplicates and loose ordering of a distributed queue; retention is.
+ * dead-letter queue on its next receive), and fair queues: messages that name a MessageGroupId
+ * are handed out group with the fewest messages in flight first, so one tenant's backlog does
+ * not hold back another's messages. Not imitated: FIFO queues, message attributes, and the
+ * at-least-once duplicates and loose ordering of a distributed queue; retention is.
  */
 export class LocalQueue {
   private readonly messages = new Map<string, StoredMessage>();
@@ -59,7 +63,7 @@ export class LocalQueue {
 
   constructor(readonly settings: QueueSettings) {}
 
-  send(body: string, delaySeconds?: number): { MessageId: string; MD5OfMessageBody: string } {
+  send(body: string, delaySeconds?: number, group?: string): { MessageId: string; MD5OfMessageBody: string } {
     const bytes = Buffer.byteLength(body, 'utf8');
     if (bytes > this.settings.maximumMessageBytes) {
       throw new AwsError('InvalidParameterValue', `One or more parameters are invalid. Reason: Message must be shorter than ${this.settings.maximumMessageBytes} bytes.`);
@@ -68,7 +72,7 @@ export class LocalQueue {
     const delay = delaySeconds ?? this.settings.delaySeconds;
     checkRange('DelaySeconds', delay, AWS_LIMITS.sqs.maxDelaySeconds);
     const now = Date.now();
-    const message: StoredMessage = { id: randomUUID(), body, md5: md5(body), sentAt: now, visibleAt: now + delay * 1000, receiveCount: 0 };
+    const message: StoredMessage = { id: randomUUID(), body, md5: md5(body), sentAt: now, visibleAt: now + delay * 1000, receiveCount: 0, ...(group ? { group } : {}) };
     this.messages.set(message.id, message);
     this.wake();
     return { MessageId: message.id, MD5OfMessageBody: message.md5 };
@@ -136,12 +140,30 @@ export class LocalQueue {
     this.waiters.clear();
   }
 
+  /** Visible messages in the order a fair queue hands them out: fewest in flight in its group first, then oldest. */
+  private *fairOrder(now: number): Generator<StoredMessage> {
+    const inFlight = new Map<string, number>();
+    const visible: StoredMessage[] = [];
+    for (const message of this.messages.values()) {
+      if (message.visibleAt <= now) visible.push(message);
+      else if (message.receiveCount > 0 && message.group) inFlight.set(message.group, (inFlight.get(message.group) ?? 0) + 1);
+    }
+    while (visible.length > 0) {
+      let best = 0;
+      for (let i = 1; i < visible.length; i++) {
+        if ((inFlight.get(visible[i].group ?? '') ?? 0) < (inFlight.get(visible[best].group ?? '') ?? 0)) best = i;
+      }
+      const [next] = visible.splice(best, 1);
+      if (next.group) inFlight.set(next.group, (inFlight.get(next.group) ?? 0) + 1);
+      yield next;
+    }
+  }
+
   private take(max: number, visibilitySeconds: number): ReceivedMessage[] {
     const now = Date.now();
     const received: ReceivedMessage[] = [];
-    for (const message of this.messages.values()) {
+    for (const message of this.fairOrder(now)) {
       if (received.length >= max) break;
-      if (message.visibleAt > now) continue;
       if (now - message.sentAt > this.settings.retentionSeconds * 1000) {
         this.forget(message);
         continue;

@@ -33,7 +33,8 @@ const createLink = (merchant: Merchant) =>
   client(stack.baseUrl, merchant.test).post('/v1/payment_links', { amount: { value: '1.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId });
 
 describe('Webhooks: fair delivery', () => {
-  // The local queue's fairness; the artifact SQS stand-in has no fair queues (docs/architecture.md).
+  // The local queue's per-organization cap. Against the bundles (and in AWS) the queue's five
+  // pollers can all wait on the dead endpoint's 10 s attempts first: see docs/webhooks.md.
   testInProcess("a dead endpoint and 100 resends in one organization do not delay another's event by 2 s", async () => {
     const noisy = await createMerchant(stack);
     const quiet = await createMerchant(stack);

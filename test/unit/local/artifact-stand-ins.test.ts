@@ -122,6 +122,20 @@ describe('Class: LocalQueue', () => {
     expect(await q.receive({ max: 1 })).toEqual([]);
   });
 
+  test('fair queue: a group with messages in flight waits behind a group with none, whatever the send order', async () => {
+    const q = queue('fair');
+    for (let i = 0; i < 30; i++) q.send(`noisy-${i}`, 0, 'org_noisy#test');
+    const held = await q.receive({ max: 10 });
+    expect(held.every((message) => message.Body.startsWith('noisy-'))).toBe(true);
+    q.send('quiet', 0, 'org_quiet#test');
+    const [next] = await q.receive({ max: 1 });
+    expect(next.Body).toBe('quiet');
+    // Without groups the queue keeps its send order.
+    const plain = queue('plain');
+    ['a', 'b', 'c'].forEach((body) => plain.send(body));
+    expect((await plain.receive({ max: 3 })).map((message) => message.Body)).toEqual(['a', 'b', 'c']);
+  });
+
   test('a delayed message is invisible until its delay has passed; a long poll returns when it arrives', async () => {
     const q = queue('delays');
     const poll = q.receive({ max: 1, waitSeconds: 2 });
