@@ -24,7 +24,8 @@ export function helpText(commands: OpsCommand[]): string {
   return [
     'Usage: npm run ops -- <command> [options]',
     '',
-    'Prints one JSON object on stdout; exits non-zero with a message on stderr on failure.',
+    'Prints one JSON object on stdout (settlement export without --out: the CSV itself);',
+    'exits non-zero with a message on stderr on failure.',
     'Talks to DYNAMODB_ENDPOINT / TABLE_NAME (without DYNAMODB_ENDPOINT and with AWS credentials: the deployed table).',
     '',
     'Commands:',
@@ -32,9 +33,13 @@ export function helpText(commands: OpsCommand[]): string {
   ].join('\n');
 }
 
-/** Finds the command named by the leading words and parses its options strictly. */
+/**
+ * Finds the command named by the leading words and parses its options strictly. `--help` is
+ * asked for (stdout, exit 0); no command at all is a usage error (the help on stderr, exit 2).
+ */
 export async function runOps(commands: OpsCommand[], argv: string[]): Promise<unknown> {
-  if (argv.length === 0 || argv.includes('--help') || argv.includes('-h')) {
+  if (argv.length === 0) throw new UsageError(`No command given.\n\n${helpText(commands)}`);
+  if (argv.includes('--help') || argv.includes('-h')) {
     const command = commands.find((candidate) => argv.join(' ').startsWith(candidate.words));
     throw new HelpRequested(command ? `Usage: npm run ops -- ${command.words} ${command.usage}` : helpText(commands));
   }

@@ -3,6 +3,13 @@ import type { UserRole } from '../auth/key-store';
 import type { Directory } from '../db/directory';
 import { UsageError, type OpsCommand } from './cli';
 
+/** A name option: refused when empty or blank. */
+const nameOf = (value: unknown): string => {
+  const name = String(value ?? '').trim();
+  if (name === '') throw new UsageError('--name must not be empty');
+  return name;
+};
+
 const oneOf = <T extends string>(name: string, value: unknown, allowed: readonly T[]): T => {
   if (!allowed.includes(value as T)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')}`);
   return value as T;
@@ -15,13 +22,13 @@ export function directoryCommands(directory: () => Directory): OpsCommand[] {
       words: 'org create',
       usage: '--name N',
       options: { name: { type: 'string', required: true } },
-      run: async ({ name }) => ({ id: (await directory().createOrganization(String(name))).id }),
+      run: async ({ name }) => ({ id: (await directory().createOrganization(nameOf(name))).id }),
     },
     {
       words: 'acceptor create',
       usage: '--org ORG --name N',
       options: { org: { type: 'string', required: true }, name: { type: 'string', required: true } },
-      run: async ({ org, name }) => ({ id: (await directory().createAcceptor(String(org), String(name))).id }),
+      run: async ({ org, name }) => ({ id: (await directory().createAcceptor(String(org), nameOf(name))).id }),
     },
     {
       words: 'user create',
@@ -59,6 +66,7 @@ export function directoryCommands(directory: () => Directory): OpsCommand[] {
           .split(',')
           .map((scope) => scope.trim())
           .filter(Boolean);
+        if (scopes.length === 0) throw new UsageError('--scopes needs at least one scope');
         for (const scope of scopes) oneOf<Scope>('scopes', scope, SCOPES);
         const created = await directory().createApiKey({
           orgId: String(values.org),

@@ -4,6 +4,7 @@ import type { Mode } from '../auth/principal';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDeliveryRepository } from '../db/webhook-delivery-repository';
 import { createWebhookRepository } from '../db/webhook-repository';
+import { isKnownEventPattern } from '../domain/event-types';
 import { parseSubscriptionInput, subscriptionSummary } from '../domain/webhooks';
 import { UsageError, type OpsCommand } from './cli';
 
@@ -33,7 +34,11 @@ export function webhookCommands(db: () => DynamoDBDocumentClient, tableName: str
         events: { type: 'string', required: true },
       },
       run: async (values) => {
-        const input = parseSubscriptionInput({ orgId: values.org, mode: mode(values.mode), url: values.url, events: list(values.events) });
+        const patterns = list(values.events);
+        if (patterns.length === 0) throw new UsageError('--events needs at least one event pattern');
+        const input = parseSubscriptionInput({ orgId: values.org, mode: mode(values.mode), url: values.url, events: patterns });
+        const unknown = input.events.filter((pattern) => !isKnownEventPattern(pattern));
+        if (unknown.length) throw new UsageError(`--events: ${unknown.join(', ')} match no event type the service emits (see docs/webhooks.md)`);
         await createWebhookUrlCheck(webhookSettingsHere())(input.url, 'url');
         const created = await webhooks().create(input);
         return { id: created.id, secret: created.secret };

@@ -109,6 +109,10 @@ describe('ops webhook and event commands', () => {
     await expect(ops('webhook', 'create', '--org', merchant.orgId, '--mode', 'prod', '--url', 'https://example.com', '--events', '*')).rejects.toThrow(UsageError);
     await expect(ops('webhook', 'create', '--org', merchant.orgId, '--mode', 'test', '--url', 'mailto:x@example.com', '--events', '*')).rejects.toThrow(BusinessRuleError);
     await expect(ops('webhook', 'create', '--org', merchant.orgId, '--mode', 'test', '--url', 'https://example.com', '--events', 'a.*.b')).rejects.toThrow(BusinessRuleError);
+    // Well-formed but matching nothing the service emits, or no pattern at all: refused too.
+    for (const events of ['transactions.refund.refundedd', 'payments.*', 'transactions.payment_link.*,unknown.type', ',', ' ']) {
+      await expect(ops('webhook', 'create', '--org', merchant.orgId, '--mode', 'test', '--url', 'https://example.com', '--events', events)).rejects.toThrow(UsageError);
+    }
   });
 
   test('webhook url-secret: one secret per org and mode, created once even when asked concurrently', async () => {

@@ -1,17 +1,10 @@
-import { CHARGEBACK_STATUSES, chargebackEventType } from '../../../shared/domain/chargebacks';
-import { PAYMENT_LINK_EVENT, PAYMENT_PAID_EVENT } from '../../../shared/domain/payment-links';
-import { REFUND_STATUSES } from '../../../shared/domain/refunds';
+import { EVENT_TYPES } from '../../../shared/domain/event-types';
 import { matchesPattern, typePrefixes } from '../../../shared/domain/webhooks';
 import { EVENT_PREFIX_INDEXES, eventEntity } from '../../../shared/db/entities';
 import { keys } from '../../../shared/db/keys';
 import { INDEXES } from '../../../shared/db/table';
 
-const emittedTypes = [
-  ...Object.values(PAYMENT_LINK_EVENT),
-  PAYMENT_PAID_EVENT,
-  ...REFUND_STATUSES.map((status) => `transactions.refund.${status}`),
-  ...CHARGEBACK_STATUSES.map(chargebackEventType),
-];
+const emittedTypes = EVENT_TYPES;
 
 const itemOf = (type: string) =>
   eventEntity.item({ orgId: 'org_1', mode: 'test', type, envelope: { id: 'evt_1' } }, undefined);
