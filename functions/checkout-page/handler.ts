@@ -1,11 +1,11 @@
-import { services } from '../../shared/services';
+import { checkoutServices } from '../../shared/services';
 import { checkoutPage, deniedPage } from '../../shared/checkout/pages';
 import { CLIENT_KEY_COOKIE, clientKeyCookie, isClientKey, newClientKey } from '../../shared/checkout/session';
 import { cookiesOf } from '../../shared/http/cookies';
 import { pageHandler } from '../../shared/http/page';
 import { CheckoutDeniedError, openCheckout } from '../../shared/use-cases/checkout';
 
-const deps = services().paymentLinks;
+const deps = checkoutServices();
 
 /** GET /checkout/{id}: the customer's checkout page (public). */
 export const handler = pageHandler(async (event, urls) => {

@@ -1,4 +1,4 @@
-import { services } from '../../shared/services';
+import { checkoutServices } from '../../shared/services';
 import * as z from 'zod';
 import { TEST_OUTCOMES, checkoutPage, outcomePage } from '../../shared/checkout/pages';
 import { CLIENT_KEY_COOKIE } from '../../shared/checkout/session';
@@ -8,7 +8,7 @@ import { formFields, pageHandler } from '../../shared/http/page';
 import { parseWith } from '../../shared/http/validation';
 import { completePayment } from '../../shared/use-cases/checkout';
 
-const deps = services().paymentLinks;
+const deps = checkoutServices();
 
 const submission = z.object({
   payment_id: z.string(),

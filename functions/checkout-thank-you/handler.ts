@@ -1,9 +1,9 @@
-import { services } from '../../shared/services';
+import { checkoutServices } from '../../shared/services';
 import { thankYouPage } from '../../shared/checkout/pages';
 import { NotFoundError } from '../../shared/errors';
 import { pageHandler } from '../../shared/http/page';
 
-const deps = services().paymentLinks;
+const deps = checkoutServices();
 
 /** GET /checkout/{id}/thank-you?payment_id=…: the built-in page after a successful payment. */
 export const handler = pageHandler(async (event, urls) => {

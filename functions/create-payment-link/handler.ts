@@ -1,10 +1,10 @@
-import { services } from '../../shared/services';
+import { paymentLinkServices } from '../../shared/services';
 import { createPaymentLink as createPaymentLinkOperation } from '../../shared/api/payment-links';
 import { type CreatePaymentLinkBody } from '../../shared/domain/payment-links';
 import { apiHandler } from '../../shared/http/api';
 import { createPaymentLink } from '../../shared/use-cases/payment-links';
 
-const deps = services().paymentLinks;
+const deps = paymentLinkServices();
 
 /** POST /v1/payment_links */
 export const handler = apiHandler(createPaymentLinkOperation, async ({ principal, body, urls }) => ({

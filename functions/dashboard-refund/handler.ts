@@ -1,8 +1,8 @@
-import { services } from '../../shared/services';
+import { dashboardServices } from '../../shared/services';
 import { dashboardPage } from '../../shared/dashboard/http';
 import { refundPage } from '../../shared/dashboard/pages';
 
-const { dashboard } = services();
+const dashboard = dashboardServices();
 
 /** GET /dashboard/refunds/{id}: one refund (the refund object's `links.dashboard`). */
 export const handler = dashboardPage(dashboard, async ({ principal, urls, event }) => {

@@ -1,11 +1,11 @@
-import { services } from '../../shared/services';
+import { dashboardServices } from '../../shared/services';
 import * as z from 'zod';
 import { isKeyProblem, requireSameOrigin, returnTarget, sessionCookie, signInAnswer } from '../../shared/dashboard/http';
 import { toErrorResponse } from '../../shared/http/error-envelope';
 import { formFields, pageHandler } from '../../shared/http/page';
 import { parseWith } from '../../shared/http/validation';
 
-const { dashboard } = services();
+const dashboard = dashboardServices();
 
 const signInForm = z.object({ token: z.string().max(512).default(''), return_to: z.string().max(512).optional() });
 

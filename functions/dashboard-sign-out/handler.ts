@@ -1,8 +1,8 @@
-import { services } from '../../shared/services';
+import { dashboardServices } from '../../shared/services';
 import { clearedSessionCookie, requireSameOrigin, sessionIdOf } from '../../shared/dashboard/http';
 import { pageHandler } from '../../shared/http/page';
 
-const { dashboard } = services();
+const dashboard = dashboardServices();
 
 /** POST /dashboard/sign-out: deletes the session item, clears the cookie, back to the sign-in form. */
 export const handler = pageHandler(async (event, urls) => {

@@ -1,8 +1,8 @@
-import { services } from '../../shared/services';
+import { dashboardServices } from '../../shared/services';
 import { dashboardPage } from '../../shared/dashboard/http';
 import { overviewPage } from '../../shared/dashboard/pages';
 
-const { dashboard } = services();
+const dashboard = dashboardServices();
 
 /** GET /dashboard: the sign-in form, or once signed in the overview of every section. */
 export const handler = dashboardPage(

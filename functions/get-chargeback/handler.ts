@@ -1,10 +1,10 @@
-import { services } from '../../shared/services';
+import { chargebackServices } from '../../shared/services';
 import { getChargeback } from '../../shared/api/chargebacks';
 import { chargebackResource } from '../../shared/domain/chargebacks';
 import { requireOwned } from '../../shared/domain/scope';
 import { apiHandler } from '../../shared/http/api';
 
-const { chargebacks } = services().chargebacks;
+const { chargebacks } = chargebackServices();
 
 /** GET /v1/chargebacks/{id}: the full chargeback object. */
 export const handler = apiHandler(

@@ -1,8 +1,8 @@
-import { services } from '../../shared/services';
+import { eventServices } from '../../shared/services';
 import { getEvent } from '../../shared/api/events';
 import { apiHandler } from '../../shared/http/api';
 
-const { events } = services();
+const events = eventServices();
 
 /** GET /v1/events/{id} */
 export const handler = apiHandler(getEvent, async ({ principal, path }) => ({

@@ -1,10 +1,10 @@
-import { services } from '../../shared/services';
+import { paymentLinkServices } from '../../shared/services';
 import { getPaymentLink as getPaymentLinkOperation } from '../../shared/api/payment-links';
 import { paymentLinkResource } from '../../shared/domain/payment-links';
 import { apiHandler } from '../../shared/http/api';
 import { getPaymentLink } from '../../shared/use-cases/payment-links';
 
-const deps = services().paymentLinks;
+const deps = paymentLinkServices();
 
 /** GET /v1/payment_links/{id} */
 export const handler = apiHandler(getPaymentLinkOperation, async ({ principal, path, urls }) => ({

@@ -1,10 +1,10 @@
-import { services } from '../../shared/services';
+import { paymentServices } from '../../shared/services';
 import { getPayment } from '../../shared/api/payments';
 import { paymentResource } from '../../shared/domain/payments';
 import { requireOwned } from '../../shared/domain/scope';
 import { apiHandler } from '../../shared/http/api';
 
-const { payments } = services();
+const payments = paymentServices();
 
 /** GET /v1/payments/{id} */
 export const handler = apiHandler(

@@ -1,9 +1,9 @@
-import { services } from '../../shared/services';
+import { refundServices } from '../../shared/services';
 import { getRefund } from '../../shared/api/refunds';
 import { refundResource } from '../../shared/domain/refunds';
 import { apiHandler } from '../../shared/http/api';
 
-const { refunds } = services();
+const refunds = refundServices();
 
 /** GET /v1/refunds/{id} */
 export const handler = apiHandler(

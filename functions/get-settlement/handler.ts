@@ -1,10 +1,10 @@
-import { services } from '../../shared/services';
+import { settlementServices } from '../../shared/services';
 import { getSettlement } from '../../shared/api/settlements';
 import { settlementResource } from '../../shared/domain/settlements';
 import { requireOwned } from '../../shared/domain/scope';
 import { apiHandler } from '../../shared/http/api';
 
-const { settlements } = services();
+const settlements = settlementServices();
 
 /** GET /v1/settlements/{code}: by code or `stl_` id, with clearings; live keys only. */
 export const handler = apiHandler(

@@ -1,9 +1,9 @@
-import { services } from '../../shared/services';
+import { settlementServices } from '../../shared/services';
 import { importSettlements } from '../../shared/domain/settlement-import';
 import { logger } from '../../shared/observability/logger';
 import { observed } from '../../shared/observability/middleware';
 
-const { settlements } = services();
+const settlements = settlementServices();
 
 /**
  * The acquirer's settlement feed: invoked with the same document `ops settlement import` reads,

@@ -1,10 +1,10 @@
 import type { FeedResult } from '../../shared/use-cases/chargebacks';
-import { services } from '../../shared/services';
+import { chargebackServices } from '../../shared/services';
 import { logger } from '../../shared/observability/logger';
 import { observed } from '../../shared/observability/middleware';
 import { configuredUrls } from '../../shared/config';
 
-const { chargebacks: useCases } = services();
+const useCases = chargebackServices();
 
 /**
  * The acquirer feed's entry point in AWS: invoked with the same document `ops chargeback ingest`

@@ -1,8 +1,8 @@
-import { services } from '../../shared/services';
+import { eventServices } from '../../shared/services';
 import { listEventDeliveries } from '../../shared/api/events';
 import { apiHandler } from '../../shared/http/api';
 
-const { events } = services();
+const events = eventServices();
 
 /** GET /v1/events/{id}/deliveries */
 export const handler = apiHandler(listEventDeliveries, async ({ principal, path, query }) => ({

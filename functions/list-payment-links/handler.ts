@@ -1,9 +1,9 @@
-import { services } from '../../shared/services';
+import { paymentLinkServices } from '../../shared/services';
 import { listPaymentLinks as listPaymentLinksOperation } from '../../shared/api/payment-links';
 import { apiHandler } from '../../shared/http/api';
 import { listPaymentLinks } from '../../shared/use-cases/payment-links';
 
-const deps = services().paymentLinks;
+const deps = paymentLinkServices();
 
 /** GET /v1/payment_links */
 export const handler = apiHandler(listPaymentLinksOperation, async ({ principal, query, urls }) => ({

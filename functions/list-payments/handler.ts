@@ -1,11 +1,11 @@
-import { services } from '../../shared/services';
+import { paymentServices } from '../../shared/services';
 import { listPayments } from '../../shared/api/payments';
 import { paymentPage } from '../../shared/domain/payments';
 import { isId } from '../../shared/ids';
 import { apiHandler } from '../../shared/http/api';
 import { pageRequest } from '../../shared/pagination';
 
-const { payments } = services();
+const payments = paymentServices();
 
 /** GET /v1/payments */
 export const handler = apiHandler(listPayments, async ({ principal, query, urls }) => {

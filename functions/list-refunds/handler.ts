@@ -1,11 +1,11 @@
-import { services } from '../../shared/services';
+import { refundServices } from '../../shared/services';
 import { listRefunds } from '../../shared/api/refunds';
 import { refundPage } from '../../shared/domain/refunds';
 import { apiHandler } from '../../shared/http/api';
 import { isId } from '../../shared/ids';
 import { pageRequest } from '../../shared/pagination';
 
-const { refunds } = services();
+const refunds = refundServices();
 
 /** GET /v1/refunds: the standard list, newest first, `{has_more, data}`. */
 export const handler = apiHandler(listRefunds, async ({ principal, query, urls }) => {

@@ -1,11 +1,11 @@
-import { services } from '../../shared/services';
+import { settlementServices } from '../../shared/services';
 import { listSettlementRecords } from '../../shared/api/settlements';
 import { isRecordId, recordPage } from '../../shared/domain/settlements';
 import { requireOwned } from '../../shared/domain/scope';
 import { apiHandler } from '../../shared/http/api';
 import { pageRequest } from '../../shared/pagination';
 
-const { settlements } = services();
+const settlements = settlementServices();
 
 /** GET /v1/settlements/{code}/records: newest first by transaction time, optional `type`. */
 export const handler = apiHandler(

@@ -1,10 +1,10 @@
-import { services } from '../../shared/services';
+import { settlementServices } from '../../shared/services';
 import { listSettlements } from '../../shared/api/settlements';
 import { isSettlementCode, isSettlementId, settlementPage } from '../../shared/domain/settlements';
 import { apiHandler } from '../../shared/http/api';
 import { pageRequest } from '../../shared/pagination';
 
-const { settlements } = services();
+const settlements = settlementServices();
 
 /** GET /v1/settlements: organization-wide, newest first by creation; cursors are a code or an id. */
 export const handler = apiHandler(

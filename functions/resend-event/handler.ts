@@ -1,8 +1,8 @@
-import { services } from '../../shared/services';
+import { eventServices } from '../../shared/services';
 import { resendEvent } from '../../shared/api/events';
 import { apiHandler } from '../../shared/http/api';
 
-const { events } = services();
+const events = eventServices();
 
 /** POST /v1/events/{id}/resend */
 export const handler = apiHandler(

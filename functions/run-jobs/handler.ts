@@ -1,4 +1,4 @@
-import { services } from '../../shared/services';
+import { jobServices } from '../../shared/services';
 import { loadConfig } from '../../shared/config';
 import { createBalanceStore } from '../../shared/db/balance';
 import { documentClient } from '../../shared/db/client';
@@ -10,7 +10,7 @@ import { logger } from '../../shared/observability/logger';
 import { countMetric, recordAge } from '../../shared/observability/metrics';
 import { observed } from '../../shared/observability/middleware';
 
-const { jobs } = services();
+const jobs = jobServices();
 const { tableName } = loadConfig();
 const balances = createBalanceStore(documentClient(), tableName);
 const refunds = createRefundRepository(documentClient(), tableName);

@@ -1,8 +1,8 @@
-import { services } from '../../shared/services';
+import { refundServices } from '../../shared/services';
 import { testHelperBalanceAdjustment } from '../../shared/api/refunds';
 import { apiHandler } from '../../shared/http/api';
 
-const { refunds } = services();
+const refunds = refundServices();
 
 /** POST /v1/test_helpers/balance_adjustments (test keys only): signed amount -> the balance. */
 export const handler = apiHandler(

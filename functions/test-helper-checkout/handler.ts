@@ -1,4 +1,4 @@
-import { services } from '../../shared/services';
+import { checkoutServices } from '../../shared/services';
 import { testHelperCheckout } from '../../shared/api/payment-links';
 import { newClientKey } from '../../shared/checkout/session';
 import { paymentResource } from '../../shared/domain/payments';
@@ -6,7 +6,7 @@ import { apiHandler } from '../../shared/http/api';
 import { completePayment, openCheckout } from '../../shared/use-cases/checkout';
 import { getPaymentLink } from '../../shared/use-cases/payment-links';
 
-const deps = services().paymentLinks;
+const deps = checkoutServices();
 
 /**
  * POST /v1/test_helpers/payment_links/{id}/checkout: the checkout page's code path without a

@@ -1,10 +1,10 @@
-import { services } from '../../shared/services';
+import { chargebackServices } from '../../shared/services';
 import { testHelperCreateChargeback } from '../../shared/api/chargebacks';
 import { chargebackResource } from '../../shared/domain/chargebacks';
 import { requireOwned } from '../../shared/domain/scope';
 import { apiHandler } from '../../shared/http/api';
 
-const { chargebacks: useCases } = services();
+const useCases = chargebackServices();
 
 /** POST /v1/test_helpers/payments/{id}/chargebacks: a bank reversal of a paid test payment (201). */
 export const handler = apiHandler(

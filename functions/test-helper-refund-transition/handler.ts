@@ -1,9 +1,9 @@
-import { services } from '../../shared/services';
+import { refundServices } from '../../shared/services';
 import { testHelperRefundTransition } from '../../shared/api/refunds';
 import { refundResource } from '../../shared/domain/refunds';
 import { apiHandler } from '../../shared/http/api';
 
-const { refunds } = services();
+const refunds = refundServices();
 
 /** POST /v1/test_helpers/refunds/{id}/transitions (test keys only). */
 export const handler = apiHandler(

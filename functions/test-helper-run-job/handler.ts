@@ -1,10 +1,10 @@
-import { services } from '../../shared/services';
+import { jobServices } from '../../shared/services';
 import { testHelperRunJob } from '../../shared/api/jobs';
 import { NotFoundError } from '../../shared/errors';
 import { apiHandler } from '../../shared/http/api';
 import { findJob, jobRunResource } from '../../shared/jobs';
 
-const { jobs } = services();
+const jobs = jobServices();
 
 /** POST /v1/test_helpers/jobs/{name}: runs one minute job now (test keys only). */
 export const handler = apiHandler(

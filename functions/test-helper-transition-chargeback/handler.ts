@@ -1,10 +1,10 @@
-import { services } from '../../shared/services';
+import { chargebackServices } from '../../shared/services';
 import { testHelperTransitionChargeback } from '../../shared/api/chargebacks';
 import { chargebackResource } from '../../shared/domain/chargebacks';
 import { requireOwned } from '../../shared/domain/scope';
 import { apiHandler } from '../../shared/http/api';
 
-const { chargebacks: useCases } = services();
+const useCases = chargebackServices();
 
 /** POST /v1/test_helpers/chargebacks/{id}/transitions: a move of the state table (200), or 422. */
 export const handler = apiHandler(

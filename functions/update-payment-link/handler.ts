@@ -1,9 +1,9 @@
-import { services } from '../../shared/services';
+import { paymentLinkServices } from '../../shared/services';
 import { updatePaymentLink as updatePaymentLinkOperation } from '../../shared/api/payment-links';
 import { apiHandler } from '../../shared/http/api';
 import { updatePaymentLink } from '../../shared/use-cases/payment-links';
 
-const deps = services().paymentLinks;
+const deps = paymentLinkServices();
 
 /** POST /v1/payment_links/{id} (partial update) */
 export const handler = apiHandler(

@@ -81,7 +81,7 @@ testInProcess('a type wildcard is one Query however many events of other types a
     expect(await countCalls(async () => (page = await api.get(`/v1/events?limit=1&type=${pattern}`)))).toEqual(pattern.split('.').length > 4 ? [] : ['Query']);
     expect(page.body.data.map((event) => event.id)).toEqual(expected);
   }
-});
+}, 120_000);
 
 testInProcess('operations: retrieve one GetItem, create a GetItem and one transaction, update a GetItem and one transaction', async () => {
   const link = (await createLink()).body;
