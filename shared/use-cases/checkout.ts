@@ -13,6 +13,7 @@ import {
 import type { BalanceRef } from '../domain/balance';
 import { paymentResource, type Payment, type PaymentStatus } from '../domain/payments';
 import { ConflictError, DependencyUnavailableError, NotFoundError } from '../errors';
+import { createKeyedLock } from '../keyed-lock';
 import { newEvent } from '../events';
 import { newId } from '../ids';
 import { inJobScope, type JobScope } from '../jobs';
@@ -116,9 +117,8 @@ function withDetails(payment: Payment, details: CustomerDetails): Payment {
  * - `paid`: one transaction moves the payment to paid, counts it on the link (auto-inactivating
  *   it at its limit), credits the balance and writes `transactions.payment.paid` with the link's
  *   limit events, under the condition that the link is still active, unexpired and (when
- *   limited) at the paid count read. Concurrent payers are separate Lambdas in AWS: nothing
- *   serializes them but that condition, here as there. A payment that loses the race for the
- *   last slot ends `canceled` and is never counted.
+ *   limited) at the paid count read. A payment that loses the race for the last slot ends
+ *   `canceled` and is never counted.
  * - `failed`, `canceled`, `expired`: the payment takes that status.
  */
 export async function completePayment(deps: CheckoutDeps, paymentId: string, outcome: PaymentStatus, details: CustomerDetails = {}) {
@@ -127,8 +127,16 @@ export async function completePayment(deps: CheckoutDeps, paymentId: string, out
   if (payment.status !== 'open') throw new ConflictError(`This payment is already ${payment.status}`);
   if (outcome === 'open') return payment;
   if (outcome !== 'paid') return finish(deps, withDetails({ ...payment, status: outcome }, details));
-  return payOnLink(deps, payment, details);
+  return paymentLinkLock(payment.paymentLinkId, () => payOnLink(deps, payment, details));
 }
+
+/**
+ * Within one process, payers of one link take their turn instead of racing: every loser of a
+ * round would cost a transaction, and DynamoDB Local runs them one at a time, far slower than
+ * DynamoDB. Between processes (Lambdas in AWS, workers in artifact mode) only the conditions
+ * decide; the 200-payer test runs both ways.
+ */
+const paymentLinkLock = createKeyedLock();
 
 /**
  * A payer loses a round only to another payment counted on the same limited link, so it needs
