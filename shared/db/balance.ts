@@ -1,8 +1,9 @@
-import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { BalanceRef } from '../domain/balance';
 import { BusinessRuleError } from '../errors';
 import { LIMITS } from '../limits';
 import { cancellationReasons, conditionalWrite } from './conditional';
+import { transactWrite } from './side-effects';
 import { queryDuePage } from './due';
 import { keys, scopeOf } from './keys';
 import { INDEXES } from './table';
@@ -138,7 +139,7 @@ export function createBalanceStore(db: DynamoDBDocumentClient, tableName: string
     /** Adds a signed amount (test helper; no cover condition, only the balance range). */
     async adjust(ref: BalanceRef, deltaMinor: number): Promise<void> {
       try {
-        await db.send(new TransactWriteCommand({ TransactItems: [balanceChange(tableName, ref, deltaMinor)] }));
+        await transactWrite(db, [balanceChange(tableName, ref, deltaMinor)]);
       } catch (error) {
         if (cancellationReasons(error)?.[0]?.code !== 'ConditionalCheckFailed') throw error;
         throw new BusinessRuleError(`The balance would leave its range of ±${LIMITS.balanceMinor} minor units`, 'amount.value');

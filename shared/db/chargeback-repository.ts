@@ -1,4 +1,4 @@
-import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Principal } from '../auth/principal';
 import { CHARGEBACKS_EXCEED_PAYMENT, balanceDeltaOf, type Chargeback, type ChargebackStatus } from '../domain/chargebacks';
 import type { Payment } from '../domain/payments';
@@ -13,6 +13,7 @@ import { isoMillis } from '../time';
 import { balanceOf } from '../domain/balance';
 import { balanceChange } from './balance';
 import { cancellationReasons, withConflictRetry } from './conditional';
+import { transactWrite } from './side-effects';
 import { stripKeys } from './entity';
 import { chargebackEntity, chargebackReferenceEntity } from './entities';
 import { queryDuePage } from './due';
@@ -44,16 +45,12 @@ export function createChargebackRepository(db: DynamoDBDocumentClient, tableName
     const delta = balanceDeltaOf(chargeback);
     // Transaction conflicts are retried here: callers see only the conditions' outcomes.
     await withConflictRetry(() =>
-      db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            { Put: { TableName: tableName, Item: chargebackItem(chargeback), ReturnValuesOnConditionCheckFailure: 'ALL_OLD', ...guard } },
-            ...checks,
-            ...(delta === 0 ? [] : [balanceChange(tableName, balanceOf(chargeback), delta)]),
-            outboxPut(tableName, event),
-          ],
-        }),
-      ),
+      transactWrite(db, [
+        { Put: { TableName: tableName, Item: chargebackItem(chargeback), ReturnValuesOnConditionCheckFailure: 'ALL_OLD', ...guard } },
+        ...checks,
+        ...(delta === 0 ? [] : [balanceChange(tableName, balanceOf(chargeback), delta)]),
+        outboxPut(tableName, event),
+      ]),
     );
   }
 

@@ -21,13 +21,16 @@ export interface StoredResponse {
 export type IdempotencyClaim =
   | { kind: 'claimed' }
   | { kind: 'in_flight'; fingerprint: string }
+  /** The first request committed its change but never answered (killed by its timeout, say). */
+  | { kind: 'carried_out'; fingerprint: string }
   | { kind: 'completed'; fingerprint: string; response: StoredResponse };
 
 /**
  * Idempotency records: one item per API key and Idempotency-Key, claimed with a conditional
  * Put (so of twenty identical concurrent requests exactly one runs), completed with the
  * response, and expired after 24 hours (TTL; the claim also treats an expired record as free,
- * since TTL deletion lags). An `in_flight` claim older than its lease is free too.
+ * since TTL deletion lags). An `in_flight` claim older than its lease is free too, unless a
+ * transaction of its request marked it `carriedOut` (shared/db/side-effects.ts).
  */
 export function createIdempotencyStore(db: DynamoDBDocumentClient, tableName: string) {
   return {
@@ -46,20 +49,25 @@ export function createIdempotencyStore(db: DynamoDBDocumentClient, tableName: st
                 fingerprint,
                 [TTL_ATTRIBUTE]: nowSeconds + IDEMPOTENCY_TTL_SECONDS,
               },
-              ConditionExpression: 'attribute_not_exists(#pk) OR #ttl < :now OR (#state = :inFlight AND #lease < :nowMs)',
-              ExpressionAttributeNames: { '#pk': 'PK', '#ttl': TTL_ATTRIBUTE, '#state': 'state', '#lease': 'leaseUntil' },
+              ConditionExpression: 'attribute_not_exists(#pk) OR #ttl < :now OR (#state = :inFlight AND #lease < :nowMs AND attribute_not_exists(#carriedOut))',
+              ExpressionAttributeNames: { '#pk': 'PK', '#ttl': TTL_ATTRIBUTE, '#state': 'state', '#lease': 'leaseUntil', '#carriedOut': 'carriedOut' },
               ExpressionAttributeValues: { ':now': nowSeconds, ':inFlight': 'in_flight', ':nowMs': now },
               ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
             }),
           );
           return { kind: 'claimed' };
         },
-        (old) =>
-          old?.state === 'completed'
-            ? { kind: 'completed', fingerprint: String(old.fingerprint), response: old.response as StoredResponse }
-            : { kind: 'in_flight', fingerprint: String(old?.fingerprint ?? '') },
+        (old): IdempotencyClaim => {
+          const fingerprint = String(old?.fingerprint ?? '');
+          if (old?.state === 'completed') return { kind: 'completed', fingerprint, response: old.response as StoredResponse };
+          const leaseOver = Number(old?.leaseUntil) < now;
+          return old?.carriedOut === true && leaseOver ? { kind: 'carried_out', fingerprint } : { kind: 'in_flight', fingerprint };
+        },
       );
     },
+
+    /** Where a request's transactions mark this key carried out. */
+    carriedOutMark: (keyId: string, idempotencyKey: string) => ({ tableName, key: keys.idempotency(keyId, idempotencyKey) }),
 
     async complete(keyId: string, idempotencyKey: string, response: StoredResponse): Promise<void> {
       await db.send(

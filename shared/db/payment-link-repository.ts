@@ -11,6 +11,7 @@ import { isId } from '../ids';
 import { type PageRequest } from '../pagination';
 import { scopeListPage } from './list-page';
 import { cancellationReasons, withConflictRetry } from './conditional';
+import { transactWrite } from './side-effects';
 import { stripKeys } from './entity';
 import { checkoutSessionEntity, paymentLinkEntity } from './entities';
 import { queryDuePage } from './due';
@@ -83,7 +84,7 @@ export function createPaymentLinkRepository(db: DynamoDBDocumentClient, tableNam
   }
 
   async function transact(actions: TransactAction[]): Promise<void> {
-    await withConflictRetry(() => db.send(new TransactWriteCommand({ TransactItems: actions })));
+    await withConflictRetry(() => transactWrite(db, actions));
   }
 
   /**

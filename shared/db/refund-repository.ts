@@ -1,4 +1,5 @@
-import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { transactWrite } from './side-effects';
 import type { Principal } from '../auth/principal';
 import type { Refund, RefundMove } from '../domain/refunds';
 import { type OutboxEvent } from '../events';
@@ -55,7 +56,7 @@ export function createRefundRepository(db: DynamoDBDocumentClient, tableName: st
   /** Runs a transaction; a cancellation comes back as its reasons, persistent conflicts as 'conflict'. */
   async function transact(actions: Record<string, unknown>[]): Promise<{ code?: string }[] | 'conflict' | undefined> {
     try {
-      await withConflictRetry(() => db.send(new TransactWriteCommand({ TransactItems: actions as never })));
+      await withConflictRetry(() => transactWrite(db, actions as never));
       return undefined;
     } catch (error) {
       if (isTransactionConflict(error)) return 'conflict';

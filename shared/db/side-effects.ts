@@ -1,10 +1,16 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 /** The commands that change the table (what commits a side effect). */
 const WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'TransactWriteItemsCommand', 'BatchWriteItemCommand']);
 
-const watched = new AsyncLocalStorage<{ wrote: boolean }>();
+/** The idempotency record a request's transactions mark as carried out (its table and key). */
+export interface CarriedOutMark {
+  tableName: string;
+  key: Record<string, string>;
+}
+
+const watched = new AsyncLocalStorage<{ wrote: boolean; mark?: CarriedOutMark }>();
 
 /**
  * Runs `action` and tells whether it may have changed the table, whatever it returns or throws:
@@ -12,8 +18,8 @@ const watched = new AsyncLocalStorage<{ wrote: boolean }>();
  * once it is sent, since a timeout or a lost answer can follow a commit. Sees the writes of
  * clients that `watchWrites` was applied to, made within `action`.
  */
-export async function runWatchingWrites<T>(action: () => Promise<T>): Promise<{ outcome: PromiseSettledResult<T>; wrote: boolean }> {
-  const state = { wrote: false };
+export async function runWatchingWrites<T>(action: () => Promise<T>, mark?: CarriedOutMark): Promise<{ outcome: PromiseSettledResult<T>; wrote: boolean }> {
+  const state = { wrote: false, mark };
   const [outcome] = await watched.run(state, () => Promise.allSettled([action()]));
   return { outcome, wrote: state.wrote };
 }
@@ -27,4 +33,31 @@ export function watchWrites(client: DynamoDBDocumentClient): void {
     },
     { step: 'initialize', name: 'watchWrites' },
   );
+}
+
+type TransactActions = NonNullable<TransactWriteCommandInput['TransactItems']>;
+
+/**
+ * Sends a TransactWriteItems. Inside an idempotent request it also marks the request's record
+ * `carriedOut`, in the same transaction: a function killed after the commit (its timeout) leaves
+ * the claim in flight, and a retry after its lease must learn that the change was made instead
+ * of making it again. The mark goes last, so the actions' cancellation reasons keep their places.
+ */
+export function transactWrite(db: DynamoDBDocumentClient, actions: TransactActions) {
+  const mark = watched.getStore()?.mark;
+  const marked: TransactActions = mark
+    ? [
+        ...actions,
+        {
+          Update: {
+            TableName: mark.tableName,
+            Key: mark.key,
+            UpdateExpression: 'SET #carriedOut = :true',
+            ExpressionAttributeNames: { '#carriedOut': 'carriedOut' },
+            ExpressionAttributeValues: { ':true': true },
+          },
+        },
+      ]
+    : actions;
+  return db.send(new TransactWriteCommand({ TransactItems: marked }));
 }

@@ -39,6 +39,12 @@ const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 const CARRIED_OUT =
   'A request with this Idempotency-Key was carried out but failed before it could answer; it will not run again. Retrieve or list the resource to see its result.';
 
+/** The replayed 409 of a request that made its change but could not answer. */
+function carriedOutAnswer(docsUrl: string) {
+  const { status, envelope } = toErrorResponse(new ConflictError(CARRIED_OUT), docsUrl);
+  return { statusCode: status, headers: { ...JSON_HEADERS, [REPLAYED_HEADER]: 'true' }, body: JSON.stringify(envelope) };
+}
+
 /** Same method, path and body byte for byte: the same request. */
 export function requestFingerprint(event: APIGatewayProxyEventV2): string {
   return createHash('sha256')
@@ -53,7 +59,9 @@ export function requestFingerprint(event: APIGatewayProxyEventV2): string {
  * 3. A repeat with another body: 422. A repeat while the first still runs: 409.
  * 4. A 5xx (or 429) before anything was written releases the key, so the client's retry runs
  *    again. A 5xx after a write keeps it: the side effect happened, so a repeat answers 409
- *    (replayed) saying so, never running the action again nor answering 500.
+ *    (replayed) saying so, never running the action again nor answering 500. A request killed
+ *    after its commit (no code runs then) is known by the mark its transaction left on the
+ *    claim: after the lease, a repeat gets the same 409 instead of a second run.
  * 5. Once the action has answered, its answer is kept whatever it takes (`keepAnswer`): the key
  *    is never freed after the side effect, and the client never gets a 500 for the bookkeeping.
  */
@@ -75,6 +83,10 @@ export async function runIdempotently(
       throw new BusinessRuleError('This Idempotency-Key was already used with a different request', 'Idempotency-Key');
     }
     if (claim.kind === 'in_flight') throw new ConflictError('A request with this Idempotency-Key is still in progress');
+    if (claim.kind === 'carried_out') {
+      countMetric(METRIC.idempotentReplays);
+      return carriedOutAnswer(docsUrl);
+    }
     countMetric(METRIC.idempotentReplays);
     return {
       statusCode: claim.response.status,
@@ -83,7 +95,7 @@ export async function runIdempotently(
     };
   }
   let result: APIGatewayProxyStructuredResultV2;
-  const { outcome, wrote } = await runWatchingWrites(execute);
+  const { outcome, wrote } = await runWatchingWrites(execute, store.carriedOutMark(keyId, idempotencyKey));
   if (outcome.status === 'fulfilled') result = outcome.value;
   else {
     const error = outcome.reason;
@@ -94,8 +106,8 @@ export async function runIdempotently(
       throw error;
     }
     if (status >= 500) {
-      const carriedOut = toErrorResponse(new ConflictError(CARRIED_OUT), docsUrl);
-      await keepAnswer(store, keyId, idempotencyKey, { status: carriedOut.status, headers: JSON_HEADERS, body: JSON.stringify(carriedOut.envelope) });
+      const { statusCode, body } = carriedOutAnswer(docsUrl);
+      await keepAnswer(store, keyId, idempotencyKey, { status: statusCode, headers: JSON_HEADERS, body });
       throw error;
     }
     result = { statusCode: status, headers: JSON_HEADERS, body: JSON.stringify(envelope) };

@@ -1,4 +1,10 @@
+import { hashToken } from '../../../shared/auth/tokens';
 import { documentClient } from '../../../shared/db/client';
+import { createPaymentLinkRepository } from '../../../shared/db/payment-link-repository';
+import { runWatchingWrites } from '../../../shared/db/side-effects';
+import { newPaymentLink } from '../../../shared/domain/payment-links';
+import { requestFingerprint } from '../../../shared/http/idempotency';
+import { newId } from '../../../shared/ids';
 import { IN_FLIGHT_LEASE_MS, createIdempotencyStore } from '../../../shared/db/idempotency-store';
 import { client, expectEnvelope } from '../../support/http';
 import { inProcess } from '../../support/mode';
@@ -67,6 +73,27 @@ test('idempotency: 20 parallel identical requests with one key create exactly on
   for (const result of results.filter((r) => r.status !== 201)) expectEnvelope(result, 409);
   const replay = await api.post('/v1/payment_links', body(), { 'idempotency-key': 'burst-1' });
   expect(replay.body.id).toBe(created[0].body.id);
+});
+
+test('idempotency: a request killed after its commit is not run again after the lease: the repeat answers 409 carried out', async () => {
+  const store = createIdempotencyStore(stack.db, stack.tableName);
+  // What a function killed by its timeout right after its transaction leaves: the claim in
+  // flight, marked by that transaction.
+  const fingerprint = requestFingerprint({ requestContext: { http: { method: 'POST' } }, rawPath: '/v1/payment_links', body: JSON.stringify(body()) } as never);
+  const keyId = (await stack.directory.keyStore.findKeyByTokenHash(hashToken(merchant.test)))!.keyId;
+  const start = Date.now() - IN_FLIGHT_LEASE_MS - 1_000;
+  expect((await store.claim(keyId, 'killed-after-commit', fingerprint, start)).kind).toBe('claimed');
+  await runWatchingWrites(async () => {
+    const link = newPaymentLink({ id: newId('paymentLink'), orgId: merchant.orgId, mode: 'test', acceptorId: merchant.acceptorId, body: body(), now: new Date() });
+    await createPaymentLinkRepository(stack.db, stack.tableName).create(link, []);
+  }, store.carriedOutMark(keyId, 'killed-after-commit'));
+  const before = await countLinks();
+  const repeat = await api.call('POST', '/v1/payment_links', JSON.stringify(body()), { 'content-type': 'application/json', 'idempotency-key': 'killed-after-commit' });
+  expectEnvelope(repeat, 409);
+  expect(repeat.body.detail).toMatch(/carried out/);
+  expect(repeat.headers.get('idempotent-replayed')).toBe('true');
+  expect(await countLinks()).toBe(before);
+  // Without the mark (killed before its commit) the lease frees the key, as below.
 });
 
 test('idempotency: a claim left in flight by a crashed request frees itself after its lease', async () => {

@@ -8,6 +8,7 @@ function storeFailing(failures: number) {
   let released = false;
   const store: IdempotencyStore = {
     claim: async (): Promise<IdempotencyClaim> => ({ kind: 'claimed' }),
+    carriedOutMark: () => ({ tableName: 'table', key: { PK: 'IDEM#x', SK: 'IDEM' } }),
     complete: async (_keyId, _key, response) => {
       if (failures-- > 0) throw Object.assign(new Error('Item size has exceeded the maximum allowed size'), { name: 'ValidationException' });
       stored.push(response);
