@@ -103,10 +103,12 @@ test('race: cancels and job runs on the same refunds, all at once: exactly one o
   for (let i = 0; i < refunds.length; i++) {
     const [a, b] = answers.slice(2 * i, 2 * i + 2).map((answer) => answer.status);
     const final = (await api.get(`/v1/refunds/${refunds[i].id}`)).body.status;
-    // At most one cancel wins; when one does the refund is canceled, otherwise the job took it.
+    // At most one cancel wins; when one does the refund is canceled, otherwise the job took it
+    // (two overlapping runs may take it a step further, to refunded).
     expect([a, b].filter((code) => code === 200).length).toBeLessThanOrEqual(1);
     expect([a, b].every((code) => code === 200 || code === 422)).toBe(true);
-    expect(final).toBe([a, b].includes(200) ? 'canceled' : 'processing');
+    if ([a, b].includes(200)) expect(final).toBe('canceled');
+    else expect(['processing', 'refunded']).toContain(final);
   }
   const kept = (await Promise.all(refunds.map(async (created) => (await api.get(`/v1/refunds/${created.id}`)).body.status))).filter(
     (final) => final !== 'canceled',
