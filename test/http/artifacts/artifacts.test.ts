@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { GetQueueUrlCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
@@ -234,5 +236,16 @@ describe('artifact mode: an edited template', () => {
     const result = await client(stack.baseUrl).get('/docs?sleep_ms=3000');
     expect(result.status).toBe(503);
     expect(result.body).toEqual({ message: 'Service Unavailable' });
+  });
+});
+
+describe('the synthesized template', () => {
+  // CI installs cfn-lint (.ci/run); a developer machine without it skips this one check.
+  const cfnLint = spawnSync('cfn-lint', ['--version'], { encoding: 'utf8' }).status === 0;
+  const lintTest = cfnLint || process.env.CI === 'true' ? test : test.skip;
+
+  lintTest('lints without errors (cfn-lint; W3005 is CDK\'s own DependsOn beside a GetAtt)', () => {
+    const lint = spawnSync('cfn-lint', ['--non-zero-exit-code', 'error', '--ignore-checks', 'W3005', '--', join(artifacts, `${stackName}.template.json`)], { encoding: 'utf8' });
+    expect({ status: lint.status, output: `${lint.stdout}${lint.stderr}`.split('\n').filter((line) => /^E\d/.test(line)) }).toEqual({ status: 0, output: [] });
   });
 });
