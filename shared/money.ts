@@ -47,6 +47,11 @@ export function formatMinor(minor: number): string {
 }
 
 /** `1050` -> `10.5`, the JSON-number form of payment-link output. */
+/** An amount as a customer reads it (`€49.90`); minor units of a two-decimal currency. */
+export function formatForCustomer(minor: number, currency: string): string {
+  return new Intl.NumberFormat('en', { style: 'currency', currency: currency.toUpperCase() }).format(minorToNumber(minor));
+}
+
 export function minorToNumber(minor: number): number {
   return Number(formatMinor(minor));
 }

@@ -3,7 +3,7 @@ import { checkoutPage, deniedPage } from '../../shared/checkout/pages';
 import { CLIENT_KEY_COOKIE, clientKeyCookie, isClientKey, newClientKey } from '../../shared/checkout/session';
 import { cookiesOf } from '../../shared/http/cookies';
 import { pageHandler } from '../../shared/http/page';
-import { CheckoutDeniedError, openCheckout } from '../../shared/use-cases/checkout';
+import { CheckoutDeniedError, merchantOf, openCheckout } from '../../shared/use-cases/checkout';
 
 const deps = checkoutServices();
 
@@ -13,9 +13,11 @@ export const handler = pageHandler(async (event, urls) => {
   const known = cookiesOf(event)[CLIENT_KEY_COOKIE];
   const clientKey = isClientKey(known) ? known : newClientKey();
   const cookies = known === clientKey ? undefined : [clientKeyCookie(clientKey, urls.checkout.startsWith('https:'))];
+  const context = deps(urls);
   try {
-    const { link, payment } = await openCheckout(deps(urls), linkId, clientKey);
-    return { status: 200, html: checkoutPage(link, payment.id, `${urls.checkout}/${link.id}`), cookies };
+    const { link, payment } = await openCheckout(context, linkId, clientKey);
+    const merchant = await merchantOf(context, link);
+    return { status: 200, html: checkoutPage({ link, merchant, paymentId: payment.id, action: `${urls.checkout}/${link.id}` }), cookies };
   } catch (error) {
     if (error instanceof CheckoutDeniedError) return { status: 409, html: deniedPage(error.denial), cookies };
     throw error;

@@ -6,22 +6,18 @@ import { ConflictError, NotFoundError } from '../../shared/errors';
 import { cookiesOf } from '../../shared/http/cookies';
 import { formFields, pageHandler } from '../../shared/http/page';
 import { parseWith } from '../../shared/http/validation';
-import { completePayment } from '../../shared/use-cases/checkout';
+import { MissingCustomerDetailsError } from '../../shared/domain/payment-links';
+import { customerDetailsInput } from '../../shared/domain/payments';
+import { completePayment, merchantOf } from '../../shared/use-cases/checkout';
 
 const deps = checkoutServices();
 
-const submission = z.object({
-  payment_id: z.string(),
-  outcome: z.enum(TEST_OUTCOMES),
-  email: z.email().optional(),
-  phone: z.string().max(40).optional(),
-  address: z.string().max(500).optional(),
-});
+const submission = z.object({ payment_id: z.string(), outcome: z.enum(TEST_OUTCOMES), ...customerDetailsInput });
 
 /**
  * POST /checkout/{id}: the customer's choice on the test-mode checkout.
  * 1. The payment must be this link's and this customer's (client_key cookie).
- * 2. Fields the link collects are required to pay.
+ * 2. Fields the link collects are required to pay (the use case's rule, as for the test helper).
  * 3. Paid: redirect to the link's redirect_url, else to the thank-you page with the payment id.
  */
 export const handler = pageHandler(async (event, urls) => {
@@ -33,15 +29,14 @@ export const handler = pageHandler(async (event, urls) => {
     throw new NotFoundError('This checkout session does not exist');
   }
   if (link.mode !== 'test') throw new ConflictError('Live payments are completed on the acquirer payment page');
-  const missing = form.outcome === 'paid' && [
-    link.collectEmail && !form.email && 'email address',
-    link.collectPhone && !form.phone && 'phone number',
-    link.collectAddress && !form.address && 'billing address',
-  ].filter(Boolean);
-  if (missing && missing.length) {
-    return { status: 400, html: checkoutPage(link, payment.id, `${urls.checkout}/${link.id}`, `Please enter your ${missing.join(', ')}.`) };
+  let done;
+  try {
+    done = await completePayment(context, payment.id, form.outcome, { email: form.email, phone: form.phone, address: form.address });
+  } catch (error) {
+    if (!(error instanceof MissingCustomerDetailsError)) throw error;
+    const page = { link, merchant: await merchantOf(context, link), paymentId: payment.id, action: `${urls.checkout}/${link.id}` };
+    return { status: 400, html: checkoutPage({ ...page, error: `Please enter your ${error.labels.join(', ')}.` }) };
   }
-  const done = await completePayment(context, payment.id, form.outcome, { email: form.email, phone: form.phone, address: form.address });
   if (done.status !== 'paid') return { status: 200, html: outcomePage(done.status, `${urls.checkout}/${link.id}`) };
   const target = link.redirectUrl ? withPaymentId(link.redirectUrl, done.id) : `${urls.checkout}/${link.id}/thank-you?payment_id=${done.id}`;
   return { status: 303, headers: { location: target }, html: '' };

@@ -18,7 +18,7 @@ export const handler = apiHandler(
     const context = deps(urls);
     const link = await getPaymentLink(context, principal, path.id);
     const { payment } = await openCheckout(context, link.id, body.client_key ?? newClientKey());
-    const done = await completePayment(context, payment.id, body.outcome ?? 'paid');
+    const done = await completePayment(context, payment.id, body.outcome ?? 'paid', { email: body.email, phone: body.phone, address: body.address });
     return { status: 201, body: paymentResource(done, urls) };
   },
 );

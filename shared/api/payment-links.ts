@@ -113,9 +113,12 @@ export const testHelperCheckout = defineOperation({
   body: testCheckoutBody,
   tag: 'Test helpers',
   summary: 'Check out a payment link',
-  description: "Runs the checkout page's code without a browser: opens the checkout and completes the payment with `outcome` (default `paid`).",
+  description:
+    "Runs the checkout page's code without a browser: opens the checkout and completes the payment with `outcome` (default `paid`). " +
+    'Like the page, it needs the fields the link collects (`email`, `phone`, `address`) to pay.',
   success: { status: 201, description: 'The payment.', schema: PaymentSchema },
   errors: {
+    422: { description: '`outcome` `paid` without a field the link collects (attribute: the first missing field).' },
     409: {
       description: 'The link refuses checkout (`reason`: `expired`, `inactive` or `limit_reached`), or an Idempotency-Key is in flight.',
       schema: CheckoutDeniedSchema.or(ErrorEnvelopeSchema),

@@ -1,13 +1,24 @@
 import type { PaymentLink, DenialReason } from '../domain/payment-links';
-import { formatMinor } from '../money';
+import { formatForCustomer } from '../money';
 import { escapeHtml, htmlDocument } from '../http/page';
 
 export const TEST_OUTCOMES = ['paid', 'failed', 'canceled', 'expired'] as const;
 
-const formatAmount = (link: PaymentLink) => `${formatMinor(link.amountMinor)} ${link.currency}`;
+const formatAmount = (link: PaymentLink) => formatForCustomer(link.amountMinor, link.currency);
 
-/** The checkout: amount, currency, description; in test mode one button per outcome. */
-export function checkoutPage(link: PaymentLink, paymentId: string, action: string, error?: string): string {
+const EXPIRY_FORMAT = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+
+/** The way back to the merchant, when the link gives one (its redirect_url). */
+const backLink = (link: PaymentLink, merchant: string) =>
+  link.redirectUrl ? `<p><a href="${escapeHtml(link.redirectUrl)}" data-testid="back">Back to ${escapeHtml(merchant)}</a></p>` : '';
+
+/**
+ * The checkout: whom the customer pays, the amount as the customer reads it, the description
+ * and the expiry; in test mode one button per outcome, the ones other than Pay without the
+ * collected fields (`formnovalidate`), so they work in one click.
+ */
+export function checkoutPage(page: { link: PaymentLink; merchant: string; paymentId: string; action: string; error?: string }): string {
+  const { link, paymentId, action, error } = page;
   const fields = [
     link.collectEmail && field('email', 'Email address', 'email', 'email'),
     link.collectPhone && field('phone', 'Phone number', 'tel', 'tel'),
@@ -20,17 +31,20 @@ export function checkoutPage(link: PaymentLink, paymentId: string, action: strin
   ${fields.join('\n  ')}
   <p class="note">Test mode: choose the outcome of this payment.</p>
   <div class="actions">
-    ${TEST_OUTCOMES.map((outcome) => `<button type="submit" name="outcome" value="${outcome}">${outcomeLabel[outcome]}</button>`).join('\n    ')}
+    ${TEST_OUTCOMES.map((outcome) => `<button type="submit" name="outcome" value="${outcome}"${outcome === 'paid' ? '' : ' formnovalidate'}>${outcomeLabel[outcome]}</button>`).join('\n    ')}
   </div>
 </form>`
       : `<p class="note">In live mode this page hands the payment over to the acquirer's payment page, which is not part of this service.</p>`;
   return htmlDocument(
     `Pay ${formatAmount(link)}`,
     `${link.mode === 'test' ? '<span class="mode">Test mode</span>' : ''}
+<p class="merchant">Pay <strong data-testid="merchant">${escapeHtml(page.merchant)}</strong></p>
 <h1>${escapeHtml(link.description || 'Payment')}</h1>
 <p class="amount" data-testid="amount">${escapeHtml(formatAmount(link))}</p>
+${link.expiresAt ? `<p class="note" data-testid="expires">This link expires on ${escapeHtml(EXPIRY_FORMAT.format(new Date(link.expiresAt)))} UTC.</p>` : ''}
 ${error ? `<p role="alert">${escapeHtml(error)}</p>` : ''}
-${form}`,
+${form}
+${backLink(link, page.merchant)}`,
   );
 }
 
@@ -38,7 +52,7 @@ const outcomeLabel: Record<(typeof TEST_OUTCOMES)[number], string> = {
   paid: 'Pay',
   failed: 'Fail payment',
   canceled: 'Cancel payment',
-  expired: 'Let payment expire',
+  expired: 'Expire payment',
 };
 
 function field(name: string, label: string, type: string, autocomplete: string): string {
@@ -64,12 +78,14 @@ export function deniedPage(reason: DenialReason): string {
   );
 }
 
-export function thankYouPage(paymentId: string, link: PaymentLink): string {
+export function thankYouPage(paymentId: string, link: PaymentLink, merchant: string): string {
   return htmlDocument(
     'Thank you',
     `<h1>Thank you for your payment</h1>
 <p class="amount">${escapeHtml(formatAmount(link))}</p>
-<p>Payment reference: <strong data-testid="payment-id">${escapeHtml(paymentId)}</strong></p>`,
+<p class="merchant">Paid to <strong data-testid="merchant">${escapeHtml(merchant)}</strong></p>
+<p>Payment reference: <strong data-testid="payment-id">${escapeHtml(paymentId)}</strong></p>
+${backLink(link, merchant)}`,
   );
 }
 

@@ -220,6 +220,25 @@ export function updatedPaymentLink(link: PaymentLink, body: UpdatePaymentLinkBod
   return next;
 }
 
+const COLLECTED = [
+  { flag: 'collectEmail', field: 'email', label: 'email address' },
+  { flag: 'collectPhone', field: 'phone', label: 'phone number' },
+  { flag: 'collectAddress', field: 'address', label: 'billing address' },
+] as const;
+
+/** A paid outcome without a detail the link collects (422 on the first missing field). */
+export class MissingCustomerDetailsError extends BusinessRuleError {
+  constructor(readonly labels: string[], field: string) {
+    super(`Enter the customer's ${labels.join(', ')} to pay`, field);
+  }
+}
+
+/** The checkout page and the test helper alike (§10): a payment is paid only with what its link collects. */
+export function requireCollectedDetails(link: PaymentLink, details: { email?: string; phone?: string; address?: string }): void {
+  const missing = COLLECTED.filter(({ flag, field }) => link[flag] && !details[field]);
+  if (missing.length) throw new MissingCustomerDetailsError(missing.map(({ label }) => label), missing[0].field);
+}
+
 /** Why a checkout is refused, by the contract's precedence (status first), or undefined. */
 export function checkoutDenial(link: PaymentLink, now: Date): DenialReason | undefined {
   if (link.status === 'expired' || isDueToExpire(link, now)) return 'expired';

@@ -40,10 +40,19 @@ export const listPaymentsQuery = z
   .meta({ id: 'ListPaymentsQuery' });
 
 /** Body of the test helper `POST /v1/test_helpers/payment_links/:id/checkout`. */
+/** What a link may collect from the customer (`collect_email`, `collect_phone`, `collect_address`): the checkout page's fields and the helper's. */
+export const customerDetailsInput = {
+  email: z.email().optional().meta({ description: "The customer's email; required to pay when the link collects it." }),
+  phone: z.string().min(1).max(40).optional().meta({ description: "The customer's phone number; required to pay when the link collects it." }),
+  address: z.string().min(1).max(500).optional().meta({ description: "The customer's billing address; required to pay when the link collects it." }),
+};
+export type CustomerDetails = { email?: string; phone?: string; address?: string };
+
 export const testCheckoutBody = z
   .strictObject({
     outcome: z.enum(PAYMENT_STATUSES).optional().meta({ description: 'The payment outcome; default `paid`.' }),
     client_key: z.string().min(1).max(64).optional().meta({ description: 'The customer: an open payment of the same client key is reused.' }),
+    ...customerDetailsInput,
   })
   .meta({ id: 'TestHelperCheckoutRequest' });
 

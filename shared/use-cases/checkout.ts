@@ -2,16 +2,18 @@ import {
   PAYMENT_LINK_EVENT,
   PAYMENT_PAID_EVENT,
   checkoutDenial,
+  requireCollectedDetails,
   expiredPaymentLink,
   isDueToExpire,
   paidPaymentLink,
   remainingPayments,
   StaleLinkError,
   type DenialReason,
+  type PaymentLink,
   type VersionedLink,
 } from '../domain/payment-links';
 import type { BalanceRef } from '../domain/balance';
-import { paymentResource, type Payment, type PaymentStatus } from '../domain/payments';
+import { paymentResource, type CustomerDetails, type Payment, type PaymentStatus } from '../domain/payments';
 import { ConflictError, DependencyUnavailableError, NotFoundError } from '../errors';
 import { createKeyedLock } from '../keyed-lock';
 import { newEvent } from '../events';
@@ -40,7 +42,6 @@ const DENIAL_DETAIL: Record<DenialReason, string> = {
   limit_reached: 'This payment link has reached its payment limit',
 };
 
-export type CustomerDetails = { email?: string; address?: string; phone?: string };
 
 /**
  * Opens the checkout of a link for one customer (the page and the test helper share this).
@@ -103,6 +104,11 @@ export async function openCheckout(deps: CheckoutDeps, linkId: string, clientKey
   return { link, payment, reused: false };
 }
 
+/** Whom the customer pays: the name of the link's acceptor. */
+export async function merchantOf(deps: PaymentLinkDeps, link: PaymentLink): Promise<string> {
+  return (await deps.directory.getAcceptor(link.orgId, link.acceptorId))?.name ?? 'the merchant';
+}
+
 function withDetails(payment: Payment, details: CustomerDetails): Payment {
   const customer = { ...payment.customer, ...(details.email ? { email: details.email } : {}), ...(details.phone ? { phone: details.phone } : {}) };
   return {
@@ -148,6 +154,7 @@ const MAX_PAID_ATTEMPTS = 250;
 async function payOnLink(deps: CheckoutDeps, payment: Payment, details: CustomerDetails): Promise<Payment> {
   let link = await deps.links.get(payment.paymentLinkId);
   if (!link) throw new NotFoundError();
+  requireCollectedDetails(link, details);
   for (let attempt = 0; attempt < MAX_PAID_ATTEMPTS; attempt++) {
     const now = deps.now();
     if (checkoutDenial(link, now)) return finish(deps, withDetails({ ...payment, status: 'canceled' }, details));

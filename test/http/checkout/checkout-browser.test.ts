@@ -36,11 +36,13 @@ describeBrowser('checkout in headless Chromium', () => {
     const response = await page.goto(link.links.checkout.href);
     expect(response?.status()).toBe(200);
     await expect(page.getByRole('heading', { name: 'Museum ticket' }).isVisible()).resolves.toBe(true);
-    expect(await page.getByTestId('amount').textContent()).toBe('19.99 EUR');
+    expect(await page.getByTestId('merchant').textContent()).toBe('Web shop');
+    expect(await page.getByTestId('amount').textContent()).toBe('€19.99');
     await page.getByLabel('Email address').fill('ada@example.com');
     await page.getByRole('button', { name: 'Pay', exact: true }).click();
     await page.waitForURL(/thank-you/);
     expect(await page.getByRole('heading').textContent()).toBe('Thank you for your payment');
+    expect(await page.getByTestId('merchant').textContent()).toBe('Web shop');
     const paymentId = await page.getByTestId('payment-id').textContent();
     expect(paymentId).toMatch(/^pay_/);
     const payment = (await api.get(`/v1/payments/${paymentId}`)).body;
@@ -63,6 +65,41 @@ describeBrowser('checkout in headless Chromium', () => {
       page.getByRole('button', { name: 'Pay', exact: true }).click(),
     ]);
     expect(new URL(request.url()).searchParams.get('payment_id')).toMatch(/^pay_/);
+    await page.close();
+  });
+
+  test('browser: with email, phone and address collected, the test outcomes other than Pay work in one click; Pay needs the fields', async () => {
+    const link = (
+      await api.post('/v1/payment_links', {
+        amount: { value: '49.90', currency: 'EUR' },
+        acceptor_id: merchant.acceptorId,
+        collect_email: true,
+        collect_phone: true,
+        collect_address: true,
+        redirect_url: 'https://shop.example/orders',
+      })
+    ).body;
+    const page = await browser.newPage();
+    for (const [button, status] of [['Fail payment', 'failed'], ['Cancel payment', 'canceled'], ['Expire payment', 'expired']]) {
+      await page.goto(link.links.checkout.href);
+      expect(await page.getByTestId('back').getAttribute('href')).toBe('https://shop.example/orders');
+      await page.getByRole('button', { name: button }).click();
+      await page.waitForLoadState();
+      expect(await page.getByRole('heading').textContent()).toBe(`Payment ${status}`);
+    }
+    await page.goto(link.links.checkout.href);
+    // Pay with the fields empty: the browser keeps the customer on the form.
+    await page.getByRole('button', { name: 'Pay', exact: true }).click();
+    expect(await page.getByLabel('Email address').evaluate((input) => (input as HTMLInputElement).validity.valueMissing)).toBe(true);
+    await page.getByLabel('Email address').fill('ada@example.com');
+    await page.getByLabel('Phone number').fill('+49 30 1234');
+    await page.getByLabel('Billing address').fill('Unter den Linden 1, Berlin');
+    const [request] = await Promise.all([
+      page.waitForRequest((req) => req.url().startsWith('https://shop.example/orders')),
+      page.getByRole('button', { name: 'Pay', exact: true }).click(),
+    ]);
+    const paymentId = new URL(request.url()).searchParams.get('payment_id')!;
+    expect((await api.get(`/v1/payments/${paymentId}`)).body).toMatchObject({ status: 'paid', customer: { email: 'ada@example.com', phone: '+49 30 1234' } });
     await page.close();
   });
 

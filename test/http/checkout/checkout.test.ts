@@ -22,14 +22,16 @@ const events = () => outboxEvents(stack, merchant.orgId);
 const openPage = (linkId: string, cookie?: string) => fetch(`${stack.baseUrl}/checkout/${linkId}`, { headers: cookie ? { cookie } : {} });
 
 describe('checkout page', () => {
-  test('checkout: the page shows amount, currency and description, and the test-mode outcomes', async () => {
-    const link = await create({ description: 'Yoga class', amount: { value: '25.5', currency: 'eur' } });
+  test('checkout: the page names the merchant and shows the amount as the customer reads it, the description, the expiry and the test-mode outcomes', async () => {
+    const link = await create({ description: 'Yoga class', amount: { value: '25.5', currency: 'eur' }, expires_at: '2030-01-02T15:04:00.000Z' });
     const response = await openPage(link.id);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/text\/html/);
     const html = await response.text();
     expect(html).toContain('Yoga class');
-    expect(html).toContain('25.50 EUR');
+    expect(html).toContain('<strong data-testid="merchant">Web shop</strong>');
+    expect(html).toContain('€25.50');
+    expect(html).toContain('This link expires on 2 Jan 2030, 15:04 UTC.');
     for (const outcome of ['paid', 'failed', 'canceled', 'expired']) expect(html).toContain(`value="${outcome}"`);
     expect(response.headers.get('set-cookie')).toMatch(/^client_key=/);
     expect(eventsFor(await events(), 'transactions.payment_link.checkout.requested', link.id)).toHaveLength(1);
@@ -229,5 +231,19 @@ describe('payments', () => {
     expectEnvelope(await otherApi.get(`/v1/payments?starting_after=${made[0].id}&ending_before=${made[1].id}`), 422, 'ending_before');
     const noScope = await other.key({ scopes: ['payment_link:read'] });
     expectEnvelope(await client(stack.baseUrl, noScope).get('/v1/payments'), 403);
+  });
+});
+
+describe('test-helper checkout: the same rules as the page (§10)', () => {
+  test('a link that collects fields needs them to pay (422 on the first missing one); other outcomes need none', async () => {
+    const link = await create({ collect_email: true, collect_phone: true });
+    const checkout = (body: Record<string, unknown>) => api.post(`/v1/test_helpers/payment_links/${link.id}/checkout`, body);
+    expectEnvelope(await checkout({}), 422, 'email');
+    expectEnvelope(await checkout({ email: 'ada@example.com' }), 422, 'phone');
+    expectEnvelope(await checkout({ email: 'not an email', phone: '+49 30 1234' }), 400, 'email');
+    expect((await checkout({ outcome: 'failed' })).body).toMatchObject({ status: 'failed' });
+    const paid = await checkout({ email: 'ada@example.com', phone: '+49 30 1234' });
+    expect(paid.status).toBe(201);
+    expect(paid.body).toMatchObject({ status: 'paid', customer: { email: 'ada@example.com', phone: '+49 30 1234' } });
   });
 });
