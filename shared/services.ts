@@ -4,6 +4,7 @@ import { configuredUrls, loadConfig, type PublicUrls } from './config';
 import { createBalanceStore } from './db/balance';
 import { createChargebackRepository } from './db/chargeback-repository';
 import { documentClient } from './db/client';
+import { createDashboardReads } from './db/dashboard-reads';
 import { createDashboardSessionStore } from './db/dashboard-session-store';
 import { createDeliveryLog } from './db/delivery-log';
 import { createDirectory } from './db/directory';
@@ -36,6 +37,8 @@ export function createServices(db: DynamoDBDocumentClient, tableName: string, no
   const chargebackRepository = createChargebackRepository(db, tableName);
   const refundRepository = createRefundRepository(db, tableName);
   const deliveries = createDeliveryRepository(db, tableName);
+  const events = createEventRepository(db, tableName);
+  const dashboardReads = createDashboardReads(db, tableName, refundRepository);
 
   const refunds = refundUseCases({
     refunds: refundRepository,
@@ -76,7 +79,7 @@ export function createServices(db: DynamoDBDocumentClient, tableName: string, no
     chargebacks,
     jobs,
     events: eventUseCases({
-      events: createEventRepository(db, tableName),
+      events,
       deliveries,
       webhooks: createWebhookRepository(db, tableName),
       limiter: createRateLimiter(db, tableName),
@@ -88,8 +91,12 @@ export function createServices(db: DynamoDBDocumentClient, tableName: string, no
       links,
       payments,
       refunds: refundRepository,
+      refundsOfPayment: dashboardReads.refundsOfPayment,
       chargebacks: chargebackRepository,
+      events,
       deliveries: createDeliveryLog(db, tableName),
+      paidPayments: dashboardReads.paidPayments,
+      acceptors: directory.listAcceptors,
       now,
     }),
     payments,
