@@ -1,6 +1,5 @@
 import type { CurrencyVolume, PaidVolume } from '../domain/dashboard';
 import { escapeHtml } from '../http/page';
-import { formatMinor } from '../money';
 import { money } from './html';
 
 /**
@@ -30,7 +29,7 @@ function currencyChart(volume: CurrencyVolume, id: string): string {
   const peak = Math.max(...volume.days.map((day) => day.minor));
   const title = `Paid volume per day in ${volume.currency}, ${volume.days[0].date} to ${volume.days.at(-1)!.date}`;
   return `<figure class="chart" aria-labelledby="${id}-title">
-<p class="total" id="${id}-title"><strong>${money(volume.totalMinor, volume.currency)}</strong> paid in ${volume.count} payment${volume.count === 1 ? '' : 's'} · peak day ${escapeHtml(formatMinor(peak))} ${escapeHtml(volume.currency)}</p>
+<p class="total" id="${id}-title"><span><strong>${money(volume.totalMinor, volume.currency)}</strong> paid in ${volume.count} payment${volume.count === 1 ? '' : 's'}</span> · <span>peak day ${money(peak, volume.currency)}</span></p>
 <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${HEIGHT}" preserveAspectRatio="none" role="img" aria-label="${escapeHtml(title)}">
 <line x1="0" y1="${HEIGHT - 0.5}" x2="${WIDTH}" y2="${HEIGHT - 0.5}" stroke="#94a3b8" stroke-width="1" vector-effect="non-scaling-stroke"/>
 ${bars(volume, peak)}

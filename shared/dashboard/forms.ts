@@ -19,7 +19,7 @@ export interface FormState {
   problem?: FormProblem;
 }
 
-const fieldId = (form: string, name: string) => `${form}-${name.replace(/[^A-Za-z0-9]+/g, '-')}`;
+const fieldId = (form: string, name: string) => `${form}-${name.replace(/[^A-Za-z0-9_]+/g, '-')}`;
 
 export interface FieldOptions {
   name: string;

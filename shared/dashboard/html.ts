@@ -16,15 +16,15 @@ const STYLE = `
   .top { display: flex; flex-wrap: wrap; align-items: center; gap: .75rem 1rem; justify-content: space-between; }
   .top .brand { display: flex; align-items: center; gap: .5rem; font-weight: 600; white-space: nowrap; }
   .top .brand a { color: inherit; text-decoration: none; }
-  .top .tools { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; }
-  form.search { display: flex; gap: .4rem; }
-  form.search input { width: 17rem; max-width: 100%; }
+  form.search { display: flex; gap: .4rem; margin-left: auto; }
+  form.search input { width: 17rem; }
   button, .button { padding: .5rem 1rem; font: inherit; border-radius: 6px; border: 1px solid #1d2330; background: #fff; color: #1d2330; cursor: pointer; white-space: nowrap; text-decoration: none; display: inline-block; }
   .primary { background: #1d4ed8; border-color: #1d4ed8; color: #fff; }
   nav.main ul { list-style: none; padding: 0; margin: 1rem 0 0; display: flex; flex-wrap: wrap; gap: .25rem 1.25rem; border-bottom: 1px solid #e3e6ec; padding-bottom: .5rem; }
   nav.main a { white-space: nowrap; text-decoration: none; }
   nav.main a[aria-current="page"] { font-weight: 600; color: #1d2330; }
-  h1 { margin: 1.25rem 0 .25rem; overflow-wrap: anywhere; }
+  h1 { margin: 1.25rem 0 .25rem; }
+  .who span, .chart .total span { white-space: nowrap; }
   h2 { font-size: 1.1rem; margin: 2rem 0 .25rem; }
   .heading { display: flex; flex-wrap: wrap; align-items: baseline; justify-content: space-between; gap: .5rem 1rem; }
   .heading h2 { margin-bottom: 0; }
@@ -34,8 +34,9 @@ const STYLE = `
   th, td { text-align: left; padding: .45rem .5rem; border-bottom: 1px solid #e3e6ec; vertical-align: top; }
   thead th { background: #f5f6f8; white-space: nowrap; }
   td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-  td.text { overflow-wrap: anywhere; }
-  time, code, .badge, .amount-text { white-space: nowrap; }
+  td.text, .url { overflow-wrap: anywhere; }
+  time, code, .badge { white-space: nowrap; }
+  .url code { white-space: normal; }
   code { font-size: .85em; }
   .badge { display: inline-block; font-size: .75rem; font-weight: 600; padding: .1rem .45rem; border-radius: 999px; background: #e5e7eb; }
   .badge.good { background: #dcfce7; color: #14532d; }
@@ -67,18 +68,20 @@ const STYLE = `
   .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
   @media (max-width: 40rem) {
     main { margin: 0; border-radius: 0; padding: 1rem; }
-    form.search { flex: 1 1 100%; }
+    h1 { font-size: 1.05rem; overflow-wrap: anywhere; }
+    .top .brand a { display: none; }
+    .top button { padding: .4rem .8rem; }
+    form.search { order: 3; flex: 1 1 100%; margin-left: 0; }
     form.search input { flex: 1; width: auto; }
     form.stacked .row { grid-template-columns: 1fr; }
-    dl { grid-template-columns: 1fr; gap: .1rem; }
-    dd { margin-bottom: .5rem; }
     table.cards thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
+    table.cards, table.cards tbody, table.cards caption { display: block; }
     table.cards tr { display: block; border: 1px solid #e3e6ec; border-radius: 8px; margin-bottom: .75rem; padding: .25rem 0; }
-    table.cards th[scope="row"], table.cards td { display: flex; justify-content: space-between; gap: 1rem; border: 0; padding: .3rem .75rem; text-align: right; }
-    table.cards th[scope="row"] { background: #f5f6f8; }
-    table.cards td::before { content: attr(data-label); font-weight: 600; color: #555e6e; text-align: left; white-space: nowrap; }
-    table.cards td.text, table.cards td.list { display: block; text-align: left; }
-    table.cards td.text::before, table.cards td.list::before { display: block; }
+    table.cards th[scope="row"], table.cards td { display: flow-root; border: 0; padding: .3rem .75rem; text-align: right; }
+    table.cards th[scope="row"] { text-align: left; background: #f5f6f8; }
+    table.cards td::before { content: attr(data-label); float: left; margin-right: 1rem; font-weight: 600; color: #555e6e; white-space: nowrap; }
+    table.cards td.text, table.cards td.list { text-align: left; }
+    table.cards td.text::before, table.cards td.list::before { float: none; display: block; }
   }
 `;
 
@@ -123,6 +126,9 @@ export const badge = (text: string, tone: 'good' | 'warn' | 'bad' | '' = BADGE_T
   `<span class="badge${tone ? ` ${tone}` : ''}">${escapeHtml(text)}</span>`;
 
 export const code = (value: string) => `<code>${escapeHtml(value)}</code>`;
+
+/** An event type that may break after its dots (`transactions.<wbr>payment_link.<wbr>…`), never inside a word. */
+export const eventType = (type: string) => escapeHtml(type).replace(/\./g, '.<wbr>');
 
 /** A link whose text is an id in code type. */
 export const idLink = (href: string, id: string) => `<a href="${escapeHtml(href)}">${code(id)}</a>`;
@@ -272,20 +278,18 @@ export function signedInPage(
     title,
     `<header class="top">
 <div class="brand">${modeBadge(principal)} <a href="${escapeHtml(urls.dashboard)}">Payment operations</a></div>
-<div class="tools">
 <form class="search" role="search" method="get" action="${escapeHtml(`${urls.dashboard}/search`)}">
 <label class="visually-hidden" for="search-id">Search by id</label>
 <input id="search-id" name="id" type="search" value="${escapeHtml(search)}" placeholder="pl_…, pay_… or rf_…" autocomplete="off" spellcheck="false" required>
 <button type="submit">Search</button>
 </form>
 <form method="post" action="${escapeHtml(`${urls.dashboard}/sign-out`)}">${tokenField(formToken)}<button type="submit">Sign out</button></form>
-</div>
 </header>
 <nav class="main" aria-label="Dashboard"><ul>${NAV.map(
       (item) => `<li><a href="${escapeHtml(`${urls.dashboard}${item.path}`)}"${item.path === current ? ' aria-current="page"' : ''}>${item.title}</a></li>`,
     ).join('')}</ul></nav>
 <h1>${escapeHtml(title)}</h1>
-<p class="note">Organization ${code(principal.orgId)} · signed in with key ${code(principal.keyId)}</p>
+<p class="note who"><span>Organization ${code(principal.orgId)}</span> · <span>signed in with key ${code(principal.keyId)}</span></p>
 ${body}`,
   );
 }

@@ -171,7 +171,7 @@ ${fields.field({ name: 'amount.value', label: 'Amount', hint: 'For example 19.99
 ${fields.field({ name: 'amount.currency', label: 'Currency', hint: 'Three letters, e.g. EUR', attributes: 'maxlength="3" autocomplete="off" required' })}
 </div>
 ${fields.field({ name: 'description', label: 'Description', hint: 'Shown to the customer at checkout.', attributes: 'maxlength="500"' })}
-${fields.field({ name: 'acceptor_id', label: 'Acceptor', type: 'select', options: form.acceptors.map((acceptor) => [acceptor.id, `${acceptor.name} (${acceptor.id})`]) })}
+${fields.field({ name: 'acceptor_id', label: 'Acceptor', type: 'select', options: form.acceptors.map((acceptor) => [acceptor.id, acceptor.name]) })}
 <div class="row">
 ${fields.field({ name: 'payments_limit', label: 'Payment limit', type: 'number', hint: 'Empty: unlimited.', attributes: 'min="1" step="1"' })}
 ${fields.field({ name: 'expires_at', label: 'Expires at (UTC)', type: 'datetime-local', hint: 'Empty: never.' })}
@@ -264,7 +264,7 @@ ${status.alert()}
 <dt>Created</dt><dd>${time(link.createdAt)}</dd>
 <dt>First paid</dt><dd>${time(link.firstPaidAt)}</dd>
 <dt>Last paid</dt><dd>${time(link.lastPaidAt)}</dd>
-<dt>Checkout</dt><dd>${code(`${urls.checkout}/${link.id}`)}<br><span class="note">Copy it to share the link; opening it starts a payment.</span></dd>
+<dt>Checkout</dt><dd class="url">${code(`${urls.checkout}/${link.id}`)}<br><span class="note">Copy it to share the link; opening it starts a payment.</span></dd>
 </dl>
 ${canUpdate ? editForm : ''}
 <section aria-labelledby="link-payments">

@@ -5,7 +5,7 @@ import { remainingPayments, type PaymentLink } from '../domain/payment-links';
 import type { Payment } from '../domain/payments';
 import type { Refund } from '../domain/refunds';
 import { escapeHtml } from '../http/page';
-import { badge, code, idLink, money, time, untilText, type TableSpec } from './html';
+import { badge, code, eventType, idLink, money, time, untilText, type TableSpec } from './html';
 
 /**
  * How each kind of object shows as a table row, on the overview and on its own list page alike.
@@ -88,7 +88,7 @@ export const attemptTable: TableSpec<DeliveryAttempt> = {
   row: (attempt) => (attempt.succeeded ? '' : ' class="failed"'),
   columns: [
     { label: 'Attempted', cell: (attempt) => time(attempt.attemptedAt) },
-    { label: 'Event', kind: 'text', cell: (attempt) => `${escapeHtml(attempt.eventType)}<br>${code(attempt.eventId)}` },
+    { label: 'Event', kind: 'text', cell: (attempt) => `${eventType(attempt.eventType)}<br>${code(attempt.eventId)}` },
     { label: 'Endpoint', kind: 'text', cell: (attempt) => escapeHtml(attempt.url) },
     { label: 'Result', kind: 'text', cell: (attempt) => `${attemptResult(attempt)}${attempt.error ? `<br>${escapeHtml(attempt.error)}` : ''}` },
     { label: 'Duration', kind: 'num', cell: (attempt) => (attempt.durationMs !== undefined ? `${attempt.durationMs} ms` : '—') },
@@ -100,7 +100,7 @@ export const eventTable: TableSpec<EventDeliveries> = {
   row: rowId,
   head: { label: 'Event', cell: (event) => code(event.id) },
   columns: [
-    { label: 'Type', kind: 'text', cell: (event) => escapeHtml(event.type) },
+    { label: 'Type', kind: 'text', cell: (event) => eventType(event.type) },
     { label: 'Triggered', cell: (event) => time(event.triggeredAt) },
     {
       label: 'Delivery attempts',

@@ -2,7 +2,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../../shared/db/keys';
 import { outboxEvents } from './events';
 import { client } from './http';
-import type { Merchant, TestStack } from './stack';
+import { createMerchant, startTestStack, type Merchant, type TestStack } from './stack';
 
 export interface DashboardAnswer {
   status: number;
@@ -70,6 +70,8 @@ export function dashboardBrowser(stack: TestStack) {
     },
   };
 }
+
+export type DashboardBrowser = ReturnType<typeof dashboardBrowser>;
 
 /** The `<tr>` of one object (its `data-id`), or of the row that mentions `text`. */
 export function rowOf(html: string, idOrText: string): string | undefined {
@@ -153,4 +155,17 @@ export async function putAttempt(stack: TestStack, eventId: string, attempt: Rec
       Item: { ...keys.deliveryAttempt(eventId, `whk_test#${attempt.at}#001`), entity: 'delivery_attempt', eventId, ...attempt },
     }),
   );
+}
+
+/**
+ * A stack with two seeded accounts (the second one's link described `Foreign ticket`) and a
+ * signed-in session (`cookie`) of the first one's test key, which holds every scope.
+ */
+export async function startDashboardStack() {
+  const stack = await startTestStack();
+  const browser = dashboardBrowser(stack);
+  const [merchant, foreign] = await Promise.all([createMerchant(stack), createMerchant(stack)]);
+  const [seeded, foreignSeeded] = await Promise.all([seedAccount(stack, merchant), seedAccount(stack, foreign, 'Foreign ticket')]);
+  const cookie = (await browser.signIn(merchant.test)).cookie!;
+  return { stack, browser, merchant, foreign, seeded, foreignSeeded, cookie };
 }
