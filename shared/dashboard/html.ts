@@ -35,6 +35,7 @@ const STYLE = `
   thead th { background: #f5f6f8; white-space: nowrap; }
   td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
   td.text, .url { overflow-wrap: anywhere; }
+  td.type { white-space: nowrap; }
   time, code, .badge { white-space: nowrap; }
   .url code { white-space: normal; }
   code { font-size: .85em; }
@@ -68,7 +69,8 @@ const STYLE = `
   .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
   @media (max-width: 40rem) {
     main { margin: 0; border-radius: 0; padding: 1rem; }
-    h1 { font-size: 1.05rem; overflow-wrap: anywhere; }
+    h1 { font-size: 1.1rem; overflow-wrap: anywhere; }
+    h2 { font-size: 1rem; }
     .top .brand a { display: none; }
     .top button { padding: .4rem .8rem; }
     form.search { order: 3; flex: 1 1 100%; margin-left: 0; }
@@ -80,8 +82,8 @@ const STYLE = `
     table.cards th[scope="row"], table.cards td { display: flow-root; border: 0; padding: .3rem .75rem; text-align: right; }
     table.cards th[scope="row"] { text-align: left; background: #f5f6f8; }
     table.cards td::before { content: attr(data-label); float: left; margin-right: 1rem; font-weight: 600; color: #555e6e; white-space: nowrap; }
-    table.cards td.text, table.cards td.list { text-align: left; }
-    table.cards td.text::before, table.cards td.list::before { float: none; display: block; }
+    table.cards td.text, table.cards td.list, table.cards td.type { text-align: left; white-space: normal; }
+    table.cards td.text::before, table.cards td.list::before, table.cards td.type::before { float: none; display: block; }
   }
 `;
 
@@ -154,11 +156,14 @@ export const tokenField = (formToken: string) => `<input type="hidden" name="csr
 // ---------------------------------------------------------------------------------------------
 // Tables
 
-/** One column: its header, its cell, and `kind` (`num`: right-aligned figures, `text`: free text that may wrap, `list`). */
+/**
+ * One column: its header, its cell, and `kind` (`num`: right-aligned figures, `text`: free text
+ * that may wrap, `list`, `type`: an event type, on one line unless the table is a card).
+ */
 export interface Column<T> {
   label: string;
   cell: (item: T) => string;
-  kind?: 'num' | 'text' | 'list';
+  kind?: 'num' | 'text' | 'list' | 'type';
   /** Extra attributes of the cell (`data-field="paid_count"`). */
   attributes?: string;
 }

@@ -290,9 +290,14 @@ export function paymentPage(frame: Frame, view: PaymentView, refundForm?: FormSt
   const { payment, refunds } = view;
   const rest = refundableRestMinor(payment);
   const form = formOf('refund', refundForm);
-  const refundSection =
-    payment.status === 'paid' && principal.scopes.includes('refund:create')
-      ? `<section aria-labelledby="refund">
+  const refundable = payment.status === 'paid' && principal.scopes.includes('refund:create');
+  // Said before the form is filled in, as the API would refuse it (decisions §6).
+  const blocked = (payment.unwonChargebacks ?? 0) > 0 ? 'Not refundable while one of its chargebacks is not won.' : rest === 0 ? 'Refunded in full.' : undefined;
+  const refundSection = !refundable
+    ? ''
+    : blocked && !refundForm
+      ? `<section aria-labelledby="refund">\n<h2 id="refund">Refund</h2>\n<p class="note">${blocked}</p>\n</section>`
+      : `<section aria-labelledby="refund">
 <h2 id="refund">Refund</h2>
 ${form.alert()}
 <form class="stacked" method="post" action="${escapeHtml(`${paymentPagePath(urls, payment.id)}/refunds`)}" novalidate>
@@ -301,8 +306,7 @@ ${form.field({ name: 'amount.value', label: 'Amount (EUR)', hint: `Empty: the wh
 ${form.field({ name: 'description', label: 'Description', attributes: 'maxlength="500"' })}
 <button class="primary" type="submit">Refund</button>
 </form>
-</section>`
-      : '';
+</section>`;
   const refundList = refunds.allowed
     ? `${refunds.items.length === 0 ? '<p class="note">No refunds of this payment.</p>' : table(refundTable(urls), refunds.items, "The payment's refunds, newest first.")}
 ${pager('Refunds of this payment: pages', refunds, (cursor) => pageUrl(urls, `/payments/${payment.id}`, cursor))}`

@@ -100,7 +100,7 @@ export const eventTable: TableSpec<EventDeliveries> = {
   row: rowId,
   head: { label: 'Event', cell: (event) => code(event.id) },
   columns: [
-    { label: 'Type', kind: 'text', cell: (event) => eventType(event.type) },
+    { label: 'Type', kind: 'type', cell: (event) => eventType(event.type) },
     { label: 'Triggered', cell: (event) => time(event.triggeredAt) },
     {
       label: 'Delivery attempts',
