@@ -150,8 +150,11 @@ export function untilText(iso: string, now: Date): string {
 
 export const missingScope = (scope: string) => `<p class="note">Not shown: this API key lacks the scope ${code(scope)}.</p>`;
 
+/** Every dashboard form carries its token in this field. */
+export const FORM_TOKEN_FIELD = 'csrf_token';
+
 /** A hidden field with the session's form token: every POST form carries one. */
-export const tokenField = (formToken: string) => `<input type="hidden" name="csrf_token" value="${escapeHtml(formToken)}">`;
+export const tokenField = (formToken: string) => `<input type="hidden" name="${FORM_TOKEN_FIELD}" value="${escapeHtml(formToken)}">`;
 
 // ---------------------------------------------------------------------------------------------
 // Tables

@@ -13,15 +13,13 @@ import { parseWith } from '../http/validation';
 import type { DashboardUseCases } from '../use-cases/dashboard';
 import { signInPage } from './pages';
 import type { FormProblem } from './forms';
-import type { Frame } from './html';
+import { FORM_TOKEN_FIELD, type Frame } from './html';
 
 /** The cookie holding the session's random id (never the API key). */
 export const SESSION_COOKIE = 'dashboard_session';
 /** Before a session exists, the sign-in form's token is derived from this cookie's random value. */
 export const SIGN_IN_COOKIE = 'dashboard_sign_in';
 const SIGN_IN_TTL_SECONDS = 60 * 60;
-/** Every dashboard form carries its token in this field. */
-export const FORM_TOKEN_FIELD = 'csrf_token';
 
 /**
  * Dashboard pages carry account data: never cached, never framed, forms post only to this

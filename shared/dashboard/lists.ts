@@ -1,7 +1,7 @@
 import type { Principal } from '../auth/principal';
 import type { PublicUrls } from '../config';
 import type { ApiEvent } from '../http/api';
-import type { DashboardUseCases, ListQuery, ListView } from '../use-cases/dashboard';
+import type { DashboardUseCases, ListParams, ListView } from '../use-cases/dashboard';
 import { dashboardPage, type DashboardRequest } from './http';
 import { type NavPath, type TableSpec } from './html';
 import { listPage } from './pages';
@@ -9,7 +9,7 @@ import { chargebackTable, eventTable, linkTable, paymentTable, refundTable } fro
 import { escapeHtml } from '../http/page';
 
 /** The list parameters of a page's query string (others are ignored, as on the API's retrieves). */
-export function listQueryOf(event: ApiEvent): ListQuery {
+export function listQueryOf(event: ApiEvent): ListParams {
   const { limit, starting_after, ending_before } = event.queryStringParameters ?? {};
   return { limit, starting_after, ending_before };
 }
@@ -23,7 +23,7 @@ interface ListDefinition<T extends { id: string }> {
   caption: string;
   empty: string;
   spec: (urls: PublicUrls) => TableSpec<T>;
-  read: (dashboard: DashboardUseCases, principal: Principal, query: ListQuery) => Promise<ListView<T>>;
+  read: (dashboard: DashboardUseCases, principal: Principal, query: ListParams) => Promise<ListView<T>>;
   actions?: (principal: Principal, urls: PublicUrls) => string;
 }
 

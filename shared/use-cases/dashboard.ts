@@ -61,7 +61,7 @@ export interface DashboardDeps {
 }
 
 /** The list parameters of a dashboard page: the API's, with the page size of the overview's sections. */
-export type ListQuery = { limit?: string; starting_after?: string; ending_before?: string };
+export type ListParams = { limit?: string; starting_after?: string; ending_before?: string };
 
 /** A page of a list with the request that read it (its paging links depend on the direction). */
 export interface ListView<T> extends Page<T> {
@@ -106,9 +106,9 @@ export function dashboardUseCases(deps: DashboardDeps) {
   };
 
   /** The API's list rules (shared/pagination.ts) with the dashboard's page size as the default. */
-  const requestOf = (query: ListQuery, kind: IdKind) => pageRequest({ limit: String(SECTION_LIMIT), ...query }, (value) => isId(kind, value));
+  const requestOf = (query: ListParams, kind: IdKind) => pageRequest({ ...query, limit: query.limit ?? String(SECTION_LIMIT) }, (value) => isId(kind, value));
 
-  async function listOf<T>(principal: Principal, scope: Scope, kind: IdKind, query: ListQuery, read: (request: PageRequest) => Promise<Page<T>>) {
+  async function listOf<T>(principal: Principal, scope: Scope, kind: IdKind, query: ListParams, read: (request: PageRequest) => Promise<Page<T>>) {
     requireScope(principal, scope);
     const request = requestOf(query, kind);
     return { ...(await read(request)), request } as ListView<T>;
@@ -221,16 +221,16 @@ export function dashboardUseCases(deps: DashboardDeps) {
     },
 
     /** The lists of the dashboard, each with its read scope and the API's list rules. */
-    paymentLinks: (principal: Principal, query: ListQuery) =>
+    paymentLinks: (principal: Principal, query: ListParams) =>
       listOf(principal, SECTION_SCOPES.paymentLinks, 'paymentLink', query, (request) => deps.links.list(principal, request)),
-    payments: (principal: Principal, query: ListQuery) =>
+    payments: (principal: Principal, query: ListParams) =>
       listOf(principal, SECTION_SCOPES.payments, 'payment', query, (request) => deps.payments.list(principal, request)),
-    refunds: (principal: Principal, query: ListQuery) =>
+    refunds: (principal: Principal, query: ListParams) =>
       listOf(principal, SECTION_SCOPES.refunds, 'refund', query, (request) => deps.refunds.list(principal, request)),
-    chargebacks: (principal: Principal, query: ListQuery) =>
+    chargebacks: (principal: Principal, query: ListParams) =>
       listOf(principal, SECTION_SCOPES.chargebacks, 'chargeback', query, (request) => deps.chargebacks.list(principal, request)),
     /** Events (`event:read`, as `GET /v1/events`), each with its delivery attempts. */
-    events: (principal: Principal, query: ListQuery) =>
+    events: (principal: Principal, query: ListParams) =>
       listOf(principal, DELIVERIES_SCOPE!, 'event', query, async (request) => {
         const page = await deps.events.list(principal, request);
         const events = await withAttempts(page.items.map((event) => ({ id: event.id, type: event.type, triggeredAt: event.triggered_at })));
@@ -243,7 +243,7 @@ export function dashboardUseCases(deps: DashboardDeps) {
      * 2. a page of its payments (`query`: the list parameters);
      * 3. with `event:read`, a page of its events (`eventsAfter`: the cursor), each with its attempts.
      */
-    async paymentLink(principal: Principal, id: string, query: ListQuery & { events_after?: string }): Promise<LinkView> {
+    async paymentLink(principal: Principal, id: string, query: ListParams & { events_after?: string }): Promise<LinkView> {
       const link = await getLink(principal, id);
       const { events_after: eventsAfter, ...list } = query;
       const eventRequest = requestOf({ starting_after: eventsAfter }, 'event');
@@ -259,7 +259,7 @@ export function dashboardUseCases(deps: DashboardDeps) {
     },
 
     /** A payment's page (`payment:read`, 404 unless the caller's) with a page of its refunds (`refund:read`). */
-    async payment(principal: Principal, id: string, query: ListQuery): Promise<PaymentView> {
+    async payment(principal: Principal, id: string, query: ListParams): Promise<PaymentView> {
       const payment = await getPayment(principal, id);
       if (!canSee(principal, SECTION_SCOPES.refunds)) return { payment, refunds: { allowed: false, scope: SECTION_SCOPES.refunds } };
       const refunds = await listOf(principal, SECTION_SCOPES.refunds, 'refund', query, (request) => deps.refundsOfPayment(payment.id, request));
