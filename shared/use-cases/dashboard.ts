@@ -39,7 +39,7 @@ import {
 } from '../domain/dashboard';
 import type { Payment } from '../domain/payments';
 import type { Refund } from '../domain/refunds';
-import { requireOwned } from '../domain/scope';
+import { requireOwned, type Owned } from '../domain/scope';
 import { NotAuthenticatedError, PermissionDeniedError } from '../errors';
 import { firstIdAt, isId, type IdKind } from '../ids';
 import { pageRequest, type PageRequest } from '../pagination';
@@ -118,18 +118,16 @@ export function dashboardUseCases(deps: DashboardDeps) {
   const withAttempts = (events: { id: string; type: string; triggeredAt: string }[]): Promise<EventDeliveries[]> =>
     Promise.all(events.map(async (event) => ({ ...event, attempts: await deps.deliveries.attemptsOf(event.id, event.type) })));
 
-  const getLink = async (principal: Principal, id: string) => {
-    requireScope(principal, SECTION_SCOPES.paymentLinks);
-    return requireOwned(await deps.links.get(id), principal);
-  };
-  const getPayment = async (principal: Principal, id: string) => {
-    requireScope(principal, SECTION_SCOPES.payments);
-    return requireOwned(await deps.payments.get(id), principal);
-  };
-  const getRefund = async (principal: Principal, id: string) => {
-    requireScope(principal, SECTION_SCOPES.refunds);
-    return requireOwned(await deps.refunds.get(id), principal);
-  };
+  /** One object as its retrieve operation reads it: 403 without the scope, else 404 unless the caller's. */
+  const retrieve =
+    <T extends Owned>(scope: Scope, get: (id: string) => Promise<T | undefined>) =>
+    async (principal: Principal, id: string): Promise<T> => {
+      requireScope(principal, scope);
+      return requireOwned(await get(id), principal);
+    };
+  const getLink = retrieve(SECTION_SCOPES.paymentLinks, deps.links.get);
+  const getPayment = retrieve(SECTION_SCOPES.payments, deps.payments.get);
+  const getRefund = retrieve(SECTION_SCOPES.refunds, deps.refunds.get);
   const getters: Record<SearchableKind, (principal: Principal, id: string) => Promise<unknown>> = {
     paymentLink: getLink,
     payment: getPayment,
