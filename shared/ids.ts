@@ -71,6 +71,11 @@ export function newId(kind: IdKind, now?: number): string {
   return `${ID_PREFIXES[kind]}_${idBody(now)}`;
 }
 
+/** The smallest id of `kind` made at `ms` or later: a sort-key bound for "created since". */
+export function firstIdAt(kind: IdKind, ms: number): string {
+  return `${ID_PREFIXES[kind]}_${encodeTime(Math.max(0, Math.floor(ms)))}${'0'.repeat(RANDOM_LENGTH)}`;
+}
+
 const patterns = new Map<IdKind, RegExp>();
 
 /** True when `value` is a well-formed id of this kind (it may still name nothing). */

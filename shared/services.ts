@@ -4,6 +4,7 @@ import { configuredUrls, loadConfig, type PublicUrls } from './config';
 import { createBalanceStore } from './db/balance';
 import { createChargebackRepository } from './db/chargeback-repository';
 import { documentClient } from './db/client';
+import { createDashboardReads } from './db/dashboard-reads';
 import { createDashboardSessionStore } from './db/dashboard-session-store';
 import { createDeliveryLog } from './db/delivery-log';
 import { createDirectory } from './db/directory';
@@ -101,15 +102,22 @@ function eventsFor({ db, tableName }: Wiring) {
 }
 
 function dashboardFor({ db, tableName, now }: Wiring) {
+  const directory = createDirectory(db, tableName);
+  const refunds = createRefundRepository(db, tableName);
+  const reads = createDashboardReads(db, tableName, refunds);
   return dashboardUseCases({
     // Its own Authenticator: the same cache rules as the API's.
-    authenticator: new Authenticator(createDirectory(db, tableName).keyStore),
+    authenticator: new Authenticator(directory.keyStore),
     sessions: createDashboardSessionStore(db, tableName),
     links: createPaymentLinkRepository(db, tableName),
     payments: createPaymentRepository(db, tableName),
-    refunds: createRefundRepository(db, tableName),
+    refunds,
+    refundsOfPayment: reads.refundsOfPayment,
     chargebacks: createChargebackRepository(db, tableName),
+    events: createEventRepository(db, tableName),
     deliveries: createDeliveryLog(db, tableName),
+    paidPayments: reads.paidPayments,
+    acceptors: directory.listAcceptors,
     now,
   });
 }

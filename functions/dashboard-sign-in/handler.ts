@@ -1,6 +1,6 @@
 import { dashboardServices } from '../../shared/services';
 import * as z from 'zod';
-import { isKeyProblem, requireSameOrigin, returnTarget, sessionCookie, signInAnswer } from '../../shared/dashboard/http';
+import { isKeyProblem, requireFormToken, requireSameOrigin, returnTarget, sessionCookie, signInAnswer, signInSecretOf } from '../../shared/dashboard/http';
 import { toErrorResponse } from '../../shared/http/error-envelope';
 import { formFields, pageHandler } from '../../shared/http/page';
 import { parseWith } from '../../shared/http/validation';
@@ -11,15 +11,18 @@ const signInForm = z.object({ token: z.string().max(512).default(''), return_to:
 
 /**
  * POST /dashboard/session: sign in with an API key (form field `token`).
- * 1. Forms from another origin are refused (403).
+ * 1. Forms from another origin, or without the token of this browser's sign-in form cookie,
+ *    are refused (403) with a fresh form.
  * 2. A key the Authenticator refuses, or without a dashboard read scope: the form again with
  *    the reason and its status (401, 403 or 422).
  * 3. Otherwise a session cookie (its random id only) and 303 to the dashboard (or `return_to`).
  */
 export const handler = pageHandler(async (event, urls) => {
   requireSameOrigin(event, urls);
-  const form = parseWith(signInForm, formFields(event), 'body');
+  const fields = formFields(event);
+  const form = parseWith(signInForm, fields, 'body');
   try {
+    requireFormToken(fields, signInSecretOf(event));
     const { sessionId } = await dashboard.signIn(form.token.trim());
     return { status: 303, headers: { location: returnTarget(form.return_to, urls) }, cookies: [sessionCookie(sessionId, urls)], html: '' };
   } catch (error) {

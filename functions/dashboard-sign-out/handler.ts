@@ -1,12 +1,17 @@
 import { dashboardServices } from '../../shared/services';
-import { clearedSessionCookie, requireSameOrigin, sessionIdOf } from '../../shared/dashboard/http';
-import { pageHandler } from '../../shared/http/page';
+import { clearedSessionCookie, requireFormToken, requireSameOrigin, sessionIdOf } from '../../shared/dashboard/http';
+import { formFields, pageHandler } from '../../shared/http/page';
 
 const dashboard = dashboardServices();
 
-/** POST /dashboard/sign-out: deletes the session item, clears the cookie, back to the sign-in form. */
+/**
+ * POST /dashboard/sign-out: deletes the session item, clears the cookie, back to the sign-in
+ * form. Like every dashboard form it must carry the session's form token (403 otherwise).
+ */
 export const handler = pageHandler(async (event, urls) => {
   requireSameOrigin(event, urls);
-  await dashboard.signOut(sessionIdOf(event));
+  const sessionId = sessionIdOf(event);
+  requireFormToken(formFields(event), sessionId);
+  await dashboard.signOut(sessionId);
   return { status: 303, headers: { location: urls.dashboard }, cookies: [clearedSessionCookie(urls)], html: '' };
 });

@@ -36,6 +36,11 @@ interface RouteBase {
 export interface PageRoute extends RouteBase {
   kind: 'page';
   auth: 'public' | 'dashboard session';
+  /**
+   * A dashboard form that performs a `/v1` operation: the signed-in key must hold that
+   * operation's scope, the form is read into its body schema, and its use case runs.
+   */
+  acts?: ApiOperation;
 }
 
 export interface OperationDocs {
@@ -90,5 +95,24 @@ export const defineRetrieve = <P extends z.ZodObject>(retrieve: Omit<Declared<P,
   defineOperation<P, typeof NoQuery, NoBody>({ method: 'GET', table: 'read', query: NoQuery, ...retrieve });
 
 export const definePage = (page: Omit<PageRoute, 'kind'>): PageRoute => ({ kind: 'page', ...page });
+
+/** A dashboard form performing `acts`; `scope` is the one that operation requires. */
+export type FormRoute<P extends z.ZodObject = z.ZodObject, B extends z.ZodType = z.ZodType> = PageRoute & {
+  acts: ApiOperation<P, z.ZodObject, B>;
+  scope: Scope;
+};
+
+/**
+ * A dashboard form (POST, behind the session) performing a `/v1` operation: its table access and
+ * its scope are that operation's, which must name one.
+ */
+export function defineForm<P extends z.ZodObject, Q extends z.ZodObject, B extends z.ZodType>(
+  form: { path: string; handler: string },
+  acts: ApiOperation<P, Q, B>,
+): FormRoute<P, B> {
+  const { auth } = acts;
+  if (auth === 'public' || auth.scope === ANY_KEY) throw new Error(`${form.path} acts as ${acts.path}, which needs no scope`);
+  return { kind: 'page', method: 'POST', table: acts.table, auth: 'dashboard session', ...form, acts: acts as ApiOperation<P, z.ZodObject, B>, scope: auth.scope };
+}
 
 export const pathParamNames = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);

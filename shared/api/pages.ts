@@ -1,4 +1,6 @@
-import { definePage } from './operation';
+import { defineForm, definePage } from './operation';
+import { createPaymentLink, updatePaymentLink } from './payment-links';
+import { cancelRefund, createRefund } from './refunds';
 
 /** The customer's checkout: public, keyed by the link id and the client_key cookie. */
 export const checkoutPages = [
@@ -7,10 +9,35 @@ export const checkoutPages = [
   definePage({ method: 'GET', path: '/checkout/{id}/thank-you', handler: 'checkout-thank-you', table: 'read', auth: 'public' }),
 ];
 
-/** The merchant dashboard: a session cookie whose API key is re-checked on every page. */
+/** A dashboard page: a session cookie whose API key is re-checked on every request; reads only. */
+const dashboardPage = (path: string, handler: string) => definePage({ method: 'GET', path, handler, table: 'read', auth: 'dashboard session' });
+
+/** The dashboard's forms, each performing a `/v1` operation with that operation's scope, schemas and use case. */
+export const dashboardCreatePaymentLink = defineForm({ path: '/dashboard/payment-links', handler: 'dashboard-create-payment-link' }, createPaymentLink);
+export const dashboardUpdatePaymentLink = defineForm({ path: '/dashboard/payment-links/{id}', handler: 'dashboard-update-payment-link' }, updatePaymentLink);
+export const dashboardCreateRefund = defineForm({ path: '/dashboard/payments/{id}/refunds', handler: 'dashboard-create-refund' }, createRefund);
+export const dashboardCancelRefund = defineForm({ path: '/dashboard/refunds/{id}/cancel', handler: 'dashboard-cancel-refund' }, cancelRefund);
+
+/**
+ * The merchant dashboard. A literal segment comes before a parameter at the same place
+ * (`/payment-links/new` before `/payment-links/{id}`): the local server takes the first match.
+ */
 export const dashboardPages = [
-  definePage({ method: 'GET', path: '/dashboard', handler: 'dashboard', table: 'read', auth: 'dashboard session' }),
+  dashboardPage('/dashboard', 'dashboard'),
   definePage({ method: 'POST', path: '/dashboard/session', handler: 'dashboard-sign-in', table: 'write', auth: 'public' }),
   definePage({ method: 'POST', path: '/dashboard/sign-out', handler: 'dashboard-sign-out', table: 'write', auth: 'dashboard session' }),
-  definePage({ method: 'GET', path: '/dashboard/refunds/{id}', handler: 'dashboard-refund', table: 'read', auth: 'dashboard session' }),
+  dashboardPage('/dashboard/search', 'dashboard-search'),
+  dashboardPage('/dashboard/payment-links', 'dashboard-payment-links'),
+  dashboardPage('/dashboard/payment-links/new', 'dashboard-new-payment-link'),
+  dashboardPage('/dashboard/payment-links/{id}', 'dashboard-payment-link'),
+  dashboardCreatePaymentLink,
+  dashboardUpdatePaymentLink,
+  dashboardPage('/dashboard/payments', 'dashboard-payments'),
+  dashboardPage('/dashboard/payments/{id}', 'dashboard-payment'),
+  dashboardCreateRefund,
+  dashboardPage('/dashboard/refunds', 'dashboard-refunds'),
+  dashboardPage('/dashboard/refunds/{id}', 'dashboard-refund'),
+  dashboardCancelRefund,
+  dashboardPage('/dashboard/chargebacks', 'dashboard-chargebacks'),
+  dashboardPage('/dashboard/events', 'dashboard-events'),
 ];

@@ -1,127 +1,51 @@
-import type { Principal } from '../auth/principal';
 import type { PublicUrls } from '../config';
-import type { Chargeback } from '../domain/chargebacks';
-import { CHARGEBACK_WINDOW, DELIVERY_EVENT_WINDOW, SECTION_LIMIT, type DeliveryAttempt, type Section } from '../domain/dashboard';
-import { remainingPayments, type PaymentLink } from '../domain/payment-links';
-import type { Payment } from '../domain/payments';
-import type { Refund } from '../domain/refunds';
-import { escapeHtml, htmlDocument } from '../http/page';
+import type { Acceptor } from '../db/directory';
+import { CHARGEBACK_WINDOW, DELIVERY_EVENT_WINDOW, LINK_EVENT_WINDOW, SECTION_LIMIT, type PaidVolume, type Section } from '../domain/dashboard';
+import { remainingPayments } from '../domain/payment-links';
+import { refundableRestMinor, type Refund } from '../domain/refunds';
+import { escapeHtml } from '../http/page';
 import { formatMinor } from '../money';
-import type { Overview } from '../use-cases/dashboard';
-
-/** The dashboard's additions to the house style: tables, text badges, alerts; pages with tables are wider. */
-const WIDE = '  main { max-width: 72rem; }\n';
-const STYLE = `
-  header.bar { display: flex; flex-wrap: wrap; align-items: center; gap: .75rem; justify-content: space-between; }
-  header.bar form button, .signin button { padding: .5rem 1rem; }
-  .signin button { margin-top: 1rem; width: 100%; background: #1d4ed8; border-color: #1d4ed8; color: #fff; }
-  nav ul { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: 1rem; }
-  h2 { font-size: 1.1rem; margin: 2rem 0 .25rem; }
-  .scroll { overflow-x: auto; }
-  table { width: 100%; border-collapse: collapse; font-size: .9rem; }
-  caption { text-align: left; color: #555e6e; padding: .25rem 0 .5rem; }
-  th, td { text-align: left; padding: .45rem .5rem; border-bottom: 1px solid #e3e6ec; vertical-align: top; }
-  thead th { background: #f5f6f8; }
-  td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-  time { white-space: nowrap; }
-  code { font-size: .85em; }
-  .badge { display: inline-block; font-size: .75rem; font-weight: 600; padding: .1rem .45rem; border-radius: 999px; background: #e5e7eb; white-space: nowrap; }
-  .badge.good { background: #dcfce7; color: #14532d; }
-  .badge.warn { background: #fef3c7; color: #78350f; }
-  .badge.bad { background: #fee2e2; color: #7f1d1d; }
-  tr.failed { background: #fef2f2; }
-  .mode.live { background: #bbf7d0; }
-  [role="alert"] { background: #fee2e2; color: #7f1d1d; padding: .6rem .8rem; border-radius: 6px; }
-  dl { display: grid; grid-template-columns: max-content 1fr; gap: .4rem 1rem; }
-  dt { font-weight: 600; }
-  dd { margin: 0; }
-`;
-
-const page = (title: string, body: string, wide = true) => htmlDocument(title, body, wide ? STYLE + WIDE : STYLE);
-
-// ---------------------------------------------------------------------------------------------
-// Small pieces
-
-/** `2026-11-20T10:00:00.000Z` -> a `<time>` showing `2026-11-20 10:00 UTC`. */
-function time(iso: string | null | undefined): string {
-  if (!iso) return '—';
-  return `<time datetime="${escapeHtml(iso)}">${escapeHtml(iso.slice(0, 16).replace('T', ' '))} UTC</time>`;
-}
-
-/** How far a deadline is: `in 2 days 23 hours`, `in 5 hours 10 minutes`, `in 12 minutes`, or `overdue` (rounded down). */
-export function untilText(iso: string, now: Date): string {
-  const minutes = Math.floor((Date.parse(iso) - now.getTime()) / 60_000);
-  if (minutes < 0) return 'overdue';
-  if (minutes === 0) return 'in under a minute';
-  const [days, hours, rest] = [Math.floor(minutes / 1440), Math.floor((minutes % 1440) / 60), minutes % 60];
-  const parts: [number, string][] = days ? [[days, 'day'], [hours, 'hour']] : hours ? [[hours, 'hour'], [rest, 'minute']] : [[rest, 'minute']];
-  return `in ${parts
-    .filter(([amount], index) => index === 0 || amount > 0)
-    .map(([amount, unit]) => `${amount} ${unit}${amount === 1 ? '' : 's'}`)
-    .join(' ')}`;
-}
-
-const money = (minor: number, currency: string) => `${formatMinor(minor)} ${escapeHtml(currency.toUpperCase())}`;
-
-const BADGE_TONE: Record<string, 'good' | 'warn' | 'bad' | ''> = {
-  active: 'good',
-  paid: 'good',
-  refunded: 'good',
-  won: 'good',
-  open: 'warn',
-  pending: 'warn',
-  processing: 'warn',
-  disputed: 'warn',
-  inactive: '',
-  expired: '',
-  canceled: '',
-  accepted: 'bad',
-  lost: 'bad',
-  failed: 'bad',
-};
-
-const badge = (text: string, tone: 'good' | 'warn' | 'bad' | '' = BADGE_TONE[text] ?? '') =>
-  `<span class="badge${tone ? ` ${tone}` : ''}">${escapeHtml(text)}</span>`;
-
-const code = (value: string) => `<code>${escapeHtml(value)}</code>`;
-
-/** A section: heading, then its table, its empty state, or the scope the key lacks. */
-function section<T>(
-  { id, title }: { id: string; title: string },
-  data: Section<T>,
-  table: { caption: string; columns: string[]; row: (item: T) => string; empty: string },
-): string {
-  let content: string;
-  if (!data.allowed) {
-    content = `<p class="note">Not shown: this API key lacks the scope ${code(data.scope)}.</p>`;
-  } else if (data.items.length === 0) {
-    content = `<p class="note">${escapeHtml(table.empty)}</p>`;
-  } else {
-    content = `<div class="scroll"><table>
-<caption>${escapeHtml(table.caption)}</caption>
-<thead><tr>${table.columns.map((column) => `<th scope="col">${escapeHtml(column)}</th>`).join('')}</tr></thead>
-<tbody>
-${data.items.map(table.row).join('\n')}
-</tbody>
-</table></div>`;
-  }
-  return `<section aria-labelledby="${id}">
-<h2 id="${id}">${escapeHtml(title)}</h2>
-${content}
-</section>`;
-}
-
-const more = (data: Section<unknown>, text: string) => (data.allowed && data.more ? ` ${text}` : '');
-
-const modeBadge = (principal: Principal) =>
-  principal.mode === 'test' ? '<span class="mode">Test mode</span>' : '<span class="mode live">Live mode</span>';
+import type { LinkView, ListView, Overview, PaymentView } from '../use-cases/dashboard';
+import { paidVolumeChart } from './chart';
+import { formOf, utcLocalValue, type FormState } from './forms';
+import {
+  badge,
+  code,
+  dashboardDocument,
+  idLink,
+  missingScope,
+  money,
+  pager,
+  pageUrl,
+  section,
+  signedInPage,
+  table,
+  time,
+  tokenField,
+  type Frame,
+  type NavPath,
+  type TableSpec,
+} from './html';
+import {
+  attemptTable,
+  chargebackTable,
+  eventTable,
+  linkPagePath,
+  linkPaymentTable,
+  linkTable,
+  paymentPagePath,
+  paymentTable,
+  refundPagePath,
+  refundStatus,
+  refundTable,
+} from './tables';
 
 // ---------------------------------------------------------------------------------------------
-// Pages
+// Signed out
 
-/** The sign-in form: one password field for the API key. */
-export function signInPage(urls: PublicUrls, options: { error?: string; returnTo?: string } = {}): string {
-  return page(
+/** The sign-in form: one password field for the API key, and the form token of its own cookie. */
+export function signInPage(urls: PublicUrls, options: { error?: string; returnTo?: string; formToken: string }): string {
+  return dashboardDocument(
     'Sign in to the dashboard',
     `<h1>Sign in to the dashboard</h1>
 <p class="note">Sign in with an API key of your organization. The dashboard shows the data of the key's mode (test or live) and the sections its read scopes allow.</p>
@@ -130,128 +54,321 @@ ${options.error ? `<p role="alert" id="signin-error">${escapeHtml(options.error)
   <label for="token">API key</label>
   <input id="token" name="token" type="password" autocomplete="off" spellcheck="false" required${options.error ? ' aria-describedby="signin-error" aria-invalid="true"' : ''}>
   ${options.returnTo ? `<input type="hidden" name="return_to" value="${escapeHtml(options.returnTo)}">` : ''}
-  <button type="submit">Sign in</button>
+  ${tokenField(options.formToken)}
+  <button class="primary" type="submit">Sign in</button>
 </form>`,
     false,
   );
 }
 
-function header(principal: Principal, urls: PublicUrls, title: string): string {
-  return `<header class="bar">
-<div>${modeBadge(principal)}
-<h1>${escapeHtml(title)}</h1>
-<p class="note">Organization ${code(principal.orgId)} · signed in with key ${code(principal.keyId)}</p></div>
-<form method="post" action="${escapeHtml(`${urls.dashboard}/sign-out`)}"><button type="submit">Sign out</button></form>
-</header>`;
-}
+// ---------------------------------------------------------------------------------------------
+// Overview
 
 const SECTIONS = {
-  links: { id: 'payment-links', title: 'Payment links' },
-  payments: { id: 'payments', title: 'Recent payments' },
-  refunds: { id: 'refunds', title: 'Refunds' },
-  chargebacks: { id: 'chargebacks', title: 'Open chargebacks' },
-  deliveries: { id: 'deliveries', title: 'Webhook deliveries' },
+  links: { id: 'payment-links', title: 'Payment links', path: '/payment-links' },
+  payments: { id: 'payments', title: 'Recent payments', path: '/payments' },
+  refunds: { id: 'refunds', title: 'Refunds', path: '/refunds' },
+  chargebacks: { id: 'chargebacks', title: 'Open chargebacks', path: '/chargebacks' },
+  deliveries: { id: 'deliveries', title: 'Webhook deliveries', path: '/events' },
 };
 
-/** Everything at a glance: each section capped, and each says what it shows. */
-export function overviewPage(overview: Overview, urls: PublicUrls, now: Date): string {
-  return page(
+const heading = (urls: PublicUrls, entry: { id: string; title: string; path: string }, more: string) => ({
+  id: entry.id,
+  title: entry.title,
+  more: `<a href="${escapeHtml(`${urls.dashboard}${entry.path}`)}">${escapeHtml(more)}</a>`,
+});
+
+const more = (data: Section<unknown>, text: string) => (data.allowed && data.more ? ` ${text}` : '');
+
+/** Everything at a glance: the paid-volume chart, then each section capped, each saying what it shows. */
+export function overviewPage(frame: Frame, overview: Overview, volume: Section<PaidVolume>, now: Date): string {
+  const { urls } = frame;
+  const chart = volume.allowed ? paidVolumeChart(volume.items[0]) : missingScope(volume.scope);
+  return signedInPage(
+    frame,
     'Dashboard',
-    `${header(overview.principal, urls, 'Dashboard')}
-<nav aria-label="Sections"><ul>${Object.values(SECTIONS).map(({ id, title }) => `<li><a href="#${id}">${title}</a></li>`).join('')}</ul></nav>
-${section(SECTIONS.links, overview.paymentLinks, {
+    `<section aria-labelledby="paid-volume">
+<h2 id="paid-volume">Paid volume, last 30 days</h2>
+${chart}
+</section>
+${section(heading(urls, SECTIONS.links, 'All payment links'), overview.paymentLinks, {
+  spec: linkTable(urls),
   caption: `The ${SECTION_LIMIT} newest payment links, newest first.${more(overview.paymentLinks, 'Older links are not shown.')}`,
-  columns: ['Link', 'Description', 'Amount', 'Status', 'Paid', 'Limit', 'Remaining', 'Created'],
   empty: 'No payment links yet.',
-  row: (link: PaymentLink) => {
-    const remaining = remainingPayments(link);
-    return `<tr data-id="${escapeHtml(link.id)}">
-<th scope="row"><a href="${escapeHtml(`${urls.checkout}/${link.id}`)}">${code(link.id)}</a></th>
-<td>${escapeHtml(link.description ?? '')}</td>
-<td class="num">${money(link.amountMinor, link.currency)}</td>
-<td>${badge(link.status)}</td>
-<td class="num" data-field="paid_count">${link.paidCount}</td>
-<td class="num" data-field="payments_limit">${link.paymentsLimit ?? 'unlimited'}</td>
-<td class="num" data-field="remaining_payments">${remaining ?? 'unlimited'}</td>
-<td>${time(link.createdAt)}</td>
-</tr>`;
-  },
 })}
-${section(SECTIONS.payments, overview.payments, {
+${section(heading(urls, SECTIONS.payments, 'All payments'), overview.payments, {
+  spec: paymentTable(urls),
   caption: `The ${SECTION_LIMIT} newest payments, newest first.${more(overview.payments, 'Older payments are not shown.')}`,
-  columns: ['Payment', 'Payment link', 'Amount', 'Status', 'Created', 'Paid'],
   empty: 'No payments yet.',
-  row: (payment: Payment) => `<tr data-id="${escapeHtml(payment.id)}">
-<th scope="row">${code(payment.id)}</th>
-<td>${code(payment.paymentLinkId)}</td>
-<td class="num">${money(payment.amountMinor, payment.currency)}</td>
-<td>${badge(payment.status)}</td>
-<td>${time(payment.createdAt)}</td>
-<td>${time(payment.paidAt)}</td>
-</tr>`,
 })}
-${section(SECTIONS.refunds, overview.refunds, {
+${section(heading(urls, SECTIONS.refunds, 'All refunds'), overview.refunds, {
+  spec: refundTable(urls),
   caption: `The ${SECTION_LIMIT} newest refunds, newest first; refunds waiting for the balance are marked On hold.${more(overview.refunds, 'Older refunds are not shown.')}`,
-  columns: ['Refund', 'Payment', 'Amount', 'Status', 'Created', 'Description'],
   empty: 'No refunds yet.',
-  row: (refund: Refund) => `<tr data-id="${escapeHtml(refund.id)}">
-<th scope="row"><a href="${escapeHtml(`${urls.dashboard}/refunds/${refund.id}`)}">${code(refund.id)}</a></th>
-<td>${code(refund.paymentId)}</td>
-<td class="num">${money(refund.amountMinor, refund.currency)}</td>
-<td>${refundStatus(refund)}</td>
-<td>${time(refund.createdAt)}</td>
-<td>${escapeHtml(refund.description)}</td>
-</tr>`,
 })}
-${section(SECTIONS.chargebacks, overview.chargebacks, {
+${section(heading(urls, SECTIONS.chargebacks, 'All chargebacks'), overview.chargebacks, {
+  spec: chargebackTable(urls, now),
   caption: `Open chargebacks, soonest deadline first (up to ${SECTION_LIMIT}); respond before the deadline or they are accepted automatically.${more(overview.chargebacks, `Only the ${CHARGEBACK_WINDOW} most recent chargebacks were checked.`)}`,
-  columns: ['Chargeback', 'Payment', 'Amount', 'Reason', 'Deadline', 'Received'],
   empty: 'No open chargebacks.',
-  row: (chargeback: Chargeback) => `<tr data-id="${escapeHtml(chargeback.id)}">
-<th scope="row">${code(chargeback.id)}</th>
-<td>${code(chargeback.paymentId)}</td>
-<td class="num">${money(chargeback.amountMinor, chargeback.currency)}</td>
-<td>${escapeHtml(chargeback.reason.code)} · ${escapeHtml(chargeback.reason.description)}</td>
-<td data-field="deadline_at">${time(chargeback.deadlineAt)} <span class="badge warn">${escapeHtml(untilText(chargeback.deadlineAt, now))}</span></td>
-<td>${time(chargeback.createdAt)}</td>
-</tr>`,
 })}
-${section(SECTIONS.deliveries, overview.deliveries, {
+${section(heading(urls, SECTIONS.deliveries, 'All events'), overview.deliveries, {
+  spec: attemptTable,
   caption: `The ${SECTION_LIMIT} most recent delivery attempts of the ${DELIVERY_EVENT_WINDOW} most recent events, newest first; failed attempts are marked Failed.`,
-  columns: ['Attempted', 'Event', 'Endpoint', 'Result', 'Duration'],
   empty: 'No webhook deliveries yet.',
-  row: (attempt: DeliveryAttempt) => `<tr${attempt.succeeded ? '' : ' class="failed"'}>
-<td>${time(attempt.attemptedAt)}</td>
-<td>${escapeHtml(attempt.eventType)}<br>${code(attempt.eventId)}</td>
-<td>${escapeHtml(attempt.url)}</td>
-<td>${attempt.succeeded ? badge('Delivered', 'good') : badge('Failed', 'bad')} ${attempt.statusCode !== undefined ? `HTTP ${attempt.statusCode}` : 'no response'}${attempt.error ? `<br>${escapeHtml(attempt.error)}` : ''}</td>
-<td class="num">${attempt.durationMs !== undefined ? `${attempt.durationMs} ms` : '—'}</td>
-</tr>`,
 })}`,
+    '',
   );
 }
 
-function refundStatus(refund: Refund): string {
-  return `${badge(refund.status)}${refund.onHold ? ` ${badge('On hold', 'bad')}` : ''}`;
+// ---------------------------------------------------------------------------------------------
+// Lists
+
+export interface ListPage<T extends { id: string }> {
+  title: string;
+  nav: NavPath;
+  spec: TableSpec<T>;
+  view: ListView<T>;
+  /** What the list holds, in its order. */
+  caption: string;
+  empty: string;
+  /** Links or buttons above the list. */
+  actions?: string;
+}
+
+/** A list page: its table, one page at a time, with links to the newer and the older page. */
+export function listPage<T extends { id: string }>(frame: Frame, page: ListPage<T>): string {
+  const { view } = page;
+  const body =
+    view.items.length === 0
+      ? `<p class="note">${escapeHtml(view.request.startingAfter || view.request.endingBefore ? 'Nothing more in this direction.' : page.empty)}</p>`
+      : table(page.spec, view.items, page.caption);
+  return signedInPage(
+    frame,
+    page.title,
+    `${page.actions ?? ''}
+${body}
+${pager(`${page.title}: pages`, view, (cursor) => pageUrl(frame.urls, page.nav, { ...cursor, limit: view.request.limit === SECTION_LIMIT ? undefined : String(view.request.limit) }))}`,
+    page.nav,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Payment links
+
+export interface NewLinkForm {
+  acceptors: Acceptor[];
+  state?: FormState;
+}
+
+/** The values a new link's form starts with. */
+export const newLinkDefaults = (acceptors: Acceptor[]): FormState => ({ values: { 'amount.currency': 'EUR', acceptor_id: acceptors[0]?.id ?? '' } });
+
+/** The form creating a link (`POST /v1/payment_links`): amount, description, limit, expiry, acceptor, collected fields. */
+export function newLinkPage(frame: Frame, form: NewLinkForm): string {
+  const { urls, formToken } = frame;
+  const fields = formOf('create-link', form.state ?? newLinkDefaults(form.acceptors));
+  const inputs = `<div class="row">
+${fields.field({ name: 'amount.value', label: 'Amount', hint: 'For example 19.99', attributes: 'inputmode="decimal" autocomplete="off" required' })}
+${fields.field({ name: 'amount.currency', label: 'Currency', hint: 'Three letters, e.g. EUR', attributes: 'maxlength="3" autocomplete="off" required' })}
+</div>
+${fields.field({ name: 'description', label: 'Description', hint: 'Shown to the customer at checkout.', attributes: 'maxlength="500"' })}
+${fields.field({ name: 'acceptor_id', label: 'Acceptor', type: 'select', options: form.acceptors.map((acceptor) => [acceptor.id, acceptor.name]) })}
+<div class="row">
+${fields.field({ name: 'payments_limit', label: 'Payment limit', type: 'number', hint: 'Empty: unlimited.', attributes: 'min="1" step="1"' })}
+${fields.field({ name: 'expires_at', label: 'Expires at (UTC)', type: 'datetime-local', hint: 'Empty: never.' })}
+</div>
+<fieldset class="checks"><legend>Collect from the customer</legend>
+${fields.field({ name: 'collect_email', label: 'Email address', type: 'checkbox' })}
+${fields.field({ name: 'collect_address', label: 'Billing address', type: 'checkbox' })}
+${fields.field({ name: 'collect_phone', label: 'Phone number', type: 'checkbox' })}
+</fieldset>`;
+  return signedInPage(
+    frame,
+    'Create a payment link',
+    `${fields.alert()}
+<form class="stacked" method="post" action="${escapeHtml(`${urls.dashboard}/payment-links`)}" novalidate>
+${tokenField(formToken)}
+${inputs}
+<button class="primary" type="submit">Create payment link</button>
+</form>`,
+    '/payment-links',
+  );
+}
+
+/** The two forms of a link's page; the one that was submitted shows its problem. */
+export interface LinkForms {
+  edit?: FormState;
+  status?: FormState;
+}
+
+const yesNo = (flags: [boolean, string][]) => flags.filter(([on]) => on).map(([, name]) => name).join(', ') || 'nothing';
+
+/**
+ * A link's own page, reached without opening its public checkout (which would create an open
+ * payment and events): its fields, activation, the edit form, its payments and its events with
+ * their delivery attempts.
+ */
+export function linkPage(frame: Frame, view: LinkView, forms: LinkForms = {}): string {
+  const { urls, formToken, principal } = frame;
+  const { link, payments, events } = view;
+  const remaining = remainingPayments(link);
+  const action = escapeHtml(linkPagePath(urls, link.id));
+  const canUpdate = principal.scopes.includes('payment_link:update');
+
+  const status = formOf('link-status', forms.status);
+  const toggle =
+    link.status === 'expired'
+      ? '<p class="note">An expired link cannot be activated again.</p>'
+      : `<form class="inline" method="post" action="${action}">${tokenField(formToken)}<input type="hidden" name="status" value="${link.status === 'active' ? 'inactive' : 'active'}"><button type="submit">${link.status === 'active' ? 'Deactivate' : 'Reactivate'}</button></form>`;
+
+  const edit = formOf('edit-link', forms.edit ?? { values: { description: link.description ?? '', payments_limit: String(link.paymentsLimit ?? ''), expires_at: utcLocalValue(link.expiresAt) } });
+  const editForm = `<section aria-labelledby="edit">
+<h2 id="edit">Edit</h2>
+${edit.alert()}
+<form class="stacked" method="post" action="${action}" novalidate>
+${tokenField(formToken)}
+${edit.field({ name: 'description', label: 'Description', attributes: 'maxlength="500"' })}
+<div class="row">
+${edit.field({ name: 'payments_limit', label: 'Payment limit', type: 'number', hint: `Empty: unlimited. At least the ${link.paidCount} already paid.`, attributes: 'min="1" step="1"' })}
+${edit.field({ name: 'expires_at', label: 'Expires at (UTC)', type: 'datetime-local', hint: link.status === 'expired' ? 'The link has expired: its expiry no longer changes.' : 'Empty: never.' })}
+</div>
+<button class="primary" type="submit">Save changes</button>
+</form>
+</section>`;
+
+  const eventsBody = events.allowed
+    ? events.items.length === 0
+      ? `<p class="note">${events.after ? 'No older events of this link.' : 'No events of this link among its most recent ones.'}</p>`
+      : table(eventTable, events.items, `Events about this link, newest first, with every delivery attempt (up to ${LINK_EVENT_WINDOW} events of all links are searched per page).`)
+    : missingScope(events.scope);
+  const eventsPager =
+    events.allowed && events.next
+      ? `<nav class="pager" aria-label="Events of this link: pages"><a rel="next" href="${escapeHtml(pageUrl(urls, `/payment-links/${link.id}`, { events_after: events.next }))}">Older events</a></nav>`
+      : '';
+
+  return signedInPage(
+    frame,
+    `Payment link ${link.id}`,
+    `<div class="actions-row">${canUpdate ? toggle : ''}</div>
+${status.alert()}
+<dl>
+<dt>Status</dt><dd>${badge(link.status)}</dd>
+<dt>Amount</dt><dd>${money(link.amountMinor, link.currency)}</dd>
+<dt>Description</dt><dd>${escapeHtml(link.description ?? '') || '—'}</dd>
+<dt>Paid</dt><dd data-field="paid_count">${link.paidCount}</dd>
+<dt>Limit</dt><dd data-field="payments_limit">${link.paymentsLimit ?? 'unlimited'}</dd>
+<dt>Remaining</dt><dd data-field="remaining_payments">${remaining ?? 'unlimited'}</dd>
+<dt>Expires</dt><dd data-field="expires_at">${link.expiresAt ? time(link.expiresAt) : 'never'}${link.status === 'inactive' && link.expiresAt ? ' (while inactive the API shows none)' : ''}</dd>
+<dt>Expired</dt><dd>${time(link.expiredAt)}</dd>
+<dt>Collects</dt><dd>${yesNo([[link.collectEmail, 'email'], [link.collectAddress, 'billing address'], [link.collectPhone, 'phone']])}</dd>
+<dt>Acceptor</dt><dd>${code(link.acceptorId)}</dd>
+<dt>Created</dt><dd>${time(link.createdAt)}</dd>
+<dt>First paid</dt><dd>${time(link.firstPaidAt)}</dd>
+<dt>Last paid</dt><dd>${time(link.lastPaidAt)}</dd>
+<dt>Checkout</dt><dd class="url">${code(`${urls.checkout}/${link.id}`)}<br><span class="note">Copy it to share the link; opening it starts a payment.</span></dd>
+</dl>
+${canUpdate ? editForm : ''}
+<section aria-labelledby="link-payments">
+<h2 id="link-payments">Payments</h2>
+${payments.items.length === 0 ? '<p class="note">No payments through this link yet.</p>' : table(linkPaymentTable(urls), payments.items, "The link's payments, newest first.")}
+${pager('Payments of this link: pages', payments, (cursor) => pageUrl(urls, `/payment-links/${link.id}`, cursor))}
+</section>
+<section aria-labelledby="link-events">
+<h2 id="link-events">Events and deliveries</h2>
+${eventsBody}
+${eventsPager}
+</section>`,
+    '/payment-links',
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Payments and refunds
+
+/** A payment's page: its fields, the refund form (full or partial), and its refunds. */
+export function paymentPage(frame: Frame, view: PaymentView, refundForm?: FormState): string {
+  const { urls, formToken, principal } = frame;
+  const { payment, refunds } = view;
+  const rest = refundableRestMinor(payment);
+  const form = formOf('refund', refundForm);
+  const refundable = payment.status === 'paid' && principal.scopes.includes('refund:create');
+  // Said before the form is filled in, as the API would refuse it (decisions §6).
+  const blocked = (payment.unwonChargebacks ?? 0) > 0 ? 'Not refundable while one of its chargebacks is not won.' : rest === 0 ? 'Refunded in full.' : undefined;
+  const refundSection = !refundable
+    ? ''
+    : blocked && !refundForm
+      ? `<section aria-labelledby="refund">\n<h2 id="refund">Refund</h2>\n<p class="note">${blocked}</p>\n</section>`
+      : `<section aria-labelledby="refund">
+<h2 id="refund">Refund</h2>
+${form.alert()}
+<form class="stacked" method="post" action="${escapeHtml(`${paymentPagePath(urls, payment.id)}/refunds`)}" novalidate>
+${tokenField(formToken)}
+${form.field({ name: 'amount.value', label: 'Amount (EUR)', hint: `Empty: the whole refundable rest, ${formatMinor(rest)} ${payment.currency}. A smaller amount is a partial refund.`, attributes: 'inputmode="decimal" autocomplete="off"' })}
+${form.field({ name: 'description', label: 'Description', attributes: 'maxlength="500"' })}
+<button class="primary" type="submit">Refund</button>
+</form>
+</section>`;
+  const refundList = refunds.allowed
+    ? `${refunds.items.length === 0 ? '<p class="note">No refunds of this payment.</p>' : table(refundTable(urls), refunds.items, "The payment's refunds, newest first.")}
+${pager('Refunds of this payment: pages', refunds, (cursor) => pageUrl(urls, `/payments/${payment.id}`, cursor))}`
+    : missingScope(refunds.scope);
+  return signedInPage(
+    frame,
+    `Payment ${payment.id}`,
+    `<dl>
+<dt>Status</dt><dd>${badge(payment.status)}</dd>
+<dt>Amount</dt><dd>${money(payment.amountMinor, payment.currency)}</dd>
+<dt>Refunded</dt><dd data-field="refunded">${money(payment.refundedMinor ?? 0, payment.currency)}</dd>
+<dt>Refundable rest</dt><dd data-field="refundable">${money(rest, payment.currency)}</dd>
+<dt>Payment link</dt><dd>${idLink(linkPagePath(urls, payment.paymentLinkId), payment.paymentLinkId)}</dd>
+<dt>Created</dt><dd>${time(payment.createdAt)}</dd>
+<dt>Paid</dt><dd>${time(payment.paidAt)}</dd>
+${payment.customer?.email ? `<dt>Email</dt><dd>${escapeHtml(payment.customer.email)}</dd>` : ''}
+${payment.customer?.phone ? `<dt>Phone</dt><dd>${escapeHtml(payment.customer.phone)}</dd>` : ''}
+${payment.billing?.address ? `<dt>Billing address</dt><dd>${escapeHtml(payment.billing.address)}</dd>` : ''}
+</dl>
+${refundSection}
+<section aria-labelledby="payment-refunds">
+<h2 id="payment-refunds">Refunds of this payment</h2>
+${refundList}
+</section>`,
+    '/payments',
+  );
 }
 
 /** One refund: the page its `links.dashboard` points at. */
-export function refundPage(refund: Refund, principal: Principal, urls: PublicUrls): string {
+export function refundPage(frame: Frame, refund: Refund, cancelForm?: FormState): string {
   const metadata = Object.entries(refund.metadata);
-  return page(
+  const { urls, formToken, principal } = frame;
+  const cancel = formOf('cancel-refund', cancelForm);
+  // The API's cancel (decisions §6): a pending refund, held or not, until the job processes it.
+  const cancelSection =
+    refund.status === 'pending' && principal.scopes.includes('refund:create')
+      ? `${cancel.alert()}<form class="inline" method="post" action="${escapeHtml(`${refundPagePath(urls, refund.id)}/cancel`)}">${tokenField(formToken)}<button type="submit">Cancel refund</button></form>`
+      : cancel.alert();
+  return signedInPage(
+    frame,
     `Refund ${refund.id}`,
-    `${header(principal, urls, `Refund ${refund.id}`)}
-<p><a href="${escapeHtml(urls.dashboard)}">Back to the dashboard</a></p>
-${refund.onHold ? '<p class="note">On hold: the balance does not cover this refund yet. It is processed automatically, oldest first, as soon as it does.</p>' : ''}
+    `${refund.onHold ? '<p class="note">On hold: the balance does not cover this refund yet. It is processed automatically, oldest first, as soon as it does.</p>' : ''}
+${cancelSection}
 <dl>
 <dt>Status</dt><dd>${refundStatus(refund)}</dd>
 <dt>Amount</dt><dd>${money(refund.amountMinor, refund.currency)}</dd>
-<dt>Payment</dt><dd>${code(refund.paymentId)}</dd>
+<dt>Payment</dt><dd>${idLink(paymentPagePath(frame.urls, refund.paymentId), refund.paymentId)}</dd>
 <dt>Description</dt><dd>${escapeHtml(refund.description) || '—'}</dd>
 <dt>Webhook URL</dt><dd>${escapeHtml(refund.webhookUrl ?? '—')}</dd>
 <dt>Created</dt><dd>${time(refund.createdAt)}</dd>
 <dt>Updated</dt><dd>${time(refund.updatedAt)}</dd>
 <dt>Metadata</dt><dd>${metadata.length ? metadata.map(([key, value]) => `${code(key)}: ${escapeHtml(value)}`).join('<br>') : '—'}</dd>
 </dl>`,
+    '/refunds',
   );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Search
+
+/** A search that found nothing (or was no id): the reason, with the search field filled in again. */
+export function searchPage(frame: Frame, id: string, problem: string): string {
+  return signedInPage(frame, 'Search', `<p role="alert">${escapeHtml(problem)}</p>`, undefined, id);
 }

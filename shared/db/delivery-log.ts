@@ -1,6 +1,8 @@
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Principal } from '../auth/principal';
-import { DELIVERY_EVENT_WINDOW, newestAttemptsFirst, type DeliveryAttempt, type DeliveryLog } from '../domain/dashboard';
+import { DELIVERY_EVENT_WINDOW, LINK_EVENT_WINDOW, newestAttemptsFirst, type DeliveryAttempt, type DeliveryLog, type LinkEvents } from '../domain/dashboard';
+import { PAYMENT_LINK_EVENT } from '../domain/payment-links';
+import { typePrefixes } from '../domain/webhooks';
 import { keys, scopeOf } from './keys';
 import { INDEXES } from './table';
 
@@ -55,6 +57,50 @@ export function createDeliveryLog(db: DynamoDBDocumentClient, tableName: string)
         (events.Items ?? []).map((event) => attemptsOf(String(event[INDEXES.gsi1.sk]), String(event.type ?? ''))),
       );
       return newestAttemptsFirst(attempts.flat()).slice(0, limit);
+    },
+
+    attemptsOf: async (eventId, eventType) => newestAttemptsFirst(await attemptsOf(eventId, eventType)),
+
+    /**
+     * The link family's events of the scope (the type-prefix index of `transactions.payment_link.`),
+     * newest first, from `startingAfter` down to `sinceId` (the link's creation), filtered on
+     * the event's `data.id`: at most LINK_EVENT_WINDOW events read per call, whatever matches.
+     */
+    async linkEvents(principal, linkId, sinceId, limit, startingAfter): Promise<LinkEvents> {
+      // `transactions.payment_link.`: the family every event about a link belongs to.
+      const family = typePrefixes(PAYMENT_LINK_EVENT.created).at(-1)!;
+      const source = keys.eventPrefixList(scopeOf(principal.orgId, principal.mode), family)!;
+      const index = INDEXES[source.index];
+      const found: LinkEvents['events'] = [];
+      let read = 0;
+      let last: string | undefined;
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const page = await db.send(
+          new QueryCommand({
+            TableName: tableName,
+            IndexName: index.name,
+            // BETWEEN is inclusive: the cursor itself comes back first and is skipped below.
+            KeyConditionExpression: startingAfter ? '#pk = :pk AND #sk BETWEEN :since AND :before' : '#pk = :pk AND #sk >= :since',
+            FilterExpression: '#envelope.#data.#id = :link',
+            ExpressionAttributeNames: { '#pk': index.pk, '#sk': index.sk, '#envelope': 'envelope', '#data': 'data', '#id': 'id', '#type': 'type', '#at': 'triggered_at' },
+            ExpressionAttributeValues: { ':pk': source.partition, ':since': sinceId, ':link': linkId, ...(startingAfter ? { ':before': startingAfter } : {}) },
+            ProjectionExpression: '#sk, #envelope.#id, #envelope.#type, #envelope.#at',
+            ScanIndexForward: false,
+            Limit: LINK_EVENT_WINDOW - read,
+            ExclusiveStartKey: startKey,
+          }),
+        );
+        read += page.ScannedCount ?? 0;
+        startKey = page.LastEvaluatedKey;
+        if (startKey) last = String(startKey[index.sk]);
+        for (const item of page.Items ?? []) {
+          const envelope = item.envelope as { id: string; type: string; triggered_at: string };
+          if (envelope.id !== startingAfter) found.push({ id: envelope.id, type: envelope.type, triggeredAt: envelope.triggered_at });
+        }
+      } while (startKey && found.length <= limit && read < LINK_EVENT_WINDOW);
+      if (found.length > limit) return { events: found.slice(0, limit), next: found[limit - 1].id };
+      return { events: found, ...(startKey ? { next: last } : {}) };
     },
   };
 }

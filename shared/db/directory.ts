@@ -6,6 +6,7 @@ import { BusinessRuleError, NotFoundError } from '../errors';
 import { newId } from '../ids';
 import { isoMillis } from '../time';
 import { conditionalWrite } from './conditional';
+import { stripKeys } from './entity';
 import { apiKeyEntity, organizationEntity } from './entities';
 import { keys } from './keys';
 import { queryAll } from './query-all';
@@ -106,6 +107,18 @@ export function createDirectory(db: DynamoDBDocumentClient, tableName: string) {
     },
 
     getAcceptor: (orgId: string, acceptorId: string) => get<Acceptor>(keys.acceptor(orgId, acceptorId)),
+
+    /** An organization's acceptors, oldest first (the dashboard's create form offers them). */
+    async listAcceptors(orgId: string): Promise<Acceptor[]> {
+      const { PK, SK } = keys.acceptor(orgId, '');
+      const items = await queryAll(db, {
+        TableName: tableName,
+        KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+        ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK' },
+        ExpressionAttributeValues: { ':pk': PK, ':prefix': SK },
+      });
+      return items.map((item) => stripKeys<Acceptor>(item)!);
+    },
 
     async createUser(orgId: string, role: Exclude<UserRole, 'demoted'> = 'member'): Promise<StoredUser> {
       await requireOrganization(orgId);

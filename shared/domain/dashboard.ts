@@ -1,4 +1,6 @@
 import type { Principal, Scope } from '../auth/principal';
+import { BusinessRuleError, PermissionDeniedError } from '../errors';
+import { ID_PREFIXES, type IdKind } from '../ids';
 import type { Chargeback } from './chargebacks';
 
 /**
@@ -45,10 +47,36 @@ export interface DeliveryAttempt {
   succeeded: boolean;
 }
 
-/** Port: the most recent delivery attempts of the caller's organization and mode, newest first. */
-export interface DeliveryLog {
-  recentDeliveries(principal: Principal, limit: number): Promise<DeliveryAttempt[]>;
+/** An event with its delivery attempts, newest attempt first. */
+export interface EventDeliveries {
+  id: string;
+  type: string;
+  triggeredAt: string;
+  attempts: DeliveryAttempt[];
 }
+
+/** Port: webhook delivery attempts as the webhook delivery stores them. */
+export interface DeliveryLog {
+  /** The most recent delivery attempts of the caller's organization and mode, newest first. */
+  recentDeliveries(principal: Principal, limit: number): Promise<DeliveryAttempt[]>;
+  /** The attempts of one event, newest first (at most ATTEMPTS_PER_EVENT). */
+  attemptsOf(eventId: string, eventType: string): Promise<DeliveryAttempt[]>;
+  /**
+   * The `transactions.payment_link.*` events about one link, newest first, created since the link
+   * (`sinceId`: an event id bound at its creation time), `limit` of them after `startingAfter`;
+   * reads at most LINK_EVENT_WINDOW events of that family per call.
+   */
+  linkEvents(principal: Principal, linkId: string, sinceId: string, limit: number, startingAfter?: string): Promise<LinkEvents>;
+}
+
+/** A page of a link's events: `next` is where the next read starts (`undefined`: none left). */
+export interface LinkEvents {
+  events: { id: string; type: string; triggeredAt: string }[];
+  next?: string;
+}
+
+/** A link's events are looked for among at most this many events of the link family per page. */
+export const LINK_EVENT_WINDOW = 500;
 
 /** A signed-in browser: the key it signed in with, known only by its token hash. */
 export interface DashboardSession {
@@ -74,6 +102,11 @@ export function canSee(principal: Principal, scope: Scope | undefined): boolean 
   return scope === undefined || principal.scopes.includes(scope);
 }
 
+/** The API's own refusal (shared/auth/authenticate.ts words it the same): 403 without the scope. */
+export function requireScope(principal: Principal, scope: Scope): void {
+  if (!principal.scopes.includes(scope)) throw new PermissionDeniedError(`The API key lacks the scope ${scope}`);
+}
+
 export function canSignIn(principal: Principal): boolean {
   return DASHBOARD_SCOPES.some((scope) => principal.scopes.includes(scope));
 }
@@ -88,4 +121,105 @@ export function openBySoonestDeadline(chargebacks: Chargeback[]): Chargeback[] {
 /** Newest attempt first. */
 export function newestAttemptsFirst(attempts: DeliveryAttempt[]): DeliveryAttempt[] {
   return [...attempts].sort((a, b) => (a.attemptedAt < b.attemptedAt ? 1 : a.attemptedAt > b.attemptedAt ? -1 : 0));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Paid volume per day
+
+/** The chart covers this many days: today (UTC) and the 29 before it. */
+export const PAID_VOLUME_DAYS = 30;
+/**
+ * The chart reads at most this many paid payments (newest first); beyond, the oldest days of
+ * the window are incomplete and the chart says from which day it is complete.
+ */
+export const PAID_VOLUME_MAX_PAYMENTS = 20_000;
+
+/** What the chart needs of a paid payment. */
+export interface PaidAmount {
+  id: string;
+  amountMinor: number;
+  currency: string;
+  paidAt: string;
+}
+
+/** Port: the scope's paid payments created from `sinceId` on (an id bound), newest first, at most `max`. */
+export interface PaidPayments {
+  paidSince(principal: Principal, sinceId: string, max: number): Promise<{ payments: PaidAmount[]; complete: boolean }>;
+}
+
+export interface DayVolume {
+  /** `YYYY-MM-DD`, UTC. */
+  date: string;
+  minor: number;
+  count: number;
+}
+
+export interface CurrencyVolume {
+  currency: string;
+  days: DayVolume[];
+  totalMinor: number;
+  count: number;
+}
+
+export interface PaidVolume {
+  from: string;
+  to: string;
+  /** One per currency that was paid in the window, the largest total first. */
+  currencies: CurrencyVolume[];
+  /** Set when the read stopped at PAID_VOLUME_MAX_PAYMENTS: the days before this one are incomplete. */
+  completeFrom?: string;
+}
+
+const DAY_MS = 86_400_000;
+const utcDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** The first instant of the window: midnight UTC, PAID_VOLUME_DAYS - 1 days before today. */
+export function paidVolumeStart(now: Date): Date {
+  return new Date(Date.parse(utcDate(now.getTime())) - (PAID_VOLUME_DAYS - 1) * DAY_MS);
+}
+
+/**
+ * Sums paid payments per UTC day of their `paidAt`, per currency, over the window ending today;
+ * every day of the window is present (zero when nothing was paid).
+ */
+export function paidVolumeByDay(payments: PaidAmount[], now: Date, complete = true): PaidVolume {
+  const start = paidVolumeStart(now).getTime();
+  const dates = Array.from({ length: PAID_VOLUME_DAYS }, (_, day) => utcDate(start + day * DAY_MS));
+  const byCurrency = new Map<string, Map<string, DayVolume>>();
+  for (const payment of payments) {
+    const date = payment.paidAt.slice(0, 10);
+    if (!dates.includes(date)) continue;
+    const days = byCurrency.get(payment.currency) ?? new Map(dates.map((day) => [day, { date: day, minor: 0, count: 0 }]));
+    byCurrency.set(payment.currency, days);
+    const day = days.get(date)!;
+    day.minor += payment.amountMinor;
+    day.count += 1;
+  }
+  const currencies = [...byCurrency].map(([currency, days]) => {
+    const list = [...days.values()];
+    return { currency, days: list, totalMinor: list.reduce((sum, day) => sum + day.minor, 0), count: list.reduce((sum, day) => sum + day.count, 0) };
+  });
+  currencies.sort((a, b) => b.totalMinor - a.totalMinor || a.currency.localeCompare(b.currency));
+  const oldest = payments.at(-1);
+  return {
+    from: dates[0],
+    to: dates.at(-1)!,
+    currencies,
+    // The oldest day read may be partial: the chart is whole from the next day on.
+    ...(!complete && oldest ? { completeFrom: utcDate(Date.parse(oldest.paidAt.slice(0, 10)) + DAY_MS) } : {}),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Search by id
+
+/** The objects a search by id finds, by their id prefix. */
+export const SEARCHABLE = { paymentLink: 'payment-links', payment: 'payments', refund: 'refunds' } as const satisfies Partial<Record<IdKind, string>>;
+export type SearchableKind = keyof typeof SEARCHABLE;
+
+/** Which kind of object an id names, by its prefix; anything else is a 422 on `id`. */
+export function searchKind(id: string): SearchableKind {
+  const kind = (Object.keys(SEARCHABLE) as SearchableKind[]).find((candidate) => id.startsWith(`${ID_PREFIXES[candidate]}_`));
+  if (!kind) throw new BusinessRuleError('Search takes the id of a payment link (pl_…), a payment (pay_…) or a refund (rf_…)', 'id');
+  return kind;
 }

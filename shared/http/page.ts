@@ -32,11 +32,11 @@ ${body}
 </html>`;
 }
 
-/** A page of the house style; `extraStyle` is appended to (and may override) its style sheet. */
-export function htmlDocument(title: string, body: string, extraStyle = ''): string {
+/** A page of the house style; `extraStyle` is appended to (and may override) its style sheet, `extraHead` follows it. */
+export function htmlDocument(title: string, body: string, extraStyle = '', extraHead = ''): string {
   return htmlPage(
     title,
-    `<style>
+    `${extraHead}<style>
   body { font-family: system-ui, sans-serif; margin: 0; background: #f5f6f8; color: #1d2330; }
   main { max-width: 28rem; margin: 3rem auto; background: #fff; border-radius: 12px; padding: 2rem; box-shadow: 0 1px 4px rgba(0,0,0,.08); }
   h1 { font-size: 1.4rem; margin-top: 0; }

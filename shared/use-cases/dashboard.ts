@@ -3,6 +3,10 @@ import type { Authenticator } from '../auth/authenticate';
 import type { Principal, Scope } from '../auth/principal';
 import { hashToken } from '../auth/tokens';
 import type { ChargebackRepository } from '../db/chargeback-repository';
+import type { DashboardReads } from '../db/dashboard-reads';
+import type { Acceptor, Directory } from '../db/directory';
+import type { EventRepository } from '../db/event-repository';
+import type { Page } from '../db/list-page';
 import type { PaymentLinkRepository } from '../db/payment-link-repository';
 import type { VersionedLink } from '../domain/payment-links';
 import type { PaymentRepository } from '../db/payment-repository';
@@ -12,6 +16,7 @@ import {
   CHARGEBACK_WINDOW,
   DASHBOARD_SCOPES,
   DELIVERIES_SCOPE,
+  PAID_VOLUME_MAX_PAYMENTS,
   SECTION_LIMIT,
   SECTION_SCOPES,
   SESSION_ID_PATTERN,
@@ -19,26 +24,61 @@ import {
   canSee,
   canSignIn,
   openBySoonestDeadline,
+  paidVolumeByDay,
+  paidVolumeStart,
+  requireScope,
+  searchKind,
   type DashboardSessionStore,
   type DeliveryAttempt,
   type DeliveryLog,
+  type EventDeliveries,
+  type PaidPayments,
+  type PaidVolume,
+  type SearchableKind,
   type Section,
 } from '../domain/dashboard';
 import type { Payment } from '../domain/payments';
 import type { Refund } from '../domain/refunds';
-import { requireOwned } from '../domain/scope';
+import { requireOwned, type Owned } from '../domain/scope';
 import { NotAuthenticatedError, PermissionDeniedError } from '../errors';
+import { firstIdAt, isId, type IdKind } from '../ids';
+import { pageRequest, type PageRequest } from '../pagination';
 import { isoMillis } from '../time';
 
 export interface DashboardDeps {
   authenticator: Pick<Authenticator, 'authenticateToken' | 'authenticateTokenHash'>;
   sessions: DashboardSessionStore;
-  links: Pick<PaymentLinkRepository, 'list'>;
-  payments: Pick<PaymentRepository, 'list'>;
+  links: Pick<PaymentLinkRepository, 'list' | 'get'>;
+  payments: Pick<PaymentRepository, 'list' | 'get' | 'listOfLink'>;
   refunds: Pick<RefundRepository, 'list' | 'get'>;
+  refundsOfPayment: DashboardReads['refundsOfPayment'];
   chargebacks: Pick<ChargebackRepository, 'list'>;
+  events: Pick<EventRepository, 'list'>;
   deliveries: DeliveryLog;
+  paidPayments: PaidPayments;
+  acceptors: Directory['listAcceptors'];
   now: () => Date;
+}
+
+/** The list parameters of a dashboard page: the API's, with the page size of the overview's sections. */
+export type ListParams = { limit?: string; starting_after?: string; ending_before?: string };
+
+/** A page of a list with the request that read it (its paging links depend on the direction). */
+export interface ListView<T> extends Page<T> {
+  request: PageRequest;
+}
+
+/** One payment link's page: its fields, a page of its payments, and (with `event:read`) its events. */
+export interface LinkView {
+  link: VersionedLink;
+  payments: ListView<Payment>;
+  events: Section<EventDeliveries> & { next?: string; after?: string };
+}
+
+/** One payment's page: the payment and (with `refund:read`) a page of its refunds. */
+export interface PaymentView {
+  payment: Payment;
+  refunds: (ListView<Refund> & { allowed: true }) | { allowed: false; scope: 'refund:read' };
 }
 
 export interface Overview {
@@ -63,6 +103,35 @@ export function dashboardUseCases(deps: DashboardDeps) {
   const newest = async <T>(list: Promise<{ items: T[]; hasMore: boolean }>) => {
     const page = await list;
     return { items: page.items, more: page.hasMore };
+  };
+
+  /** The API's list rules (shared/pagination.ts) with the dashboard's page size as the default. */
+  const requestOf = (query: ListParams, kind: IdKind) => pageRequest({ ...query, limit: query.limit ?? String(SECTION_LIMIT) }, (value) => isId(kind, value));
+
+  async function listOf<T>(principal: Principal, scope: Scope, kind: IdKind, query: ListParams, read: (request: PageRequest) => Promise<Page<T>>) {
+    requireScope(principal, scope);
+    const request = requestOf(query, kind);
+    return { ...(await read(request)), request } as ListView<T>;
+  }
+
+  /** Events with their attempts: one Query per event, in parallel. */
+  const withAttempts = (events: { id: string; type: string; triggeredAt: string }[]): Promise<EventDeliveries[]> =>
+    Promise.all(events.map(async (event) => ({ ...event, attempts: await deps.deliveries.attemptsOf(event.id, event.type) })));
+
+  /** One object as its retrieve operation reads it: 403 without the scope, else 404 unless the caller's. */
+  const retrieve =
+    <T extends Owned>(scope: Scope, get: (id: string) => Promise<T | undefined>) =>
+    async (principal: Principal, id: string): Promise<T> => {
+      requireScope(principal, scope);
+      return requireOwned(await get(id), principal);
+    };
+  const getLink = retrieve(SECTION_SCOPES.paymentLinks, deps.links.get);
+  const getPayment = retrieve(SECTION_SCOPES.payments, deps.payments.get);
+  const getRefund = retrieve(SECTION_SCOPES.refunds, deps.refunds.get);
+  const getters: Record<SearchableKind, (principal: Principal, id: string) => Promise<unknown>> = {
+    paymentLink: getLink,
+    payment: getPayment,
+    refund: getRefund,
   };
 
   return {
@@ -133,9 +202,79 @@ export function dashboardUseCases(deps: DashboardDeps) {
     },
 
     /** One refund of the caller (`links.dashboard` of the refund object): 403 without refund:read, else 404 unless owned. */
-    async refund(principal: Principal, id: string): Promise<Refund> {
-      if (!canSee(principal, SECTION_SCOPES.refunds)) throw new PermissionDeniedError(`The API key lacks the scope ${SECTION_SCOPES.refunds}`);
-      return requireOwned(await deps.refunds.get(id), principal);
+    refund: getRefund,
+
+    /**
+     * Paid volume per day of the last PAID_VOLUME_DAYS days (`payment:read`): one Query of the
+     * scope's paid payments created since the window's first day (GSI2, by id, so by creation
+     * time), at most PAID_VOLUME_MAX_PAYMENTS, summed per UTC day of `paid_at` and currency.
+     */
+    async paidVolume(principal: Principal): Promise<Section<PaidVolume>> {
+      return section(principal, SECTION_SCOPES.payments, async () => {
+        const now = deps.now();
+        const since = firstIdAt('payment', paidVolumeStart(now).getTime());
+        const { payments, complete } = await deps.paidPayments.paidSince(principal, since, PAID_VOLUME_MAX_PAYMENTS);
+        return { items: [paidVolumeByDay(payments, now, complete)], more: !complete };
+      });
+    },
+
+    /** The lists of the dashboard, each with its read scope and the API's list rules. */
+    paymentLinks: (principal: Principal, query: ListParams) =>
+      listOf(principal, SECTION_SCOPES.paymentLinks, 'paymentLink', query, (request) => deps.links.list(principal, request)),
+    payments: (principal: Principal, query: ListParams) =>
+      listOf(principal, SECTION_SCOPES.payments, 'payment', query, (request) => deps.payments.list(principal, request)),
+    refunds: (principal: Principal, query: ListParams) =>
+      listOf(principal, SECTION_SCOPES.refunds, 'refund', query, (request) => deps.refunds.list(principal, request)),
+    chargebacks: (principal: Principal, query: ListParams) =>
+      listOf(principal, SECTION_SCOPES.chargebacks, 'chargeback', query, (request) => deps.chargebacks.list(principal, request)),
+    /** Events (`event:read`, as `GET /v1/events`), each with its delivery attempts. */
+    events: (principal: Principal, query: ListParams) =>
+      listOf(principal, DELIVERIES_SCOPE!, 'event', query, async (request) => {
+        const page = await deps.events.list(principal, request);
+        const events = await withAttempts(page.items.map((event) => ({ id: event.id, type: event.type, triggeredAt: event.triggered_at })));
+        return { items: events, hasMore: page.hasMore };
+      }),
+
+    /**
+     * A link's page (`payment_link:read`, 404 unless the caller's):
+     * 1. the link;
+     * 2. a page of its payments (`query`: the list parameters);
+     * 3. with `event:read`, a page of its events (`eventsAfter`: the cursor), each with its attempts.
+     */
+    async paymentLink(principal: Principal, id: string, query: ListParams & { events_after?: string }): Promise<LinkView> {
+      const link = await getLink(principal, id);
+      const { events_after: eventsAfter, ...list } = query;
+      const eventRequest = requestOf({ starting_after: eventsAfter }, 'event');
+      const [payments, events] = await Promise.all([
+        listOf(principal, SECTION_SCOPES.paymentLinks, 'payment', list, (request) => deps.payments.listOfLink(link.id, request)),
+        section(principal, DELIVERIES_SCOPE, async () => {
+          const since = firstIdAt('event', Date.parse(link.createdAt));
+          const found = await deps.deliveries.linkEvents(principal, link.id, since, eventRequest.limit, eventRequest.startingAfter);
+          return { items: await withAttempts(found.events), more: found.next !== undefined, next: found.next };
+        }),
+      ]);
+      return { link, payments, events: { ...events, ...(eventsAfter ? { after: eventsAfter } : {}) } as LinkView['events'] };
+    },
+
+    /** A payment's page (`payment:read`, 404 unless the caller's) with a page of its refunds (`refund:read`). */
+    async payment(principal: Principal, id: string, query: ListParams): Promise<PaymentView> {
+      const payment = await getPayment(principal, id);
+      if (!canSee(principal, SECTION_SCOPES.refunds)) return { payment, refunds: { allowed: false, scope: SECTION_SCOPES.refunds } };
+      const refunds = await listOf(principal, SECTION_SCOPES.refunds, 'refund', query, (request) => deps.refundsOfPayment(payment.id, request));
+      return { payment, refunds: { ...refunds, allowed: true } };
+    },
+
+    /** Where an id leads: its kind by prefix (422 otherwise), then the object, read as its page reads it (403, 404). */
+    async search(principal: Principal, id: string): Promise<SearchableKind> {
+      const kind = searchKind(id);
+      await getters[kind](principal, id);
+      return kind;
+    },
+
+    /** The acceptors a new link may name: the key's own when it is bound to one, else the organization's. */
+    async acceptors(principal: Principal): Promise<Acceptor[]> {
+      const all = await deps.acceptors(principal.orgId);
+      return principal.acceptorId ? all.filter((acceptor) => acceptor.id === principal.acceptorId) : all;
     },
   };
 }

@@ -2,7 +2,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../../shared/db/keys';
 import { outboxEvents } from './events';
 import { client } from './http';
-import type { Merchant, TestStack } from './stack';
+import { createMerchant, startTestStack, type Merchant, type TestStack } from './stack';
 
 export interface DashboardAnswer {
   status: number;
@@ -13,38 +13,65 @@ export interface DashboardAnswer {
   cookie?: string;
 }
 
+const cookieOf = (setCookie: string[], name: string) => {
+  const pair = setCookie.find((cookie) => cookie.startsWith(`${name}=`))?.split(';')[0];
+  return pair && pair !== `${name}=` ? pair : undefined;
+};
+
 async function answer(response: Response): Promise<DashboardAnswer> {
   const setCookie = response.headers.getSetCookie();
-  const session = setCookie.find((cookie) => cookie.startsWith('dashboard_session='))?.split(';')[0];
+  const session = cookieOf(setCookie, 'dashboard_session');
   return {
     status: response.status,
     html: await response.text(),
     location: response.headers.get('location'),
     setCookie,
-    ...(session && session !== 'dashboard_session=' ? { cookie: session } : {}),
+    ...(session ? { cookie: session } : {}),
   };
 }
 
-/** A person's browser on the dashboard: form posts and page loads, redirects not followed. */
+/** The form token a page's forms carry (every dashboard form has the same one per session). */
+export const formTokenOf = (html: string) => /name="csrf_token" value="([^"]+)"/.exec(html)?.[1];
+
+/**
+ * A person's browser on the dashboard: form posts and page loads, redirects not followed. Like a
+ * browser, it opens the sign-in form (its cookie and token) before posting it, and posts the
+ * other forms with the token of the session's pages.
+ */
 export function dashboardBrowser(stack: TestStack) {
-  return {
-    async signIn(token: string, fields: Record<string, string> = {}, headers: Record<string, string> = {}) {
-      const response = await fetch(`${stack.baseUrl}/dashboard/session`, {
+  const get = async (path: string, cookie?: string) =>
+    answer(await fetch(`${stack.baseUrl}${path}`, { headers: cookie ? { cookie } : {}, redirect: 'manual' }));
+  /** A session's form token, read from its overview as a browser would. */
+  const tokenOf = async (cookie: string) => formTokenOf((await get('/dashboard', cookie)).html) ?? '';
+  const post = async (path: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
+    answer(
+      await fetch(`${stack.baseUrl}${path}`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
-        body: new URLSearchParams({ token, ...fields }).toString(),
+        body: new URLSearchParams(fields).toString(),
         redirect: 'manual',
-      });
-      return answer(response);
-    },
-    async get(path: string, cookie?: string) {
-      return answer(await fetch(`${stack.baseUrl}${path}`, { headers: cookie ? { cookie } : {}, redirect: 'manual' }));
+      }),
+    );
+  return {
+    get,
+    post,
+    tokenOf,
+    async signIn(token: string, fields: Record<string, string> = {}, headers: Record<string, string> = {}) {
+      const form = await get('/dashboard');
+      const signInCookie = cookieOf(form.setCookie, 'dashboard_sign_in')!;
+      return post('/dashboard/session', { token, csrf_token: formTokenOf(form.html)!, ...fields }, { cookie: signInCookie, ...headers });
     },
     async signOut(cookie: string) {
-      return answer(await fetch(`${stack.baseUrl}/dashboard/sign-out`, { method: 'POST', headers: { cookie }, redirect: 'manual' }));
+      return post('/dashboard/sign-out', { csrf_token: await tokenOf(cookie) }, { cookie });
+    },
+    /** Posts a dashboard form of the session `cookie`, with its form token unless `fields` sets one. */
+    async submit(path: string, cookie: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
+      return post(path, { csrf_token: await tokenOf(cookie), ...fields }, { cookie, ...headers });
     },
   };
 }
+
+export type DashboardBrowser = ReturnType<typeof dashboardBrowser>;
 
 /** The `<tr>` of one object (its `data-id`), or of the row that mentions `text`. */
 export function rowOf(html: string, idOrText: string): string | undefined {
@@ -128,4 +155,17 @@ export async function putAttempt(stack: TestStack, eventId: string, attempt: Rec
       Item: { ...keys.deliveryAttempt(eventId, `whk_test#${attempt.at}#001`), entity: 'delivery_attempt', eventId, ...attempt },
     }),
   );
+}
+
+/**
+ * A stack with two seeded accounts (the second one's link described `Foreign ticket`) and a
+ * signed-in session (`cookie`) of the first one's test key, which holds every scope.
+ */
+export async function startDashboardStack() {
+  const stack = await startTestStack();
+  const browser = dashboardBrowser(stack);
+  const [merchant, foreign] = await Promise.all([createMerchant(stack), createMerchant(stack)]);
+  const [seeded, foreignSeeded] = await Promise.all([seedAccount(stack, merchant), seedAccount(stack, foreign, 'Foreign ticket')]);
+  const cookie = (await browser.signIn(merchant.test)).cookie!;
+  return { stack, browser, merchant, foreign, seeded, foreignSeeded, cookie };
 }

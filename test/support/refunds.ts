@@ -3,7 +3,7 @@ import type { Mode } from '../../shared/auth/principal';
 import { balanceChange, readBalance } from '../../shared/db/balance';
 import { paymentItem } from '../../shared/db/payment-repository';
 import type { Payment } from '../../shared/domain/payments';
-import { newId } from '../../shared/ids';
+import { firstIdAt, newId } from '../../shared/ids';
 import { parseMinor } from '../../shared/money';
 import { isoMillis } from '../../shared/time';
 import type { Merchant, TestStack } from './stack';
@@ -15,11 +15,13 @@ import type { Merchant, TestStack } from './stack';
 export async function seedPaidPayment(
   stack: TestStack,
   merchant: Merchant,
-  options: { amount?: string; currency?: string; mode?: Mode; status?: Payment['status']; credit?: boolean } = {},
+  options: { amount?: string; currency?: string; mode?: Mode; status?: Payment['status']; credit?: boolean; at?: Date } = {},
 ): Promise<Payment> {
   const status = options.status ?? 'paid';
+  const at = options.at ?? new Date();
   const payment: Payment = {
-    id: newId('payment'),
+    // An id of that moment (ids made now are never older than the last one): one payment per `at`.
+    id: options.at ? firstIdAt('payment', at.getTime()) : newId('payment'),
     orgId: merchant.orgId,
     mode: options.mode ?? 'test',
     acceptorId: merchant.acceptorId,
@@ -27,8 +29,8 @@ export async function seedPaidPayment(
     status,
     amountMinor: parseMinor(options.amount ?? '10.00'),
     currency: options.currency ?? 'EUR',
-    createdAt: isoMillis(),
-    ...(status === 'paid' ? { paidAt: isoMillis() } : {}),
+    createdAt: isoMillis(at),
+    ...(status === 'paid' ? { paidAt: isoMillis(at) } : {}),
   };
   const credit = status === 'paid' && options.credit !== false;
   await stack.db.send(

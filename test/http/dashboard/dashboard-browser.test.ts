@@ -1,6 +1,8 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { browserAvailable, launchBrowser } from '../../support/browser';
 import { seedAccount, type SeededAccount } from '../../support/dashboard';
+import { client } from '../../support/http';
+import { seedPaidPayment } from '../../support/refunds';
 import { createMerchant, startTestStack, type Merchant, type TestStack } from '../../support/stack';
 
 const hasBrowser = browserAvailable();
@@ -67,6 +69,173 @@ describeBrowser('dashboard in headless Chromium', () => {
     await page.getByRole('heading', { name: 'Sign in to the dashboard' }).waitFor();
     const again = await page.goto(`${stack.baseUrl}/dashboard/refunds/${seeded.heldRefundId}`);
     expect(again?.status()).toBe(401);
+    await page.close();
+  });
+
+  /** A page signed in with the merchant's test key, collecting console messages and failed or refused requests. */
+  async function signedIn(width = 1280): Promise<{ page: Page; problems: string[] }> {
+    const page = await browser.newPage({ viewport: { width, height: 900 } });
+    const problems: string[] = [];
+    page.on('console', (message) => {
+      // An error page answers with its status, which Chromium reports; anything else is a problem.
+      if (!/Failed to load resource: the server responded with a status of (4\d\d)/.test(message.text())) problems.push(message.text());
+    });
+    page.on('requestfailed', (request) => problems.push(`failed ${request.url()}`));
+    page.on('request', (request) => {
+      if (!request.url().startsWith(`${stack.baseUrl}/dashboard`) && !request.url().startsWith('data:')) problems.push(`requested ${request.url()}`);
+    });
+    await page.goto(`${stack.baseUrl}/dashboard`);
+    await page.getByLabel('API key').fill(merchant.test);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
+    return { page, problems };
+  }
+
+  const api = () => client(stack.baseUrl, merchant.test);
+
+  test('browser: create a payment link: the amount error inline next to the field, then the new link\'s page', async () => {
+    const { page, problems } = await signedIn();
+    await page.getByRole('link', { name: 'Payment links', exact: true }).click();
+    await page.getByRole('link', { name: 'Create a payment link' }).click();
+    await page.getByLabel('Amount', { exact: true }).fill('0');
+    await page.getByLabel('Description').fill('Pottery workshop');
+    await page.getByLabel('Payment limit').fill('4');
+    await page.getByLabel('Expires at (UTC)').fill('2099-03-01T18:00');
+    await page.getByLabel('Email address').check();
+    await page.getByRole('button', { name: 'Create payment link' }).click();
+    const amount = page.getByLabel('Amount', { exact: true });
+    expect(await amount.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator('#create-link-amount-value-error').textContent()).toBe('amount.value must be positive');
+    expect(await page.getByLabel('Description').inputValue()).toBe('Pottery workshop');
+    await amount.fill('45.00');
+    await page.getByRole('button', { name: 'Create payment link' }).click();
+    await page.getByRole('heading', { name: /^Payment link pl_/ }).waitFor();
+    const id = page.url().split('/').pop()!;
+    expect((await api().get(`/v1/payment_links/${id}`)).body).toMatchObject({
+      amount: { value: 45, currency: 'EUR' },
+      description: 'Pottery workshop',
+      payments_limit: 4,
+      expires_at: '2099-03-01T18:00:00.000Z',
+    });
+    expect(await page.locator('dd[data-field="remaining_payments"]').textContent()).toBe('4');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  test("browser: a link's own page from the overview, without opening its checkout; edit it, deactivate and reactivate it", async () => {
+    const { page, problems } = await signedIn();
+    const before = (await api().get(`/v1/payment_links/${seeded.linkId}/payments`)).body.data.length;
+    await page.getByRole('table', { name: /newest payment links/ }).getByRole('link', { name: seeded.linkId }).click();
+    await page.getByRole('heading', { name: `Payment link ${seeded.linkId}` }).waitFor();
+    expect((await api().get(`/v1/payment_links/${seeded.linkId}/payments`)).body.data.length).toBe(before);
+    expect(await page.getByRole('table', { name: "The link's payments, newest first." }).getByRole('row').count()).toBe(1 + seeded.paymentIds.length);
+    expect(await page.getByRole('table', { name: /Events about this link/ }).getByText('transactions.payment_link.created').count()).toBe(1);
+
+    await page.getByLabel('Payment limit').fill('1');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    expect(await page.locator('#edit-link-payments_limit-error').textContent()).toBe('payments_limit cannot be set below the count of payments already completed');
+    await page.getByLabel('Payment limit').fill('6');
+    await page.getByLabel('Description', { exact: true }).fill('Concert ticket, balcony');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.locator('dd[data-field="payments_limit"]', { hasText: '6' }).waitFor();
+    expect(await page.locator('dd[data-field="remaining_payments"]').textContent()).toBe('4');
+
+    await page.getByRole('button', { name: 'Deactivate' }).click();
+    await page.getByRole('button', { name: 'Reactivate' }).waitFor();
+    expect((await api().get(`/v1/payment_links/${seeded.linkId}`)).body).toMatchObject({ status: 'inactive', description: 'Concert ticket, balcony' });
+    await page.getByRole('button', { name: 'Reactivate' }).click();
+    await page.getByRole('button', { name: 'Deactivate' }).waitFor();
+    expect((await api().get(`/v1/payment_links/${seeded.linkId}`)).body.status).toBe('active');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  test('browser: refund a payment: an amount over the rest is refused inline, then a partial refund, then the full rest', async () => {
+    const payment = await seedPaidPayment(stack, merchant, { amount: '40.00' });
+    const { page, problems } = await signedIn();
+    await page.getByRole('searchbox', { name: 'Search by id' }).fill(payment.id);
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('heading', { name: `Payment ${payment.id}` }).waitFor();
+    await page.getByLabel('Amount (EUR)').fill('40.01');
+    await page.getByRole('button', { name: 'Refund', exact: true }).click();
+    expect(await page.locator('#refund-amount-value-error').textContent()).toBe('amount.value exceeds the refundable rest of 40.00 eur');
+    await page.getByLabel('Amount (EUR)').fill('15.00');
+    await page.getByRole('button', { name: 'Refund', exact: true }).click();
+    await page.getByRole('heading', { name: /^Refund rf_/ }).waitFor();
+    expect(await page.locator('dd', { hasText: 'EUR' }).first().textContent()).toBe('15.00 EUR');
+    await page.getByRole('link', { name: payment.id }).click();
+    expect(await page.locator('dd[data-field="refundable"]').textContent()).toBe('25.00 EUR');
+    await page.getByRole('button', { name: 'Refund', exact: true }).click();
+    await page.getByRole('heading', { name: /^Refund rf_/ }).waitFor();
+    const refunds = (await api().get('/v1/refunds?limit=100')).body.data.filter((refund: { payment_id: string }) => refund.payment_id === payment.id);
+    expect(refunds.map((refund: { amount: { value: string } }) => refund.amount.value)).toEqual(['25.00', '15.00']);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  test('browser: lists page with Older and Newer; a search for an unknown id says so', async () => {
+    for (let i = 0; i < 3; i++) await api().post('/v1/payment_links', { amount: { value: '1.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId });
+    const ids = (await api().get('/v1/payment_links?limit=100')).body.data.map((link: { id: string }) => link.id);
+    const { page, problems } = await signedIn();
+    await page.goto(`${stack.baseUrl}/dashboard/payment-links?limit=2`);
+    const shown = () => page.locator('tbody tr').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-id')));
+    expect(await shown()).toEqual(ids.slice(0, 2));
+    await page.getByRole('link', { name: 'Older' }).click();
+    expect(await shown()).toEqual(ids.slice(2, 4));
+    await page.getByRole('link', { name: 'Newer' }).click();
+    expect(await shown()).toEqual(ids.slice(0, 2));
+    expect(await page.getByRole('link', { name: 'Newer' }).count()).toBe(0);
+    await page.getByRole('searchbox', { name: 'Search by id' }).fill('pl_01jd2x3y4z5a6b7c8d9e0f1g2h');
+    await page.getByRole('button', { name: 'Search' }).click();
+    expect(await page.getByRole('alert').textContent()).toBe('Nothing with the id pl_01jd2x3y4z5a6b7c8d9e0f1g2h in this organization and mode.');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  test('browser: the paid-volume chart is inline SVG with a bar per day; the favicon needs no request; no CSP refusal', async () => {
+    const { page, problems } = await signedIn();
+    const chart = page.getByRole('img', { name: /^Paid volume per day in EUR/ });
+    expect(await chart.locator('rect').count()).toBe(30);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(Number(await chart.locator(`rect[data-date="${today}"]`).getAttribute('height'))).toBeGreaterThan(0);
+    expect(await page.locator('link[rel="icon"]').getAttribute('href')).toMatch(/^data:image\/svg\+xml,/);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  test.each([1280, 390])('browser: at %i px every dashboard page fits: no page scrolls sideways, ids, amounts, dates, badges and buttons stay on one line', async (width) => {
+    const { page, problems } = await signedIn(width);
+    const pages = [
+      '/dashboard',
+      '/dashboard/payment-links',
+      '/dashboard/payment-links/new',
+      `/dashboard/payment-links/${seeded.linkId}`,
+      '/dashboard/payments',
+      `/dashboard/payments/${seeded.paymentIds[1]}`,
+      '/dashboard/refunds',
+      `/dashboard/refunds/${seeded.heldRefundId}`,
+      '/dashboard/chargebacks',
+      '/dashboard/events',
+      '/dashboard/search?id=rf_01jd2x3y4z5a6b7c8d9e0f1g2h',
+    ];
+    for (const path of pages) {
+      await page.goto(`${stack.baseUrl}${path}`);
+      const layout = await page.evaluate(() => {
+        const root = document.documentElement;
+        const broken = Array.from(document.querySelectorAll('main code, main time, main .badge, main button, main .button, main td.num, nav a'))
+          // A long URL (the checkout's) may break; nothing else may.
+          .filter((element) => !element.closest('.url'))
+          .filter((element) => element.getClientRects().length > 1 || element.scrollWidth > Math.ceil(element.getBoundingClientRect().width) + 1)
+          .map((element) => element.outerHTML.slice(0, 80));
+        const outside = Array.from(document.querySelectorAll('main *'))
+          .filter((element) => !element.closest('thead, .visually-hidden'))
+          .filter((element) => element.getBoundingClientRect().right > root.clientWidth + 0.5)
+          .map((element) => element.outerHTML.slice(0, 80));
+        return { sideways: root.scrollWidth - root.clientWidth, broken, outside: outside.slice(0, 3) };
+      });
+      expect({ path, ...layout }).toEqual({ path, sideways: 0, broken: [], outside: [] });
+    }
+    expect(problems).toEqual([]);
     await page.close();
   });
 });

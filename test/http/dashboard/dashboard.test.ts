@@ -4,25 +4,20 @@ import { hashToken } from '../../../shared/auth/tokens';
 import { createDashboardSessionStore } from '../../../shared/db/dashboard-session-store';
 import { keys } from '../../../shared/db/keys';
 import { newId } from '../../../shared/ids';
-import { dashboardBrowser, putAttempt, rowOf, sectionOf, seedAccount, type SeededAccount } from '../../support/dashboard';
+import { putAttempt, type DashboardBrowser, rowOf, sectionOf, seedAccount, startDashboardStack, type SeededAccount } from '../../support/dashboard';
 import { seedPaidPayment } from '../../support/refunds';
-import { createMerchant, startTestStack, type Merchant, type TestStack } from '../../support/stack';
+import { createMerchant, type Merchant, type TestStack } from '../../support/stack';
 
 let stack: TestStack;
 let merchant: Merchant;
-let foreign: Merchant;
 let seeded: SeededAccount;
 let foreignSeeded: SeededAccount;
-let browser: ReturnType<typeof dashboardBrowser>;
+let browser: DashboardBrowser;
 /** A signed-in session of `merchant.test` (every scope). */
 let cookie: string;
 
 beforeAll(async () => {
-  stack = await startTestStack();
-  browser = dashboardBrowser(stack);
-  [merchant, foreign] = await Promise.all([createMerchant(stack), createMerchant(stack)]);
-  [seeded, foreignSeeded] = await Promise.all([seedAccount(stack, merchant), seedAccount(stack, foreign, 'Foreign ticket')]);
-  cookie = (await browser.signIn(merchant.test)).cookie!;
+  ({ stack, browser, merchant, seeded, foreignSeeded, cookie } = await startDashboardStack());
 }, 60_000);
 afterAll(() => stack.stop());
 

@@ -96,7 +96,7 @@ test('stack: a one-minute schedule runs the minute jobs', () => {
 });
 
 test('stack: the chargeback routes exist, reads with read-only access, test helpers with write access', () => {
-  const chargebackRoutes = routes.filter((route) => route.handler.includes('chargeback'));
+  const chargebackRoutes = routes.filter((route) => route.path.startsWith('/v1/') && route.handler.includes('chargeback'));
   expect(chargebackRoutes.map((route) => `${route.method} ${route.path} ${route.table}`).sort()).toEqual([
     'GET /v1/chargebacks read',
     'GET /v1/chargebacks/{id} read',
@@ -179,16 +179,23 @@ test('stack: settlement routes are read-only GETs sharing the {code} path parame
   }
 });
 
-test('stack: dashboard pages only read the table; sign-in and sign-out write their session item', () => {
+test('stack: dashboard pages only read the table; sign-in and sign-out write their session item; forms write as the operation they perform', () => {
   const policies = template.findResources('AWS::IAM::Policy');
   const actionsOf = (handler: string) => {
     const found = Object.entries(policies).find(([id]) => id.startsWith(`Route${handler.replace(/-/g, '')}Function`));
     expect(found).toBeDefined();
     return JSON.stringify(found![1].Properties.PolicyDocument.Statement.map((s: { Action: unknown }) => s.Action));
   };
-  for (const handler of ['dashboard', 'dashboard-refund']) expect(actionsOf(handler)).not.toMatch(/PutItem|UpdateItem|DeleteItem|TransactWrite|BatchWrite/);
+  const pages = routes.filter((route) => route.path.startsWith('/dashboard') && route.method === 'GET').map((route) => route.handler);
+  expect(pages).toEqual(expect.arrayContaining(['dashboard', 'dashboard-refund', 'dashboard-payment-link', 'dashboard-payments', 'dashboard-events', 'dashboard-search']));
+  for (const handler of pages) expect(actionsOf(handler)).not.toMatch(/PutItem|UpdateItem|DeleteItem|TransactWrite|BatchWrite/);
   for (const handler of ['dashboard-sign-in', 'dashboard-sign-out']) expect(actionsOf(handler)).toMatch(/PutItem.*DeleteItem|DeleteItem.*PutItem/);
-  for (const key of ['GET /dashboard', 'POST /dashboard/session', 'POST /dashboard/sign-out', 'GET /dashboard/refunds/{id}']) {
+  for (const handler of ['dashboard-create-payment-link', 'dashboard-update-payment-link', 'dashboard-create-refund']) {
+    const form = routes.find((route) => route.handler === handler)!;
+    expect(form.kind === 'page' && form.acts?.table).toBe('write');
+    expect(actionsOf(handler)).toMatch(/PutItem/);
+  }
+  for (const key of ['GET /dashboard', 'POST /dashboard/session', 'POST /dashboard/sign-out', 'GET /dashboard/refunds/{id}', 'POST /dashboard/payments/{id}/refunds']) {
     template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: key });
   }
 });

@@ -1,5 +1,5 @@
 import { clearedSessionCookie, returnTarget, sessionCookie } from '../../../shared/dashboard/http';
-import { untilText } from '../../../shared/dashboard/pages';
+import { untilText } from '../../../shared/dashboard/html';
 import { openBySoonestDeadline } from '../../../shared/domain/dashboard';
 import type { Chargeback } from '../../../shared/domain/chargebacks';
 

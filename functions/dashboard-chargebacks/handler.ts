@@ -1,0 +1,5 @@
+import { dashboardServices } from '../../shared/services';
+import { listHandler } from '../../shared/dashboard/lists';
+
+/** GET /dashboard/chargebacks: one page of the list, newest first, with the API's cursors. */
+export const handler = listHandler(dashboardServices(), 'chargebacks');

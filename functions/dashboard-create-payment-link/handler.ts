@@ -1,0 +1,30 @@
+import { dashboardServices, paymentLinkServices } from '../../shared/services';
+import { dashboardCreatePaymentLink } from '../../shared/api/pages';
+import { type CreatePaymentLinkBody } from '../../shared/domain/payment-links';
+import { checkbox, defined, optionalInteger, optionalText, optionalUtcDatetime } from '../../shared/dashboard/forms';
+import { dashboardForm } from '../../shared/dashboard/http';
+import { newLinkPage } from '../../shared/dashboard/pages';
+import { linkPagePath } from '../../shared/dashboard/tables';
+import { createPaymentLink } from '../../shared/use-cases/payment-links';
+
+const dashboard = dashboardServices();
+const paymentLinks = paymentLinkServices();
+
+/** POST /dashboard/payment-links: `POST /v1/payment_links` from the create form; 303 to the new link's page. */
+export const handler = dashboardForm(dashboard, dashboardCreatePaymentLink, {
+  body: (fields) => {
+    const amount = defined({ value: optionalText(fields['amount.value']), currency: optionalText(fields['amount.currency']) });
+    return defined({
+      amount: Object.keys(amount).length ? amount : undefined,
+      description: optionalText(fields.description),
+      acceptor_id: optionalText(fields.acceptor_id),
+      payments_limit: optionalInteger(fields.payments_limit),
+      expires_at: optionalUtcDatetime(fields.expires_at),
+      collect_email: checkbox(fields.collect_email),
+      collect_address: checkbox(fields.collect_address),
+      collect_phone: checkbox(fields.collect_phone),
+    });
+  },
+  submit: async ({ principal, urls, body }) => linkPagePath(urls, (await createPaymentLink(paymentLinks(urls), principal, body as CreatePaymentLinkBody)).id),
+  invalid: async (request, problem) => newLinkPage(request, { acceptors: await dashboard.acceptors(request.principal), state: { values: request.fields, problem } }),
+});

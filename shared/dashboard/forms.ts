@@ -1,0 +1,96 @@
+import { escapeHtml } from '../http/page';
+
+/**
+ * Dashboard forms. Field names are the API's attribute paths (`amount.value`, `payments_limit`),
+ * so an error envelope's `attribute` names the field to show it next to; an error without one,
+ * or naming no field of the form, shows above the form.
+ */
+
+/** A refused submission: the status it was answered with and the envelope's detail and attribute. */
+export interface FormProblem {
+  status: number;
+  detail: string;
+  attribute?: string;
+}
+
+/** What a form shows: the values to fill in, and the problem of the last submission if any. */
+export interface FormState {
+  values: Record<string, string>;
+  problem?: FormProblem;
+}
+
+const fieldId = (form: string, name: string) => `${form}-${name.replace(/[^A-Za-z0-9_]+/g, '-')}`;
+
+export interface FieldOptions {
+  name: string;
+  label: string;
+  type?: 'text' | 'number' | 'datetime-local' | 'checkbox' | 'select';
+  hint?: string;
+  attributes?: string;
+  /** For `select`: value and text of each option. */
+  options?: [string, string][];
+}
+
+/** A form's fields and the form-level alert, bound to its id (unique on the page) and its state. */
+export function formOf(form: string, state: FormState = { values: {} }) {
+  const problem = state.problem;
+  const fieldNames: string[] = [];
+
+  function field(options: FieldOptions): string {
+    fieldNames.push(options.name);
+    const id = fieldId(form, options.name);
+    const value = state.values[options.name] ?? '';
+    const error = problem?.attribute === options.name ? problem.detail : undefined;
+    const described = [options.hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
+    const aria = `${described ? ` aria-describedby="${described}"` : ''}${error ? ' aria-invalid="true"' : ''}`;
+    const extra = options.attributes ? ` ${options.attributes}` : '';
+    const hint = options.hint ? `\n<p class="hint" id="${id}-hint">${escapeHtml(options.hint)}</p>` : '';
+    const errorText = error ? `\n<p class="field-error" id="${id}-error">${escapeHtml(error)}</p>` : '';
+    if (options.type === 'checkbox') {
+      return `<label for="${id}"><input id="${id}" name="${escapeHtml(options.name)}" type="checkbox" value="on"${value ? ' checked' : ''}${aria}${extra}> ${escapeHtml(options.label)}</label>${errorText}`;
+    }
+    if (options.type === 'select') {
+      const choices = (options.options ?? [])
+        .map(([optionValue, text]) => `<option value="${escapeHtml(optionValue)}"${optionValue === value ? ' selected' : ''}>${escapeHtml(text)}</option>`)
+        .join('');
+      return `<div><label for="${id}">${escapeHtml(options.label)}</label>\n<select id="${id}" name="${escapeHtml(options.name)}"${aria}${extra}>${choices}</select>${hint}${errorText}</div>`;
+    }
+    return `<div><label for="${id}">${escapeHtml(options.label)}</label>
+<input id="${id}" name="${escapeHtml(options.name)}" type="${options.type ?? 'text'}" value="${escapeHtml(value)}"${aria}${extra}>${hint}${errorText}</div>`;
+  }
+
+  return {
+    field,
+    /** The alert above the form: a problem that names none of the fields rendered so far. */
+    alert: () => (problem && !fieldNames.includes(problem.attribute ?? '') ? `<p role="alert" id="${form}-error">${escapeHtml(problem.detail)}</p>` : ''),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Form fields -> API bodies. Anything that is not what the field expects is passed on as typed,
+// so the operation's schema refuses it exactly as the API would (400 for the shape).
+
+/** A text field; empty means "not given". */
+export const optionalText = (value: string | undefined) => (value === undefined || value.trim() === '' ? undefined : value.trim());
+
+/** A whole number field: digits become a number; anything else stays text (a 400 from the schema). */
+export const optionalInteger = (value: string | undefined) => {
+  const text = optionalText(value);
+  return text !== undefined && /^[0-9]{1,15}$/.test(text) ? Number(text) : text;
+};
+
+/** A `datetime-local` field, read as UTC (`2026-12-01T10:00` -> `2026-12-01T10:00:00Z`). */
+export const optionalUtcDatetime = (value: string | undefined) => {
+  const text = optionalText(value);
+  if (text === undefined) return undefined;
+  return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(text) ? `${text}:00Z` : /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/.test(text) ? `${text}Z` : text;
+};
+
+/** The `datetime-local` value of a stored datetime (UTC, to the minute). */
+export const utcLocalValue = (iso: string | null) => (iso ? iso.slice(0, 16) : '');
+
+/** A checkbox: present means true. */
+export const checkbox = (value: string | undefined) => value !== undefined;
+
+/** The object without its undefined members (an omitted field is absent from the body). */
+export const defined = (body: Record<string, unknown>) => Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));

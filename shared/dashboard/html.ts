@@ -1,0 +1,303 @@
+import type { Principal } from '../auth/principal';
+import type { PublicUrls } from '../config';
+import type { Section } from '../domain/dashboard';
+import { escapeHtml, htmlDocument } from '../http/page';
+import { formatMinor } from '../money';
+import type { PageRequest } from '../pagination';
+
+/**
+ * The dashboard's page frame and the small pieces every page is made of. Tables turn into
+ * labelled cards below 40rem, so no page scrolls sideways on a phone; ids, amounts, dates,
+ * badges and buttons never break across lines.
+ */
+const WIDE = '  main { max-width: 72rem; }\n';
+const STYLE = `
+  a { color: #1d4ed8; }
+  .top { display: flex; flex-wrap: wrap; align-items: center; gap: .75rem 1rem; justify-content: space-between; }
+  .top .brand { display: flex; align-items: center; gap: .5rem; font-weight: 600; white-space: nowrap; }
+  .top .brand a { color: inherit; text-decoration: none; }
+  form.search { display: flex; gap: .4rem; margin-left: auto; }
+  form.search input { width: 17rem; }
+  button, .button { padding: .5rem 1rem; font: inherit; border-radius: 6px; border: 1px solid #1d2330; background: #fff; color: #1d2330; cursor: pointer; white-space: nowrap; text-decoration: none; display: inline-block; }
+  .primary { background: #1d4ed8; border-color: #1d4ed8; color: #fff; }
+  nav.main ul { list-style: none; padding: 0; margin: 1rem 0 0; display: flex; flex-wrap: wrap; gap: .25rem 1.25rem; border-bottom: 1px solid #e3e6ec; padding-bottom: .5rem; }
+  nav.main a { white-space: nowrap; text-decoration: none; }
+  nav.main a[aria-current="page"] { font-weight: 600; color: #1d2330; }
+  h1 { margin: 1.25rem 0 .25rem; }
+  .who span, .chart .total span { white-space: nowrap; }
+  h2 { font-size: 1.1rem; margin: 2rem 0 .25rem; }
+  .heading { display: flex; flex-wrap: wrap; align-items: baseline; justify-content: space-between; gap: .5rem 1rem; }
+  .heading h2 { margin-bottom: 0; }
+  .signin button { margin-top: 1rem; width: 100%; }
+  table { width: 100%; border-collapse: collapse; font-size: .9rem; }
+  caption { text-align: left; color: #555e6e; padding: .25rem 0 .5rem; }
+  th, td { text-align: left; padding: .45rem .5rem; border-bottom: 1px solid #e3e6ec; vertical-align: top; }
+  thead th { background: #f5f6f8; white-space: nowrap; }
+  td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+  td.text, .url { overflow-wrap: anywhere; }
+  td.type { white-space: nowrap; }
+  time, code, .badge { white-space: nowrap; }
+  .url code { white-space: normal; }
+  code { font-size: .85em; }
+  .badge { display: inline-block; font-size: .75rem; font-weight: 600; padding: .1rem .45rem; border-radius: 999px; background: #e5e7eb; }
+  .badge.good { background: #dcfce7; color: #14532d; }
+  .badge.warn { background: #fef3c7; color: #78350f; }
+  .badge.bad { background: #fee2e2; color: #7f1d1d; }
+  tr.failed, li.failed { background: #fef2f2; }
+  .mode.live { background: #bbf7d0; }
+  [role="alert"], .field-error { background: #fee2e2; color: #7f1d1d; padding: .6rem .8rem; border-radius: 6px; }
+  .field-error { margin: .35rem 0 0; padding: .35rem .6rem; font-size: .9rem; }
+  dl { display: grid; grid-template-columns: max-content 1fr; gap: .4rem 1rem; }
+  dt { font-weight: 600; }
+  dd { margin: 0; overflow-wrap: anywhere; }
+  nav.pager { display: flex; gap: 1rem; margin-top: .75rem; }
+  ul.attempts { list-style: none; margin: 0; padding: 0; }
+  ul.attempts li { padding: .15rem .3rem; border-radius: 4px; overflow-wrap: anywhere; }
+  form.stacked { max-width: 32rem; }
+  form.stacked .row { display: grid; grid-template-columns: 1fr 1fr; gap: 0 1rem; }
+  form.stacked .checks label { display: flex; gap: .5rem; align-items: center; font-weight: 400; margin: .35rem 0; }
+  form.stacked .checks input { width: auto; }
+  form.stacked .hint { color: #555e6e; font-size: .85rem; margin: .25rem 0 0; }
+  form.stacked button { margin-top: 1.25rem; }
+  form.inline { display: inline; }
+  select { width: 100%; box-sizing: border-box; padding: .5rem; font: inherit; border: 1px solid #b8bfcc; border-radius: 6px; background: #fff; }
+  figure.chart { margin: 0 0 1.25rem; }
+  .chart svg { display: block; width: 100%; height: 10rem; background: #f8fafc; border-radius: 6px; }
+  .chart .axis { display: flex; justify-content: space-between; color: #555e6e; font-size: .8rem; margin-top: .25rem; }
+  .chart .total { margin: .25rem 0 .5rem; }
+  .actions-row { display: flex; flex-wrap: wrap; gap: .5rem; margin: .75rem 0; }
+  .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+  @media (max-width: 40rem) {
+    main { margin: 0; border-radius: 0; padding: 1rem; }
+    h1 { font-size: 1.1rem; overflow-wrap: anywhere; }
+    h2 { font-size: 1rem; }
+    .top .brand a { display: none; }
+    .top button { padding: .4rem .8rem; }
+    form.search { order: 3; flex: 1 1 100%; margin-left: 0; }
+    form.search input { flex: 1; width: auto; }
+    form.stacked .row { grid-template-columns: 1fr; }
+    table.cards thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
+    table.cards, table.cards tbody, table.cards caption { display: block; }
+    table.cards tr { display: block; border: 1px solid #e3e6ec; border-radius: 8px; margin-bottom: .75rem; padding: .25rem 0; }
+    table.cards th[scope="row"], table.cards td { display: flow-root; border: 0; padding: .3rem .75rem; text-align: right; }
+    table.cards th[scope="row"] { text-align: left; background: #f5f6f8; }
+    table.cards td::before { content: attr(data-label); float: left; margin-right: 1rem; font-weight: 600; color: #555e6e; white-space: nowrap; }
+    table.cards td.text, table.cards td.list, table.cards td.type { text-align: left; white-space: normal; }
+    table.cards td.text::before, table.cards td.list::before, table.cards td.type::before { float: none; display: block; }
+  }
+`;
+
+/** An inline SVG icon (a data: URL), so the browser asks for no /favicon.ico. */
+const FAVICON = `data:image/svg+xml,${encodeURIComponent(
+  "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'><rect width='32' height='32' rx='7' fill='#1d4ed8'/><path d='M8 22h16M10 18v-5M16 18V9M22 18v-7' stroke='#fff' stroke-width='3' stroke-linecap='round'/></svg>",
+)}`;
+
+/** A dashboard page; pages with tables (all but the sign-in form) are wide. */
+export const dashboardDocument = (title: string, body: string, wide = true) =>
+  htmlDocument(title, body, wide ? STYLE + WIDE : STYLE, `<link rel="icon" type="image/svg+xml" href="${FAVICON}">\n`);
+
+// ---------------------------------------------------------------------------------------------
+// Small pieces
+
+/** `2026-11-20T10:00:00.000Z` -> a `<time>` showing `2026-11-20 10:00 UTC`. */
+export function time(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  return `<time datetime="${escapeHtml(iso)}">${escapeHtml(iso.slice(0, 16).replace('T', ' '))} UTC</time>`;
+}
+
+export const money = (minor: number, currency: string) => `${formatMinor(minor)} ${escapeHtml(currency.toUpperCase())}`;
+
+const BADGE_TONE: Record<string, 'good' | 'warn' | 'bad' | ''> = {
+  active: 'good',
+  paid: 'good',
+  refunded: 'good',
+  won: 'good',
+  open: 'warn',
+  pending: 'warn',
+  processing: 'warn',
+  disputed: 'warn',
+  inactive: '',
+  expired: '',
+  canceled: '',
+  accepted: 'bad',
+  lost: 'bad',
+  failed: 'bad',
+};
+
+export const badge = (text: string, tone: 'good' | 'warn' | 'bad' | '' = BADGE_TONE[text] ?? '') =>
+  `<span class="badge${tone ? ` ${tone}` : ''}">${escapeHtml(text)}</span>`;
+
+export const code = (value: string) => `<code>${escapeHtml(value)}</code>`;
+
+/** An event type that may break after its dots (`transactions.<wbr>payment_link.<wbr>…`), never inside a word. */
+export const eventType = (type: string) => escapeHtml(type).replace(/\./g, '.<wbr>');
+
+/** A link whose text is an id in code type. */
+export const idLink = (href: string, id: string) => `<a href="${escapeHtml(href)}">${code(id)}</a>`;
+
+/** How far a deadline is: `in 2 days 23 hours`, `in 5 hours 10 minutes`, `in 12 minutes`, or `overdue` (rounded down). */
+export function untilText(iso: string, now: Date): string {
+  const minutes = Math.floor((Date.parse(iso) - now.getTime()) / 60_000);
+  if (minutes < 0) return 'overdue';
+  if (minutes === 0) return 'in under a minute';
+  const [days, hours, rest] = [Math.floor(minutes / 1440), Math.floor((minutes % 1440) / 60), minutes % 60];
+  const parts: [number, string][] = days ? [[days, 'day'], [hours, 'hour']] : hours ? [[hours, 'hour'], [rest, 'minute']] : [[rest, 'minute']];
+  return `in ${parts
+    .filter(([amount], index) => index === 0 || amount > 0)
+    .map(([amount, unit]) => `${amount} ${unit}${amount === 1 ? '' : 's'}`)
+    .join(' ')}`;
+}
+
+export const missingScope = (scope: string) => `<p class="note">Not shown: this API key lacks the scope ${code(scope)}.</p>`;
+
+/** Every dashboard form carries its token in this field. */
+export const FORM_TOKEN_FIELD = 'csrf_token';
+
+/** A hidden field with the session's form token: every POST form carries one. */
+export const tokenField = (formToken: string) => `<input type="hidden" name="${FORM_TOKEN_FIELD}" value="${escapeHtml(formToken)}">`;
+
+// ---------------------------------------------------------------------------------------------
+// Tables
+
+/**
+ * One column: its header, its cell, and `kind` (`num`: right-aligned figures, `text`: free text
+ * that may wrap, `list`, `type`: an event type, on one line unless the table is a card).
+ */
+export interface Column<T> {
+  label: string;
+  cell: (item: T) => string;
+  kind?: 'num' | 'text' | 'list' | 'type';
+  /** Extra attributes of the cell (`data-field="paid_count"`). */
+  attributes?: string;
+}
+
+/**
+ * How a kind of object shows as a table row: `head` is the row header (its id), `row` the
+ * `<tr>` attributes (`data-id`, or a class), `columns` the cells after it.
+ */
+export interface TableSpec<T> {
+  head?: Column<T>;
+  row: (item: T) => string;
+  columns: Column<T>[];
+}
+
+function cell<T>(column: Column<T>, item: T): string {
+  const attributes = `${column.kind ? ` class="${column.kind}"` : ''} data-label="${escapeHtml(column.label)}"${column.attributes ? ` ${column.attributes}` : ''}`;
+  return `<td${attributes}>${column.cell(item)}</td>`;
+}
+
+export function table<T>(spec: TableSpec<T>, items: T[], caption: string): string {
+  const headers = [...(spec.head ? [spec.head] : []), ...spec.columns].map((column) => `<th scope="col">${escapeHtml(column.label)}</th>`).join('');
+  const rows = items.map(
+    (item) => `<tr${spec.row(item)}>
+${spec.head ? `<th scope="row">${spec.head.cell(item)}</th>\n` : ''}${spec.columns.map((column) => cell(column, item)).join('\n')}
+</tr>`,
+  );
+  return `<table class="cards">
+<caption>${escapeHtml(caption)}</caption>
+<thead><tr>${headers}</tr></thead>
+<tbody>
+${rows.join('\n')}
+</tbody>
+</table>`;
+}
+
+/** A section: heading (with an optional link beside it), then its table, its empty state, or the scope the key lacks. */
+export function section<T>(
+  heading: { id: string; title: string; more?: string },
+  data: Section<T>,
+  content: { spec: TableSpec<T>; caption: string; empty: string; after?: string },
+): string {
+  let body: string;
+  if (!data.allowed) body = missingScope(data.scope);
+  else if (data.items.length === 0) body = `<p class="note">${escapeHtml(content.empty)}</p>`;
+  else body = table(content.spec, data.items, content.caption);
+  return `<section aria-labelledby="${heading.id}">
+<div class="heading"><h2 id="${heading.id}">${escapeHtml(heading.title)}</h2>${heading.more ?? ''}</div>
+${body}${data.allowed && content.after ? `\n${content.after}` : ''}
+</section>`;
+}
+
+/**
+ * Links to the newer and the older page of a list, by the API's cursors: there are newer items
+ * when this page was reached going back (`starting_after`) or more lie that way; older ones
+ * likewise. `href` builds the page's URL from cursor parameters.
+ */
+export function pager(
+  label: string,
+  page: { items: { id: string }[]; hasMore: boolean; request: PageRequest },
+  href: (cursor: Record<string, string>) => string,
+): string {
+  const { items, hasMore, request } = page;
+  if (items.length === 0) return '';
+  const backwards = request.endingBefore !== undefined;
+  const newer = backwards ? hasMore : request.startingAfter !== undefined;
+  const older = backwards || hasMore;
+  const links = [
+    newer ? `<a rel="prev" href="${escapeHtml(href({ ending_before: items[0].id }))}">Newer</a>` : '',
+    older ? `<a rel="next" href="${escapeHtml(href({ starting_after: items[items.length - 1].id }))}">Older</a>` : '',
+  ].filter(Boolean);
+  return links.length ? `<nav class="pager" aria-label="${escapeHtml(label)}">${links.join('\n')}</nav>` : '';
+}
+
+/** A dashboard URL with query parameters. */
+export function pageUrl(urls: PublicUrls, path: string, query: Record<string, string | undefined> = {}): string {
+  const search = new URLSearchParams(Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined)).toString();
+  return `${urls.dashboard}${path}${search ? `?${search}` : ''}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The frame of every signed-in page
+
+export const NAV = [
+  { path: '', title: 'Overview' },
+  { path: '/payment-links', title: 'Payment links' },
+  { path: '/payments', title: 'Payments' },
+  { path: '/refunds', title: 'Refunds' },
+  { path: '/chargebacks', title: 'Chargebacks' },
+  { path: '/events', title: 'Events' },
+] as const;
+
+export type NavPath = (typeof NAV)[number]['path'];
+
+const modeBadge = (principal: Principal) =>
+  principal.mode === 'test' ? '<span class="mode">Test mode</span>' : '<span class="mode live">Live mode</span>';
+
+/** What every signed-in page is drawn for: the caller, the public URLs and the session's form token. */
+export interface Frame {
+  principal: Principal;
+  urls: PublicUrls;
+  formToken: string;
+}
+
+/**
+ * A signed-in page: the bar (mode, search by id, sign out), the navigation (`current` marked),
+ * the title, who is signed in, then `body`.
+ */
+export function signedInPage(
+  frame: Frame,
+  title: string,
+  body: string,
+  current?: NavPath,
+  search = '',
+): string {
+  const { principal, urls, formToken } = frame;
+  return dashboardDocument(
+    title,
+    `<header class="top">
+<div class="brand">${modeBadge(principal)} <a href="${escapeHtml(urls.dashboard)}">Payment operations</a></div>
+<form class="search" role="search" method="get" action="${escapeHtml(`${urls.dashboard}/search`)}">
+<label class="visually-hidden" for="search-id">Search by id</label>
+<input id="search-id" name="id" type="search" value="${escapeHtml(search)}" placeholder="pl_…, pay_… or rf_…" autocomplete="off" spellcheck="false" required>
+<button type="submit">Search</button>
+</form>
+<form method="post" action="${escapeHtml(`${urls.dashboard}/sign-out`)}">${tokenField(formToken)}<button type="submit">Sign out</button></form>
+</header>
+<nav class="main" aria-label="Dashboard"><ul>${NAV.map(
+      (item) => `<li><a href="${escapeHtml(`${urls.dashboard}${item.path}`)}"${item.path === current ? ' aria-current="page"' : ''}>${item.title}</a></li>`,
+    ).join('')}</ul></nav>
+<h1>${escapeHtml(title)}</h1>
+<p class="note who"><span>Organization ${code(principal.orgId)}</span> · <span>signed in with key ${code(principal.keyId)}</span></p>
+${body}`,
+  );
+}

@@ -1,0 +1,51 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { PaidAmount, PaidPayments } from '../domain/dashboard';
+import type { Refund } from '../domain/refunds';
+import type { PageRequest } from '../pagination';
+import { cursorById, listPage } from './list-page';
+import { keys, scopeOf } from './keys';
+import { queryAll } from './query-all';
+import { INDEXES } from './table';
+
+/** Reads only the dashboard makes: the chart's paid payments and a payment's refunds. */
+export function createDashboardReads(db: DynamoDBDocumentClient, tableName: string, refunds: { get(id: string): Promise<Refund | undefined> }) {
+  const paidPayments: PaidPayments = {
+    /**
+     * The scope's `paid` list (GSI2 `{scope}#PAY#paid`, sorted by id, so by creation time) from
+     * `sinceId` on, newest first, only the four attributes the chart needs: one Query, read on
+     * past each 1 MB page until `max` items or the bound.
+     */
+    async paidSince(principal, sinceId, max) {
+      const items = await queryAll(
+        db,
+        {
+          TableName: tableName,
+          IndexName: INDEXES.gsi2.name,
+          KeyConditionExpression: '#pk = :pk AND #sk >= :since',
+          ExpressionAttributeNames: { '#pk': INDEXES.gsi2.pk, '#sk': INDEXES.gsi2.sk, '#id': 'id', '#amount': 'amountMinor', '#currency': 'currency', '#paidAt': 'paidAt' },
+          ExpressionAttributeValues: { ':pk': keys.paymentStatusList(scopeOf(principal.orgId, principal.mode), 'paid'), ':since': sinceId },
+          ProjectionExpression: '#id, #amount, #currency, #paidAt',
+          ScanIndexForward: false,
+        },
+        max + 1,
+      );
+      const payments = items as unknown as PaidAmount[];
+      return { payments: payments.slice(0, max), complete: payments.length <= max };
+    },
+  };
+
+  return {
+    paidPayments,
+
+    /** One payment's refunds (GSI2 `PAY#{pay}#RF`), newest first, with the list rules. */
+    refundsOfPayment: (paymentId: string, page: PageRequest) =>
+      listPage<Refund>(
+        db,
+        tableName,
+        { index: 'gsi2', partition: keys.refundsOfPayment(paymentId), resolveCursor: cursorById(refunds.get, (refund) => refund.paymentId === paymentId) },
+        page,
+      ),
+  };
+}
+
+export type DashboardReads = ReturnType<typeof createDashboardReads>;

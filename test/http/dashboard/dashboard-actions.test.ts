@@ -1,0 +1,509 @@
+import type { Scope } from '../../../shared/auth/principal';
+import { firstIdAt, newId } from '../../../shared/ids';
+import { putAttempt, rowOf, sectionOf, startDashboardStack, type DashboardBrowser, type SeededAccount } from '../../support/dashboard';
+import { eventsFor, outboxEvents } from '../../support/events';
+import { client } from '../../support/http';
+import { seedPaidPayment } from '../../support/refunds';
+import { createMerchant, type Api, type Merchant, type TestStack } from '../../support/stack';
+
+/**
+ * The dashboard's forms act through the API's use cases with the API's scopes, and only with the
+ * session's form token; its lists page with the API's cursors. Over HTTP, as a browser posts forms.
+ */
+let stack: TestStack;
+let merchant: Merchant;
+let foreign: Merchant;
+let seeded: SeededAccount;
+let foreignSeeded: SeededAccount;
+let api: Api;
+let browser: DashboardBrowser;
+/** A signed-in session of `merchant.test` (every scope). */
+let cookie: string;
+
+beforeAll(async () => {
+  ({ stack, browser, merchant, foreign, seeded, foreignSeeded, cookie } = await startDashboardStack());
+  api = client(stack.baseUrl, merchant.test);
+}, 60_000);
+afterAll(() => stack.stop());
+
+/** A signed-in session of a key with only these scopes. */
+const sessionOf = async (scopes: Scope[]) => (await browser.signIn(await merchant.key({ scopes }))).cookie!;
+
+const linkFields = (extra: Record<string, string> = {}) => ({
+  'amount.value': '12.50',
+  'amount.currency': 'eur',
+  description: 'Yoga class',
+  acceptor_id: merchant.acceptorId,
+  payments_limit: '5',
+  expires_at: '2099-01-01T12:30',
+  collect_email: 'on',
+  ...extra,
+});
+
+const linksOfMerchant = async () => (await api.get('/v1/payment_links?limit=100')).body.data as { id: string; description: string }[];
+
+/** The text of the inline error next to a field (`<p class="field-error" id="{form}-{field}-error">`). */
+const fieldError = (html: string, id: string) => new RegExp(`<p class="field-error" id="${id}-error">([^<]*)</p>`).exec(html)?.[1];
+
+describe('cross-site protection', () => {
+  test('the session cookie is SameSite=Strict and HttpOnly; the sign-in form has its own SameSite=Strict cookie', async () => {
+    const signedIn = await browser.signIn(merchant.test);
+    expect(signedIn.setCookie.find((value) => value.startsWith('dashboard_session='))).toMatch(/HttpOnly; SameSite=Strict/);
+    const form = await browser.get('/dashboard');
+    expect(form.setCookie.find((value) => value.startsWith('dashboard_sign_in='))).toMatch(/; Path=\/dashboard; HttpOnly; SameSite=Strict; Max-Age=3600$/);
+  });
+
+  test('every form of a page carries the session form token, which is not the session id', async () => {
+    const link = await browser.get(`/dashboard/payment-links/${seeded.linkId}`, cookie);
+    const forms = link.html.match(/<form[^>]*method="post"[\s\S]*?<\/form>/g)!;
+    expect(forms.length).toBe(3); // sign-out, deactivate, edit
+    const token = await browser.tokenOf(cookie);
+    for (const form of forms) expect(form).toContain(`name="csrf_token" value="${token}"`);
+    expect(token).not.toBe(cookie.split('=')[1]);
+    expect(await browser.tokenOf((await browser.signIn(merchant.test)).cookie!)).not.toBe(token);
+  });
+
+  test.each([
+    ['without a token', {}],
+    ['with an empty token', { csrf_token: '' }],
+    ['with a wrong token', { csrf_token: 'x'.repeat(43) }],
+  ])('create a link %s -> 403, nothing created', async (_name, token) => {
+    const before = await linksOfMerchant();
+    const result = await browser.post('/dashboard/payment-links', { ...linkFields({ description: 'Forged' }), ...token }, { cookie });
+    expect(result.status).toBe(403);
+    expect(result.html).toContain('not sent from a page of your dashboard session');
+    expect(await linksOfMerchant()).toEqual(before);
+  });
+
+  test("a form with another session's token -> 403, nothing changed", async () => {
+    const other = (await browser.signIn(merchant.test)).cookie!;
+    const result = await browser.post(
+      `/dashboard/payment-links/${seeded.linkId}`,
+      { status: 'inactive', csrf_token: await browser.tokenOf(other) },
+      { cookie },
+    );
+    expect(result.status).toBe(403);
+    expect((await api.get(`/v1/payment_links/${seeded.linkId}`)).body.status).toBe('active');
+  });
+
+  test('a refund posted from another origin, even with the token -> 403, no refund', async () => {
+    const payment = await seedPaidPayment(stack, merchant, { amount: '20.00' });
+    const result = await browser.submit(`/dashboard/payments/${payment.id}/refunds`, cookie, { 'amount.value': '1.00' }, { origin: 'https://evil.example' });
+    expect(result.status).toBe(403);
+    expect((await api.get('/v1/refunds?limit=100')).body.data.filter((refund: { payment_id: string }) => refund.payment_id === payment.id)).toEqual([]);
+  });
+
+  test('sign-out without the token -> 403 and the session stays open', async () => {
+    const session = (await browser.signIn(merchant.test)).cookie!;
+    expect((await browser.post('/dashboard/sign-out', {}, { cookie: session })).status).toBe(403);
+    expect((await browser.get('/dashboard', session)).status).toBe(200);
+  });
+
+  test("sign-in without the sign-in form's cookie or token -> 403 and no session", async () => {
+    const form = await browser.get('/dashboard');
+    const token = /name="csrf_token" value="([^"]+)"/.exec(form.html)![1];
+    const signInCookie = form.setCookie.find((value) => value.startsWith('dashboard_sign_in='))!.split(';')[0];
+    for (const [fields, headers] of [
+      [{ token: merchant.test }, { cookie: signInCookie }],
+      [{ token: merchant.test, csrf_token: token }, {}],
+      [{ token: merchant.test, csrf_token: token }, { cookie: (await browser.get('/dashboard')).setCookie.find((value) => value.startsWith('dashboard_sign_in='))!.split(';')[0] }],
+    ] as [Record<string, string>, Record<string, string>][]) {
+      const result = await browser.post('/dashboard/session', fields, headers);
+      expect(result.status).toBe(403);
+      expect(result.cookie).toBeUndefined();
+      expect(result.html).toContain('name="token"');
+    }
+  });
+
+  test('a form without a session -> the sign-in form (401), nothing created', async () => {
+    const before = await linksOfMerchant();
+    const result = await browser.post('/dashboard/payment-links', linkFields({ csrf_token: 'x' }));
+    expect(result.status).toBe(401);
+    expect(await linksOfMerchant()).toEqual(before);
+  });
+});
+
+describe('scopes: each form needs the scope of the API operation it performs', () => {
+  test.each([
+    ['create a link', 'payment_link:create', () => ['/dashboard/payment-links', linkFields()]],
+    ['update a link', 'payment_link:update', () => [`/dashboard/payment-links/${seeded.linkId}`, { status: 'inactive' }]],
+    ['refund a payment', 'refund:create', () => [`/dashboard/payments/${seeded.paymentIds[1]}/refunds`, { 'amount.value': '1.00' }]],
+  ] as [string, string, () => [string, Record<string, string>]][])('%s without %s -> 403 naming it, nothing changed', async (_name, scope, request) => {
+    const session = await sessionOf(['payment_link:read', 'payment:read', 'refund:read', 'chargeback:read', 'event:read']);
+    const [path, fields] = request();
+    const [links, refunds, link] = [await linksOfMerchant(), (await api.get('/v1/refunds?limit=100')).body.data, (await api.get(`/v1/payment_links/${seeded.linkId}`)).body];
+    const result = await browser.submit(path, session, fields);
+    expect(result.status).toBe(403);
+    expect(result.html).toContain(`The API key lacks the scope ${scope}`);
+    expect(await linksOfMerchant()).toEqual(links);
+    expect((await api.get('/v1/refunds?limit=100')).body.data).toEqual(refunds);
+    expect((await api.get(`/v1/payment_links/${seeded.linkId}`)).body).toEqual(link);
+  });
+
+  test('the create form itself needs payment_link:create; pages offer only the actions the key may take', async () => {
+    const session = await sessionOf(['payment_link:read', 'payment:read']);
+    expect((await browser.get('/dashboard/payment-links/new', session)).status).toBe(403);
+    expect((await browser.get('/dashboard/payment-links', session)).html).not.toContain('Create a payment link');
+    const link = (await browser.get(`/dashboard/payment-links/${seeded.linkId}`, session)).html;
+    expect(link).not.toContain('>Deactivate</button>');
+    expect(link).not.toContain('Save changes');
+    expect(link).toContain('lacks the scope <code>event:read</code>');
+    const payment = (await browser.get(`/dashboard/payments/${seeded.paymentIds[1]}`, session)).html;
+    expect(payment).not.toContain('>Refund</button>');
+    expect(payment).toContain('lacks the scope <code>refund:read</code>');
+  });
+});
+
+describe('create a payment link', () => {
+  test('the form -> 303 to the new link\'s page; the link is the API\'s, with its created event', async () => {
+    const result = await browser.submit('/dashboard/payment-links', cookie, linkFields());
+    expect(result.status).toBe(303);
+    const id = /\/dashboard\/payment-links\/(pl_\w+)$/.exec(result.location!)![1];
+    expect((await api.get(`/v1/payment_links/${id}`)).body).toMatchObject({
+      status: 'active',
+      amount: { value: 12.5, currency: 'EUR' },
+      description: 'Yoga class',
+      payments_limit: 5,
+      expires_at: '2099-01-01T12:30:00.000Z',
+      acceptor_id: merchant.acceptorId,
+    });
+    expect(eventsFor(await outboxEvents(stack, merchant.orgId), 'transactions.payment_link.created', id)).toHaveLength(1);
+    const page = await browser.get(`/dashboard/payment-links/${id}`, cookie);
+    expect(page.html).toContain(`<h1>Payment link ${id}</h1>`);
+    expect(page.html).toContain('<dt>Collects</dt><dd>email</dd>');
+  });
+
+  test.each([
+    ['no amount', { 'amount.value': '' }, 422, 'create-link-amount-value', 'amount.value is required'],
+    ['a zero amount', { 'amount.value': '0' }, 422, 'create-link-amount-value', 'amount.value must be positive'],
+    ['an amount that is no number', { 'amount.value': 'ten' }, 400, 'create-link-amount-value', 'amount.value: must be a decimal with at most two fraction digits'],
+    ['a limit of 0', { payments_limit: '0' }, 422, 'create-link-payments_limit', 'payments_limit must be at least 1'],
+    ['a limit that is no integer', { payments_limit: '2.5' }, 400, 'create-link-payments_limit', 'payments_limit: Invalid input: expected number, received string'],
+    ['an expiry that is no date', { expires_at: 'soon' }, 400, 'create-link-expires_at', 'must be an ISO 8601 datetime with a time zone'],
+    ['a currency of four letters', { 'amount.currency': 'EURO' }, 400, 'create-link-amount-currency', 'amount.currency: must be a three-letter currency code'],
+  ])('%s (%j) -> %i, the form again with the error next to the field and the values kept, nothing created', async (_name, fields, status, field, detail) => {
+    const before = await linksOfMerchant();
+    const result = await browser.submit('/dashboard/payment-links', cookie, linkFields(fields as Record<string, string>));
+    expect(result.status).toBe(status);
+    expect(result.html).toContain('<h1>Create a payment link</h1>');
+    expect(fieldError(result.html, field)).toBe(detail);
+    expect(result.html).toMatch(new RegExp(`id="${field}"[^>]*aria-describedby="[^"]*${field}-error"[^>]*aria-invalid="true"`));
+    expect(result.html).toContain('value="Yoga class"');
+    expect(await linksOfMerchant()).toEqual(before);
+  });
+
+  test("the form's errors are the API's own: the same status, detail and attribute", async () => {
+    const cases: [Record<string, string>, Record<string, unknown>][] = [
+      [{ 'amount.value': '0' }, { amount: { value: '0', currency: 'eur' } }],
+      [{ 'amount.value': '' }, { amount: undefined }],
+      [{ payments_limit: '2.5' }, { payments_limit: '2.5' }],
+      [{ expires_at: 'soon' }, { expires_at: 'soon' }],
+    ];
+    for (const [fields, body] of cases) {
+      const form = await browser.submit('/dashboard/payment-links', cookie, linkFields(fields));
+      const answer = await api.post('/v1/payment_links', { amount: { value: '12.50', currency: 'eur' }, acceptor_id: merchant.acceptorId, ...body });
+      expect(form.status).toBe(answer.status);
+      expect(fieldError(form.html, `create-link-${answer.body.attribute.replace('.', '-')}`)).toBe(answer.body.detail);
+    }
+  });
+
+  test('an acceptor of another organization -> 422 next to the acceptor, as the API answers', async () => {
+    const result = await browser.submit('/dashboard/payment-links', cookie, linkFields({ acceptor_id: foreign.acceptorId }));
+    expect(result.status).toBe(422);
+    expect(fieldError(result.html, 'create-link-acceptor_id')).toBe('acceptor_id does not name an acceptor of this organization');
+  });
+
+  test('the form offers the acceptors of the organization, or only the bound acceptor of an acceptor-bound key', async () => {
+    const second = await stack.directory.createAcceptor(merchant.orgId, 'Pop-up store');
+    const all = (await browser.get('/dashboard/payment-links/new', cookie)).html;
+    expect(all).toContain(`<option value="${merchant.acceptorId}" selected>Web shop</option>`);
+    expect(all).toContain(`<option value="${second.id}">Pop-up store</option>`);
+    const bound = await browser.signIn(await merchant.key({ acceptorId: second.id }));
+    const html = (await browser.get('/dashboard/payment-links/new', bound.cookie)).html;
+    expect(html).toContain(`<option value="${second.id}" selected>Pop-up store</option>`);
+    expect(html).not.toContain(merchant.acceptorId);
+  });
+});
+
+describe('a payment link\'s page and its forms', () => {
+  test('reached without opening the checkout: looking creates no payment and no event', async () => {
+    const overview = await browser.get('/dashboard', cookie);
+    expect(rowOf(sectionOf(overview.html, 'payment-links'), seeded.linkId)).toContain(`href="${stack.baseUrl}/dashboard/payment-links/${seeded.linkId}"`);
+    expect(overview.html).not.toContain(`href="${stack.baseUrl}/checkout/`);
+    const [payments, events] = [(await api.get(`/v1/payment_links/${seeded.linkId}/payments`)).body.data, await outboxEvents(stack, merchant.orgId)];
+    const page = await browser.get(`/dashboard/payment-links/${seeded.linkId}`, cookie);
+    expect(page.status).toBe(200);
+    expect(page.html).toContain('<dd data-field="paid_count">2</dd>');
+    expect(page.html).toContain('<dd data-field="remaining_payments">1</dd>');
+    expect(page.html).not.toContain(`href="${stack.baseUrl}/checkout/`);
+    expect((await api.get(`/v1/payment_links/${seeded.linkId}/payments`)).body.data).toEqual(payments);
+    expect(await outboxEvents(stack, merchant.orgId)).toEqual(events);
+  });
+
+  test('its payments and its events with their delivery attempts; no other link\'s', async () => {
+    const other = (await browser.submit('/dashboard/payment-links', cookie, linkFields({ description: 'Other' }))).location!.split('/').pop()!;
+    const html = (await browser.get(`/dashboard/payment-links/${seeded.linkId}`, cookie)).html;
+    const payments = sectionOf(html, 'link-payments');
+    for (const id of seeded.paymentIds) expect(rowOf(payments, id)).toContain('>paid</span>');
+    const events = sectionOf(html, 'link-events');
+    const created = eventsFor(await outboxEvents(stack, merchant.orgId), 'transactions.payment_link.created', seeded.linkId)[0];
+    expect(rowOf(events, created.id)).toContain('transactions.<wbr>payment_link.<wbr>created');
+    const ofOther = eventsFor(await outboxEvents(stack, merchant.orgId), 'transactions.payment_link.created', other)[0];
+    expect(events).not.toContain(ofOther.id);
+  });
+
+  test("an event's delivery attempts show on its link's page, the failed one marked", async () => {
+    const created = eventsFor(await outboxEvents(stack, merchant.orgId), 'transactions.payment_link.created', seeded.linkId)[0];
+    await putAttempt(stack, created.id, { attempt: 1, at: new Date().toISOString(), url: 'https://hooks.example/links', statusCode: 503, durationMs: 80, error: 'HTTP 503' });
+    const row = rowOf(sectionOf((await browser.get(`/dashboard/payment-links/${seeded.linkId}`, cookie)).html, 'link-events'), created.id)!;
+    expect(row).toContain('<li class="failed"><span class="badge bad">Failed</span> HTTP 503');
+    expect(row).toContain('https://hooks.example/links');
+  });
+
+  test('the events of a link page: newest first, `events_after` pages on', async () => {
+    const link = (await browser.submit('/dashboard/payment-links', cookie, linkFields({ payments_limit: '' }))).location!.split('/').pop()!;
+    for (let i = 0; i < 3; i++) await browser.submit(`/dashboard/payment-links/${link}`, cookie, { description: `Edit ${i}`, payments_limit: '', expires_at: '' });
+    const ids = (await outboxEvents(stack, merchant.orgId)).filter((event) => event.data.id === link).map((event) => event.id).reverse();
+    expect(ids).toHaveLength(4);
+    const first = (await browser.get(`/dashboard/payment-links/${link}`, cookie)).html;
+    expect(sectionOf(first, 'link-events').match(/data-id="(evt_\w+)"/g)!.map((match) => match.slice(9, -1))).toEqual(ids);
+    const paged = (await browser.get(`/dashboard/payment-links/${link}?events_after=${ids[1]}`, cookie)).html;
+    expect(sectionOf(paged, 'link-events').match(/data-id="(evt_\w+)"/g)!.map((match) => match.slice(9, -1))).toEqual(ids.slice(2));
+  });
+
+  test('edit description, limit and expiry -> 303 back; the API shows the change and its event', async () => {
+    const id = (await browser.submit('/dashboard/payment-links', cookie, linkFields())).location!.split('/').pop()!;
+    const result = await browser.submit(`/dashboard/payment-links/${id}`, cookie, { description: 'Yoga, advanced', payments_limit: '8', expires_at: '2098-06-01T08:00' });
+    expect(result.status).toBe(303);
+    expect(result.location).toBe(`${stack.baseUrl}/dashboard/payment-links/${id}`);
+    expect((await api.get(`/v1/payment_links/${id}`)).body).toMatchObject({ description: 'Yoga, advanced', payments_limit: 8, expires_at: '2098-06-01T08:00:00.000Z' });
+    expect(eventsFor(await outboxEvents(stack, merchant.orgId), 'transactions.payment_link.properties.changed', id)).toHaveLength(1);
+    await browser.submit(`/dashboard/payment-links/${id}`, cookie, { description: 'Yoga, advanced', payments_limit: '', expires_at: '' });
+    expect((await api.get(`/v1/payment_links/${id}`)).body).toMatchObject({ payments_limit: null, expires_at: null });
+  });
+
+  test('a limit below the paid count -> 422 next to the limit, the link unchanged', async () => {
+    const before = (await api.get(`/v1/payment_links/${seeded.linkId}`)).body;
+    const result = await browser.submit(`/dashboard/payment-links/${seeded.linkId}`, cookie, { description: 'x', payments_limit: '1', expires_at: '' });
+    expect(result.status).toBe(422);
+    expect(fieldError(result.html, 'edit-link-payments_limit')).toBe('payments_limit cannot be set below the count of payments already completed');
+    expect(result.html).toContain('id="edit-link-payments_limit" name="payments_limit" type="number" value="1"');
+    expect((await api.get(`/v1/payment_links/${seeded.linkId}`)).body).toEqual(before);
+  });
+
+  test('deactivate, then reactivate -> inactive, then active again', async () => {
+    const id = (await browser.submit('/dashboard/payment-links', cookie, linkFields())).location!.split('/').pop()!;
+    expect((await browser.submit(`/dashboard/payment-links/${id}`, cookie, { status: 'inactive' })).status).toBe(303);
+    expect((await api.get(`/v1/payment_links/${id}`)).body.status).toBe('inactive');
+    expect((await browser.get(`/dashboard/payment-links/${id}`, cookie)).html).toContain('>Reactivate</button>');
+    expect((await browser.submit(`/dashboard/payment-links/${id}`, cookie, { status: 'active' })).status).toBe(303);
+    expect((await api.get(`/v1/payment_links/${id}`)).body.status).toBe('active');
+  });
+
+  test('reactivating an expired link -> 422 shown above the page; a status outside active/inactive -> 400', async () => {
+    const id = (await api.post('/v1/payment_links', { amount: { value: '3.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId, expires_at: new Date(Date.now() + 1000).toISOString() })).body.id;
+    await new Promise((done) => setTimeout(done, 1100));
+    await api.post('/v1/test_helpers/jobs/expire-payment-links');
+    const expired = await browser.submit(`/dashboard/payment-links/${id}`, cookie, { status: 'active' });
+    expect(expired.status).toBe(422);
+    expect(expired.html).toContain('<p role="alert" id="link-status-error">Status cannot be changed once expired</p>');
+    expect((await browser.submit(`/dashboard/payment-links/${seeded.linkId}`, cookie, { status: 'deleted' })).status).toBe(400);
+  });
+
+  test('unknown, foreign and other-mode links -> the same 404 page; a form on one changes nothing', async () => {
+    const foreignLink = (await client(stack.baseUrl, foreign.test).post('/v1/payment_links', { amount: { value: '1.00', currency: 'EUR' }, acceptor_id: foreign.acceptorId })).body.id;
+    const live = (await browser.signIn(merchant.live)).cookie!;
+    const pages = await Promise.all([
+      browser.get(`/dashboard/payment-links/${newId('paymentLink')}`, cookie),
+      browser.get(`/dashboard/payment-links/${foreignLink}`, cookie),
+      browser.get(`/dashboard/payment-links/${seeded.linkId}`, live),
+    ]);
+    expect(pages.map((page) => page.status)).toEqual([404, 404, 404]);
+    expect(new Set(pages.map((page) => page.html)).size).toBe(1);
+    expect((await browser.submit(`/dashboard/payment-links/${foreignLink}`, cookie, { status: 'inactive' })).status).toBe(404);
+    expect((await client(stack.baseUrl, foreign.test).get(`/v1/payment_links/${foreignLink}`)).body.status).toBe('active');
+  });
+});
+
+describe('refund a payment', () => {
+  test('a partial refund -> 303 to the refund page; the payment page shows it and what is left', async () => {
+    const payment = await seedPaidPayment(stack, merchant, { amount: '30.00' });
+    const result = await browser.submit(`/dashboard/payments/${payment.id}/refunds`, cookie, { 'amount.value': '10.00', description: 'Broken strap' });
+    expect(result.status).toBe(303);
+    const id = /\/dashboard\/refunds\/(rf_\w+)$/.exec(result.location!)![1];
+    expect((await api.get(`/v1/refunds/${id}`)).body).toMatchObject({ amount: { value: '10.00', currency: 'eur' }, status: 'pending', description: 'Broken strap', payment_id: payment.id });
+    const page = (await browser.get(`/dashboard/payments/${payment.id}`, cookie)).html;
+    expect(page).toContain('<dd data-field="refundable">20.00 EUR</dd>');
+    expect(rowOf(sectionOf(page, 'payment-refunds'), id)).toContain('10.00 EUR');
+  });
+
+  test('cancel a pending refund from its page -> 303 back, canceled and given back; a second cancel shows the API\'s 422', async () => {
+    const payment = await seedPaidPayment(stack, merchant, { amount: '30.00' });
+    const created = await browser.submit(`/dashboard/payments/${payment.id}/refunds`, cookie, { 'amount.value': '4.00' });
+    const id = created.location!.split('/').pop()!;
+    expect((await browser.get(`/dashboard/refunds/${id}`, cookie)).html).toContain('Cancel refund');
+    const canceled = await browser.submit(`/dashboard/refunds/${id}/cancel`, cookie, {});
+    expect([canceled.status, canceled.location]).toEqual([303, expect.stringMatching(new RegExp(`/dashboard/refunds/${id}$`))]);
+    expect((await api.get(`/v1/refunds/${id}`)).body.status).toBe('canceled');
+    const page = (await browser.get(`/dashboard/refunds/${id}`, cookie)).html;
+    expect(page).not.toContain('Cancel refund');
+    const again = await browser.submit(`/dashboard/refunds/${id}/cancel`, cookie, {});
+    expect(again.status).toBe(422);
+    expect(again.html).toContain('only a pending one can');
+  });
+
+  test('an empty amount refunds the whole refundable rest', async () => {
+    const payment = await seedPaidPayment(stack, merchant, { amount: '30.00' });
+    await browser.submit(`/dashboard/payments/${payment.id}/refunds`, cookie, { 'amount.value': '7.50' });
+    const result = await browser.submit(`/dashboard/payments/${payment.id}/refunds`, cookie, { 'amount.value': '' });
+    expect(result.status).toBe(303);
+    expect((await api.get(`/v1/refunds/${result.location!.split('/').pop()}`)).body.amount).toEqual({ value: '22.50', currency: 'eur' });
+  });
+
+  test.each([
+    ['more than the refundable rest', '30.01', 422, 'amount.value exceeds the refundable rest of 30.00 eur'],
+    ['a zero amount', '0.00', 422, 'amount.value must be positive'],
+    ['an amount with three decimals', '1.005', 400, 'amount.value: must be a decimal with at most two fraction digits'],
+  ])('%s (%s) -> %i next to the amount, no refund', async (_name, value, status, detail) => {
+    const payment = await seedPaidPayment(stack, merchant, { amount: '30.00' });
+    const result = await browser.submit(`/dashboard/payments/${payment.id}/refunds`, cookie, { 'amount.value': value });
+    expect(result.status).toBe(status);
+    expect(fieldError(result.html, 'refund-amount-value')).toBe(detail);
+    expect(result.html).toContain(`value="${value}"`);
+    expect((await api.get('/v1/refunds?limit=100')).body.data.filter((refund: { payment_id: string }) => refund.payment_id === payment.id)).toEqual([]);
+  });
+
+  test('a payment with an open chargeback -> 422 above the form (payment_id), as the API answers', async () => {
+    const paymentId = seeded.paymentIds[1];
+    const result = await browser.submit(`/dashboard/payments/${paymentId}/refunds`, cookie, { 'amount.value': '1.00' });
+    expect(result.status).toBe(422);
+    expect(result.html).toContain('<p role="alert" id="refund-error">A payment with a chargeback that is not won cannot be refunded</p>');
+  });
+});
+
+describe('lists: the API\'s cursors, a page at a time', () => {
+  test('payment links page by page with Older and Newer links, each page once', async () => {
+    for (let i = 0; i < 5; i++) await api.post('/v1/payment_links', { amount: { value: '3.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId });
+    const ids = ((await api.get('/v1/payment_links?limit=100')).body.data as { id: string }[]).map((link) => link.id);
+    const rowsOf = (html: string) => [...html.matchAll(/<tr data-id="(pl_\w+)"/g)].map((match) => match[1]);
+    const linkOf = (html: string, rel: 'next' | 'prev') => /<a rel="(?:next|prev)" href="([^"]+)">/.exec(html.split(`rel="${rel}"`).length > 1 ? html.slice(html.indexOf(`<a rel="${rel}"`)) : '')?.[1]?.replace(stack.baseUrl, '').replace(/&amp;/g, '&');
+    const pages: string[][] = [];
+    let html = (await browser.get('/dashboard/payment-links?limit=2', cookie)).html;
+    expect(linkOf(html, 'prev')).toBeUndefined();
+    for (;;) {
+      pages.push(rowsOf(html));
+      const older = linkOf(html, 'next');
+      if (!older) break;
+      html = (await browser.get(older, cookie)).html;
+    }
+    expect(pages.flat()).toEqual(ids);
+    expect(pages.slice(0, -1).every((page) => page.length === 2)).toBe(true);
+    const newer = (await browser.get(linkOf(html, 'prev')!, cookie)).html;
+    expect(rowsOf(newer)).toEqual(pages.at(-2));
+  });
+
+  test('a list page shows 20 items unless `limit` says otherwise', async () => {
+    const ids = ((await api.get('/v1/payment_links?limit=100')).body.data as { id: string }[]).map((link) => link.id);
+    while (ids.length < 21) ids.unshift((await api.post('/v1/payment_links', { amount: { value: '2.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId })).body.id);
+    const html = (await browser.get('/dashboard/payment-links', cookie)).html;
+    expect([...html.matchAll(/<tr data-id="(pl_\w+)"/g)].map((match) => match[1])).toEqual(ids.slice(0, 20));
+    expect(html).toContain(`<a rel="next" href="${stack.baseUrl}/dashboard/payment-links?starting_after=${ids[19]}">Older</a>`);
+  });
+
+  test.each(['/dashboard/payments', '/dashboard/refunds', '/dashboard/chargebacks', '/dashboard/events', '/dashboard/payment-links'])(
+    '%s: a page, then a bad limit or cursor -> 422 like the API',
+    async (path) => {
+      expect((await browser.get(path, cookie)).status).toBe(200);
+      for (const query of ['limit=0', 'limit=101', 'starting_after=nope', `starting_after=${newId('payment')}x`, 'starting_after=a&ending_before=b']) {
+        expect([query, (await browser.get(`${path}?${query}`, cookie)).status]).toEqual([query, 422]);
+      }
+    },
+  );
+
+  test('a list needs its read scope (403)', async () => {
+    const session = await sessionOf(['payment_link:read']);
+    for (const path of ['/dashboard/payments', '/dashboard/refunds', '/dashboard/chargebacks', '/dashboard/events']) {
+      expect([path, (await browser.get(path, session)).status]).toEqual([path, 403]);
+    }
+  });
+
+  test('events list the attempts of each event; the failed one marked', async () => {
+    const html = (await browser.get('/dashboard/events?limit=100', cookie)).html;
+    const row = rowOf(html, seeded.eventId)!;
+    expect(row).toContain('<li class="failed"><span class="badge bad">Failed</span> HTTP 500');
+    expect(row).toContain('https://hooks.example/ok');
+  });
+});
+
+describe('search by id', () => {
+  test.each([
+    ['a payment link', () => seeded.linkId, 'payment-links'],
+    ['a payment', () => seeded.paymentIds[0], 'payments'],
+    ['a refund', () => seeded.heldRefundId, 'refunds'],
+  ])('%s -> 303 to its page', async (_name, id, path) => {
+    const result = await browser.get(`/dashboard/search?id=${encodeURIComponent(` ${id()} `)}`, cookie);
+    expect(result.status).toBe(303);
+    expect(result.location).toBe(`${stack.baseUrl}/dashboard/${path}/${id()}`);
+  });
+
+  test('an unknown or foreign id -> 404 with the reason and the search filled in; no id of those kinds -> 422', async () => {
+    const foreignRefund = foreignSeeded.heldRefundId;
+    for (const id of [newId('paymentLink'), foreignRefund]) {
+      const result = await browser.get(`/dashboard/search?id=${id}`, cookie);
+      expect(result.status).toBe(404);
+      expect(result.html).toContain(`<p role="alert">Nothing with the id ${id} in this organization and mode.</p>`);
+      expect(result.html).toContain(`name="id" type="search" value="${id}"`);
+    }
+    const other = await browser.get(`/dashboard/search?id=${seeded.openChargebacks[0].id}`, cookie);
+    expect(other.status).toBe(422);
+    expect(other.html).toContain('Search takes the id of a payment link');
+  });
+});
+
+describe('paid volume per day, last 30 days', () => {
+  test('sums paid payments per UTC day of paid_at and per currency, as inline SVG with the daily figures', async () => {
+    const fresh = await createMerchant(stack);
+    const day = 86_400_000;
+    const now = Date.now();
+    await seedPaidPayment(stack, fresh, { amount: '10.00', at: new Date(now - 2 * day) });
+    await seedPaidPayment(stack, fresh, { amount: '5.50', at: new Date(now - 2 * day + 1) });
+    await seedPaidPayment(stack, fresh, { amount: '99.00', at: new Date(now - 40 * day) });
+    await seedPaidPayment(stack, fresh, { amount: '7.00', currency: 'USD', at: new Date(now - 2) });
+    await seedPaidPayment(stack, fresh, { amount: '50.00', status: 'failed' });
+    const html = (await browser.get('/dashboard', (await browser.signIn(fresh.test)).cookie)).html;
+    const chart = sectionOf(html, 'paid-volume');
+    expect(chart).toContain('<svg xmlns="http://www.w3.org/2000/svg"');
+    expect(chart).not.toMatch(/<script|<img|href="http/);
+    const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    expect(rowOf(chart, `data-date="${dayOf(now - 2 * day)}"`)).toContain('<td class="num">15.50 EUR</td><td class="num">2</td>');
+    expect(rowOf(chart, `data-date="${dayOf(now)}"`)).toContain('<td class="num">0.00 EUR</td><td class="num">0</td>');
+    expect(chart).toContain('<strong>15.50 EUR</strong> paid in 2 payments');
+    expect(chart).toContain('<strong>7.00 USD</strong> paid in 1 payment<');
+    expect((chart.match(/<tr data-date=/g) ?? []).length).toBe(60);
+    expect(chart).not.toContain(dayOf(now - 40 * day));
+  });
+
+  test('without payment:read the chart names the missing scope; an account with nothing paid says so', async () => {
+    const limited = await sessionOf(['refund:read']);
+    expect(sectionOf((await browser.get('/dashboard', limited)).html, 'paid-volume')).toContain('lacks the scope <code>payment:read</code>');
+    const fresh = await createMerchant(stack);
+    expect(sectionOf((await browser.get('/dashboard', (await browser.signIn(fresh.test)).cookie)).html, 'paid-volume')).toContain('No payments were paid from');
+  });
+
+  test('the window starts at the first paid payment created on its first day (GSI2 by id)', () => {
+    expect(firstIdAt('payment', Date.parse('2026-11-01T00:00:00.000Z'))).toMatch(/^pay_[0-9a-z]{10}0{16}$/);
+  });
+});
+
+describe('page frame', () => {
+  test('an inline SVG favicon, allowed by the CSP; no script allowed', async () => {
+    const result = await fetch(`${stack.baseUrl}/dashboard`, { headers: { cookie } });
+    const html = await result.text();
+    expect(html).toMatch(/<link rel="icon" type="image\/svg\+xml" href="data:image\/svg\+xml,/);
+    const csp = result.headers.get('content-security-policy')!;
+    expect(csp).toContain('img-src data:');
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).not.toContain('script-src');
+    expect(html).not.toContain('<script');
+  });
+});
