@@ -72,16 +72,15 @@ test('every declared event type is produced over HTTP, and each event matches it
   // to in the `Event` union (the clearest report), then the page as the document's EventList.
   const mapping: Record<string, string> = document.components.schemas.Event.discriminator.mapping;
   const events: { id: string; type: string }[] = [];
-  let page: { has_more: boolean; data: { id: string; type: string }[] } | undefined;
-  do {
-    const cursor = page ? `&starting_after=${page.data[page.data.length - 1].id}` : '';
-    page = ok(await api.get(`/v1/events?limit=100${cursor}`), 200);
+  for (let cursor = '', more = true; more; cursor = `&starting_after=${events[events.length - 1].id}`) {
+    const page: { has_more: boolean; data: { id: string; type: string }[] } = ok(await api.get(`/v1/events?limit=100${cursor}`), 200);
     for (const event of page.data) {
       expect({ type: event.type, problems: schemas.problems(mapping[event.type] ?? '#/missing', event) }).toEqual({ type: event.type, problems: [] });
     }
     expect(schemas.problems('#/components/schemas/EventList', page)).toEqual([]);
     events.push(...page.data);
-  } while (page.has_more);
+    more = page.has_more;
+  }
   const produced = [...new Set(events.map((event) => event.type))].sort();
   const emitted = EVENT_TYPES.filter((type) => !('reserved' in EVENT_REGISTRY[type])).sort();
   expect(produced).toEqual(emitted);
