@@ -101,4 +101,11 @@ test('every declared event type is produced over HTTP, and each event matches it
       expect({ type, header: header.name, in: header.in, required: header.required, problems }).toEqual({ type, header: header.name, in: 'header', required: true, problems: [] });
     });
   }
+
+  // Each event's attempts, recorded after its POST, as the document lists them.
+  for (const event of events) {
+    await receiver.waitFor(async () => (await api.get(`/v1/events/${event.id}/deliveries`)).body.data.length > 0, `the attempt of ${event.type}`);
+    const attempts = ok(await api.get(`/v1/events/${event.id}/deliveries`), 200);
+    expect({ type: event.type, problems: schemas.problems('#/components/schemas/DeliveryAttemptList', attempts) }).toEqual({ type: event.type, problems: [] });
+  }
 }, 120_000);
