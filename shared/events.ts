@@ -1,3 +1,4 @@
+import type * as z from 'zod';
 import type { Mode } from './auth/principal';
 import { EVENT_VERSION } from './config';
 import { newId } from './ids';
@@ -25,6 +26,34 @@ export interface OutboxEvent {
 /** Events stay readable (events API, resend) this long; DynamoDB TTL removes them after. */
 export const EVENT_RETENTION_DAYS = 35;
 
+/**
+ * One event type: the schema of its `data` (what its builder is typed by, what the reference
+ * and the webhooks section document) and when it is emitted. Each domain module declares the
+ * types it emits as a family (type → spec); shared/domain/event-types.ts collects them.
+ */
+export interface EventSpec<D extends z.ZodType = z.ZodType> {
+  data: D;
+  /** When the event is emitted, for the reference. */
+  description: string;
+  /** Declared for subscriptions and the reference, but nothing emits it yet (the email family, product-decisions §4). */
+  reserved?: true;
+}
+
+export type EventFamily = Readonly<Record<string, EventSpec>>;
+
+/** What the `data` of an event of `type` in `family` is: its schema's output. */
+export type EventDataOf<F extends EventFamily, T extends keyof F> = z.output<F[T]['data']>;
+
+/** A family of one type per status (`{prefix}{status}`), all with the same `data` schema. */
+export function statusFamily<P extends string, S extends string, D extends z.ZodType>(
+  prefix: P,
+  statuses: readonly S[],
+  data: D,
+  description: (status: S) => string,
+): Record<`${P}${S}`, EventSpec<D>> {
+  return Object.fromEntries(statuses.map((status) => [`${prefix}${status}`, { data, description: description(status) }])) as Record<`${P}${S}`, EventSpec<D>>;
+}
+
 export function newEvent(input: {
   type: string;
   orgId: string;
@@ -46,4 +75,14 @@ export function newEvent(input: {
       data: input.data,
     },
   };
+}
+
+/** An event about one resource (its organization and mode), also sent to the per-object URL it names, if any. */
+export function resourceEvent(
+  type: string,
+  resource: { orgId: string; mode: Mode },
+  data: Record<string, unknown>,
+  options: { targetUrl?: string; at?: Date } = {},
+): OutboxEvent {
+  return newEvent({ type, orgId: resource.orgId, mode: resource.mode, data, targetUrls: options.targetUrl ? [options.targetUrl] : undefined, at: options.at });
 }

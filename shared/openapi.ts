@@ -4,8 +4,12 @@ import { apiOperations } from './api';
 import { ANY_KEY, pathParamNames, type ApiOperation, type ErrorStatus } from './api/operation';
 import { ERROR_DESCRIPTIONS, RESPONSE_IDS, TAGS, infoDescription } from './api/reference';
 import type { PublicUrls } from './config';
+import { EVENT_ENVELOPES } from './domain/event-resources';
+import { EVENT_REGISTRY, EVENT_TYPES, type EventType } from './domain/event-types';
+import { WebhookHeadersSchema } from './domain/webhook-delivery';
 import { ErrorEnvelopeSchema, STATUS_TYPES } from './http/error-envelope';
 import { IdempotencyHeaders, ReplayedHeaders } from './http/idempotency';
+import { AWS_WEBHOOK_SETTINGS } from './webhooks/settings';
 
 /**
  * The OpenAPI 3.1 reference, built from the operation declarations (shared/api/*.ts): the same
@@ -103,6 +107,36 @@ function operationOf(spec: ApiOperation): ZodOpenApiOperationObject {
   };
 }
 
+const { policy, timeoutMs } = AWS_WEBHOOK_SETTINGS;
+const WEBHOOK_RESPONSES: Record<string, ZodOpenApiResponseObject> = {
+  '2XX': { description: 'Acknowledged: any 2xx ends the delivery. Answer quickly and process afterwards.' },
+  default: {
+    description:
+      `Any other status, a redirect or no answer within ${timeoutMs / 1000} s fails the attempt: it is retried with exponential backoff ` +
+      `and jitter (${policy.scheduleMs.length + 1} attempts over at least 3 days), then parked in a dead-letter queue.`,
+  },
+};
+
+/**
+ * One webhook per event type: the envelope with that type's `data` schema, POSTed signed per
+ * Standard Webhooks to each matching subscription (and per-object URL).
+ */
+function webhookOf(type: EventType): ZodOpenApiOperationObject {
+  const { description } = EVENT_REGISTRY[type];
+  return {
+    operationId: operationId(`${type.replace(/^transactions\./, '').replace(/[._]/g, '-')}-webhook`),
+    tags: ['Events'],
+    summary: type,
+    description:
+      `${description}\n\nDelivered at least once to every subscription of the organization and mode whose pattern matches ` +
+      '`type` (and to the per-object URL the resource names): drop duplicates by `webhook-id`, and verify the signature over the raw body.',
+    security: [],
+    requestParams: { header: WebhookHeadersSchema },
+    requestBody: { required: true, content: json(EVENT_ENVELOPES[type]) },
+    responses: WEBHOOK_RESPONSES,
+  };
+}
+
 /** The OpenAPI document of `operations`, for the given public URLs. */
 export function buildOpenApiDocument(operations: ApiOperation[], urls: PublicUrls) {
   const paths: ZodOpenApiPathsObject = {};
@@ -117,6 +151,7 @@ export function buildOpenApiDocument(operations: ApiOperation[], urls: PublicUrl
     tags: TAGS,
     security: [{ apiKey: [] }],
     paths,
+    webhooks: Object.fromEntries(EVENT_TYPES.map((type) => [type, { post: webhookOf(type) }])),
     components: {
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', description: 'An API key, `test_…` or `live_…`, as a bearer token.' },

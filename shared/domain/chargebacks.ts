@@ -2,6 +2,7 @@ import * as z from 'zod';
 import type { Mode } from '../auth/principal';
 import type { PublicUrls } from '../config';
 import { BusinessRuleError } from '../errors';
+import { resourceEvent, statusFamily, type OutboxEvent } from '../events';
 import { AmountSchema, moneyOut, normalizeCurrency, parseMinor } from '../money';
 import { pageSchema } from '../pagination';
 import { DatetimeSchema, isoMillis } from '../time';
@@ -111,7 +112,6 @@ export function balanceDeltaOf(chargeback: Chargeback): number {
   return 0;
 }
 
-export const chargebackEventType = (status: ChargebackStatus) => `transactions.chargeback.${status}`;
 
 // --- input ------------------------------------------------------------------------------------
 
@@ -280,6 +280,17 @@ export function chargebackResource(chargeback: Chargeback, urls: PublicUrls): Ch
     updated_at: chargeback.updatedAt,
     links: { api: links.api, payment: jsonLink(`${urls.base}/v1/payments/${chargeback.paymentId}`) },
   };
+}
+
+/** Every chargeback event: `transactions.chargeback.<status>` with the full object (product-decisions §7). */
+export const CHARGEBACK_EVENTS = statusFamily('transactions.chargeback.', CHARGEBACK_STATUSES, ChargebackSchema, (status) =>
+  status === 'open' ? 'A chargeback was received (`open`): act before `deadline_at`.' : `A chargeback became \`${status}\`.`,
+);
+
+/** A chargeback event, also sent to the payment's webhook_url. */
+export function chargebackEvent(chargeback: Chargeback, urls: PublicUrls): OutboxEvent {
+  const type = `transactions.chargeback.${chargeback.status}` satisfies keyof typeof CHARGEBACK_EVENTS;
+  return resourceEvent(type, chargeback, chargebackResource(chargeback, urls), { targetUrl: chargeback.paymentWebhookUrl, at: new Date(chargeback.updatedAt) });
 }
 
 export const ChargebackListSchema = pageSchema(ChargebackListItemSchema, 'ChargebackList', 'A page of chargebacks, newest first.');

@@ -1,5 +1,8 @@
 import * as z from 'zod';
+import { EVENT_VERSION } from '../config';
 import { ListQuery, pageSchema } from '../pagination';
+import { DatetimeSchema } from '../time';
+import { EVENT_REGISTRY, EVENT_TYPES, type EventType } from './event-types';
 import type { AttemptRecord } from './webhook-delivery';
 import { isEventPattern } from './webhooks';
 
@@ -7,17 +10,38 @@ import { isEventPattern } from './webhooks';
  * The events API (issue: developer experience): the outbox events of a scope as the envelope
  * webhooks carry, their delivery attempts, and replays.
  */
+
+/** `transactions.payment_link.checkout.denied` → `PaymentLinkCheckoutDeniedEvent`: the envelope's component name. */
+const componentName = (type: string) =>
+  `${type
+    .split('.')
+    .slice(1)
+    .flatMap((segment) => segment.split('_'))
+    .map((word) => word[0].toUpperCase() + word.slice(1))
+    .join('')}Event`;
+
+/** The envelope of one event type: `type` a constant, `data` that type's schema. */
+const envelopeOf = <T extends EventType>(type: T) =>
+  z
+    .strictObject({
+      id: z.string().meta({ description: 'The event (`evt_…`): also the `webhook-id` of its deliveries, to drop duplicates by.', example: 'evt_01jd2x3y4z5a6b7c8d9e0f1g2h' }),
+      object: z.literal('event'),
+      type: z.literal(type),
+      triggered_at: DatetimeSchema,
+      version: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).meta({ description: 'The envelope version, a date.', example: EVENT_VERSION }),
+      mode: z.enum(['test', 'live']),
+      data: EVENT_REGISTRY[type].data,
+    })
+    .meta({ id: componentName(type), description: EVENT_REGISTRY[type].description });
+
+/** Each event type's envelope, exactly as webhooks deliver it and the events API returns it. */
+export const EVENT_ENVELOPES = Object.fromEntries(EVENT_TYPES.map((type) => [type, envelopeOf(type)])) as {
+  [T in EventType]: ReturnType<typeof envelopeOf<T>>;
+};
+
 export const EventSchema = z
-  .strictObject({
-    id: z.string().meta({ example: 'evt_01jd2x3y4z5a6b7c8d9e0f1g2h' }),
-    object: z.literal('event'),
-    type: z.string().meta({ example: 'transactions.payment_link.created' }),
-    triggered_at: z.string(),
-    version: z.string().meta({ example: '2026-11-21' }),
-    mode: z.enum(['test', 'live']),
-    data: z.record(z.string(), z.unknown()),
-  })
-  .meta({ id: 'Event', description: 'The event envelope, exactly as webhooks deliver it.' });
+  .discriminatedUnion('type', Object.values(EVENT_ENVELOPES) as [ReturnType<typeof envelopeOf>, ...ReturnType<typeof envelopeOf>[]])
+  .meta({ id: 'Event', description: 'An event envelope, exactly as webhooks deliver it: one schema per `type`.' });
 
 export const EventListSchema = pageSchema(EventSchema, 'EventList', 'A page of events, newest first.');
 
@@ -48,12 +72,12 @@ export const DeliveryAttemptSchema = z
   .strictObject({
     object: z.literal('delivery_attempt'),
     id: z.string().meta({ description: 'The attempt, as a cursor of this list (`dla_…`).' }),
-    attempt: z.number().int(),
-    attempted_at: z.string(),
-    endpoint: z.string(),
+    attempt: z.number().int().min(1).meta({ description: 'Which attempt of the delivery, from 1.' }),
+    attempted_at: DatetimeSchema,
+    endpoint: z.url(),
     subscription_id: z.string().nullable(),
-    status_code: z.number().int().nullable().meta({ description: 'Null when no answer came (timeout, refused connection).' }),
-    duration_ms: z.number(),
+    status_code: z.number().int().min(100).max(599).nullable().meta({ description: 'Null when no answer came (timeout, refused connection).' }),
+    duration_ms: z.number().min(0),
     error: z.string().nullable(),
     succeeded: z.boolean(),
     resend_id: z.string().nullable(),

@@ -1,15 +1,27 @@
-import { CHARGEBACK_STATUSES, chargebackEventType } from './chargebacks';
-import { PAYMENT_LINK_EVENT, PAYMENT_PAID_EVENT } from './payment-links';
-import { REFUND_STATUSES } from './refunds';
+import type { EventFamily } from '../events';
+import { CHARGEBACK_EVENTS } from './chargebacks';
+import { PAYMENT_LINK_EVENTS } from './payment-links';
+import { PAYMENT_EVENTS } from './payments';
+import { REFUND_EVENTS } from './refunds';
 import { matchesPattern } from './webhooks';
 
-/** Every event type the service emits (the payment-link family, payments, refunds, chargebacks). */
-export const EVENT_TYPES: readonly string[] = [
-  ...Object.values(PAYMENT_LINK_EVENT),
-  PAYMENT_PAID_EVENT,
-  ...REFUND_STATUSES.map((status) => `transactions.refund.${status}`),
-  ...CHARGEBACK_STATUSES.map(chargebackEventType),
-];
+/**
+ * The registry of event types: each type the service emits, with the schema of its `data` and
+ * when it fires. Every family is declared next to the rules that build its events; adding a type
+ * is one entry there. The OpenAPI document (its `webhooks` and the `Event` union), the events
+ * API's `type` filter, the `ops webhook create` pattern check and the tests read this.
+ */
+export const EVENT_REGISTRY = {
+  ...PAYMENT_LINK_EVENTS,
+  ...PAYMENT_EVENTS,
+  ...REFUND_EVENTS,
+  ...CHARGEBACK_EVENTS,
+} as const satisfies EventFamily;
 
-/** A subscription pattern that can match something: `*`, an emitted type, or a prefix of one. */
+export type EventType = keyof typeof EVENT_REGISTRY;
+
+/** Every event type, in the registry's order (the reference lists them so). */
+export const EVENT_TYPES = Object.keys(EVENT_REGISTRY) as EventType[];
+
+/** A subscription pattern that can match something: `*`, a declared type, or a prefix of one. */
 export const isKnownEventPattern = (pattern: string) => EVENT_TYPES.some((type) => matchesPattern(pattern, type));

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import type { Mode } from '../auth/principal';
 import type { PublicUrls } from '../config';
 import { BusinessRuleError } from '../errors';
+import { resourceEvent, type EventDataOf, type EventFamily, type EventSpec, type OutboxEvent } from '../events';
 import { businessRule, currencyCode, datetimeInput, httpUrlInput, positiveAmountValue } from './inputs';
 import { minorToNumber, normalizeCurrency, parseMinor } from '../money';
 import { listQueryFields, objectListSchema } from '../pagination';
@@ -280,15 +281,78 @@ export const PAYMENT_LINK_EVENT = {
   autoInactivated: 'transactions.payment_link.auto_inactivated',
   checkoutRequested: 'transactions.payment_link.checkout.requested',
   checkoutDenied: 'transactions.payment_link.checkout.denied',
-  // The email family belongs to the email-send-on-create process; no mail is sent yet
-  // (product-decisions §4), but the types exist for subscriptions and the events API.
   emailSent: 'transactions.payment_link.email.sent',
   emailFailed: 'transactions.payment_link.email.failed',
   emailDelivered: 'transactions.payment_link.email.delivered',
   emailComplained: 'transactions.payment_link.email.complained',
 } as const;
 
-export const PAYMENT_PAID_EVENT = 'transactions.payment.paid';
+const LinkPaymentEventData = PaymentLinkSchema.extend({ payment_id: z.string().meta({ description: 'The payment (`pay_…`).' }) }).meta({
+  id: 'PaymentLinkPaymentEventData',
+  description: 'The payment_link object plus the payment the event is about.',
+});
+
+/** The link's own event about email: the payment_link object (product-decisions §4: nothing sends mail yet). */
+const emailEvent = (what: string): EventSpec<typeof PaymentLinkSchema> => ({
+  data: PaymentLinkSchema,
+  description: `The email-send-on-create process ${what}. Reserved: nothing in this service sends mail yet.`,
+  reserved: true,
+});
+
+/** Every event about a payment link (the contract's Payment link events): its `data` and when it fires. */
+export const PAYMENT_LINK_EVENTS = {
+  [PAYMENT_LINK_EVENT.created]: { data: PaymentLinkSchema, description: 'A payment link was created.' },
+  [PAYMENT_LINK_EVENT.propertiesChanged]: {
+    data: PaymentLinkSchema,
+    description: 'A payment link was updated (POST /v1/payment_links/{id}), status, limit and expiry included; never for counter movements.',
+  },
+  [PAYMENT_LINK_EVENT.expired]: { data: PaymentLinkSchema, description: 'A payment link became expired (the minute job, or a checkout found it past `expires_at`).' },
+  [PAYMENT_LINK_EVENT.paymentCreated]: { data: LinkPaymentEventData, description: 'A payment was created against the link at checkout.' },
+  [PAYMENT_LINK_EVENT.paymentReused]: { data: LinkPaymentEventData, description: "The customer's still-open payment on the link was reused at checkout." },
+  [PAYMENT_LINK_EVENT.remainingDecremented]: {
+    data: LinkPaymentEventData.extend({ remaining_payments: z.int().nonnegative().meta({ description: 'The new `remaining_payments`.' }) }).meta({
+      id: 'PaymentLinkRemainingPaymentsEventData',
+      description: 'The payment_link object after the payment, with the payment and the new `remaining_payments`.',
+    }),
+    description: 'A payment succeeded on a link with a `payments_limit`: its `remaining_payments` went down by one.',
+  },
+  [PAYMENT_LINK_EVENT.autoInactivated]: {
+    data: LinkPaymentEventData.extend({
+      status: z.literal('inactive'),
+      remaining_payments: z.literal(0),
+      payments_limit: z.int().min(1),
+      paid_count_at_inactivation: z.int().min(1).meta({ description: 'The paid count that reached the limit.' }),
+      reason: z.literal('limit_reached'),
+    }).meta({ id: 'PaymentLinkAutoInactivatedEventData', description: 'The payment_link object as the last payment left it, inactive.' }),
+    description: 'The payment that reached `payments_limit` made the link inactive; committed with `transactions.payment.paid`.',
+  },
+  [PAYMENT_LINK_EVENT.checkoutRequested]: { data: PaymentLinkSchema, description: 'A customer opened the checkout of the link.' },
+  [PAYMENT_LINK_EVENT.checkoutDenied]: {
+    data: PaymentLinkSchema.extend({
+      reason: z.enum(DENIAL_REASONS).meta({ description: 'By precedence: `expired`, then `inactive`, then `limit_reached`.' }),
+    }).meta({ id: 'PaymentLinkCheckoutDeniedEventData', description: 'The payment_link object plus why the checkout was refused.' }),
+    description: 'A customer opened the checkout but it was refused (the checkout answered 409).',
+  },
+  [PAYMENT_LINK_EVENT.emailSent]: emailEvent('sent the link by email'),
+  [PAYMENT_LINK_EVENT.emailFailed]: emailEvent('could not send the link by email'),
+  [PAYMENT_LINK_EVENT.emailDelivered]: emailEvent("had the link's email delivered"),
+  [PAYMENT_LINK_EVENT.emailComplained]: emailEvent("received a complaint about the link's email"),
+} as const satisfies EventFamily;
+
+type LinkEvents = typeof PAYMENT_LINK_EVENTS;
+export type LinkEventType = keyof LinkEvents;
+/** What an event of `type` adds to the payment_link object (nothing, for most). */
+type LinkEventMembers<T extends LinkEventType> = Omit<EventDataOf<LinkEvents, T>, keyof PaymentLinkResource>;
+
+/** An event about a link: the payment_link object as the link is now, plus the members its type adds. */
+export function linkEvent<T extends LinkEventType>(
+  urls: PublicUrls,
+  type: T,
+  link: PaymentLink,
+  ...members: [keyof LinkEventMembers<T>] extends [never] ? [] : [LinkEventMembers<T>]
+): OutboxEvent {
+  return resourceEvent(type, link, { ...paymentLinkResource(link, urls), ...members[0] });
+}
 
 /** A link as read, with the version every write of it is conditioned on. */
 export type VersionedLink = PaymentLink & { version: number };

@@ -1,4 +1,5 @@
 import { ConflictError } from '../errors';
+import { resourceEvent, type EventFamily, type OutboxEvent } from '../events';
 import * as z from 'zod';
 import type { Mode } from '../auth/principal';
 import type { PublicUrls } from '../config';
@@ -126,6 +127,17 @@ export function paymentPage(page: { items: Payment[]; hasMore: boolean }, urls: 
 /** `GET /v1/payment_links/:id/payments`: `{object: "list", data, has_more}` of the minimal shape. */
 export function linkPaymentPage(page: { items: Payment[]; hasMore: boolean }): z.infer<typeof PaymentLinkPaymentListSchema> {
   return { object: 'list', data: page.items.map(paymentListItem), has_more: page.hasMore };
+}
+
+export const PAYMENT_PAID_EVENT = 'transactions.payment.paid';
+
+/** The payment events: only the paid transition is announced (the trigger of the link's limit events). */
+export const PAYMENT_EVENTS = {
+  [PAYMENT_PAID_EVENT]: { data: PaymentSchema, description: 'A payment was paid; its link\'s limit events are committed with it.' },
+} as const satisfies EventFamily;
+
+export function paymentPaidEvent(payment: Payment, urls: PublicUrls): OutboxEvent {
+  return resourceEvent(PAYMENT_PAID_EVENT, payment, paymentResource(payment, urls));
 }
 
 /** The payment reached another outcome first (two tabs, a retried submit). */

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { Mode } from '../auth/principal';
 import type { PublicUrls } from '../config';
 import { BusinessRuleError } from '../errors';
-import { newEvent, type OutboxEvent } from '../events';
+import { resourceEvent, statusFamily, type OutboxEvent } from '../events';
 import { AmountSchema, formatMinor, moneyOut } from '../money';
 import { LIMITS } from '../limits';
 import { businessRule, currencyCode, httpUrlInput, positiveAmountValue, rejectReservedKeys, signedAmountValue } from './inputs';
@@ -323,16 +323,13 @@ export function refundResource(refund: Refund, urls: PublicUrls): RefundResource
   };
 }
 
+/** Every refund event: `transactions.refund.<status>` with the refund object (product-decisions §6). */
+export const REFUND_EVENTS = statusFamily('transactions.refund.', REFUND_STATUSES, refundResourceSchema, (status) => `A refund became \`${status}\`.`);
+
 /** `transactions.refund.<status>` with the refund object, also sent to the refund's webhook_url. */
 export function refundEvent(refund: Refund, urls: PublicUrls, at: Date): OutboxEvent {
-  return newEvent({
-    type: `transactions.refund.${refund.status}`,
-    orgId: refund.orgId,
-    mode: refund.mode,
-    data: refundResource(refund, urls),
-    targetUrls: refund.webhookUrl ? [refund.webhookUrl] : undefined,
-    at,
-  });
+  const type = `transactions.refund.${refund.status}` satisfies keyof typeof REFUND_EVENTS;
+  return resourceEvent(type, refund, refundResource(refund, urls), { targetUrl: refund.webhookUrl, at });
 }
 
 export const BalanceSchema = z

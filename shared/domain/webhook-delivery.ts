@@ -5,6 +5,7 @@
  * by DynamoDB, HTTP, SQS and in-process adapters; nothing here knows which.
  */
 import { Webhook } from 'standardwebhooks';
+import * as z from 'zod';
 import type { Mode } from '../auth/principal';
 import type { EventEnvelope, OutboxEvent } from '../events';
 import { isoMillis } from '../time';
@@ -118,15 +119,27 @@ export function retryDelayMs(policy: RetryPolicy, failedAttempt: number, random:
   return Math.round(base * (1 - policy.jitter * random()));
 }
 
+/** The Standard Webhooks headers of every attempt, as the reference documents each webhook. */
+export const WebhookHeadersSchema = z.object({
+  'webhook-id': z.string().meta({ description: 'The event id (`evt_…`), the same on every attempt and every target: drop duplicates by it.' }),
+  'webhook-timestamp': z.string().regex(/^[0-9]+$/).meta({ description: 'Unix seconds of this attempt; reject one more than five minutes away (replays).' }),
+  'webhook-signature': z
+    .string()
+    .regex(/^v1,[A-Za-z0-9+/=]+( v1,[A-Za-z0-9+/=]+)*$/)
+    .meta({
+      description:
+        '`v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded secret after `whsec_`; space-separated when several.',
+    }),
+});
+
 /** The headers of one attempt, signed per Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `id.timestamp.body`. */
 export function signedHeaders(secret: string, eventId: string, at: Date, body: string): Record<string, string> {
-  return {
-    'content-type': 'application/json',
-    'user-agent': 'payment-operations-webhooks/1',
+  const signed: z.infer<typeof WebhookHeadersSchema> = {
     'webhook-id': eventId,
     'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
     'webhook-signature': new Webhook(secret).sign(eventId, at, body),
   };
+  return { 'content-type': 'application/json', 'user-agent': 'payment-operations-webhooks/1', ...signed };
 }
 
 export interface SendResult {

@@ -1,4 +1,5 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import type { EventType } from '../domain/event-types';
 import type { EventEnvelope } from '../events';
 import { DIMENSION, METRIC, SERVICE_NAME } from './catalog';
 
@@ -28,7 +29,7 @@ export function recordAge(name: string, seconds: number): void {
   metrics.addMetric(name, MetricUnit.Seconds, seconds);
 }
 
-/** Outbox event types that count a business metric, each once. */
+/** Outbox event types that count a business metric, each once (declared types only: shared/domain/event-types.ts). */
 const COUNTED_EVENTS: Record<string, string> = {
   'transactions.payment_link.checkout.requested': METRIC.checkoutsOpened,
   'transactions.payment_link.checkout.denied': METRIC.checkoutsDenied,
@@ -40,7 +41,7 @@ const COUNTED_EVENTS: Record<string, string> = {
   'transactions.refund.canceled': METRIC.refundsCanceled,
   'transactions.refund.failed': METRIC.refundsFailed,
   'transactions.chargeback.open': METRIC.chargebacksOpened,
-};
+} satisfies Partial<Record<EventType, string>>;
 
 type CountedMetric = { name: string; dimension?: { name: string; value: string } };
 

@@ -5,8 +5,7 @@ import type { BalanceRef } from '../domain/balance';
 import {
   CHARGEBACKS_EXCEED_PAYMENT,
   ChargebackFeed,
-  chargebackEventType,
-  chargebackResource,
+  chargebackEvent,
   openChargeback,
   transitionChargeback,
   type Chargeback,
@@ -15,21 +14,8 @@ import {
 } from '../domain/chargebacks';
 import type { Payment } from '../domain/payments';
 import { BusinessRuleError, NotFoundError, ServiceError } from '../errors';
-import { newEvent } from '../events';
 import { newId } from '../ids';
 import { inJobScope, type JobScope } from '../jobs';
-
-/** Every chargeback event: `transactions.chargeback.<status>` with the full object, also to the payment's webhook_url. */
-function chargebackEvent(chargeback: Chargeback, urls: PublicUrls) {
-  return newEvent({
-    type: chargebackEventType(chargeback.status),
-    orgId: chargeback.orgId,
-    mode: chargeback.mode,
-    data: chargebackResource(chargeback, urls),
-    targetUrls: chargeback.paymentWebhookUrl ? [chargeback.paymentWebhookUrl] : undefined,
-    at: new Date(chargeback.updatedAt),
-  });
-}
 
 /** `chargebacks[1].amount.value` for an issue at ['chargebacks', 1, 'amount', 'value']. */
 function fieldPath(path: PropertyKey[]): string {

@@ -1,10 +1,10 @@
 import {
   PAYMENT_LINK_EVENT,
-  PAYMENT_PAID_EVENT,
   checkoutDenial,
   requireCollectedDetails,
   expiredPaymentLink,
   isDueToExpire,
+  linkEvent,
   paidPaymentLink,
   remainingPayments,
   StaleLinkError,
@@ -13,14 +13,13 @@ import {
   type VersionedLink,
 } from '../domain/payment-links';
 import type { BalanceRef } from '../domain/balance';
-import { paymentResource, type CustomerDetails, type Payment, type PaymentStatus } from '../domain/payments';
+import { paymentPaidEvent, type CustomerDetails, type Payment, type PaymentStatus } from '../domain/payments';
 import { ConflictError, DependencyUnavailableError, NotFoundError } from '../errors';
 import { createKeyedLock } from '../keyed-lock';
-import { newEvent } from '../events';
 import { newId } from '../ids';
 import { inJobScope, type JobScope } from '../jobs';
 import { backoff, isoMillis } from '../time';
-import { linkEvent, type PaymentLinkDeps } from './payment-links';
+import type { PaymentLinkDeps } from './payment-links';
 
 export interface CheckoutDeps extends PaymentLinkDeps {
   /** Called after a paid payment credited the balance (held refunds may now be covered). */
@@ -61,8 +60,8 @@ export async function openCheckout(deps: CheckoutDeps, linkId: string, clientKey
       const expired = expiredPaymentLink(link, now);
       try {
         await deps.links.save(expired, link.version, [
-          linkEvent(deps, PAYMENT_LINK_EVENT.expired, expired),
-          linkEvent(deps, PAYMENT_LINK_EVENT.checkoutDenied, expired, { reason: 'expired' }),
+          linkEvent(deps.urls, PAYMENT_LINK_EVENT.expired, expired),
+          linkEvent(deps.urls, PAYMENT_LINK_EVENT.checkoutDenied, expired, { reason: 'expired' }),
         ]);
         throw new CheckoutDeniedError('expired', { ...expired, version: link.version + 1 });
       } catch (error) {
@@ -75,17 +74,17 @@ export async function openCheckout(deps: CheckoutDeps, linkId: string, clientKey
     }
     const denial = checkoutDenial(link, now);
     if (denial) {
-      await deps.links.recordEvents([linkEvent(deps, PAYMENT_LINK_EVENT.checkoutDenied, link, { reason: denial })]);
+      await deps.links.recordEvents([linkEvent(deps.urls, PAYMENT_LINK_EVENT.checkoutDenied, link, { reason: denial })]);
       throw new CheckoutDeniedError(denial, link);
     }
     break;
   }
 
-  const requested = linkEvent(deps, PAYMENT_LINK_EVENT.checkoutRequested, link);
+  const requested = linkEvent(deps.urls, PAYMENT_LINK_EVENT.checkoutRequested, link);
   const openPaymentId = await deps.links.sessionPayment(link.id, clientKey);
   const openPayment = openPaymentId ? await deps.payments.get(openPaymentId) : undefined;
   if (openPayment?.status === 'open') {
-    await deps.links.recordEvents([requested, linkEvent(deps, PAYMENT_LINK_EVENT.paymentReused, link, { payment_id: openPayment.id })]);
+    await deps.links.recordEvents([requested, linkEvent(deps.urls, PAYMENT_LINK_EVENT.paymentReused, link, { payment_id: openPayment.id })]);
     return { link, payment: openPayment, reused: true };
   }
   const payment: Payment = {
@@ -100,7 +99,7 @@ export async function openCheckout(deps: CheckoutDeps, linkId: string, clientKey
     createdAt: isoMillis(deps.now()),
     clientKey,
   };
-  await deps.links.openPayment(payment, clientKey, [requested, linkEvent(deps, PAYMENT_LINK_EVENT.paymentCreated, link, { payment_id: payment.id })]);
+  await deps.links.openPayment(payment, clientKey, [requested, linkEvent(deps.urls, PAYMENT_LINK_EVENT.paymentCreated, link, { payment_id: payment.id })]);
   return { link, payment, reused: false };
 }
 
@@ -162,19 +161,12 @@ async function payOnLink(deps: CheckoutDeps, payment: Payment, details: Customer
     const paid = withDetails({ ...payment, status: 'paid', paidAt }, details);
     const next = paidPaymentLink(link, paidAt);
     const remaining = remainingPayments(next);
-    const events = [newEvent({ type: PAYMENT_PAID_EVENT, orgId: paid.orgId, mode: paid.mode, data: paymentResource(paid, deps.urls) })];
+    const events = [paymentPaidEvent(paid, deps.urls)];
     if (remaining !== null) {
-      events.push(linkEvent(deps, PAYMENT_LINK_EVENT.remainingDecremented, next, { payment_id: paid.id, remaining_payments: remaining }));
+      events.push(linkEvent(deps.urls, PAYMENT_LINK_EVENT.remainingDecremented, next, { payment_id: paid.id }));
     }
     if (remaining === 0) {
-      events.push(
-        linkEvent(deps, PAYMENT_LINK_EVENT.autoInactivated, next, {
-          payment_id: paid.id,
-          paid_count_at_inactivation: next.paidCount,
-          payments_limit: next.paymentsLimit,
-          reason: 'limit_reached',
-        }),
-      );
+      events.push(linkEvent(deps.urls, PAYMENT_LINK_EVENT.autoInactivated, next, { payment_id: paid.id, paid_count_at_inactivation: next.paidCount, reason: 'limit_reached' }));
     }
     try {
       await deps.links.recordPaid(link, next, paid, events);
@@ -214,7 +206,7 @@ export async function expireDueLinks(deps: PaymentLinkDeps, now: Date, only?: Jo
         if (!isDueToExpire(link, now)) break;
         const expired = expiredPaymentLink(link, now);
         try {
-          await deps.links.save(expired, link.version, [linkEvent(deps, PAYMENT_LINK_EVENT.expired, expired)]);
+          await deps.links.save(expired, link.version, [linkEvent(deps.urls, PAYMENT_LINK_EVENT.expired, expired)]);
           processed++;
           break;
         } catch (error) {

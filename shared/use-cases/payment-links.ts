@@ -5,19 +5,18 @@ import type { PaymentLinkRepository } from '../db/payment-link-repository';
 import type { PaymentRepository } from '../db/payment-repository';
 import {
   PAYMENT_LINK_EVENT,
+  linkEvent,
   newPaymentLink,
   paymentLinkResource,
   updatedPaymentLink,
   StaleLinkError,
   type VersionedLink,
   type CreatePaymentLinkBody,
-  type PaymentLink,
   type PaymentLinkList,
   type UpdatePaymentLinkBody,
 } from '../domain/payment-links';
 import { requireOwned } from '../domain/scope';
 import { BusinessRuleError } from '../errors';
-import { newEvent } from '../events';
 import { isId, newId } from '../ids';
 import { pageRequest, type PageRequest } from '../pagination';
 
@@ -27,16 +26,6 @@ export interface PaymentLinkDeps {
   directory: Pick<Directory, 'getAcceptor'>;
   urls: PublicUrls;
   now: () => Date;
-}
-
-/** An event about a link: the payment_link object plus the event's own members. */
-export function linkEvent(deps: Pick<PaymentLinkDeps, 'urls'>, type: string, link: PaymentLink, extra: Record<string, unknown> = {}) {
-  return newEvent({
-    type,
-    orgId: link.orgId,
-    mode: link.mode,
-    data: { ...paymentLinkResource(link, deps.urls), ...extra },
-  });
 }
 
 /**
@@ -60,7 +49,7 @@ export async function createPaymentLink(deps: PaymentLinkDeps, principal: Princi
   if (!isId('acceptor', acceptorId) || !(await deps.directory.getAcceptor(principal.orgId, acceptorId))) {
     throw new BusinessRuleError('acceptor_id does not name an acceptor of this organization', 'acceptor_id');
   }
-  await deps.links.create(link, [linkEvent(deps, PAYMENT_LINK_EVENT.created, link)]);
+  await deps.links.create(link, [linkEvent(deps.urls, PAYMENT_LINK_EVENT.created, link)]);
   return paymentLinkResource(link, deps.urls);
 }
 
@@ -80,7 +69,7 @@ export async function updatePaymentLink(deps: PaymentLinkDeps, principal: Princi
   for (;;) {
     const next = updatedPaymentLink(current, body);
     try {
-      const saved = await deps.links.save(next, current.version, [linkEvent(deps, PAYMENT_LINK_EVENT.propertiesChanged, next)]);
+      const saved = await deps.links.save(next, current.version, [linkEvent(deps.urls, PAYMENT_LINK_EVENT.propertiesChanged, next)]);
       return paymentLinkResource(saved, deps.urls);
     } catch (error) {
       if (!(error instanceof StaleLinkError) || !error.current) throw error;
