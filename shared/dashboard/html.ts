@@ -71,6 +71,8 @@ const STYLE = `
     main { margin: 0; border-radius: 0; padding: 1rem; }
     h1 { font-size: 1.1rem; overflow-wrap: anywhere; }
     h2 { font-size: 1rem; }
+    .who span { display: block; }
+    .who .separator { display: none; }
     .top .brand a { display: none; }
     .top button { padding: .4rem .8rem; }
     form.search { order: 3; flex: 1 1 100%; margin-left: 0; }
@@ -128,6 +130,9 @@ export const badge = (text: string, tone: 'good' | 'warn' | 'bad' | '' = BADGE_T
   `<span class="badge${tone ? ` ${tone}` : ''}">${escapeHtml(text)}</span>`;
 
 export const code = (value: string) => `<code>${escapeHtml(value)}</code>`;
+
+/** Free text a merchant may leave empty: a dash, so an empty field never reads as a missing one. */
+export const textOrDash = (value: string | null | undefined) => (value ? escapeHtml(value) : '—');
 
 /** An event type that may break after its dots (`transactions.<wbr>payment_link.<wbr>…`), never inside a word. */
 export const eventType = (type: string) => escapeHtml(type).replace(/\./g, '.<wbr>');
@@ -297,7 +302,7 @@ export function signedInPage(
       (item) => `<li><a href="${escapeHtml(`${urls.dashboard}${item.path}`)}"${item.path === current ? ' aria-current="page"' : ''}>${item.title}</a></li>`,
     ).join('')}</ul></nav>
 <h1>${escapeHtml(title)}</h1>
-<p class="note who"><span>Organization ${code(principal.orgId)}</span> · <span>signed in with key ${code(principal.keyId)}</span></p>
+<p class="note who"><span>Organization ${code(principal.orgId)}</span><span class="separator"> · </span><span>signed in with key ${code(principal.keyId)}</span></p>
 ${body}`,
   );
 }

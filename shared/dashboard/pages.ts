@@ -20,6 +20,7 @@ import {
   section,
   signedInPage,
   table,
+  textOrDash,
   time,
   tokenField,
   type Frame,
@@ -254,7 +255,7 @@ ${status.alert()}
 <dl>
 <dt>Status</dt><dd>${badge(link.status)}</dd>
 <dt>Amount</dt><dd>${money(link.amountMinor, link.currency)}</dd>
-<dt>Description</dt><dd>${escapeHtml(link.description ?? '') || '—'}</dd>
+<dt>Description</dt><dd>${textOrDash(link.description)}</dd>
 <dt>Paid</dt><dd data-field="paid_count">${link.paidCount}</dd>
 <dt>Limit</dt><dd data-field="payments_limit">${link.paymentsLimit ?? 'unlimited'}</dd>
 <dt>Remaining</dt><dd data-field="remaining_payments">${remaining ?? 'unlimited'}</dd>
@@ -355,8 +356,8 @@ ${cancelSection}
 <dt>Status</dt><dd>${refundStatus(refund)}</dd>
 <dt>Amount</dt><dd>${money(refund.amountMinor, refund.currency)}</dd>
 <dt>Payment</dt><dd>${idLink(paymentPagePath(frame.urls, refund.paymentId), refund.paymentId)}</dd>
-<dt>Description</dt><dd>${escapeHtml(refund.description) || '—'}</dd>
-<dt>Webhook URL</dt><dd>${escapeHtml(refund.webhookUrl ?? '—')}</dd>
+<dt>Description</dt><dd>${textOrDash(refund.description)}</dd>
+<dt>Webhook URL</dt><dd>${textOrDash(refund.webhookUrl)}</dd>
 <dt>Created</dt><dd>${time(refund.createdAt)}</dd>
 <dt>Updated</dt><dd>${time(refund.updatedAt)}</dd>
 <dt>Metadata</dt><dd>${metadata.length ? metadata.map(([key, value]) => `${code(key)}: ${escapeHtml(value)}`).join('<br>') : '—'}</dd>

@@ -5,7 +5,7 @@ import { remainingPayments, type PaymentLink } from '../domain/payment-links';
 import type { Payment } from '../domain/payments';
 import type { Refund } from '../domain/refunds';
 import { escapeHtml } from '../http/page';
-import { badge, code, eventType, idLink, money, time, untilText, type TableSpec } from './html';
+import { badge, code, eventType, idLink, money, textOrDash, time, untilText, type TableSpec } from './html';
 
 /**
  * How each kind of object shows as a table row, on the overview and on its own list page alike.
@@ -24,7 +24,7 @@ export const linkTable = (urls: PublicUrls): TableSpec<PaymentLink> => ({
   row: rowId,
   head: { label: 'Link', cell: (link) => idLink(linkPagePath(urls, link.id), link.id) },
   columns: [
-    { label: 'Description', kind: 'text', cell: (link) => escapeHtml(link.description ?? '') },
+    { label: 'Description', kind: 'text', cell: (link) => textOrDash(link.description) },
     { label: 'Amount', kind: 'num', cell: (link) => money(link.amountMinor, link.currency) },
     { label: 'Status', cell: (link) => badge(link.status) },
     { label: 'Paid', kind: 'num', attributes: 'data-field="paid_count"', cell: (link) => String(link.paidCount) },
@@ -58,7 +58,7 @@ export const refundTable = (urls: PublicUrls): TableSpec<Refund> => ({
     { label: 'Amount', kind: 'num', cell: (refund) => money(refund.amountMinor, refund.currency) },
     { label: 'Status', cell: refundStatus },
     { label: 'Created', cell: (refund) => time(refund.createdAt) },
-    { label: 'Description', kind: 'text', cell: (refund) => escapeHtml(refund.description) },
+    { label: 'Description', kind: 'text', cell: (refund) => textOrDash(refund.description) },
   ],
 });
 

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { browserAvailable, launchBrowser } from '../../support/browser';
 import { seedAccount, type SeededAccount } from '../../support/dashboard';
@@ -227,13 +228,16 @@ describeBrowser('dashboard in headless Chromium', () => {
           .filter((element) => !element.closest('.url'))
           .filter((element) => element.getClientRects().length > 1 || element.scrollWidth > Math.ceil(element.getBoundingClientRect().width) + 1)
           .map((element) => element.outerHTML.slice(0, 80));
-        const outside = Array.from(document.querySelectorAll('main *'))
+        const outside = Array.from(document.querySelectorAll('body *'))
           .filter((element) => !element.closest('thead, .visually-hidden'))
           .filter((element) => element.getBoundingClientRect().right > root.clientWidth + 0.5)
           .map((element) => element.outerHTML.slice(0, 80));
         return { sideways: root.scrollWidth - root.clientWidth, broken, outside: outside.slice(0, 3) };
       });
       expect({ path, ...layout }).toEqual({ path, sideways: 0, broken: [], outside: [] });
+      // For the person who checks the pages by eye: DASHBOARD_SCREENSHOTS=<folder> keeps each one.
+      const folder = process.env.DASHBOARD_SCREENSHOTS;
+      if (folder) await page.screenshot({ path: join(folder, `${path.slice(1).replace(/[/?=]/g, '-')}-${width}.png`), fullPage: true });
     }
     expect(problems).toEqual([]);
     await page.close();
