@@ -231,6 +231,9 @@ export const streamCheckpointEntity = defineEntity({ name: 'stream_checkpoint', 
 /** A dashboard sign-in, by the SHA-256 of its cookie's random id (the id itself is never stored). */
 export const dashboardSessionEntity = defineEntity({ name: 'dashboard_session', label: 'Dashboard session', key: { pk: 'DASHSESSION#{hash}', sk: 'DASHSESSION' } });
 
+/** One of a tenant's webhook attempt slots: who holds it and until when (a lease; TTL removes it). */
+export const attemptSlotEntity = defineEntity({ name: 'attempt_slot', label: 'Webhook attempt slot', key: { pk: 'WHSLOTS#{tenant}', sk: 'SLOT#{slot}' } });
+
 /** One fixed window of a rate limit (resends): a counter that TTL removes after its window. */
 export const rateLimitEntity = defineEntity({ name: 'rate_limit', label: 'Rate limit window', key: { pk: 'RATE#{subject}#{window}', sk: 'RATE' } });
 
@@ -260,4 +263,5 @@ export const entities = [
   webhookUrlSecretEntity,
   deadLetterEntity,
   rateLimitEntity,
+  attemptSlotEntity,
 ];

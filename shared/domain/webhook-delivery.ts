@@ -176,8 +176,23 @@ export interface DeadLetters {
   park(task: DeliveryTask): Promise<void>;
 }
 
+/**
+ * Attempts in flight per tenant (organization + mode), shared by every process that delivers:
+ * `take` answers how to give the slot back, or undefined when every slot is held. A slot whose
+ * holder died frees itself when its lease ends.
+ */
+export interface AttemptSlots {
+  take(tenant: string, leaseMs: number): Promise<(() => Promise<void>) | undefined>;
+}
+
+/** A slot outlives its attempt's timeout by this much: signing and the table writes around the POST. */
+export const SLOT_LEASE_MARGIN_MS = 5_000;
+
 export interface DeliveryPorts {
   journal: DeliveryJournal;
+  slots: AttemptSlots;
+  /** A delivery whose tenant has every slot taken is tried again after this (up to twice, jittered). */
+  busyRetryMs: number;
   secrets: SigningSecrets;
   sender: WebhookSender;
   deadLetters: DeadLetters;
@@ -195,7 +210,12 @@ export type DeliveryOutcome =
   /** The attempt was made but not recorded: run `task` (record only) after `delayMs`. */
   | { kind: 'unrecorded'; task: DeliveryTask; delayMs: number; error: string }
   /** Neither recorded nor parked after RECORD_TRIES: given up (logged, counted, alarmed). */
-  | { kind: 'abandoned'; task: DeliveryTask; error: string };
+  | { kind: 'abandoned'; task: DeliveryTask; error: string }
+  /** Its tenant had every attempt slot taken: the same attempt, not yet made, after `delayMs`. */
+  | { kind: 'busy'; task: DeliveryTask; delayMs: number };
+
+/** The outcomes that put their task back on the queue after `delayMs`. */
+export const isRequeued = (outcome: DeliveryOutcome): outcome is Extract<DeliveryOutcome, { delayMs: number }> => 'delayMs' in outcome;
 
 /** The first attempt of every target of an event. */
 export function firstAttempts(event: PublishedEvent, subscriptions: WebhookSubscription[]): DeliveryTask[] {
@@ -228,35 +248,44 @@ export async function planDeliveries(
 /**
  * One attempt of one delivery.
  * 1. skip it when this delivery already ended (a duplicate publish, a twin message);
- * 2. find the signing secret (a deleted subscription cancels the delivery);
- * 3. POST the envelope, signed, with the attempt's timeout;
- * 4. record the attempt and what follows from it (`concludeAttempt`).
- * A task whose attempt was made but not recorded (`made`) starts at 4: once a POST may have
+ * 2. take one of its tenant's attempt slots, or come back later (`busy`): one tenant's slow
+ *    endpoint never holds more than its slots;
+ * 3. find the signing secret (a deleted subscription cancels the delivery);
+ * 4. POST the envelope, signed, with the attempt's timeout, then give the slot back;
+ * 5. record the attempt and what follows from it (`concludeAttempt`).
+ * A task whose attempt was made but not recorded (`made`) starts at 5: once a POST may have
  * reached the receiver it is never sent again for the same attempt.
  */
 export async function attemptDelivery(task: DeliveryTask, ports: DeliveryPorts): Promise<DeliveryOutcome> {
   if (task.made) return concludeAttempt(task, task.made.record, task.made.tries + 1, ports);
   const { envelope, orgId } = task.event;
   if (await ports.journal.isSettled(envelope.id, deliveryKey(task))) return { kind: 'skipped', reason: 'already settled' };
-  const secret = task.target.subscriptionId
-    ? await ports.secrets.subscriptionSecret(orgId, envelope.mode, task.target.subscriptionId)
-    : await ports.secrets.urlSecret(orgId, envelope.mode);
-  if (!secret) {
-    await ports.journal.settle(task, 'canceled');
-    return { kind: 'skipped', reason: 'subscription deleted' };
-  }
+  const release = await ports.slots.take(tenantOf(task), ports.timeoutMs + SLOT_LEASE_MARGIN_MS);
+  if (!release) return { kind: 'busy', task, delayMs: Math.round(ports.busyRetryMs * (1 + (ports.random ?? Math.random)())) };
 
-  const at = ports.now();
-  const body = JSON.stringify(envelope);
-  const result = await ports.sender.post(task.target.url, signedHeaders(secret, envelope.id, at, body), body, ports.timeoutMs);
-  const record: AttemptRecord = {
-    attempt: task.attempt,
-    at: isoMillis(at),
-    url: task.target.url,
-    durationMs: result.durationMs,
-    ...(result.statusCode !== undefined ? { statusCode: result.statusCode } : {}),
-    ...(result.error ? { error: result.error } : {}),
-  };
+  let record: AttemptRecord;
+  try {
+    const secret = task.target.subscriptionId
+      ? await ports.secrets.subscriptionSecret(orgId, envelope.mode, task.target.subscriptionId)
+      : await ports.secrets.urlSecret(orgId, envelope.mode);
+    if (!secret) {
+      await ports.journal.settle(task, 'canceled');
+      return { kind: 'skipped', reason: 'subscription deleted' };
+    }
+    const at = ports.now();
+    const body = JSON.stringify(envelope);
+    const result = await ports.sender.post(task.target.url, signedHeaders(secret, envelope.id, at, body), body, ports.timeoutMs);
+    record = {
+      attempt: task.attempt,
+      at: isoMillis(at),
+      url: task.target.url,
+      durationMs: result.durationMs,
+      ...(result.statusCode !== undefined ? { statusCode: result.statusCode } : {}),
+      ...(result.error ? { error: result.error } : {}),
+    };
+  } finally {
+    await release();
+  }
   return concludeAttempt(task, record, 1, ports);
 }
 

@@ -1,4 +1,4 @@
-import { tenantOf, type DeliveryTask } from '../domain/webhook-delivery';
+import { isRequeued, tenantOf, type DeliveryTask } from '../domain/webhook-delivery';
 import { logger } from '../observability/logger';
 import { logDeliveryOutcome, type WebhookService } from '../webhooks/delivery-service';
 
@@ -18,15 +18,16 @@ export interface LocalDeliveryQueue {
  * table item (claimed on enqueue, its next attempt on the sparse DUE index), so a restart
  * resumes pending deliveries; the timers and the concurrency limit are in memory. Every task
  * waits on its own timer; ready tasks are taken round-robin across organizations (and modes),
- * each with at most `perOrganization` slots: one organization's dead endpoint or burst of
- * resends holds its own slots only, never another organization's turn (SQS fair queues in AWS).
+ * each with at most `perOrganization` slots (the tenant's attempt slots in the table by default):
+ * one organization's dead endpoint or burst of resends holds its own slots only, never another
+ * organization's turn (SQS fair queues and the same slots in AWS).
  */
 export function createLocalDeliveryQueue(
   service: WebhookService,
   options: { concurrency?: number; perOrganization?: number } = {},
 ): LocalDeliveryQueue {
   const concurrency = options.concurrency ?? 32;
-  const perOrganization = options.perOrganization ?? 4;
+  const perOrganization = options.perOrganization ?? service.perTenant;
   const store = service.deliveries;
   const timers = new Set<NodeJS.Timeout>();
   /** Ready tasks per tenant, in turn order: the tenant served last moves to the back. */
@@ -99,7 +100,7 @@ export function createLocalDeliveryQueue(
       return;
     }
     logDeliveryOutcome(task, outcome);
-    if (outcome.kind !== 'retry' && outcome.kind !== 'unrecorded') return;
+    if (!isRequeued(outcome)) return;
     try {
       await store.reschedule(outcome.task, Date.now() + outcome.delayMs);
     } catch (error) {

@@ -1,5 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Mode } from '../auth/principal';
+import { createAttemptSlots } from '../db/attempt-slots';
 import { createDeliveryRepository } from '../db/webhook-delivery-repository';
 import { createWebhookRepository } from '../db/webhook-repository';
 import {
@@ -34,6 +35,8 @@ export function createWebhookService(
     sender: adapters.sender ?? createHttpSender(settings),
     deadLetters: adapters.deadLetters ?? deliveries,
     journal: deliveries.journal,
+    slots: createAttemptSlots(db, tableName, settings.inFlight.perTenant),
+    busyRetryMs: settings.inFlight.busyRetryMs,
     secrets: {
       subscriptionSecret: async (orgId, mode, id) => (await webhooks.get(orgId, mode, id))?.secret,
       urlSecret: (orgId, mode) => webhooks.urlSecret(orgId, mode),
@@ -55,6 +58,8 @@ export function createWebhookService(
 
   return {
     deliveries,
+    /** Attempts of one organization + mode at once: the local queue keeps to it in memory too. */
+    perTenant: settings.inFlight.perTenant,
     planner,
     plan: (event: PublishedEvent): Promise<DeliveryTask[]> => planner()(event),
     deliver: (task: DeliveryTask): Promise<DeliveryOutcome> => attemptDelivery(task, ports),
@@ -66,7 +71,8 @@ export type WebhookService = ReturnType<typeof createWebhookService>;
 /** One line per attempt; an attempt the table would not record is a warning, one given up an error. */
 export function logDeliveryOutcome(task: DeliveryTask, outcome: DeliveryOutcome): void {
   const fields = { eventId: task.event.envelope.id, target: task.target.key, attempt: task.attempt, outcome: outcome.kind };
-  if (outcome.kind === 'unrecorded') logger.warn('webhook attempt made but not recorded; recording again', { ...fields, error: outcome.error });
+  if (outcome.kind === 'busy') logger.debug('webhook attempt deferred: its organization has every attempt slot taken', { ...fields, delayMs: outcome.delayMs });
+  else if (outcome.kind === 'unrecorded') logger.warn('webhook attempt made but not recorded; recording again', { ...fields, error: outcome.error });
   else if (outcome.kind === 'abandoned') logger.error('webhook attempt neither recorded nor dead-lettered; given up', { ...fields, error: outcome.error });
   else logger.info('webhook attempt', fields);
 }

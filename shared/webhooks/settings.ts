@@ -7,6 +7,12 @@ export interface WebhookSettings {
   timeoutMs: number;
   /** Private, loopback and link-local endpoints: refused in AWS, allowed locally. */
   allowPrivateUrls: boolean;
+  /**
+   * Attempts of one organization + mode in flight at once, across every process: a dead
+   * endpoint holds at most this many pollers. A delivery over it waits `busyRetryMs` (up to
+   * twice that, jittered) without counting as an attempt.
+   */
+  inFlight: { perTenant: number; busyRetryMs: number };
 }
 
 const HOUR = 3_600_000;
@@ -21,6 +27,8 @@ export const AWS_WEBHOOK_SETTINGS: WebhookSettings = {
   policy: { scheduleMs: exponentialSchedule({ firstMs: 30_000, capMs: 12 * HOUR, windowMs: 72 * HOUR, jitter: JITTER }), jitter: JITTER },
   timeoutMs: 10_000,
   allowPrivateUrls: false,
+  // Lambda starts an SQS mapping with five concurrent batches: two dead tenants still leave one.
+  inFlight: { perTenant: 2, busyRetryMs: 1_000 },
 };
 
 /** Local stack: seconds apart (1, 2, 4, 8, 16 s: six attempts), any address. */
@@ -28,6 +36,7 @@ export const LOCAL_WEBHOOK_SETTINGS: WebhookSettings = {
   policy: { scheduleMs: [1_000, 2_000, 4_000, 8_000, 16_000], jitter: JITTER },
   timeoutMs: 5_000,
   allowPrivateUrls: true,
+  inFlight: { perTenant: 4, busyRetryMs: 200 },
 };
 
 /**
@@ -50,13 +59,15 @@ function number(name: string, value: string, min: number, max: number): number {
  * - `WEBHOOK_RETRY_SCHEDULE`: seconds between attempts, comma-separated (`0.5,1,2`);
  * - `WEBHOOK_RETRY_JITTER`: 0..1, the share of each delay that jitter may take off;
  * - `WEBHOOK_TIMEOUT_MS`: per attempt;
- * - `WEBHOOK_ALLOW_PRIVATE_URLS`: `true` or `false`.
+ * - `WEBHOOK_ALLOW_PRIVATE_URLS`: `true` or `false`;
+ * - `WEBHOOK_TENANT_IN_FLIGHT`: attempts of one organization + mode at once.
  */
 export function loadWebhookSettings(env: NodeJS.ProcessEnv, defaults: WebhookSettings): WebhookSettings {
   const schedule = env.WEBHOOK_RETRY_SCHEDULE;
   const jitter = env.WEBHOOK_RETRY_JITTER;
   const timeout = env.WEBHOOK_TIMEOUT_MS;
   const allow = env.WEBHOOK_ALLOW_PRIVATE_URLS;
+  const inFlight = env.WEBHOOK_TENANT_IN_FLIGHT;
   if (allow !== undefined && allow !== 'true' && allow !== 'false') {
     throw new Error(`WEBHOOK_ALLOW_PRIVATE_URLS must be true or false, got "${allow}"`);
   }
@@ -73,5 +84,9 @@ export function loadWebhookSettings(env: NodeJS.ProcessEnv, defaults: WebhookSet
     },
     timeoutMs: timeout === undefined ? defaults.timeoutMs : number('WEBHOOK_TIMEOUT_MS', timeout, 1, 900_000),
     allowPrivateUrls: allow === undefined ? defaults.allowPrivateUrls : allow === 'true',
+    inFlight: {
+      perTenant: inFlight === undefined ? defaults.inFlight.perTenant : Math.floor(number('WEBHOOK_TENANT_IN_FLIGHT', inFlight, 1, 1_000)),
+      busyRetryMs: defaults.inFlight.busyRetryMs,
+    },
   };
 }

@@ -1,5 +1,5 @@
 import type { SQSBatchItemFailure, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { isDeliveryTask, type DeliveryOutcome, type DeliveryTask, type PublishedEvent } from '../domain/webhook-delivery';
+import { isDeliveryTask, isRequeued, type DeliveryOutcome, type DeliveryTask, type PublishedEvent } from '../domain/webhook-delivery';
 import { DIMENSION, METRIC } from '../observability/catalog';
 import { logger } from '../observability/logger';
 import { countMetric, recordDuration } from '../observability/metrics';
@@ -51,10 +51,11 @@ export function createSqsWebhookConsumer(deps: SqsConsumerDeps) {
     }
     const started = now();
     const outcome = await deps.deliver(stripNotBefore(queued));
-    if (outcome.kind !== 'skipped') recordDuration(METRIC.webhookAttemptLatency, now() - started);
+    if (outcome.kind !== 'skipped' && outcome.kind !== 'busy') recordDuration(METRIC.webhookAttemptLatency, now() - started);
     countMetric(METRIC.webhookAttempts, { name: DIMENSION.outcome, value: outcome.kind });
-    // A retry and an attempt to record again are new messages: the next run never repeats a POST.
-    if (outcome.kind === 'retry' || outcome.kind === 'unrecorded') await deps.queue.retryLater(outcome.task, outcome.delayMs);
+    // A retry, an attempt to record again and a busy tenant's delivery are new messages: the next
+    // run never repeats a POST, and waiting for a slot never counts towards the redrive.
+    if (isRequeued(outcome)) await deps.queue.retryLater(outcome.task, outcome.delayMs);
     logDeliveryOutcome(queued, outcome);
     return 'done';
   }

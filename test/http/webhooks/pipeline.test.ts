@@ -13,11 +13,11 @@ import { runOps } from '../../../shared/ops/cli';
 import { opsCommands } from '../../../shared/ops/commands';
 import { isoMillis } from '../../../shared/time';
 import { createWebhookService } from '../../../shared/webhooks/delivery-service';
-import type { WebhookSettings } from '../../../shared/webhooks/settings';
+import { LOCAL_WEBHOOK_SETTINGS, type WebhookSettings } from '../../../shared/webhooks/settings';
 import { createMerchant, startTestStack, type Merchant, type TestStack } from '../../support/stack';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver';
 
-const FAST: WebhookSettings = { policy: { scheduleMs: [50, 100, 200], jitter: 0.2 }, timeoutMs: 5_000, allowPrivateUrls: true };
+const FAST: WebhookSettings = { ...LOCAL_WEBHOOK_SETTINGS, policy: { scheduleMs: [50, 100, 200], jitter: 0.2 } };
 
 /**
  * A domain-like state change: a payment is written together with its events in one

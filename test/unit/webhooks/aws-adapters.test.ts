@@ -18,6 +18,7 @@ import { createSqsWebhookConsumer } from '../../../shared/webhooks/sqs-consumer'
 import { createSqsDeliveryQueue, MAX_VISIBILITY_SECONDS, type SqsDeliveryQueue } from '../../../shared/webhooks/sqs-delivery-queue';
 import { createStreamPublishHandler } from '../../../shared/webhooks/stream-handler';
 import { EVENT_SOURCE } from '../../../shared/webhooks/stream-records';
+import { LOCAL_WEBHOOK_SETTINGS } from '../../../shared/webhooks/settings';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver';
 
 const eventBridge = mockClient(EventBridgeClient);
@@ -227,7 +228,7 @@ describe('SQS consumer: fan-out and delivery (DynamoDB Local, HTTP receivers, mo
     service = createWebhookService(
       db,
       tableName,
-      { policy: { scheduleMs: [30_000, 2 * 3_600_000], jitter: 0 }, timeoutMs: 5_000, allowPrivateUrls: true },
+      { ...LOCAL_WEBHOOK_SETTINGS, policy: { scheduleMs: [30_000, 2 * 3_600_000], jitter: 0 } },
       { deadLetters: queue.deadLetters },
     );
     consumer = createSqsWebhookConsumer({ plan: service.plan, deliver: service.deliver, queue, now: () => now });
@@ -284,7 +285,7 @@ describe('SQS consumer: fan-out and delivery (DynamoDB Local, HTTP receivers, mo
       },
       { step: 'initialize', name: 'refuseAttemptRecords' },
     );
-    const refusing = createWebhookService(failingTable, tableName, { policy: { scheduleMs: [30_000], jitter: 0 }, timeoutMs: 5_000, allowPrivateUrls: true });
+    const refusing = createWebhookService(failingTable, tableName, { ...LOCAL_WEBHOOK_SETTINGS, policy: { scheduleMs: [30_000], jitter: 0 } });
     const unrecordedConsumer = createSqsWebhookConsumer({ plan: refusing.plan, deliver: refusing.deliver, queue, now: () => now });
     const seen = receivers[0].requests.length;
     expect(await unrecordedConsumer(batch(sqsRecord(tasks[2])))).toEqual({ batchItemFailures: [] });

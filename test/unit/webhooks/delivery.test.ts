@@ -6,6 +6,7 @@ import { createDeliveryRepository } from '../../../shared/db/webhook-delivery-re
 import { createWebhookRepository } from '../../../shared/db/webhook-repository';
 import {
   attemptDelivery,
+  SLOT_LEASE_MARGIN_MS,
   firstAttempts,
   maxAttempts,
   minimumRetryWindowMs,
@@ -50,11 +51,12 @@ const event = newEvent({
 });
 
 /** In-memory ports: a scripted sender and a journal that remembers what it was told. */
-function fakes(answers: SendResult[], options: { settled?: boolean; deleted?: boolean } = {}) {
+function fakes(answers: SendResult[], options: { settled?: boolean; deleted?: boolean; busy?: boolean } = {}) {
   const sent: { url: string; headers: Record<string, string>; body: string }[] = [];
   const attempts: AttemptRecord[] = [];
   const settled: DeliveryStatus[] = [];
   const parked: DeliveryTask[] = [];
+  const slotEvents: string[] = [];
   const ports: DeliveryPorts = {
     deadLetters: { park: async (task) => void parked.push(task) },
     journal: {
@@ -72,12 +74,19 @@ function fakes(answers: SendResult[], options: { settled?: boolean; deleted?: bo
         return answers.shift() ?? { statusCode: 200, durationMs: 1 };
       },
     },
+    slots: {
+      take: async (tenant, leaseMs) => {
+        slotEvents.push(`take ${tenant} ${leaseMs}`);
+        return options.busy ? undefined : async () => void slotEvents.push(`give back after ${sent.length} sent`);
+      },
+    },
+    busyRetryMs: 100,
     policy: { scheduleMs: [1000, 2000, 4000], jitter: 0.5 },
     timeoutMs: 1000,
     now: () => new Date(),
     random: () => 1,
   };
-  return { ports, sent, attempts, settled, parked };
+  return { ports, sent, attempts, settled, parked, slotEvents };
 }
 
 const [subscriptionTask, urlTask] = firstAttempts(event, [subscription(), subscription({ id: 'whk_other', events: ['transactions.refund.*'] })]);
@@ -105,6 +114,18 @@ describe('one delivery attempt', () => {
     expect(new Webhook(secret).verify(sent[0].body, sent[0].headers)).toEqual(event.envelope);
     expect(attempts).toEqual([{ attempt: 1, at: expect.any(String), url: 'https://receiver.example/hooks', statusCode: 204, durationMs: 12 }]);
     expect(settled).toEqual(['delivered']);
+  });
+
+  test("the attempt holds one of its tenant's slots from before the POST until it returns, leased past the timeout", async () => {
+    const { ports, slotEvents } = fakes([{ statusCode: 500, durationMs: 3 }]);
+    expect((await attemptDelivery(subscriptionTask, ports)).kind).toBe('retry');
+    expect(slotEvents).toEqual([`take ${event.orgId}#${event.envelope.mode} ${1000 + SLOT_LEASE_MARGIN_MS}`, 'give back after 1 sent']);
+  });
+
+  test('a tenant with every slot taken: the same attempt comes back later (busy), nothing sent, recorded or settled', async () => {
+    const { ports, sent, attempts, settled, slotEvents } = fakes([], { busy: true });
+    expect(await attemptDelivery(subscriptionTask, ports)).toEqual({ kind: 'busy', task: subscriptionTask, delayMs: 200 });
+    expect({ sent, attempts, settled, slotEvents: slotEvents.length }).toEqual({ sent: [], attempts: [], settled: [], slotEvents: 1 });
   });
 
   test('a per-object URL is signed with the org+mode URL secret, not a subscription secret', async () => {
@@ -184,6 +205,15 @@ describe('one delivery attempt', () => {
     expect(sent).toEqual([]);
     expect(settled).toEqual(['canceled']);
   });
+
+  test('a delivery that already ended takes no slot; a canceled one gives its slot back', async () => {
+    const ended = fakes([], { settled: true });
+    await attemptDelivery(subscriptionTask, ended.ports);
+    expect(ended.slotEvents).toEqual([]);
+    const deleted = fakes([], { deleted: true });
+    await attemptDelivery(subscriptionTask, deleted.ports);
+    expect(deleted.slotEvents).toEqual([expect.stringMatching(/^take /), 'give back after 0 sent']);
+  });
 });
 
 describe('retry settings', () => {
@@ -202,7 +232,9 @@ describe('retry settings', () => {
       { WEBHOOK_RETRY_SCHEDULE: '0.05, 0.1,0.2', WEBHOOK_RETRY_JITTER: '0', WEBHOOK_TIMEOUT_MS: '750', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' },
       AWS_WEBHOOK_SETTINGS,
     );
-    expect(settings).toEqual({ policy: { scheduleMs: [50, 100, 200], jitter: 0 }, timeoutMs: 750, allowPrivateUrls: true });
+    expect(settings).toEqual({ policy: { scheduleMs: [50, 100, 200], jitter: 0 }, timeoutMs: 750, allowPrivateUrls: true, inFlight: { perTenant: 2, busyRetryMs: 1_000 } });
+    expect(loadWebhookSettings({ WEBHOOK_TENANT_IN_FLIGHT: '6' }, LOCAL_WEBHOOK_SETTINGS).inFlight).toEqual({ perTenant: 6, busyRetryMs: 200 });
+    expect(() => loadWebhookSettings({ WEBHOOK_TENANT_IN_FLIGHT: '0' }, AWS_WEBHOOK_SETTINGS)).toThrow(/WEBHOOK_TENANT_IN_FLIGHT/);
     expect(() => loadWebhookSettings({ WEBHOOK_RETRY_SCHEDULE: '1,x' }, LOCAL_WEBHOOK_SETTINGS)).toThrow(/WEBHOOK_RETRY_SCHEDULE/);
     expect(() => loadWebhookSettings({ WEBHOOK_ALLOW_PRIVATE_URLS: 'yes' }, LOCAL_WEBHOOK_SETTINGS)).toThrow(/WEBHOOK_ALLOW_PRIVATE_URLS/);
   });

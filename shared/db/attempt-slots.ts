@@ -1,0 +1,91 @@
+import { PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { randomUUID } from 'node:crypto';
+import type { AttemptSlots } from '../domain/webhook-delivery';
+import { logger } from '../observability/logger';
+import { conditionalWrite } from './conditional';
+import { attemptSlotEntity } from './entities';
+import { KEY, TTL_ATTRIBUTE } from './table';
+
+/** A slot item stays a day past its lease, for whoever investigates, then TTL removes it. */
+const KEPT_AFTER_LEASE_SECONDS = 86_400;
+
+/**
+ * Attempt slots as leases in the table, `perTenant` items per tenant: one Query reads which are
+ * held, one conditional PutItem takes a free or expired one (two processes racing for it: one
+ * wins, the other tries the next), and an UpdateItem conditioned on the holder's token ends the
+ * lease (the deliverer's role has no DeleteItem; TTL removes idle slots). Nothing is held in memory, so the cap holds across every Lambda instance; a holder that
+ * died frees its slot when the lease ends.
+ */
+export function createAttemptSlots(db: DynamoDBDocumentClient, tableName: string, perTenant: number, now: () => number = Date.now): AttemptSlots {
+  const key = (tenant: string, slot: number) => attemptSlotEntity.key({ tenant, slot });
+
+  async function leasesHeld(tenant: string, at: number): Promise<Set<number>> {
+    const result = await db.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': KEY.pk },
+        ExpressionAttributeValues: { ':pk': key(tenant, 0).PK },
+        ProjectionExpression: 'slot, leaseUntil',
+        ConsistentRead: true,
+      }),
+    );
+    return new Set((result.Items ?? []).filter((item) => item.leaseUntil > at).map((item) => item.slot as number));
+  }
+
+  return {
+    async take(tenant, leaseMs) {
+      const at = now();
+      const held = await leasesHeld(tenant, at);
+      const free = Array.from({ length: perTenant }, (_, slot) => slot).filter((slot) => !held.has(slot));
+      for (const slot of free) {
+        const holder = randomUUID();
+        const taken = await conditionalWrite(
+          async () => {
+            await db.send(
+              new PutCommand({
+                TableName: tableName,
+                Item: {
+                  ...key(tenant, slot),
+                  entity: attemptSlotEntity.definition.name,
+                  slot,
+                  holder,
+                  leaseUntil: at + leaseMs,
+                  [TTL_ATTRIBUTE]: Math.ceil((at + leaseMs) / 1000) + KEPT_AFTER_LEASE_SECONDS,
+                },
+                ConditionExpression: 'attribute_not_exists(#pk) OR leaseUntil <= :now',
+                ExpressionAttributeNames: { '#pk': KEY.pk },
+                ExpressionAttributeValues: { ':now': at },
+              }),
+            );
+            return true;
+          },
+          () => false,
+        );
+        if (taken) return () => giveBack(tenant, slot, holder);
+      }
+      return undefined;
+    },
+  };
+
+  /** Never throws: the attempt it guarded is made, and a slot not given back frees itself with its lease. */
+  async function giveBack(tenant: string, slot: number, holder: string): Promise<void> {
+    try {
+      await conditionalWrite(
+        () =>
+          db.send(
+            new UpdateCommand({
+              TableName: tableName,
+              Key: key(tenant, slot),
+              UpdateExpression: 'SET leaseUntil = :ended REMOVE holder',
+              ConditionExpression: 'holder = :holder',
+              ExpressionAttributeValues: { ':holder': holder, ':ended': 0 },
+            }),
+          ),
+        () => undefined, // the lease ended and another attempt holds the slot now
+      );
+    } catch (error) {
+      logger.warn('webhook attempt slot not given back; it frees itself when its lease ends', { tenant, slot, error: (error as Error).message });
+    }
+  }
+}

@@ -1,0 +1,43 @@
+import { randomUUID } from 'node:crypto';
+import { createAttemptSlots } from '../../../shared/db/attempt-slots';
+import { createDocumentClient } from '../../../shared/db/client';
+import { ensureTable } from '../../../shared/local/dynamodb-local';
+
+/** Attempt slots against DynamoDB Local: leases in the table, shared by whoever delivers. */
+const tableName = `test-${randomUUID()}`;
+const db = createDocumentClient();
+let clock = 1_000_000;
+const slots = () => createAttemptSlots(db, tableName, 2, () => clock);
+
+beforeAll(() => ensureTable(process.env.DYNAMODB_ENDPOINT!, tableName));
+
+test('a tenant holds at most its slots; giving one back frees it; other tenants are not counted', async () => {
+  const [a, b] = [slots(), slots()]; // two processes: nothing shared but the table
+  const first = await a.take('org_1#live', 15_000);
+  const second = await b.take('org_1#live', 15_000);
+  expect([first, second].every((release) => typeof release === 'function')).toBe(true);
+  expect(await a.take('org_1#live', 15_000)).toBeUndefined();
+  expect(await b.take('org_1#test', 15_000)).toEqual(expect.any(Function));
+
+  await first!();
+  await first!(); // giving back twice is harmless
+  const third = await b.take('org_1#live', 15_000);
+  expect(third).toEqual(expect.any(Function));
+  expect(await a.take('org_1#live', 15_000)).toBeUndefined();
+});
+
+test('a slot whose holder died frees itself when its lease ends, and the late holder cannot end the new lease', async () => {
+  const died = await slots().take('org_2#live', 10_000);
+  await slots().take('org_2#live', 60_000);
+  expect(await slots().take('org_2#live', 10_000)).toBeUndefined();
+  clock += 10_000;
+  const taker = await slots().take('org_2#live', 10_000);
+  expect(taker).toEqual(expect.any(Function));
+  await died!(); // the dead holder comes back late: the slot is someone else's now
+  expect(await slots().take('org_2#live', 10_000)).toBeUndefined();
+});
+
+test('twenty takers at once on one tenant: exactly two win', async () => {
+  const taken = await Promise.all(Array.from({ length: 20 }, () => slots().take('org_3#live', 15_000)));
+  expect(taken.filter(Boolean)).toHaveLength(2);
+});
