@@ -5,12 +5,15 @@ import { synthesizedArtifacts } from './artifacts';
 /**
  * `npm run test:artifacts`: synthesizes the stack once (esbuild bundles every function, as
  * `cdk deploy` does) and runs the HTTP suites against those bundles (LAMBDA_ARTIFACTS), with
- * IAM checks on. Extra arguments go to jest (a file, `-t`).
+ * IAM checks on. Extra arguments go to jest: files or folders of test/http run instead of all
+ * of it (`npm run test:artifacts -- test/http/webhooks`), options as given (`-t name`).
  */
 async function main(): Promise<number> {
   const artifacts = await synthesizedArtifacts();
   try {
-    const jest = spawnSync(join(__dirname, '..', '..', 'node_modules', '.bin', 'jest'), ['test/http', ...process.argv.slice(2)], {
+    const args = process.argv.slice(2);
+    const suites = args.some((arg) => arg.startsWith('test/')) ? [] : ['test/http'];
+    const jest = spawnSync(join(__dirname, '..', '..', 'node_modules', '.bin', 'jest'), [...suites, ...args], {
       stdio: 'inherit',
       env: { ...process.env, LAMBDA_ARTIFACTS: artifacts.dir },
     });
