@@ -44,7 +44,7 @@ export async function measure(name: string, iterations: number, run: () => Promi
 }
 
 /** An organization with `count` links written straight to the table (25 per BatchWriteItem). */
-async function seedOrganization(db: DynamoDBDocumentClient, tableName: string, count: number) {
+export async function seedOrganization(db: DynamoDBDocumentClient, tableName: string, count: number) {
   const directory = createDirectory(db, tableName);
   const org = await directory.createOrganization(`Bench ${count}`);
   const acceptor = await directory.createAcceptor(org.id, 'Bench shop');

@@ -94,7 +94,10 @@ describe('events API', () => {
       await failing.waitFor(() => failing.delivered().length === 1, 'the retried delivery', 20_000);
       await receiver.waitFor(() => receiver.delivered().some((r) => r.envelope.id === event.id), 'the first delivery', 20_000);
 
-      const attempts = (await api.get(`/v1/events/${event.id}/deliveries`)).body;
+      // An attempt is recorded once its POST has returned: wait for both records, not just the requests.
+      const recorded = async () => (await api.get(`/v1/events/${event.id}/deliveries`)).body;
+      await failing.waitFor(async () => (await recorded()).data.filter((attempt: { subscription_id: string }) => attempt.subscription_id === first.id).length === 2, 'both attempts recorded');
+      const attempts = await recorded();
       expect(attempts.has_more).toBe(false);
       const toFailing = attempts.data.filter((attempt: { subscription_id: string }) => attempt.subscription_id === first.id);
       expect(toFailing.map((a: { status_code: number; succeeded: boolean }) => [a.status_code, a.succeeded])).toEqual([[500, false], [200, true]]);
