@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from './zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponseObject } from 'zod-openapi';
 import { apiOperations } from './api';
 import { ANY_KEY, pathParamNames, type ApiOperation, type ErrorStatus } from './api/operation';
@@ -21,11 +21,11 @@ function sharedCauses(status: ErrorStatus, isPost: boolean): string {
   return causes.length ? ` Also: ${causes.join('; ')}.` : '';
 }
 
-const RetryAfterHeaders = z.object({ 'Retry-After': z.string().meta({ description: 'Seconds to wait before retrying.' }) });
+const RetryAfterHeaders = z.object({ 'Retry-After': z.withMeta(z.string(), { description: 'Seconds to wait before retrying.' }) });
 
-const json = (schema: z.ZodType) => ({ 'application/json': { schema } });
+const json = (schema: z.ZodMiniType) => ({ 'application/json': { schema } });
 
-function errorResponse(status: ErrorStatus, description: string, schema: z.ZodType = ErrorEnvelopeSchema, id?: string): ZodOpenApiResponseObject {
+function errorResponse(status: ErrorStatus, description: string, schema: z.ZodMiniType = ErrorEnvelopeSchema, id?: string): ZodOpenApiResponseObject {
   return {
     ...(id ? { id } : {}),
     description,
@@ -58,7 +58,7 @@ export function errorStatuses(spec: ApiOperation): ErrorStatus[] {
 }
 
 /** The zod schema a response of `status` must match. */
-export function responseSchema(spec: ApiOperation, status: number): z.ZodType | undefined {
+export function responseSchema(spec: ApiOperation, status: number): z.ZodMiniType | undefined {
   if (status === spec.success.status) return spec.success.schema;
   if (!(status in STATUS_TYPES)) return undefined;
   return spec.errors?.[status as ErrorStatus]?.schema ?? ErrorEnvelopeSchema;

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod';
 import { ListQuery, pageSchema } from '../pagination';
 import type { AttemptRecord } from './webhook-delivery';
 import { isEventPattern } from './webhooks';
@@ -7,58 +7,65 @@ import { isEventPattern } from './webhooks';
  * The events API (issue: developer experience): the outbox events of a scope as the envelope
  * webhooks carry, their delivery attempts, and replays.
  */
-export const EventSchema = z
-  .strictObject({
-    id: z.string().meta({ example: 'evt_01jd2x3y4z5a6b7c8d9e0f1g2h' }),
+export const EventSchema = z.withMeta(
+  z.strictObject({
+    id: z.withMeta(z.string(), { example: 'evt_01jd2x3y4z5a6b7c8d9e0f1g2h' }),
     object: z.literal('event'),
-    type: z.string().meta({ example: 'transactions.payment_link.created' }),
+    type: z.withMeta(z.string(), { example: 'transactions.payment_link.created' }),
     triggered_at: z.string(),
-    version: z.string().meta({ example: '2026-11-21' }),
+    version: z.withMeta(z.string(), { example: '2026-11-21' }),
     mode: z.enum(['test', 'live']),
     data: z.record(z.string(), z.unknown()),
-  })
-  .meta({ id: 'Event', description: 'The event envelope, exactly as webhooks deliver it.' });
+  }),
+  { id: 'Event', description: 'The event envelope, exactly as webhooks deliver it.' },
+);
 
 export const EventListSchema = pageSchema(EventSchema, 'EventList', 'A page of events, newest first.');
 
-export const listEventsQuery = ListQuery.extend({
-  type: z
-    .string()
-    .refine(isEventPattern, 'must be an event type, a `prefix.*` wildcard or `*`')
-    .optional()
-    .meta({ description: 'An exact type, a `prefix.*` wildcard (e.g. `transactions.payment_link.*`) or `*`.' }),
-}).meta({ id: 'ListEventsQuery' });
+export const listEventsQuery = z.withMeta(
+  z.extend(ListQuery, {
+    type: z.withMeta(z.optional(z.string().check(z.refine(isEventPattern, 'must be an event type, a `prefix.*` wildcard or `*`'))), {
+      description: 'An exact type, a `prefix.*` wildcard (e.g. `transactions.payment_link.*`) or `*`.',
+    }),
+  }),
+  { id: 'ListEventsQuery' },
+);
 
-export const resendEventBody = z
-  .strictObject({
-    subscription_id: z.string().optional().meta({ description: 'Replay to this subscription only; omitted: to every matching subscription and per-object URL.' }),
-  })
-  .meta({ id: 'ResendEventRequest' });
+export const resendEventBody = z.withMeta(
+  z.strictObject({
+    subscription_id: z.withMeta(z.optional(z.string()), {
+      description: 'Replay to this subscription only; omitted: to every matching subscription and per-object URL.',
+    }),
+  }),
+  { id: 'ResendEventRequest' },
+);
 
-export const EventResendSchema = z
-  .strictObject({
+export const EventResendSchema = z.withMeta(
+  z.strictObject({
     object: z.literal('event_resend'),
-    id: z.string().meta({ description: 'The replay request.' }),
+    id: z.withMeta(z.string(), { description: 'The replay request.' }),
     event_id: z.string(),
-    subscription_id: z.string().nullable(),
-  })
-  .meta({ id: 'EventResend', description: 'A replay request: delivered asynchronously, like the original.' });
+    subscription_id: z.nullable(z.string()),
+  }),
+  { id: 'EventResend', description: 'A replay request: delivered asynchronously, like the original.' },
+);
 
-export const DeliveryAttemptSchema = z
-  .strictObject({
+export const DeliveryAttemptSchema = z.withMeta(
+  z.strictObject({
     object: z.literal('delivery_attempt'),
-    id: z.string().meta({ description: 'The attempt, as a cursor of this list (`dla_…`).' }),
-    attempt: z.number().int(),
+    id: z.withMeta(z.string(), { description: 'The attempt, as a cursor of this list (`dla_…`).' }),
+    attempt: z.number().check(z.int()),
     attempted_at: z.string(),
     endpoint: z.string(),
-    subscription_id: z.string().nullable(),
-    status_code: z.number().int().nullable().meta({ description: 'Null when no answer came (timeout, refused connection).' }),
+    subscription_id: z.nullable(z.string()),
+    status_code: z.withMeta(z.nullable(z.number().check(z.int())), { description: 'Null when no answer came (timeout, refused connection).' }),
     duration_ms: z.number(),
-    error: z.string().nullable(),
+    error: z.nullable(z.string()),
     succeeded: z.boolean(),
-    resend_id: z.string().nullable(),
-  })
-  .meta({ id: 'DeliveryAttempt' });
+    resend_id: z.nullable(z.string()),
+  }),
+  { id: 'DeliveryAttempt' },
+);
 
 export const DeliveryAttemptListSchema = pageSchema(DeliveryAttemptSchema, 'DeliveryAttemptList', 'Every delivery attempt of the event, oldest first.');
 

@@ -1,6 +1,6 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import type * as z from 'zod';
+import type * as z from '../zod';
 import { Authenticator } from '../auth/authenticate';
 import type { Principal } from '../auth/principal';
 import { ANY_KEY, type ApiOperation, type Auth } from '../api/operation';
@@ -104,7 +104,7 @@ export function toResult(response: ApiResponse): ApiResult {
  * most once per Idempotency-Key on POST). Every `/v1` handler is one call to this function, so
  * each cross-cutting rule lives here once.
  */
-export function apiHandler<P extends z.ZodObject, Q extends z.ZodObject, B extends z.ZodType>(
+export function apiHandler<P extends z.ZodMiniObject, Q extends z.ZodMiniObject, B extends z.ZodMiniType>(
   operation: ApiOperation<P, Q, B>,
   run: (request: ApiRequest<z.infer<P>, z.infer<Q>, z.infer<B>>) => Promise<ApiResponse>,
 ) {
