@@ -21,7 +21,7 @@ export default tseslint.config(
   },
   // The boundaries of docs/architecture.md: the domain knows nothing of AWS, HTTP, the table or
   // the use cases; use cases see adapters only through the types of their ports, and the
-  // composition root (shared/services.ts) is the one place that builds them.
+  // composition root (shared/services/) is the one place that builds them.
   {
     files: ['shared/domain/**/*.ts'],
     rules: {
@@ -30,7 +30,7 @@ export default tseslint.config(
         {
           patterns: [
             { group: ['@aws-sdk/*'], message: 'The domain knows nothing of AWS.' },
-            { group: ['**/http/*', '**/api/*', '**/db/*', '**/use-cases/*', '**/services'], message: 'The domain depends on nothing but itself and the shared vocabulary.' },
+            { group: ['**/http/*', '**/api/*', '**/db/*', '**/use-cases/*', '**/services', '**/services/*'], message: 'The domain depends on nothing but itself and the shared vocabulary.' },
           ],
         },
       ],
@@ -44,8 +44,8 @@ export default tseslint.config(
         {
           patterns: [
             { group: ['@aws-sdk/*'], message: 'Use cases know nothing of AWS: ask a repository for an intent-named operation.' },
-            { group: ['**/http/*', '**/api/*', '**/services'], message: 'Use cases know nothing of HTTP or of the wiring.' },
-            { group: ['**/db/*'], allowTypeImports: true, message: 'Use cases receive their adapters (shared/services.ts builds them); import their types only.' },
+            { group: ['**/http/*', '**/api/*', '**/services', '**/services/*'], message: 'Use cases know nothing of HTTP or of the wiring.' },
+            { group: ['**/db/*'], allowTypeImports: true, message: 'Use cases receive their adapters (shared/services/ builds them); import their types only.' },
           ],
         },
       ],

@@ -5,7 +5,7 @@ import type { Mode } from './auth/principal';
  * The minute jobs. The EventBridge schedule runs all of them every minute (functions/run-jobs),
  * the local stack runs them on a timer, and `ops job run NAME` and the test helper
  * `POST /v1/test_helpers/jobs/:name` run one now. Each returns how many items it processed.
- * The composition root (shared/services.ts) lists them.
+ * The composition root (shared/services/) lists them.
  */
 export interface Job {
   name: string;

@@ -1,4 +1,4 @@
-import { checkoutServices } from '../../shared/services';
+import { checkoutServices } from '../../shared/services/checkout';
 import * as z from '../../shared/zod';
 import { TEST_OUTCOMES, checkoutPage, outcomePage } from '../../shared/checkout/pages';
 import { CLIENT_KEY_COOKIE } from '../../shared/checkout/session';

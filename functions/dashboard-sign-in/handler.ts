@@ -1,4 +1,4 @@
-import { dashboardServices } from '../../shared/services';
+import { dashboardServices } from '../../shared/services/dashboard';
 import * as z from '../../shared/zod';
 import { isKeyProblem, requireFormToken, requireSameOrigin, returnTarget, sessionCookie, signInAnswer, signInSecretOf } from '../../shared/dashboard/http';
 import { toErrorResponse } from '../../shared/http/error-envelope';
