@@ -7,8 +7,6 @@ import { createWebhookRepository } from '../../../shared/db/webhook-repository';
 import {
   attemptDelivery,
   firstAttempts,
-  maxAttempts,
-  minimumRetryWindowMs,
   RECORD_TRIES,
   type AttemptRecord,
   type DeliveryPorts,
@@ -16,6 +14,7 @@ import {
   type DeliveryTask,
   type SendResult,
 } from '../../../shared/domain/webhook-delivery';
+import { maxAttempts, minimumRetryWindowMs } from '../../../shared/domain/retry-policy';
 import { newSigningSecret, urlTargetKey, type WebhookSubscription } from '../../../shared/domain/webhooks';
 import { newEvent } from '../../../shared/events';
 import { ensureTable } from '../../../shared/local/dynamodb-local';
