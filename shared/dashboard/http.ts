@@ -5,7 +5,7 @@ import type { Principal } from '../auth/principal';
 import type { PublicUrls } from '../config';
 import { requireScope, SESSION_TTL_SECONDS } from '../domain/dashboard';
 import { NotAuthenticatedError, PermissionDeniedError, BusinessRuleError, InvalidRequestError } from '../errors';
-import type { ApiEvent, ApiResponse } from '../http/api';
+import type { ApiEvent, ApiResponse } from '../http/response';
 import { cookiesOf } from '../http/cookies';
 import { toErrorResponse } from '../http/error-envelope';
 import { formFields, pageHandler } from '../http/page';
