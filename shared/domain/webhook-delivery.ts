@@ -4,11 +4,9 @@
  * jitter, and the dead-letter queue after the last attempt. The ports below are implemented
  * by DynamoDB, HTTP, SQS and in-process adapters; nothing here knows which.
  */
-import { Webhook } from 'standardwebhooks';
 import type { Mode } from '../auth/principal';
 import type { EventEnvelope, OutboxEvent } from '../events';
-import { isoMillis } from '../time';
-import { retryDelayMs, type RetryPolicy } from './retry-policy';
+import type { RetryPolicy } from './retry-policy';
 import { deliveryTargets, type DeliveryTarget, type WebhookSubscription } from './webhooks';
 
 /** What the publisher hands on: the stored outbox event, marked when it is an `ops event resend`. */
@@ -83,17 +81,6 @@ export const deliveryKey = (task: Pick<DeliveryTask, 'target' | 'resendId'>) =>
 export function isDeliveryTask(value: unknown): value is DeliveryTask {
   const task = value as DeliveryTask;
   return task?.kind === 'webhook_delivery' && typeof task.event?.envelope?.id === 'string' && typeof task.target?.url === 'string';
-}
-
-/** The headers of one attempt, signed per Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `id.timestamp.body`. */
-export function signedHeaders(secret: string, eventId: string, at: Date, body: string): Record<string, string> {
-  return {
-    'content-type': 'application/json',
-    'user-agent': 'payment-operations-webhooks/1',
-    'webhook-id': eventId,
-    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-    'webhook-signature': new Webhook(secret).sign(eventId, at, body),
-  };
 }
 
 export interface SendResult {
@@ -177,77 +164,6 @@ export async function planDeliveries(
   subscriptionsOf: (orgId: string, mode: Mode) => Promise<WebhookSubscription[]>,
 ): Promise<DeliveryTask[]> {
   return firstAttempts(event, await subscriptionsOf(event.orgId, event.envelope.mode));
-}
-
-/**
- * One attempt of one delivery.
- * 1. skip it when this delivery already ended (a duplicate publish, a twin message);
- * 2. find the signing secret (a deleted subscription cancels the delivery);
- * 3. POST the envelope, signed, with the attempt's timeout;
- * 4. record the attempt and what follows from it (`concludeAttempt`).
- * A task whose attempt was made but not recorded (`made`) starts at 4: once a POST may have
- * reached the receiver it is never sent again for the same attempt.
- */
-export async function attemptDelivery(task: DeliveryTask, ports: DeliveryPorts): Promise<DeliveryOutcome> {
-  if (task.made) return concludeAttempt(task, task.made.record, task.made.tries + 1, ports);
-  const { envelope, orgId } = task.event;
-  if (await ports.journal.isSettled(envelope.id, deliveryKey(task))) return { kind: 'skipped', reason: 'already settled' };
-  const secret = task.target.subscriptionId
-    ? await ports.secrets.subscriptionSecret(orgId, envelope.mode, task.target.subscriptionId)
-    : await ports.secrets.urlSecret(orgId, envelope.mode);
-  if (!secret) {
-    await ports.journal.settle(task, 'canceled');
-    return { kind: 'skipped', reason: 'subscription deleted' };
-  }
-
-  const at = ports.now();
-  const body = JSON.stringify(envelope);
-  const result = await ports.sender.post(task.target.url, signedHeaders(secret, envelope.id, at, body), body, ports.timeoutMs);
-  const record: AttemptRecord = {
-    attempt: task.attempt,
-    at: isoMillis(at),
-    url: task.target.url,
-    durationMs: result.durationMs,
-    ...(result.statusCode !== undefined ? { statusCode: result.statusCode } : {}),
-    ...(result.error ? { error: result.error } : {}),
-  };
-  return concludeAttempt(task, record, 1, ports);
-}
-
-/**
- * After an attempt: record it (time, endpoint, status code, duration, error); a 2xx ends the
- * delivery; otherwise the next attempt after the schedule's delay, or, after the last attempt,
- * the dead-letter queue with the attempt history (parked before it is marked dead, so a crash
- * in between parks it again rather than never). When the table refuses, the same conclusion is
- * tried again later (`unrecorded`), RECORD_TRIES times in all; then the delivery is parked as
- * it stands, or, when that fails too, abandoned. Every write here is idempotent.
- */
-async function concludeAttempt(task: DeliveryTask, record: AttemptRecord, tries: number, ports: DeliveryPorts): Promise<DeliveryOutcome> {
-  const { made: _made, ...attempted } = task;
-  const done = { ...attempted, history: [...task.history, record] };
-  try {
-    await ports.journal.recordAttempt(attempted, record);
-    if (record.statusCode !== undefined && record.statusCode >= 200 && record.statusCode < 300) {
-      await ports.journal.settle(done, 'delivered');
-      return { kind: 'delivered', task: done };
-    }
-    const delayMs = retryDelayMs(ports.policy, task.attempt, ports.random);
-    if (delayMs === undefined) {
-      await ports.deadLetters.park(done);
-      await ports.journal.settle(done, 'dead');
-      return { kind: 'dead', task: done };
-    }
-    return { kind: 'retry', task: { ...done, attempt: task.attempt + 1 }, delayMs };
-  } catch (error) {
-    const message = (error as Error).message;
-    if (tries < RECORD_TRIES) return { kind: 'unrecorded', task: { ...attempted, made: { record, tries } }, delayMs: recordRetryDelayMs(tries), error: message };
-    try {
-      await ports.deadLetters.park(done);
-      return { kind: 'dead', task: done };
-    } catch {
-      return { kind: 'abandoned', task: done, error: message };
-    }
-  }
 }
 
 /** Whose delivery it is: the unit of fairness (an SQS fair queue's message group). */

@@ -5,7 +5,6 @@ import { createDirectory } from '../../../shared/db/directory';
 import { createDeliveryRepository } from '../../../shared/db/webhook-delivery-repository';
 import { createWebhookRepository } from '../../../shared/db/webhook-repository';
 import {
-  attemptDelivery,
   firstAttempts,
   RECORD_TRIES,
   type AttemptRecord,
@@ -14,6 +13,7 @@ import {
   type DeliveryTask,
   type SendResult,
 } from '../../../shared/domain/webhook-delivery';
+import { attemptDelivery } from '../../../shared/domain/webhook-attempt';
 import { maxAttempts, minimumRetryWindowMs } from '../../../shared/domain/retry-policy';
 import { newSigningSecret, urlTargetKey, type WebhookSubscription } from '../../../shared/domain/webhooks';
 import { newEvent } from '../../../shared/events';
