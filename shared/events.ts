@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from './zod';
 import type { Mode } from './auth/principal';
 import { EVENT_VERSION } from './config';
 import { newId } from './ids';
@@ -31,7 +31,7 @@ export const EVENT_RETENTION_DAYS = 35;
  * and the webhooks section document) and when it is emitted. Each domain module declares the
  * types it emits as a family (type → spec); shared/domain/event-types.ts collects them.
  */
-export interface EventSpec<D extends z.ZodType = z.ZodType> {
+export interface EventSpec<D extends z.ZodMiniType = z.ZodMiniType> {
   data: D;
   /** When the event is emitted, for the reference. */
   description: string;
@@ -45,7 +45,7 @@ export type EventFamily = Readonly<Record<string, EventSpec>>;
 export type EventDataOf<F extends EventFamily, T extends keyof F> = z.output<F[T]['data']>;
 
 /** A family of one type per status (`{prefix}{status}`), all with the same `data` schema. */
-export function statusFamily<P extends string, S extends string, D extends z.ZodType>(
+export function statusFamily<P extends string, S extends string, D extends z.ZodMiniType>(
   prefix: P,
   statuses: readonly S[],
   data: D,

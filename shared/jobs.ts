@@ -1,11 +1,11 @@
-import * as z from 'zod';
+import * as z from './zod';
 import type { Mode } from './auth/principal';
 
 /**
  * The minute jobs. The EventBridge schedule runs all of them every minute (functions/run-jobs),
  * the local stack runs them on a timer, and `ops job run NAME` and the test helper
  * `POST /v1/test_helpers/jobs/:name` run one now. Each returns how many items it processed.
- * The composition root (shared/services.ts) lists them.
+ * The composition root (shared/services/) lists them.
  */
 export interface Job {
   name: string;
@@ -40,8 +40,9 @@ export async function runAllJobs(jobs: Job[], now = new Date()): Promise<{ name:
 }
 
 /** The answer of `POST /v1/test_helpers/jobs/:name` (output). */
-export const JobRunSchema = z
-  .strictObject({ object: z.literal('job_run'), name: z.string(), processed: z.number().int().nonnegative() })
-  .meta({ id: 'JobRun', description: 'One run of a minute job and how many items it processed.' });
+export const JobRunSchema = z.withMeta(
+  z.strictObject({ object: z.literal('job_run'), name: z.string(), processed: z.number().check(z.int(), z.nonnegative()) }),
+  { id: 'JobRun', description: 'One run of a minute job and how many items it processed.' },
+);
 
 export const jobRunResource = (name: string, processed: number): z.infer<typeof JobRunSchema> => ({ object: 'job_run', name, processed });

@@ -1,5 +1,5 @@
 import { LIMITS } from './limits';
-import * as z from 'zod';
+import * as z from './zod';
 
 /**
  * Money inside the service is integer minor units (cents) with an upper-case ISO currency.
@@ -69,9 +69,13 @@ export function moneyOut(money: Money, letterCase: 'upper' | 'lower'): { value: 
 }
 
 /** The API's money object on output: a decimal string with two fraction digits and a currency. */
-export const AmountSchema = z
-  .strictObject({
-    value: z.string().regex(/^-?[0-9]+\.[0-9]{2}$/).meta({ description: 'Decimal with two fraction digits.', example: '10.50' }),
-    currency: z.string().regex(/^[A-Za-z]{3}$/).meta({ description: 'Three-letter currency code; its letter case depends on the resource.', example: 'EUR' }),
-  })
-  .meta({ id: 'Amount' });
+export const AmountSchema = z.withMeta(
+  z.strictObject({
+    value: z.withMeta(z.string().check(z.regex(/^-?[0-9]+\.[0-9]{2}$/)), { description: 'Decimal with two fraction digits.', example: '10.50' }),
+    currency: z.withMeta(z.string().check(z.regex(/^[A-Za-z]{3}$/)), {
+      description: 'Three-letter currency code; its letter case depends on the resource.',
+      example: 'EUR',
+    }),
+  }),
+  { id: 'Amount' },
+);

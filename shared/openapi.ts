@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from './zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponseObject } from 'zod-openapi';
 import { apiOperations } from './api';
 import { ANY_KEY, pathParamNames, type ApiOperation, type ErrorStatus } from './api/operation';
@@ -6,7 +6,7 @@ import { ERROR_DESCRIPTIONS, RESPONSE_IDS, TAGS, infoDescription } from './api/r
 import type { PublicUrls } from './config';
 import { EVENT_ENVELOPES } from './domain/event-resources';
 import { EVENT_REGISTRY, EVENT_TYPES, type EventType } from './domain/event-types';
-import { WebhookHeadersSchema } from './domain/webhook-delivery';
+import { WebhookHeadersSchema } from './domain/webhook-attempt';
 import { ErrorEnvelopeSchema, STATUS_TYPES } from './http/error-envelope';
 import { IdempotencyHeaders, ReplayedHeaders } from './http/idempotency';
 import { AWS_WEBHOOK_SETTINGS } from './webhooks/settings';
@@ -25,11 +25,11 @@ function sharedCauses(status: ErrorStatus, isPost: boolean): string {
   return causes.length ? ` Also: ${causes.join('; ')}.` : '';
 }
 
-const RetryAfterHeaders = z.object({ 'Retry-After': z.string().meta({ description: 'Seconds to wait before retrying.' }) });
+const RetryAfterHeaders = z.object({ 'Retry-After': z.withMeta(z.string(), { description: 'Seconds to wait before retrying.' }) });
 
-const json = (schema: z.ZodType) => ({ 'application/json': { schema } });
+const json = (schema: z.ZodMiniType) => ({ 'application/json': { schema } });
 
-function errorResponse(status: ErrorStatus, description: string, schema: z.ZodType = ErrorEnvelopeSchema, id?: string): ZodOpenApiResponseObject {
+function errorResponse(status: ErrorStatus, description: string, schema: z.ZodMiniType = ErrorEnvelopeSchema, id?: string): ZodOpenApiResponseObject {
   return {
     ...(id ? { id } : {}),
     description,
@@ -62,7 +62,7 @@ export function errorStatuses(spec: ApiOperation): ErrorStatus[] {
 }
 
 /** The zod schema a response of `status` must match. */
-export function responseSchema(spec: ApiOperation, status: number): z.ZodType | undefined {
+export function responseSchema(spec: ApiOperation, status: number): z.ZodMiniType | undefined {
   if (status === spec.success.status) return spec.success.schema;
   if (!(status in STATUS_TYPES)) return undefined;
   return spec.errors?.[status as ErrorStatus]?.schema ?? ErrorEnvelopeSchema;

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from './zod';
 import { BusinessRuleError } from './errors';
 
 /**
@@ -11,44 +11,42 @@ export const MAX_LIMIT = 100;
 
 /** Query-string fields every list accepts; lists extend this with their own filters. */
 export const listQueryFields = {
-  limit: z
-    .string()
-    .optional()
-    .meta({
-      description: `Page size, an integer from 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}); anything else is a 422 with attribute \`limit\`.`,
-      override: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
-    }),
-  starting_after: z
-    .string()
-    .optional()
-    .meta({ description: 'Cursor: the id of an item of this list (the last of the previous page); returns the items after it.' }),
-  ending_before: z
-    .string()
-    .optional()
-    .meta({ description: 'Cursor: the id of an item of this list (the first of the current page); returns the newer items before it. Not together with `starting_after`.' }),
+  limit: z.withMeta(z.optional(z.string()), {
+    description: `Page size, an integer from 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}); anything else is a 422 with attribute \`limit\`.`,
+    override: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
+  }),
+  starting_after: z.withMeta(z.optional(z.string()), {
+    description: 'Cursor: the id of an item of this list (the last of the previous page); returns the items after it.',
+  }),
+  ending_before: z.withMeta(z.optional(z.string()), {
+    description:
+      'Cursor: the id of an item of this list (the first of the current page); returns the newer items before it. Not together with `starting_after`.',
+  }),
 };
 
 /** The standard list query (`limit` and both cursors); unknown query fields are 400. */
-export const ListQuery = z.strictObject(listQueryFields).meta({ id: 'ListQuery' });
+export const ListQuery = z.withMeta(z.strictObject(listQueryFields), { id: 'ListQuery' });
 
 /** `{has_more, data}`: the list answer of chargebacks, refunds, settlements, records and payments. */
-export const pageSchema = <T extends z.ZodType>(item: T, id: string, description: string) =>
-  z
-    .strictObject({
-      has_more: z.boolean().meta({ description: 'Whether more items lie beyond this page in the direction of travel.' }),
+export const pageSchema = <T extends z.ZodMiniType>(item: T, id: string, description: string) =>
+  z.withMeta(
+    z.strictObject({
+      has_more: z.withMeta(z.boolean(), { description: 'Whether more items lie beyond this page in the direction of travel.' }),
       data: z.array(item),
-    })
-    .meta({ id, description });
+    }),
+    { id, description },
+  );
 
 /** `{object: "list", data, has_more}`: the list answer of payment links and a link's payments. */
-export const objectListSchema = <T extends z.ZodType>(item: T, id: string, description: string) =>
-  z
-    .strictObject({
+export const objectListSchema = <T extends z.ZodMiniType>(item: T, id: string, description: string) =>
+  z.withMeta(
+    z.strictObject({
       object: z.literal('list'),
       data: z.array(item),
-      has_more: z.boolean().meta({ description: 'Whether more items lie beyond this page.' }),
-    })
-    .meta({ id, description });
+      has_more: z.withMeta(z.boolean(), { description: 'Whether more items lie beyond this page.' }),
+    }),
+    { id, description },
+  );
 
 /**
  * One page of a list already read whole and in its order (an event's delivery attempts: a

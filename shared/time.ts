@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from './zod';
 
 /**
  * The service's two datetime formats: milliseconds with `Z` for every resource, and
@@ -30,7 +30,7 @@ export function isValidDatetime(value: string): boolean {
 }
 
 /** An output datetime of every resource but settlements: ISO 8601 in UTC, milliseconds, `Z`. */
-export const DatetimeSchema = z.iso.datetime({ precision: 3 }).meta({ example: '2026-11-20T10:00:00.000Z' });
+export const DatetimeSchema = z.withMeta(z.iso.datetime({ precision: 3 }), { example: '2026-11-20T10:00:00.000Z' });
 
 /** Exponential backoff with full jitter: a random wait up to base·2^attempt, capped. */
 export function backoff(attempt: number, baseMs = 5, capMs = 250): Promise<void> {

@@ -1,4 +1,4 @@
-import { checkoutServices } from '../../shared/services';
+import { checkoutServices } from '../../shared/services/checkout';
 import { checkoutPage, deniedPage } from '../../shared/checkout/pages';
 import { CLIENT_KEY_COOKIE, clientKeyCookie, isClientKey, newClientKey } from '../../shared/checkout/session';
 import { cookiesOf } from '../../shared/http/cookies';

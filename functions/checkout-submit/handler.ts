@@ -1,5 +1,5 @@
-import { checkoutServices } from '../../shared/services';
-import * as z from 'zod';
+import { checkoutServices } from '../../shared/services/checkout';
+import * as z from '../../shared/zod';
 import { TEST_OUTCOMES, checkoutPage, outcomePage } from '../../shared/checkout/pages';
 import { CLIENT_KEY_COOKIE } from '../../shared/checkout/session';
 import { ConflictError, NotFoundError } from '../../shared/errors';

@@ -1,4 +1,4 @@
-import { checkoutServices } from '../../shared/services';
+import { checkoutServices } from '../../shared/services/checkout';
 import { thankYouPage } from '../../shared/checkout/pages';
 import { NotFoundError } from '../../shared/errors';
 import { pageHandler } from '../../shared/http/page';

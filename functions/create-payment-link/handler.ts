@@ -1,4 +1,4 @@
-import { paymentLinkServices } from '../../shared/services';
+import { paymentLinkServices } from '../../shared/services/payment-links';
 import { createPaymentLink as createPaymentLinkOperation } from '../../shared/api/payment-links';
 import { type CreatePaymentLinkBody } from '../../shared/domain/payment-links';
 import { apiHandler } from '../../shared/http/api';

@@ -1,4 +1,5 @@
-import { dashboardServices, refundServices } from '../../shared/services';
+import { dashboardServices } from '../../shared/services/dashboard';
+import { refundServices } from '../../shared/services/refunds';
 import { dashboardCancelRefund } from '../../shared/api/pages';
 import { dashboardForm } from '../../shared/dashboard/http';
 import { refundPage } from '../../shared/dashboard/pages';

@@ -1,4 +1,5 @@
-import { dashboardServices, paymentLinkServices } from '../../shared/services';
+import { dashboardServices } from '../../shared/services/dashboard';
+import { paymentLinkServices } from '../../shared/services/payment-links';
 import { dashboardCreatePaymentLink } from '../../shared/api/pages';
 import { type CreatePaymentLinkBody } from '../../shared/domain/payment-links';
 import { checkbox, defined, optionalInteger, optionalText, optionalUtcDatetime } from '../../shared/dashboard/forms';

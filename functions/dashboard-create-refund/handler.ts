@@ -1,4 +1,5 @@
-import { dashboardServices, refundServices } from '../../shared/services';
+import { dashboardServices } from '../../shared/services/dashboard';
+import { refundServices } from '../../shared/services/refunds';
 import { dashboardCreateRefund } from '../../shared/api/pages';
 import { REFUND_CURRENCY } from '../../shared/domain/refunds';
 import { defined, optionalText } from '../../shared/dashboard/forms';

@@ -1,4 +1,4 @@
-import { dashboardServices } from '../../shared/services';
+import { dashboardServices } from '../../shared/services/dashboard';
 import { listHandler } from '../../shared/dashboard/lists';
 
 /** GET /dashboard/events: one page of the list, newest first, with the API's cursors. */

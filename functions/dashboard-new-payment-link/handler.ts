@@ -1,4 +1,4 @@
-import { dashboardServices } from '../../shared/services';
+import { dashboardServices } from '../../shared/services/dashboard';
 import { dashboardCreatePaymentLink } from '../../shared/api/pages';
 import { requireScope } from '../../shared/domain/dashboard';
 import { dashboardPage } from '../../shared/dashboard/http';

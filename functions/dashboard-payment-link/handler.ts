@@ -1,4 +1,4 @@
-import { dashboardServices } from '../../shared/services';
+import { dashboardServices } from '../../shared/services/dashboard';
 import { dashboardPage } from '../../shared/dashboard/http';
 import { linkQueryOf } from '../../shared/dashboard/lists';
 import { linkPage } from '../../shared/dashboard/pages';

@@ -1,4 +1,4 @@
-import { dashboardServices } from '../../shared/services';
+import { dashboardServices } from '../../shared/services/dashboard';
 import { SEARCHABLE } from '../../shared/domain/dashboard';
 import { BusinessRuleError, NotFoundError } from '../../shared/errors';
 import { dashboardPage } from '../../shared/dashboard/http';

@@ -1,5 +1,5 @@
-import { dashboardServices } from '../../shared/services';
-import * as z from 'zod';
+import { dashboardServices } from '../../shared/services/dashboard';
+import * as z from '../../shared/zod';
 import { isKeyProblem, requireFormToken, requireSameOrigin, returnTarget, sessionCookie, signInAnswer, signInSecretOf } from '../../shared/dashboard/http';
 import { toErrorResponse } from '../../shared/http/error-envelope';
 import { formFields, pageHandler } from '../../shared/http/page';
@@ -7,7 +7,7 @@ import { parseWith } from '../../shared/http/validation';
 
 const dashboard = dashboardServices();
 
-const signInForm = z.object({ token: z.string().max(512).default(''), return_to: z.string().max(512).optional() });
+const signInForm = z.object({ token: z._default(z.string().check(z.maxLength(512)), ''), return_to: z.optional(z.string().check(z.maxLength(512))) });
 
 /**
  * POST /dashboard/session: sign in with an API key (form field `token`).

@@ -1,4 +1,4 @@
-import { dashboardServices } from '../../shared/services';
+import { dashboardServices } from '../../shared/services/dashboard';
 import { clearedSessionCookie, requireFormToken, requireSameOrigin, sessionIdOf } from '../../shared/dashboard/http';
 import { formFields, pageHandler } from '../../shared/http/page';
 

@@ -1,4 +1,5 @@
-import { dashboardServices, paymentLinkServices } from '../../shared/services';
+import { dashboardServices } from '../../shared/services/dashboard';
+import { paymentLinkServices } from '../../shared/services/payment-links';
 import { dashboardUpdatePaymentLink } from '../../shared/api/pages';
 import { optionalInteger, optionalUtcDatetime } from '../../shared/dashboard/forms';
 import { dashboardForm } from '../../shared/dashboard/http';

@@ -1,4 +1,4 @@
-import { dashboardServices } from '../../shared/services';
+import { dashboardServices } from '../../shared/services/dashboard';
 import { dashboardPage } from '../../shared/dashboard/http';
 import { overviewPage } from '../../shared/dashboard/pages';
 

@@ -1,4 +1,4 @@
-import { chargebackServices } from '../../shared/services';
+import { chargebackServices } from '../../shared/services/chargebacks';
 import { getChargeback } from '../../shared/api/chargebacks';
 import { chargebackResource } from '../../shared/domain/chargebacks';
 import { requireOwned } from '../../shared/domain/scope';

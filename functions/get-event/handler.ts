@@ -1,4 +1,4 @@
-import { eventServices } from '../../shared/services';
+import { eventServices } from '../../shared/services/events';
 import { getEvent } from '../../shared/api/events';
 import { apiHandler } from '../../shared/http/api';
 

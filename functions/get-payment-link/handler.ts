@@ -1,4 +1,4 @@
-import { paymentLinkServices } from '../../shared/services';
+import { paymentLinkServices } from '../../shared/services/payment-links';
 import { getPaymentLink as getPaymentLinkOperation } from '../../shared/api/payment-links';
 import { paymentLinkResource } from '../../shared/domain/payment-links';
 import { apiHandler } from '../../shared/http/api';

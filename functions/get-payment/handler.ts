@@ -1,4 +1,4 @@
-import { paymentServices } from '../../shared/services';
+import { paymentServices } from '../../shared/services/payments';
 import { getPayment } from '../../shared/api/payments';
 import { paymentResource } from '../../shared/domain/payments';
 import { requireOwned } from '../../shared/domain/scope';

@@ -1,4 +1,4 @@
-import { settlementServices } from '../../shared/services';
+import { settlementServices } from '../../shared/services/settlements';
 import { getSettlement } from '../../shared/api/settlements';
 import { settlementResource } from '../../shared/domain/settlements';
 import { requireOwned } from '../../shared/domain/scope';

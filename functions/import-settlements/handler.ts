@@ -1,4 +1,4 @@
-import { settlementServices } from '../../shared/services';
+import { settlementServices } from '../../shared/services/settlements';
 import { importSettlements } from '../../shared/domain/settlement-import';
 import { logger } from '../../shared/observability/logger';
 import { observed } from '../../shared/observability/middleware';

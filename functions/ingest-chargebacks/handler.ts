@@ -1,5 +1,5 @@
 import type { FeedResult } from '../../shared/use-cases/chargebacks';
-import { chargebackServices } from '../../shared/services';
+import { chargebackServices } from '../../shared/services/chargebacks';
 import { logger } from '../../shared/observability/logger';
 import { observed } from '../../shared/observability/middleware';
 import { configuredUrls } from '../../shared/config';

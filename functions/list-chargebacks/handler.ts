@@ -1,4 +1,4 @@
-import { chargebackServices } from '../../shared/services';
+import { chargebackServices } from '../../shared/services/chargebacks';
 import { listChargebacks } from '../../shared/api/chargebacks';
 import { chargebackPage } from '../../shared/domain/chargebacks';
 import { apiHandler } from '../../shared/http/api';

@@ -1,4 +1,4 @@
-import { eventServices } from '../../shared/services';
+import { eventServices } from '../../shared/services/events';
 import { listEventDeliveries } from '../../shared/api/events';
 import { apiHandler } from '../../shared/http/api';
 

@@ -1,4 +1,4 @@
-import { paymentLinkServices } from '../../shared/services';
+import { paymentLinkServices } from '../../shared/services/payment-links';
 import { listPaymentLinkPayments } from '../../shared/api/payment-links';
 import { linkPaymentPage } from '../../shared/domain/payments';
 import { isId } from '../../shared/ids';

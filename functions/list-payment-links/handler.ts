@@ -1,4 +1,4 @@
-import { paymentLinkServices } from '../../shared/services';
+import { paymentLinkServices } from '../../shared/services/payment-links';
 import { listPaymentLinks as listPaymentLinksOperation } from '../../shared/api/payment-links';
 import { apiHandler } from '../../shared/http/api';
 import { listPaymentLinks } from '../../shared/use-cases/payment-links';

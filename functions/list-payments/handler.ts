@@ -1,4 +1,4 @@
-import { paymentServices } from '../../shared/services';
+import { paymentServices } from '../../shared/services/payments';
 import { listPayments } from '../../shared/api/payments';
 import { paymentPage } from '../../shared/domain/payments';
 import { isId } from '../../shared/ids';

@@ -1,4 +1,4 @@
-import { refundServices } from '../../shared/services';
+import { refundServices } from '../../shared/services/refunds';
 import { listRefunds } from '../../shared/api/refunds';
 import { refundPage } from '../../shared/domain/refunds';
 import { apiHandler } from '../../shared/http/api';

@@ -1,4 +1,4 @@
-import { settlementServices } from '../../shared/services';
+import { settlementServices } from '../../shared/services/settlements';
 import { listSettlementRecords } from '../../shared/api/settlements';
 import { isRecordId, recordPage } from '../../shared/domain/settlements';
 import { requireOwned } from '../../shared/domain/scope';

@@ -1,4 +1,4 @@
-import { settlementServices } from '../../shared/services';
+import { settlementServices } from '../../shared/services/settlements';
 import { listSettlements } from '../../shared/api/settlements';
 import { isSettlementCode, isSettlementId, settlementPage } from '../../shared/domain/settlements';
 import { apiHandler } from '../../shared/http/api';

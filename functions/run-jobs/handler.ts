@@ -1,4 +1,4 @@
-import { jobServices } from '../../shared/services';
+import { jobServices } from '../../shared/services/jobs';
 import { loadConfig } from '../../shared/config';
 import { createBalanceStore } from '../../shared/db/balance';
 import { documentClient } from '../../shared/db/client';

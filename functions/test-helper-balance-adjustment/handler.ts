@@ -1,4 +1,4 @@
-import { refundServices } from '../../shared/services';
+import { refundServices } from '../../shared/services/refunds';
 import { testHelperBalanceAdjustment } from '../../shared/api/refunds';
 import { apiHandler } from '../../shared/http/api';
 

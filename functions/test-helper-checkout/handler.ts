@@ -1,4 +1,4 @@
-import { checkoutServices } from '../../shared/services';
+import { checkoutServices } from '../../shared/services/checkout';
 import { testHelperCheckout } from '../../shared/api/payment-links';
 import { newClientKey } from '../../shared/checkout/session';
 import { paymentResource } from '../../shared/domain/payments';

@@ -1,4 +1,4 @@
-import { jobServices } from '../../shared/services';
+import { jobServices } from '../../shared/services/jobs';
 import { testHelperRunJob } from '../../shared/api/jobs';
 import { NotFoundError } from '../../shared/errors';
 import { apiHandler } from '../../shared/http/api';

@@ -1,4 +1,4 @@
-import { paymentLinkServices } from '../../shared/services';
+import { paymentLinkServices } from '../../shared/services/payment-links';
 import { updatePaymentLink as updatePaymentLinkOperation } from '../../shared/api/payment-links';
 import { apiHandler } from '../../shared/http/api';
 import { updatePaymentLink } from '../../shared/use-cases/payment-links';

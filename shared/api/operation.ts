@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod';
 import type { Mode, Scope } from '../auth/principal';
 
 /**
@@ -47,14 +47,18 @@ export interface OperationDocs {
   tag: Tag;
   summary: string;
   description: string;
-  success: { status: 200 | 201 | 202; description: string; schema: z.ZodType };
+  success: { status: 200 | 201 | 202; description: string; schema: z.ZodMiniType };
   /** Operation-specific wording (or schema) of an error status, beyond the generic ones. */
-  errors?: Partial<Record<ErrorStatus, { description: string; schema?: z.ZodType }>>;
+  errors?: Partial<Record<ErrorStatus, { description: string; schema?: z.ZodMiniType }>>;
 }
 
 /** A `/v1` JSON operation: its access, its inputs and its documentation, all required but the body. */
-export interface ApiOperation<P extends z.ZodObject = z.ZodObject, Q extends z.ZodObject = z.ZodObject, B extends z.ZodType = z.ZodType>
-  extends RouteBase, OperationDocs {
+export interface ApiOperation<
+  P extends z.ZodMiniObject = z.ZodMiniObject,
+  Q extends z.ZodMiniObject = z.ZodMiniObject,
+  B extends z.ZodMiniType = z.ZodMiniType,
+> extends RouteBase,
+    OperationDocs {
   kind: 'api';
   auth: Auth;
   /** Path parameters, described; their names are the path's `{name}` segments. */
@@ -76,29 +80,29 @@ export const NoParams = z.object({});
 
 /** A path parameter, described for the reference. */
 export const pathParam = <N extends string>(name: N, description: string, example: string) =>
-  z.object({ [name]: z.string().meta({ description, example }) } as Record<N, z.ZodString>);
+  z.object({ [name]: z.withMeta(z.string(), { description, example }) } as Record<N, z.ZodMiniString>);
 
-type Declared<P extends z.ZodObject, Q extends z.ZodObject, B extends z.ZodType> = Omit<ApiOperation<P, Q, B>, 'kind'>;
+type Declared<P extends z.ZodMiniObject, Q extends z.ZodMiniObject, B extends z.ZodMiniType> = Omit<ApiOperation<P, Q, B>, 'kind'>;
 
-export const defineOperation = <P extends z.ZodObject, Q extends z.ZodObject, B extends z.ZodType = z.ZodUndefined>(
+export const defineOperation = <P extends z.ZodMiniObject, Q extends z.ZodMiniObject, B extends z.ZodMiniType = z.ZodMiniUndefined>(
   operation: Declared<P, Q, B>,
 ): ApiOperation<P, Q, B> => ({ kind: 'api', ...operation });
 
-type NoBody = z.ZodUndefined;
+type NoBody = z.ZodMiniUndefined;
 
 /** A list (product-decisions §2): GET, read access, and the list rules' 422. */
-export const defineList = <P extends z.ZodObject, Q extends z.ZodObject>(list: Omit<Declared<P, Q, NoBody>, 'method' | 'table'>) =>
+export const defineList = <P extends z.ZodMiniObject, Q extends z.ZodMiniObject>(list: Omit<Declared<P, Q, NoBody>, 'method' | 'table'>) =>
   defineOperation<P, Q, NoBody>({ method: 'GET', table: 'read', ...list, errors: { 422: { description: LIST_422 }, ...list.errors } });
 
 /** A retrieve: GET, read access, no query parameters. */
-export const defineRetrieve = <P extends z.ZodObject>(retrieve: Omit<Declared<P, typeof NoQuery, NoBody>, 'method' | 'table' | 'query'>) =>
+export const defineRetrieve = <P extends z.ZodMiniObject>(retrieve: Omit<Declared<P, typeof NoQuery, NoBody>, 'method' | 'table' | 'query'>) =>
   defineOperation<P, typeof NoQuery, NoBody>({ method: 'GET', table: 'read', query: NoQuery, ...retrieve });
 
 export const definePage = (page: Omit<PageRoute, 'kind'>): PageRoute => ({ kind: 'page', ...page });
 
 /** A dashboard form performing `acts`; `scope` is the one that operation requires. */
-export type FormRoute<P extends z.ZodObject = z.ZodObject, B extends z.ZodType = z.ZodType> = PageRoute & {
-  acts: ApiOperation<P, z.ZodObject, B>;
+export type FormRoute<P extends z.ZodMiniObject = z.ZodMiniObject, B extends z.ZodMiniType = z.ZodMiniType> = PageRoute & {
+  acts: ApiOperation<P, z.ZodMiniObject, B>;
   scope: Scope;
 };
 
@@ -106,13 +110,21 @@ export type FormRoute<P extends z.ZodObject = z.ZodObject, B extends z.ZodType =
  * A dashboard form (POST, behind the session) performing a `/v1` operation: its table access and
  * its scope are that operation's, which must name one.
  */
-export function defineForm<P extends z.ZodObject, Q extends z.ZodObject, B extends z.ZodType>(
+export function defineForm<P extends z.ZodMiniObject, Q extends z.ZodMiniObject, B extends z.ZodMiniType>(
   form: { path: string; handler: string },
   acts: ApiOperation<P, Q, B>,
 ): FormRoute<P, B> {
   const { auth } = acts;
   if (auth === 'public' || auth.scope === ANY_KEY) throw new Error(`${form.path} acts as ${acts.path}, which needs no scope`);
-  return { kind: 'page', method: 'POST', table: acts.table, auth: 'dashboard session', ...form, acts: acts as ApiOperation<P, z.ZodObject, B>, scope: auth.scope };
+  return {
+    kind: 'page',
+    method: 'POST',
+    table: acts.table,
+    auth: 'dashboard session',
+    ...form,
+    acts: acts as ApiOperation<P, z.ZodMiniObject, B>,
+    scope: auth.scope,
+  };
 }
 
 export const pathParamNames = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);

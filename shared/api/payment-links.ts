@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod';
 import {
   DENIAL_REASONS,
   PaymentLinkListSchema,
@@ -13,10 +13,13 @@ import { ErrorEnvelopeSchema } from '../http/error-envelope';
 import { defineList, defineRetrieve, defineOperation, NoQuery, NoParams, pathParam } from './operation';
 
 /** The 409 of the test helper checkout: the error envelope with the denial `reason` (output). */
-export const CheckoutDeniedSchema = ErrorEnvelopeSchema.extend({
-  status: z.literal(409),
-  reason: z.enum(DENIAL_REASONS).meta({ description: 'Status first: `expired`, then `inactive`, then `limit_reached`.' }),
-}).meta({ id: 'CheckoutDeniedError', description: 'The link refuses checkout; the error envelope plus `reason`.' });
+export const CheckoutDeniedSchema = z.withMeta(
+  z.extend(ErrorEnvelopeSchema, {
+    status: z.literal(409),
+    reason: z.withMeta(z.enum(DENIAL_REASONS), { description: 'Status first: `expired`, then `inactive`, then `limit_reached`.' }),
+  }),
+  { id: 'CheckoutDeniedError', description: 'The link refuses checkout; the error envelope plus `reason`.' },
+);
 
 const linkId = pathParam('id', 'The payment link id (`pl_…`).', 'pl_01jd2x3y4z5a6b7c8d9e0f1g2h');
 
@@ -121,7 +124,7 @@ export const testHelperCheckout = defineOperation({
     422: { description: '`outcome` `paid` without a field the link collects (attribute: the first missing field).' },
     409: {
       description: 'The link refuses checkout (`reason`: `expired`, `inactive` or `limit_reached`), or an Idempotency-Key is in flight.',
-      schema: CheckoutDeniedSchema.or(ErrorEnvelopeSchema),
+      schema: z.union([CheckoutDeniedSchema, ErrorEnvelopeSchema]),
     },
   },
 });

@@ -1,11 +1,12 @@
-import * as z from 'zod';
+import * as z from '../zod';
 import { SWAGGER_UI_BUNDLE_FILES } from '../docs/swagger-ui';
 import type { PublicUrls } from '../config';
 import { NoParams, NoQuery, defineOperation, definePage, type ErrorStatus, type Tag } from './operation';
 
-const OpenApiDocumentSchema = z
-  .looseObject({ openapi: z.string(), info: z.looseObject({ title: z.string(), version: z.string() }), paths: z.record(z.string(), z.unknown()) })
-  .meta({ id: 'OpenApiDocument', description: 'This document.' });
+const OpenApiDocumentSchema = z.withMeta(
+  z.looseObject({ openapi: z.string(), info: z.looseObject({ title: z.string(), version: z.string() }), paths: z.record(z.string(), z.unknown()) }),
+  { id: 'OpenApiDocument', description: 'This document.' },
+);
 
 export const getOpenApi = defineOperation({
   method: 'GET',

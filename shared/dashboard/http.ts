@@ -1,11 +1,11 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type * as z from 'zod';
+import type * as z from '../zod';
 import type { FormRoute } from '../api/operation';
 import type { Principal } from '../auth/principal';
 import type { PublicUrls } from '../config';
 import { requireScope, SESSION_TTL_SECONDS } from '../domain/dashboard';
 import { NotAuthenticatedError, PermissionDeniedError, BusinessRuleError, InvalidRequestError } from '../errors';
-import type { ApiEvent, ApiResponse } from '../http/api';
+import type { ApiEvent, ApiResponse } from '../http/response';
 import { cookiesOf } from '../http/cookies';
 import { toErrorResponse } from '../http/error-envelope';
 import { formFields, pageHandler } from '../http/page';
@@ -157,7 +157,7 @@ export interface FormRequest<P, B> extends DashboardRequest {
  * 4. a 400 or 422 (schema or business rule) shows the form again (`invalid`) with that status
  *    and the detail next to the field it names (`attribute`).
  */
-export function dashboardForm<P extends z.ZodObject, B extends z.ZodType>(
+export function dashboardForm<P extends z.ZodMiniObject, B extends z.ZodMiniType>(
   dashboard: DashboardUseCases,
   route: FormRoute<P, B>,
   form: {

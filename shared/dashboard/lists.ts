@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/principal';
 import type { PublicUrls } from '../config';
-import type { ApiEvent } from '../http/api';
+import type { ApiEvent } from '../http/response';
 import type { DashboardUseCases, ListParams, ListView } from '../use-cases/dashboard';
 import { dashboardPage, type DashboardRequest } from './http';
 import { type NavPath, type TableSpec } from './html';

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod';
 import type { Mode } from '../auth/principal';
 import type { PublicUrls } from '../config';
 import { BusinessRuleError } from '../errors';
@@ -115,38 +115,50 @@ export function balanceDeltaOf(chargeback: Chargeback): number {
 
 // --- input ------------------------------------------------------------------------------------
 
-const ReasonInput = z.strictObject({ code: z.string().min(1).max(64), description: z.string().max(500) }).meta({ id: 'ChargebackReason' });
+const ReasonInput = z.withMeta(
+  z.strictObject({ code: z.string().check(z.minLength(1), z.maxLength(64)), description: z.string().check(z.maxLength(500)) }),
+  { id: 'ChargebackReason' },
+);
 
-const AmountInput = z
-  .strictObject({
-    value: positiveAmountValue.meta({ example: '10.00' }),
-    currency: currencyCode.meta({ example: 'EUR' }),
-  })
-  .meta({ id: 'ChargebackAmountInput' });
+const AmountInput = z.withMeta(
+  z.strictObject({
+    value: z.withMeta(positiveAmountValue, { example: '10.00' }),
+    currency: z.withMeta(currencyCode, { example: 'EUR' }),
+  }),
+  { id: 'ChargebackAmountInput' },
+);
 
 /** POST /v1/test_helpers/payments/:id/chargebacks (product-decisions §10). */
-export const TestChargebackBody = z
-  .strictObject({ reason: ReasonInput.optional(), amount: AmountInput.optional(), deadline_at: datetimeInput.optional() })
-  .meta({ id: 'TestChargebackBody' });
+export const TestChargebackBody = z.withMeta(
+  z.strictObject({ reason: z.optional(ReasonInput), amount: z.optional(AmountInput), deadline_at: z.optional(datetimeInput) }),
+  { id: 'TestChargebackBody' },
+);
 
 /** POST /v1/test_helpers/chargebacks/:id/transitions. */
-export const ChargebackTransitionBody = z
-  .strictObject({ status: z.enum(['accepted', 'disputed', 'won', 'lost']) })
-  .meta({ id: 'ChargebackTransitionBody' });
+export const ChargebackTransitionBody = z.withMeta(z.strictObject({ status: z.enum(['accepted', 'disputed', 'won', 'lost']) }), {
+  id: 'ChargebackTransitionBody',
+});
 
 /** One entry of the acquirer feed (`ops chargeback ingest`, the feed function). */
-export const FeedChargeback = z
-  .strictObject({
+export const FeedChargeback = z.withMeta(
+  z.strictObject({
     payment_id: z.string(),
     reason: ReasonInput,
     amount: AmountInput,
-    deadline_at: datetimeInput.optional(),
-    acquirer: z.strictObject({ name: z.string().min(1), reference: z.string().min(1), case_id: z.string().min(1) }).optional(),
-    consumer_account_number: z.string().min(1).max(34).optional(),
-  })
-  .meta({ id: 'FeedChargeback' });
+    deadline_at: z.optional(datetimeInput),
+    acquirer: z.optional(
+      z.strictObject({
+        name: z.string().check(z.minLength(1)),
+        reference: z.string().check(z.minLength(1)),
+        case_id: z.string().check(z.minLength(1)),
+      }),
+    ),
+    consumer_account_number: z.optional(z.string().check(z.minLength(1), z.maxLength(34))),
+  }),
+  { id: 'FeedChargeback' },
+);
 
-export const ChargebackFeed = z.strictObject({ chargebacks: z.array(FeedChargeback) }).meta({ id: 'ChargebackFeed' });
+export const ChargebackFeed = z.withMeta(z.strictObject({ chargebacks: z.array(FeedChargeback) }), { id: 'ChargebackFeed' });
 export type ChargebackFeed = z.infer<typeof ChargebackFeed>;
 
 export interface OpenChargebackInput {
@@ -216,8 +228,8 @@ export function openChargeback(input: OpenChargebackInput): Chargeback {
 // --- output -----------------------------------------------------------------------------------
 
 /** The list item of GET /v1/chargebacks and GET /v1/payments/:id/chargebacks: exactly these fields. */
-export const ChargebackListItemSchema = z
-  .strictObject({
+export const ChargebackListItemSchema = z.withMeta(
+  z.strictObject({
     object: z.literal('chargeback'),
     id: z.string(),
     payment_id: z.string(),
@@ -227,22 +239,24 @@ export const ChargebackListItemSchema = z
     deadline_at: DatetimeSchema,
     created_at: DatetimeSchema,
     links: z.strictObject({ api: LinkSchema }),
-  })
-  .meta({ id: 'ChargebackListItem' });
+  }),
+  { id: 'ChargebackListItem' },
+);
 
 /** GET /v1/chargebacks/:id, the test helpers' answers and every chargeback event's `data`. */
-export const ChargebackSchema = z
-  .strictObject({
+export const ChargebackSchema = z.withMeta(
+  z.strictObject({
     ...ChargebackListItemSchema.shape,
     acquirer: z.strictObject({ name: z.string(), reference: z.string(), case_id: z.string() }),
-    dispute: z
-      .strictObject({ disputed_at: DatetimeSchema, outcome: z.enum(['won', 'lost']).nullable(), resolved_at: DatetimeSchema.nullable() })
-      .optional(),
+    dispute: z.optional(
+      z.strictObject({ disputed_at: DatetimeSchema, outcome: z.nullable(z.enum(['won', 'lost'])), resolved_at: z.nullable(DatetimeSchema) }),
+    ),
     consumer_account_number: z.string(),
     updated_at: DatetimeSchema,
     links: z.strictObject({ api: LinkSchema, payment: LinkSchema }),
-  })
-  .meta({ id: 'Chargeback' });
+  }),
+  { id: 'Chargeback' },
+);
 
 export type ChargebackListItem = z.infer<typeof ChargebackListItemSchema>;
 export type ChargebackResource = z.infer<typeof ChargebackSchema>;

@@ -1,5 +1,5 @@
-import * as z from 'zod';
 import { EVENT_VERSION } from '../config';
+import * as z from '../zod';
 import { ListQuery, pageSchema } from '../pagination';
 import { DatetimeSchema } from '../time';
 import { EVENT_REGISTRY, EVENT_TYPES, type EventType } from './event-types';
@@ -22,67 +22,75 @@ const componentName = (type: string) =>
 
 /** The envelope of one event type: `type` a constant, `data` that type's schema. */
 const envelopeOf = <T extends EventType>(type: T) =>
-  z
-    .strictObject({
-      id: z.string().meta({ description: 'The event (`evt_…`): also the `webhook-id` of its deliveries, to drop duplicates by.', example: 'evt_01jd2x3y4z5a6b7c8d9e0f1g2h' }),
+  z.withMeta(
+    z.strictObject({
+      id: z.withMeta(z.string(), { description: 'The event (`evt_…`): also the `webhook-id` of its deliveries, to drop duplicates by.', example: 'evt_01jd2x3y4z5a6b7c8d9e0f1g2h' }),
       object: z.literal('event'),
       type: z.literal(type),
       triggered_at: DatetimeSchema,
-      version: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).meta({ description: 'The envelope version, a date.', example: EVENT_VERSION }),
+      version: z.withMeta(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/)), { description: 'The envelope version, a date.', example: EVENT_VERSION }),
       mode: z.enum(['test', 'live']),
       data: EVENT_REGISTRY[type].data,
-    })
-    .meta({ id: componentName(type), description: EVENT_REGISTRY[type].description });
+    }),
+    { id: componentName(type), description: EVENT_REGISTRY[type].description },
+  );
 
 /** Each event type's envelope, exactly as webhooks deliver it and the events API returns it. */
 export const EVENT_ENVELOPES = Object.fromEntries(EVENT_TYPES.map((type) => [type, envelopeOf(type)])) as {
   [T in EventType]: ReturnType<typeof envelopeOf<T>>;
 };
 
-export const EventSchema = z
-  .discriminatedUnion('type', Object.values(EVENT_ENVELOPES) as [ReturnType<typeof envelopeOf>, ...ReturnType<typeof envelopeOf>[]])
-  .meta({ id: 'Event', description: 'An event envelope, exactly as webhooks deliver it: one schema per `type`.' });
+export const EventSchema = z.withMeta(
+  z.discriminatedUnion('type', Object.values(EVENT_ENVELOPES) as [ReturnType<typeof envelopeOf>, ...ReturnType<typeof envelopeOf>[]]),
+  { id: 'Event', description: 'An event envelope, exactly as webhooks deliver it: one schema per `type`.' },
+);
 
 export const EventListSchema = pageSchema(EventSchema, 'EventList', 'A page of events, newest first.');
 
-export const listEventsQuery = ListQuery.extend({
-  type: z
-    .string()
-    .refine(isEventPattern, 'must be an event type, a `prefix.*` wildcard or `*`')
-    .optional()
-    .meta({ description: 'An exact type, a `prefix.*` wildcard (e.g. `transactions.payment_link.*`) or `*`.' }),
-}).meta({ id: 'ListEventsQuery' });
+export const listEventsQuery = z.withMeta(
+  z.extend(ListQuery, {
+    type: z.withMeta(z.optional(z.string().check(z.refine(isEventPattern, 'must be an event type, a `prefix.*` wildcard or `*`'))), {
+      description: 'An exact type, a `prefix.*` wildcard (e.g. `transactions.payment_link.*`) or `*`.',
+    }),
+  }),
+  { id: 'ListEventsQuery' },
+);
 
-export const resendEventBody = z
-  .strictObject({
-    subscription_id: z.string().optional().meta({ description: 'Replay to this subscription only; omitted: to every matching subscription and per-object URL.' }),
-  })
-  .meta({ id: 'ResendEventRequest' });
+export const resendEventBody = z.withMeta(
+  z.strictObject({
+    subscription_id: z.withMeta(z.optional(z.string()), {
+      description: 'Replay to this subscription only; omitted: to every matching subscription and per-object URL.',
+    }),
+  }),
+  { id: 'ResendEventRequest' },
+);
 
-export const EventResendSchema = z
-  .strictObject({
+export const EventResendSchema = z.withMeta(
+  z.strictObject({
     object: z.literal('event_resend'),
-    id: z.string().meta({ description: 'The replay request.' }),
+    id: z.withMeta(z.string(), { description: 'The replay request.' }),
     event_id: z.string(),
-    subscription_id: z.string().nullable(),
-  })
-  .meta({ id: 'EventResend', description: 'A replay request: delivered asynchronously, like the original.' });
+    subscription_id: z.nullable(z.string()),
+  }),
+  { id: 'EventResend', description: 'A replay request: delivered asynchronously, like the original.' },
+);
 
-export const DeliveryAttemptSchema = z
-  .strictObject({
+export const DeliveryAttemptSchema = z.withMeta(
+  z.strictObject({
     object: z.literal('delivery_attempt'),
-    id: z.string().meta({ description: 'The attempt, as a cursor of this list (`dla_…`).' }),
-    attempt: z.number().int().min(1).meta({ description: 'Which attempt of the delivery, from 1.' }),
+    id: z.withMeta(z.string(), { description: 'The attempt, as a cursor of this list (`dla_…`).' }),
+    attempt: z.withMeta(z.int().check(z.gte(1)), { description: 'Which attempt of the delivery, from 1.' }),
     attempted_at: DatetimeSchema,
     endpoint: z.url(),
-    subscription_id: z.string().nullable(),
-    status_code: z.number().int().min(100).max(599).nullable().meta({ description: 'Null when no answer came (timeout, refused connection).' }),
-    duration_ms: z.number().min(0),
-    error: z.string().nullable(),
+    subscription_id: z.nullable(z.string()),
+    status_code: z.withMeta(z.nullable(z.int().check(z.gte(100), z.lte(599))), { description: 'Null when no answer came (timeout, refused connection).' }),
+    duration_ms: z.number().check(z.gte(0)),
+    error: z.nullable(z.string()),
     succeeded: z.boolean(),
-    resend_id: z.string().nullable(),
-  })
-  .meta({ id: 'DeliveryAttempt' });
+    resend_id: z.nullable(z.string()),
+  }),
+  { id: 'DeliveryAttempt' },
+);
 
 export const DeliveryAttemptListSchema = pageSchema(DeliveryAttemptSchema, 'DeliveryAttemptList', 'Every delivery attempt of the event, oldest first.');
 

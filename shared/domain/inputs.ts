@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod';
 import { DECIMAL_AMOUNT, SIGNED_DECIMAL_AMOUNT, fitsMinorUnits, tryParseMinor } from '../money';
 import { LIMITS } from '../limits';
 import { isValidDatetime } from '../time';
@@ -24,42 +24,51 @@ const isPositive = (value: string) => !DECIMAL_AMOUNT.test(value) || (tryParseMi
 /** `amount.value` of a new amount: the one place where "positive" is decided. */
 export const positiveAmountValue = z
   .string()
-  .regex(DECIMAL_AMOUNT, 'must be a decimal with at most two fraction digits')
-  .refine(...businessRule<string>(isPositive, 'amount.value must be positive'))
-  .refine(...businessRule<string>(fitsMinorUnits, 'amount.value is too large'));
+  .check(
+    z.regex(DECIMAL_AMOUNT, 'must be a decimal with at most two fraction digits'),
+    z.refine(...businessRule<string>(isPositive, 'amount.value must be positive')),
+    z.refine(...businessRule<string>(fitsMinorUnits, 'amount.value is too large')),
+  );
 
 /** A signed `amount.value` (balance adjustments): negative debits. */
 export const signedAmountValue = z
   .string()
-  .regex(SIGNED_DECIMAL_AMOUNT, 'must be a signed decimal with at most two fraction digits')
-  .refine(...businessRule<string>(fitsMinorUnits, 'amount.value is too large'));
+  .check(
+    z.regex(SIGNED_DECIMAL_AMOUNT, 'must be a signed decimal with at most two fraction digits'),
+    z.refine(...businessRule<string>(fitsMinorUnits, 'amount.value is too large')),
+  );
 
 /** An ISO 4217-shaped code; each resource documents its letter case. */
-export const currencyCode = z.string().regex(/^[A-Za-z]{3}$/, 'must be a three-letter currency code');
+export const currencyCode = z.string().check(z.regex(/^[A-Za-z]{3}$/, 'must be a three-letter currency code'));
 
 /** A datetime a client sends: ISO 8601 with a time zone, fractional seconds optional. */
-export const datetimeInput = z
-  .string()
-  .refine(isValidDatetime, 'must be an ISO 8601 datetime with a time zone')
-  .meta({ format: 'date-time', description: 'ISO 8601 with a time zone; fractional seconds optional.' });
+export const datetimeInput = z.withMeta(z.string().check(z.refine(isValidDatetime, 'must be an ISO 8601 datetime with a time zone')), {
+  format: 'date-time',
+  description: 'ISO 8601 with a time zone; fractional seconds optional.',
+});
 
 /** An http(s) URL a client gives, at most LIMITS.urlLength characters (longer is a 400, like any malformed URL). */
-export const httpUrlInput = z
-  .string()
-  .max(LIMITS.urlLength)
-  .pipe(z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }))
-  .meta({ format: 'uri', maxLength: LIMITS.urlLength });
+export const httpUrlInput = z.withMeta(
+  z.pipe(z.string().check(z.maxLength(LIMITS.urlLength)), z.url({ protocol: /^https?$/, error: 'must be an http or https URL' })),
+  { format: 'uri', maxLength: LIMITS.urlLength },
+);
 
 /**
- * For a record of a client's keys, before zod copies it: `__proto__` would vanish into the
- * copy's prototype and `constructor` or `prototype` would shadow what objects rely on (422).
+ * For a record of a client's keys, before zod copies it (the `in` of a pipe): `__proto__` would
+ * vanish into the copy's prototype and `constructor` or `prototype` would shadow what objects
+ * rely on (422).
  */
-export function rejectReservedKeys(value: unknown, context: z.core.$RefinementCtx): unknown {
+export function rejectReservedKeys(value: unknown, payload: z.core.ParsePayload): unknown {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
   const reserved = Object.keys(value).filter((key) => (LIMITS.reservedMetadataKeys as readonly string[]).includes(key));
   if (reserved.length) {
-    context.addIssue({ code: 'custom', message: `metadata keys ${LIMITS.reservedMetadataKeys.join(', ')} are reserved: ${reserved.join(', ')}`, params: BUSINESS_RULE, input: value });
+    payload.issues.push({
+      code: 'custom',
+      message: `metadata keys ${LIMITS.reservedMetadataKeys.join(', ')} are reserved: ${reserved.join(', ')}`,
+      params: BUSINESS_RULE,
+      input: value,
+      path: [],
+    });
   }
   return value;
 }
-

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod';
 import type { Mode } from '../auth/principal';
 import type { PublicUrls } from '../config';
 import { BusinessRuleError } from '../errors';
@@ -38,93 +38,107 @@ export interface PaymentLink {
   collectPhone: boolean;
 }
 
-const paymentsLimit = z
-  .number()
-  .int()
-  .nullable()
-  .optional()
-  .refine(...businessRule<number | null | undefined>((limit) => limit == null || limit >= 1, 'payments_limit must be at least 1'))
-  .meta({
+const paymentsLimit = z.withMeta(
+  z
+    .optional(z.nullable(z.number().check(z.int())))
+    .check(z.refine(...businessRule<number | null | undefined>((limit) => limit == null || limit >= 1, 'payments_limit must be at least 1'))),
+  {
     description: 'At least 1 (422 otherwise); null or omitted for unlimited.',
     example: 5,
     override: { anyOf: [{ type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER }, { type: 'null' }] },
-  });
+  },
+);
 
-export const createPaymentLinkBody = z
-  .strictObject({
-    amount: z
-      .strictObject({
-        value: positiveAmountValue.meta({ example: '19.99' }),
-        currency: currencyCode.meta({ example: 'EUR' }),
-      })
-      .optional(),
-    description: z.string().max(500).optional(),
-    acceptor_id: z.string().optional().meta({ example: 'acceptor_01jd2x3y4z5a6b7c8d9e0f1g2h' }),
-    payments_limit: paymentsLimit,
-    expires_at: datetimeInput.nullable().optional(),
-    redirect_url: httpUrlInput.optional(),
-    internal_reference: z.string().max(255).optional(),
-    collect_email: z.boolean().optional(),
-    collect_address: z.boolean().optional(),
-    collect_phone: z.boolean().optional(),
-  })
-  // A missing amount is a missing `amount.value` (422), as the contract words it.
-  .refine(...businessRule((body: { amount?: unknown }) => body.amount !== undefined, 'amount.value is required', ['amount', 'value']))
+export const createPaymentLinkBody = z.withMeta(
+  z
+    .strictObject({
+      amount: z.optional(
+        z.strictObject({
+          value: z.withMeta(positiveAmountValue, { example: '19.99' }),
+          currency: z.withMeta(currencyCode, { example: 'EUR' }),
+        }),
+      ),
+      description: z.optional(z.string().check(z.maxLength(500))),
+      acceptor_id: z.withMeta(z.optional(z.string()), { example: 'acceptor_01jd2x3y4z5a6b7c8d9e0f1g2h' }),
+      payments_limit: paymentsLimit,
+      expires_at: z.optional(z.nullable(datetimeInput)),
+      redirect_url: z.optional(httpUrlInput),
+      internal_reference: z.optional(z.string().check(z.maxLength(255))),
+      collect_email: z.optional(z.boolean()),
+      collect_address: z.optional(z.boolean()),
+      collect_phone: z.optional(z.boolean()),
+    })
+    .check(
+      z.refine(
+        // A missing amount is a missing `amount.value` (422), as the contract words it.
+        ...businessRule((body: { amount?: unknown }) => body.amount !== undefined, 'amount.value is required', ['amount', 'value']),
+      ),
+    ),
   // Documented as required; the refinement above makes its absence a 422.
-  .meta({ id: 'CreatePaymentLinkRequest', override: { required: ['amount'] } });
+  { id: 'CreatePaymentLinkRequest', override: { required: ['amount'] } },
+);
 export type CreatePaymentLinkBody = z.infer<typeof createPaymentLinkBody> & { amount: { value: string; currency: string } };
 
-export const updatePaymentLinkBody = z
-  .strictObject({
-    status: z.enum(['active', 'inactive']).optional(),
-    description: z.string().max(500).nullable().optional(),
+export const updatePaymentLinkBody = z.withMeta(
+  z.strictObject({
+    status: z.optional(z.enum(['active', 'inactive'])),
+    description: z.optional(z.nullable(z.string().check(z.maxLength(500)))),
     payments_limit: paymentsLimit,
-    expires_at: datetimeInput.nullable().optional(),
-    internal_reference: z.string().max(255).nullable().optional(),
-  })
-  .meta({ id: 'UpdatePaymentLinkRequest' });
+    expires_at: z.optional(z.nullable(datetimeInput)),
+    internal_reference: z.optional(z.nullable(z.string().check(z.maxLength(255)))),
+  }),
+  { id: 'UpdatePaymentLinkRequest' },
+);
 export type UpdatePaymentLinkBody = z.infer<typeof updatePaymentLinkBody>;
 
-export const listPaymentLinksQuery = z
-  .strictObject({ limit: listQueryFields.limit, starting_after: listQueryFields.starting_after, status: z.enum(LINK_STATUSES).optional() })
-  .meta({ id: 'ListPaymentLinksQuery' });
+export const listPaymentLinksQuery = z.withMeta(
+  z.strictObject({ limit: listQueryFields.limit, starting_after: listQueryFields.starting_after, status: z.optional(z.enum(LINK_STATUSES)) }),
+  { id: 'ListPaymentLinksQuery' },
+);
 
-export const listLinkPaymentsQuery = z
-  .strictObject({ limit: listQueryFields.limit, starting_after: listQueryFields.starting_after })
-  .meta({ id: 'ListPaymentLinkPaymentsQuery' });
+export const listLinkPaymentsQuery = z.withMeta(z.strictObject({ limit: listQueryFields.limit, starting_after: listQueryFields.starting_after }), {
+  id: 'ListPaymentLinkPaymentsQuery',
+});
 
 export function remainingPayments(link: Pick<PaymentLink, 'paymentsLimit' | 'paidCount'>): number | null {
   return link.paymentsLimit === null ? null : Math.max(0, link.paymentsLimit - link.paidCount);
 }
 
 /** The payment_link object (output). */
-export const PaymentLinkSchema = z
-  .strictObject({
-    id: z.string().meta({ description: 'Prefix `pl_`; opaque and stable.', example: 'pl_01jd2x3y4z5a6b7c8d9e0f1g2h' }),
+export const PaymentLinkSchema = z.withMeta(
+  z.strictObject({
+    id: z.withMeta(z.string(), { description: 'Prefix `pl_`; opaque and stable.', example: 'pl_01jd2x3y4z5a6b7c8d9e0f1g2h' }),
     object: z.literal('payment_link'),
-    status: z.enum(LINK_STATUSES).meta({ description: 'The single authoritative state field.' }),
-    amount: z
-      .strictObject({
-        value: z.number().meta({ description: 'Major units as a JSON number (input takes a string).', example: 19.99 }),
-        currency: z.string().regex(/^[A-Z]{3}$/).meta({ example: 'EUR' }),
-      })
-      .meta({ id: 'PaymentLinkAmount' }),
-    description: z.string().nullable(),
-    internal_reference: z.string().nullable(),
-    redirect_url: z.string().nullable().meta({ description: 'Null: the built-in thank-you page is used.' }),
-    payments_limit: z.int().min(1).nullable().meta({ description: 'Cap on successful payments; null means unlimited.', example: 5 }),
-    remaining_payments: z.int().nonnegative().nullable().meta({ description: '`payments_limit - paid_count`; null while `payments_limit` is null.', example: 4 }),
-    paid_count: z.int().nonnegative().meta({ description: 'Successful payments through the link; never decreases.', example: 1 }),
-    first_paid_at: DatetimeSchema.nullable(),
-    last_paid_at: DatetimeSchema.nullable(),
-    expires_at: DatetimeSchema.nullable().meta({ description: 'Null unless the link is `active` (masked while inactive, cleared on expiry).' }),
-    expired_at: DatetimeSchema.nullable(),
+    status: z.withMeta(z.enum(LINK_STATUSES), { description: 'The single authoritative state field.' }),
+    amount: z.withMeta(
+      z.strictObject({
+        value: z.withMeta(z.number(), { description: 'Major units as a JSON number (input takes a string).', example: 19.99 }),
+        currency: z.withMeta(z.string().check(z.regex(/^[A-Z]{3}$/)), { example: 'EUR' }),
+      }),
+      { id: 'PaymentLinkAmount' },
+    ),
+    description: z.nullable(z.string()),
+    internal_reference: z.nullable(z.string()),
+    redirect_url: z.withMeta(z.nullable(z.string()), { description: 'Null: the built-in thank-you page is used.' }),
+    payments_limit: z.withMeta(z.nullable(z.int().check(z.gte(1))), { description: 'Cap on successful payments; null means unlimited.', example: 5 }),
+    remaining_payments: z.withMeta(z.nullable(z.int().check(z.nonnegative())), {
+      description: '`payments_limit - paid_count`; null while `payments_limit` is null.',
+      example: 4,
+    }),
+    paid_count: z.withMeta(z.int().check(z.nonnegative()), { description: 'Successful payments through the link; never decreases.', example: 1 }),
+    first_paid_at: z.nullable(DatetimeSchema),
+    last_paid_at: z.nullable(DatetimeSchema),
+    expires_at: z.withMeta(z.nullable(DatetimeSchema), {
+      description: 'Null unless the link is `active` (masked while inactive, cleared on expiry).',
+    }),
+    expired_at: z.nullable(DatetimeSchema),
     created_at: DatetimeSchema,
     acceptor_id: z.string(),
     org_id: z.string(),
     links: z.strictObject({ checkout: LinkSchema }),
-  })
-  .meta({ id: 'PaymentLink', description: 'A payment link.' });
+  }),
+  { id: 'PaymentLink', description: 'A payment link.' },
+);
 export type PaymentLinkResource = z.infer<typeof PaymentLinkSchema>;
 
 /** `GET /v1/payment_links`. */
@@ -287,7 +301,7 @@ export const PAYMENT_LINK_EVENT = {
   emailComplained: 'transactions.payment_link.email.complained',
 } as const;
 
-const LinkPaymentEventData = PaymentLinkSchema.extend({ payment_id: z.string().meta({ description: 'The payment (`pay_…`).' }) }).meta({
+const LinkPaymentEventData = z.withMeta(z.extend(PaymentLinkSchema, { payment_id: z.withMeta(z.string(), { description: 'The payment (`pay_…`).' }) }), {
   id: 'PaymentLinkPaymentEventData',
   description: 'The payment_link object plus the payment the event is about.',
 });
@@ -310,27 +324,33 @@ export const PAYMENT_LINK_EVENTS = {
   [PAYMENT_LINK_EVENT.paymentCreated]: { data: LinkPaymentEventData, description: 'A payment was created against the link at checkout.' },
   [PAYMENT_LINK_EVENT.paymentReused]: { data: LinkPaymentEventData, description: "The customer's still-open payment on the link was reused at checkout." },
   [PAYMENT_LINK_EVENT.remainingDecremented]: {
-    data: LinkPaymentEventData.extend({ remaining_payments: z.int().nonnegative().meta({ description: 'The new `remaining_payments`.' }) }).meta({
+    data: z.withMeta(z.extend(LinkPaymentEventData, { remaining_payments: z.withMeta(z.int().check(z.nonnegative()), { description: 'The new `remaining_payments`.' }) }), {
       id: 'PaymentLinkRemainingPaymentsEventData',
       description: 'The payment_link object after the payment, with the payment and the new `remaining_payments`.',
     }),
     description: 'A payment succeeded on a link with a `payments_limit`: its `remaining_payments` went down by one.',
   },
   [PAYMENT_LINK_EVENT.autoInactivated]: {
-    data: LinkPaymentEventData.extend({
-      status: z.literal('inactive'),
-      remaining_payments: z.literal(0),
-      payments_limit: z.int().min(1),
-      paid_count_at_inactivation: z.int().min(1).meta({ description: 'The paid count that reached the limit.' }),
-      reason: z.literal('limit_reached'),
-    }).meta({ id: 'PaymentLinkAutoInactivatedEventData', description: 'The payment_link object as the last payment left it, inactive.' }),
+    data: z.withMeta(
+      z.extend(LinkPaymentEventData, {
+        status: z.literal('inactive'),
+        remaining_payments: z.literal(0),
+        payments_limit: z.int().check(z.gte(1)),
+        paid_count_at_inactivation: z.withMeta(z.int().check(z.gte(1)), { description: 'The paid count that reached the limit.' }),
+        reason: z.literal('limit_reached'),
+      }),
+      { id: 'PaymentLinkAutoInactivatedEventData', description: 'The payment_link object as the last payment left it, inactive.' },
+    ),
     description: 'The payment that reached `payments_limit` made the link inactive; committed with `transactions.payment.paid`.',
   },
   [PAYMENT_LINK_EVENT.checkoutRequested]: { data: PaymentLinkSchema, description: 'A customer opened the checkout of the link.' },
   [PAYMENT_LINK_EVENT.checkoutDenied]: {
-    data: PaymentLinkSchema.extend({
-      reason: z.enum(DENIAL_REASONS).meta({ description: 'By precedence: `expired`, then `inactive`, then `limit_reached`.' }),
-    }).meta({ id: 'PaymentLinkCheckoutDeniedEventData', description: 'The payment_link object plus why the checkout was refused.' }),
+    data: z.withMeta(
+      z.extend(PaymentLinkSchema, {
+        reason: z.withMeta(z.enum(DENIAL_REASONS), { description: 'By precedence: `expired`, then `inactive`, then `limit_reached`.' }),
+      }),
+      { id: 'PaymentLinkCheckoutDeniedEventData', description: 'The payment_link object plus why the checkout was refused.' },
+    ),
     description: 'A customer opened the checkout but it was refused (the checkout answered 409).',
   },
   [PAYMENT_LINK_EVENT.emailSent]: emailEvent('sent the link by email'),

@@ -1,6 +1,6 @@
 import { ConflictError } from '../errors';
 import { resourceEvent, type EventFamily, type OutboxEvent } from '../events';
-import * as z from 'zod';
+import * as z from '../zod';
 import type { Mode } from '../auth/principal';
 import type { PublicUrls } from '../config';
 import { AmountSchema, formatMinor } from '../money';
@@ -36,52 +36,61 @@ export interface Payment {
 }
 
 /** `GET /v1/payments`: the standard list parameters and a `status` filter. */
-export const listPaymentsQuery = z
-  .strictObject({ ...listQueryFields, status: z.enum(PAYMENT_STATUSES).optional() })
-  .meta({ id: 'ListPaymentsQuery' });
+export const listPaymentsQuery = z.withMeta(z.strictObject({ ...listQueryFields, status: z.optional(z.enum(PAYMENT_STATUSES)) }), {
+  id: 'ListPaymentsQuery',
+});
 
 /** Body of the test helper `POST /v1/test_helpers/payment_links/:id/checkout`. */
 /** What a link may collect from the customer (`collect_email`, `collect_phone`, `collect_address`): the checkout page's fields and the helper's. */
 export const customerDetailsInput = {
-  email: z.email().optional().meta({ description: "The customer's email; required to pay when the link collects it." }),
-  phone: z.string().min(1).max(40).optional().meta({ description: "The customer's phone number; required to pay when the link collects it." }),
-  address: z.string().min(1).max(500).optional().meta({ description: "The customer's billing address; required to pay when the link collects it." }),
+  email: z.withMeta(z.optional(z.email()), { description: "The customer's email; required to pay when the link collects it." }),
+  phone: z.withMeta(z.optional(z.string().check(z.minLength(1), z.maxLength(40))), {
+    description: "The customer's phone number; required to pay when the link collects it.",
+  }),
+  address: z.withMeta(z.optional(z.string().check(z.minLength(1), z.maxLength(500))), {
+    description: "The customer's billing address; required to pay when the link collects it.",
+  }),
 };
 export type CustomerDetails = { email?: string; phone?: string; address?: string };
 
-export const testCheckoutBody = z
-  .strictObject({
-    outcome: z.enum(PAYMENT_STATUSES).optional().meta({ description: 'The payment outcome; default `paid`.' }),
-    client_key: z.string().min(1).max(64).optional().meta({ description: 'The customer: an open payment of the same client key is reused.' }),
+export const testCheckoutBody = z.withMeta(
+  z.strictObject({
+    outcome: z.withMeta(z.optional(z.enum(PAYMENT_STATUSES)), { description: 'The payment outcome; default `paid`.' }),
+    client_key: z.withMeta(z.optional(z.string().check(z.minLength(1), z.maxLength(64))), {
+      description: 'The customer: an open payment of the same client key is reused.',
+    }),
     ...customerDetailsInput,
-  })
-  .meta({ id: 'TestHelperCheckoutRequest' });
+  }),
+  { id: 'TestHelperCheckoutRequest' },
+);
 
 /** The minimal payment shape of a payment link's payment sub-list (output). */
-export const PaymentListItemSchema = z
-  .strictObject({
+export const PaymentListItemSchema = z.withMeta(
+  z.strictObject({
     object: z.literal('payment'),
-    id: z.string().meta({ description: 'Prefix `pay_`.', example: 'pay_01jd2x3y4z5a6b7c8d9e0f1g2h' }),
+    id: z.withMeta(z.string(), { description: 'Prefix `pay_`.', example: 'pay_01jd2x3y4z5a6b7c8d9e0f1g2h' }),
     status: z.enum(PAYMENT_STATUSES),
     amount: AmountSchema,
     created_at: DatetimeSchema,
-    paid_at: DatetimeSchema.nullable(),
-    payment_link_id: z.string().meta({ description: 'Prefix `pl_`.' }),
-  })
-  .meta({ id: 'PaymentLinkPayment', description: 'A payment as a payment link lists it.' });
+    paid_at: z.nullable(DatetimeSchema),
+    payment_link_id: z.withMeta(z.string(), { description: 'Prefix `pl_`.' }),
+  }),
+  { id: 'PaymentLinkPayment', description: 'A payment as a payment link lists it.' },
+);
 
 /** The payment object of `GET /v1/payments/:id` (product-decisions §5), output. */
-export const PaymentSchema = z
-  .strictObject({
+export const PaymentSchema = z.withMeta(
+  z.strictObject({
     ...PaymentListItemSchema.shape,
     acceptor_id: z.string(),
     org_id: z.string(),
     mode: z.enum(['test', 'live']),
-    customer: z.strictObject({ email: z.string().optional(), phone: z.string().optional() }).optional(),
-    billing: z.strictObject({ address: z.string().optional() }).optional(),
+    customer: z.optional(z.strictObject({ email: z.optional(z.string()), phone: z.optional(z.string()) })),
+    billing: z.optional(z.strictObject({ address: z.optional(z.string()) })),
     links: z.strictObject({ api: LinkSchema }),
-  })
-  .meta({ id: 'Payment', description: 'A payment.' });
+  }),
+  { id: 'Payment', description: 'A payment.' },
+);
 
 export const PaymentLinkPaymentListSchema = objectListSchema(
   PaymentListItemSchema,

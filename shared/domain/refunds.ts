@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod';
 import type { Mode } from '../auth/principal';
 import type { PublicUrls } from '../config';
 import { BusinessRuleError } from '../errors';
@@ -66,67 +66,93 @@ export interface RefundablePayment {
 export const OVERCAP_PCT_PATTERN = /^[0-9]{1,4}(\.[0-9]{1,6})?$/;
 const CURRENCY_CODE = /^[A-Za-z]{3}$/;
 
-export const refundAmountInput = z
-  .strictObject({
-    value: positiveAmountValue.meta({ example: '5.00' }),
-    currency: currencyCode
-      .refine(...businessRule<string>((value) => !CURRENCY_CODE.test(value) || value.toUpperCase() === REFUND_CURRENCY, 'Refunds support only the currency eur'))
-      .meta({ example: 'eur' }),
-  })
-  .meta({ id: 'RefundAmountInput' });
+export const refundAmountInput = z.withMeta(
+  z.strictObject({
+    value: z.withMeta(positiveAmountValue, { example: '5.00' }),
+    currency: z.withMeta(
+      currencyCode.check(
+        z.refine(
+          ...businessRule<string>(
+            (value) => !CURRENCY_CODE.test(value) || value.toUpperCase() === REFUND_CURRENCY,
+            'Refunds support only the currency eur',
+          ),
+        ),
+      ),
+      { example: 'eur' },
+    ),
+  }),
+  { id: 'RefundAmountInput' },
+);
 
 const metadataInput = z
-  .preprocess(rejectReservedKeys, z.record(z.string(), z.string()))
-  .refine(...businessRule<Record<string, string>>((value) => Object.keys(value).length <= LIMITS.metadata.keys, `metadata holds at most ${LIMITS.metadata.keys} keys`))
-  .refine(
-    ...businessRule<Record<string, string>>(
-      (value) => Object.keys(value).every((key) => key.length >= 1 && key.length <= LIMITS.metadata.keyLength),
-      `metadata keys are 1 to ${LIMITS.metadata.keyLength} characters long`,
+  .pipe(z.transform(rejectReservedKeys), z.record(z.string(), z.string()))
+  .check(
+    z.refine(
+      ...businessRule<Record<string, string>>(
+        (value) => Object.keys(value).length <= LIMITS.metadata.keys,
+        `metadata holds at most ${LIMITS.metadata.keys} keys`,
+      ),
     ),
-  )
-  .refine(
-    ...businessRule<Record<string, string>>(
-      (value) => Object.values(value).every((entry) => entry.length <= LIMITS.metadata.valueLength),
-      `metadata values are at most ${LIMITS.metadata.valueLength} characters long`,
+    z.refine(
+      ...businessRule<Record<string, string>>(
+        (value) => Object.keys(value).every((key) => key.length >= 1 && key.length <= LIMITS.metadata.keyLength),
+        `metadata keys are 1 to ${LIMITS.metadata.keyLength} characters long`,
+      ),
     ),
-  )
-  .refine(
-    ...businessRule<Record<string, string>>(
-      (value) => Buffer.byteLength(JSON.stringify(value)) <= LIMITS.metadata.bytes,
-      `metadata is at most ${LIMITS.metadata.bytes} bytes as JSON`,
+    z.refine(
+      ...businessRule<Record<string, string>>(
+        (value) => Object.values(value).every((entry) => entry.length <= LIMITS.metadata.valueLength),
+        `metadata values are at most ${LIMITS.metadata.valueLength} characters long`,
+      ),
+    ),
+    z.refine(
+      ...businessRule<Record<string, string>>(
+        (value) => Buffer.byteLength(JSON.stringify(value)) <= LIMITS.metadata.bytes,
+        `metadata is at most ${LIMITS.metadata.bytes} bytes as JSON`,
+      ),
     ),
   );
 
 /** Body of POST /v1/payments/:id/refunds; every field is optional, unknown fields are 400. */
-export const refundCreateBody = z
-  .strictObject({
-    amount: refundAmountInput.optional(),
-    description: z
-      .string()
-      .refine(...businessRule<string>((value) => value.length <= LIMITS.descriptionLength, `description is at most ${LIMITS.descriptionLength} characters long`))
-      .optional(),
-    webhook_url: httpUrlInput.optional(),
-    metadata: metadataInput.optional(),
-    allow_overcaptured: z.boolean().optional(),
-    overcap_pct: z.string().regex(OVERCAP_PCT_PATTERN, 'overcap_pct must be a decimal fraction such as 0.20').optional(),
-  })
-  .meta({ id: 'RefundCreateRequest' });
+export const refundCreateBody = z.withMeta(
+  z.strictObject({
+    amount: z.optional(refundAmountInput),
+    description: z.optional(
+      z
+        .string()
+        .check(
+          z.refine(
+            ...businessRule<string>(
+              (value) => value.length <= LIMITS.descriptionLength,
+              `description is at most ${LIMITS.descriptionLength} characters long`,
+            ),
+          ),
+        ),
+    ),
+    webhook_url: z.optional(httpUrlInput),
+    metadata: z.optional(metadataInput),
+    allow_overcaptured: z.optional(z.boolean()),
+    overcap_pct: z.optional(z.string().check(z.regex(OVERCAP_PCT_PATTERN, 'overcap_pct must be a decimal fraction such as 0.20'))),
+  }),
+  { id: 'RefundCreateRequest' },
+);
 export type RefundCreateBody = z.infer<typeof refundCreateBody>;
 
 /** Body of the test helper POST /v1/test_helpers/refunds/:id/transitions. */
-export const refundTransitionBody = z
-  .strictObject({ status: z.enum(['processing', 'refunded', 'failed', 'canceled']) })
-  .meta({ id: 'RefundTransitionRequest' });
+export const refundTransitionBody = z.withMeta(z.strictObject({ status: z.enum(['processing', 'refunded', 'failed', 'canceled']) }), {
+  id: 'RefundTransitionRequest',
+});
 
 /** Body of the test helper POST /v1/test_helpers/balance_adjustments (signed amount). */
-export const balanceAdjustmentBody = z
-  .strictObject({
+export const balanceAdjustmentBody = z.withMeta(
+  z.strictObject({
     amount: z.strictObject({
-      value: signedAmountValue.meta({ example: '-10.00' }),
-      currency: currencyCode.meta({ example: 'eur' }),
+      value: z.withMeta(signedAmountValue, { example: '-10.00' }),
+      currency: z.withMeta(currencyCode, { example: 'eur' }),
     }),
-  })
-  .meta({ id: 'BalanceAdjustmentRequest' });
+  }),
+  { id: 'BalanceAdjustmentRequest' },
+);
 
 // ---------------------------------------------------------------------------------------------
 // Amount rules (product-decisions §6)
@@ -272,9 +298,9 @@ export function newRefund(input: Omit<Refund, 'status' | 'onHold' | 'updatedAt'>
 // ---------------------------------------------------------------------------------------------
 // Output
 
-export const refundResourceSchema = z
-  .strictObject({
-    id: z.string().meta({ description: 'Prefix `rf_`.' }),
+export const refundResourceSchema = z.withMeta(
+  z.strictObject({
+    id: z.withMeta(z.string(), { description: 'Prefix `rf_`.' }),
     object: z.literal('refund'),
     payment_id: z.string(),
     org_id: z.string(),
@@ -282,14 +308,15 @@ export const refundResourceSchema = z
     created_at: DatetimeSchema,
     mode: z.enum(['test', 'live']),
     status: z.enum(REFUND_STATUSES),
-    on_hold: z.boolean().meta({ description: 'True while the refund waits, `pending`, for the balance to cover it.' }),
+    on_hold: z.withMeta(z.boolean(), { description: 'True while the refund waits, `pending`, for the balance to cover it.' }),
     description: z.string(),
-    webhook_url: z.string().nullable(),
+    webhook_url: z.nullable(z.string()),
     amount: AmountSchema,
     metadata: z.record(z.string(), z.string()),
     links: z.strictObject({ api: LinkSchema, checkout: LinkSchema, dashboard: LinkSchema }),
-  })
-  .meta({ id: 'Refund', description: 'A refund; amounts in eur (lower case).' });
+  }),
+  { id: 'Refund', description: 'A refund; amounts in eur (lower case).' },
+);
 export type RefundResource = z.infer<typeof refundResourceSchema>;
 
 export const RefundListSchema = pageSchema(refundResourceSchema, 'RefundList', 'A page of refunds, newest first.');
@@ -332,9 +359,10 @@ export function refundEvent(refund: Refund, urls: PublicUrls, at: Date): OutboxE
   return resourceEvent(type, refund, refundResource(refund, urls), { targetUrl: refund.webhookUrl, at });
 }
 
-export const BalanceSchema = z
-  .strictObject({ object: z.literal('balance'), available: AmountSchema })
-  .meta({ id: 'Balance', description: 'The balance of the organization for the key\'s mode, after the adjustment.' });
+export const BalanceSchema = z.withMeta(z.strictObject({ object: z.literal('balance'), available: AmountSchema }), {
+  id: 'Balance',
+  description: "The balance of the organization for the key's mode, after the adjustment.",
+});
 
 /** The balance object of the balance-adjustment test helper. */
 export function balanceResource(availableMinor: number, currency: string): z.infer<typeof BalanceSchema> {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type * as z from 'zod';
+import type * as z from '../zod';
 import { BusinessRuleError } from '../errors';
 import { newId } from '../ids';
 import { isoMicros, toIsoMicros } from '../time';

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod';
 import type { PublicUrls } from '../config';
 import { formatMinor, moneyOut, parseMinor } from '../money';
 import { listQueryFields, pageSchema } from '../pagination';
@@ -26,7 +26,7 @@ export const isSettlementCode = (value: string) => CODE.test(value);
 /** Ids carried by the acquirer's feed: the prefix and a URL-safe body. */
 const ID_BODY = '[0-9A-Za-z]{1,64}';
 const idPattern = (prefix: string) => new RegExp(`^${prefix}_${ID_BODY}$`);
-const idOf = (prefix: string) => z.string().regex(idPattern(prefix), `must be a ${prefix}_ id`);
+const idOf = (prefix: string) => z.string().check(z.regex(idPattern(prefix), `must be a ${prefix}_ id`));
 export const isSettlementId = (value: string) => idPattern('stl').test(value);
 /** Cursors of the records list: the id of any record that has one. */
 export const isRecordId = (value: string) => ['pay', 'rf', 'cb'].some((prefix) => idPattern(prefix).test(value));
@@ -36,47 +36,49 @@ const datetime = z.iso.datetime({ offset: true });
 const direction = z.enum(['debit', 'credit']);
 const link = LinkSchema;
 
-export const SettlementAmount = z
-  .strictObject({
-    value: z.string().regex(/^-?[0-9]{1,13}(\.[0-9]{1,2})?$/, 'must be a decimal with up to two fraction digits'),
-    currency: z.string().regex(/^[A-Za-z]{3}$/, 'must be a three-letter currency code'),
-  })
-  .meta({ id: 'SettlementAmount' });
+export const SettlementAmount = z.withMeta(
+  z.strictObject({
+    value: z.string().check(z.regex(/^-?[0-9]{1,13}(\.[0-9]{1,2})?$/, 'must be a decimal with up to two fraction digits')),
+    currency: z.string().check(z.regex(/^[A-Za-z]{3}$/, 'must be a three-letter currency code')),
+  }),
+  { id: 'SettlementAmount' },
+);
 
-export const ClearingAccount = z
-  .strictObject({ method: z.string(), iban: z.string(), bic: z.string(), owner: z.string() })
-  .meta({ id: 'SettlementClearingAccount' });
+export const ClearingAccount = z.withMeta(z.strictObject({ method: z.string(), iban: z.string(), bic: z.string(), owner: z.string() }), {
+  id: 'SettlementClearingAccount',
+});
 
-export const ClearingLine = z
-  .strictObject({
+export const ClearingLine = z.withMeta(
+  z.strictObject({
     clearing_date: date,
     value_date: date,
     settlement_date: date,
     state: z.string(),
     payment_method: z.string(),
-    brand: z.string().optional(),
-    card_type: z.string().optional(),
-    funding_type: z.string().optional(),
-    region: z.string().optional(),
-    channel: z.string().optional(),
+    brand: z.optional(z.string()),
+    card_type: z.optional(z.string()),
+    funding_type: z.optional(z.string()),
+    region: z.optional(z.string()),
+    channel: z.optional(z.string()),
     direction,
     collecting: z.boolean(),
     amount: SettlementAmount,
-    transaction_count: z.number().int().nonnegative(),
-    unique_payers: z.number().int().nonnegative(),
-  })
-  .meta({ id: 'SettlementClearingLine' });
+    transaction_count: z.number().check(z.int(), z.nonnegative()),
+    unique_payers: z.number().check(z.int(), z.nonnegative()),
+  }),
+  { id: 'SettlementClearingLine' },
+);
 
-export const ClearingGroup = z
-  .strictObject({ created_at: datetime, clearing_lines: z.array(ClearingLine) })
-  .meta({ id: 'SettlementClearingGroup' });
+export const ClearingGroup = z.withMeta(z.strictObject({ created_at: datetime, clearing_lines: z.array(ClearingLine) }), {
+  id: 'SettlementClearingGroup',
+});
 
-export const SettlementSchema = z
-  .strictObject({
+export const SettlementSchema = z.withMeta(
+  z.strictObject({
     id: idOf('stl'),
     object: z.literal('settlement'),
     org_id: idOf('org'),
-    code: z.string().regex(CODE, 'must be 1 to 100 URL path characters'),
+    code: z.string().check(z.regex(CODE, 'must be 1 to 100 URL path characters')),
     description: z.string(),
     settlement_date: date,
     confirmation_date: date,
@@ -87,13 +89,14 @@ export const SettlementSchema = z
     created_at: datetime,
     updated_at: datetime,
     links: z.strictObject({ api: link, records: link }),
-  })
-  .meta({ id: 'Settlement' });
+  }),
+  { id: 'Settlement' },
+);
 
-export const SettlementListItem = SettlementSchema.omit({ clearings: true }).meta({ id: 'SettlementListItem' });
+export const SettlementListItem = z.withMeta(z.omit(SettlementSchema, { clearings: true }), { id: 'SettlementListItem' });
 
-export const PaymentRecord = z
-  .strictObject({
+export const PaymentRecord = z.withMeta(
+  z.strictObject({
     object: z.literal('payment'),
     id: idOf('pay'),
     direction,
@@ -101,17 +104,18 @@ export const PaymentRecord = z
     acceptor_id: idOf('acceptor'),
     status: z.enum(PAYMENT_STATUSES),
     created_at: datetime,
-    paid_at: datetime.nullable().default(null),
-    description: z.string().nullable().default(null),
+    paid_at: z._default(z.nullable(datetime), null),
+    description: z._default(z.nullable(z.string()), null),
     payment_method: z.string(),
     amount: SettlementAmount,
-    metadata: z.record(z.string(), z.unknown()).nullable().default(null),
+    metadata: z._default(z.nullable(z.record(z.string(), z.unknown())), null),
     links: z.strictObject({ api: link }),
-  })
-  .meta({ id: 'SettlementPaymentRecord' });
+  }),
+  { id: 'SettlementPaymentRecord' },
+);
 
-export const RefundRecord = z
-  .strictObject({
+export const RefundRecord = z.withMeta(
+  z.strictObject({
     object: z.literal('refund'),
     id: idOf('rf'),
     direction,
@@ -120,11 +124,12 @@ export const RefundRecord = z
     amount: SettlementAmount,
     created_at: datetime,
     links: z.strictObject({ api: link, payment: link }),
-  })
-  .meta({ id: 'SettlementRefundRecord' });
+  }),
+  { id: 'SettlementRefundRecord' },
+);
 
-export const ChargebackRecord = z
-  .strictObject({
+export const ChargebackRecord = z.withMeta(
+  z.strictObject({
     object: z.literal('chargeback'),
     id: idOf('cb'),
     direction,
@@ -135,12 +140,13 @@ export const ChargebackRecord = z
     deadline_at: datetime,
     created_at: datetime,
     links: z.strictObject({ api: link, payment: link }),
-  })
-  .meta({ id: 'SettlementChargebackRecord' });
+  }),
+  { id: 'SettlementChargebackRecord' },
+);
 
 /** The bank reversed a chargeback in the merchant's favour; no id and no links. */
-export const ChargebackReversalRecord = z
-  .strictObject({
+export const ChargebackReversalRecord = z.withMeta(
+  z.strictObject({
     object: z.literal('chargeback_reversal'),
     direction,
     chargeback_id: idOf('cb'),
@@ -148,29 +154,32 @@ export const ChargebackReversalRecord = z
     amount: SettlementAmount,
     payment_method: z.string(),
     transaction_date: date,
-  })
-  .meta({ id: 'SettlementChargebackReversalRecord' });
+  }),
+  { id: 'SettlementChargebackReversalRecord' },
+);
 
 /** A sale reversed by the payment method: basic transaction details only; no id and no links. */
-export const RollbackRecord = z
-  .strictObject({
+export const RollbackRecord = z.withMeta(
+  z.strictObject({
     object: z.literal('rollback'),
     direction,
-    payment_id: idOf('pay').nullable().default(null),
+    payment_id: z._default(z.nullable(idOf('pay')), null),
     amount: SettlementAmount,
     payment_method: z.string(),
     transaction_date: date,
-  })
-  .meta({ id: 'SettlementRollbackRecord' });
+  }),
+  { id: 'SettlementRollbackRecord' },
+);
 
 const RECORD_SCHEMAS = [PaymentRecord, RefundRecord, ChargebackRecord, ChargebackReversalRecord, RollbackRecord] as const;
 
-export const SettlementRecord = z.discriminatedUnion('object', RECORD_SCHEMAS).meta({ id: 'SettlementRecord' });
+export const SettlementRecord = z.withMeta(z.discriminatedUnion('object', RECORD_SCHEMAS), { id: 'SettlementRecord' });
 
 /** `GET /v1/settlements/:code/records`: the standard list parameters and a `type` filter. */
-export const SettlementRecordsQuery = z
-  .strictObject({ ...listQueryFields, type: z.enum(RECORD_TYPES).optional().meta({ description: 'Only records of this object type.' }) })
-  .meta({ id: 'SettlementRecordsQuery' });
+export const SettlementRecordsQuery = z.withMeta(
+  z.strictObject({ ...listQueryFields, type: z.withMeta(z.optional(z.enum(RECORD_TYPES)), { description: 'Only records of this object type.' }) }),
+  { id: 'SettlementRecordsQuery' },
+);
 
 export const SettlementListSchema = pageSchema(SettlementListItem, 'SettlementList', 'A page of settlements, newest first by creation.');
 export const SettlementRecordListSchema = pageSchema(
@@ -180,31 +189,34 @@ export const SettlementRecordListSchema = pageSchema(
 );
 
 /** A record of a feed document: as the API lists it, `links` optional (they are generated). */
-export const SettlementImportRecord = z
-  .discriminatedUnion('object', [
-    PaymentRecord.partial({ links: true }),
-    RefundRecord.partial({ links: true }),
-    ChargebackRecord.partial({ links: true }),
+export const SettlementImportRecord = z.withMeta(
+  z.discriminatedUnion('object', [
+    z.partial(PaymentRecord, { links: true }),
+    z.partial(RefundRecord, { links: true }),
+    z.partial(ChargebackRecord, { links: true }),
     ChargebackReversalRecord,
     RollbackRecord,
-  ])
-  .meta({ id: 'SettlementImportRecord' });
+  ]),
+  { id: 'SettlementImportRecord' },
+);
 
 /** A settlement of a feed document: as the API returns it, plus its `records`. */
-export const SettlementImport = SettlementSchema.partial({
-  id: true,
-  object: true,
-  description: true,
-  created_at: true,
-  updated_at: true,
-  links: true,
-})
-  .extend({ records: z.array(SettlementImportRecord).default([]) })
-  .meta({ id: 'SettlementImport' });
+export const SettlementImport = z.withMeta(
+  z.extend(
+    z.partial(SettlementSchema, {
+      id: true,
+      object: true,
+      description: true,
+      created_at: true,
+      updated_at: true,
+      links: true,
+    }),
+    { records: z._default(z.array(SettlementImportRecord), []) },
+  ),
+  { id: 'SettlementImport' },
+);
 
-export const SettlementImportDocument = z
-  .strictObject({ settlements: z.array(SettlementImport) })
-  .meta({ id: 'SettlementImportDocument' });
+export const SettlementImportDocument = z.withMeta(z.strictObject({ settlements: z.array(SettlementImport) }), { id: 'SettlementImportDocument' });
 
 export type SettlementOutput = z.infer<typeof SettlementSchema>;
 export type SettlementListItemOutput = z.infer<typeof SettlementListItem>;

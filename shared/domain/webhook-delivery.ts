@@ -4,11 +4,9 @@
  * jitter, and the dead-letter queue after the last attempt. The ports below are implemented
  * by DynamoDB, HTTP, SQS and in-process adapters; nothing here knows which.
  */
-import { Webhook } from 'standardwebhooks';
-import * as z from 'zod';
 import type { Mode } from '../auth/principal';
 import type { EventEnvelope, OutboxEvent } from '../events';
-import { isoMillis } from '../time';
+import type { RetryPolicy } from './retry-policy';
 import { deliveryTargets, type DeliveryTarget, type WebhookSubscription } from './webhooks';
 
 /** What the publisher hands on: the stored outbox event, marked when it is an `ops event resend`. */
@@ -83,63 +81,6 @@ export const deliveryKey = (task: Pick<DeliveryTask, 'target' | 'resendId'>) =>
 export function isDeliveryTask(value: unknown): value is DeliveryTask {
   const task = value as DeliveryTask;
   return task?.kind === 'webhook_delivery' && typeof task.event?.envelope?.id === 'string' && typeof task.target?.url === 'string';
-}
-
-/**
- * Delays between attempts: `scheduleMs[n - 1]` separates attempt n from attempt n + 1, so a
- * delivery makes `scheduleMs.length + 1` attempts. Each delay is shortened by a random part of
- * up to `jitter` of itself (0..1), so the whole window is at least `sum × (1 - jitter)`.
- */
-export interface RetryPolicy {
-  scheduleMs: number[];
-  jitter: number;
-}
-
-export const maxAttempts = (policy: RetryPolicy) => policy.scheduleMs.length + 1;
-
-/** The shortest time from the first to the last attempt that the policy allows. */
-export const minimumRetryWindowMs = (policy: RetryPolicy) =>
-  policy.scheduleMs.reduce((sum, delay) => sum + delay, 0) * (1 - policy.jitter);
-
-/** Doubling delays from `firstMs`, capped at `capMs`, until the window is at least `windowMs`. */
-export function exponentialSchedule(options: { firstMs: number; capMs: number; windowMs: number; jitter: number }): number[] {
-  const schedule: number[] = [];
-  let delay = options.firstMs;
-  while (minimumRetryWindowMs({ scheduleMs: schedule, jitter: options.jitter }) < options.windowMs) {
-    schedule.push(Math.min(delay, options.capMs));
-    delay *= 2;
-  }
-  return schedule;
-}
-
-/** The wait before the attempt after `failedAttempt`, or undefined after the last one. */
-export function retryDelayMs(policy: RetryPolicy, failedAttempt: number, random: () => number = Math.random): number | undefined {
-  const base = policy.scheduleMs[failedAttempt - 1];
-  if (base === undefined) return undefined;
-  return Math.round(base * (1 - policy.jitter * random()));
-}
-
-/** The Standard Webhooks headers of every attempt, as the reference documents each webhook. */
-export const WebhookHeadersSchema = z.object({
-  'webhook-id': z.string().meta({ description: 'The event id (`evt_…`), the same on every attempt and every target: drop duplicates by it.' }),
-  'webhook-timestamp': z.string().regex(/^[0-9]+$/).meta({ description: 'Unix seconds of this attempt; reject one more than five minutes away (replays).' }),
-  'webhook-signature': z
-    .string()
-    .regex(/^v1,[A-Za-z0-9+/=]+( v1,[A-Za-z0-9+/=]+)*$/)
-    .meta({
-      description:
-        '`v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded secret after `whsec_`; space-separated when several.',
-    }),
-});
-
-/** The headers of one attempt, signed per Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `id.timestamp.body`. */
-export function signedHeaders(secret: string, eventId: string, at: Date, body: string): Record<string, string> {
-  const signed: z.infer<typeof WebhookHeadersSchema> = {
-    'webhook-id': eventId,
-    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-    'webhook-signature': new Webhook(secret).sign(eventId, at, body),
-  };
-  return { 'content-type': 'application/json', 'user-agent': 'payment-operations-webhooks/1', ...signed };
 }
 
 export interface SendResult {
@@ -243,86 +184,6 @@ export async function planDeliveries(
   subscriptionsOf: (orgId: string, mode: Mode) => Promise<WebhookSubscription[]>,
 ): Promise<DeliveryTask[]> {
   return firstAttempts(event, await subscriptionsOf(event.orgId, event.envelope.mode));
-}
-
-/**
- * One attempt of one delivery.
- * 1. skip it when this delivery already ended (a duplicate publish, a twin message);
- * 2. take one of its tenant's attempt slots, or come back later (`busy`): one tenant's slow
- *    endpoint never holds more than its slots;
- * 3. find the signing secret (a deleted subscription cancels the delivery);
- * 4. POST the envelope, signed, with the attempt's timeout, then give the slot back;
- * 5. record the attempt and what follows from it (`concludeAttempt`).
- * A task whose attempt was made but not recorded (`made`) starts at 5: once a POST may have
- * reached the receiver it is never sent again for the same attempt.
- */
-export async function attemptDelivery(task: DeliveryTask, ports: DeliveryPorts): Promise<DeliveryOutcome> {
-  if (task.made) return concludeAttempt(task, task.made.record, task.made.tries + 1, ports);
-  const { envelope, orgId } = task.event;
-  if (await ports.journal.isSettled(envelope.id, deliveryKey(task))) return { kind: 'skipped', reason: 'already settled' };
-  const release = await ports.slots.take(tenantOf(task), ports.timeoutMs + SLOT_LEASE_MARGIN_MS);
-  if (!release) return { kind: 'busy', task, delayMs: Math.round(ports.busyRetryMs * (1 + (ports.random ?? Math.random)())) };
-
-  let record: AttemptRecord;
-  try {
-    const secret = task.target.subscriptionId
-      ? await ports.secrets.subscriptionSecret(orgId, envelope.mode, task.target.subscriptionId)
-      : await ports.secrets.urlSecret(orgId, envelope.mode);
-    if (!secret) {
-      await ports.journal.settle(task, 'canceled');
-      return { kind: 'skipped', reason: 'subscription deleted' };
-    }
-    const at = ports.now();
-    const body = JSON.stringify(envelope);
-    const result = await ports.sender.post(task.target.url, signedHeaders(secret, envelope.id, at, body), body, ports.timeoutMs);
-    record = {
-      attempt: task.attempt,
-      at: isoMillis(at),
-      url: task.target.url,
-      durationMs: result.durationMs,
-      ...(result.statusCode !== undefined ? { statusCode: result.statusCode } : {}),
-      ...(result.error ? { error: result.error } : {}),
-    };
-  } finally {
-    await release();
-  }
-  return concludeAttempt(task, record, 1, ports);
-}
-
-/**
- * After an attempt: record it (time, endpoint, status code, duration, error); a 2xx ends the
- * delivery; otherwise the next attempt after the schedule's delay, or, after the last attempt,
- * the dead-letter queue with the attempt history (parked before it is marked dead, so a crash
- * in between parks it again rather than never). When the table refuses, the same conclusion is
- * tried again later (`unrecorded`), RECORD_TRIES times in all; then the delivery is parked as
- * it stands, or, when that fails too, abandoned. Every write here is idempotent.
- */
-async function concludeAttempt(task: DeliveryTask, record: AttemptRecord, tries: number, ports: DeliveryPorts): Promise<DeliveryOutcome> {
-  const { made: _made, ...attempted } = task;
-  const done = { ...attempted, history: [...task.history, record] };
-  try {
-    await ports.journal.recordAttempt(attempted, record);
-    if (record.statusCode !== undefined && record.statusCode >= 200 && record.statusCode < 300) {
-      await ports.journal.settle(done, 'delivered');
-      return { kind: 'delivered', task: done };
-    }
-    const delayMs = retryDelayMs(ports.policy, task.attempt, ports.random);
-    if (delayMs === undefined) {
-      await ports.deadLetters.park(done);
-      await ports.journal.settle(done, 'dead');
-      return { kind: 'dead', task: done };
-    }
-    return { kind: 'retry', task: { ...done, attempt: task.attempt + 1 }, delayMs };
-  } catch (error) {
-    const message = (error as Error).message;
-    if (tries < RECORD_TRIES) return { kind: 'unrecorded', task: { ...attempted, made: { record, tries } }, delayMs: recordRetryDelayMs(tries), error: message };
-    try {
-      await ports.deadLetters.park(done);
-      return { kind: 'dead', task: done };
-    } catch {
-      return { kind: 'abandoned', task: done, error: message };
-    }
-  }
 }
 
 /** Whose delivery it is: the unit of fairness (an SQS fair queue's message group). */

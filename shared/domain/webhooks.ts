@@ -3,7 +3,7 @@
  * each with its own Standard Webhooks signing secret. Pure rules: no I/O here.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import * as z from 'zod';
+import * as z from '../zod';
 import type { Mode } from '../auth/principal';
 import { BusinessRuleError } from '../errors';
 
@@ -82,16 +82,17 @@ export function deliveryTargets(type: string, subscriptions: WebhookSubscription
   return targets;
 }
 
-export const subscriptionInputSchema = z
-  .strictObject({
-    orgId: z.string().min(1),
+export const subscriptionInputSchema = z.withMeta(
+  z.strictObject({
+    orgId: z.string().check(z.minLength(1)),
     mode: z.enum(['test', 'live']),
     url: z.url({ protocol: /^https?$/, error: 'url must be an absolute http or https URL' }),
     events: z
-      .array(z.string().refine(isEventPattern, { error: 'each event pattern is an event type, a prefix ending in .*, or *' }))
-      .min(1, { error: 'give at least one event pattern' }),
-  })
-  .meta({ id: 'WebhookSubscriptionInput' });
+      .array(z.string().check(z.refine(isEventPattern, { error: 'each event pattern is an event type, a prefix ending in .*, or *' })))
+      .check(z.minLength(1, { error: 'give at least one event pattern' })),
+  }),
+  { id: 'WebhookSubscriptionInput' },
+);
 
 export type SubscriptionInput = z.infer<typeof subscriptionInputSchema>;
 

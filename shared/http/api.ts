@@ -1,10 +1,10 @@
 import middy, { type MiddlewareObj } from '@middy/core';
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import type * as z from 'zod';
+import type { Context } from 'aws-lambda';
+import type * as z from '../zod';
 import { Authenticator } from '../auth/authenticate';
 import type { Principal } from '../auth/principal';
 import { ANY_KEY, type ApiOperation, type Auth } from '../api/operation';
-import { loadConfig, publicUrls, type PublicUrls, type ServiceConfig } from '../config';
+import { loadConfig, type PublicUrls } from '../config';
 import { documentClient } from '../db/client';
 import { NotFoundError } from '../errors';
 import { createDirectory } from '../db/directory';
@@ -14,10 +14,8 @@ import { IDEMPOTENCY_HEADER, runIdempotently } from './idempotency';
 import { logger } from '../observability/logger';
 import { observeRequests } from '../observability/middleware';
 import { cookiesOf } from './cookies';
+import { toResult, urlsFor, type ApiEvent, type ApiResponse, type ApiResult } from './response';
 import { parseJsonBody, parseWith } from './validation';
-
-export type ApiEvent = APIGatewayProxyEventV2;
-export type ApiResult = APIGatewayProxyStructuredResultV2;
 
 /** What a use case gets from the edge: the caller, the parsed input, and the public URLs. */
 export interface ApiRequest<P, Q, B> {
@@ -30,39 +28,18 @@ export interface ApiRequest<P, Q, B> {
   cookies: Record<string, string>;
 }
 
-export interface ApiResponse {
-  status: number;
-  body?: unknown;
-  html?: string;
-  /** A static file, sent base64-encoded; `headers` carry its content-type. */
-  bytes?: Buffer;
-  headers?: Record<string, string>;
-  cookies?: string[];
-}
-
 /** Process-wide dependencies, created once per cold start. */
-let runtime: { config: ServiceConfig; authenticator: Authenticator; idempotency: IdempotencyStore } | undefined;
+let runtime: { authenticator: Authenticator; idempotency: IdempotencyStore } | undefined;
 function getRuntime() {
   if (!runtime) {
     const config = loadConfig();
     const keyStore = createDirectory(documentClient(), config.tableName).keyStore;
     runtime = {
-      config,
       authenticator: new Authenticator(keyStore),
       idempotency: createIdempotencyStore(documentClient(), config.tableName),
     };
   }
   return runtime;
-}
-
-function requestBaseUrl(event: ApiEvent): string | undefined {
-  const host = event.headers?.host;
-  if (!host) return undefined;
-  return `${event.headers['x-forwarded-proto'] ?? 'https'}://${host}`;
-}
-
-export function urlsFor(event: ApiEvent): PublicUrls {
-  return publicUrls(getRuntime().config, requestBaseUrl(event));
 }
 
 /** Every error leaves as the one envelope; 5xx are logged with their cause, nothing else is. */
@@ -82,29 +59,13 @@ export const errorEnvelope = (): MiddlewareObj<ApiEvent, ApiResult> => ({
   },
 });
 
-export function toResult(response: ApiResponse): ApiResult {
-  if (response.bytes) {
-    return { statusCode: response.status, headers: response.headers, body: response.bytes.toString('base64'), isBase64Encoded: true };
-  }
-  const isHtml = response.html !== undefined;
-  return {
-    statusCode: response.status,
-    headers: {
-      'content-type': isHtml ? 'text/html; charset=utf-8' : 'application/json; charset=utf-8',
-      ...response.headers,
-    },
-    ...(response.cookies ? { cookies: response.cookies } : {}),
-    body: isHtml ? response.html : response.body === undefined ? '' : JSON.stringify(response.body),
-  };
-}
-
 /**
  * Builds an API Gateway handler for a declared operation: error envelope, authentication with
  * the operation's scope and mode, then input parsing with its schemas, then the use case (at
  * most once per Idempotency-Key on POST). Every `/v1` handler is one call to this function, so
  * each cross-cutting rule lives here once.
  */
-export function apiHandler<P extends z.ZodObject, Q extends z.ZodObject, B extends z.ZodType>(
+export function apiHandler<P extends z.ZodMiniObject, Q extends z.ZodMiniObject, B extends z.ZodMiniType>(
   operation: ApiOperation<P, Q, B>,
   run: (request: ApiRequest<z.infer<P>, z.infer<Q>, z.infer<B>>) => Promise<ApiResponse>,
 ) {

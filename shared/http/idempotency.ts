@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import * as z from 'zod';
+import * as z from '../zod';
 import type { IdempotencyStore, StoredResponse } from '../db/idempotency-store';
 import { logger } from '../observability/logger';
 import { BusinessRuleError, ConflictError, InvalidRequestError } from '../errors';
@@ -14,23 +14,18 @@ export const REPLAYED_HEADER = 'idempotent-replayed';
 
 /** The request header every POST accepts (documented in the OpenAPI reference). */
 export const IdempotencyHeaders = z.object({
-  'Idempotency-Key': z
-    .string()
-    .min(1)
-    .max(255)
-    .optional()
-    .meta({
-      description:
-        'Makes the POST safe to retry: the first answer (status and body) is stored for 24 hours and replayed, with `Idempotent-Replayed: true`, ' +
-        'for the same key, API key and body. The same key with another body: 422; while the first request still runs: 409; ' +
-        'after a first request that failed once its change was written: 409 (replayed), and it never runs again.',
-    }),
+  'Idempotency-Key': z.withMeta(z.optional(z.string().check(z.minLength(1), z.maxLength(255))), {
+    description:
+      'Makes the POST safe to retry: the first answer (status and body) is stored for 24 hours and replayed, with `Idempotent-Replayed: true`, ' +
+      'for the same key, API key and body. The same key with another body: 422; while the first request still runs: 409; ' +
+      'after a first request that failed once its change was written: 409 (replayed), and it never runs again.',
+  }),
 });
 const idempotencyKeySchema = IdempotencyHeaders.shape['Idempotency-Key'];
 
 /** Response header of a replayed answer. */
 export const ReplayedHeaders = z.object({
-  'Idempotent-Replayed': z.literal('true').optional().meta({ description: 'Present on an answer replayed for a repeated Idempotency-Key.' }),
+  'Idempotent-Replayed': z.withMeta(z.optional(z.literal('true')), { description: 'Present on an answer replayed for a repeated Idempotency-Key.' }),
 });
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };

@@ -3,7 +3,7 @@ import type { Context } from 'aws-lambda';
 import { toErrorResponse } from './error-envelope';
 import { logger } from '../observability/logger';
 import { observeRequests } from '../observability/middleware';
-import { toResult, urlsFor, type ApiEvent, type ApiResponse, type ApiResult } from './api';
+import { toResult, urlsFor, type ApiEvent, type ApiResponse, type ApiResult } from './response';
 import type { PublicUrls } from '../config';
 
 /** Minimal HTML escaping for text and attribute values. */

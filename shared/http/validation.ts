@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod';
 import { isBusinessRule } from '../domain/inputs';
 import { BusinessRuleError, InvalidRequestError, PayloadTooLargeError } from '../errors';
 import { LIMITS } from '../limits';
@@ -39,7 +39,7 @@ function describe(issue: z.core.$ZodIssue, input: unknown, where: string): strin
 }
 
 /** Parses `input` with `schema`; throws InvalidRequestError (400) or BusinessRuleError (422). */
-export function parseWith<S extends z.ZodType>(schema: S, input: unknown, where: 'body' | 'query' | 'path'): z.infer<S> {
+export function parseWith<S extends z.ZodMiniType>(schema: S, input: unknown, where: 'body' | 'query' | 'path'): z.infer<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const shapeIssue = result.error.issues.find((issue) => !isBusinessIssue(issue, input));

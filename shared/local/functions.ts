@@ -1,5 +1,5 @@
 import type { Context } from 'aws-lambda';
-import type { ApiEvent, ApiResult } from '../http/api';
+import type { ApiEvent, ApiResult } from '../http/response';
 
 export type LambdaHandler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
 

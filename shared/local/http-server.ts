@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { NotFoundError, PayloadTooLargeError } from '../errors';
 import { LIMITS } from '../limits';
-import type { ApiEvent, ApiResult } from '../http/api';
+import type { ApiEvent, ApiResult } from '../http/response';
 import { toErrorResponse } from '../http/error-envelope';
 import type { LambdaHandler, ServedRoute } from './functions';
 

@@ -4,7 +4,6 @@ import { createAttemptSlots } from '../db/attempt-slots';
 import { createDeliveryRepository } from '../db/webhook-delivery-repository';
 import { createWebhookRepository } from '../db/webhook-repository';
 import {
-  attemptDelivery,
   planDeliveries,
   type DeliveryOutcome,
   type DeliveryPorts,
@@ -13,6 +12,7 @@ import {
   type PublishedEvent,
   type WebhookSender,
 } from '../domain/webhook-delivery';
+import { attemptDelivery } from '../domain/webhook-attempt';
 import type { WebhookSubscription } from '../domain/webhooks';
 import { logger } from '../observability/logger';
 import { createHttpSender } from './http-sender';

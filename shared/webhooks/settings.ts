@@ -1,4 +1,4 @@
-import { exponentialSchedule, type RetryPolicy } from '../domain/webhook-delivery';
+import { exponentialSchedule, type RetryPolicy } from '../domain/retry-policy';
 
 /** How deliveries behave where they run; read from the environment once per process. */
 export interface WebhookSettings {

@@ -1,5 +1,5 @@
 import Ajv2020 from 'ajv/dist/2020';
-import * as z from 'zod';
+import * as z from '../../shared/zod';
 
 /**
  * Instances checked against the served document's own schemas (OpenAPI 3.1 writes JSON Schema

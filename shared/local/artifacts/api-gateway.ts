@@ -1,5 +1,5 @@
 import { AWS_LIMITS } from '../../aws-limits';
-import type { ApiEvent, ApiResult } from '../../http/api';
+import type { ApiEvent, ApiResult } from '../../http/response';
 import { logger } from '../../observability/logger';
 import type { AccessDecision } from './iam';
 import type { LocalResources } from './resources';

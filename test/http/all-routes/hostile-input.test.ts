@@ -1,6 +1,6 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
-import type * as z from 'zod';
+import type * as z from '../../../shared/zod';
 import { apiOperations } from '../../../shared/api';
 import { LIMITS } from '../../../shared/limits';
 import type { HttpResult } from '../../support/http';
@@ -90,11 +90,11 @@ const manyKeys = fc.integer({ min: 41, max: 5_000 }).map((count) => Object.fromE
 const reservedKeys = fc.constantFrom(...LIMITS.reservedMetadataKeys).map((key) => JSON.parse(`{"${key}":"x","ok":"y"}`));
 const hostileValue = fc.oneof(hostileString, hostileNumber, fc.constant(null), fc.boolean(), deeplyNested, manyKeys, reservedKeys, fc.array(hostileString, { maxLength: 3 }));
 
-type Shape = Record<string, z.ZodType>;
+type Shape = Record<string, z.ZodMiniType>;
 
 /** The object shape under optional / nullable / default / pipe wrappers, if the schema is an object. */
-function shapeOf(schema: z.ZodType): Shape | undefined {
-  let def = (schema as unknown as { _zod: { def: { shape?: Shape; innerType?: z.ZodType; in?: z.ZodType } } })._zod.def;
+function shapeOf(schema: z.ZodMiniType): Shape | undefined {
+  let def = (schema as unknown as { _zod: { def: { shape?: Shape; innerType?: z.ZodMiniType; in?: z.ZodMiniType } } })._zod.def;
   for (let depth = 0; depth < 10 && !def.shape; depth++) {
     const inner = def.innerType ?? def.in;
     if (!inner) return undefined;
@@ -108,7 +108,7 @@ function shapeOf(schema: z.ZodType): Shape | undefined {
  * object; strings most often, so that many pass the types and reach the rules and the writes.
  */
 function hostileObject(shape: Shape): fc.Arbitrary<Record<string, unknown>> {
-  const field = ([name, schema]: [string, z.ZodType]) => {
+  const field = ([name, schema]: [string, z.ZodMiniType]) => {
     const nested = shapeOf(schema);
     const value = fc.oneof({ weight: 3, arbitrary: hostileString }, { weight: 2, arbitrary: hostileValue });
     return fc.tuple(fc.constant(name), nested ? fc.oneof(value, hostileObject(nested)) : value);

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../../shared/zod';
 import { apiOperations as routes } from '../../../shared/api';
 import { buildOpenApiDocument, responseSchema } from '../../../shared/openapi';
 import { client, expectEnvelope, type HttpResult } from '../../support/http';

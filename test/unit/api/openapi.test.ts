@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import * as z from 'zod';
+import * as z from '../../../shared/zod';
 import { ErrorEnvelopeSchema } from '../../../shared/http/error-envelope';
 import { apiOperations as v1Routes, routes } from '../../../shared/api';
 import { ANY_KEY, defineOperation, NoParams, NoQuery } from '../../../shared/api/operation';
@@ -16,7 +16,7 @@ const urls = {
 };
 const document = buildOpenApiDocument(v1Routes, urls) as any;
 const pathParams = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
-const componentId = (schema: z.ZodType) => z.globalRegistry.get(schema)?.id;
+const componentId = (schema: z.ZodMiniType) => z.globalRegistry.get(schema)?.id;
 
 /** A response of the document, following a `$ref` into components.responses. */
 function response(path: string, method: string, status: number) {
@@ -79,7 +79,7 @@ test('operations: a route without an explicit auth or a query schema cannot be d
   defineOperation({ ...declaration, query: NoQuery });
   expect(defineOperation({ ...declaration, auth: { scope: ANY_KEY, mode: 'test' }, query: NoQuery }).kind).toBe('api');
   for (const operation of v1Routes) {
-    expect({ handler: operation.handler, auth: Boolean(operation.auth), query: operation.query instanceof z.ZodObject }).toEqual({
+    expect({ handler: operation.handler, auth: Boolean(operation.auth), query: operation.query instanceof z.ZodMiniObject }).toEqual({
       handler: operation.handler,
       auth: true,
       query: true,

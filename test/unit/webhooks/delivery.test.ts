@@ -5,11 +5,8 @@ import { createDirectory } from '../../../shared/db/directory';
 import { createDeliveryRepository } from '../../../shared/db/webhook-delivery-repository';
 import { createWebhookRepository } from '../../../shared/db/webhook-repository';
 import {
-  attemptDelivery,
   SLOT_LEASE_MARGIN_MS,
   firstAttempts,
-  maxAttempts,
-  minimumRetryWindowMs,
   RECORD_TRIES,
   type AttemptRecord,
   type DeliveryPorts,
@@ -17,6 +14,8 @@ import {
   type DeliveryTask,
   type SendResult,
 } from '../../../shared/domain/webhook-delivery';
+import { attemptDelivery } from '../../../shared/domain/webhook-attempt';
+import { maxAttempts, minimumRetryWindowMs } from '../../../shared/domain/retry-policy';
 import { newSigningSecret, urlTargetKey, type WebhookSubscription } from '../../../shared/domain/webhooks';
 import { newEvent } from '../../../shared/events';
 import { ensureTable } from '../../../shared/local/dynamodb-local';

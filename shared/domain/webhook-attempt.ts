@@ -1,0 +1,121 @@
+import { Webhook } from 'standardwebhooks';
+import { isoMillis } from '../time';
+import * as z from '../zod';
+import { retryDelayMs } from './retry-policy';
+import {
+  deliveryKey,
+  RECORD_TRIES,
+  recordRetryDelayMs,
+  SLOT_LEASE_MARGIN_MS,
+  tenantOf,
+  type AttemptRecord,
+  type DeliveryOutcome,
+  type DeliveryPorts,
+  type DeliveryTask,
+} from './webhook-delivery';
+
+/*
+ * One attempt of a webhook delivery (shared/domain/webhook-delivery.ts): the one step that signs,
+ * so that only the delivery functions bundle the signing package (standardwebhooks and its
+ * SHA-256 and base64, 12 KB); the events API reads deliveries without it.
+ */
+
+/** The Standard Webhooks headers of every attempt, as the reference documents each webhook. */
+export const WebhookHeadersSchema = z.object({
+  'webhook-id': z.withMeta(z.string(), { description: 'The event id (`evt_…`), the same on every attempt and every target: drop duplicates by it.' }),
+  'webhook-timestamp': z.withMeta(z.string().check(z.regex(/^[0-9]+$/)), { description: 'Unix seconds of this attempt; reject one more than five minutes away (replays).' }),
+  'webhook-signature': z.withMeta(z.string().check(z.regex(/^v1,[A-Za-z0-9+/=]+( v1,[A-Za-z0-9+/=]+)*$/)), {
+    description:
+      '`v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded secret after `whsec_`; space-separated when several.',
+  }),
+});
+
+/** The headers of one attempt, signed per Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `id.timestamp.body`. */
+export function signedHeaders(secret: string, eventId: string, at: Date, body: string): Record<string, string> {
+  const signed: z.infer<typeof WebhookHeadersSchema> = {
+    'webhook-id': eventId,
+    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+    'webhook-signature': new Webhook(secret).sign(eventId, at, body),
+  };
+  return { 'content-type': 'application/json', 'user-agent': 'payment-operations-webhooks/1', ...signed };
+}
+
+/**
+ * One attempt of one delivery.
+ * 1. skip it when this delivery already ended (a duplicate publish, a twin message);
+ * 2. take one of its tenant's attempt slots, or come back later (`busy`): one tenant's slow
+ *    endpoint never holds more than its slots;
+ * 3. find the signing secret (a deleted subscription cancels the delivery);
+ * 4. POST the envelope, signed, with the attempt's timeout, then give the slot back;
+ * 5. record the attempt and what follows from it (`concludeAttempt`).
+ * A task whose attempt was made but not recorded (`made`) starts at 5: once a POST may have
+ * reached the receiver it is never sent again for the same attempt.
+ */
+export async function attemptDelivery(task: DeliveryTask, ports: DeliveryPorts): Promise<DeliveryOutcome> {
+  if (task.made) return concludeAttempt(task, task.made.record, task.made.tries + 1, ports);
+  const { envelope, orgId } = task.event;
+  if (await ports.journal.isSettled(envelope.id, deliveryKey(task))) return { kind: 'skipped', reason: 'already settled' };
+  const release = await ports.slots.take(tenantOf(task), ports.timeoutMs + SLOT_LEASE_MARGIN_MS);
+  if (!release) return { kind: 'busy', task, delayMs: Math.round(ports.busyRetryMs * (1 + (ports.random ?? Math.random)())) };
+
+  let record: AttemptRecord;
+  try {
+    const secret = task.target.subscriptionId
+      ? await ports.secrets.subscriptionSecret(orgId, envelope.mode, task.target.subscriptionId)
+      : await ports.secrets.urlSecret(orgId, envelope.mode);
+    if (!secret) {
+      await ports.journal.settle(task, 'canceled');
+      return { kind: 'skipped', reason: 'subscription deleted' };
+    }
+    const at = ports.now();
+    const body = JSON.stringify(envelope);
+    const result = await ports.sender.post(task.target.url, signedHeaders(secret, envelope.id, at, body), body, ports.timeoutMs);
+    record = {
+      attempt: task.attempt,
+      at: isoMillis(at),
+      url: task.target.url,
+      durationMs: result.durationMs,
+      ...(result.statusCode !== undefined ? { statusCode: result.statusCode } : {}),
+      ...(result.error ? { error: result.error } : {}),
+    };
+  } finally {
+    await release();
+  }
+  return concludeAttempt(task, record, 1, ports);
+}
+
+/**
+ * After an attempt: record it (time, endpoint, status code, duration, error); a 2xx ends the
+ * delivery; otherwise the next attempt after the schedule's delay, or, after the last attempt,
+ * the dead-letter queue with the attempt history (parked before it is marked dead, so a crash
+ * in between parks it again rather than never). When the table refuses, the same conclusion is
+ * tried again later (`unrecorded`), RECORD_TRIES times in all; then the delivery is parked as
+ * it stands, or, when that fails too, abandoned. Every write here is idempotent.
+ */
+async function concludeAttempt(task: DeliveryTask, record: AttemptRecord, tries: number, ports: DeliveryPorts): Promise<DeliveryOutcome> {
+  const { made: _made, ...attempted } = task;
+  const done = { ...attempted, history: [...task.history, record] };
+  try {
+    await ports.journal.recordAttempt(attempted, record);
+    if (record.statusCode !== undefined && record.statusCode >= 200 && record.statusCode < 300) {
+      await ports.journal.settle(done, 'delivered');
+      return { kind: 'delivered', task: done };
+    }
+    const delayMs = retryDelayMs(ports.policy, task.attempt, ports.random);
+    if (delayMs === undefined) {
+      await ports.deadLetters.park(done);
+      await ports.journal.settle(done, 'dead');
+      return { kind: 'dead', task: done };
+    }
+    return { kind: 'retry', task: { ...done, attempt: task.attempt + 1 }, delayMs };
+  } catch (error) {
+    const message = (error as Error).message;
+    if (tries < RECORD_TRIES) return { kind: 'unrecorded', task: { ...attempted, made: { record, tries } }, delayMs: recordRetryDelayMs(tries), error: message };
+    try {
+      await ports.deadLetters.park(done);
+      return { kind: 'dead', task: done };
+    } catch {
+      return { kind: 'abandoned', task: done, error: message };
+    }
+  }
+}

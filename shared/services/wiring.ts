@@ -1,0 +1,19 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { loadConfig } from '../config';
+import { documentClient } from '../db/client';
+
+/** What every adapter is built from: the table's client and name, and the clock. */
+export interface Wiring {
+  db: DynamoDBDocumentClient;
+  tableName: string;
+  now: () => Date;
+}
+
+/** Builds on first use, then answers the same value: one per process (per cold start). */
+export function once<T>(build: () => T): () => T {
+  let built: { value: T } | undefined;
+  return () => (built ??= { value: build() }).value;
+}
+
+/** The deployed function's table and clock. */
+export const processWiring = /* @__PURE__ */ once((): Wiring => ({ db: documentClient(), tableName: loadConfig().tableName, now: () => new Date() }));
