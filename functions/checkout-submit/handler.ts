@@ -20,7 +20,7 @@ const submission = z.object({ payment_id: z.string(), outcome: z.enum(TEST_OUTCO
  * 2. Fields the link collects are required to pay (the use case's rule, as for the test helper).
  * 3. Paid: redirect to the link's redirect_url, else to the thank-you page with the payment id.
  */
-export const handler = pageHandler(async (event, urls) => {
+export const handler = pageHandler(async (event, urls, deadline) => {
   const linkId = event.pathParameters?.id ?? '';
   const form = parseWith(submission, stripEmpty(formFields(event)), 'body');
   const context = deps(urls);
@@ -31,7 +31,7 @@ export const handler = pageHandler(async (event, urls) => {
   if (link.mode !== 'test') throw new ConflictError('Live payments are completed on the acquirer payment page');
   let done;
   try {
-    done = await completePayment(context, payment.id, form.outcome, { email: form.email, phone: form.phone, address: form.address });
+    done = await completePayment(context, payment.id, form.outcome, { email: form.email, phone: form.phone, address: form.address }, deadline);
   } catch (error) {
     if (!(error instanceof MissingCustomerDetailsError)) throw error;
     const page = { link, merchant: await merchantOf(context, link), paymentId: payment.id, action: `${urls.checkout}/${link.id}` };

@@ -14,11 +14,11 @@ const deps = checkoutServices();
  */
 export const handler = apiHandler(
   testHelperCheckout,
-  async ({ principal, path, body, urls }) => {
+  async ({ principal, path, body, urls, deadline }) => {
     const context = deps(urls);
     const link = await getPaymentLink(context, principal, path.id);
     const { payment } = await openCheckout(context, link.id, body.client_key ?? newClientKey());
-    const done = await completePayment(context, payment.id, body.outcome ?? 'paid', { email: body.email, phone: body.phone, address: body.address });
+    const done = await completePayment(context, payment.id, body.outcome ?? 'paid', { email: body.email, phone: body.phone, address: body.address }, deadline);
     return { status: 201, body: paymentResource(done, urls) };
   },
 );

@@ -26,6 +26,8 @@ export interface ApiRequest<P, Q, B> {
   urls: PublicUrls;
   headers: Record<string, string | undefined>;
   cookies: Record<string, string>;
+  /** When the function's timeout ends this invocation (epoch ms): work that retries stops before it. */
+  deadline: number;
 }
 
 /** Process-wide dependencies, created once per cold start. */
@@ -73,7 +75,8 @@ export function apiHandler<P extends z.ZodMiniObject, Q extends z.ZodMiniObject,
   return middy<ApiEvent, ApiResult, Error, Context>()
     .use(observeRequests())
     .use(errorEnvelope())
-    .handler(async (event) => {
+    .handler(async (event, context) => {
+      const deadline = Date.now() + context.getRemainingTimeInMillis();
       const principal = auth === 'public' ? undefined : await authenticate(event, auth);
       // Who asked, on the request line: ids only, never the token.
       if (principal) logger.appendKeys({ orgId: principal.orgId, keyId: principal.keyId });
@@ -89,6 +92,7 @@ export function apiHandler<P extends z.ZodMiniObject, Q extends z.ZodMiniObject,
           urls: urlsFor(event),
           headers: event.headers ?? {},
           cookies: cookiesOf(event),
+          deadline,
         });
         return toResult(response);
       };

@@ -72,7 +72,7 @@ const withPageHeaders = (result: ApiResult): ApiResult => ({ ...result, headers:
  * A handler for the customer's HTML pages: like `apiHandler`'s error mapping, but every error
  * is an HTML page with the mapped status, never JSON and never internals.
  */
-export function pageHandler(run: (event: ApiEvent, urls: PublicUrls) => Promise<ApiResponse>) {
+export function pageHandler(run: (event: ApiEvent, urls: PublicUrls, deadline: number) => Promise<ApiResponse>) {
   return middy<ApiEvent, ApiResult, Error, Context>()
     .use(observeRequests())
     .use({
@@ -87,7 +87,7 @@ export function pageHandler(run: (event: ApiEvent, urls: PublicUrls) => Promise<
         );
       },
     })
-    .handler(async (event) => withPageHeaders(toResult(await run(event, urlsFor(event)))));
+    .handler(async (event, context) => withPageHeaders(toResult(await run(event, urlsFor(event), Date.now() + context.getRemainingTimeInMillis()))));
 }
 
 /** Form fields of an `application/x-www-form-urlencoded` body. */

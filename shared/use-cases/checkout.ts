@@ -126,13 +126,14 @@ function withDetails(payment: Payment, details: CustomerDetails): Payment {
  *   `canceled` and is never counted.
  * - `failed`, `canceled`, `expired`: the payment takes that status.
  */
-export async function completePayment(deps: CheckoutDeps, paymentId: string, outcome: PaymentStatus, details: CustomerDetails = {}) {
+/** `deadline`: when the invocation ends (epoch ms); a payer still losing rounds near it gets a 503 to retry, never a timeout. */
+export async function completePayment(deps: CheckoutDeps, paymentId: string, outcome: PaymentStatus, details: CustomerDetails = {}, deadline = Infinity) {
   const payment = await deps.payments.get(paymentId);
   if (!payment) throw new NotFoundError();
   if (payment.status !== 'open') throw new ConflictError(`This payment is already ${payment.status}`);
   if (outcome === 'open') return payment;
   if (outcome !== 'paid') return finish(deps, withDetails({ ...payment, status: outcome }, details));
-  return paymentLinkLock(payment.paymentLinkId, () => payOnLink(deps, payment, details));
+  return paymentLinkLock(payment.paymentLinkId, () => payOnLink(deps, payment, details, deadline));
 }
 
 /**
@@ -150,12 +151,20 @@ const paymentLinkLock = createKeyedLock();
  */
 const MAX_PAID_ATTEMPTS = 250;
 
-async function payOnLink(deps: CheckoutDeps, payment: Payment, details: CustomerDetails): Promise<Payment> {
+/**
+ * A round is not started this close to the invocation's deadline: the transaction and the
+ * answer must fit before the function's timeout, or the payer would get the gateway's error
+ * instead of a 503 it can retry (its payment stays open and can be paid again).
+ */
+const LAST_ROUND_MS = 2_000;
+
+async function payOnLink(deps: CheckoutDeps, payment: Payment, details: CustomerDetails, deadline: number): Promise<Payment> {
   let link = await deps.links.get(payment.paymentLinkId);
   if (!link) throw new NotFoundError();
   requireCollectedDetails(link, details);
   for (let attempt = 0; attempt < MAX_PAID_ATTEMPTS; attempt++) {
     const now = deps.now();
+    if (attempt > 0 && now.getTime() > deadline - LAST_ROUND_MS) break;
     if (checkoutDenial(link, now)) return finish(deps, withDetails({ ...payment, status: 'canceled' }, details));
     const paidAt = isoMillis(now);
     const paid = withDetails({ ...payment, status: 'paid', paidAt }, details);
