@@ -22,9 +22,9 @@ import { functionOfRoute, readSynthesizedStack } from '../shared/local/artifacts
 import { synthesizedArtifacts } from '../test/support/artifacts';
 import { seedOrganization } from './api';
 
-const PAYERS = Number(process.env.BENCH_PAYERS ?? 500);
-const LIMIT = Number(process.env.BENCH_LIMIT ?? 100);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const PAYERS = Number(process.env.BENCH_HOT_PAYERS ?? 500);
+const LIMIT = Number(process.env.BENCH_HOT_LIMIT ?? 100);
+const ROUNDS = Number(process.env.BENCH_HOT_ROUNDS ?? 2);
 const WORKERS = Number(process.env.LAMBDA_MAX_WORKERS ?? 16);
 const CHECKOUT_ROUTE = 'POST /v1/test_helpers/payment_links/{id}/checkout';
 
