@@ -40,8 +40,11 @@ export async function measure(name: string, iterations: number, run: () => Promi
     times.push(Number(process.hrtime.bigint() - start) / 1e6);
   }
   times.sort((a, b) => a - b);
-  return { name, p50: times[Math.floor(times.length * 0.5)], p99: times[Math.min(times.length - 1, Math.floor(times.length * 0.99))] };
+  return { name, p50: percentile(times, 0.5), p99: percentile(times, 0.99) };
 }
+
+/** The sample at `share` (0..1) of ascending `sorted`. */
+export const percentile = (sorted: number[], share: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))];
 
 /** An organization with `count` links written straight to the table (25 per BatchWriteItem). */
 export async function seedOrganization(db: DynamoDBDocumentClient, tableName: string, count: number) {

@@ -14,12 +14,10 @@ import { createDocumentClient } from '../shared/db/client';
 import { keys } from '../shared/db/keys';
 import { freePort } from '../shared/local/free-port';
 import { startLocalStack } from '../shared/local/stack';
-import { seedOrganization } from './api';
+import { percentile, seedOrganization } from './api';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 2_000);
 const WARM_UP = 200;
-
-const percentile = (sorted: number[], share: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))];
 
 export async function benchRequestPath(): Promise<string[]> {
   const endpoint = `http://127.0.0.1:${await freePort()}`;
