@@ -5,7 +5,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { join, posix } from 'node:path';
-import { METRICS_NAMESPACE, SERVICE_NAME } from '../shared/observability/catalog';
+import { METRICS_NAMESPACE } from '../shared/observability/catalog';
 
 const ROOT = join(__dirname, '..');
 
@@ -48,8 +48,7 @@ export class ServiceFunction extends Construct {
       environment: {
         // INFO: one line per request and per job run; DEBUG only while investigating (docs/operations.md).
         LOG_LEVEL: 'INFO',
-        POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
-        POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
+        METRICS_NAMESPACE,
         ...props.environment,
       },
       bundling: {

@@ -32,7 +32,7 @@ const FIVE_MINUTES = Duration.minutes(5);
 /** A refund held this long means its balance has not been covered for a day: someone has to look. */
 export const OLDEST_HELD_REFUND_ALARM_SECONDS = 24 * 60 * 60;
 
-/** An application metric as Powertools emits it: the service dimension, plus the metric's own. */
+/** An application metric as shared/observability/metrics.ts emits it: the service dimension, plus the metric's own. */
 export function serviceMetric(metricName: string, statistic = 'Sum', dimensions: Record<string, string> = {}): Metric {
   return new Metric({ namespace: METRICS_NAMESPACE, metricName, dimensionsMap: { service: SERVICE_NAME, ...dimensions }, statistic, period: FIVE_MINUTES });
 }

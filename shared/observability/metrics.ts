@@ -1,32 +1,83 @@
-import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { EventType } from '../domain/event-types';
 import type { EventEnvelope } from '../events';
 import { DIMENSION, METRIC, SERVICE_NAME } from './catalog';
 
-// The stack sets the namespace on every function; without one (npm start, tests) nothing is
-// emitted, so local stdout carries no EMF documents. An explicit POWERTOOLS_METRICS_DISABLED wins.
-if (!process.env.POWERTOOLS_METRICS_NAMESPACE) process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
+type Unit = 'Count' | 'Milliseconds' | 'Seconds';
+type Dimension = { name: string; value: string };
 
-/** One EMF metrics buffer per process, flushed at the end of each invocation by `logMetrics`. */
-export const metrics = new Metrics({ serviceName: SERVICE_NAME });
+/** CloudWatch's limits on one EMF document: 100 metrics, 100 values each. */
+const MAX_METRICS = 100;
+const MAX_VALUES = 100;
+
+/**
+ * Metrics in CloudWatch's embedded metric format, dimension `service` (docs/operations.md
+ * "Metrics"): buffered per invocation and written as one document by `publishStoredMetrics`, or
+ * at once as a document of their own when they carry a dimension of their own. Written only
+ * under the namespace the stack sets on every function (`METRICS_NAMESPACE`), so `npm start` and
+ * tests write none; `METRICS_DISABLED=true` turns them off there too. Hand-written for the same
+ * reason as the logger (docs/decisions.md 27).
+ */
+class EmbeddedMetrics {
+  private stored = new Map<string, { unit: Unit; values: number[] }>();
+
+  add(name: string, unit: Unit, value: number): void {
+    if (!namespace()) return;
+    const metric = this.stored.get(name) ?? { unit, values: [] };
+    if (!this.stored.has(name) && this.stored.size === MAX_METRICS) this.publishStoredMetrics();
+    metric.values.push(value);
+    this.stored.set(name, metric);
+    if (metric.values.length === MAX_VALUES) this.publishStoredMetrics();
+  }
+
+  /** One metric in a document of its own, with its dimension beside `service`. */
+  single(name: string, unit: Unit, value: number, dimension: Dimension): void {
+    if (namespace()) write([[name, { unit, values: [value] }]], dimension);
+  }
+
+  publishStoredMetrics(): void {
+    if (!this.stored.size) return;
+    const metrics = [...this.stored];
+    this.stored = new Map();
+    write(metrics);
+  }
+}
+
+const namespace = (): string | undefined => (process.env.METRICS_DISABLED === 'true' ? undefined : process.env.METRICS_NAMESPACE);
+
+function write(metrics: [string, { unit: Unit; values: number[] }][], dimension?: Dimension): void {
+  const document = {
+    _aws: {
+      Timestamp: Date.now(),
+      CloudWatchMetrics: [
+        {
+          Namespace: namespace(),
+          Dimensions: [dimension ? ['service', dimension.name] : ['service']],
+          Metrics: metrics.map(([name, { unit }]) => ({ Name: name, Unit: unit })),
+        },
+      ],
+    },
+    service: SERVICE_NAME,
+    ...(dimension ? { [dimension.name]: dimension.value } : {}),
+    ...Object.fromEntries(metrics.map(([name, { values }]) => [name, values.length === 1 ? values[0] : values])),
+  };
+  process.stdout.write(`${JSON.stringify(document)}\n`);
+}
+
+/** One EMF metrics buffer per process, flushed at the end of each invocation. */
+export const metrics = new EmbeddedMetrics();
 
 /** Counts one occurrence of `name`; with a dimension, as its own EMF document (so it never leaks onto other metrics). */
 export function countMetric(name: string, dimension?: CountedMetric['dimension'], value = 1): void {
-  if (!dimension) {
-    metrics.addMetric(name, MetricUnit.Count, value);
-    return;
-  }
-  const single = metrics.singleMetric();
-  single.addDimension(dimension.name, dimension.value);
-  single.addMetric(name, MetricUnit.Count, value);
+  if (dimension) metrics.single(name, 'Count', value, dimension);
+  else metrics.add(name, 'Count', value);
 }
 
 export function recordDuration(name: string, milliseconds: number): void {
-  metrics.addMetric(name, MetricUnit.Milliseconds, milliseconds);
+  metrics.add(name, 'Milliseconds', milliseconds);
 }
 
 export function recordAge(name: string, seconds: number): void {
-  metrics.addMetric(name, MetricUnit.Seconds, seconds);
+  metrics.add(name, 'Seconds', seconds);
 }
 
 /** Outbox event types that count a business metric, each once (declared types only: shared/domain/event-types.ts). */
@@ -43,7 +94,7 @@ const COUNTED_EVENTS: Record<string, string> = {
   'transactions.chargeback.open': METRIC.chargebacksOpened,
 } satisfies Partial<Record<EventType, string>>;
 
-type CountedMetric = { name: string; dimension?: { name: string; value: string } };
+type CountedMetric = { name: string; dimension?: Dimension };
 
 /**
  * The business metrics an outbox event stands for. Counted where every committed event passes

@@ -1,20 +1,17 @@
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { DIMENSION, METRIC } from './catalog';
 import { logger } from './logger';
 import { countMetric, metrics } from './metrics';
 
-// Powertools' own logMetrics warns on every invocation that added no metric (most reads): flush only what there is.
-const flushMetrics = (): MiddlewareObj => {
-  const flush = () => {
-    if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+/** What every invocation gets: the Lambda context on each log line (request id, cold start, function), its keys dropped after it, metrics flushed. */
+const invocation = (): MiddlewareObj[] => {
+  const end = () => {
+    metrics.publishStoredMetrics();
+    logger.resetKeys();
   };
-  return { after: flush, onError: flush };
+  return [{ before: (request) => logger.startInvocation(request.context as Context), after: end, onError: end }];
 };
-
-/** What every invocation gets: the Lambda context on each log line (request id, cold start, function), keys reset after it, metrics flushed. */
-const invocation = (): MiddlewareObj[] => [flushMetrics(), injectLambdaContext(logger, { resetKeys: true })];
 
 type HttpRequest = middy.Request<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>;
 

@@ -312,8 +312,7 @@ describe('observability', () => {
     for (const fn of functions) {
       expect(fn.Properties.Environment.Variables).toMatchObject({
         LOG_LEVEL: 'INFO',
-        POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
-        POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
+        METRICS_NAMESPACE,
       });
     }
   });

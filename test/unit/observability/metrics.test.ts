@@ -42,8 +42,8 @@ describe('Module: observability/metrics', () => {
   const env = { ...process.env };
   beforeAll(() => {
     // As the stack configures a function: a namespace, so metrics are on.
-    process.env.POWERTOOLS_METRICS_NAMESPACE = METRICS_NAMESPACE;
-    delete process.env.POWERTOOLS_METRICS_DISABLED;
+    process.env.METRICS_NAMESPACE = METRICS_NAMESPACE;
+    delete process.env.METRICS_DISABLED;
   });
   afterAll(() => {
     process.env = env;
