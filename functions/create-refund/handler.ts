@@ -1,12 +1,12 @@
 import { refundServices } from '../../shared/services/refunds';
 import { createRefund } from '../../shared/api/refunds';
 import { refundResource } from '../../shared/domain/refunds';
-import { apiHandler } from '../../shared/http/api';
+import { idempotentApiHandler } from '../../shared/http/idempotent-api';
 
 const refunds = refundServices();
 
 /** POST /v1/payments/{id}/refunds */
-export const handler = apiHandler(
+export const handler = idempotentApiHandler(
   createRefund,
   async ({ principal, path, body, urls }) => {
     const refund = await refunds.create(principal, path.id, body, urls);

@@ -1,12 +1,12 @@
 import { refundServices } from '../../shared/services/refunds';
 import { testHelperRefundTransition } from '../../shared/api/refunds';
 import { refundResource } from '../../shared/domain/refunds';
-import { apiHandler } from '../../shared/http/api';
+import { idempotentApiHandler } from '../../shared/http/idempotent-api';
 
 const refunds = refundServices();
 
 /** POST /v1/test_helpers/refunds/{id}/transitions (test keys only). */
-export const handler = apiHandler(
+export const handler = idempotentApiHandler(
   testHelperRefundTransition,
   async ({ principal, path, body, urls }) => ({
     status: 200,

@@ -1,13 +1,13 @@
 import { jobServices } from '../../shared/services/jobs';
 import { testHelperRunJob } from '../../shared/api/jobs';
 import { NotFoundError } from '../../shared/errors';
-import { apiHandler } from '../../shared/http/api';
+import { idempotentApiHandler } from '../../shared/http/idempotent-api';
 import { findJob, jobRunResource } from '../../shared/jobs';
 
 const jobs = jobServices();
 
 /** POST /v1/test_helpers/jobs/{name}: runs one minute job now (test keys only). */
-export const handler = apiHandler(
+export const handler = idempotentApiHandler(
   testHelperRunJob,
   async ({ principal, path }) => {
     const job = findJob(jobs, path.name);

@@ -1,12 +1,12 @@
 import { paymentLinkServices } from '../../shared/services/payment-links';
 import { updatePaymentLink as updatePaymentLinkOperation } from '../../shared/api/payment-links';
-import { apiHandler } from '../../shared/http/api';
+import { idempotentApiHandler } from '../../shared/http/idempotent-api';
 import { updatePaymentLink } from '../../shared/use-cases/payment-links';
 
 const deps = paymentLinkServices();
 
 /** POST /v1/payment_links/{id} (partial update) */
-export const handler = apiHandler(
+export const handler = idempotentApiHandler(
   updatePaymentLinkOperation,
   async ({ principal, path, body, urls }) => ({ status: 200, body: await updatePaymentLink(deps(urls), principal, path.id, body) }),
 );

@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { CreatorStanding, KeyStore, StoredApiKey, StoredUser, UserRole } from '../auth/key-store';
+import type { CreatorStanding, StoredApiKey, StoredUser, UserRole } from '../auth/key-store';
 import type { Mode, Scope } from '../auth/principal';
 import { hashToken, newToken } from '../auth/tokens';
 import { BusinessRuleError, NotFoundError } from '../errors';
@@ -9,18 +9,14 @@ import { conditionalWrite } from './conditional';
 import { stripKeys } from './entity';
 import { apiKeyEntity, organizationEntity } from './entities';
 import { keys } from './keys';
+import { createAcceptorLookup, createKeyStore, type Acceptor } from './directory-lookups';
+
+export type { Acceptor };
 import { queryAll } from './query-all';
 import { INDEXES } from './table';
 
 export interface Organization {
   id: string;
-  name: string;
-  createdAt: string;
-}
-
-export interface Acceptor {
-  id: string;
-  orgId: string;
   name: string;
   createdAt: string;
 }
@@ -32,10 +28,6 @@ export interface Acceptor {
 export function createDirectory(db: DynamoDBDocumentClient, tableName: string) {
   const get = async <T>(key: Record<string, string>) =>
     (await db.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }))).Item as T | undefined;
-
-  const keyStore: KeyStore = {
-    findKeyByTokenHash: (tokenHash) => get<StoredApiKey>(keys.apiKeyByTokenHash(tokenHash)),
-  };
 
   /**
    * Rewrites the creator's standing on each of their keys (found through GSI2), so the next
@@ -70,7 +62,7 @@ export function createDirectory(db: DynamoDBDocumentClient, tableName: string) {
   }
 
   return {
-    keyStore,
+    keyStore: createKeyStore(db, tableName),
 
     async createOrganization(name: string): Promise<Organization> {
       const org = { id: newId('organization'), name, createdAt: isoMillis() };
@@ -106,7 +98,7 @@ export function createDirectory(db: DynamoDBDocumentClient, tableName: string) {
       return acceptor;
     },
 
-    getAcceptor: (orgId: string, acceptorId: string) => get<Acceptor>(keys.acceptor(orgId, acceptorId)),
+    ...createAcceptorLookup(db, tableName),
 
     /** An organization's acceptors, oldest first (the dashboard's create form offers them). */
     async listAcceptors(orgId: string): Promise<Acceptor[]> {

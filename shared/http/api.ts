@@ -7,10 +7,8 @@ import { ANY_KEY, type ApiOperation, type Auth } from '../api/operation';
 import { loadConfig, type PublicUrls } from '../config';
 import { documentClient } from '../db/client';
 import { NotFoundError } from '../errors';
-import { createDirectory } from '../db/directory';
-import { createIdempotencyStore, type IdempotencyStore } from '../db/idempotency-store';
+import { createKeyStore } from '../db/directory-lookups';
 import { toErrorResponse } from './error-envelope';
-import { IDEMPOTENCY_HEADER, runIdempotently } from './idempotency';
 import { logger } from '../observability/logger';
 import { observeRequests } from '../observability/middleware';
 import { cookiesOf } from './cookies';
@@ -30,19 +28,14 @@ export interface ApiRequest<P, Q, B> {
   deadline: number;
 }
 
-/** Process-wide dependencies, created once per cold start. */
-let runtime: { authenticator: Authenticator; idempotency: IdempotencyStore } | undefined;
-function getRuntime() {
-  if (!runtime) {
-    const config = loadConfig();
-    const keyStore = createDirectory(documentClient(), config.tableName).keyStore;
-    runtime = {
-      authenticator: new Authenticator(keyStore),
-      idempotency: createIdempotencyStore(documentClient(), config.tableName),
-    };
-  }
-  return runtime;
-}
+/** The process's authenticator (its key cache lives as long as the environment), created on first use. */
+let authenticator: Authenticator | undefined;
+
+/**
+ * Runs a POST's use case at most once per Idempotency-Key. Given by `idempotentApiHandler`
+ * (shared/http/idempotent-api.ts), so a read's bundle carries none of it.
+ */
+export type RunOnce = (principal: Principal | undefined, event: ApiEvent, execute: () => Promise<ApiResult>) => Promise<ApiResult>;
 
 /** Every error leaves as the one envelope; 5xx are logged with their cause, nothing else is. */
 export const errorEnvelope = (): MiddlewareObj<ApiEvent, ApiResult> => ({
@@ -64,14 +57,17 @@ export const errorEnvelope = (): MiddlewareObj<ApiEvent, ApiResult> => ({
 /**
  * Builds an API Gateway handler for a declared operation: error envelope, authentication with
  * the operation's scope and mode, then input parsing with its schemas, then the use case (at
- * most once per Idempotency-Key on POST). Every `/v1` handler is one call to this function, so
- * each cross-cutting rule lives here once.
+ * most once per Idempotency-Key on POST, through `runOnce`). Every `/v1` handler is one call to
+ * this function or `idempotentApiHandler`, so each cross-cutting rule lives here once; a POST
+ * built without `runOnce` fails at its cold start, never silently without idempotency.
  */
 export function apiHandler<P extends z.ZodMiniObject, Q extends z.ZodMiniObject, B extends z.ZodMiniType>(
   operation: ApiOperation<P, Q, B>,
   run: (request: ApiRequest<z.infer<P>, z.infer<Q>, z.infer<B>>) => Promise<ApiResponse>,
+  runOnce?: RunOnce,
 ) {
   const { auth } = operation;
+  if (operation.method === 'POST' && !runOnce) throw new Error(`POST ${operation.path} takes an Idempotency-Key: build its handler with idempotentApiHandler`);
   return middy<ApiEvent, ApiResult, Error, Context>()
     .use(observeRequests())
     .use(errorEnvelope())
@@ -96,18 +92,14 @@ export function apiHandler<P extends z.ZodMiniObject, Q extends z.ZodMiniObject,
         });
         return toResult(response);
       };
-      const idempotencyKey = event.headers?.[IDEMPOTENCY_HEADER];
-      const result =
-        principal && idempotencyKey !== undefined && event.requestContext?.http?.method === 'POST'
-          ? await runIdempotently(getRuntime().idempotency, principal.keyId, idempotencyKey, event, urlsFor(event).docs, execute)
-          : await execute();
-      return result;
+      return runOnce ? runOnce(principal, event, execute) : execute();
     });
 }
 
 /** The caller's key, with the operation's scope; a key of the other mode finds no such route (404). */
 async function authenticate(event: ApiEvent, auth: Exclude<Auth, 'public'>): Promise<Principal> {
-  const principal = await getRuntime().authenticator.authenticate(event.headers?.authorization, auth.scope === ANY_KEY ? undefined : auth.scope);
+  authenticator ??= new Authenticator(createKeyStore(documentClient(), loadConfig().tableName));
+  const principal = await authenticator.authenticate(event.headers?.authorization, auth.scope === ANY_KEY ? undefined : auth.scope);
   if (auth.mode && principal.mode !== auth.mode) throw new NotFoundError(auth.mode === 'test' ? 'No such route' : undefined);
   return principal;
 }

@@ -1,5 +1,5 @@
 import { configuredUrls, type PublicUrls } from '../config';
-import { createDirectory } from '../db/directory';
+import { createAcceptorLookup } from '../db/directory-lookups';
 import { createPaymentLinkRepository } from '../db/payment-link-repository';
 import { createPaymentRepository } from '../db/payment-repository';
 import type { PaymentLinkDeps } from '../use-cases/payment-links';
@@ -9,7 +9,7 @@ import { once, processWiring, type Wiring } from './wiring';
 export function paymentLinksFor({ db, tableName, now }: Wiring) {
   const links = createPaymentLinkRepository(db, tableName);
   const payments = createPaymentRepository(db, tableName);
-  const directory = createDirectory(db, tableName);
+  const directory = createAcceptorLookup(db, tableName);
   return (urls: PublicUrls = configuredUrls()): PaymentLinkDeps => ({ links, payments, directory, urls, now });
 }
 

@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/principal';
 import type { PublicUrls } from '../config';
-import type { Directory } from '../db/directory';
+import type { AcceptorLookup } from '../db/directory-lookups';
 import type { PaymentLinkRepository } from '../db/payment-link-repository';
 import type { PaymentRepository } from '../db/payment-repository';
 import {
@@ -23,7 +23,7 @@ import { pageRequest, type PageRequest } from '../pagination';
 export interface PaymentLinkDeps {
   links: PaymentLinkRepository;
   payments: PaymentRepository;
-  directory: Pick<Directory, 'getAcceptor'>;
+  directory: AcceptorLookup;
   urls: PublicUrls;
   now: () => Date;
 }
