@@ -3,7 +3,7 @@ import { testHelperCheckout } from '../../shared/api/payment-links';
 import { newClientKey } from '../../shared/checkout/session';
 import { paymentResource } from '../../shared/domain/payments';
 import { idempotentApiHandler } from '../../shared/http/idempotent-api';
-import { completePayment, openCheckout } from '../../shared/use-cases/checkout';
+import { checkoutAtOnce } from '../../shared/use-cases/checkout';
 import { getPaymentLink } from '../../shared/use-cases/payment-links';
 
 const deps = checkoutServices();
@@ -17,8 +17,8 @@ export const handler = idempotentApiHandler(
   async ({ principal, path, body, urls, deadline }) => {
     const context = deps(urls);
     const link = await getPaymentLink(context, principal, path.id);
-    const { payment } = await openCheckout(context, link.id, body.client_key ?? newClientKey());
-    const done = await completePayment(context, payment.id, body.outcome ?? 'paid', { email: body.email, phone: body.phone, address: body.address }, deadline);
+    const details = { email: body.email, phone: body.phone, address: body.address };
+    const done = await checkoutAtOnce(context, link, body.client_key ?? newClientKey(), body.outcome ?? 'paid', details, deadline);
     return { status: 201, body: paymentResource(done, urls) };
   },
 );

@@ -44,15 +44,15 @@ const DENIAL_DETAIL: Record<DenialReason, string> = {
 
 /**
  * Opens the checkout of a link for one customer (the page and the test helper share this).
- * 1. Load the link; unknown ids are 404.
+ * 1. Load the link (unless the caller just read it); unknown ids are 404.
  * 2. An active link whose `expires_at` has passed is expired now (`expired` + `checkout.denied`).
  * 3. An expired, inactive or limit-reached link is denied with the contract's reason precedence
  *    (`checkout.denied`); the caller answers 409.
  * 4. Otherwise `checkout.requested`, and the customer's still-open payment is reused
  *    (`payment.reused`) or a new open payment is created (`payment.created`).
  */
-export async function openCheckout(deps: CheckoutDeps, linkId: string, clientKey: string) {
-  let link = await deps.links.get(linkId);
+export async function openCheckout(deps: CheckoutDeps, linkOrId: string | VersionedLink, clientKey: string) {
+  let link = typeof linkOrId === 'string' ? await deps.links.get(linkOrId) : linkOrId;
   if (!link) throw new NotFoundError();
   for (;;) {
     const now = deps.now();
@@ -130,10 +130,25 @@ function withDetails(payment: Payment, details: CustomerDetails): Payment {
 export async function completePayment(deps: CheckoutDeps, paymentId: string, outcome: PaymentStatus, details: CustomerDetails = {}, deadline = Infinity) {
   const payment = await deps.payments.get(paymentId);
   if (!payment) throw new NotFoundError();
+  return completeOpenPayment(deps, payment, undefined, outcome, details, deadline);
+}
+
+/**
+ * Opens a checkout and ends it with `outcome` in one call (the test helper): what the open step
+ * read and wrote (the link, the open payment) is not read again, so a payer costs two reads and
+ * two transactions before the paid one's follow-up.
+ */
+export async function checkoutAtOnce(deps: CheckoutDeps, link: VersionedLink, clientKey: string, outcome: PaymentStatus, details: CustomerDetails, deadline: number) {
+  const opened = await openCheckout(deps, link, clientKey);
+  return completeOpenPayment(deps, opened.payment, opened.link, outcome, details, deadline);
+}
+
+/** `link`: the payment's link as just read, if the caller has it (a stale one costs a round, never a wrong count). */
+async function completeOpenPayment(deps: CheckoutDeps, payment: Payment, link: VersionedLink | undefined, outcome: PaymentStatus, details: CustomerDetails, deadline: number) {
   if (payment.status !== 'open') throw new ConflictError(`This payment is already ${payment.status}`);
   if (outcome === 'open') return payment;
   if (outcome !== 'paid') return finish(deps, withDetails({ ...payment, status: outcome }, details));
-  return paymentLinkLock(payment.paymentLinkId, () => payOnLink(deps, payment, details, deadline));
+  return paymentLinkLock(payment.paymentLinkId, () => payOnLink(deps, payment, link, details, deadline));
 }
 
 /**
@@ -158,8 +173,8 @@ const MAX_PAID_ATTEMPTS = 250;
  */
 const LAST_ROUND_MS = 2_000;
 
-async function payOnLink(deps: CheckoutDeps, payment: Payment, details: CustomerDetails, deadline: number): Promise<Payment> {
-  let link = await deps.links.get(payment.paymentLinkId);
+async function payOnLink(deps: CheckoutDeps, payment: Payment, known: VersionedLink | undefined, details: CustomerDetails, deadline: number): Promise<Payment> {
+  let link = known ?? (await deps.links.get(payment.paymentLinkId));
   if (!link) throw new NotFoundError();
   requireCollectedDetails(link, details);
   for (let attempt = 0; attempt < MAX_PAID_ATTEMPTS; attempt++) {

@@ -96,8 +96,9 @@ testInProcess('money movements: a paid checkout and a refund, call by call', asy
   const paidCalls = await countCalls(() => api.post(`/v1/test_helpers/payment_links/${link.id}/checkout`, { client_key: 'count-me' }));
   const payment = (await api.get(`/v1/payment_links/${link.id}/payments`)).body.data[0];
   const refundCalls = await countCalls(() => api.post(`/v1/payments/${payment.id}/refunds`, { amount: { value: '0.50', currency: 'eur' } }));
-  // Open: the helper's ownership read, the link, the session; then payment + session + events.
-  // Paid: payment, link; one transaction; then the held-refund check of the credited balance.
-  expect(paidCalls).toEqual(['GetItem', 'GetItem', 'GetItem', 'TransactWriteItems', 'GetItem', 'GetItem', 'TransactWriteItems', 'Query', 'UpdateItem']);
+  // Open: the link (its ownership read serves the checkout too), the session; then payment +
+  // session + events. Paid: one transaction on what the open step read and wrote; then the
+  // held-refund check of the credited balance.
+  expect(paidCalls).toEqual(['GetItem', 'GetItem', 'TransactWriteItems', 'TransactWriteItems', 'Query', 'UpdateItem']);
   expect(refundCalls).toEqual(['GetItem', 'TransactWriteItems']);
 });
