@@ -7,6 +7,7 @@
  *    ÷ the same for the floor (median of interleaved runs), and what source maps cost.
  */
 import { App, Stack } from 'aws-cdk-lib';
+import { runWhenMain } from './script';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -96,11 +97,4 @@ export async function benchCold(): Promise<string[]> {
   }
 }
 
-if (require.main === module) {
-  benchCold()
-    .then((lines) => console.log(lines.join('\n')))
-    .catch((error) => {
-      console.error(error);
-      process.exit(1);
-    });
-}
+runWhenMain(module, benchCold);

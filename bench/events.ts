@@ -9,6 +9,7 @@
  * Bounded (every wait has a deadline); a short warm-up first. Prints one JSON object.
  */
 import '../shared/quiet-sdk';
+import { runWhenMain } from './script';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../shared/db/client';
 import { createDirectory } from '../shared/db/directory';
@@ -105,7 +106,4 @@ async function main() {
   }
 }
 
-main().catch((error) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+runWhenMain(module, main);

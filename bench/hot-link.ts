@@ -10,6 +10,7 @@
  * times.
  */
 import '../shared/quiet-sdk';
+import { runWhenMain } from './script';
 import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { cancellationReasons } from '../shared/db/conditional';
 import { createDocumentClient } from '../shared/db/client';
@@ -165,7 +166,4 @@ async function main() {
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+runWhenMain(module, main);

@@ -7,6 +7,7 @@
  * (docs/benchmarks.md).
  */
 import '../shared/quiet-sdk';
+import { runWhenMain } from './script';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -77,11 +78,4 @@ export async function benchRequestPath(): Promise<string[]> {
   }
 }
 
-if (require.main === module) {
-  benchRequestPath()
-    .then((lines) => console.log(lines.join('\n')))
-    .catch((error) => {
-      console.error(error);
-      process.exit(1);
-    });
-}
+runWhenMain(module, benchRequestPath);

@@ -1,5 +1,6 @@
 /** `npm run bench`: every benchmark, one after the other, printed as Markdown. */
 import { benchApi } from './api';
+import { runWhenMain } from './script';
 import { benchRequestPath } from './request-path';
 
 async function main() {
@@ -9,7 +10,4 @@ async function main() {
   console.log(sections.map((lines) => lines.join('\n')).join('\n\n'));
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+runWhenMain(module, main);

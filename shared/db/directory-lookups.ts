@@ -15,7 +15,8 @@ export interface Acceptor {
   createdAt: string;
 }
 
-const getItem = async <T>(db: DynamoDBDocumentClient, tableName: string, key: Record<string, string>) =>
+/** One consistent GetItem: the directory's every point read. */
+export const getItem = async <T>(db: DynamoDBDocumentClient, tableName: string, key: Record<string, string>) =>
   (await db.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }))).Item as T | undefined;
 
 export function createKeyStore(db: DynamoDBDocumentClient, tableName: string): KeyStore {

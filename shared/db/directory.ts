@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CreatorStanding, StoredApiKey, StoredUser, UserRole } from '../auth/key-store';
 import type { Mode, Scope } from '../auth/principal';
 import { hashToken, newToken } from '../auth/tokens';
@@ -9,7 +9,7 @@ import { conditionalWrite } from './conditional';
 import { stripKeys } from './entity';
 import { apiKeyEntity, organizationEntity } from './entities';
 import { keys } from './keys';
-import { createAcceptorLookup, createKeyStore, type Acceptor } from './directory-lookups';
+import { createAcceptorLookup, createKeyStore, getItem, type Acceptor } from './directory-lookups';
 
 export type { Acceptor };
 import { queryAll } from './query-all';
@@ -26,8 +26,7 @@ export interface Organization {
  * `ops` command share. Implements the KeyStore port that the Authenticator reads.
  */
 export function createDirectory(db: DynamoDBDocumentClient, tableName: string) {
-  const get = async <T>(key: Record<string, string>) =>
-    (await db.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }))).Item as T | undefined;
+  const get = <T>(key: Record<string, string>) => getItem<T>(db, tableName, key);
 
   /**
    * Rewrites the creator's standing on each of their keys (found through GSI2), so the next
