@@ -8,7 +8,7 @@ import { EVENT_ENVELOPES } from './domain/event-resources';
 import { EVENT_REGISTRY, EVENT_TYPES, type EventType } from './domain/event-types';
 import { WebhookHeadersSchema } from './domain/webhook-attempt';
 import { ErrorEnvelopeSchema, STATUS_TYPES } from './http/error-envelope';
-import { IdempotencyHeaders, ReplayedHeaders } from './http/idempotency';
+import { IdempotencyHeaders, ReplayedHeaders } from './http/idempotency-headers';
 import { AWS_WEBHOOK_SETTINGS } from './webhooks/settings';
 
 /**

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import * as z from '../zod';
 import type { IdempotencyStore, StoredResponse } from '../db/idempotency-store';
 import { logger } from '../observability/logger';
 import { BusinessRuleError, ConflictError, InvalidRequestError } from '../errors';
@@ -8,25 +7,9 @@ import { METRIC } from '../observability/catalog';
 import { countMetric } from '../observability/metrics';
 import { runWatchingWrites } from '../db/side-effects';
 import { toErrorResponse } from './error-envelope';
+import { IdempotencyHeaders, REPLAYED_HEADER } from './idempotency-headers';
 
-export const IDEMPOTENCY_HEADER = 'idempotency-key';
-export const REPLAYED_HEADER = 'idempotent-replayed';
-
-/** The request header every POST accepts (documented in the OpenAPI reference). */
-export const IdempotencyHeaders = z.object({
-  'Idempotency-Key': z.withMeta(z.optional(z.string().check(z.minLength(1), z.maxLength(255))), {
-    description:
-      'Makes the POST safe to retry: the first answer (status and body) is stored for 24 hours and replayed, with `Idempotent-Replayed: true`, ' +
-      'for the same key, API key and body. The same key with another body: 422; while the first request still runs: 409; ' +
-      'after a first request that failed once its change was written: 409 (replayed), and it never runs again.',
-  }),
-});
 const idempotencyKeySchema = IdempotencyHeaders.shape['Idempotency-Key'];
-
-/** Response header of a replayed answer. */
-export const ReplayedHeaders = z.object({
-  'Idempotent-Replayed': z.withMeta(z.optional(z.literal('true')), { description: 'Present on an answer replayed for a repeated Idempotency-Key.' }),
-});
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 

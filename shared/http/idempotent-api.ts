@@ -3,8 +3,10 @@ import type { ApiOperation } from '../api/operation';
 import { loadConfig } from '../config';
 import { documentClient } from '../db/client';
 import { createIdempotencyStore, type IdempotencyStore } from '../db/idempotency-store';
-import { apiHandler, type ApiRequest, type RunOnce } from './api';
-import { IDEMPOTENCY_HEADER, runIdempotently } from './idempotency';
+import { apiHandler } from './api';
+import type { ApiRequest, RunOnce } from './operation-handler';
+import { IDEMPOTENCY_HEADER } from './idempotency-headers';
+import { runIdempotently } from './idempotency';
 import { urlsFor, type ApiResponse } from './response';
 
 let store: IdempotencyStore | undefined;

@@ -2,22 +2,32 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { apiOperations } from '../../../shared/api';
 import { createPaymentLink, getPaymentLink } from '../../../shared/api/payment-links';
+import { getOpenApi } from '../../../shared/api/reference';
 import { apiHandler } from '../../../shared/http/api';
 import { idempotentApiHandler } from '../../../shared/http/idempotent-api';
+import { publicApiHandler } from '../../../shared/http/operation-handler';
 
 const noop = async () => ({ status: 200, body: {} });
 
-describe('Function: apiHandler', () => {
+describe('Function: the operation handlers', () => {
   test('a POST built without idempotency fails at its cold start; a read needs none', () => {
     expect(() => apiHandler(createPaymentLink, noop)).toThrow(/idempotentApiHandler/);
     expect(() => idempotentApiHandler(createPaymentLink, noop)).not.toThrow();
     expect(() => apiHandler(getPaymentLink, noop)).not.toThrow();
   });
 
-  test('every POST operation\'s handler is an idempotentApiHandler, and only those', () => {
+  test('a keyed operation built without a key check, or a public one built with a key store, fails at its cold start', () => {
+    expect(() => publicApiHandler(getPaymentLink, noop)).toThrow(/apiHandler/);
+    expect(() => apiHandler(getOpenApi, noop)).toThrow(/publicApiHandler/);
+    expect(() => publicApiHandler(getOpenApi, noop)).not.toThrow();
+  });
+
+  test("every POST operation's handler is an idempotentApiHandler, every public one a publicApiHandler", () => {
     for (const operation of apiOperations) {
       const source = readFileSync(join(__dirname, '../../../functions', operation.handler, 'handler.ts'), 'utf8');
-      expect([operation.handler, source.includes('idempotentApiHandler(')]).toEqual([operation.handler, operation.method === 'POST']);
+      const builder = /\b(idempotentApiHandler|publicApiHandler|apiHandler)\(/.exec(source)?.[1];
+      const expected = operation.auth === 'public' ? 'publicApiHandler' : operation.method === 'POST' ? 'idempotentApiHandler' : 'apiHandler';
+      expect([operation.handler, builder]).toEqual([operation.handler, expected]);
     }
   });
 });
