@@ -5,7 +5,6 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { join, posix } from 'node:path';
-import { LIMITS } from '../shared/limits';
 import { METRICS_NAMESPACE } from '../shared/observability/catalog';
 
 const ROOT = join(__dirname, '..');
@@ -43,7 +42,7 @@ export class ServiceFunction extends Construct {
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? 1024,
-      timeout: props.timeout ?? Duration.seconds(LIMITS.routeTimeoutSeconds),
+      timeout: props.timeout ?? Duration.seconds(10),
       tracing: Tracing.ACTIVE,
       logGroup,
       environment: {

@@ -29,9 +29,4 @@ export const LIMITS = {
   resends: { perEvent: 5, perOrganization: 60, windowSeconds: 60 },
   /** No event the service writes is larger (its envelope as JSON, in bytes). */
   eventBytes: 64 * 1024,
-  /**
-   * Every API and page route's function timeout (lib/api-function.ts): a request takes at most
-   * this long, and the local server gives the in-process handlers the same time.
-   */
-  routeTimeoutSeconds: 10,
 } as const;

@@ -7,7 +7,7 @@ import { SCOPES } from '../auth/principal';
 import { startArtifactFunctions, type ArtifactFunctions } from './artifacts/functions';
 import { backgroundTasks } from './background';
 import { ensureDynamoDbLocal, ensureTable, type RunningDynamoDb } from './dynamodb-local';
-import { inProcessRoute, type LocalFunctions, type RouteInvoker } from './functions';
+import type { LocalFunctions } from './functions';
 import { startApiServer, type LocalApiServer } from './http-server';
 
 export interface LocalStackOptions {
@@ -45,10 +45,10 @@ export interface DemoAccount {
   liveToken: string;
 }
 
-/** The handler modules, loaded the way Lambda would load each function's bundle, each with its route's timeout. */
-export async function loadHandler(name: string): Promise<RouteInvoker> {
+/** The handler modules, loaded the way Lambda would load each function's bundle. */
+export async function loadHandler(name: string) {
   const module = await import(`../../functions/${name}/handler`);
-  return inProcessRoute(name, module.handler);
+  return module.handler;
 }
 
 /** The TypeScript sources: the same handler modules in this process, the minute jobs and the event pipeline in-process too. */

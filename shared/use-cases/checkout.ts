@@ -148,15 +148,14 @@ async function completeOpenPayment(deps: CheckoutDeps, payment: Payment, link: V
   if (payment.status !== 'open') throw new ConflictError(`This payment is already ${payment.status}`);
   if (outcome === 'open') return payment;
   if (outcome !== 'paid') return finish(deps, withDetails({ ...payment, status: outcome }, details));
-  return paymentLinkLock(payment.paymentLinkId, () => payOnLink(deps, payment, link, details, deadline), deadline - LAST_ROUND_MS, () => new DependencyUnavailableError(BUSY_LINK));
+  return paymentLinkLock(payment.paymentLinkId, () => payOnLink(deps, payment, link, details, deadline));
 }
 
 /**
  * Within one process, payers of one link take their turn instead of racing: every loser of a
  * round would cost a transaction, and DynamoDB Local runs them one at a time, far slower than
  * DynamoDB. Between processes (Lambdas in AWS, workers in artifact mode) only the conditions
- * decide; the 200-payer test runs both ways. A payer whose turn has not come `LAST_ROUND_MS`
- * before its deadline gets the 503 of a payer that kept losing rounds, not a timeout.
+ * decide; the 200-payer test runs both ways.
  */
 const paymentLinkLock = createKeyedLock();
 
@@ -173,8 +172,6 @@ const MAX_PAID_ATTEMPTS = 250;
  * instead of a 503 it can retry (its payment stays open and can be paid again).
  */
 const LAST_ROUND_MS = 2_000;
-
-const BUSY_LINK = 'The payment link is being changed concurrently; retry with exponential backoff';
 
 async function payOnLink(deps: CheckoutDeps, payment: Payment, known: VersionedLink | undefined, details: CustomerDetails, deadline: number): Promise<Payment> {
   let link = known ?? (await deps.links.get(payment.paymentLinkId));
@@ -210,7 +207,7 @@ async function payOnLink(deps: CheckoutDeps, payment: Payment, known: VersionedL
     await deps.onBalanceCredited?.({ orgId: paid.orgId, mode: paid.mode, currency: paid.currency });
     return paid;
   }
-  throw new DependencyUnavailableError(BUSY_LINK);
+  throw new DependencyUnavailableError('The payment link is being changed concurrently; retry with exponential backoff');
 }
 
 async function finish(deps: CheckoutDeps, next: Payment): Promise<Payment> {

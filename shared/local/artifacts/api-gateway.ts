@@ -1,7 +1,6 @@
 import { AWS_LIMITS } from '../../aws-limits';
 import type { ApiEvent, ApiResult } from '../../http/response';
 import { logger } from '../../observability/logger';
-import { HTTP_API_ANSWERS } from '../functions';
 import type { AccessDecision } from './iam';
 import type { LocalResources } from './resources';
 import { resourcesOfType, type SynthesizedStack } from './template';
@@ -18,6 +17,13 @@ export interface ApiRoute {
   sourceArn: string;
   timeoutMs: number;
 }
+
+/** HTTP API's own answers (its JSON, not the service's error envelope). */
+const API_GATEWAY = {
+  internalError: { statusCode: 500, headers: { 'content-type': 'application/json' }, body: '{"message":"Internal Server Error"}' },
+  timeout: { statusCode: 503, headers: { 'content-type': 'application/json' }, body: '{"message":"Service Unavailable"}' },
+  tooLarge: { statusCode: 413, headers: { 'content-type': 'application/json' }, body: '{"message":"Request Entity Too Large"}' },
+} satisfies Record<string, ApiResult>;
 
 /**
  * The template's HTTP API routes: RouteKey → Integration → function, Lambda proxy integrations
@@ -62,17 +68,17 @@ export function routeHandler(route: ApiRoute, deps: { invoke(event: ApiEvent): P
   return async (event: ApiEvent): Promise<ApiResult> => {
     if (!deps.mayInvoke().allowed) {
       logger.error('artifact mode: API Gateway may not invoke the function (AWS::Lambda::Permission)', { route: name, function: route.spec.name });
-      return HTTP_API_ANSWERS.internalError;
+      return API_GATEWAY.internalError;
     }
-    if (Buffer.byteLength(event.body ?? '') > AWS_LIMITS.apiGateway.payloadBytes) return HTTP_API_ANSWERS.tooLarge;
+    if (Buffer.byteLength(event.body ?? '') > AWS_LIMITS.apiGateway.payloadBytes) return API_GATEWAY.tooLarge;
     let timer: NodeJS.Timeout | undefined;
     const integrationTimeout = new Promise<'timeout'>((done) => (timer = setTimeout(() => done('timeout'), route.timeoutMs)));
     const outcome = await Promise.race([deps.invoke(event), integrationTimeout]);
     clearTimeout(timer);
-    if (outcome === 'timeout') return HTTP_API_ANSWERS.timeout;
+    if (outcome === 'timeout') return API_GATEWAY.timeout;
     if (!outcome.ok) {
       logger.error('artifact mode: function error behind a route', { route: name, function: route.spec.name, errorType: outcome.errorType, error: outcome.errorMessage });
-      return HTTP_API_ANSWERS.internalError;
+      return API_GATEWAY.internalError;
     }
     return outcome.result as ApiResult;
   };
