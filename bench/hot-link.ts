@@ -14,7 +14,7 @@ import { runWhenMain } from './script';
 import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { cancellationReasons } from '../shared/db/conditional';
 import { createDocumentClient } from '../shared/db/client';
-import { keys } from '../shared/db/keys';
+import * as keys from '../shared/db/keys';
 import { outboxPut } from '../shared/db/outbox';
 import { newEvent } from '../shared/events';
 import { freePort } from '../shared/local/free-port';

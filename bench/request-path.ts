@@ -12,7 +12,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createDocumentClient } from '../shared/db/client';
-import { keys } from '../shared/db/keys';
+import * as keys from '../shared/db/keys';
 import { freePort } from '../shared/local/free-port';
 import { startLocalStack } from '../shared/local/stack';
 import { percentile, seedOrganization } from './api';

@@ -5,7 +5,8 @@ import { LIMITS } from '../limits';
 import { cancellationReasons, conditionalWrite } from './conditional';
 import { transactWrite } from './side-effects';
 import { queryDuePage } from './due';
-import { keys, scopeOf } from './keys';
+import * as keys from './keys';
+import { scopeOf } from './entities';
 import { INDEXES } from './table';
 
 /**

@@ -17,7 +17,8 @@ import { transactWrite } from './side-effects';
 import { stripKeys } from './entity';
 import { chargebackEntity, chargebackReferenceEntity } from './entities';
 import { queryDuePage } from './due';
-import { keys, scopeOf } from './keys';
+import * as keys from './keys';
+import { scopeOf } from './entities';
 
 /** The table item of a chargeback (shared/db/entities.ts): due for the deadline sweep only while `open`. */
 export const chargebackItem = (chargeback: Chargeback) => chargebackEntity.item(chargeback);

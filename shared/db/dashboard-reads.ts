@@ -3,7 +3,8 @@ import type { PaidAmount, PaidPayments } from '../domain/dashboard';
 import type { Refund } from '../domain/refunds';
 import type { PageRequest } from '../pagination';
 import { cursorById, listPage } from './list-page';
-import { keys, scopeOf } from './keys';
+import * as keys from './keys';
+import { scopeOf } from './entities';
 import { queryAll } from './query-all';
 import { INDEXES } from './table';
 

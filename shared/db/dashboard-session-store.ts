@@ -1,7 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { hashToken } from '../auth/tokens';
 import type { DashboardSession, DashboardSessionStore } from '../domain/dashboard';
-import { keys } from './keys';
+import * as keys from './keys';
 import { TTL_ATTRIBUTE } from './table';
 
 /**

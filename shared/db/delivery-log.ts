@@ -3,7 +3,8 @@ import type { Principal } from '../auth/principal';
 import { DELIVERY_EVENT_WINDOW, LINK_EVENT_WINDOW, newestAttemptsFirst, type DeliveryAttempt, type DeliveryLog, type LinkEvents } from '../domain/dashboard';
 import { PAYMENT_LINK_EVENT } from '../domain/payment-links';
 import { typePrefixes } from '../domain/webhooks';
-import { keys, scopeOf } from './keys';
+import * as keys from './keys';
+import { scopeOf } from './entities';
 import { INDEXES } from './table';
 
 /** At most this many attempt items are read per event. */

@@ -1,6 +1,6 @@
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { KeyStore, StoredApiKey } from '../auth/key-store';
-import { keys } from './keys';
+import * as keys from './keys';
 
 /*
  * The two point reads a request makes of the directory, apart from its writes and lists

@@ -8,7 +8,7 @@ import { isoMillis } from '../time';
 import { conditionalWrite } from './conditional';
 import { stripKeys } from './entity';
 import { apiKeyEntity, organizationEntity } from './entities';
-import { keys } from './keys';
+import * as keys from './keys';
 import { createAcceptorLookup, createKeyStore, getItem, type Acceptor } from './directory-lookups';
 
 export type { Acceptor };

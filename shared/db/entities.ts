@@ -11,12 +11,13 @@ import { defineEntity } from './entity';
  * Every kind of item in the single table, declared once (shared/db/entity.ts). A "scope" is
  * organization + mode: test and live data never share a partition of any list, so one mode can
  * never page into the other. docs/architecture.md's item table is checked against these.
+ * `@__PURE__`: a declaration no key of a bundle uses is left out of that bundle.
  */
 
 export const scopeOf = (orgId: string, mode: Mode) => `${orgId}#${mode}`;
 const scoped = (record: { orgId: string; mode: Mode }) => scopeOf(record.orgId, record.mode);
 
-export const organizationEntity = defineEntity<{ id: string }>({
+export const organizationEntity = /* @__PURE__ */ defineEntity<{ id: string }>({
   name: 'organization',
   label: 'Organization',
   key: { pk: 'ORG#{org}', sk: 'ORG' },
@@ -24,12 +25,12 @@ export const organizationEntity = defineEntity<{ id: string }>({
   values: (org) => ({ org: org.id }),
 });
 
-export const acceptorEntity = defineEntity({ name: 'acceptor', label: 'Acceptor', key: { pk: 'ORG#{org}', sk: 'ACCEPTOR#{acceptor}' } });
+export const acceptorEntity = /* @__PURE__ */ defineEntity({ name: 'acceptor', label: 'Acceptor', key: { pk: 'ORG#{org}', sk: 'ACCEPTOR#{acceptor}' } });
 
-export const userEntity = defineEntity({ name: 'user', label: 'User', key: { pk: 'USER#{usr}', sk: 'USER' } });
+export const userEntity = /* @__PURE__ */ defineEntity({ name: 'user', label: 'User', key: { pk: 'USER#{usr}', sk: 'USER' } });
 
 /** API keys are found by the SHA-256 of their token; the token itself is never stored. */
-export const apiKeyEntity = defineEntity<{ keyId: string; creatorId: string }, { tokenHash: string }>({
+export const apiKeyEntity = /* @__PURE__ */ defineEntity<{ keyId: string; creatorId: string }, { tokenHash: string }>({
   name: 'api_key',
   label: 'API key',
   key: { pk: 'TOKEN#{hash}', sk: 'TOKEN' },
@@ -41,7 +42,7 @@ export const apiKeyEntity = defineEntity<{ keyId: string; creatorId: string }, {
   values: (key, { tokenHash }) => ({ hash: tokenHash, creator: key.creatorId, key: key.keyId }),
 });
 
-export const paymentLinkEntity = defineEntity<VersionedLink>({
+export const paymentLinkEntity = /* @__PURE__ */ defineEntity<VersionedLink>({
   name: 'payment_link',
   label: 'Payment link',
   key: { pk: 'PL#{pl}', sk: 'PL' },
@@ -54,14 +55,14 @@ export const paymentLinkEntity = defineEntity<VersionedLink>({
 });
 
 /** The still-open payment of one customer (client_key cookie) on one link. */
-export const checkoutSessionEntity = defineEntity<{ paymentId: string }, { pl: string; clientKey: string }>({
+export const checkoutSessionEntity = /* @__PURE__ */ defineEntity<{ paymentId: string }, { pl: string; clientKey: string }>({
   name: 'checkout_session',
   label: 'Checkout session',
   key: { pk: 'PL#{pl}', sk: 'CLIENT#{client_key}' },
   values: (_session, { pl, clientKey }) => ({ pl, client_key: clientKey }),
 });
 
-export const paymentEntity = defineEntity<Payment>({
+export const paymentEntity = /* @__PURE__ */ defineEntity<Payment>({
   name: 'payment',
   label: 'Payment',
   key: { pk: 'PAY#{pay}', sk: 'PAY' },
@@ -76,7 +77,7 @@ export const paymentEntity = defineEntity<Payment>({
 /** The refunds' DUE partitions. */
 export const refundDue = { holdQueue: 'DUE#HOLD#{scope}#{CUR}', covered: 'DUE#RF_PENDING', processing: 'DUE#RF_PROCESSING' } as const;
 
-export const refundEntity = defineEntity<Refund>({
+export const refundEntity = /* @__PURE__ */ defineEntity<Refund>({
   name: 'refund',
   label: 'Refund',
   key: { pk: 'RF#{rf}', sk: 'RF' },
@@ -103,7 +104,7 @@ function refundDueKeys(refund: Refund): { due: string; due_sort: string } {
 
 
 /** The DUE keys exist only while the chargeback is `open`: the sweep reads only chargebacks still due. */
-export const chargebackEntity = defineEntity<Chargeback>({
+export const chargebackEntity = /* @__PURE__ */ defineEntity<Chargeback>({
   name: 'chargeback',
   label: 'Chargeback',
   key: { pk: 'CB#{cb}', sk: 'CB' },
@@ -123,7 +124,7 @@ export const chargebackEntity = defineEntity<Chargeback>({
 });
 
 /** An acquirer's reference of a fed chargeback, claimed once: feed replays create nothing. */
-export const chargebackReferenceEntity = defineEntity<{ chargebackId: string }, { reference: string }>({
+export const chargebackReferenceEntity = /* @__PURE__ */ defineEntity<{ chargebackId: string }, { reference: string }>({
   name: 'chargeback_reference',
   label: 'Chargeback feed reference',
   key: { pk: 'CBREF#{acquirer}#{reference}', sk: 'CBREF' },
@@ -133,14 +134,14 @@ export const chargebackReferenceEntity = defineEntity<{ chargebackId: string }, 
   },
 });
 
-export const balanceEntity = defineEntity({
+export const balanceEntity = /* @__PURE__ */ defineEntity({
   name: 'balance',
   label: 'Balance',
   key: { pk: 'BAL#{scope}#{CUR}', sk: 'BAL' },
   indexes: { due: { pk: 'DUE#HOLD_BALANCES', sk: '{scope}#{CUR}' } },
 });
 
-export const settlementEntity = defineEntity<Settlement>({
+export const settlementEntity = /* @__PURE__ */ defineEntity<Settlement>({
   name: 'settlement',
   label: 'Settlement',
   key: { pk: 'STL#{stl}', sk: 'STL' },
@@ -153,13 +154,13 @@ export const settlementEntity = defineEntity<Settlement>({
 });
 
 /** Alias item: settlement code -> id, read with a strongly consistent GetItem. */
-export const settlementCodeEntity = defineEntity({ name: 'settlement_code', label: 'Settlement code alias', key: { pk: 'STLCODE#{org}#{code}', sk: 'STLCODE' } });
+export const settlementCodeEntity = /* @__PURE__ */ defineEntity({ name: 'settlement_code', label: 'Settlement code alias', key: { pk: 'STLCODE#{org}#{code}', sk: 'STLCODE' } });
 
 /**
  * One record of one import's record set (`{stl}@{version}`), sorted by transaction time; ids
  * are found through GSI3. A re-import writes a new set and switches the settlement to it.
  */
-export const settlementRecordEntity = defineEntity<object, { recordSet: string; sortKey: string; type: string; id?: string }>({
+export const settlementRecordEntity = /* @__PURE__ */ defineEntity<object, { recordSet: string; sortKey: string; type: string; id?: string }>({
   name: 'settlement_record',
   label: 'Settlement record',
   key: { pk: 'STL#{set}#REC', sk: '{sort}' },
@@ -171,7 +172,7 @@ export const settlementRecordEntity = defineEntity<object, { recordSet: string; 
 });
 
 /** The outbox: one item per event, in the same transaction as the change it reports. */
-export const eventEntity = defineEntity<{ orgId: string; mode: Mode; type: string; envelope: { id: string }; [attribute: string]: unknown }>({
+export const eventEntity = /* @__PURE__ */ defineEntity<{ orgId: string; mode: Mode; type: string; envelope: { id: string }; [attribute: string]: unknown }>({
   name: 'event',
   label: 'Event (outbox)',
   key: { pk: 'EVT#{evt}', sk: 'EVT' },
@@ -197,9 +198,9 @@ export const eventEntity = defineEntity<{ orgId: string; mode: Mode; type: strin
  */
 export const EVENT_PREFIX_INDEXES = ['gsi3', 'gsi4', 'gsi5'] as const;
 
-export const deliveryAttemptEntity = defineEntity({ name: 'delivery_attempt', label: 'Delivery attempt', key: { pk: 'EVT#{evt}', sk: 'DLV#{attempt}' } });
+export const deliveryAttemptEntity = /* @__PURE__ */ defineEntity({ name: 'delivery_attempt', label: 'Delivery attempt', key: { pk: 'EVT#{evt}', sk: 'DLV#{attempt}' } });
 
-export const webhookSubscriptionEntity = defineEntity<{ id: string; orgId: string; mode: Mode }>({
+export const webhookSubscriptionEntity = /* @__PURE__ */ defineEntity<{ id: string; orgId: string; mode: Mode }>({
   name: 'webhook_subscription',
   label: 'Webhook subscription',
   key: { pk: 'ORG#{org}', sk: 'WHK#{mode}#{whk}' },
@@ -208,10 +209,10 @@ export const webhookSubscriptionEntity = defineEntity<{ id: string; orgId: strin
 });
 
 /** Signs deliveries to per-object URLs (a refund's or a payment's webhook_url) of one org + mode. */
-export const webhookUrlSecretEntity = defineEntity({ name: 'webhook_url_secret', label: 'Signing secret for per-object URLs', key: { pk: 'ORG#{org}', sk: 'WHSECRET#{mode}' } });
+export const webhookUrlSecretEntity = /* @__PURE__ */ defineEntity({ name: 'webhook_url_secret', label: 'Signing secret for per-object URLs', key: { pk: 'ORG#{org}', sk: 'WHSECRET#{mode}' } });
 
 /** One delivery of one event to one target (dedupe, outcome; locally also the queued task). */
-export const deliveryEntity = defineEntity({
+export const deliveryEntity = /* @__PURE__ */ defineEntity({
   name: 'delivery',
   label: 'Delivery outcome',
   key: { pk: 'EVT#{evt}', sk: 'DELIVERY#{delivery}' },
@@ -219,23 +220,23 @@ export const deliveryEntity = defineEntity({
 });
 
 /** `ops event resend` and the resend API: a stream-visible request to replay the event. */
-export const eventResendEntity = defineEntity({ name: 'event_resend', label: 'Event replay request', key: { pk: 'EVT#{evt}', sk: 'RESEND#{resend}' } });
+export const eventResendEntity = /* @__PURE__ */ defineEntity({ name: 'event_resend', label: 'Event replay request', key: { pk: 'EVT#{evt}', sk: 'RESEND#{resend}' } });
 
 /** Local dead-letter store: deliveries parked after their last attempt, newest last. */
-export const deadLetterEntity = defineEntity({ name: 'webhook_dead_letter', label: 'Local dead-letter store', key: { pk: 'WEBHOOK_DLQ', sk: '{parked_at}#{evt}#{delivery}' } });
+export const deadLetterEntity = /* @__PURE__ */ defineEntity({ name: 'webhook_dead_letter', label: 'Local dead-letter store', key: { pk: 'WEBHOOK_DLQ', sk: '{parked_at}#{evt}#{delivery}' } });
 
-export const idempotencyEntity = defineEntity({ name: 'idempotency', label: 'Idempotency record', key: { pk: 'IDEM#{key}#{idempotency_key}', sk: 'IDEM' } });
+export const idempotencyEntity = /* @__PURE__ */ defineEntity({ name: 'idempotency', label: 'Idempotency record', key: { pk: 'IDEM#{key}#{idempotency_key}', sk: 'IDEM' } });
 
-export const streamCheckpointEntity = defineEntity({ name: 'stream_checkpoint', label: 'Stream checkpoint', key: { pk: 'STREAM#{shard}', sk: 'CHECKPOINT' } });
+export const streamCheckpointEntity = /* @__PURE__ */ defineEntity({ name: 'stream_checkpoint', label: 'Stream checkpoint', key: { pk: 'STREAM#{shard}', sk: 'CHECKPOINT' } });
 
 /** A dashboard sign-in, by the SHA-256 of its cookie's random id (the id itself is never stored). */
-export const dashboardSessionEntity = defineEntity({ name: 'dashboard_session', label: 'Dashboard session', key: { pk: 'DASHSESSION#{hash}', sk: 'DASHSESSION' } });
+export const dashboardSessionEntity = /* @__PURE__ */ defineEntity({ name: 'dashboard_session', label: 'Dashboard session', key: { pk: 'DASHSESSION#{hash}', sk: 'DASHSESSION' } });
 
 /** One of a tenant's webhook attempt slots: who holds it and until when (a lease; TTL removes it). */
-export const attemptSlotEntity = defineEntity({ name: 'attempt_slot', label: 'Webhook attempt slot', key: { pk: 'WHSLOTS#{tenant}', sk: 'SLOT#{slot}' } });
+export const attemptSlotEntity = /* @__PURE__ */ defineEntity({ name: 'attempt_slot', label: 'Webhook attempt slot', key: { pk: 'WHSLOTS#{tenant}', sk: 'SLOT#{slot}' } });
 
 /** One fixed window of a rate limit (resends): a counter that TTL removes after its window. */
-export const rateLimitEntity = defineEntity({ name: 'rate_limit', label: 'Rate limit window', key: { pk: 'RATE#{subject}#{window}', sk: 'RATE' } });
+export const rateLimitEntity = /* @__PURE__ */ defineEntity({ name: 'rate_limit', label: 'Rate limit window', key: { pk: 'RATE#{subject}#{window}', sk: 'RATE' } });
 
 export const entities = [
   organizationEntity,

@@ -7,7 +7,8 @@ import type { EventEnvelope } from '../events';
 import { isId } from '../ids';
 import { type PageRequest } from '../pagination';
 import { cursorById, listPage } from './list-page';
-import { keys, scopeOf } from './keys';
+import * as keys from './keys';
+import { scopeOf } from './entities';
 
 interface StoredEvent {
   orgId: string;

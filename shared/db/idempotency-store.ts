@@ -1,6 +1,6 @@
 import { DeleteCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { conditionalWrite } from './conditional';
-import { keys } from './keys';
+import * as keys from './keys';
 import { TTL_ATTRIBUTE } from './table';
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;

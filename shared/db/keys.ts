@@ -1,6 +1,8 @@
 /**
  * Every key the service reads or writes by, rendered from the entity declarations
- * (shared/db/entities.ts), which docs/architecture.md's item table is checked against.
+ * (shared/db/entities.ts), which docs/architecture.md's item table is checked against. One
+ * export per key, imported as a namespace (`import * as keys`): a function's bundle keeps only
+ * the keys it uses, and only their entities.
  */
 import type { Mode } from '../auth/principal';
 import { literalPrefix, render } from './entity';
@@ -33,92 +35,88 @@ import {
   webhookUrlSecretEntity,
 } from './entities';
 
-export { scopeOf } from './entities';
-
 /** A scope (`{org}#{mode}`) split back into the values its formats use. */
 const scopeValues = (scope: string) => ({ scope });
 
-export const keys = {
-  organization: (orgId: string) => organizationEntity.key({ org: orgId }),
-  /** All organizations (ops listing and the local stack's "empty store" check). */
-  organizationsPartition: organizationEntity.partition('gsi1', {}),
-  acceptor: (orgId: string, acceptorId: string) => acceptorEntity.key({ org: orgId, acceptor: acceptorId }),
-  user: (userId: string) => userEntity.key({ usr: userId }),
-  apiKeyByTokenHash: (tokenHash: string) => apiKeyEntity.key({ hash: tokenHash }),
-  apiKeyIdLookup: (keyId: string) => apiKeyEntity.partition('gsi3', { key: keyId }),
-  apiKeysOfCreator: (userId: string) => apiKeyEntity.partition('gsi2', { creator: userId }),
+export const organization = (orgId: string) => organizationEntity.key({ org: orgId });
+/** All organizations (ops listing and the local stack's "empty store" check). */
+export const organizationsPartition = /* @__PURE__ */ organizationEntity.partition('gsi1', {});
+export const acceptor = (orgId: string, acceptorId: string) => acceptorEntity.key({ org: orgId, acceptor: acceptorId });
+export const user = (userId: string) => userEntity.key({ usr: userId });
+export const apiKeyByTokenHash = (tokenHash: string) => apiKeyEntity.key({ hash: tokenHash });
+export const apiKeyIdLookup = (keyId: string) => apiKeyEntity.partition('gsi3', { key: keyId });
+export const apiKeysOfCreator = (userId: string) => apiKeyEntity.partition('gsi2', { creator: userId });
 
-  paymentLink: (id: string) => paymentLinkEntity.key({ pl: id }),
-  paymentLinkList: (scope: string) => paymentLinkEntity.partition('gsi1', scopeValues(scope)),
-  paymentLinkStatusList: (scope: string, status: string) => paymentLinkEntity.partition('gsi2', { scope, status }),
-  checkoutSession: (linkId: string, clientKey: string) => checkoutSessionEntity.key({ pl: linkId, client_key: clientKey }),
-  paymentLinkExpiryDue: paymentLinkEntity.partition('due', {}),
+export const paymentLink = (id: string) => paymentLinkEntity.key({ pl: id });
+export const paymentLinkList = (scope: string) => paymentLinkEntity.partition('gsi1', scopeValues(scope));
+export const paymentLinkStatusList = (scope: string, status: string) => paymentLinkEntity.partition('gsi2', { scope, status });
+export const checkoutSession = (linkId: string, clientKey: string) => checkoutSessionEntity.key({ pl: linkId, client_key: clientKey });
+export const paymentLinkExpiryDue = /* @__PURE__ */ paymentLinkEntity.partition('due', {});
 
-  payment: (id: string) => paymentEntity.key({ pay: id }),
-  paymentList: (scope: string) => paymentEntity.partition('gsi1', scopeValues(scope)),
-  paymentStatusList: (scope: string, status: string) => paymentEntity.partition('gsi2', { scope, status }),
-  paymentsOfLink: (linkId: string) => paymentEntity.partition('gsi3', { pl: linkId }),
+export const payment = (id: string) => paymentEntity.key({ pay: id });
+export const paymentList = (scope: string) => paymentEntity.partition('gsi1', scopeValues(scope));
+export const paymentStatusList = (scope: string, status: string) => paymentEntity.partition('gsi2', { scope, status });
+export const paymentsOfLink = (linkId: string) => paymentEntity.partition('gsi3', { pl: linkId });
 
-  refund: (id: string) => refundEntity.key({ rf: id }),
-  refundList: (scope: string) => refundEntity.partition('gsi1', scopeValues(scope)),
-  refundsOfPayment: (paymentId: string) => refundEntity.partition('gsi2', { pay: paymentId }),
-  refundHoldQueue: (scope: string, currency: string) => render(refundDue.holdQueue, { scope, CUR: currency }),
-  /** Balances that have held refunds (a marker on the balance item): the process-refunds job's entry point. */
-  refundHoldBalances: balanceEntity.partition('due', {}),
-  refundHoldBalanceSortKey: (scope: string, currency: string) => balanceEntity.sortKey('due', { scope, CUR: currency }),
-  refundProcessingDue: refundDue.processing,
-  refundCoveredDue: refundDue.covered,
+export const refund = (id: string) => refundEntity.key({ rf: id });
+export const refundList = (scope: string) => refundEntity.partition('gsi1', scopeValues(scope));
+export const refundsOfPayment = (paymentId: string) => refundEntity.partition('gsi2', { pay: paymentId });
+export const refundHoldQueue = (scope: string, currency: string) => render(refundDue.holdQueue, { scope, CUR: currency });
+/** Balances that have held refunds (a marker on the balance item): the process-refunds job's entry point. */
+export const refundHoldBalances = /* @__PURE__ */ balanceEntity.partition('due', {});
+export const refundHoldBalanceSortKey = (scope: string, currency: string) => balanceEntity.sortKey('due', { scope, CUR: currency });
+export const refundProcessingDue = refundDue.processing;
+export const refundCoveredDue = refundDue.covered;
 
-  chargeback: (id: string) => chargebackEntity.key({ cb: id }),
-  chargebackList: (scope: string) => chargebackEntity.partition('gsi1', scopeValues(scope)),
-  chargebackAcceptorList: (scope: string, acceptorId: string) => chargebackEntity.partition('gsi2', { scope, acceptor: acceptorId }),
-  chargebacksOfPayment: (paymentId: string) => chargebackEntity.partition('gsi3', { pay: paymentId }),
-  chargebackDeadlineDue: chargebackEntity.partition('due', {}),
-  chargebackFeedReference: (reference: string) => {
-    const [acquirer, ...rest] = reference.split('#');
-    return chargebackReferenceEntity.key({ acquirer, reference: rest.join('#') });
-  },
-
-  settlement: (id: string) => settlementEntity.key({ stl: id }),
-  settlementList: (orgId: string) => settlementEntity.partition('gsi1', { org: orgId }),
-  settlementCode: (orgId: string, code: string) => settlementCodeEntity.key({ org: orgId, code }),
-  settlementRecords: (recordSet: string) => render(settlementRecordEntity.definition.key.pk, { set: recordSet }),
-  settlementRecordsOfType: (recordSet: string, type: string) => settlementRecordEntity.partition('gsi2', { set: recordSet, type }),
-  settlementRecordById: (recordSet: string, recordId: string) => settlementRecordEntity.partition('gsi3', { set: recordSet, id: recordId }),
-  settlementByCode: (code: string) => settlementEntity.partition('gsi3', { code }),
-  /** One import's record set, `{stl}@{version}`: the `{set}` of the record keys above. */
-  settlementRecordSet: (settlementId: string, version: string) => `${settlementId}@${version}`,
-
-  balance: (scope: string, currency: string) => balanceEntity.key({ scope, CUR: currency }),
-
-  event: (id: string) => eventEntity.key({ evt: id }),
-  eventList: (scope: string) => eventEntity.partition('gsi1', scopeValues(scope)),
-  eventTypeList: (scope: string, type: string) => eventEntity.partition('gsi2', { scope, type }),
-  /** The index and partition of the events below `prefix` (`a.b.`), or undefined when no type is that deep. */
-  eventPrefixList: (scope: string, prefix: string) => {
-    const depth = prefix.split('.').length - 1;
-    const index = EVENT_PREFIX_INDEXES[depth - 1];
-    return index && { index, partition: eventEntity.partition(index, { scope, prefix1: prefix, prefix2: prefix, prefix3: prefix }) };
-  },
-  deliveryAttempt: (eventId: string, attemptKey: string) => deliveryAttemptEntity.key({ evt: eventId, attempt: attemptKey }),
-
-  webhookSubscription: (orgId: string, mode: Mode, id: string) => webhookSubscriptionEntity.key({ org: orgId, mode, whk: id }),
-  /** `begins_with` of a mode's subscriptions, or of every mode's. */
-  webhookSubscriptionsPrefix: (mode?: Mode) =>
-    mode ? render(webhookSubscriptionEntity.definition.key.sk, { mode, whk: '' }) : literalPrefix(webhookSubscriptionEntity.definition.key.sk),
-  webhookIdLookup: (id: string) => webhookSubscriptionEntity.partition('gsi3', { whk: id }),
-  webhookUrlSecret: (orgId: string, mode: Mode) => webhookUrlSecretEntity.key({ org: orgId, mode }),
-  deliveryState: (eventId: string, deliveryKey: string) => deliveryEntity.key({ evt: eventId, delivery: deliveryKey }),
-  eventResend: (eventId: string, requestId: string) => eventResendEntity.key({ evt: eventId, resend: requestId }),
-  /** Local delivery queue: deliveries waiting for their next attempt (sparse DUE index). */
-  webhookRetryDue: deliveryEntity.partition('due', {}),
-  webhookRetrySortKey: (due: string, eventId: string, deliveryKey: string) =>
-    deliveryEntity.sortKey('due', { due, evt: eventId, delivery: deliveryKey }),
-  webhookDeadLetter: (parkedAt: string, eventId: string, deliveryKey: string) =>
-    deadLetterEntity.key({ parked_at: parkedAt, evt: eventId, delivery: deliveryKey }),
-  webhookDeadLetters: render(deadLetterEntity.definition.key.pk, {}),
-
-  idempotency: (keyId: string, idempotencyKey: string) => idempotencyEntity.key({ key: keyId, idempotency_key: idempotencyKey }),
-  streamCheckpoint: (shardId: string) => streamCheckpointEntity.key({ shard: shardId }),
-  dashboardSession: (sessionIdHash: string) => dashboardSessionEntity.key({ hash: sessionIdHash }),
+export const chargeback = (id: string) => chargebackEntity.key({ cb: id });
+export const chargebackList = (scope: string) => chargebackEntity.partition('gsi1', scopeValues(scope));
+export const chargebackAcceptorList = (scope: string, acceptorId: string) => chargebackEntity.partition('gsi2', { scope, acceptor: acceptorId });
+export const chargebacksOfPayment = (paymentId: string) => chargebackEntity.partition('gsi3', { pay: paymentId });
+export const chargebackDeadlineDue = /* @__PURE__ */ chargebackEntity.partition('due', {});
+export const chargebackFeedReference = (reference: string) => {
+  const [acquirer, ...rest] = reference.split('#');
+  return chargebackReferenceEntity.key({ acquirer, reference: rest.join('#') });
 };
+
+export const settlement = (id: string) => settlementEntity.key({ stl: id });
+export const settlementList = (orgId: string) => settlementEntity.partition('gsi1', { org: orgId });
+export const settlementCode = (orgId: string, code: string) => settlementCodeEntity.key({ org: orgId, code });
+export const settlementRecords = (recordSet: string) => render(settlementRecordEntity.definition.key.pk, { set: recordSet });
+export const settlementRecordsOfType = (recordSet: string, type: string) => settlementRecordEntity.partition('gsi2', { set: recordSet, type });
+export const settlementRecordById = (recordSet: string, recordId: string) => settlementRecordEntity.partition('gsi3', { set: recordSet, id: recordId });
+export const settlementByCode = (code: string) => settlementEntity.partition('gsi3', { code });
+/** One import's record set, `{stl}@{version}`: the `{set}` of the record keys above. */
+export const settlementRecordSet = (settlementId: string, version: string) => `${settlementId}@${version}`;
+
+export const balance = (scope: string, currency: string) => balanceEntity.key({ scope, CUR: currency });
+
+export const event = (id: string) => eventEntity.key({ evt: id });
+export const eventList = (scope: string) => eventEntity.partition('gsi1', scopeValues(scope));
+export const eventTypeList = (scope: string, type: string) => eventEntity.partition('gsi2', { scope, type });
+/** The index and partition of the events below `prefix` (`a.b.`), or undefined when no type is that deep. */
+export const eventPrefixList = (scope: string, prefix: string) => {
+  const depth = prefix.split('.').length - 1;
+  const index = EVENT_PREFIX_INDEXES[depth - 1];
+  return index && { index, partition: eventEntity.partition(index, { scope, prefix1: prefix, prefix2: prefix, prefix3: prefix }) };
+};
+export const deliveryAttempt = (eventId: string, attemptKey: string) => deliveryAttemptEntity.key({ evt: eventId, attempt: attemptKey });
+
+export const webhookSubscription = (orgId: string, mode: Mode, id: string) => webhookSubscriptionEntity.key({ org: orgId, mode, whk: id });
+/** `begins_with` of a mode's subscriptions, or of every mode's. */
+export const webhookSubscriptionsPrefix = (mode?: Mode) =>
+  mode ? render(webhookSubscriptionEntity.definition.key.sk, { mode, whk: '' }) : literalPrefix(webhookSubscriptionEntity.definition.key.sk);
+export const webhookIdLookup = (id: string) => webhookSubscriptionEntity.partition('gsi3', { whk: id });
+export const webhookUrlSecret = (orgId: string, mode: Mode) => webhookUrlSecretEntity.key({ org: orgId, mode });
+export const deliveryState = (eventId: string, deliveryKey: string) => deliveryEntity.key({ evt: eventId, delivery: deliveryKey });
+export const eventResend = (eventId: string, requestId: string) => eventResendEntity.key({ evt: eventId, resend: requestId });
+/** Local delivery queue: deliveries waiting for their next attempt (sparse DUE index). */
+export const webhookRetryDue = /* @__PURE__ */ deliveryEntity.partition('due', {});
+export const webhookRetrySortKey = (due: string, eventId: string, deliveryKey: string) =>
+  deliveryEntity.sortKey('due', { due, evt: eventId, delivery: deliveryKey });
+export const webhookDeadLetter = (parkedAt: string, eventId: string, deliveryKey: string) =>
+  deadLetterEntity.key({ parked_at: parkedAt, evt: eventId, delivery: deliveryKey });
+export const webhookDeadLetters = /* @__PURE__ */ render(deadLetterEntity.definition.key.pk, {});
+
+export const idempotency = (keyId: string, idempotencyKey: string) => idempotencyEntity.key({ key: keyId, idempotency_key: idempotencyKey });
+export const streamCheckpoint = (shardId: string) => streamCheckpointEntity.key({ shard: shardId });
+export const dashboardSession = (sessionIdHash: string) => dashboardSessionEntity.key({ hash: sessionIdHash });

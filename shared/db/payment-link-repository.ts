@@ -15,7 +15,7 @@ import { transactWrite } from './side-effects';
 import { stripKeys } from './entity';
 import { checkoutSessionEntity, paymentLinkEntity } from './entities';
 import { queryDuePage } from './due';
-import { keys } from './keys';
+import * as keys from './keys';
 import { INDEXES } from './table';
 
 /** A condition on one of the extra actions failed (index into the extra actions). */

@@ -6,7 +6,7 @@ import { type PageRequest } from '../pagination';
 import { cursorById, listPage, scopeListPage } from './list-page';
 import { stripKeys as strip } from './entity';
 import { paymentEntity } from './entities';
-import { keys } from './keys';
+import * as keys from './keys';
 
 
 /** The table item of a payment (shared/db/entities.ts). */

@@ -13,7 +13,8 @@ import { cancellationReasons, isTransactionConflict, withConflictRetry } from '.
 import { queryDuePage, type DuePageOptions } from './due';
 import { stripKeys as strip } from './entity';
 import { refundEntity } from './entities';
-import { keys, scopeOf } from './keys';
+import * as keys from './keys';
+import { scopeOf } from './entities';
 
 
 /** The table item of a refund (shared/db/entities.ts): in its balance's hold queue while held, in the processing partition while `processing`. */

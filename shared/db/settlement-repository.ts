@@ -20,7 +20,7 @@ import { batchWriteAll } from './batch';
 import { cancellationReasons, isTransactionConflict } from './conditional';
 import { stripKeys } from './entity';
 import { settlementEntity, settlementRecordEntity } from './entities';
-import { keys } from './keys';
+import * as keys from './keys';
 import { INDEXES } from './table';
 
 /** Newest first by creation: the list's sort key is the creation time, then the id. */

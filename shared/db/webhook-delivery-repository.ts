@@ -14,7 +14,7 @@ import { EVENT_RETENTION_DAYS, type OutboxEvent } from '../events';
 import { isId } from '../ids';
 import { isoMillis } from '../time';
 import { conditionalWrite } from './conditional';
-import { keys } from './keys';
+import * as keys from './keys';
 import { queryAll } from './query-all';
 import { INDEXES, TTL_ATTRIBUTE } from './table';
 

@@ -13,7 +13,7 @@ import { isoMillis } from '../time';
 import { cancellationReasons, conditionalWrite } from './conditional';
 import { stripKeys } from './entity';
 import { webhookSubscriptionEntity } from './entities';
-import { keys } from './keys';
+import * as keys from './keys';
 import { queryAll } from './query-all';
 import { INDEXES } from './table';
 

@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { keys } from '../db/keys';
+import * as keys from '../db/keys';
 import type { PublishedEvent } from '../domain/webhook-delivery';
 import { isoMillis } from '../time';
 import { isPublishable, publishedEventOf, type StreamRecordLike } from '../webhooks/stream-records';

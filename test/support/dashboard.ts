@@ -1,5 +1,5 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { keys } from '../../shared/db/keys';
+import * as keys from '../../shared/db/keys';
 import { outboxEvents } from './events';
 import { client } from './http';
 import { createMerchant, startTestStack, type Merchant, type TestStack } from './stack';

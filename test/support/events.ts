@@ -1,6 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Mode } from '../../shared/auth/principal';
-import { keys, scopeOf } from '../../shared/db/keys';
+import * as keys from '../../shared/db/keys';
+import { scopeOf } from '../../shared/db/entities';
 import { INDEXES } from '../../shared/db/table';
 import type { EventEnvelope } from '../../shared/events';
 import type { TestStack } from './stack';

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Mode } from '../../../shared/auth/principal';
 import { readBalance } from '../../../shared/db/balance';
-import { keys } from '../../../shared/db/keys';
+import * as keys from '../../../shared/db/keys';
 import { lambdaContext } from '../../../shared/local/http-server';
 import { createPaymentRepository } from '../../../shared/db/payment-repository';
 import { ChargebackListItemSchema, ChargebackSchema } from '../../../shared/domain/chargebacks';

@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { KEY_CACHE_TTL_MS } from '../../../shared/auth/authenticate';
 import { hashToken } from '../../../shared/auth/tokens';
 import { createDashboardSessionStore } from '../../../shared/db/dashboard-session-store';
-import { keys } from '../../../shared/db/keys';
+import * as keys from '../../../shared/db/keys';
 import { newId } from '../../../shared/ids';
 import { putAttempt, type DashboardBrowser, rowOf, sectionOf, seedAccount, startDashboardStack, type SeededAccount } from '../../support/dashboard';
 import { seedPaidPayment } from '../../support/refunds';

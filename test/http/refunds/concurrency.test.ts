@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { keys } from '../../../shared/db/keys';
+import * as keys from '../../../shared/db/keys';
 import { client } from '../../support/http';
 import { balanceOf, seedPaidPayment } from '../../support/refunds';
 import { createMerchant, startTestStack, type Merchant, type TestStack } from '../../support/stack';

@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { keys } from '../../../shared/db/keys';
+import * as keys from '../../../shared/db/keys';
 import { newId } from '../../../shared/ids';
 import { client, expectEnvelope } from '../../support/http';
 import { seedPaidPayment } from '../../support/refunds';

@@ -1,6 +1,6 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook } from 'standardwebhooks';
-import { keys } from '../../../shared/db/keys';
+import * as keys from '../../../shared/db/keys';
 import { createWebhookRepository } from '../../../shared/db/webhook-repository';
 import { isEventPattern, matchesPattern, newSigningSecret, parseSubscriptionInput } from '../../../shared/domain/webhooks';
 import { BusinessRuleError, NotFoundError } from '../../../shared/errors';

@@ -1,7 +1,7 @@
 import { EVENT_TYPES } from '../../../shared/domain/event-types';
 import { matchesPattern, typePrefixes } from '../../../shared/domain/webhooks';
 import { EVENT_PREFIX_INDEXES, eventEntity } from '../../../shared/db/entities';
-import { keys } from '../../../shared/db/keys';
+import * as keys from '../../../shared/db/keys';
 import { INDEXES } from '../../../shared/db/table';
 
 const emittedTypes = EVENT_TYPES;
