@@ -17,6 +17,9 @@ import { createDocumentClient } from '../shared/db/client';
 import * as keys from '../shared/db/keys';
 import { outboxPut } from '../shared/db/outbox';
 import { newEvent } from '../shared/events';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { freePort } from '../shared/local/free-port';
 import { startLocalStack } from '../shared/local/stack';
 import { functionOfRoute, readSynthesizedStack } from '../shared/local/artifacts/template';
@@ -95,7 +98,9 @@ async function main() {
   const endpoint = `http://127.0.0.1:${await freePort()}`;
   const tableName = 'bench-hot-link';
   delete process.env.BASE_URL;
-  const stack = await startLocalStack({ port: 0, dynamodbEndpoint: endpoint, tableName, dataDir: ':memory:', artifacts: artifacts.dir, maxWorkersPerFunction: WORKERS });
+  // The functions' request lines go to their own files, as to their log groups in AWS, not above the table.
+  const logDir = mkdtempSync(join(tmpdir(), 'bench-hot-link-logs-'));
+  const stack = await startLocalStack({ port: 0, dynamodbEndpoint: endpoint, tableName, dataDir: ':memory:', artifacts: artifacts.dir, maxWorkersPerFunction: WORKERS, logDir });
   try {
     const db = createDocumentClient({ endpoint });
     const merchant = await seedOrganization(db, tableName, 0);
@@ -156,6 +161,7 @@ async function main() {
       ),
       '',
       `Checkout environments: ${environments.started} started, ${environments.peakConcurrent} at once at most; slowest invocation ${(environments.slowestMs / 1000).toFixed(1)} s (function timeout ${timeoutMs / 1000} s).`,
+      `The functions' logs: ${logDir}.`,
     ];
     console.log(lines.join('\n'));
     const oversold = rounds.some((round) => Object.values(round).some((side) => side.paid !== LIMIT));

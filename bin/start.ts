@@ -19,6 +19,7 @@ async function main() {
     background: true,
     artifacts: process.env.LAMBDA_ARTIFACTS,
     maxWorkersPerFunction: process.env.LAMBDA_MAX_WORKERS ? Number(process.env.LAMBDA_MAX_WORKERS) : undefined,
+    logDir: process.env.LAMBDA_LOG_DIR,
   });
   console.log(`Payment operations service ready at ${stack.baseUrl} (API under ${stack.baseUrl}/v1)`);
   if (stack.artifacts) console.log(`Artifact mode: every function runs from its bundle in ${process.env.LAMBDA_ARTIFACTS}`);

@@ -27,6 +27,8 @@ export interface LocalStackOptions {
   artifacts?: string;
   /** Artifact mode: execution environments per function at the same time. */
   maxWorkersPerFunction?: number;
+  /** Artifact mode: a folder for each function's output (`<name>.log`) instead of this process's stdout. */
+  logDir?: string;
 }
 
 export interface LocalStack {
@@ -93,6 +95,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
           tableName: options.tableName,
           dataDir: options.dataDir,
           maxWorkersPerFunction: options.maxWorkersPerFunction,
+          logDir: options.logDir,
           apiUrl: () => configuredBaseUrl ?? `http://127.0.0.1:${api!.port}`,
         })
       : undefined;

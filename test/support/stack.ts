@@ -17,7 +17,7 @@ export interface TestStack extends LocalStack {
  * folder) it serves the synthesized bundles instead of the sources (artifact mode). `env`
  * sets service settings (REFUND_CANCEL_WINDOW_SECONDS…) until the stack stops.
  */
-export async function startTestStack(options: { background?: boolean; artifacts?: string; env?: Record<string, string> } = {}): Promise<TestStack> {
+export async function startTestStack(options: { background?: boolean; artifacts?: string; env?: Record<string, string>; logDir?: string } = {}): Promise<TestStack> {
   const tableName = `test-${randomUUID()}`;
   delete process.env.BASE_URL;
   const settings = Object.entries(options.env ?? {});
@@ -29,6 +29,7 @@ export async function startTestStack(options: { background?: boolean; artifacts?
     dataDir: ':memory:',
     background: options.background ?? false,
     artifacts: options.artifacts ?? process.env.LAMBDA_ARTIFACTS,
+    logDir: options.logDir,
   });
   const db = createDocumentClient({ endpoint: process.env.DYNAMODB_ENDPOINT });
   const stop = async () => {

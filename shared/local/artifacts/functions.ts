@@ -1,5 +1,6 @@
+import { mkdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { resolve as resolvePath } from 'node:path';
+import { join, resolve as resolvePath } from 'node:path';
 import { AWS_LIMITS } from '../../aws-limits';
 import { logger } from '../../observability/logger';
 import { freePort } from '../free-port';
@@ -29,6 +30,8 @@ export interface ArtifactOptions {
    * when lower, wins). Default: two per core; more only add contention on one machine.
    */
   maxWorkersPerFunction?: number;
+  /** Each function's output to `<logDir>/<function name>.log`, as CloudWatch keeps a log group per function, instead of this process's stdout. */
+  logDir?: string;
 }
 
 export interface ArtifactFunctions extends LocalFunctions {
@@ -76,6 +79,7 @@ const refOf = (value: unknown): string | undefined =>
 export async function startArtifactFunctions(options: ArtifactOptions): Promise<ArtifactFunctions> {
   const stack = readSynthesizedStack(options.dir);
   const { region, account } = stack;
+  if (options.logDir) mkdirSync(options.logDir, { recursive: true });
   const queuesByKey = new Map<string, LocalQueue>();
   const functions = new Map<string, FunctionSpec & { role: string; roleName: string; maxWorkers: number }>();
   const pools = new Map<string, FunctionPool>();
@@ -173,7 +177,7 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
   const poolOf = (logicalId: string): FunctionPool => {
     if (!pools.has(logicalId)) {
       const spec = functions.get(logicalId)!;
-      pools.set(logicalId, createFunctionPool(spec, { maxWorkers: spec.maxWorkers }));
+      pools.set(logicalId, createFunctionPool(spec, { maxWorkers: spec.maxWorkers, logFile: options.logDir && join(options.logDir, `${spec.name}.log`) }));
     }
     return pools.get(logicalId)!;
   };

@@ -1,5 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { AWS_LIMITS } from '../../aws-limits';
 import { logger } from '../../observability/logger';
@@ -37,6 +38,8 @@ interface WorkerProcess {
 export interface PoolOptions {
   /** Execution environments of one function at the same time; invocations beyond wait. */
   maxWorkers: number;
+  /** Where the environments' stdout and stderr go, appended (the function's log group); by default this process's own. */
+  logFile?: string;
 }
 
 /** An idle environment is shut down after this long, as Lambda reclaims idle ones. */
@@ -77,13 +80,16 @@ export function createFunctionPool(spec: FunctionSpec, options: PoolOptions) {
 
   function start(): WorkerProcess {
     started++;
+    const output = options.logFile ? openSync(options.logFile, 'a') : 'inherit';
     const child = fork(RUNTIME, [], {
       cwd: spec.codeDir,
       env: spec.environment(),
       // V8 sizes its heap from the memory Lambda gives the environment; here, from MemorySize.
       execArgv: [`--max-old-space-size=${spec.memoryMb}`],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      stdio: ['ignore', output, output, 'ipc'],
     });
+    // The environment holds its own copy of the descriptor.
+    if (typeof output === 'number') closeSync(output);
     const worker: WorkerProcess = {
       child,
       dead: false,

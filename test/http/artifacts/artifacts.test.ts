@@ -1,4 +1,6 @@
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
@@ -160,6 +162,7 @@ describe('artifact mode: an edited template', () => {
 `;
   let stack: TestStack;
   let edited: ArtifactsFolder;
+  const logDir = mkdtempSync(join(tmpdir(), 'artifact-logs-'));
   beforeAll(async () => {
     const lister = functionOfRoute(resources, 'GET /v1/payment_links');
     edited = withEditedTemplate(
@@ -181,11 +184,22 @@ describe('artifact mode: an edited template', () => {
       },
       { 'asset.probe': { 'index.mjs': PROBE } },
     );
-    stack = await startTestStack({ artifacts: edited.dir });
+    stack = await startTestStack({ artifacts: edited.dir, logDir });
   }, 120_000);
   afterAll(async () => {
     await stack?.stop();
     edited?.remove();
+    rmSync(logDir, { recursive: true, force: true });
+  });
+
+  test("logs: with a log folder, each function's output goes to its own file, as to its log group", async () => {
+    const merchant = await createMerchant(stack);
+    await client(stack.baseUrl, merchant.test).get('/v1/payments/payment_00000000000000000000000000');
+    const file = join(logDir, `${stack.artifacts!.functionOfRoute('GET /v1/payments/{id}')}.log`);
+    const lines = readFileSync(file, 'utf8').split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
+    // The 404's metric document (the request line too, at LOG_LEVEL=INFO).
+    expect(lines).toContainEqual(expect.objectContaining({ Route: 'GET /v1/payments/{id}', ClientErrors: 1 }));
+    expect(readdirSync(logDir)).not.toContain(`${stack.artifacts!.functionOfRoute('GET /v1/refunds/{id}')}.log`);
   });
 
   test('IAM: without its index grant the link list is refused, while reading one link by key still works', async () => {
