@@ -1,6 +1,10 @@
 import * as z from '../zod';
 
-/** The Idempotency-Key headers as declared to clients: what the runtime (shared/http/idempotency.ts) and the OpenAPI reference share. */
+/*
+ * The Idempotency-Key headers as declared to clients: what the runtime (shared/http/idempotency.ts)
+ * and the OpenAPI reference share, apart from the runtime's table adapters.
+ */
+
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'idempotent-replayed';
 

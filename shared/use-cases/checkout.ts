@@ -125,8 +125,8 @@ function withDetails(payment: Payment, details: CustomerDetails): Payment {
  *   limited) at the paid count read. A payment that loses the race for the last slot ends
  *   `canceled` and is never counted.
  * - `failed`, `canceled`, `expired`: the payment takes that status.
+ * `deadline`: when the invocation ends (epoch ms); a payer still losing rounds near it gets a 503 to retry, never a timeout.
  */
-/** `deadline`: when the invocation ends (epoch ms); a payer still losing rounds near it gets a 503 to retry, never a timeout. */
 export async function completePayment(deps: CheckoutDeps, paymentId: string, outcome: PaymentStatus, details: CustomerDetails = {}, deadline = Infinity) {
   const payment = await deps.payments.get(paymentId);
   if (!payment) throw new NotFoundError();
