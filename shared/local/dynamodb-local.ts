@@ -21,12 +21,17 @@ export interface RunningDynamoDb {
   stop(): Promise<void>;
 }
 
-function clientFor(endpoint: string) {
-  return new DynamoDBClient({ ...localAwsConfig(endpoint), maxAttempts: 1 });
+/**
+ * The client that sets tables up. DynamoDB answers a 500 now and then (DynamoDB Local does
+ * while an index builds under load), and the SDK's retries absorb it, as a deploy's would.
+ */
+export function tableSetupClient(endpoint: string): DynamoDBClient {
+  return new DynamoDBClient(localAwsConfig(endpoint));
 }
 
 async function answers(endpoint: string): Promise<boolean> {
-  const client = clientFor(endpoint);
+  // One attempt: a probe's "no" is an answer, not an error to retry.
+  const client = new DynamoDBClient({ ...localAwsConfig(endpoint), maxAttempts: 1 });
   try {
     await client.send(new ListTablesCommand({ Limit: 1 }));
     return true;
@@ -78,7 +83,7 @@ export async function ensureDynamoDbLocal(endpoint: string, dataDir = ':memory:'
 
 /** Creates the service table (with its indexes and stream) unless it exists, and adds the indexes it lacks. */
 export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
-  const client = clientFor(endpoint);
+  const client = tableSetupClient(endpoint);
   const definition = tableDefinition(tableName);
   try {
     try {

@@ -1,18 +1,16 @@
 import {
   CreateTableCommand,
   DescribeTableCommand,
-  DynamoDBClient,
   type AttributeDefinition,
   type CreateTableCommandInput,
   type GlobalSecondaryIndex,
 } from '@aws-sdk/client-dynamodb';
-import { localAwsConfig } from '../../db/client';
-import { addMissingIndexes } from '../dynamodb-local';
+import { addMissingIndexes, tableSetupClient } from '../dynamodb-local';
 import type { CfnResource } from './template';
 
 /** Creates the template's tables in DynamoDB Local (unless they exist) and returns each one's stream label. */
 export async function ensureTables(endpoint: string, tables: [string, CfnResource][], nameOf: (logicalId: string) => string): Promise<Map<string, string>> {
-  const client = new DynamoDBClient({ ...localAwsConfig(endpoint), maxAttempts: 1 });
+  const client = tableSetupClient(endpoint);
   const labels = new Map<string, string>();
   try {
     for (const [logicalId, table] of tables) {
