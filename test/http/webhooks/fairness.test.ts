@@ -39,6 +39,15 @@ async function atWindowStartIfLate(windowSeconds: number, neededSeconds: number)
 const createLink = (merchant: Merchant) =>
   client(stack.baseUrl, merchant.test).post('/v1/payment_links', { amount: { value: '1.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId });
 
+/** From just before the quiet organization's write to its event's arrival at its endpoint. */
+async function deliveryLatency(quiet: Merchant) {
+  const committed = Date.now();
+  const link = (await createLink(quiet)).body;
+  const arrivedOf = () => healthy.delivered().find((request) => request.envelope.data.id === link.id)?.receivedAt;
+  await healthy.waitFor(() => arrivedOf() !== undefined, "the quiet organization's event", 10_000);
+  return arrivedOf()! - committed;
+}
+
 describe('Webhooks: fair delivery', () => {
   // In process: the local queue's turns and slots. Against the bundles: SQS fair queues, and the
   // attempt slots in the table keep the dead endpoint to two of the deliverer's five pollers.
@@ -47,6 +56,10 @@ describe('Webhooks: fair delivery', () => {
     const quiet = await createMerchant(stack);
     await subscribe(noisy, dead.url);
     await subscribe(quiet, healthy.url);
+    // The delay is measured against the pipeline's own latency taken beside it: other suites
+    // share this machine's two cores and DynamoDB Local, and slow both measurements alike. The
+    // best of two, as the first also starts the pipeline's environments.
+    const undisturbed = Math.min(await deliveryLatency(quiet), await deliveryLatency(quiet));
 
     const noisyApi = client(stack.baseUrl, noisy.test);
     const links = [];
@@ -60,12 +73,15 @@ describe('Webhooks: fair delivery', () => {
 
     // Let the accepted resends reach the queue: without a cap per organization they would take every slot.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
-    const committed = Date.now();
-    const link = (await createLink(quiet)).body;
-    await healthy.waitFor(() => healthy.delivered().some((request) => request.envelope.data.id === link.id), "the quiet organization's event", 10_000);
-    const arrived = healthy.delivered().find((request) => request.envelope.data.id === link.id)!.receivedAt;
-    if (process.env.FAIRNESS_REPORT) process.stdout.write(`fairness: ${arrived - committed} ms, ${answers.filter((answer) => answer.status === 202).length} resends accepted\n`);
-    expect(arrived - committed).toBeLessThan(2_000);
+    // The best of three while the noise lasts (the dead endpoint's backlog outlives all three):
+    // a queue that is unfair delays every one of them, a busy neighbour on the machine one.
+    const disturbed = [];
+    for (let i = 0; i < 3; i++) disturbed.push(await deliveryLatency(quiet));
+    const delay = Math.min(...disturbed) - undisturbed;
+    if (process.env.FAIRNESS_REPORT) {
+      process.stdout.write(`fairness: ${disturbed.join(' / ')} ms against ${undisturbed} ms undisturbed, ${answers.filter((answer) => answer.status === 202).length} resends accepted\n`);
+    }
+    expect(delay).toBeLessThan(2_000);
   }, 60_000);
 
   test('resends are limited per event (429 with Retry-After) and a 429 does not keep its Idempotency-Key', async () => {
