@@ -1,10 +1,10 @@
-import { checkoutServices } from '../../shared/services/checkout';
+import { paymentLinkServices } from '../../shared/services/payment-links';
 import { thankYouPage } from '../../shared/checkout/pages';
 import { NotFoundError } from '../../shared/errors';
 import { pageHandler } from '../../shared/http/page';
 import { merchantOf } from '../../shared/use-cases/checkout';
 
-const deps = checkoutServices();
+const deps = paymentLinkServices();
 
 /** GET /checkout/{id}/thank-you?payment_id=…: the built-in page after a successful payment. */
 export const handler = pageHandler(async (event, urls) => {

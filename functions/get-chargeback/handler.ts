@@ -1,10 +1,10 @@
-import { chargebackServices } from '../../shared/services/chargebacks';
+import { chargebackReads } from '../../shared/services/chargeback-reads';
 import { getChargeback } from '../../shared/api/chargebacks';
 import { chargebackResource } from '../../shared/domain/chargebacks';
 import { requireOwned } from '../../shared/domain/scope';
 import { apiHandler } from '../../shared/http/api';
 
-const { chargebacks } = chargebackServices();
+const { chargebacks } = chargebackReads();
 
 /** GET /v1/chargebacks/{id}: the full chargeback object. */
 export const handler = apiHandler(

@@ -1,8 +1,8 @@
-import { eventServices } from '../../shared/services/events';
+import { eventReadServices } from '../../shared/services/event-reads';
 import { getEvent } from '../../shared/api/events';
 import { apiHandler } from '../../shared/http/api';
 
-const events = eventServices();
+const events = eventReadServices();
 
 /** GET /v1/events/{id} */
 export const handler = apiHandler(getEvent, async ({ principal, path }) => ({

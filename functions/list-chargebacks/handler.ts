@@ -1,11 +1,11 @@
-import { chargebackServices } from '../../shared/services/chargebacks';
+import { chargebackReads } from '../../shared/services/chargeback-reads';
 import { listChargebacks } from '../../shared/api/chargebacks';
 import { chargebackPage } from '../../shared/domain/chargebacks';
 import { apiHandler } from '../../shared/http/api';
 import { isId } from '../../shared/ids';
 import { pageRequest } from '../../shared/pagination';
 
-const { chargebacks } = chargebackServices();
+const { chargebacks } = chargebackReads();
 
 /** GET /v1/chargebacks: list items, newest first; acceptor-bound keys see their acceptor's only. */
 export const handler = apiHandler(

@@ -1,4 +1,4 @@
-import { chargebackServices } from '../../shared/services/chargebacks';
+import { chargebackReads } from '../../shared/services/chargeback-reads';
 import { listPaymentChargebacks } from '../../shared/api/chargebacks';
 import { chargebackPage } from '../../shared/domain/chargebacks';
 import { requireOwned } from '../../shared/domain/scope';
@@ -6,7 +6,7 @@ import { apiHandler } from '../../shared/http/api';
 import { isId } from '../../shared/ids';
 import { pageRequest } from '../../shared/pagination';
 
-const { chargebacks, payments } = chargebackServices();
+const { chargebacks, payments } = chargebackReads();
 
 /** GET /v1/payments/{id}/chargebacks: the payment's chargebacks as list items (organization-wide). */
 export const handler = apiHandler(

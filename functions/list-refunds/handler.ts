@@ -1,11 +1,11 @@
-import { refundServices } from '../../shared/services/refunds';
+import { refundReads } from '../../shared/services/refund-reads';
 import { listRefunds } from '../../shared/api/refunds';
 import { refundPage } from '../../shared/domain/refunds';
 import { apiHandler } from '../../shared/http/api';
 import { isId } from '../../shared/ids';
 import { pageRequest } from '../../shared/pagination';
 
-const refunds = refundServices();
+const refunds = refundReads();
 
 /** GET /v1/refunds: the standard list, newest first, `{has_more, data}`. */
 export const handler = apiHandler(listRefunds, async ({ principal, query, urls }) => {

@@ -13,8 +13,10 @@ import { refundsFor } from './refunds';
  * the ports they are given; this folder is the one place that knows which adapter serves which
  * port. One module per area, each with the accessor its handlers take (built once per process,
  * per cold start): a function imports only its areas' modules, so its bundle holds nothing of
- * the others (a module's imports stay in a bundle whether called or not). Tests, ops and the
- * local stack take `createServices` for a table of their own.
+ * the others (a module's imports stay in a bundle whether called or not). For the same reason
+ * an area's reads have a module of their own (`*-reads.ts`: the repositories, or the read use
+ * cases, without the writes' wiring). Tests, ops and the local stack take `createServices` for
+ * a table of their own.
  */
 
 /** Every area wired to one table: the local stack, ops and tests. */

@@ -10,29 +10,24 @@ import { LIMITS } from '../limits';
 import { isId } from '../ids';
 import { pageOf, pageRequest } from '../pagination';
 
+export interface EventReadDeps {
+  events: EventRepository;
+  deliveries: Pick<DeliveryRepository, 'attemptsOf'>;
+}
+
 export interface EventDeps {
   events: EventRepository;
   limiter: RateLimiter;
-  deliveries: Pick<DeliveryRepository, 'attemptsOf' | 'requestResend'>;
+  deliveries: Pick<DeliveryRepository, 'requestResend'>;
   webhooks: Pick<WebhookRepository, 'get'>;
 }
 
-/** The events API's use cases. */
-export function eventUseCases({ events, deliveries, webhooks, limiter }: EventDeps) {
+const ownedEvent = async (events: EventRepository, principal: Principal, id: string) => requireOwned(await events.get(id), principal).envelope;
 
-  const getEvent = async (principal: Principal, id: string) => requireOwned(await events.get(id), principal).envelope;
-
-  /** Resends are limited per event and per organization and mode (a fixed window each): 429 beyond. */
-  async function takeResend(principal: Principal, eventId: string) {
-    const { perEvent, perOrganization, windowSeconds } = LIMITS.resends;
-    const wait =
-      (await limiter.take(`resend#event#${eventId}`, perEvent, windowSeconds)) ??
-      (await limiter.take(`resend#org#${principal.orgId}#${principal.mode}`, perOrganization, windowSeconds));
-    if (wait !== undefined) throw new TooManyRequestsError(`Too many resends; retry after ${wait} seconds`, wait);
-  }
-
+/** The events API's reads: an event, the list, an event's delivery attempts. */
+export function eventReads({ events, deliveries }: EventReadDeps) {
   return {
-    getEvent,
+    getEvent: (principal: Principal, id: string) => ownedEvent(events, principal, id),
 
     async listEvents(principal: Principal, query: { limit?: string; starting_after?: string; ending_before?: string; type?: string }) {
       const page = pageRequest(query, (value) => isId('event', value));
@@ -43,13 +38,27 @@ export function eventUseCases({ events, deliveries, webhooks, limiter }: EventDe
     /** Every attempt of the event, oldest first (time, endpoint, status code, duration). */
     async listDeliveries(principal: Principal, id: string, query: { limit?: string; starting_after?: string; ending_before?: string }) {
       const request = pageRequest(query, isAttemptId);
-      await getEvent(principal, id);
+      await ownedEvent(events, principal, id);
       const attempts = (await deliveries.attemptsOf(id)) as StoredAttempt[];
       attempts.sort((a, b) => a.at.localeCompare(b.at) || a.attempt - b.attempt);
       const page = pageOf(attempts, request, attemptId);
       return { has_more: page.hasMore, data: page.items.map(deliveryAttemptResource) };
     },
+  };
+}
 
+/** The events API's writes: a resend. */
+export function eventUseCases({ events, deliveries, webhooks, limiter }: EventDeps) {
+  /** Resends are limited per event and per organization and mode (a fixed window each): 429 beyond. */
+  async function takeResend(principal: Principal, eventId: string) {
+    const { perEvent, perOrganization, windowSeconds } = LIMITS.resends;
+    const wait =
+      (await limiter.take(`resend#event#${eventId}`, perEvent, windowSeconds)) ??
+      (await limiter.take(`resend#org#${principal.orgId}#${principal.mode}`, perOrganization, windowSeconds));
+    if (wait !== undefined) throw new TooManyRequestsError(`Too many resends; retry after ${wait} seconds`, wait);
+  }
+
+  return {
     /**
      * Replays an event.
      * 1. The event must be the caller's (404 otherwise).
@@ -57,7 +66,7 @@ export function eventUseCases({ events, deliveries, webhooks, limiter }: EventDe
      * 3. A replay request is written next to the event; the stream carries it to delivery.
      */
     async resend(principal: Principal, id: string, subscriptionId?: string) {
-      await getEvent(principal, id);
+      await ownedEvent(events, principal, id);
       if (subscriptionId !== undefined) {
         const subscription = isId('webhook', subscriptionId) ? await webhooks.get(principal.orgId, principal.mode, subscriptionId) : undefined;
         if (!subscription) {

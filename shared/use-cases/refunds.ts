@@ -21,7 +21,6 @@ import { BusinessRuleError, DependencyUnavailableError } from '../errors';
 import { newId } from '../ids';
 import { parseMinor } from '../money';
 import { inJobScope, type JobScope } from '../jobs';
-import type { PageRequest } from '../pagination';
 import { logger } from '../observability/logger';
 import { isoMillis } from '../time';
 
@@ -197,12 +196,6 @@ export function refundUseCases({ refunds, payments, balances, now: clock, config
       }
       throw busy();
     },
-
-    async get(principal: Principal, id: string): Promise<Refund> {
-      return requireOwned(await refunds.get(id), principal);
-    },
-
-    list: (principal: Principal, page: PageRequest) => refunds.list(principal, page),
 
     /**
      * POST /v1/refunds/:id/cancel (§6): a `pending` refund, held or not, becomes `canceled` and
