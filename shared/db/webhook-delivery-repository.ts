@@ -106,17 +106,6 @@ export function createDeliveryRepository(db: DynamoDBDocumentClient, tableName: 
   return {
     journal,
 
-    /** The attempts of one event, oldest first per target (for the events API). */
-    async attemptsOf(eventId: string): Promise<(AttemptRecord & { targetKey: string; SK: string })[]> {
-      const items = await queryAll(db, {
-        TableName: tableName,
-        KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
-        ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK' },
-        ExpressionAttributeValues: { ':pk': keys.event(eventId).PK, ':prefix': keys.deliveryAttempt(eventId, '').SK },
-      });
-      return items as unknown as (AttemptRecord & { targetKey: string; SK: string })[];
-    },
-
     /**
      * Local queue: claims a delivery for the queue. False when it already exists (a duplicate
      * publish of the same event): the first claim's entry is delivered, or recovered on restart.

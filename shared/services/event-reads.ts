@@ -1,10 +1,10 @@
+import { createAttemptReader } from '../db/delivery-attempts';
 import { createEventRepository } from '../db/event-repository';
-import { createDeliveryRepository } from '../db/webhook-delivery-repository';
 import { eventReads } from '../use-cases/events';
 import { once, processWiring } from './wiring';
 
 /** What the event reads use, apart from the resend's wiring (see chargeback-reads.ts). */
 export const eventReadServices = /* @__PURE__ */ once(() => {
   const { db, tableName } = processWiring();
-  return eventReads({ events: createEventRepository(db, tableName), deliveries: createDeliveryRepository(db, tableName) });
+  return eventReads({ events: createEventRepository(db, tableName), attempts: createAttemptReader(db, tableName) });
 });

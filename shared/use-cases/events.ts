@@ -1,4 +1,5 @@
 import type { Principal } from '../auth/principal';
+import type { AttemptReader } from '../db/delivery-attempts';
 import type { EventRepository } from '../db/event-repository';
 import type { DeliveryRepository } from '../db/webhook-delivery-repository';
 import type { RateLimiter } from '../db/rate-limit';
@@ -12,7 +13,7 @@ import { pageOf, pageRequest } from '../pagination';
 
 export interface EventReadDeps {
   events: EventRepository;
-  deliveries: Pick<DeliveryRepository, 'attemptsOf'>;
+  attempts: AttemptReader;
 }
 
 export interface EventDeps {
@@ -25,7 +26,7 @@ export interface EventDeps {
 const ownedEvent = async (events: EventRepository, principal: Principal, id: string) => requireOwned(await events.get(id), principal).envelope;
 
 /** The events API's reads: an event, the list, an event's delivery attempts. */
-export function eventReads({ events, deliveries }: EventReadDeps) {
+export function eventReads({ events, attempts: attemptLog }: EventReadDeps) {
   return {
     getEvent: (principal: Principal, id: string) => ownedEvent(events, principal, id),
 
@@ -39,7 +40,7 @@ export function eventReads({ events, deliveries }: EventReadDeps) {
     async listDeliveries(principal: Principal, id: string, query: { limit?: string; starting_after?: string; ending_before?: string }) {
       const request = pageRequest(query, isAttemptId);
       await ownedEvent(events, principal, id);
-      const attempts = (await deliveries.attemptsOf(id)) as StoredAttempt[];
+      const attempts = (await attemptLog.attemptsOf(id)) as StoredAttempt[];
       attempts.sort((a, b) => a.at.localeCompare(b.at) || a.attempt - b.attempt);
       const page = pageOf(attempts, request, attemptId);
       return { has_more: page.hasMore, data: page.items.map(deliveryAttemptResource) };

@@ -16,6 +16,7 @@ import { createWebhookService } from '../../../shared/webhooks/delivery-service'
 import { LOCAL_WEBHOOK_SETTINGS, type WebhookSettings } from '../../../shared/webhooks/settings';
 import { createMerchant, startTestStack, type Merchant, type TestStack } from '../../support/stack';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver';
+import { createAttemptReader } from '../../../shared/db/delivery-attempts';
 
 const FAST: WebhookSettings = { ...LOCAL_WEBHOOK_SETTINGS, policy: { scheduleMs: [50, 100, 200], jitter: 0.2 } };
 
@@ -179,7 +180,7 @@ describe('local pipeline: stream -> fan-out -> signed delivery (startLocalStack 
       await slow.waitFor(() => slow.delivered().length === 1, 'the slow delivery');
       expect(healthy.requests).toHaveLength(1);
 
-      const attempts = await service.deliveries.attemptsOf(event.envelope.id);
+      const attempts = await createAttemptReader(stack.db, stack.tableName).attemptsOf(event.envelope.id);
       expect(attempts.filter((a) => a.targetKey === brokenSubscription.id).map((a) => a.statusCode)).toEqual([500, 500, 500, 500]);
       expect(attempts.every((a) => a.url && a.at && typeof a.durationMs === 'number')).toBe(true);
     } finally {

@@ -23,6 +23,7 @@ import { createWebhookService } from '../../../shared/webhooks/delivery-service'
 import { createHttpSender, isNonPublicAddress } from '../../../shared/webhooks/http-sender';
 import { AWS_WEBHOOK_SETTINGS, LOCAL_WEBHOOK_SETTINGS, loadWebhookSettings } from '../../../shared/webhooks/settings';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver';
+import { createAttemptReader } from '../../../shared/db/delivery-attempts';
 
 const HOUR = 3_600_000;
 const secret = newSigningSecret();
@@ -305,7 +306,7 @@ describe('delivery records in the table', () => {
     const first = await attemptDelivery(subscriptionTask, ports);
     const second = await attemptDelivery((first as { task: DeliveryTask }).task, ports);
     expect(second.kind).toBe('retry');
-    const attempts = await repository.attemptsOf(event.envelope.id);
+    const attempts = await createAttemptReader(createDocumentClient(), tableName).attemptsOf(event.envelope.id);
     expect(attempts).toEqual([
       expect.objectContaining({ attempt: 1, at: expect.any(String), url: subscriptionTask.target.url, statusCode: 500, durationMs: 7, targetKey: 'whk_sub' }),
       expect.objectContaining({ attempt: 2, url: subscriptionTask.target.url, durationMs: 9, error: 'ECONNRESET: socket hang up', targetKey: 'whk_sub' }),
