@@ -102,6 +102,24 @@ function withinBalanceRange(change: RefundBalanceChange): { condition: string; v
   return undefined;
 }
 
+/**
+ * Whether refunds of this balance are on hold (or its marker is still to be removed): one
+ * strongly consistent GetItem, so that a credit with nothing held costs no Query of the hold
+ * queue and no write on the balance item, which every payment of the balance also writes.
+ */
+export async function hasHeldRefunds(db: DynamoDBDocumentClient, tableName: string, ref: BalanceRef): Promise<boolean> {
+  const { Item } = await db.send(
+    new GetCommand({
+      TableName: tableName,
+      Key: balanceKey(ref),
+      ConsistentRead: true,
+      ProjectionExpression: '#held, #duePk',
+      ExpressionAttributeNames: { '#held': 'heldCount', '#duePk': INDEXES.due.pk },
+    }),
+  );
+  return ((Item?.heldCount as number | undefined) ?? 0) > 0 || Item?.[INDEXES.due.pk] !== undefined;
+}
+
 /** Removes the held-refunds marker once no refund of this balance is held any more. */
 export async function clearHoldMarker(db: DynamoDBDocumentClient, tableName: string, ref: BalanceRef): Promise<void> {
   await conditionalWrite(
@@ -146,6 +164,7 @@ export function createBalanceStore(db: DynamoDBDocumentClient, tableName: string
         throw new BusinessRuleError(`The balance would leave its range of ±${LIMITS.balanceMinor} minor units`, 'amount.value');
       }
     },
+    hasHeldRefunds: (ref: BalanceRef) => hasHeldRefunds(db, tableName, ref),
     clearHoldMarker: (ref: BalanceRef) => clearHoldMarker(db, tableName, ref),
     withHeldRefunds: () => balancesWithHeldRefunds(db, tableName),
   };

@@ -93,13 +93,14 @@ export function refundUseCases({ refunds, payments, balances, now: clock, config
   }
 
   /**
-   * After a committed change that credited or freed a balance: tries its hold queue now. A
+   * After a committed change that credited or freed a balance: tries its hold queue now, if
+   * the balance has refunds on hold (a GetItem; the queue is not queried otherwise). A
    * failure here must not fail the request, whose change is committed (a retry with the same
    * Idempotency-Key would repeat it): it is logged, and the process-refunds job releases the queue.
    */
   async function releaseAfterCommit(ref: BalanceRef, urls: PublicUrls): Promise<number> {
     try {
-      return await processHeld(ref, { urls });
+      return (await balances.hasHeldRefunds(ref)) ? await processHeld(ref, { urls }) : 0;
     } catch (error) {
       logger.error('held refunds not released after a commit; the process-refunds job will', {
         orgId: ref.orgId,

@@ -1,7 +1,21 @@
 import type { RefundRepository } from '../../../shared/db/refund-repository';
 import type { Payment } from '../../../shared/domain/payments';
 import { newId } from '../../../shared/ids';
-import { refundUseCases } from '../../../shared/use-cases/refunds';
+import { refundUseCases, type RefundDeps } from '../../../shared/use-cases/refunds';
+
+const urls = { base: 'http://x', checkout: 'http://x/c', dashboard: 'http://x/d', docs: 'http://x/docs' };
+
+/** The refund use cases over fakes of the ports a test names. */
+const useCasesWith = (ports: { refunds: Partial<RefundRepository>; payments?: RefundDeps['payments']; balances: Partial<RefundDeps['balances']> }) =>
+  refundUseCases({
+    refunds: ports.refunds as RefundRepository,
+    payments: ports.payments ?? { get: async () => undefined },
+    balances: ports.balances as RefundDeps['balances'],
+    now: () => new Date(),
+    cancelWindowSeconds: 300,
+    configuredUrls: () => urls,
+    checkWebhookUrl: async () => undefined,
+  });
 
 /**
  * Once a refund is committed, a failure of what follows (releasing the balance's hold queue)
@@ -14,21 +28,31 @@ describe('Use case: refunds.create', () => {
       status: 'paid', amountMinor: 1000, currency: 'EUR', createdAt: new Date().toISOString(),
     };
     const outcomes = ['not-covered', 'created'];
-    const refunds = {
-      create: async () => outcomes.shift(),
-      holdQueue: async () => Promise.reject(Object.assign(new Error('throttled'), { name: 'ThrottlingException' })),
-    } as unknown as RefundRepository;
-    const useCases = refundUseCases({
-      refunds,
+    const useCases = useCasesWith({
+      refunds: {
+        create: async () => outcomes.shift() as never,
+        holdQueue: async () => Promise.reject(Object.assign(new Error('throttled'), { name: 'ThrottlingException' })),
+      },
       payments: { get: async () => payment },
-      balances: { clearHoldMarker: async () => undefined } as never,
-      now: () => new Date(),
-      cancelWindowSeconds: 300,
-      configuredUrls: () => ({ base: 'http://x', checkout: 'http://x/c', dashboard: 'http://x/d', docs: 'http://x/docs' }),
-      checkWebhookUrl: async () => undefined,
+      balances: { hasHeldRefunds: async () => true, clearHoldMarker: async () => undefined },
     });
     const principal = { keyId: 'key_x', orgId: 'org_x', mode: 'test' as const, scopes: [] };
-    const refund = await useCases.create(principal, payment.id, {}, { base: 'http://x', checkout: 'http://x/c', dashboard: 'http://x/d', docs: 'http://x/docs' });
+    const refund = await useCases.create(principal, payment.id, {}, urls);
     expect(refund).toMatchObject({ status: 'pending', onHold: true, amountMinor: 1000 });
+  });
+});
+
+describe('Use case: refunds.releaseAfterCommit', () => {
+  test('a credit with no refund on hold reads the balance once: no Query of the hold queue, no write on the balance', async () => {
+    const calls: string[] = [];
+    const useCases = useCasesWith({
+      refunds: { holdQueue: async () => (calls.push('holdQueue'), []) },
+      balances: {
+        hasHeldRefunds: async () => (calls.push('hasHeldRefunds'), false),
+        clearHoldMarker: async () => void calls.push('clearHoldMarker'),
+      },
+    });
+    expect(await useCases.releaseAfterCommit({ orgId: 'org_x', mode: 'test', currency: 'EUR' }, urls)).toBe(0);
+    expect(calls).toEqual(['hasHeldRefunds']);
   });
 });
