@@ -15,7 +15,7 @@ export const handler = pageHandler(async (event, urls) => {
   const cookies = known === clientKey ? undefined : [clientKeyCookie(clientKey, urls.checkout.startsWith('https:'))];
   const context = deps(urls);
   try {
-    const { link, payment } = await openCheckout(context, linkId, clientKey);
+    const { link, payment } = await openCheckout(context, linkId, { clientKey, returning: known === clientKey });
     const merchant = await merchantOf(context, link);
     return { status: 200, html: checkoutPage({ link, merchant, paymentId: payment.id, action: `${urls.checkout}/${link.id}` }), cookies };
   } catch (error) {

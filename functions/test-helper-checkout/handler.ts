@@ -18,7 +18,8 @@ export const handler = idempotentApiHandler(
     const context = deps(urls);
     const link = await getPaymentLink(context, principal, path.id);
     const details = { email: body.email, phone: body.phone, address: body.address };
-    const done = await checkoutAtOnce(context, link, body.client_key ?? newClientKey(), body.outcome ?? 'paid', details, deadline);
+    const customer = body.client_key === undefined ? { clientKey: newClientKey(), returning: false } : { clientKey: body.client_key, returning: true };
+    const done = await checkoutAtOnce(context, link, customer, body.outcome ?? 'paid', details, deadline);
     return { status: 201, body: paymentResource(done, urls) };
   },
 );

@@ -42,16 +42,23 @@ const DENIAL_DETAIL: Record<DenialReason, string> = {
 };
 
 
+/** The customer, known by the `client_key` cookie; not `returning` when the key was made for this request. */
+export interface CheckoutCustomer {
+  clientKey: string;
+  /** False for a key made just now: no session can exist yet, so none is read. */
+  returning: boolean;
+}
+
 /**
  * Opens the checkout of a link for one customer (the page and the test helper share this).
  * 1. Load the link (unless the caller just read it); unknown ids are 404.
  * 2. An active link whose `expires_at` has passed is expired now (`expired` + `checkout.denied`).
  * 3. An expired, inactive or limit-reached link is denied with the contract's reason precedence
  *    (`checkout.denied`); the caller answers 409.
- * 4. Otherwise `checkout.requested`, and the customer's still-open payment is reused
+ * 4. Otherwise `checkout.requested`, and a returning customer's still-open payment is reused
  *    (`payment.reused`) or a new open payment is created (`payment.created`).
  */
-export async function openCheckout(deps: CheckoutDeps, linkOrId: string | VersionedLink, clientKey: string) {
+export async function openCheckout(deps: CheckoutDeps, linkOrId: string | VersionedLink, customer: CheckoutCustomer) {
   let link = typeof linkOrId === 'string' ? await deps.links.get(linkOrId) : linkOrId;
   if (!link) throw new NotFoundError();
   for (;;) {
@@ -80,8 +87,9 @@ export async function openCheckout(deps: CheckoutDeps, linkOrId: string | Versio
     break;
   }
 
+  const { clientKey } = customer;
   const requested = linkEvent(deps.urls, PAYMENT_LINK_EVENT.checkoutRequested, link);
-  const openPaymentId = await deps.links.sessionPayment(link.id, clientKey);
+  const openPaymentId = customer.returning ? await deps.links.sessionPayment(link.id, clientKey) : undefined;
   const openPayment = openPaymentId ? await deps.payments.get(openPaymentId) : undefined;
   if (openPayment?.status === 'open') {
     await deps.links.recordEvents([requested, linkEvent(deps.urls, PAYMENT_LINK_EVENT.paymentReused, link, { payment_id: openPayment.id })]);
@@ -135,11 +143,11 @@ export async function completePayment(deps: CheckoutDeps, paymentId: string, out
 
 /**
  * Opens a checkout and ends it with `outcome` in one call (the test helper): what the open step
- * read and wrote (the link, the open payment) is not read again, so a payer costs two reads and
- * two transactions before the paid one's follow-up.
+ * read and wrote (the link, the open payment) is not read again, so a new customer costs one
+ * read (the link) and two transactions, and a paid one the balance's held-refunds check after.
  */
-export async function checkoutAtOnce(deps: CheckoutDeps, link: VersionedLink, clientKey: string, outcome: PaymentStatus, details: CustomerDetails, deadline: number) {
-  const opened = await openCheckout(deps, link, clientKey);
+export async function checkoutAtOnce(deps: CheckoutDeps, link: VersionedLink, customer: CheckoutCustomer, outcome: PaymentStatus, details: CustomerDetails, deadline: number) {
+  const opened = await openCheckout(deps, link, customer);
   return completeOpenPayment(deps, opened.payment, opened.link, outcome, details, deadline);
 }
 
