@@ -94,11 +94,14 @@ testInProcess('money movements: a paid checkout and a refund, call by call', asy
   const link = (await createLink()).body;
   await api.post('/v1/test_helpers/balance_adjustments', { amount: { value: '50.00', currency: 'eur' } });
   const paidCalls = await countCalls(() => api.post(`/v1/test_helpers/payment_links/${link.id}/checkout`, { client_key: 'count-me' }));
+  const newCustomerCalls = await countCalls(() => api.post(`/v1/test_helpers/payment_links/${link.id}/checkout`, {}));
   const payment = (await api.get(`/v1/payment_links/${link.id}/payments`)).body.data[0];
   const refundCalls = await countCalls(() => api.post(`/v1/payments/${payment.id}/refunds`, { amount: { value: '0.50', currency: 'eur' } }));
-  // Open: the link (its ownership read serves the checkout too), the session; then payment +
-  // session + events. Paid: one transaction on what the open step read and wrote; then the
-  // held-refund check of the credited balance.
-  expect(paidCalls).toEqual(['GetItem', 'GetItem', 'TransactWriteItems', 'TransactWriteItems', 'Query', 'UpdateItem']);
+  // Open: the link (its ownership read serves the checkout too), the returning customer's
+  // session; then payment + session + events. Paid: one transaction on what the open step read
+  // and wrote; then the credited balance, read to see whether refunds are held (none here).
+  expect(paidCalls).toEqual(['GetItem', 'GetItem', 'TransactWriteItems', 'TransactWriteItems', 'GetItem']);
+  // A new customer (no client_key: one is made for the request) has no session to read.
+  expect(newCustomerCalls).toEqual(['GetItem', 'TransactWriteItems', 'TransactWriteItems', 'GetItem']);
   expect(refundCalls).toEqual(['GetItem', 'TransactWriteItems']);
 });
