@@ -13,7 +13,7 @@ import { pageOf, pageRequest } from '../pagination';
 
 export interface EventReadDeps {
   events: EventRepository;
-  attempts: AttemptReader;
+  attemptReader: AttemptReader;
 }
 
 export interface EventDeps {
@@ -26,7 +26,7 @@ export interface EventDeps {
 const ownedEvent = async (events: EventRepository, principal: Principal, id: string) => requireOwned(await events.get(id), principal).envelope;
 
 /** The events API's reads: an event, the list, an event's delivery attempts. */
-export function eventReads({ events, attempts: attemptLog }: EventReadDeps) {
+export function eventReads({ events, attemptReader }: EventReadDeps) {
   return {
     getEvent: (principal: Principal, id: string) => ownedEvent(events, principal, id),
 
@@ -40,7 +40,7 @@ export function eventReads({ events, attempts: attemptLog }: EventReadDeps) {
     async listDeliveries(principal: Principal, id: string, query: { limit?: string; starting_after?: string; ending_before?: string }) {
       const request = pageRequest(query, isAttemptId);
       await ownedEvent(events, principal, id);
-      const attempts = (await attemptLog.attemptsOf(id)) as StoredAttempt[];
+      const attempts = (await attemptReader.attemptsOf(id)) as StoredAttempt[];
       attempts.sort((a, b) => a.at.localeCompare(b.at) || a.attempt - b.attempt);
       const page = pageOf(attempts, request, attemptId);
       return { has_more: page.hasMore, data: page.items.map(deliveryAttemptResource) };
