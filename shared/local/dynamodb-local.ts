@@ -93,7 +93,10 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
     } catch (error) {
       if ((error as Error).name !== 'ResourceNotFoundException') throw error;
     }
-    await client.send(new CreateTableCommand(definition));
+    await client.send(new CreateTableCommand(definition)).catch((error: Error) => {
+      // A retried CreateTable whose first attempt created the table, or another process's.
+      if (error.name !== 'ResourceInUseException') throw error;
+    });
   } finally {
     client.destroy();
   }

@@ -16,7 +16,7 @@ import { refundsFor } from './refunds';
  * the others (a module's imports stay in a bundle whether called or not). For the same reason
  * an area's reads have a module of their own (`*-reads.ts`: the repositories, or the read use
  * cases, without the writes' wiring). Tests, ops and the local stack take `createServices` for
- * a table of their own.
+ * a table of their own: the areas' writes and jobs (reads they make through the repositories).
  */
 
 /** Every area wired to one table: the local stack, ops and tests. */

@@ -143,8 +143,9 @@ export async function completePayment(deps: CheckoutDeps, paymentId: string, out
 
 /**
  * Opens a checkout and ends it with `outcome` in one call (the test helper): what the open step
- * read and wrote (the link, the open payment) is not read again, so a new customer costs one
- * read (the link) and two transactions, and a paid one the balance's held-refunds check after.
+ * read and wrote (the link, the open payment) is not read again: with the helper's own read of
+ * the link, a new customer costs one read and two transactions, and a paid one the balance's
+ * held-refunds check after.
  */
 export async function checkoutAtOnce(deps: CheckoutDeps, link: VersionedLink, customer: CheckoutCustomer, outcome: PaymentStatus, details: CustomerDetails, deadline: number) {
   const opened = await openCheckout(deps, link, customer);

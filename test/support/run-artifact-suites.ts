@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { synthesizedArtifacts } from './artifacts';
@@ -8,18 +8,19 @@ import { synthesizedArtifacts } from './artifacts';
 const ERROR_LINES_SHOWN = 20;
 
 /**
- * What a failed run shows of the functions' logs: per function, its last lines at ERROR (the
- * logger's JSON) or outside the logger (the runtime's own reports, uncaught errors), with the
- * folder that keeps all of them.
+ * What a failed run shows of the functions' logs: per stack (a folder each) and function, its
+ * last lines at ERROR (the logger's JSON) or outside the logger (the runtime's own reports,
+ * uncaught errors), with the folder that keeps all of them.
  */
 function failureLogs(logDir: string): string {
-  const sections = readdirSync(logDir).flatMap((file) => {
+  const files = existsSync(logDir) ? readdirSync(logDir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.log')) : [];
+  const sections = files.sort().flatMap((file) => {
     const noteworthy = readFileSync(join(logDir, file), 'utf8')
       .split('\n')
       .filter((line) => line.trim() !== '' && !(line.startsWith('{') && !line.includes('"level":"ERROR"')));
     return noteworthy.length === 0 ? [] : [`${file}:`, ...noteworthy.slice(-ERROR_LINES_SHOWN).map((line) => `  ${line}`)];
   });
-  return [`The functions' logs (one file per function): ${logDir}`, ...sections].join('\n');
+  return [`The functions' logs (a folder per test stack, a file per function): ${logDir}`, ...sections].join('\n');
 }
 
 /**

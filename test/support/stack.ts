@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { SCOPES, type Mode, type Scope } from '../../shared/auth/principal';
 import { createDocumentClient } from '../../shared/db/client';
@@ -15,7 +16,7 @@ export interface TestStack extends LocalStack {
  * The local stack on a free port, with a table of its own in the run's DynamoDB Local, so
  * that test files never see each other's data. With LAMBDA_ARTIFACTS (a `cdk synth -o`
  * folder) it serves the synthesized bundles instead of the sources (artifact mode), their
- * output in LAMBDA_LOG_DIR when set (one file per function). `env`
+ * output in a folder of LAMBDA_LOG_DIR when set (one file per function). `env`
  * sets service settings (REFUND_CANCEL_WINDOW_SECONDS…) until the stack stops.
  */
 export async function startTestStack(options: { background?: boolean; artifacts?: string; env?: Record<string, string>; logDir?: string } = {}): Promise<TestStack> {
@@ -30,7 +31,8 @@ export async function startTestStack(options: { background?: boolean; artifacts?
     dataDir: ':memory:',
     background: options.background ?? false,
     artifacts: options.artifacts ?? process.env.LAMBDA_ARTIFACTS,
-    logDir: options.logDir ?? process.env.LAMBDA_LOG_DIR,
+    // One folder per stack: the suites run side by side, and their functions have the same names.
+    logDir: options.logDir ?? (process.env.LAMBDA_LOG_DIR && join(process.env.LAMBDA_LOG_DIR, tableName)),
   });
   const db = createDocumentClient({ endpoint: process.env.DYNAMODB_ENDPOINT });
   const stop = async () => {

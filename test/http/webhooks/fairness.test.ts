@@ -77,12 +77,14 @@ describe('Webhooks: fair delivery', () => {
     // a queue that is unfair delays every one of them, a busy neighbour on the machine one.
     const disturbed = [];
     for (let i = 0; i < 3; i++) disturbed.push(await deliveryLatency(quiet));
+    // The noise lasted through all three: the dead endpoint has not yet seen every accepted resend.
+    expect(dead.held()).toBeLessThan(answers.filter((answer) => answer.status === 202).length);
     const delay = Math.min(...disturbed) - undisturbed;
     if (process.env.FAIRNESS_REPORT) {
       process.stdout.write(`fairness: ${disturbed.join(' / ')} ms against ${undisturbed} ms undisturbed, ${answers.filter((answer) => answer.status === 202).length} resends accepted\n`);
     }
     expect(delay).toBeLessThan(2_000);
-  }, 60_000);
+  }, 90_000);
 
   test('resends are limited per event (429 with Retry-After) and a 429 does not keep its Idempotency-Key', async () => {
     const merchant = await createMerchant(stack);

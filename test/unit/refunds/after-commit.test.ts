@@ -28,31 +28,33 @@ describe('Use case: refunds.create', () => {
       status: 'paid', amountMinor: 1000, currency: 'EUR', createdAt: new Date().toISOString(),
     };
     const outcomes = ['not-covered', 'created'];
+    const holdQueue = jest.fn(async () => Promise.reject(Object.assign(new Error('throttled'), { name: 'ThrottlingException' })));
     const useCases = useCasesWith({
-      refunds: {
-        create: async () => outcomes.shift() as never,
-        holdQueue: async () => Promise.reject(Object.assign(new Error('throttled'), { name: 'ThrottlingException' })),
-      },
+      refunds: { create: async () => outcomes.shift() as never, holdQueue },
       payments: { get: async () => payment },
       balances: { hasHeldRefunds: async () => true, clearHoldMarker: async () => undefined },
     });
     const principal = { keyId: 'key_x', orgId: 'org_x', mode: 'test' as const, scopes: [] };
     const refund = await useCases.create(principal, payment.id, {}, urls);
     expect(refund).toMatchObject({ status: 'pending', onHold: true, amountMinor: 1000 });
+    expect(holdQueue).toHaveBeenCalled(); // the release was tried, and failed
   });
 });
 
 describe('Use case: refunds.releaseAfterCommit', () => {
-  test('a credit with no refund on hold reads the balance once: no Query of the hold queue, no write on the balance', async () => {
+  test.each([
+    ['no refund on hold: one read of the balance, no Query of the hold queue, no write on the balance', false, ['hasHeldRefunds']],
+    ['refunds on hold: the hold queue is queried (empty here, so the marker is removed)', true, ['hasHeldRefunds', 'holdQueue', 'clearHoldMarker']],
+  ])('a credit with %s', async (_, held, expected) => {
     const calls: string[] = [];
     const useCases = useCasesWith({
       refunds: { holdQueue: async () => (calls.push('holdQueue'), []) },
       balances: {
-        hasHeldRefunds: async () => (calls.push('hasHeldRefunds'), false),
+        hasHeldRefunds: async () => (calls.push('hasHeldRefunds'), held),
         clearHoldMarker: async () => void calls.push('clearHoldMarker'),
       },
     });
     expect(await useCases.releaseAfterCommit({ orgId: 'org_x', mode: 'test', currency: 'EUR' }, urls)).toBe(0);
-    expect(calls).toEqual(['hasHeldRefunds']);
+    expect(calls).toEqual(expected);
   });
 });
