@@ -5,6 +5,7 @@ import {
   ListTablesCommand,
   UpdateTableCommand,
   type AttributeDefinition,
+  type CreateTableCommandInput,
   type GlobalSecondaryIndex,
   type TableDescription,
 } from '@aws-sdk/client-dynamodb';
@@ -27,6 +28,13 @@ export interface RunningDynamoDb {
  */
 export function tableSetupClient(endpoint: string): DynamoDBClient {
   return new DynamoDBClient(localAwsConfig(endpoint));
+}
+
+/** CreateTable, where a table that exists already (a retried attempt's, or another process's) is no error. */
+export async function createTable(client: DynamoDBClient, input: CreateTableCommandInput): Promise<void> {
+  await client.send(new CreateTableCommand(input)).catch((error: Error) => {
+    if (error.name !== 'ResourceInUseException') throw error;
+  });
 }
 
 async function answers(endpoint: string): Promise<boolean> {
@@ -93,10 +101,7 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
     } catch (error) {
       if ((error as Error).name !== 'ResourceNotFoundException') throw error;
     }
-    await client.send(new CreateTableCommand(definition)).catch((error: Error) => {
-      // A retried CreateTable whose first attempt created the table, or another process's.
-      if (error.name !== 'ResourceInUseException') throw error;
-    });
+    await createTable(client, definition);
   } finally {
     client.destroy();
   }

@@ -1,11 +1,10 @@
 import {
-  CreateTableCommand,
   DescribeTableCommand,
   type AttributeDefinition,
   type CreateTableCommandInput,
   type GlobalSecondaryIndex,
 } from '@aws-sdk/client-dynamodb';
-import { addMissingIndexes, tableSetupClient } from '../dynamodb-local';
+import { addMissingIndexes, createTable, tableSetupClient } from '../dynamodb-local';
 import type { CfnResource } from './template';
 
 /** Creates the template's tables in DynamoDB Local (unless they exist) and returns each one's stream label. */
@@ -27,18 +26,16 @@ export async function ensureTables(endpoint: string, tables: [string, CfnResourc
       if (existing?.Table) await addMissingIndexes(client, existing.Table, globalIndexes, properties.AttributeDefinitions as AttributeDefinition[]);
       if (!existing) {
         const stream = properties.StreamSpecification as { StreamViewType?: string } | undefined;
-        await client.send(
-          new CreateTableCommand({
-            TableName: name,
-            AttributeDefinitions: properties.AttributeDefinitions,
-            KeySchema: properties.KeySchema,
-            // DynamoDB Local ignores capacity.
-            BillingMode: 'PAY_PER_REQUEST',
-            ...(globalIndexes.length > 0 ? { GlobalSecondaryIndexes: globalIndexes } : {}),
-            ...(properties.LocalSecondaryIndexes ? { LocalSecondaryIndexes: (properties.LocalSecondaryIndexes as Record<string, unknown>[]).map(indexOf) } : {}),
-            ...(stream ? { StreamSpecification: { StreamEnabled: true, StreamViewType: stream.StreamViewType } } : {}),
-          } as CreateTableCommandInput),
-        );
+        await createTable(client, {
+          TableName: name,
+          AttributeDefinitions: properties.AttributeDefinitions,
+          KeySchema: properties.KeySchema,
+          // DynamoDB Local ignores capacity.
+          BillingMode: 'PAY_PER_REQUEST',
+          ...(globalIndexes.length > 0 ? { GlobalSecondaryIndexes: globalIndexes } : {}),
+          ...(properties.LocalSecondaryIndexes ? { LocalSecondaryIndexes: (properties.LocalSecondaryIndexes as Record<string, unknown>[]).map(indexOf) } : {}),
+          ...(stream ? { StreamSpecification: { StreamEnabled: true, StreamViewType: stream.StreamViewType } } : {}),
+        } as CreateTableCommandInput);
       }
       const streamArn = (existing ?? (await describe())).Table?.LatestStreamArn;
       if (streamArn) labels.set(name, streamArn.split('/stream/')[1]);

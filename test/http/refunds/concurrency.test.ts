@@ -7,7 +7,7 @@ import { createMerchant, startTestStack, type Merchant, type TestStack } from '.
 let stack: TestStack;
 
 // Correctness under contention, not speed: 50 writers on one payment and one balance retry
-// their rounds, and under a full suite's load on two cores a test took 57 s where it takes 4 s alone.
+// their rounds, and under a full suite's load on two cores a test ran past 30 s where it takes 4 s alone.
 jest.setTimeout(120_000);
 
 beforeAll(async () => {
