@@ -1,19 +1,20 @@
-import { dashboardServices } from '../../shared/services/dashboard';
+import { dashboardSessionServices, refundPorts } from '../../shared/services/dashboard';
 import { refundServices } from '../../shared/services/refunds';
 import { dashboardCancelRefund } from '../../shared/api/pages';
 import { dashboardForm } from '../../shared/dashboard/http';
 import { refundPage } from '../../shared/dashboard/pages';
+import { refundView } from '../../shared/use-cases/dashboard';
 import { refundPagePath } from '../../shared/dashboard/tables';
 
-const dashboard = dashboardServices();
+const sessions = dashboardSessionServices();
 const refunds = refundServices();
 
 /**
  * POST /dashboard/refunds/{id}/cancel: `POST /v1/refunds/{id}/cancel` from the refund's page.
  * 303 back to the refund; a refund that is no longer pending shows the API's 422 on the page.
  */
-export const handler = dashboardForm(dashboard, dashboardCancelRefund, {
+export const handler = dashboardForm(sessions, dashboardCancelRefund, {
   body: () => undefined,
   submit: async ({ principal, urls, path }) => refundPagePath(urls, (await refunds.cancel(principal, path.id, urls)).id),
-  invalid: async (request, problem) => refundPage(request, await dashboard.refund(request.principal, request.path.id), { values: {}, problem }),
+  invalid: async (request, problem) => refundPage(request, await refundView(refundPorts(), request.principal, request.path.id), { values: {}, problem }),
 });

@@ -1,5 +1,5 @@
-import { dashboardServices } from '../../shared/services/dashboard';
-import { listHandler } from '../../shared/dashboard/lists';
+import { dashboardSessionServices, chargebackPorts } from '../../shared/services/dashboard';
+import { CHARGEBACK_LIST, listHandler } from '../../shared/dashboard/lists';
 
 /** GET /dashboard/chargebacks: one page of the list, newest first, with the API's cursors. */
-export const handler = listHandler(dashboardServices(), 'chargebacks');
+export const handler = listHandler(dashboardSessionServices(), CHARGEBACK_LIST, chargebackPorts);

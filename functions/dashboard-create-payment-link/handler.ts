@@ -1,4 +1,4 @@
-import { dashboardServices } from '../../shared/services/dashboard';
+import { acceptorPorts, dashboardSessionServices } from '../../shared/services/dashboard';
 import { paymentLinkServices } from '../../shared/services/payment-links';
 import { dashboardCreatePaymentLink } from '../../shared/api/pages';
 import { type CreatePaymentLinkBody } from '../../shared/domain/payment-links';
@@ -6,13 +6,14 @@ import { checkbox, defined, optionalInteger, optionalText, optionalUtcDatetime }
 import { dashboardForm } from '../../shared/dashboard/http';
 import { newLinkPage } from '../../shared/dashboard/pages';
 import { linkPagePath } from '../../shared/dashboard/tables';
+import { acceptorChoices } from '../../shared/use-cases/dashboard';
 import { createPaymentLink } from '../../shared/use-cases/payment-links';
 
-const dashboard = dashboardServices();
+const sessions = dashboardSessionServices();
 const paymentLinks = paymentLinkServices();
 
 /** POST /dashboard/payment-links: `POST /v1/payment_links` from the create form; 303 to the new link's page. */
-export const handler = dashboardForm(dashboard, dashboardCreatePaymentLink, {
+export const handler = dashboardForm(sessions, dashboardCreatePaymentLink, {
   body: (fields) => {
     const amount = defined({ value: optionalText(fields['amount.value']), currency: optionalText(fields['amount.currency']) });
     return defined({
@@ -27,5 +28,5 @@ export const handler = dashboardForm(dashboard, dashboardCreatePaymentLink, {
     });
   },
   submit: async ({ principal, urls, body }) => linkPagePath(urls, (await createPaymentLink(paymentLinks(urls), principal, body as CreatePaymentLinkBody)).id),
-  invalid: async (request, problem) => newLinkPage(request, { acceptors: await dashboard.acceptors(request.principal), state: { values: request.fields, problem } }),
+  invalid: async (request, problem) => newLinkPage(request, { acceptors: await acceptorChoices(acceptorPorts(), request.principal), state: { values: request.fields, problem } }),
 });

@@ -1,4 +1,4 @@
-import { dashboardServices } from '../../shared/services/dashboard';
+import { dashboardReadPorts, dashboardSessionServices, paymentPorts } from '../../shared/services/dashboard';
 import { refundServices } from '../../shared/services/refunds';
 import { dashboardCreateRefund } from '../../shared/api/pages';
 import { REFUND_CURRENCY } from '../../shared/domain/refunds';
@@ -6,19 +6,20 @@ import { defined, optionalText } from '../../shared/dashboard/forms';
 import { dashboardForm } from '../../shared/dashboard/http';
 import { paymentPage } from '../../shared/dashboard/pages';
 import { refundPagePath } from '../../shared/dashboard/tables';
+import { paymentView } from '../../shared/use-cases/dashboard';
 
-const dashboard = dashboardServices();
+const sessions = dashboardSessionServices();
 const refunds = refundServices();
 
 /**
  * POST /dashboard/payments/{id}/refunds: `POST /v1/payments/{id}/refunds` from the payment's
  * page; an empty amount refunds the whole refundable rest. 303 to the new refund's page.
  */
-export const handler = dashboardForm(dashboard, dashboardCreateRefund, {
+export const handler = dashboardForm(sessions, dashboardCreateRefund, {
   body: (fields) => {
     const value = optionalText(fields['amount.value']);
     return defined({ amount: value === undefined ? undefined : { value, currency: REFUND_CURRENCY }, description: optionalText(fields.description) });
   },
   submit: async ({ principal, urls, path, body }) => refundPagePath(urls, (await refunds.create(principal, path.id, body, urls)).id),
-  invalid: async (request, problem) => paymentPage(request, await dashboard.payment(request.principal, request.path.id, {}), { values: request.fields, problem }),
+  invalid: async (request, problem) => paymentPage(request, await paymentView({ ...paymentPorts(), ...dashboardReadPorts() }, request.principal, request.path.id, {}), { values: request.fields, problem }),
 });

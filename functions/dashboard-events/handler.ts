@@ -1,5 +1,5 @@
-import { dashboardServices } from '../../shared/services/dashboard';
-import { listHandler } from '../../shared/dashboard/lists';
+import { dashboardSessionServices, eventPorts } from '../../shared/services/dashboard';
+import { EVENT_LIST, listHandler } from '../../shared/dashboard/lists';
 
 /** GET /dashboard/events: one page of the list, newest first, with the API's cursors. */
-export const handler = listHandler(dashboardServices(), 'events');
+export const handler = listHandler(dashboardSessionServices(), EVENT_LIST, eventPorts);

@@ -1,13 +1,14 @@
-import { dashboardServices } from '../../shared/services/dashboard';
+import { acceptorPorts, dashboardSessionServices } from '../../shared/services/dashboard';
 import { dashboardCreatePaymentLink } from '../../shared/api/pages';
 import { requireScope } from '../../shared/domain/dashboard';
 import { dashboardPage } from '../../shared/dashboard/http';
 import { newLinkPage } from '../../shared/dashboard/pages';
+import { acceptorChoices } from '../../shared/use-cases/dashboard';
 
-const dashboard = dashboardServices();
+const sessions = dashboardSessionServices();
 
 /** GET /dashboard/payment-links/new: the create form, for a key that may create links (403 otherwise). */
-export const handler = dashboardPage(dashboard, async (request) => {
+export const handler = dashboardPage(sessions, async (request) => {
   requireScope(request.principal, dashboardCreatePaymentLink.scope);
-  return { status: 200, html: newLinkPage(request, { acceptors: await dashboard.acceptors(request.principal) }) };
+  return { status: 200, html: newLinkPage(request, { acceptors: await acceptorChoices(acceptorPorts(), request.principal) }) };
 });

@@ -1,12 +1,13 @@
-import { dashboardServices } from '../../shared/services/dashboard';
+import { dashboardSessionServices, deliveryPorts, linkPorts, paymentPorts } from '../../shared/services/dashboard';
 import { dashboardPage } from '../../shared/dashboard/http';
 import { linkQueryOf } from '../../shared/dashboard/lists';
 import { linkPage } from '../../shared/dashboard/pages';
+import { paymentLinkView } from '../../shared/use-cases/dashboard';
 
-const dashboard = dashboardServices();
+const sessions = dashboardSessionServices();
 
 /** GET /dashboard/payment-links/{id}: the link, its payments and its events, without opening its checkout. */
-export const handler = dashboardPage(dashboard, async (request) => {
+export const handler = dashboardPage(sessions, async (request) => {
   const { principal, event } = request;
-  return { status: 200, html: linkPage(request, await dashboard.paymentLink(principal, event.pathParameters?.id ?? '', linkQueryOf(event))) };
+  return { status: 200, html: linkPage(request, await paymentLinkView({ ...linkPorts(), ...paymentPorts(), ...deliveryPorts() }, principal, event.pathParameters?.id ?? '', linkQueryOf(event))) };
 });

@@ -1,5 +1,5 @@
-import { dashboardServices } from '../../shared/services/dashboard';
-import { listHandler } from '../../shared/dashboard/lists';
+import { dashboardSessionServices, linkPorts } from '../../shared/services/dashboard';
+import { PAYMENT_LINK_LIST, listHandler } from '../../shared/dashboard/lists';
 
 /** GET /dashboard/payment-links: one page of the list, newest first, with the API's cursors. */
-export const handler = listHandler(dashboardServices(), 'paymentLinks');
+export const handler = listHandler(dashboardSessionServices(), PAYMENT_LINK_LIST, linkPorts);

@@ -1,12 +1,13 @@
-import { dashboardServices } from '../../shared/services/dashboard';
+import { dashboardReadPorts, dashboardSessionServices, paymentPorts } from '../../shared/services/dashboard';
 import { dashboardPage } from '../../shared/dashboard/http';
 import { listQueryOf } from '../../shared/dashboard/lists';
 import { paymentPage } from '../../shared/dashboard/pages';
+import { paymentView } from '../../shared/use-cases/dashboard';
 
-const dashboard = dashboardServices();
+const sessions = dashboardSessionServices();
 
 /** GET /dashboard/payments/{id}: the payment, the refund form and its refunds. */
-export const handler = dashboardPage(dashboard, async (request) => {
+export const handler = dashboardPage(sessions, async (request) => {
   const { principal, event } = request;
-  return { status: 200, html: paymentPage(request, await dashboard.payment(principal, event.pathParameters?.id ?? '', listQueryOf(event))) };
+  return { status: 200, html: paymentPage(request, await paymentView({ ...paymentPorts(), ...dashboardReadPorts() }, principal, event.pathParameters?.id ?? '', listQueryOf(event))) };
 });

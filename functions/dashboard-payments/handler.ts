@@ -1,5 +1,5 @@
-import { dashboardServices } from '../../shared/services/dashboard';
-import { listHandler } from '../../shared/dashboard/lists';
+import { dashboardSessionServices, paymentPorts } from '../../shared/services/dashboard';
+import { PAYMENT_LIST, listHandler } from '../../shared/dashboard/lists';
 
 /** GET /dashboard/payments: one page of the list, newest first, with the API's cursors. */
-export const handler = listHandler(dashboardServices(), 'payments');
+export const handler = listHandler(dashboardSessionServices(), PAYMENT_LIST, paymentPorts);

@@ -1,11 +1,12 @@
-import { dashboardServices } from '../../shared/services/dashboard';
+import { dashboardSessionServices, refundPorts } from '../../shared/services/dashboard';
 import { dashboardPage } from '../../shared/dashboard/http';
 import { refundPage } from '../../shared/dashboard/pages';
+import { refundView } from '../../shared/use-cases/dashboard';
 
-const dashboard = dashboardServices();
+const sessions = dashboardSessionServices();
 
 /** GET /dashboard/refunds/{id}: one refund (the refund object's `links.dashboard`). */
-export const handler = dashboardPage(dashboard, async (request) => {
-  const refund = await dashboard.refund(request.principal, request.event.pathParameters?.id ?? '');
+export const handler = dashboardPage(sessions, async (request) => {
+  const refund = await refundView(refundPorts(), request.principal, request.event.pathParameters?.id ?? '');
   return { status: 200, html: refundPage(request, refund) };
 });

@@ -1,5 +1,5 @@
-import { dashboardServices } from '../../shared/services/dashboard';
-import { listHandler } from '../../shared/dashboard/lists';
+import { dashboardSessionServices, refundPorts } from '../../shared/services/dashboard';
+import { REFUND_LIST, listHandler } from '../../shared/dashboard/lists';
 
 /** GET /dashboard/refunds: one page of the list, newest first, with the API's cursors. */
-export const handler = listHandler(dashboardServices(), 'refunds');
+export const handler = listHandler(dashboardSessionServices(), REFUND_LIST, refundPorts);

@@ -1,20 +1,21 @@
-import { dashboardServices } from '../../shared/services/dashboard';
+import { dashboardSessionServices, linkPorts, paymentPorts, refundPorts } from '../../shared/services/dashboard';
 import { SEARCHABLE } from '../../shared/domain/dashboard';
 import { BusinessRuleError, NotFoundError } from '../../shared/errors';
 import { dashboardPage } from '../../shared/dashboard/http';
 import { searchPage } from '../../shared/dashboard/pages';
+import { search } from '../../shared/use-cases/dashboard';
 
-const dashboard = dashboardServices();
+const sessions = dashboardSessionServices();
 
 /**
  * GET /dashboard/search?id=…: 303 to the page of the payment link, payment or refund with that
  * id; an id of no such kind (422) or of nothing the caller owns (404) shows the search again with
  * the reason. A key without the object's read scope gets the 403 page, as on the object's page.
  */
-export const handler = dashboardPage(dashboard, async (request) => {
+export const handler = dashboardPage(sessions, async (request) => {
   const id = (request.event.queryStringParameters?.id ?? '').trim();
   try {
-    const kind = await dashboard.search(request.principal, id);
+    const kind = await search({ ...linkPorts(), ...paymentPorts(), ...refundPorts() }, request.principal, id);
     return { status: 303, headers: { location: `${request.urls.dashboard}/${SEARCHABLE[kind]}/${encodeURIComponent(id)}` }, html: '' };
   } catch (error) {
     if (error instanceof BusinessRuleError) return { status: 422, html: searchPage(request, id, error.detail) };

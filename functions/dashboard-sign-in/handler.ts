@@ -1,11 +1,11 @@
-import { dashboardServices } from '../../shared/services/dashboard';
+import { dashboardSessionServices } from '../../shared/services/dashboard';
 import * as z from '../../shared/zod';
 import { isKeyProblem, requireFormToken, requireSameOrigin, returnTarget, sessionCookie, signInAnswer, signInSecretOf } from '../../shared/dashboard/http';
 import { toErrorResponse } from '../../shared/http/error-envelope';
 import { formFields, pageHandler } from '../../shared/http/page';
 import { parseWith } from '../../shared/http/validation';
 
-const dashboard = dashboardServices();
+const sessions = dashboardSessionServices();
 
 const signInForm = z.object({ token: z._default(z.string().check(z.maxLength(512)), ''), return_to: z.optional(z.string().check(z.maxLength(512))) });
 
@@ -23,7 +23,7 @@ export const handler = pageHandler(async (event, urls) => {
   const form = parseWith(signInForm, fields, 'body');
   try {
     requireFormToken(fields, signInSecretOf(event));
-    const { sessionId } = await dashboard.signIn(form.token.trim());
+    const { sessionId } = await sessions.signIn(form.token.trim());
     return { status: 303, headers: { location: returnTarget(form.return_to, urls) }, cookies: [sessionCookie(sessionId, urls)], html: '' };
   } catch (error) {
     if (!isKeyProblem(error)) throw error;

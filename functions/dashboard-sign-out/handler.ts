@@ -1,8 +1,8 @@
-import { dashboardServices } from '../../shared/services/dashboard';
+import { dashboardSessionServices } from '../../shared/services/dashboard';
 import { clearedSessionCookie, requireFormToken, requireSameOrigin, sessionIdOf } from '../../shared/dashboard/http';
 import { formFields, pageHandler } from '../../shared/http/page';
 
-const dashboard = dashboardServices();
+const sessions = dashboardSessionServices();
 
 /**
  * POST /dashboard/sign-out: deletes the session item, clears the cookie, back to the sign-in
@@ -12,6 +12,6 @@ export const handler = pageHandler(async (event, urls) => {
   requireSameOrigin(event, urls);
   const sessionId = sessionIdOf(event);
   requireFormToken(formFields(event), sessionId);
-  await dashboard.signOut(sessionId);
+  await sessions.signOut(sessionId);
   return { status: 303, headers: { location: urls.dashboard }, cookies: [clearedSessionCookie(urls)], html: '' };
 });

@@ -1,15 +1,25 @@
-import { dashboardServices } from '../../shared/services/dashboard';
+import {
+  chargebackPorts,
+  dashboardReadPorts,
+  dashboardSessionServices,
+  deliveryPorts,
+  linkPorts,
+  paymentPorts,
+  refundPorts,
+} from '../../shared/services/dashboard';
 import { dashboardPage } from '../../shared/dashboard/http';
 import { overviewPage } from '../../shared/dashboard/pages';
+import { overview, paidVolume } from '../../shared/use-cases/dashboard';
 
-const dashboard = dashboardServices();
+const sessions = dashboardSessionServices();
 
 /** GET /dashboard: the sign-in form, or once signed in the paid-volume chart and the overview of every section. */
 export const handler = dashboardPage(
-  dashboard,
+  sessions,
   async (request) => {
-    const [overview, volume] = await Promise.all([dashboard.overview(request.principal), dashboard.paidVolume(request.principal)]);
-    return { status: 200, html: overviewPage(request, overview, volume, new Date()) };
+    const sections = { ...linkPorts(), ...paymentPorts(), ...refundPorts(), ...chargebackPorts(), ...deliveryPorts() };
+    const [summary, volume] = await Promise.all([overview(sections, request.principal), paidVolume(dashboardReadPorts(), request.principal)]);
+    return { status: 200, html: overviewPage(request, summary, volume, new Date()) };
   },
   { signedOutStatus: 200 },
 );

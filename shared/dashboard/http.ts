@@ -10,7 +10,7 @@ import { cookiesOf } from '../http/cookies';
 import { toErrorResponse } from '../http/error-envelope';
 import { formFields, pageHandler } from '../http/page';
 import { parseWith } from '../http/validation';
-import type { DashboardUseCases } from '../use-cases/dashboard';
+import type { DashboardSessions } from '../use-cases/dashboard';
 import { signInPage } from './pages';
 import type { FormProblem } from './forms';
 import { FORM_TOKEN_FIELD, type Frame } from './html';
@@ -119,7 +119,7 @@ export interface DashboardRequest extends Frame {
  * Other failures (503, 500) are the house error pages of `pageHandler`.
  */
 export function dashboardPage(
-  dashboard: DashboardUseCases,
+  sessions: DashboardSessions,
   run: (request: DashboardRequest) => Promise<ApiResponse>,
   options: { signedOutStatus?: number } = {},
 ) {
@@ -129,7 +129,7 @@ export function dashboardPage(
     if (!sessionId) return signInAnswer(urls, { status: options.signedOutStatus ?? 401, returnTo });
     let principal: Principal;
     try {
-      principal = await dashboard.resume(sessionId);
+      principal = await sessions.resume(sessionId);
     } catch (error) {
       if (!isKeyProblem(error)) throw error;
       const { status, envelope } = toErrorResponse(error, urls.docs);
@@ -158,7 +158,7 @@ export interface FormRequest<P, B> extends DashboardRequest {
  *    and the detail next to the field it names (`attribute`).
  */
 export function dashboardForm<P extends z.ZodMiniObject, B extends z.ZodMiniType>(
-  dashboard: DashboardUseCases,
+  sessions: DashboardSessions,
   route: FormRoute<P, B>,
   form: {
     body: (fields: Record<string, string>) => unknown;
@@ -166,7 +166,7 @@ export function dashboardForm<P extends z.ZodMiniObject, B extends z.ZodMiniType
     invalid: (request: FormRequest<z.infer<P>, undefined>, problem: FormProblem) => Promise<string>;
   },
 ) {
-  return dashboardPage(dashboard, async (request) => {
+  return dashboardPage(sessions, async (request) => {
     const { event, urls, principal } = request;
     requireSameOrigin(event, urls);
     const fields = formFields(event);

@@ -1,11 +1,13 @@
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { KeyStore, StoredApiKey } from '../auth/key-store';
+import { stripKeys } from './entity';
 import * as keys from './keys';
+import { queryAll } from './query-all';
 
 /*
- * The two point reads a request makes of the directory, apart from its writes and lists
- * (shared/db/directory.ts hands them out too), so an API function's bundle carries only these:
- * the key by its token's hash (the Authenticator's KeyStore port), and an acceptor.
+ * The reads a request makes of the directory, apart from its writes (shared/db/directory.ts
+ * hands them out too), so a function's bundle carries only these: the key by its token's hash
+ * (the Authenticator's KeyStore port), an acceptor, and an organization's acceptors.
  */
 
 export interface Acceptor {
@@ -28,3 +30,17 @@ export function createAcceptorLookup(db: DynamoDBDocumentClient, tableName: stri
 }
 
 export type AcceptorLookup = ReturnType<typeof createAcceptorLookup>;
+
+/** An organization's acceptors, oldest first (the dashboard's create form offers them). */
+export function createAcceptorList(db: DynamoDBDocumentClient, tableName: string) {
+  return async (orgId: string): Promise<Acceptor[]> => {
+    const { PK, SK } = keys.acceptor(orgId, '');
+    const items = await queryAll(db, {
+      TableName: tableName,
+      KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+      ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK' },
+      ExpressionAttributeValues: { ':pk': PK, ':prefix': SK },
+    });
+    return items.map((item) => stripKeys<Acceptor>(item)!);
+  };
+}

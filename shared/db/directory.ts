@@ -6,10 +6,9 @@ import { BusinessRuleError, NotFoundError } from '../errors';
 import { newId } from '../ids';
 import { isoMillis } from '../time';
 import { conditionalWrite } from './conditional';
-import { stripKeys } from './entity';
 import { apiKeyEntity, organizationEntity } from './entities';
 import * as keys from './keys';
-import { createAcceptorLookup, createKeyStore, getItem, type Acceptor } from './directory-lookups';
+import { createAcceptorList, createAcceptorLookup, createKeyStore, getItem, type Acceptor } from './directory-lookups';
 
 export type { Acceptor };
 import { queryAll } from './query-all';
@@ -99,17 +98,7 @@ export function createDirectory(db: DynamoDBDocumentClient, tableName: string) {
 
     ...createAcceptorLookup(db, tableName),
 
-    /** An organization's acceptors, oldest first (the dashboard's create form offers them). */
-    async listAcceptors(orgId: string): Promise<Acceptor[]> {
-      const { PK, SK } = keys.acceptor(orgId, '');
-      const items = await queryAll(db, {
-        TableName: tableName,
-        KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
-        ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK' },
-        ExpressionAttributeValues: { ':pk': PK, ':prefix': SK },
-      });
-      return items.map((item) => stripKeys<Acceptor>(item)!);
-    },
+    listAcceptors: createAcceptorList(db, tableName),
 
     async createUser(orgId: string, role: Exclude<UserRole, 'demoted'> = 'member'): Promise<StoredUser> {
       await requireOrganization(orgId);

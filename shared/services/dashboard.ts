@@ -3,33 +3,32 @@ import { createChargebackRepository } from '../db/chargeback-repository';
 import { createDashboardReads } from '../db/dashboard-reads';
 import { createDashboardSessionStore } from '../db/dashboard-session-store';
 import { createDeliveryLog } from '../db/delivery-log';
-import { createDirectory } from '../db/directory';
+import { createAcceptorList, createKeyStore } from '../db/directory-lookups';
 import { createEventRepository } from '../db/event-repository';
 import { createPaymentLinkRepository } from '../db/payment-link-repository';
 import { createPaymentRepository } from '../db/payment-repository';
 import { createRefundRepository } from '../db/refund-repository';
-import { dashboardUseCases } from '../use-cases/dashboard';
+import { dashboardSessions } from '../use-cases/dashboard';
 import { once, processWiring, type Wiring } from './wiring';
 
-export function dashboardFor({ db, tableName, now }: Wiring) {
-  const directory = createDirectory(db, tableName);
-  const refunds = createRefundRepository(db, tableName);
-  const reads = createDashboardReads(db, tableName, refunds);
-  return dashboardUseCases({
-    // Its own Authenticator: the same cache rules as the API's.
-    authenticator: new Authenticator(directory.keyStore),
-    sessions: createDashboardSessionStore(db, tableName),
-    links: createPaymentLinkRepository(db, tableName),
-    payments: createPaymentRepository(db, tableName),
-    refunds,
-    refundsOfPayment: reads.refundsOfPayment,
-    chargebacks: createChargebackRepository(db, tableName),
-    events: createEventRepository(db, tableName),
-    deliveries: createDeliveryLog(db, tableName),
-    paidPayments: reads.paidPayments,
-    acceptors: directory.listAcceptors,
-    now,
-  });
-}
+/*
+ * The dashboard's ports, one accessor each (built on first use, once per process): a page's
+ * handler names the ones its use case needs, so its bundle holds only those adapters
+ * (docs/benchmarks.md, cold start). The use cases in shared/use-cases/dashboard.ts say which.
+ */
+const port = <T>(build: (wiring: Wiring) => T) => once(() => build(processWiring()));
 
-export const dashboardServices = /* @__PURE__ */ once(() => dashboardFor(processWiring()));
+/** Every page's caller: the session store and its own Authenticator (the same cache rules as the API's). */
+export const dashboardSessionServices = /* @__PURE__ */ port(({ db, tableName, now }) =>
+  dashboardSessions({ authenticator: new Authenticator(createKeyStore(db, tableName)), sessions: createDashboardSessionStore(db, tableName), now }),
+);
+
+export const linkPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ links: createPaymentLinkRepository(db, tableName) }));
+export const paymentPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ payments: createPaymentRepository(db, tableName) }));
+export const refundPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ refunds: createRefundRepository(db, tableName) }));
+export const chargebackPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ chargebacks: createChargebackRepository(db, tableName) }));
+export const deliveryPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ deliveries: createDeliveryLog(db, tableName) }));
+export const eventPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ events: createEventRepository(db, tableName), ...deliveryPorts() }));
+export const acceptorPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ acceptors: createAcceptorList(db, tableName) }));
+/** The chart's paid payments and a payment's refunds: reads only the dashboard makes. */
+export const dashboardReadPorts = /* @__PURE__ */ port(({ db, tableName, now }) => ({ ...createDashboardReads(db, tableName, refundPorts().refunds), now }));

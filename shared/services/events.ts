@@ -3,15 +3,15 @@ import { createRateLimiter } from '../db/rate-limit';
 import { createDeliveryRepository } from '../db/webhook-delivery-repository';
 import { createWebhookRepository } from '../db/webhook-repository';
 import { eventUseCases } from '../use-cases/events';
-import { once, processWiring, type Wiring } from './wiring';
+import { once, processWiring } from './wiring';
 
-export function eventsFor({ db, tableName }: Wiring) {
+/** The resend's ports (the event reads have theirs in event-reads.ts). */
+export const eventServices = /* @__PURE__ */ once(() => {
+  const { db, tableName } = processWiring();
   return eventUseCases({
     events: createEventRepository(db, tableName),
     deliveries: createDeliveryRepository(db, tableName),
     webhooks: createWebhookRepository(db, tableName),
     limiter: createRateLimiter(db, tableName),
   });
-}
-
-export const eventServices = /* @__PURE__ */ once(() => eventsFor(processWiring()));
+});

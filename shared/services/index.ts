@@ -1,10 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createPaymentRepository } from '../db/payment-repository';
-import { createSettlementRepository } from '../db/settlement-repository';
 import { chargebacksFor } from './chargebacks';
-import { checkoutFor } from './checkout';
-import { dashboardFor } from './dashboard';
-import { eventsFor } from './events';
 import { jobsFor } from './jobs';
 import { refundsFor } from './refunds';
 
@@ -19,20 +14,9 @@ import { refundsFor } from './refunds';
  * a table of their own: the areas' writes and jobs (reads they make through the repositories).
  */
 
-/** Every area wired to one table: the local stack, ops and tests. */
+/** The areas that ops, the local stack and tests drive without a request, wired to one table. */
 export function createServices(db: DynamoDBDocumentClient, tableName: string, now: () => Date = () => new Date()) {
   const wiring = { db, tableName, now };
   const refunds = refundsFor(wiring);
-  return {
-    paymentLinks: checkoutFor(wiring, refunds),
-    refunds,
-    chargebacks: chargebacksFor(wiring, refunds),
-    jobs: jobsFor(wiring),
-    events: eventsFor(wiring),
-    dashboard: dashboardFor(wiring),
-    payments: createPaymentRepository(db, tableName),
-    settlements: createSettlementRepository(db, tableName),
-  };
+  return { refunds, chargebacks: chargebacksFor(wiring, refunds), jobs: jobsFor(wiring) };
 }
-
-export type Services = ReturnType<typeof createServices>;

@@ -4,7 +4,7 @@ import type { Principal, Scope } from '../auth/principal';
 import { hashToken } from '../auth/tokens';
 import type { ChargebackRepository } from '../db/chargeback-repository';
 import type { DashboardReads } from '../db/dashboard-reads';
-import type { Acceptor, Directory } from '../db/directory';
+import type { Acceptor } from '../db/directory-lookups';
 import type { EventRepository } from '../db/event-repository';
 import type { Page } from '../db/list-page';
 import type { PaymentLinkRepository } from '../db/payment-link-repository';
@@ -56,7 +56,7 @@ export interface DashboardDeps {
   events: Pick<EventRepository, 'list'>;
   deliveries: DeliveryLog;
   paidPayments: PaidPayments;
-  acceptors: Directory['listAcceptors'];
+  acceptors: (orgId: string) => Promise<Acceptor[]>;
   now: () => Date;
 }
 
@@ -93,47 +93,14 @@ export interface Overview {
 
 const SESSION_ENDED = 'Your dashboard session has ended; sign in again';
 
-export function dashboardUseCases(deps: DashboardDeps) {
-  /** A section's rows, or the scope the key lacks to see them. */
-  async function section<T>(principal: Principal, scope: Scope | undefined, read: () => Promise<{ items: T[]; more: boolean }>) {
-    if (!canSee(principal, scope)) return { allowed: false, scope: scope! } as Section<T>;
-    return { allowed: true, ...(await read()) } as Section<T>;
-  }
+/**
+ * The ports one use case needs. Each page's function names only its own, so the composition
+ * root wires only those and a page's bundle holds no other adapter (docs/benchmarks.md).
+ */
+type Needs<K extends keyof DashboardDeps> = Pick<DashboardDeps, K>;
 
-  const newest = async <T>(list: Promise<{ items: T[]; hasMore: boolean }>) => {
-    const page = await list;
-    return { items: page.items, more: page.hasMore };
-  };
-
-  /** The API's list rules (shared/pagination.ts) with the dashboard's page size as the default. */
-  const requestOf = (query: ListParams, kind: IdKind) => pageRequest({ ...query, limit: query.limit ?? String(SECTION_LIMIT) }, (value) => isId(kind, value));
-
-  async function listOf<T>(principal: Principal, scope: Scope, kind: IdKind, query: ListParams, read: (request: PageRequest) => Promise<Page<T>>) {
-    requireScope(principal, scope);
-    const request = requestOf(query, kind);
-    return { ...(await read(request)), request } as ListView<T>;
-  }
-
-  /** Events with their attempts: one Query per event, in parallel. */
-  const withAttempts = (events: { id: string; type: string; triggeredAt: string }[]): Promise<EventDeliveries[]> =>
-    Promise.all(events.map(async (event) => ({ ...event, attempts: await deps.deliveries.attemptsOf(event.id, event.type) })));
-
-  /** One object as its retrieve operation reads it: 403 without the scope, else 404 unless the caller's. */
-  const retrieve =
-    <T extends Owned>(scope: Scope, get: (id: string) => Promise<T | undefined>) =>
-    async (principal: Principal, id: string): Promise<T> => {
-      requireScope(principal, scope);
-      return requireOwned(await get(id), principal);
-    };
-  const getLink = retrieve(SECTION_SCOPES.paymentLinks, deps.links.get);
-  const getPayment = retrieve(SECTION_SCOPES.payments, deps.payments.get);
-  const getRefund = retrieve(SECTION_SCOPES.refunds, deps.refunds.get);
-  const getters: Record<SearchableKind, (principal: Principal, id: string) => Promise<unknown>> = {
-    paymentLink: getLink,
-    payment: getPayment,
-    refund: getRefund,
-  };
-
+/** Signing in, out, and the caller of every page: the session store and the API's key checks. */
+export function dashboardSessions(deps: Needs<'authenticator' | 'sessions' | 'now'>) {
   return {
     /**
      * Signs in with an API key:
@@ -175,108 +142,149 @@ export function dashboardUseCases(deps: DashboardDeps) {
     async signOut(sessionId: string | undefined): Promise<void> {
       if (sessionId && SESSION_ID_PATTERN.test(sessionId)) await deps.sessions.remove(sessionId);
     },
-
-    /**
-     * Every section at once, each one Query (deliveries: see the DeliveryLog adapter), each
-     * capped at SECTION_LIMIT rows and only for the scopes the key holds:
-     * 1. payment links, payments and refunds: the newest, as their API lists return them;
-     * 2. chargebacks: the open ones among the CHARGEBACK_WINDOW most recent, soonest deadline first;
-     * 3. webhook deliveries: the most recent attempts, newest first.
-     */
-    async overview(principal: Principal): Promise<Overview> {
-      const page = { limit: SECTION_LIMIT };
-      const [paymentLinks, payments, refunds, chargebacks, deliveries] = await Promise.all([
-        section(principal, SECTION_SCOPES.paymentLinks, () => newest(deps.links.list(principal, page))),
-        section(principal, SECTION_SCOPES.payments, () => newest(deps.payments.list(principal, page))),
-        section(principal, SECTION_SCOPES.refunds, () => newest(deps.refunds.list(principal, page))),
-        section(principal, SECTION_SCOPES.chargebacks, async () => {
-          const recent = await deps.chargebacks.list(principal, { limit: CHARGEBACK_WINDOW });
-          return { items: openBySoonestDeadline(recent.items).slice(0, SECTION_LIMIT), more: recent.hasMore };
-        }),
-        section(principal, DELIVERIES_SCOPE, async () => ({
-          items: await deps.deliveries.recentDeliveries(principal, SECTION_LIMIT),
-          more: false,
-        })),
-      ]);
-      return { principal, paymentLinks, payments, refunds, chargebacks, deliveries };
-    },
-
-    /** One refund of the caller (`links.dashboard` of the refund object): 403 without refund:read, else 404 unless owned. */
-    refund: getRefund,
-
-    /**
-     * Paid volume per day of the last PAID_VOLUME_DAYS days (`payment:read`): one Query of the
-     * scope's paid payments created since the window's first day (GSI2, by id, so by creation
-     * time), at most PAID_VOLUME_MAX_PAYMENTS, summed per UTC day of `paid_at` and currency.
-     */
-    async paidVolume(principal: Principal): Promise<Section<PaidVolume>> {
-      return section(principal, SECTION_SCOPES.payments, async () => {
-        const now = deps.now();
-        const since = firstIdAt('payment', paidVolumeStart(now).getTime());
-        const { payments, complete } = await deps.paidPayments.paidSince(principal, since, PAID_VOLUME_MAX_PAYMENTS);
-        return { items: [paidVolumeByDay(payments, now, complete)], more: !complete };
-      });
-    },
-
-    /** The lists of the dashboard, each with its read scope and the API's list rules. */
-    paymentLinks: (principal: Principal, query: ListParams) =>
-      listOf(principal, SECTION_SCOPES.paymentLinks, 'paymentLink', query, (request) => deps.links.list(principal, request)),
-    payments: (principal: Principal, query: ListParams) =>
-      listOf(principal, SECTION_SCOPES.payments, 'payment', query, (request) => deps.payments.list(principal, request)),
-    refunds: (principal: Principal, query: ListParams) =>
-      listOf(principal, SECTION_SCOPES.refunds, 'refund', query, (request) => deps.refunds.list(principal, request)),
-    chargebacks: (principal: Principal, query: ListParams) =>
-      listOf(principal, SECTION_SCOPES.chargebacks, 'chargeback', query, (request) => deps.chargebacks.list(principal, request)),
-    /** Events (`event:read`, as `GET /v1/events`), each with its delivery attempts. */
-    events: (principal: Principal, query: ListParams) =>
-      listOf(principal, DELIVERIES_SCOPE!, 'event', query, async (request) => {
-        const page = await deps.events.list(principal, request);
-        const events = await withAttempts(page.items.map((event) => ({ id: event.id, type: event.type, triggeredAt: event.triggered_at })));
-        return { items: events, hasMore: page.hasMore };
-      }),
-
-    /**
-     * A link's page (`payment_link:read`, 404 unless the caller's):
-     * 1. the link;
-     * 2. a page of its payments (`query`: the list parameters);
-     * 3. with `event:read`, a page of its events (`eventsAfter`: the cursor), each with its attempts.
-     */
-    async paymentLink(principal: Principal, id: string, query: ListParams & { events_after?: string }): Promise<LinkView> {
-      const link = await getLink(principal, id);
-      const { events_after: eventsAfter, ...list } = query;
-      const eventRequest = requestOf({ starting_after: eventsAfter }, 'event');
-      const [payments, events] = await Promise.all([
-        listOf(principal, SECTION_SCOPES.paymentLinks, 'payment', list, (request) => deps.payments.listOfLink(link.id, request)),
-        section(principal, DELIVERIES_SCOPE, async () => {
-          const since = firstIdAt('event', Date.parse(link.createdAt));
-          const found = await deps.deliveries.linkEvents(principal, link.id, since, eventRequest.limit, eventRequest.startingAfter);
-          return { items: await withAttempts(found.events), more: found.next !== undefined, next: found.next };
-        }),
-      ]);
-      return { link, payments, events: { ...events, ...(eventsAfter ? { after: eventsAfter } : {}) } as LinkView['events'] };
-    },
-
-    /** A payment's page (`payment:read`, 404 unless the caller's) with a page of its refunds (`refund:read`). */
-    async payment(principal: Principal, id: string, query: ListParams): Promise<PaymentView> {
-      const payment = await getPayment(principal, id);
-      if (!canSee(principal, SECTION_SCOPES.refunds)) return { payment, refunds: { allowed: false, scope: SECTION_SCOPES.refunds } };
-      const refunds = await listOf(principal, SECTION_SCOPES.refunds, 'refund', query, (request) => deps.refundsOfPayment(payment.id, request));
-      return { payment, refunds: { ...refunds, allowed: true } };
-    },
-
-    /** Where an id leads: its kind by prefix (422 otherwise), then the object, read as its page reads it (403, 404). */
-    async search(principal: Principal, id: string): Promise<SearchableKind> {
-      const kind = searchKind(id);
-      await getters[kind](principal, id);
-      return kind;
-    },
-
-    /** The acceptors a new link may name: the key's own when it is bound to one, else the organization's. */
-    async acceptors(principal: Principal): Promise<Acceptor[]> {
-      const all = await deps.acceptors(principal.orgId);
-      return principal.acceptorId ? all.filter((acceptor) => acceptor.id === principal.acceptorId) : all;
-    },
   };
 }
 
-export type DashboardUseCases = ReturnType<typeof dashboardUseCases>;
+export type DashboardSessions = ReturnType<typeof dashboardSessions>;
+
+/** A section's rows, or the scope the key lacks to see them. */
+async function section<T>(principal: Principal, scope: Scope | undefined, read: () => Promise<{ items: T[]; more: boolean }>) {
+  if (!canSee(principal, scope)) return { allowed: false, scope: scope! } as Section<T>;
+  return { allowed: true, ...(await read()) } as Section<T>;
+}
+
+async function newest<T>(list: Promise<{ items: T[]; hasMore: boolean }>) {
+  const page = await list;
+  return { items: page.items, more: page.hasMore };
+}
+
+/** The API's list rules (shared/pagination.ts) with the dashboard's page size as the default. */
+const requestOf = (query: ListParams, kind: IdKind) => pageRequest({ ...query, limit: query.limit ?? String(SECTION_LIMIT) }, (value) => isId(kind, value));
+
+async function listOf<T>(principal: Principal, scope: Scope, kind: IdKind, query: ListParams, read: (request: PageRequest) => Promise<Page<T>>) {
+  requireScope(principal, scope);
+  const request = requestOf(query, kind);
+  return { ...(await read(request)), request } as ListView<T>;
+}
+
+/** Events with their attempts: one Query per event, in parallel. */
+const withAttempts = (deliveries: DeliveryLog, events: { id: string; type: string; triggeredAt: string }[]): Promise<EventDeliveries[]> =>
+  Promise.all(events.map(async (event) => ({ ...event, attempts: await deliveries.attemptsOf(event.id, event.type) })));
+
+/** One object as its retrieve operation reads it: 403 without the scope, else 404 unless the caller's. */
+async function retrieve<T extends Owned>(principal: Principal, scope: Scope, get: (id: string) => Promise<T | undefined>, id: string): Promise<T> {
+  requireScope(principal, scope);
+  return requireOwned(await get(id), principal);
+}
+
+/**
+ * Every section at once, each one Query (deliveries: see the DeliveryLog adapter), each
+ * capped at SECTION_LIMIT rows and only for the scopes the key holds:
+ * 1. payment links, payments and refunds: the newest, as their API lists return them;
+ * 2. chargebacks: the open ones among the CHARGEBACK_WINDOW most recent, soonest deadline first;
+ * 3. webhook deliveries: the most recent attempts, newest first.
+ */
+export async function overview(deps: Needs<'links' | 'payments' | 'refunds' | 'chargebacks' | 'deliveries'>, principal: Principal): Promise<Overview> {
+  const page = { limit: SECTION_LIMIT };
+  const [paymentLinks, payments, refunds, chargebacks, deliveries] = await Promise.all([
+    section(principal, SECTION_SCOPES.paymentLinks, () => newest(deps.links.list(principal, page))),
+    section(principal, SECTION_SCOPES.payments, () => newest(deps.payments.list(principal, page))),
+    section(principal, SECTION_SCOPES.refunds, () => newest(deps.refunds.list(principal, page))),
+    section(principal, SECTION_SCOPES.chargebacks, async () => {
+      const recent = await deps.chargebacks.list(principal, { limit: CHARGEBACK_WINDOW });
+      return { items: openBySoonestDeadline(recent.items).slice(0, SECTION_LIMIT), more: recent.hasMore };
+    }),
+    section(principal, DELIVERIES_SCOPE, async () => ({
+      items: await deps.deliveries.recentDeliveries(principal, SECTION_LIMIT),
+      more: false,
+    })),
+  ]);
+  return { principal, paymentLinks, payments, refunds, chargebacks, deliveries };
+}
+
+/**
+ * Paid volume per day of the last PAID_VOLUME_DAYS days (`payment:read`): one Query of the
+ * scope's paid payments created since the window's first day (GSI2, by id, so by creation
+ * time), at most PAID_VOLUME_MAX_PAYMENTS, summed per UTC day of `paid_at` and currency.
+ */
+export async function paidVolume(deps: Needs<'paidPayments' | 'now'>, principal: Principal): Promise<Section<PaidVolume>> {
+  return section(principal, SECTION_SCOPES.payments, async () => {
+    const now = deps.now();
+    const since = firstIdAt('payment', paidVolumeStart(now).getTime());
+    const { payments, complete } = await deps.paidPayments.paidSince(principal, since, PAID_VOLUME_MAX_PAYMENTS);
+    return { items: [paidVolumeByDay(payments, now, complete)], more: !complete };
+  });
+}
+
+/** The lists of the dashboard, each with its read scope and the API's list rules. */
+export const paymentLinkList = (deps: Needs<'links'>, principal: Principal, query: ListParams) =>
+  listOf(principal, SECTION_SCOPES.paymentLinks, 'paymentLink', query, (request) => deps.links.list(principal, request));
+export const paymentList = (deps: Needs<'payments'>, principal: Principal, query: ListParams) =>
+  listOf(principal, SECTION_SCOPES.payments, 'payment', query, (request) => deps.payments.list(principal, request));
+export const refundList = (deps: Needs<'refunds'>, principal: Principal, query: ListParams) =>
+  listOf(principal, SECTION_SCOPES.refunds, 'refund', query, (request) => deps.refunds.list(principal, request));
+export const chargebackList = (deps: Needs<'chargebacks'>, principal: Principal, query: ListParams) =>
+  listOf(principal, SECTION_SCOPES.chargebacks, 'chargeback', query, (request) => deps.chargebacks.list(principal, request));
+/** Events (`event:read`, as `GET /v1/events`), each with its delivery attempts. */
+export const eventList = (deps: Needs<'events' | 'deliveries'>, principal: Principal, query: ListParams) =>
+  listOf(principal, DELIVERIES_SCOPE!, 'event', query, async (request) => {
+    const page = await deps.events.list(principal, request);
+    const events = await withAttempts(deps.deliveries, page.items.map((event) => ({ id: event.id, type: event.type, triggeredAt: event.triggered_at })));
+    return { items: events, hasMore: page.hasMore };
+  });
+
+/**
+ * A link's page (`payment_link:read`, 404 unless the caller's):
+ * 1. the link;
+ * 2. a page of its payments (`query`: the list parameters);
+ * 3. with `event:read`, a page of its events (`eventsAfter`: the cursor), each with its attempts.
+ */
+export async function paymentLinkView(
+  deps: Needs<'links' | 'payments' | 'deliveries'>,
+  principal: Principal,
+  id: string,
+  query: ListParams & { events_after?: string },
+): Promise<LinkView> {
+  const link = await retrieve(principal, SECTION_SCOPES.paymentLinks, deps.links.get, id);
+  const { events_after: eventsAfter, ...list } = query;
+  const eventRequest = requestOf({ starting_after: eventsAfter }, 'event');
+  const [payments, events] = await Promise.all([
+    listOf(principal, SECTION_SCOPES.paymentLinks, 'payment', list, (request) => deps.payments.listOfLink(link.id, request)),
+    section(principal, DELIVERIES_SCOPE, async () => {
+      const since = firstIdAt('event', Date.parse(link.createdAt));
+      const found = await deps.deliveries.linkEvents(principal, link.id, since, eventRequest.limit, eventRequest.startingAfter);
+      return { items: await withAttempts(deps.deliveries, found.events), more: found.next !== undefined, next: found.next };
+    }),
+  ]);
+  return { link, payments, events: { ...events, ...(eventsAfter ? { after: eventsAfter } : {}) } as LinkView['events'] };
+}
+
+/** A payment's page (`payment:read`, 404 unless the caller's) with a page of its refunds (`refund:read`). */
+export async function paymentView(deps: Needs<'payments' | 'refundsOfPayment'>, principal: Principal, id: string, query: ListParams): Promise<PaymentView> {
+  const payment = await retrieve(principal, SECTION_SCOPES.payments, deps.payments.get, id);
+  if (!canSee(principal, SECTION_SCOPES.refunds)) return { payment, refunds: { allowed: false, scope: SECTION_SCOPES.refunds } };
+  const refunds = await listOf(principal, SECTION_SCOPES.refunds, 'refund', query, (request) => deps.refundsOfPayment(payment.id, request));
+  return { payment, refunds: { ...refunds, allowed: true } };
+}
+
+/** One refund of the caller (`links.dashboard` of the refund object): 403 without refund:read, else 404 unless owned. */
+export const refundView = (deps: Needs<'refunds'>, principal: Principal, id: string): Promise<Refund> =>
+  retrieve(principal, SECTION_SCOPES.refunds, deps.refunds.get, id);
+
+/** Where an id leads: its kind by prefix (422 otherwise), then the object, read as its page reads it (403, 404). */
+export async function search(deps: Needs<'links' | 'payments' | 'refunds'>, principal: Principal, id: string): Promise<SearchableKind> {
+  const kind = searchKind(id);
+  const readers: Record<SearchableKind, () => Promise<unknown>> = {
+    paymentLink: () => retrieve(principal, SECTION_SCOPES.paymentLinks, deps.links.get, id),
+    payment: () => retrieve(principal, SECTION_SCOPES.payments, deps.payments.get, id),
+    refund: () => refundView(deps, principal, id),
+  };
+  await readers[kind]();
+  return kind;
+}
+
+/** The acceptors a new link may name: the key's own when it is bound to one, else the organization's. */
+export async function acceptorChoices(deps: Needs<'acceptors'>, principal: Principal): Promise<Acceptor[]> {
+  const all = await deps.acceptors(principal.orgId);
+  return principal.acceptorId ? all.filter((acceptor) => acceptor.id === principal.acceptorId) : all;
+}
