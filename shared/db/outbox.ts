@@ -1,6 +1,9 @@
+import type { DynamoDBDocumentClient, TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { LIMITS } from '../limits';
 import { EVENT_RETENTION_DAYS, type OutboxEvent } from '../events';
+import { withConflictRetry } from './conditional';
 import { eventEntity } from './entities';
+import { transactWrite } from './side-effects';
 import { TTL_ATTRIBUTE } from './table';
 
 /** The outbox item; put it in the same TransactWriteItems as the change it reports. */
@@ -30,4 +33,15 @@ export function outboxPut(tableName: string, event: OutboxEvent) {
       ExpressionAttributeNames: { '#pk': 'PK' },
     },
   };
+}
+
+/** One action of a TransactWriteItems. */
+export type TransactAction = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/**
+ * The actions, then their events, in one TransactWriteItems (a cancellation reason's index is
+ * its action's), retried on a TransactionConflict.
+ */
+export async function transactWithEvents(db: DynamoDBDocumentClient, tableName: string, actions: TransactAction[], events: OutboxEvent[]): Promise<void> {
+  await withConflictRetry(() => transactWrite(db, [...actions, ...events.map((event) => outboxPut(tableName, event))]));
 }

@@ -12,6 +12,7 @@ import {
   type PaymentLink,
   type VersionedLink,
 } from '../domain/payment-links';
+import type { CheckoutRepository } from '../db/checkout-repository';
 import type { BalanceRef } from '../domain/balance';
 import { paymentPaidEvent, type CustomerDetails, type Payment, type PaymentStatus } from '../domain/payments';
 import { ConflictError, DependencyUnavailableError, NotFoundError } from '../errors';
@@ -22,6 +23,7 @@ import { backoff, isoMillis } from '../time';
 import type { PaymentLinkDeps } from './payment-links';
 
 export interface CheckoutDeps extends PaymentLinkDeps {
+  checkout: CheckoutRepository;
   /** Called after a paid payment credited the balance (held refunds may now be covered). */
   onBalanceCredited?: (ref: BalanceRef) => Promise<unknown>;
 }
@@ -89,7 +91,7 @@ export async function openCheckout(deps: CheckoutDeps, linkOrId: string | Versio
 
   const { clientKey } = customer;
   const requested = linkEvent(deps.urls, PAYMENT_LINK_EVENT.checkoutRequested, link);
-  const openPaymentId = customer.returning ? await deps.links.sessionPayment(link.id, clientKey) : undefined;
+  const openPaymentId = customer.returning ? await deps.checkout.sessionPayment(link.id, clientKey) : undefined;
   const openPayment = openPaymentId ? await deps.payments.get(openPaymentId) : undefined;
   if (openPayment?.status === 'open') {
     await deps.links.recordEvents([requested, linkEvent(deps.urls, PAYMENT_LINK_EVENT.paymentReused, link, { payment_id: openPayment.id })]);
@@ -107,7 +109,7 @@ export async function openCheckout(deps: CheckoutDeps, linkOrId: string | Versio
     createdAt: isoMillis(deps.now()),
     clientKey,
   };
-  await deps.links.openPayment(payment, clientKey, [requested, linkEvent(deps.urls, PAYMENT_LINK_EVENT.paymentCreated, link, { payment_id: payment.id })]);
+  await deps.checkout.openPayment(payment, clientKey, [requested, linkEvent(deps.urls, PAYMENT_LINK_EVENT.paymentCreated, link, { payment_id: payment.id })]);
   return { link, payment, reused: false };
 }
 
@@ -202,7 +204,7 @@ async function payOnLink(deps: CheckoutDeps, payment: Payment, known: VersionedL
       events.push(linkEvent(deps.urls, PAYMENT_LINK_EVENT.autoInactivated, next, { payment_id: paid.id, paid_count_at_inactivation: next.paidCount, reason: 'limit_reached' }));
     }
     try {
-      await deps.links.recordPaid(link, next, paid, events);
+      await deps.checkout.recordPaid(link, next, paid, events);
     } catch (error) {
       if (error instanceof StaleLinkError && error.current) {
         // Payers of one link take its slots one at a time; back off so the losers of a round
@@ -220,7 +222,7 @@ async function payOnLink(deps: CheckoutDeps, payment: Payment, known: VersionedL
 }
 
 async function finish(deps: CheckoutDeps, next: Payment): Promise<Payment> {
-  await deps.links.finishPayment(next);
+  await deps.checkout.finishPayment(next);
   return next;
 }
 

@@ -1,6 +1,7 @@
 import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
+import { createCheckoutRepository } from '../../../shared/db/checkout-repository';
 import { createPaymentLinkRepository, paymentLinkItem } from '../../../shared/db/payment-link-repository';
 import { createPaymentRepository, paymentItem } from '../../../shared/db/payment-repository';
 import type { PaymentLink } from '../../../shared/domain/payment-links';
@@ -24,9 +25,9 @@ const payment: Payment = {
 };
 
 function deps() {
-  const links = createPaymentLinkRepository(documentClient, 'table');
   return {
-    links,
+    links: createPaymentLinkRepository(documentClient, 'table'),
+    checkout: createCheckoutRepository(documentClient, 'table'),
     payments: createPaymentRepository(documentClient, 'table'),
     directory: { getAcceptor: async () => undefined },
     urls: { base: 'http://x', checkout: 'http://x/checkout', dashboard: 'http://x/dashboard', docs: 'http://x/docs' },

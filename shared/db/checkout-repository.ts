@@ -1,0 +1,110 @@
+import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { balanceOf } from '../domain/balance';
+import { StaleLinkError, type PaymentLink, type VersionedLink } from '../domain/payment-links';
+import { PaymentNotOpenError, type Payment } from '../domain/payments';
+import { type OutboxEvent } from '../events';
+import { balanceChange } from './balance';
+import { cancellationReasons } from './conditional';
+import { stripKeys } from './entity';
+import { checkoutSessionEntity, paymentLinkEntity } from './entities';
+import * as keys from './keys';
+import { transactWithEvents, type TransactAction } from './outbox';
+import { paymentCreateAction, paymentOutcomeAction } from './payment-repository';
+import { INDEXES } from './table';
+
+/**
+ * The paid count raised on the link as an Update (see `recordPaid`): `next` is the link after
+ * the payment, `read` the link it was computed from. At the limit the link turns inactive, with
+ * its status list key moved and its expiry entry removed.
+ */
+function paidCountUpdate(tableName: string, read: VersionedLink, next: PaymentLink, paidAt: string): TransactAction {
+  const inactivates = next.status !== read.status;
+  const conditions = ['#status = :active', '(attribute_type(#expiresAt, :null) OR #expiresAt > :paidAt)'];
+  if (next.paymentsLimit !== null) conditions.push('#paidCount = :readCount');
+  if (read.firstPaidAt === null) conditions.push('attribute_type(#firstPaidAt, :null)');
+  const sets = ['#paidCount = #paidCount + :one', '#version = #version + :one', '#lastPaidAt = :paidAt', '#firstPaidAt = :firstPaidAt'];
+  if (inactivates) sets.push('#status = :nextStatus', `#statusList = :statusList`);
+  return {
+    Update: {
+      TableName: tableName,
+      Key: keys.paymentLink(next.id),
+      UpdateExpression: `SET ${sets.join(', ')}${inactivates ? ` REMOVE #duePk, #dueSk` : ''}`,
+      ConditionExpression: conditions.join(' AND '),
+      ExpressionAttributeNames: {
+        '#status': 'status',
+        '#expiresAt': 'expiresAt',
+        '#paidCount': 'paidCount',
+        '#version': 'version',
+        '#lastPaidAt': 'lastPaidAt',
+        '#firstPaidAt': 'firstPaidAt',
+        ...(inactivates ? { '#statusList': INDEXES.gsi2.pk, '#duePk': INDEXES.due.pk, '#dueSk': INDEXES.due.sk } : {}),
+      },
+      ExpressionAttributeValues: {
+        ':active': 'active',
+        ':null': 'NULL',
+        ':paidAt': paidAt,
+        ':one': 1,
+        ':firstPaidAt': next.firstPaidAt,
+        ...(next.paymentsLimit !== null ? { ':readCount': read.paidCount } : {}),
+        ...(inactivates ? { ':nextStatus': next.status, ':statusList': paymentLinkEntity.partition('gsi2', paymentLinkEntity.definition.values!(next as VersionedLink, undefined)) } : {}),
+      },
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    },
+  };
+}
+
+/**
+ * The checkout's writes: a customer's payment opened on a link, paid (counted on the link) or
+ * ended otherwise, and the customer's checkout session. Apart from the link's own writes
+ * (payment-link-repository.ts), which the link's API functions carry without these.
+ */
+export function createCheckoutRepository(db: DynamoDBDocumentClient, tableName: string) {
+  return {
+    /** A customer's new open payment on a link: the payment, their checkout session and the events. */
+    async openPayment(payment: Payment, clientKey: string, events: OutboxEvent[]): Promise<void> {
+      const session = { Put: { TableName: tableName, Item: checkoutSessionEntity.item({ paymentId: payment.id }, { pl: payment.paymentLinkId, clientKey }) } };
+      await transactWithEvents(db, tableName, [paymentCreateAction(tableName, payment), session], events);
+    },
+
+    /**
+     * The paid transition, all or nothing: the link counted, the payment paid (still open) and
+     * the balance credited, with the events. The link's condition is what the payment depends
+     * on, not its version: still active and not expired and, for a limited link, still at the
+     * paid count the events were computed from (`remaining_payments`, the inactivation). An
+     * unrelated change (a new description) never sends a payer back; the version is still
+     * raised, so a whole-item write read before this one is refused. Throws StaleLinkError
+     * (with the current link) or PaymentNotOpenError.
+     */
+    async recordPaid(read: VersionedLink, next: PaymentLink, paid: Payment, events: OutboxEvent[]): Promise<void> {
+      try {
+        const credit = balanceChange(tableName, balanceOf(paid), paid.amountMinor);
+        await transactWithEvents(db, tableName, [paidCountUpdate(tableName, read, next, paid.paidAt!), paymentOutcomeAction(tableName, paid), credit], events);
+      } catch (error) {
+        const reasons = cancellationReasons(error);
+        if (reasons?.[0]?.code === 'ConditionalCheckFailed') throw new StaleLinkError(stripKeys<VersionedLink>(reasons[0].item));
+        if (reasons?.[1]?.code === 'ConditionalCheckFailed') throw new PaymentNotOpenError();
+        throw error;
+      }
+    },
+
+    /** A payment's final outcome other than paid, while it is still open (PaymentNotOpenError otherwise). */
+    async finishPayment(payment: Payment): Promise<void> {
+      try {
+        await transactWithEvents(db, tableName, [paymentOutcomeAction(tableName, payment)], []);
+      } catch (error) {
+        if (cancellationReasons(error)?.[0]?.code === 'ConditionalCheckFailed') throw new PaymentNotOpenError();
+        throw error;
+      }
+    },
+
+    /** The payment id of a customer's checkout session on a link (client_key cookie). */
+    async sessionPayment(linkId: string, clientKey: string): Promise<string | undefined> {
+      const result = await db.send(
+        new GetCommand({ TableName: tableName, Key: keys.checkoutSession(linkId, clientKey), ConsistentRead: true }),
+      );
+      return result.Item?.paymentId as string | undefined;
+    },
+  };
+}
+
+export type CheckoutRepository = ReturnType<typeof createCheckoutRepository>;
