@@ -78,6 +78,7 @@ export async function benchCold(): Promise<string[]> {
     const [largest] = functions;
     const smallest = functions[functions.length - 1];
     const getLinkBytes = statSync(getLinkBundle).size;
+    const over = functions.filter((fn) => fn.bytes > floorBytes * 1.25);
     return [
       '## Cold start: bundles and init against the floor (`npm run bench:cold`)',
       '',
@@ -91,6 +92,8 @@ export async function benchCold(): Promise<string[]> {
       `| GET payment link bundle | ${kilobytes(getLinkBytes)} | ${kilobytes(floorBytes)} | ${(getLinkBytes / floorBytes).toFixed(2)}× | ≤ 1.25× |`,
       `| Init, GET payment link, deployed NODE_OPTIONS "${deployedOptions}" (median of ${INIT_RUNS}) | ${median(times.service).toFixed(1)} ms | ${median(times.floor).toFixed(1)} ms | ${(median(times.service) / median(times.floor)).toFixed(2)}× | ≤ 1.25× |`,
       `| Init, GET payment link, if --enable-source-maps were set | ${median(times.serviceWithMaps).toFixed(1)} ms | ${median(times.floor).toFixed(1)} ms | ${(median(times.serviceWithMaps) / median(times.floor)).toFixed(2)}× | — |`,
+      '',
+      `Within 1.25× (${kilobytes(floorBytes * 1.25)}): ${functions.length - over.length} of ${functions.length} functions. Over, largest first: ${over.map((fn) => `${fn.id} ${(fn.bytes / floorBytes).toFixed(2)}×`).join(', ') || 'none'}.`,
     ];
   } finally {
     rmSync(work, { recursive: true, force: true });

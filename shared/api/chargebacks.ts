@@ -5,7 +5,7 @@ import { paymentId } from './payments';
 
 const chargebackId = pathParam('id', 'The chargeback id (`cb_…`).', 'cb_01jd2x3y4z5a6b7c8d9e0f1g2h');
 
-export const getChargeback = defineRetrieve({
+export const getChargeback = /* @__PURE__ */ defineRetrieve({
   path: '/v1/chargebacks/{id}',
   handler: 'get-chargeback',
   auth: { scope: 'chargeback:read' },
@@ -16,7 +16,7 @@ export const getChargeback = defineRetrieve({
   success: { status: 200, description: 'The chargeback.', schema: ChargebackSchema },
 });
 
-export const listChargebacks = defineList({
+export const listChargebacks = /* @__PURE__ */ defineList({
   path: '/v1/chargebacks',
   handler: 'list-chargebacks',
   auth: { scope: 'chargeback:read' },
@@ -28,7 +28,7 @@ export const listChargebacks = defineList({
   success: { status: 200, description: 'A page of chargebacks.', schema: ChargebackListSchema },
 });
 
-export const listPaymentChargebacks = defineList({
+export const listPaymentChargebacks = /* @__PURE__ */ defineList({
   path: '/v1/payments/{id}/chargebacks',
   handler: 'list-payment-chargebacks',
   auth: { scope: 'chargeback:read' },
@@ -40,7 +40,7 @@ export const listPaymentChargebacks = defineList({
   success: { status: 200, description: "A page of the payment's chargebacks.", schema: ChargebackListSchema },
 });
 
-export const testHelperCreateChargeback = defineOperation({
+export const testHelperCreateChargeback = /* @__PURE__ */ defineOperation({
   method: 'POST',
   path: '/v1/test_helpers/payments/{id}/chargebacks',
   handler: 'test-helper-create-chargeback',
@@ -56,7 +56,7 @@ export const testHelperCreateChargeback = defineOperation({
   errors: { 422: { description: 'The payment is not paid, or the amount exceeds it or is in another currency.' } },
 });
 
-export const testHelperTransitionChargeback = defineOperation({
+export const testHelperTransitionChargeback = /* @__PURE__ */ defineOperation({
   method: 'POST',
   path: '/v1/test_helpers/chargebacks/{id}/transitions',
   handler: 'test-helper-transition-chargeback',

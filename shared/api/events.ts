@@ -4,7 +4,7 @@ import { defineList, defineOperation, defineRetrieve, NoParams, NoQuery, pathPar
 
 const eventIdPath = pathParam('id', 'The event id (`evt_…`).', 'evt_01jd2x3y4z5a6b7c8d9e0f1g2h');
 
-export const listEvents = defineList({
+export const listEvents = /* @__PURE__ */ defineList({
   path: '/v1/events',
   handler: 'list-events',
   auth: { scope: 'event:read' },
@@ -17,7 +17,7 @@ export const listEvents = defineList({
   success: { status: 200, description: 'A page of event envelopes.', schema: EventListSchema },
 });
 
-export const getEvent = defineRetrieve({
+export const getEvent = /* @__PURE__ */ defineRetrieve({
   path: '/v1/events/{id}',
   handler: 'get-event',
   auth: { scope: 'event:read' },
@@ -28,7 +28,7 @@ export const getEvent = defineRetrieve({
   success: { status: 200, description: 'The event.', schema: EventSchema },
 });
 
-export const listEventDeliveries = defineList({
+export const listEventDeliveries = /* @__PURE__ */ defineList({
   path: '/v1/events/{id}/deliveries',
   handler: 'list-event-deliveries',
   auth: { scope: 'event:read' },
@@ -40,7 +40,7 @@ export const listEventDeliveries = defineList({
   success: { status: 200, description: 'The attempts.', schema: DeliveryAttemptListSchema },
 });
 
-export const resendEvent = defineOperation({
+export const resendEvent = /* @__PURE__ */ defineOperation({
   method: 'POST',
   path: '/v1/events/{id}/resend',
   handler: 'resend-event',

@@ -1,7 +1,7 @@
 import { JobRunSchema } from '../jobs';
 import { ANY_KEY, NoQuery, defineOperation, pathParam } from './operation';
 
-export const testHelperRunJob = defineOperation({
+export const testHelperRunJob = /* @__PURE__ */ defineOperation({
   method: 'POST',
   path: '/v1/test_helpers/jobs/{name}',
   handler: 'test-helper-run-job',

@@ -13,10 +13,10 @@ export const checkoutPages = [
 const dashboardPage = (path: string, handler: string) => definePage({ method: 'GET', path, handler, table: 'read', auth: 'dashboard session' });
 
 /** The dashboard's forms, each performing a `/v1` operation with that operation's scope, schemas and use case. */
-export const dashboardCreatePaymentLink = defineForm({ path: '/dashboard/payment-links', handler: 'dashboard-create-payment-link' }, createPaymentLink);
-export const dashboardUpdatePaymentLink = defineForm({ path: '/dashboard/payment-links/{id}', handler: 'dashboard-update-payment-link' }, updatePaymentLink);
-export const dashboardCreateRefund = defineForm({ path: '/dashboard/payments/{id}/refunds', handler: 'dashboard-create-refund' }, createRefund);
-export const dashboardCancelRefund = defineForm({ path: '/dashboard/refunds/{id}/cancel', handler: 'dashboard-cancel-refund' }, cancelRefund);
+export const dashboardCreatePaymentLink = /* @__PURE__ */ defineForm({ path: '/dashboard/payment-links', handler: 'dashboard-create-payment-link' }, createPaymentLink);
+export const dashboardUpdatePaymentLink = /* @__PURE__ */ defineForm({ path: '/dashboard/payment-links/{id}', handler: 'dashboard-update-payment-link' }, updatePaymentLink);
+export const dashboardCreateRefund = /* @__PURE__ */ defineForm({ path: '/dashboard/payments/{id}/refunds', handler: 'dashboard-create-refund' }, createRefund);
+export const dashboardCancelRefund = /* @__PURE__ */ defineForm({ path: '/dashboard/refunds/{id}/cancel', handler: 'dashboard-cancel-refund' }, cancelRefund);
 
 /**
  * The merchant dashboard. A literal segment comes before a parameter at the same place

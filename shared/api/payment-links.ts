@@ -23,7 +23,7 @@ export const CheckoutDeniedSchema = z.withMeta(
 
 const linkId = pathParam('id', 'The payment link id (`pl_…`).', 'pl_01jd2x3y4z5a6b7c8d9e0f1g2h');
 
-export const createPaymentLink = defineOperation({
+export const createPaymentLink = /* @__PURE__ */ defineOperation({
   method: 'POST',
   path: '/v1/payment_links',
   handler: 'create-payment-link',
@@ -47,7 +47,7 @@ export const createPaymentLink = defineOperation({
   },
 });
 
-export const listPaymentLinks = defineList({
+export const listPaymentLinks = /* @__PURE__ */ defineList({
   path: '/v1/payment_links',
   handler: 'list-payment-links',
   auth: { scope: 'payment_link:read' },
@@ -59,7 +59,7 @@ export const listPaymentLinks = defineList({
   success: { status: 200, description: 'A page of payment links.', schema: PaymentLinkListSchema },
 });
 
-export const getPaymentLink = defineRetrieve({
+export const getPaymentLink = /* @__PURE__ */ defineRetrieve({
   path: '/v1/payment_links/{id}',
   handler: 'get-payment-link',
   auth: { scope: 'payment_link:read' },
@@ -70,7 +70,7 @@ export const getPaymentLink = defineRetrieve({
   success: { status: 200, description: 'The payment link.', schema: PaymentLinkSchema },
 });
 
-export const updatePaymentLink = defineOperation({
+export const updatePaymentLink = /* @__PURE__ */ defineOperation({
   method: 'POST',
   path: '/v1/payment_links/{id}',
   handler: 'update-payment-link',
@@ -93,7 +93,7 @@ export const updatePaymentLink = defineOperation({
   },
 });
 
-export const listPaymentLinkPayments = defineList({
+export const listPaymentLinkPayments = /* @__PURE__ */ defineList({
   path: '/v1/payment_links/{id}/payments',
   handler: 'list-payment-link-payments',
   auth: { scope: 'payment_link:read' },
@@ -105,7 +105,7 @@ export const listPaymentLinkPayments = defineList({
   success: { status: 200, description: "A page of the link's payments.", schema: PaymentLinkPaymentListSchema },
 });
 
-export const testHelperCheckout = defineOperation({
+export const testHelperCheckout = /* @__PURE__ */ defineOperation({
   method: 'POST',
   path: '/v1/test_helpers/payment_links/{id}/checkout',
   handler: 'test-helper-checkout',

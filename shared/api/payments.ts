@@ -3,7 +3,7 @@ import { defineList, defineRetrieve, NoParams, pathParam } from './operation';
 
 export const paymentId = pathParam('id', 'The payment id (`pay_…`).', 'pay_01jd2x3y4z5a6b7c8d9e0f1g2h');
 
-export const listPayments = defineList({
+export const listPayments = /* @__PURE__ */ defineList({
   path: '/v1/payments',
   handler: 'list-payments',
   auth: { scope: 'payment:read' },
@@ -15,7 +15,7 @@ export const listPayments = defineList({
   success: { status: 200, description: 'A page of payments.', schema: PaymentListSchema },
 });
 
-export const getPayment = defineRetrieve({
+export const getPayment = /* @__PURE__ */ defineRetrieve({
   path: '/v1/payments/{id}',
   handler: 'get-payment',
   auth: { scope: 'payment:read' },

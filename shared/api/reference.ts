@@ -8,7 +8,7 @@ const OpenApiDocumentSchema = z.withMeta(
   { id: 'OpenApiDocument', description: 'This document.' },
 );
 
-export const getOpenApi = defineOperation({
+export const getOpenApi = /* @__PURE__ */ defineOperation({
   method: 'GET',
   path: '/v1/openapi.json',
   handler: 'get-openapi',

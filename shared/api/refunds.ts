@@ -5,7 +5,7 @@ import { paymentId } from './payments';
 
 const refundId = pathParam('id', 'The refund id (`rf_…`).', 'rf_01jd2x3y4z5a6b7c8d9e0f1g2h');
 
-export const createRefund = defineOperation({
+export const createRefund = /* @__PURE__ */ defineOperation({
   method: 'POST',
   path: '/v1/payments/{id}/refunds',
   handler: 'create-refund',
@@ -27,7 +27,7 @@ export const createRefund = defineOperation({
   },
 });
 
-export const getRefund = defineRetrieve({
+export const getRefund = /* @__PURE__ */ defineRetrieve({
   path: '/v1/refunds/{id}',
   handler: 'get-refund',
   auth: { scope: 'refund:read' },
@@ -38,7 +38,7 @@ export const getRefund = defineRetrieve({
   success: { status: 200, description: 'The refund.', schema: refundResourceSchema },
 });
 
-export const listRefunds = defineList({
+export const listRefunds = /* @__PURE__ */ defineList({
   path: '/v1/refunds',
   handler: 'list-refunds',
   auth: { scope: 'refund:read' },
@@ -50,7 +50,7 @@ export const listRefunds = defineList({
   success: { status: 200, description: 'A page of refunds.', schema: RefundListSchema },
 });
 
-export const cancelRefund = defineOperation({
+export const cancelRefund = /* @__PURE__ */ defineOperation({
   method: 'POST',
   path: '/v1/refunds/{id}/cancel',
   handler: 'cancel-refund',
@@ -67,7 +67,7 @@ export const cancelRefund = defineOperation({
   errors: { 422: { description: 'The refund is not `pending` (attribute `status`).' } },
 });
 
-export const testHelperRefundTransition = defineOperation({
+export const testHelperRefundTransition = /* @__PURE__ */ defineOperation({
   method: 'POST',
   path: '/v1/test_helpers/refunds/{id}/transitions',
   handler: 'test-helper-refund-transition',
@@ -83,7 +83,7 @@ export const testHelperRefundTransition = defineOperation({
   errors: { 422: { description: 'A move the lifecycle forbids, or a balance that does not cover `processing`.' } },
 });
 
-export const testHelperBalanceAdjustment = defineOperation({
+export const testHelperBalanceAdjustment = /* @__PURE__ */ defineOperation({
   method: 'POST',
   path: '/v1/test_helpers/balance_adjustments',
   handler: 'test-helper-balance-adjustment',

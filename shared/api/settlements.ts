@@ -5,7 +5,7 @@ import { defineList, defineRetrieve, NoParams, pathParam } from './operation';
 const settlementCode = pathParam('code', 'The settlement reference code (as on the bank statement) or its `stl_` id.', 'STL-2026-11-20');
 const UNKNOWN_OR_TEST = { description: 'Unknown or foreign settlement, or a test key.' };
 
-export const listSettlements = defineList({
+export const listSettlements = /* @__PURE__ */ defineList({
   path: '/v1/settlements',
   handler: 'list-settlements',
   auth: { scope: 'settlement:read', mode: 'live' },
@@ -18,7 +18,7 @@ export const listSettlements = defineList({
   errors: { 404: { description: 'A test key: settlements exist only in live mode.' } },
 });
 
-export const getSettlement = defineRetrieve({
+export const getSettlement = /* @__PURE__ */ defineRetrieve({
   path: '/v1/settlements/{code}',
   handler: 'get-settlement',
   auth: { scope: 'settlement:read', mode: 'live' },
@@ -30,7 +30,7 @@ export const getSettlement = defineRetrieve({
   errors: { 404: UNKNOWN_OR_TEST },
 });
 
-export const listSettlementRecords = defineList({
+export const listSettlementRecords = /* @__PURE__ */ defineList({
   path: '/v1/settlements/{code}/records',
   handler: 'list-settlement-records',
   auth: { scope: 'settlement:read', mode: 'live' },

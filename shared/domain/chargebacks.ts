@@ -297,7 +297,7 @@ export function chargebackResource(chargeback: Chargeback, urls: PublicUrls): Ch
 }
 
 /** Every chargeback event: `transactions.chargeback.<status>` with the full object (product-decisions §7). */
-export const CHARGEBACK_EVENTS = statusFamily('transactions.chargeback.', CHARGEBACK_STATUSES, ChargebackSchema, (status) =>
+export const CHARGEBACK_EVENTS = /* @__PURE__ */ statusFamily('transactions.chargeback.', CHARGEBACK_STATUSES, ChargebackSchema, (status) =>
   status === 'open' ? 'A chargeback was received (`open`): act before `deadline_at`.' : `A chargeback became \`${status}\`.`,
 );
 

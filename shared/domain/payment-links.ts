@@ -301,63 +301,69 @@ export const PAYMENT_LINK_EVENT = {
   emailComplained: 'transactions.payment_link.email.complained',
 } as const;
 
-const LinkPaymentEventData = z.withMeta(z.extend(PaymentLinkSchema, { payment_id: z.withMeta(z.string(), { description: 'The payment (`pay_…`).' }) }), {
-  id: 'PaymentLinkPaymentEventData',
-  description: 'The payment_link object plus the payment the event is about.',
-});
+/**
+ * Every event about a payment link (the contract's Payment link events): its `data` and when it
+ * fires. Built in a pure function: only the OpenAPI document and the event registry read these
+ * schemas, so a function that only writes link events leaves them out of its bundle.
+ */
+export const PAYMENT_LINK_EVENTS = /* @__PURE__ */ (() => {
+  const LinkPaymentEventData = z.withMeta(z.extend(PaymentLinkSchema, { payment_id: z.withMeta(z.string(), { description: 'The payment (`pay_…`).' }) }), {
+    id: 'PaymentLinkPaymentEventData',
+    description: 'The payment_link object plus the payment the event is about.',
+  });
 
-/** The link's own event about email: the payment_link object (product-decisions §4: nothing sends mail yet). */
-const emailEvent = (what: string): EventSpec<typeof PaymentLinkSchema> => ({
-  data: PaymentLinkSchema,
-  description: `The email-send-on-create process ${what}. Reserved: nothing in this service sends mail yet.`,
-  reserved: true,
-});
-
-/** Every event about a payment link (the contract's Payment link events): its `data` and when it fires. */
-export const PAYMENT_LINK_EVENTS = {
-  [PAYMENT_LINK_EVENT.created]: { data: PaymentLinkSchema, description: 'A payment link was created.' },
-  [PAYMENT_LINK_EVENT.propertiesChanged]: {
+  /** The link's own event about email: the payment_link object (product-decisions §4: nothing sends mail yet). */
+  const emailEvent = (what: string): EventSpec<typeof PaymentLinkSchema> => ({
     data: PaymentLinkSchema,
-    description: 'A payment link was updated (POST /v1/payment_links/{id}), status, limit and expiry included; never for counter movements.',
-  },
-  [PAYMENT_LINK_EVENT.expired]: { data: PaymentLinkSchema, description: 'A payment link became expired (the minute job, or a checkout found it past `expires_at`).' },
-  [PAYMENT_LINK_EVENT.paymentCreated]: { data: LinkPaymentEventData, description: 'A payment was created against the link at checkout.' },
-  [PAYMENT_LINK_EVENT.paymentReused]: { data: LinkPaymentEventData, description: "The customer's still-open payment on the link was reused at checkout." },
-  [PAYMENT_LINK_EVENT.remainingDecremented]: {
-    data: z.withMeta(z.extend(LinkPaymentEventData, { remaining_payments: z.withMeta(z.int().check(z.nonnegative()), { description: 'The new `remaining_payments`.' }) }), {
-      id: 'PaymentLinkRemainingPaymentsEventData',
-      description: 'The payment_link object after the payment, with the payment and the new `remaining_payments`.',
-    }),
-    description: 'A payment succeeded on a link with a `payments_limit`: its `remaining_payments` went down by one.',
-  },
-  [PAYMENT_LINK_EVENT.autoInactivated]: {
-    data: z.withMeta(
-      z.extend(LinkPaymentEventData, {
-        status: z.literal('inactive'),
-        remaining_payments: z.literal(0),
-        payments_limit: z.int().check(z.gte(1)),
-        paid_count_at_inactivation: z.withMeta(z.int().check(z.gte(1)), { description: 'The paid count that reached the limit.' }),
-        reason: z.literal('limit_reached'),
+    description: `The email-send-on-create process ${what}. Reserved: nothing in this service sends mail yet.`,
+    reserved: true,
+  });
+
+  return {
+    [PAYMENT_LINK_EVENT.created]: { data: PaymentLinkSchema, description: 'A payment link was created.' },
+    [PAYMENT_LINK_EVENT.propertiesChanged]: {
+      data: PaymentLinkSchema,
+      description: 'A payment link was updated (POST /v1/payment_links/{id}), status, limit and expiry included; never for counter movements.',
+    },
+    [PAYMENT_LINK_EVENT.expired]: { data: PaymentLinkSchema, description: 'A payment link became expired (the minute job, or a checkout found it past `expires_at`).' },
+    [PAYMENT_LINK_EVENT.paymentCreated]: { data: LinkPaymentEventData, description: 'A payment was created against the link at checkout.' },
+    [PAYMENT_LINK_EVENT.paymentReused]: { data: LinkPaymentEventData, description: "The customer's still-open payment on the link was reused at checkout." },
+    [PAYMENT_LINK_EVENT.remainingDecremented]: {
+      data: z.withMeta(z.extend(LinkPaymentEventData, { remaining_payments: z.withMeta(z.int().check(z.nonnegative()), { description: 'The new `remaining_payments`.' }) }), {
+        id: 'PaymentLinkRemainingPaymentsEventData',
+        description: 'The payment_link object after the payment, with the payment and the new `remaining_payments`.',
       }),
-      { id: 'PaymentLinkAutoInactivatedEventData', description: 'The payment_link object as the last payment left it, inactive.' },
-    ),
-    description: 'The payment that reached `payments_limit` made the link inactive; committed with `transactions.payment.paid`.',
-  },
-  [PAYMENT_LINK_EVENT.checkoutRequested]: { data: PaymentLinkSchema, description: 'A customer opened the checkout of the link.' },
-  [PAYMENT_LINK_EVENT.checkoutDenied]: {
-    data: z.withMeta(
-      z.extend(PaymentLinkSchema, {
-        reason: z.withMeta(z.enum(DENIAL_REASONS), { description: 'By precedence: `expired`, then `inactive`, then `limit_reached`.' }),
-      }),
-      { id: 'PaymentLinkCheckoutDeniedEventData', description: 'The payment_link object plus why the checkout was refused.' },
-    ),
-    description: 'A customer opened the checkout but it was refused (the checkout answered 409).',
-  },
-  [PAYMENT_LINK_EVENT.emailSent]: emailEvent('sent the link by email'),
-  [PAYMENT_LINK_EVENT.emailFailed]: emailEvent('could not send the link by email'),
-  [PAYMENT_LINK_EVENT.emailDelivered]: emailEvent("had the link's email delivered"),
-  [PAYMENT_LINK_EVENT.emailComplained]: emailEvent("received a complaint about the link's email"),
-} as const satisfies EventFamily;
+      description: 'A payment succeeded on a link with a `payments_limit`: its `remaining_payments` went down by one.',
+    },
+    [PAYMENT_LINK_EVENT.autoInactivated]: {
+      data: z.withMeta(
+        z.extend(LinkPaymentEventData, {
+          status: z.literal('inactive'),
+          remaining_payments: z.literal(0),
+          payments_limit: z.int().check(z.gte(1)),
+          paid_count_at_inactivation: z.withMeta(z.int().check(z.gte(1)), { description: 'The paid count that reached the limit.' }),
+          reason: z.literal('limit_reached'),
+        }),
+        { id: 'PaymentLinkAutoInactivatedEventData', description: 'The payment_link object as the last payment left it, inactive.' },
+      ),
+      description: 'The payment that reached `payments_limit` made the link inactive; committed with `transactions.payment.paid`.',
+    },
+    [PAYMENT_LINK_EVENT.checkoutRequested]: { data: PaymentLinkSchema, description: 'A customer opened the checkout of the link.' },
+    [PAYMENT_LINK_EVENT.checkoutDenied]: {
+      data: z.withMeta(
+        z.extend(PaymentLinkSchema, {
+          reason: z.withMeta(z.enum(DENIAL_REASONS), { description: 'By precedence: `expired`, then `inactive`, then `limit_reached`.' }),
+        }),
+        { id: 'PaymentLinkCheckoutDeniedEventData', description: 'The payment_link object plus why the checkout was refused.' },
+      ),
+      description: 'A customer opened the checkout but it was refused (the checkout answered 409).',
+    },
+    [PAYMENT_LINK_EVENT.emailSent]: emailEvent('sent the link by email'),
+    [PAYMENT_LINK_EVENT.emailFailed]: emailEvent('could not send the link by email'),
+    [PAYMENT_LINK_EVENT.emailDelivered]: emailEvent("had the link's email delivered"),
+    [PAYMENT_LINK_EVENT.emailComplained]: emailEvent("received a complaint about the link's email"),
+  } as const satisfies EventFamily;
+})();
 
 type LinkEvents = typeof PAYMENT_LINK_EVENTS;
 export type LinkEventType = keyof LinkEvents;

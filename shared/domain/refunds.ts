@@ -351,7 +351,7 @@ export function refundResource(refund: Refund, urls: PublicUrls): RefundResource
 }
 
 /** Every refund event: `transactions.refund.<status>` with the refund object (product-decisions §6). */
-export const REFUND_EVENTS = statusFamily('transactions.refund.', REFUND_STATUSES, refundResourceSchema, (status) => `A refund became \`${status}\`.`);
+export const REFUND_EVENTS = /* @__PURE__ */ statusFamily('transactions.refund.', REFUND_STATUSES, refundResourceSchema, (status) => `A refund became \`${status}\`.`);
 
 /** `transactions.refund.<status>` with the refund object, also sent to the refund's webhook_url. */
 export function refundEvent(refund: Refund, urls: PublicUrls, at: Date): OutboxEvent {
