@@ -1,12 +1,11 @@
-import { refundServices } from '../../shared/services/refunds';
-import { cancelRefund } from '../../shared/api/refunds';
+import { refundUseCasePorts } from '../../shared/services/refunds';
+import { cancelRefund as cancelRefundOperation } from '../../shared/api/refunds';
 import { refundResource } from '../../shared/domain/refunds';
 import { idempotentApiHandler } from '../../shared/http/idempotent-api';
-
-const refunds = refundServices();
+import { cancelRefund } from '../../shared/use-cases/refunds';
 
 /** POST /v1/refunds/{id}/cancel */
-export const handler = idempotentApiHandler(cancelRefund, async ({ principal, path, urls }) => ({
+export const handler = idempotentApiHandler(cancelRefundOperation, async ({ principal, path, urls }) => ({
   status: 200,
-  body: refundResource(await refunds.cancel(principal, path.id, urls), urls),
+  body: refundResource(await cancelRefund(refundUseCasePorts(), principal, path.id, urls), urls),
 }));

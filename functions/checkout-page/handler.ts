@@ -1,11 +1,11 @@
-import { checkoutServices } from '../../shared/services/checkout';
+import { checkoutOpeningServices } from '../../shared/services/checkout';
 import { checkoutPage, deniedPage } from '../../shared/checkout/pages';
 import { CLIENT_KEY_COOKIE, clientKeyCookie, isClientKey, newClientKey } from '../../shared/checkout/session';
 import { cookiesOf } from '../../shared/http/cookies';
 import { pageHandler } from '../../shared/http/page';
 import { CheckoutDeniedError, merchantOf, openCheckout } from '../../shared/use-cases/checkout';
 
-const deps = checkoutServices();
+const deps = checkoutOpeningServices();
 
 /** GET /checkout/{id}: the customer's checkout page (public). */
 export const handler = pageHandler(async (event, urls) => {

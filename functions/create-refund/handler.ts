@@ -1,15 +1,14 @@
-import { refundServices } from '../../shared/services/refunds';
-import { createRefund } from '../../shared/api/refunds';
+import { refundCreationPorts } from '../../shared/services/refunds';
+import { createRefund as createRefundOperation } from '../../shared/api/refunds';
 import { refundResource } from '../../shared/domain/refunds';
 import { idempotentApiHandler } from '../../shared/http/idempotent-api';
-
-const refunds = refundServices();
+import { createRefund } from '../../shared/use-cases/refunds';
 
 /** POST /v1/payments/{id}/refunds */
 export const handler = idempotentApiHandler(
-  createRefund,
+  createRefundOperation,
   async ({ principal, path, body, urls }) => {
-    const refund = await refunds.create(principal, path.id, body, urls);
+    const refund = await createRefund(refundCreationPorts(), principal, path.id, body, urls);
     return { status: 201, body: refundResource(refund, urls) };
   },
 );

@@ -1,13 +1,13 @@
 import { dashboardSessionServices, refundPorts } from '../../shared/services/dashboard';
-import { refundServices } from '../../shared/services/refunds';
+import { refundUseCasePorts } from '../../shared/services/refunds';
 import { dashboardCancelRefund } from '../../shared/api/pages';
 import { dashboardForm } from '../../shared/dashboard/http';
 import { refundPage } from '../../shared/dashboard/pages';
 import { refundView } from '../../shared/use-cases/dashboard';
+import { cancelRefund } from '../../shared/use-cases/refunds';
 import { refundPagePath } from '../../shared/dashboard/tables';
 
 const sessions = dashboardSessionServices();
-const refunds = refundServices();
 
 /**
  * POST /dashboard/refunds/{id}/cancel: `POST /v1/refunds/{id}/cancel` from the refund's page.
@@ -15,6 +15,6 @@ const refunds = refundServices();
  */
 export const handler = dashboardForm(sessions, dashboardCancelRefund, {
   body: () => undefined,
-  submit: async ({ principal, urls, path }) => refundPagePath(urls, (await refunds.cancel(principal, path.id, urls)).id),
+  submit: async ({ principal, urls, path }) => refundPagePath(urls, (await cancelRefund(refundUseCasePorts(), principal, path.id, urls)).id),
   invalid: async (request, problem) => refundPage(request, await refundView(refundPorts(), request.principal, request.path.id), { values: {}, problem }),
 });

@@ -1,5 +1,5 @@
 import { dashboardReadPorts, dashboardSessionServices, paymentPorts } from '../../shared/services/dashboard';
-import { refundServices } from '../../shared/services/refunds';
+import { refundCreationPorts } from '../../shared/services/refunds';
 import { dashboardCreateRefund } from '../../shared/api/pages';
 import { REFUND_CURRENCY } from '../../shared/domain/refunds';
 import { defined, optionalText } from '../../shared/dashboard/forms';
@@ -7,9 +7,9 @@ import { dashboardForm } from '../../shared/dashboard/http';
 import { paymentPage } from '../../shared/dashboard/pages';
 import { refundPagePath } from '../../shared/dashboard/tables';
 import { paymentView } from '../../shared/use-cases/dashboard';
+import { createRefund } from '../../shared/use-cases/refunds';
 
 const sessions = dashboardSessionServices();
-const refunds = refundServices();
 
 /**
  * POST /dashboard/payments/{id}/refunds: `POST /v1/payments/{id}/refunds` from the payment's
@@ -20,6 +20,6 @@ export const handler = dashboardForm(sessions, dashboardCreateRefund, {
     const value = optionalText(fields['amount.value']);
     return defined({ amount: value === undefined ? undefined : { value, currency: REFUND_CURRENCY }, description: optionalText(fields.description) });
   },
-  submit: async ({ principal, urls, path, body }) => refundPagePath(urls, (await refunds.create(principal, path.id, body, urls)).id),
+  submit: async ({ principal, urls, path, body }) => refundPagePath(urls, (await createRefund(refundCreationPorts(), principal, path.id, body, urls)).id),
   invalid: async (request, problem) => paymentPage(request, await paymentView({ ...paymentPorts(), ...dashboardReadPorts() }, request.principal, request.path.id, {}), { values: request.fields, problem }),
 });

@@ -13,13 +13,14 @@ import { ErrorEnvelopeSchema } from '../http/error-envelope';
 import { defineList, defineRetrieve, defineOperation, NoQuery, NoParams, pathParam } from './operation';
 
 /** The 409 of the test helper checkout: the error envelope with the denial `reason` (output). */
-export const CheckoutDeniedSchema = z.withMeta(
-  z.extend(ErrorEnvelopeSchema, {
-    status: z.literal(409),
-    reason: z.withMeta(z.enum(DENIAL_REASONS), { description: 'Status first: `expired`, then `inactive`, then `limit_reached`.' }),
-  }),
-  { id: 'CheckoutDeniedError', description: 'The link refuses checkout; the error envelope plus `reason`.' },
-);
+export const CheckoutDeniedSchema = /* @__PURE__ */ (() =>
+  z.withMeta(
+    z.extend(ErrorEnvelopeSchema, {
+      status: z.literal(409),
+      reason: z.withMeta(z.enum(DENIAL_REASONS), { description: 'Status first: `expired`, then `inactive`, then `limit_reached`.' }),
+    }),
+    { id: 'CheckoutDeniedError', description: 'The link refuses checkout; the error envelope plus `reason`.' },
+  ))();
 
 const linkId = pathParam('id', 'The payment link id (`pl_…`).', 'pl_01jd2x3y4z5a6b7c8d9e0f1g2h');
 

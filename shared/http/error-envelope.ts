@@ -25,20 +25,25 @@ export const STATUS_TYPES: Record<number, string> = {
   503: 'Service Unavailable',
 };
 
-/** The one error envelope of every endpoint (product-decisions §1), output. */
-export const ErrorEnvelopeSchema = z.withMeta(
-  z.strictObject({
-    status: z.withMeta(z.int().check(z.gte(400), z.lte(599)), { description: 'The HTTP status, mirrored in the body.' }),
-    type: z.withMeta(z.enum(Object.values(STATUS_TYPES)), { description: 'The status name.' }),
-    detail: z.withMeta(z.string(), { description: 'What went wrong and how to fix it; never internals.' }),
-    attribute: z.withMeta(z.optional(z.string()), { description: 'The offending input field, e.g. `amount.value` or `limit`.' }),
-    reason: z.withMeta(z.optional(z.string()), { description: '409 only: why the action is refused, e.g. `expired`, `inactive`, `limit_reached`.' }),
-    links: z.strictObject({
-      documentation: z.strictObject({ href: z.withMeta(z.string(), { description: '`{docs_url}/errors`' }), type: z.literal('text/html') }),
+/**
+ * The one error envelope of every endpoint (product-decisions §1), output. Only the OpenAPI
+ * document reads the schema (a pure function: other bundles leave it out); `toErrorResponse`
+ * writes the envelope.
+ */
+export const ErrorEnvelopeSchema = /* @__PURE__ */ (() =>
+  z.withMeta(
+    z.strictObject({
+      status: z.withMeta(z.int().check(z.gte(400), z.lte(599)), { description: 'The HTTP status, mirrored in the body.' }),
+      type: z.withMeta(z.enum(Object.values(STATUS_TYPES)), { description: 'The status name.' }),
+      detail: z.withMeta(z.string(), { description: 'What went wrong and how to fix it; never internals.' }),
+      attribute: z.withMeta(z.optional(z.string()), { description: 'The offending input field, e.g. `amount.value` or `limit`.' }),
+      reason: z.withMeta(z.optional(z.string()), { description: '409 only: why the action is refused, e.g. `expired`, `inactive`, `limit_reached`.' }),
+      links: z.strictObject({
+        documentation: z.strictObject({ href: z.withMeta(z.string(), { description: '`{docs_url}/errors`' }), type: z.literal('text/html') }),
+      }),
     }),
-  }),
-  { id: 'Error', description: 'The error envelope. The status codes and the 400 vs 422 split are explained at `{docs_url}/errors`.' },
-);
+    { id: 'Error', description: 'The error envelope. The status codes and the 400 vs 422 split are explained at `{docs_url}/errors`.' },
+  ))();
 
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelopeSchema>;
 

@@ -3,10 +3,10 @@ import { createChargebackRepository } from '../db/chargeback-repository';
 import { createPaymentRepository } from '../db/payment-repository';
 import { createChargebackUseCases } from '../use-cases/chargebacks';
 import type { RefundUseCases } from '../use-cases/refunds';
-import { refundServices } from './refunds';
+import { refundRelease } from './refunds';
 import { once, processWiring, type Wiring } from './wiring';
 
-export function chargebacksFor({ db, tableName, now }: Wiring, refunds: RefundUseCases) {
+export function chargebacksFor({ db, tableName, now }: Wiring, refunds: Pick<RefundUseCases, 'releaseAfterCommit'>) {
   return createChargebackUseCases({
     chargebacks: createChargebackRepository(db, tableName),
     payments: createPaymentRepository(db, tableName),
@@ -16,4 +16,4 @@ export function chargebacksFor({ db, tableName, now }: Wiring, refunds: RefundUs
   });
 }
 
-export const chargebackServices = /* @__PURE__ */ once(() => chargebacksFor(processWiring(), refundServices()));
+export const chargebackServices = /* @__PURE__ */ once(() => chargebacksFor(processWiring(), refundRelease()));

@@ -3,18 +3,25 @@ import { createCheckoutRepository } from '../db/checkout-repository';
 import type { CheckoutDeps } from '../use-cases/checkout';
 import type { RefundUseCases } from '../use-cases/refunds';
 import { paymentLinksFor } from './payment-links';
-import { refundServices } from './refunds';
+import { refundRelease } from './refunds';
 import { once, processWiring, type Wiring } from './wiring';
 
-/** The checkout's ports: the payment links' and a paid payment's hook into the refunds it may cover. */
-export function checkoutFor(wiring: Wiring, refunds: RefundUseCases) {
+/** The checkout's ports without the refunds' hook: opening a checkout pays nothing. */
+function openingFor(wiring: Wiring) {
   const paymentLinks = paymentLinksFor(wiring);
   const checkout = createCheckoutRepository(wiring.db, wiring.tableName);
+  return (urls: PublicUrls = configuredUrls()): CheckoutDeps => ({ ...paymentLinks(urls), checkout });
+}
+
+/** The checkout's ports: the payment links' and a paid payment's hook into the refunds it may cover. */
+export function checkoutFor(wiring: Wiring, refunds: Pick<RefundUseCases, 'releaseAfterCommit'>) {
+  const opening = openingFor(wiring);
   return (urls: PublicUrls = configuredUrls()): CheckoutDeps => ({
-    ...paymentLinks(urls),
-    checkout,
+    ...opening(urls),
     onBalanceCredited: (ref) => refunds.releaseAfterCommit(ref, urls),
   });
 }
 
-export const checkoutServices = /* @__PURE__ */ once(() => checkoutFor(processWiring(), refundServices()));
+export const checkoutServices = /* @__PURE__ */ once(() => checkoutFor(processWiring(), refundRelease()));
+/** The checkout page's (GET): it opens the checkout, so its bundle holds nothing of the refunds. */
+export const checkoutOpeningServices = /* @__PURE__ */ once(() => openingFor(processWiring()));

@@ -46,223 +46,244 @@ export interface RefundDeps {
   cancelWindowSeconds: number;
 }
 
-export function refundUseCases({ refunds, payments, balances, now: clock, configuredUrls, checkWebhookUrl, cancelWindowSeconds }: RefundDeps) {
+/**
+ * The ports one use case needs: each is a function of its own ports, so a function's bundle
+ * holds only what its operation calls (the webhook-URL check only where a refund is created).
+ */
+type Needs<K extends keyof RefundDeps> = Pick<RefundDeps, K>;
+/** What moving refunds and releasing a balance's hold queue read and write. */
+type HoldPorts = Needs<'refunds' | 'balances' | 'now' | 'configuredUrls'>;
 
-  /**
-   * Applies one transition with its effects and events. Returns the outcome; a stale refund
-   * (moved meanwhile by someone else) or an uncovered debit is reported, not thrown.
-   */
-  async function move(refund: Refund, to: RefundStatus, urls: PublicUrls, now = clock()) {
-    const transition = transitionRefund(refund, to, isoMillis(now));
-    const outcome = await refunds.move(transition, refund, [refundEvent(transition.refund, urls, now)]);
-    return { outcome, refund: transition.refund };
-  }
+/**
+ * Applies one transition with its effects and events. Returns the outcome; a stale refund
+ * (moved meanwhile by someone else) or an uncovered debit is reported, not thrown.
+ */
+async function move(deps: Needs<'refunds' | 'now'>, refund: Refund, to: RefundStatus, urls: PublicUrls, now = deps.now()) {
+  const transition = transitionRefund(refund, to, isoMillis(now));
+  const outcome = await deps.refunds.move(transition, refund, [refundEvent(transition.refund, urls, now)]);
+  return { outcome, refund: transition.refund };
+}
 
-  /**
-   * Covers the held refunds of one balance, oldest first, for as long as the balance covers
-   * the oldest one:
-   * 1. read the head of the hold queue (DUE index, ascending id);
-   * 2. cover it: reserve its amount under the cover condition, leave the queue; it stays
-   *    `pending` (on_hold false) and its cancel window runs from its creation; event;
-   * 3. stop at the first refund the balance cannot cover (a younger one never overtakes it);
-   * 4. with the queue empty, drop the balance's held-refunds marker.
-   * Safe to run concurrently: each move is conditional on the refund still being held.
-   */
-  async function processHeld(ref: BalanceRef, options: { urls?: PublicUrls; now?: Date } = {}): Promise<number> {
-    const urls = options.urls ?? configuredUrls();
-    let processed = 0;
-    for (;;) {
-      const queue = await refunds.holdQueue(ref, HOLD_BATCH);
-      if (queue.length === 0) {
-        await balances.clearHoldMarker(ref);
-        return processed;
-      }
-      let progressed = false;
-      for (const refund of queue) {
-        if (refund.status !== 'pending' || !refund.onHold) continue;
-        const { outcome } = await move(refund, 'pending', urls, options.now);
-        if (outcome === 'not-covered') return processed;
-        if (outcome === 'moved') {
-          processed++;
-          progressed = true;
-        }
-      }
-      // Every entry was stale: the index lags a write; the next credit or the job retries.
-      if (!progressed) return processed;
+/**
+ * Covers the held refunds of one balance, oldest first, for as long as the balance covers
+ * the oldest one:
+ * 1. read the head of the hold queue (DUE index, ascending id);
+ * 2. cover it: reserve its amount under the cover condition, leave the queue; it stays
+ *    `pending` (on_hold false) and its cancel window runs from its creation; event;
+ * 3. stop at the first refund the balance cannot cover (a younger one never overtakes it);
+ * 4. with the queue empty, drop the balance's held-refunds marker.
+ * Safe to run concurrently: each move is conditional on the refund still being held.
+ */
+export async function processHeld(deps: HoldPorts, ref: BalanceRef, options: { urls?: PublicUrls; now?: Date } = {}): Promise<number> {
+  const urls = options.urls ?? deps.configuredUrls();
+  let processed = 0;
+  for (;;) {
+    const queue = await deps.refunds.holdQueue(ref, HOLD_BATCH);
+    if (queue.length === 0) {
+      await deps.balances.clearHoldMarker(ref);
+      return processed;
     }
-  }
-
-  /**
-   * After a committed change that credited or freed a balance: tries its hold queue now, if
-   * the balance has refunds on hold (a GetItem; the queue is not queried otherwise). A
-   * failure here must not fail the request, whose change is committed (a retry with the same
-   * Idempotency-Key would repeat it): it is logged, and the process-refunds job releases the queue.
-   */
-  async function releaseAfterCommit(ref: BalanceRef, urls: PublicUrls): Promise<number> {
-    try {
-      return (await balances.hasHeldRefunds(ref)) ? await processHeld(ref, { urls }) : 0;
-    } catch (error) {
-      logger.error('held refunds not released after a commit; the process-refunds job will', {
-        orgId: ref.orgId,
-        mode: ref.mode,
-        error: (error as Error).name,
-      });
-      return 0;
-    }
-  }
-
-  /**
-   * Moves every refund of one DUE partition read by `due` (up to `upTo`) that `isDue` to `to`;
-   * each move is conditional, so a cancel or another run that got there first wins.
-   */
-  async function moveDue(
-    due: RefundRepository['processingDue'],
-    upTo: Date,
-    isDue: (refund: Refund) => boolean,
-    to: RefundStatus,
-    run: { now: Date; urls: PublicUrls; only?: JobScope },
-  ): Promise<number> {
-    let moved = 0;
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await due(isoMillis(upTo), PROCESSING_BATCH, startKey);
-      for (const refund of page.refunds) {
-        if (!isDue(refund) || !inJobScope(refund, run.only)) continue;
-        if ((await move(refund, to, run.urls, run.now)).outcome === 'moved') moved++;
+    let progressed = false;
+    for (const refund of queue) {
+      if (refund.status !== 'pending' || !refund.onHold) continue;
+      const { outcome } = await move(deps, refund, 'pending', urls, options.now);
+      if (outcome === 'not-covered') return processed;
+      if (outcome === 'moved') {
+        processed++;
+        progressed = true;
       }
-      startKey = page.nextKey;
-    } while (startKey);
-    return moved;
+    }
+    // Every entry was stale: the index lags a write; the next credit or the job retries.
+    if (!progressed) return processed;
   }
+}
 
+/**
+ * After a committed change that credited or freed a balance: tries its hold queue now, if
+ * the balance has refunds on hold (a GetItem; the queue is not queried otherwise). A
+ * failure here must not fail the request, whose change is committed (a retry with the same
+ * Idempotency-Key would repeat it): it is logged, and the process-refunds job releases the queue.
+ */
+export async function releaseAfterCommit(deps: HoldPorts, ref: BalanceRef, urls: PublicUrls): Promise<number> {
+  try {
+    return (await deps.balances.hasHeldRefunds(ref)) ? await processHeld(deps, ref, { urls }) : 0;
+  } catch (error) {
+    logger.error('held refunds not released after a commit; the process-refunds job will', {
+      orgId: ref.orgId,
+      mode: ref.mode,
+      error: (error as Error).name,
+    });
+    return 0;
+  }
+}
+
+/**
+ * POST /v1/payments/:id/refunds
+ * 1. read the payment (404 unless the caller's organization and mode own it);
+ * 2. apply the amount rules (422 with the attribute);
+ * 3. write in one transaction: the payment's refunded total under the rule's ceiling, the
+ *    refund, and its amount reserved from the balance, which must cover it while no older
+ *    refund is held -> the refund is `pending` with `on_hold: false` (event pending);
+ * 4. if the payment changed meanwhile, go back to 1; if the balance does not cover it,
+ *    write it `pending` and on hold instead (event pending) and try the hold queue once.
+ * The process-refunds job moves it to `processing` after the cancel window.
+ */
+export async function createRefund(
+  deps: HoldPorts & Needs<'payments' | 'checkWebhookUrl'>,
+  principal: Principal,
+  paymentId: string,
+  body: RefundCreateBody,
+  urls: PublicUrls,
+): Promise<Refund> {
+  if (body.webhook_url !== undefined) await deps.checkWebhookUrl(body.webhook_url, 'webhook_url');
+  const id = newId('refund');
+  const now = deps.now();
+  let held = false;
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const payment = requireOwned(await deps.payments.get(paymentId), principal);
+    const plan = planRefundAmount(payment, {
+      amountMinor: body.amount ? parseMinor(body.amount.value) : undefined,
+      currency: body.amount?.currency,
+      allowOvercaptured: body.allow_overcaptured,
+      overcapPct: body.overcap_pct,
+    });
+    const pending = newRefund({
+      id,
+      orgId: payment.orgId,
+      mode: payment.mode,
+      acceptorId: payment.acceptorId,
+      paymentId: payment.id,
+      paymentLinkId: payment.paymentLinkId,
+      amountMinor: plan.amountMinor,
+      currency: REFUND_CURRENCY,
+      description: body.description ?? '',
+      webhookUrl: body.webhook_url,
+      metadata: body.metadata ?? {},
+      createdAt: isoMillis(now),
+    });
+    if (held) {
+      const outcome = await deps.refunds.create(pending, plan.limitMinor, [refundEvent(pending, urls, now)]);
+      if (outcome === 'conflict') throw busy();
+      if (outcome === 'payment-changed') {
+        held = false;
+        continue;
+      }
+      if (outcome !== 'created') throw new Error(`unexpected outcome ${outcome} for a held refund`);
+      // A credit may have landed between the failed cover check and the hold.
+      if ((await releaseAfterCommit(deps, balanceOf(pending), urls)) > 0) return (await deps.refunds.get(id)) ?? pending;
+      return pending;
+    }
+    const covered = { ...pending, onHold: false };
+    const outcome = await deps.refunds.create(covered, plan.limitMinor, [refundEvent(covered, urls, now)]);
+    if (outcome === 'created') return covered;
+    if (outcome === 'conflict') throw busy();
+    held = outcome === 'not-covered';
+  }
+  throw busy();
+}
+
+/**
+ * POST /v1/refunds/:id/cancel (§6): a `pending` refund, held or not, becomes `canceled` and
+ * gives back what it reserved; any other status is a 422 on `status`. Conditional on the
+ * refund being unchanged, so of a cancel and the job processing it exactly one wins.
+ */
+export async function cancelRefund(deps: HoldPorts, principal: Principal, id: string, urls: PublicUrls): Promise<Refund> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const refund = requireOwned(await deps.refunds.get(id), principal);
+    if (refund.status !== 'pending') throw new BusinessRuleError(`A ${refund.status} refund cannot be canceled; only a pending one can`, 'status');
+    const result = await move(deps, refund, 'canceled', urls);
+    if (result.outcome === 'conflict') throw busy();
+    if (result.outcome !== 'moved') continue;
+    // Its amount came back, or it left the head of the hold queue: the next held refunds may proceed.
+    await releaseAfterCommit(deps, balanceOf(refund), urls);
+    return result.refund;
+  }
+  throw busy();
+}
+
+/**
+ * Test helper: moves a refund as the lifecycle allows (422 otherwise), without waiting for
+ * the cancel window. A held refund moved to `processing` must be covered by the balance (422
+ * otherwise); `failed` and `canceled` give back what the refund reserved, after which the
+ * hold queue is tried.
+ */
+export async function moveRefundAsTold(deps: HoldPorts, principal: Principal, id: string, to: RefundStatus, urls: PublicUrls): Promise<Refund> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const refund = requireOwned(await deps.refunds.get(id), principal);
+    const result = await move(deps, refund, to, urls);
+    if (result.outcome === 'not-covered') {
+      throw new BusinessRuleError('The balance does not cover the refund; it stays on hold', 'status');
+    }
+    if (result.outcome === 'conflict') throw busy();
+    if (result.outcome === 'stale') continue;
+    if (to === 'failed' || to === 'canceled') await releaseAfterCommit(deps, balanceOf(refund), urls);
+    return result.refund;
+  }
+  throw busy();
+}
+
+/**
+ * Test helper: adds a signed amount to the caller's balance, then releases the held
+ * refunds it now covers, and answers the resulting balance.
+ */
+export async function adjustBalance(deps: HoldPorts, principal: Principal, amount: { value: string; currency: string }, urls: PublicUrls) {
+  const ref: BalanceRef = { orgId: principal.orgId, mode: principal.mode, currency: amount.currency.toUpperCase() };
+  await deps.balances.adjust(ref, parseMinor(amount.value));
+  await releaseAfterCommit(deps, ref, urls);
+  return balanceResource(await deps.balances.read(ref), ref.currency);
+}
+
+/**
+ * Moves every refund of one DUE partition read by `due` (up to `upTo`) that `isDue` to `to`;
+ * each move is conditional, so a cancel or another run that got there first wins.
+ */
+async function moveDue(
+  deps: Needs<'refunds' | 'now'>,
+  due: RefundRepository['processingDue'],
+  upTo: Date,
+  isDue: (refund: Refund) => boolean,
+  to: RefundStatus,
+  run: { now: Date; urls: PublicUrls; only?: JobScope },
+): Promise<number> {
+  let moved = 0;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await due(isoMillis(upTo), PROCESSING_BATCH, startKey);
+    for (const refund of page.refunds) {
+      if (!isDue(refund) || !inJobScope(refund, run.only)) continue;
+      if ((await move(deps, refund, to, run.urls, run.now)).outcome === 'moved') moved++;
+    }
+    startKey = page.nextKey;
+  } while (startKey);
+  return moved;
+}
+
+/**
+ * The process-refunds job, in this order so that each refund takes one step a run:
+ * 1. `processing` refunds become `refunded` (there is no external acquirer: the job pays out);
+ * 2. covered `pending` refunds older than the cancel window become `processing`;
+ * 3. held refunds of every balance that has some are covered, oldest first.
+ */
+export async function runRefundJob(deps: HoldPorts & Needs<'cancelWindowSeconds'>, now: Date, only?: JobScope): Promise<number> {
+  const { refunds, cancelWindowSeconds } = deps;
+  const run = { now, urls: deps.configuredUrls(), only };
+  let moved = await moveDue(deps, refunds.processingDue, now, (refund) => refund.status === 'processing', 'refunded', run);
+  const windowStart = new Date(now.getTime() - cancelWindowSeconds * 1000);
+  moved += await moveDue(deps, refunds.coveredDue, windowStart, (refund) => isDueForProcessing(refund, now, cancelWindowSeconds), 'processing', run);
+  for (const ref of await deps.balances.withHeldRefunds()) if (inJobScope(ref, only)) moved += await processHeld(deps, ref, { urls: run.urls, now });
+  return moved;
+}
+
+/** Every refund use case bound to one set of ports: the jobs, ops, the local stack and tests. */
+export function refundUseCases(deps: RefundDeps) {
   return {
-    processHeld,
-    releaseAfterCommit,
-
-    /**
-     * POST /v1/payments/:id/refunds
-     * 1. read the payment (404 unless the caller's organization and mode own it);
-     * 2. apply the amount rules (422 with the attribute);
-     * 3. write in one transaction: the payment's refunded total under the rule's ceiling, the
-     *    refund, and its amount reserved from the balance, which must cover it while no older
-     *    refund is held -> the refund is `pending` with `on_hold: false` (event pending);
-     * 4. if the payment changed meanwhile, go back to 1; if the balance does not cover it,
-     *    write it `pending` and on hold instead (event pending) and try the hold queue once.
-     * The process-refunds job moves it to `processing` after the cancel window.
-     */
-    async create(principal: Principal, paymentId: string, body: RefundCreateBody, urls: PublicUrls): Promise<Refund> {
-      if (body.webhook_url !== undefined) await checkWebhookUrl(body.webhook_url, 'webhook_url');
-      const id = newId('refund');
-      const now = clock();
-      let held = false;
-      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-        const payment = requireOwned(await payments.get(paymentId), principal);
-        const plan = planRefundAmount(payment, {
-          amountMinor: body.amount ? parseMinor(body.amount.value) : undefined,
-          currency: body.amount?.currency,
-          allowOvercaptured: body.allow_overcaptured,
-          overcapPct: body.overcap_pct,
-        });
-        const pending = newRefund({
-          id,
-          orgId: payment.orgId,
-          mode: payment.mode,
-          acceptorId: payment.acceptorId,
-          paymentId: payment.id,
-          paymentLinkId: payment.paymentLinkId,
-          amountMinor: plan.amountMinor,
-          currency: REFUND_CURRENCY,
-          description: body.description ?? '',
-          webhookUrl: body.webhook_url,
-          metadata: body.metadata ?? {},
-          createdAt: isoMillis(now),
-        });
-        if (held) {
-          const outcome = await refunds.create(pending, plan.limitMinor, [refundEvent(pending, urls, now)]);
-          if (outcome === 'conflict') throw busy();
-          if (outcome === 'payment-changed') {
-            held = false;
-            continue;
-          }
-          if (outcome !== 'created') throw new Error(`unexpected outcome ${outcome} for a held refund`);
-          // A credit may have landed between the failed cover check and the hold.
-          if ((await releaseAfterCommit(balanceOf(pending), urls)) > 0) return (await refunds.get(id)) ?? pending;
-          return pending;
-        }
-        const covered = { ...pending, onHold: false };
-        const outcome = await refunds.create(covered, plan.limitMinor, [refundEvent(covered, urls, now)]);
-        if (outcome === 'created') return covered;
-        if (outcome === 'conflict') throw busy();
-        held = outcome === 'not-covered';
-      }
-      throw busy();
-    },
-
-    /**
-     * POST /v1/refunds/:id/cancel (§6): a `pending` refund, held or not, becomes `canceled` and
-     * gives back what it reserved; any other status is a 422 on `status`. Conditional on the
-     * refund being unchanged, so of a cancel and the job processing it exactly one wins.
-     */
-    async cancel(principal: Principal, id: string, urls: PublicUrls): Promise<Refund> {
-      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-        const refund = requireOwned(await refunds.get(id), principal);
-        if (refund.status !== 'pending') throw new BusinessRuleError(`A ${refund.status} refund cannot be canceled; only a pending one can`, 'status');
-        const result = await move(refund, 'canceled', urls);
-        if (result.outcome === 'conflict') throw busy();
-        if (result.outcome !== 'moved') continue;
-        // Its amount came back, or it left the head of the hold queue: the next held refunds may proceed.
-        await releaseAfterCommit(balanceOf(refund), urls);
-        return result.refund;
-      }
-      throw busy();
-    },
-
-    /**
-     * Test helper: moves a refund as the lifecycle allows (422 otherwise), without waiting for
-     * the cancel window. A held refund moved to `processing` must be covered by the balance (422
-     * otherwise); `failed` and `canceled` give back what the refund reserved, after which the
-     * hold queue is tried.
-     */
-    async transition(principal: Principal, id: string, to: RefundStatus, urls: PublicUrls): Promise<Refund> {
-      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-        const refund = requireOwned(await refunds.get(id), principal);
-        const result = await move(refund, to, urls);
-        if (result.outcome === 'not-covered') {
-          throw new BusinessRuleError('The balance does not cover the refund; it stays on hold', 'status');
-        }
-        if (result.outcome === 'conflict') throw busy();
-        if (result.outcome === 'stale') continue;
-        if (to === 'failed' || to === 'canceled') await releaseAfterCommit(balanceOf(refund), urls);
-        return result.refund;
-      }
-      throw busy();
-    },
-
-    /**
-     * Test helper: adds a signed amount to the caller's balance, then releases the held
-     * refunds it now covers, and answers the resulting balance.
-     */
-    async adjustBalance(principal: Principal, amount: { value: string; currency: string }, urls: PublicUrls) {
-      const ref: BalanceRef = { orgId: principal.orgId, mode: principal.mode, currency: amount.currency.toUpperCase() };
-      await balances.adjust(ref, parseMinor(amount.value));
-      await releaseAfterCommit(ref, urls);
-      return balanceResource(await balances.read(ref), ref.currency);
-    },
-
-    /**
-     * The process-refunds job, in this order so that each refund takes one step a run:
-     * 1. `processing` refunds become `refunded` (there is no external acquirer: the job pays out);
-     * 2. covered `pending` refunds older than the cancel window become `processing`;
-     * 3. held refunds of every balance that has some are covered, oldest first.
-     */
-    async runJob(now: Date, only?: JobScope): Promise<number> {
-      const run = { now, urls: configuredUrls(), only };
-      let moved = await moveDue(refunds.processingDue, now, (refund) => refund.status === 'processing', 'refunded', run);
-      const windowStart = new Date(now.getTime() - cancelWindowSeconds * 1000);
-      moved += await moveDue(refunds.coveredDue, windowStart, (refund) => isDueForProcessing(refund, now, cancelWindowSeconds), 'processing', run);
-      for (const ref of await balances.withHeldRefunds()) if (inJobScope(ref, only)) moved += await processHeld(ref, { urls: run.urls, now });
-      return moved;
-    },
+    processHeld: (ref: BalanceRef, options?: { urls?: PublicUrls; now?: Date }) => processHeld(deps, ref, options),
+    releaseAfterCommit: (ref: BalanceRef, urls: PublicUrls) => releaseAfterCommit(deps, ref, urls),
+    create: (principal: Principal, paymentId: string, body: RefundCreateBody, urls: PublicUrls) => createRefund(deps, principal, paymentId, body, urls),
+    cancel: (principal: Principal, id: string, urls: PublicUrls) => cancelRefund(deps, principal, id, urls),
+    transition: (principal: Principal, id: string, to: RefundStatus, urls: PublicUrls) => moveRefundAsTold(deps, principal, id, to, urls),
+    adjustBalance: (principal: Principal, amount: { value: string; currency: string }, urls: PublicUrls) => adjustBalance(deps, principal, amount, urls),
+    runJob: (now: Date, only?: JobScope) => runRefundJob(deps, now, only),
   };
 }
 
