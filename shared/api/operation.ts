@@ -85,10 +85,10 @@ export const pathParam = <N extends string>(name: N, description: string, exampl
 type Declared<P extends z.ZodMiniObject, Q extends z.ZodMiniObject, B extends z.ZodMiniType> = Omit<ApiOperation<P, Q, B>, 'kind'>;
 
 /*
- * Declarations are data: each `define…` call is marked `/* @__PURE__ *\/` where it is made, so
- * a function's bundle keeps the declarations of its own operations and drops its area's others
- * (with their descriptions), while the route table, the stack and the OpenAPI document, which
- * read them all, keep them all.
+ * Declarations are data: each `define…` call (and each list of pages) is marked `/* @__PURE__ *\/`
+ * where it is made, so a function's bundle keeps the declarations of its own operations and
+ * drops its area's others (with their schemas and descriptions), while the route table, the
+ * stack and the OpenAPI document, which read them all, keep them all.
  */
 export const defineOperation = <P extends z.ZodMiniObject, Q extends z.ZodMiniObject, B extends z.ZodMiniType = z.ZodMiniUndefined>(
   operation: Declared<P, Q, B>,

@@ -3,11 +3,11 @@ import { createPaymentLink, updatePaymentLink } from './payment-links';
 import { cancelRefund, createRefund } from './refunds';
 
 /** The customer's checkout: public, keyed by the link id and the client_key cookie. */
-export const checkoutPages = [
+export const checkoutPages = /* @__PURE__ */ (() => [
   definePage({ method: 'GET', path: '/checkout/{id}', handler: 'checkout-page', table: 'write', auth: 'public' }),
   definePage({ method: 'POST', path: '/checkout/{id}', handler: 'checkout-submit', table: 'write', auth: 'public' }),
   definePage({ method: 'GET', path: '/checkout/{id}/thank-you', handler: 'checkout-thank-you', table: 'read', auth: 'public' }),
-];
+])();
 
 /** A dashboard page: a session cookie whose API key is re-checked on every request; reads only. */
 const dashboardPage = (path: string, handler: string) => definePage({ method: 'GET', path, handler, table: 'read', auth: 'dashboard session' });
@@ -22,7 +22,7 @@ export const dashboardCancelRefund = /* @__PURE__ */ defineForm({ path: '/dashbo
  * The merchant dashboard. A literal segment comes before a parameter at the same place
  * (`/payment-links/new` before `/payment-links/{id}`): the local server takes the first match.
  */
-export const dashboardPages = [
+export const dashboardPages = /* @__PURE__ */ (() => [
   dashboardPage('/dashboard', 'dashboard'),
   definePage({ method: 'POST', path: '/dashboard/session', handler: 'dashboard-sign-in', table: 'write', auth: 'public' }),
   definePage({ method: 'POST', path: '/dashboard/sign-out', handler: 'dashboard-sign-out', table: 'write', auth: 'dashboard session' }),
@@ -40,4 +40,4 @@ export const dashboardPages = [
   dashboardCancelRefund,
   dashboardPage('/dashboard/chargebacks', 'dashboard-chargebacks'),
   dashboardPage('/dashboard/events', 'dashboard-events'),
-];
+])();

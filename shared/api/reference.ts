@@ -22,11 +22,11 @@ export const getOpenApi = /* @__PURE__ */ defineOperation({
   success: { status: 200, description: 'The document.', schema: OpenApiDocumentSchema },
 });
 
-export const referencePages = [
+export const referencePages = /* @__PURE__ */ (() => [
   definePage({ method: 'GET', path: '/docs', handler: 'docs-page', table: 'none', auth: 'public' }),
   definePage({ method: 'GET', path: '/docs/errors', handler: 'docs-errors', table: 'none', auth: 'public' }),
   definePage({ method: 'GET', path: '/docs/assets/{file}', handler: 'docs-asset', table: 'none', auth: 'public', files: SWAGGER_UI_BUNDLE_FILES }),
-];
+])();
 
 /** The generic wording of each error status; operations may replace it (`errors`). */
 export const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
