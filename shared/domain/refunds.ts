@@ -59,100 +59,106 @@ export interface RefundablePayment {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Request shapes
+// Request shapes, each built in a pure function: a function that only moves or shows refunds
+// (the release after a credit, a dashboard page) leaves them and the zod kinds they use out.
 
 
 /** A decimal fraction such as `0.20`; integer part up to 4 digits, up to 6 fraction digits. */
 export const OVERCAP_PCT_PATTERN = /^[0-9]{1,4}(\.[0-9]{1,6})?$/;
 const CURRENCY_CODE = /^[A-Za-z]{3}$/;
 
-export const refundAmountInput = z.withMeta(
-  z.strictObject({
-    value: z.withMeta(positiveAmountValue, { example: '5.00' }),
-    currency: z.withMeta(
-      currencyCode.check(
-        z.refine(
-          ...businessRule<string>(
-            (value) => !CURRENCY_CODE.test(value) || value.toUpperCase() === REFUND_CURRENCY,
-            'Refunds support only the currency eur',
-          ),
-        ),
-      ),
-      { example: 'eur' },
-    ),
-  }),
-  { id: 'RefundAmountInput' },
-);
-
-const metadataInput = z
-  .pipe(z.transform(rejectReservedKeys), z.record(z.string(), z.string()))
-  .check(
-    z.refine(
-      ...businessRule<Record<string, string>>(
-        (value) => Object.keys(value).length <= LIMITS.metadata.keys,
-        `metadata holds at most ${LIMITS.metadata.keys} keys`,
-      ),
-    ),
-    z.refine(
-      ...businessRule<Record<string, string>>(
-        (value) => Object.keys(value).every((key) => key.length >= 1 && key.length <= LIMITS.metadata.keyLength),
-        `metadata keys are 1 to ${LIMITS.metadata.keyLength} characters long`,
-      ),
-    ),
-    z.refine(
-      ...businessRule<Record<string, string>>(
-        (value) => Object.values(value).every((entry) => entry.length <= LIMITS.metadata.valueLength),
-        `metadata values are at most ${LIMITS.metadata.valueLength} characters long`,
-      ),
-    ),
-    z.refine(
-      ...businessRule<Record<string, string>>(
-        (value) => Buffer.byteLength(JSON.stringify(value)) <= LIMITS.metadata.bytes,
-        `metadata is at most ${LIMITS.metadata.bytes} bytes as JSON`,
-      ),
-    ),
-  );
-
-/** Body of POST /v1/payments/:id/refunds; every field is optional, unknown fields are 400. */
-export const refundCreateBody = z.withMeta(
-  z.strictObject({
-    amount: z.optional(refundAmountInput),
-    description: z.optional(
-      z
-        .string()
-        .check(
+export const refundAmountInput = /* @__PURE__ */ (() =>
+  z.withMeta(
+    z.strictObject({
+      value: z.withMeta(positiveAmountValue, { example: '5.00' }),
+      currency: z.withMeta(
+        currencyCode.check(
           z.refine(
             ...businessRule<string>(
-              (value) => value.length <= LIMITS.descriptionLength,
-              `description is at most ${LIMITS.descriptionLength} characters long`,
+              (value) => !CURRENCY_CODE.test(value) || value.toUpperCase() === REFUND_CURRENCY,
+              'Refunds support only the currency eur',
             ),
           ),
         ),
-    ),
-    webhook_url: z.optional(httpUrlInput),
-    metadata: z.optional(metadataInput),
-    allow_overcaptured: z.optional(z.boolean()),
-    overcap_pct: z.optional(z.string().check(z.regex(OVERCAP_PCT_PATTERN, 'overcap_pct must be a decimal fraction such as 0.20'))),
-  }),
-  { id: 'RefundCreateRequest' },
-);
+        { example: 'eur' },
+      ),
+    }),
+    { id: 'RefundAmountInput' },
+  ))();
+
+const metadataInput = /* @__PURE__ */ (() =>
+  z
+    .pipe(z.transform(rejectReservedKeys), z.record(z.string(), z.string()))
+    .check(
+      z.refine(
+        ...businessRule<Record<string, string>>(
+          (value) => Object.keys(value).length <= LIMITS.metadata.keys,
+          `metadata holds at most ${LIMITS.metadata.keys} keys`,
+        ),
+      ),
+      z.refine(
+        ...businessRule<Record<string, string>>(
+          (value) => Object.keys(value).every((key) => key.length >= 1 && key.length <= LIMITS.metadata.keyLength),
+          `metadata keys are 1 to ${LIMITS.metadata.keyLength} characters long`,
+        ),
+      ),
+      z.refine(
+        ...businessRule<Record<string, string>>(
+          (value) => Object.values(value).every((entry) => entry.length <= LIMITS.metadata.valueLength),
+          `metadata values are at most ${LIMITS.metadata.valueLength} characters long`,
+        ),
+      ),
+      z.refine(
+        ...businessRule<Record<string, string>>(
+          (value) => Buffer.byteLength(JSON.stringify(value)) <= LIMITS.metadata.bytes,
+          `metadata is at most ${LIMITS.metadata.bytes} bytes as JSON`,
+        ),
+      ),
+    ))();
+
+/** Body of POST /v1/payments/:id/refunds; every field is optional, unknown fields are 400. */
+export const refundCreateBody = /* @__PURE__ */ (() =>
+  z.withMeta(
+    z.strictObject({
+      amount: z.optional(refundAmountInput),
+      description: z.optional(
+        z
+          .string()
+          .check(
+            z.refine(
+              ...businessRule<string>(
+                (value) => value.length <= LIMITS.descriptionLength,
+                `description is at most ${LIMITS.descriptionLength} characters long`,
+              ),
+            ),
+          ),
+      ),
+      webhook_url: z.optional(httpUrlInput),
+      metadata: z.optional(metadataInput),
+      allow_overcaptured: z.optional(z.boolean()),
+      overcap_pct: z.optional(z.string().check(z.regex(OVERCAP_PCT_PATTERN, 'overcap_pct must be a decimal fraction such as 0.20'))),
+    }),
+    { id: 'RefundCreateRequest' },
+  ))();
 export type RefundCreateBody = z.infer<typeof refundCreateBody>;
 
 /** Body of the test helper POST /v1/test_helpers/refunds/:id/transitions. */
-export const refundTransitionBody = z.withMeta(z.strictObject({ status: z.enum(['processing', 'refunded', 'failed', 'canceled']) }), {
-  id: 'RefundTransitionRequest',
-});
+export const refundTransitionBody = /* @__PURE__ */ (() =>
+  z.withMeta(z.strictObject({ status: z.enum(['processing', 'refunded', 'failed', 'canceled']) }), {
+    id: 'RefundTransitionRequest',
+  }))();
 
 /** Body of the test helper POST /v1/test_helpers/balance_adjustments (signed amount). */
-export const balanceAdjustmentBody = z.withMeta(
-  z.strictObject({
-    amount: z.strictObject({
-      value: z.withMeta(signedAmountValue, { example: '-10.00' }),
-      currency: z.withMeta(currencyCode, { example: 'eur' }),
+export const balanceAdjustmentBody = /* @__PURE__ */ (() =>
+  z.withMeta(
+    z.strictObject({
+      amount: z.strictObject({
+        value: z.withMeta(signedAmountValue, { example: '-10.00' }),
+        currency: z.withMeta(currencyCode, { example: 'eur' }),
+      }),
     }),
-  }),
-  { id: 'BalanceAdjustmentRequest' },
-);
+    { id: 'BalanceAdjustmentRequest' },
+  ))();
 
 // ---------------------------------------------------------------------------------------------
 // Amount rules (product-decisions §6)
