@@ -12,7 +12,9 @@ import * as z from 'zod/mini';
 const FORMATS: Record<string, string> = { email: 'email address', url: 'URL', datetime: 'ISO datetime', date: 'ISO date' };
 const SIZE_UNITS: Record<string, string> = { string: 'characters', array: 'items', set: 'items', map: 'entries' };
 const shown = (value: unknown) => (typeof value === 'string' ? `"${value}"` : String(value));
-const typeName = (input: unknown) => (input === null ? 'null' : Array.isArray(input) ? 'array' : Number.isNaN(input) ? 'NaN' : typeof input);
+/** The received type as zod's locale names it: `NaN`, `Infinity` and `-Infinity` by their value. */
+const typeName = (input: unknown) =>
+  input === null ? 'null' : Array.isArray(input) ? 'array' : typeof input === 'number' && !Number.isFinite(input) ? String(input) : typeof input;
 
 function bound(word: 'Too big' | 'Too small', origin: string, adjective: string, limit: number | bigint): string {
   const unit = SIZE_UNITS[origin];

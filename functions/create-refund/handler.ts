@@ -4,11 +4,13 @@ import { refundResource } from '../../shared/domain/refunds';
 import { idempotentApiHandler } from '../../shared/http/idempotent-api';
 import { createRefund } from '../../shared/use-cases/refunds';
 
+const ports = refundCreationPorts();
+
 /** POST /v1/payments/{id}/refunds */
 export const handler = idempotentApiHandler(
   createRefundOperation,
   async ({ principal, path, body, urls }) => {
-    const refund = await createRefund(refundCreationPorts(), principal, path.id, body, urls);
+    const refund = await createRefund(ports, principal, path.id, body, urls);
     return { status: 201, body: refundResource(refund, urls) };
   },
 );

@@ -1,5 +1,5 @@
 import { dashboardSessionServices, refundPorts } from '../../shared/services/dashboard';
-import { refundUseCasePorts } from '../../shared/services/refunds';
+import { refundMovePorts } from '../../shared/services/refunds';
 import { dashboardCancelRefund } from '../../shared/api/pages';
 import { dashboardForm } from '../../shared/dashboard/http';
 import { refundPage } from '../../shared/dashboard/pages';
@@ -8,6 +8,8 @@ import { cancelRefund } from '../../shared/use-cases/refunds';
 import { refundPagePath } from '../../shared/dashboard/tables';
 
 const sessions = dashboardSessionServices();
+const moves = refundMovePorts();
+const reads = refundPorts();
 
 /**
  * POST /dashboard/refunds/{id}/cancel: `POST /v1/refunds/{id}/cancel` from the refund's page.
@@ -15,6 +17,6 @@ const sessions = dashboardSessionServices();
  */
 export const handler = dashboardForm(sessions, dashboardCancelRefund, {
   body: () => undefined,
-  submit: async ({ principal, urls, path }) => refundPagePath(urls, (await cancelRefund(refundUseCasePorts(), principal, path.id, urls)).id),
-  invalid: async (request, problem) => refundPage(request, await refundView(refundPorts(), request.principal, request.path.id), { values: {}, problem }),
+  submit: async ({ principal, urls, path }) => refundPagePath(urls, (await cancelRefund(moves, principal, path.id, urls)).id),
+  invalid: async (request, problem) => refundPage(request, await refundView(reads, request.principal, request.path.id), { values: {}, problem }),
 });

@@ -2,4 +2,4 @@ import { dashboardSessionServices, chargebackPorts } from '../../shared/services
 import { CHARGEBACK_LIST, listHandler } from '../../shared/dashboard/lists';
 
 /** GET /dashboard/chargebacks: one page of the list, newest first, with the API's cursors. */
-export const handler = listHandler(dashboardSessionServices(), CHARGEBACK_LIST, chargebackPorts);
+export const handler = listHandler(dashboardSessionServices(), CHARGEBACK_LIST, chargebackPorts());

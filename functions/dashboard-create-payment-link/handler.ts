@@ -10,6 +10,7 @@ import { acceptorChoices } from '../../shared/use-cases/dashboard';
 import { createPaymentLink } from '../../shared/use-cases/payment-links';
 
 const sessions = dashboardSessionServices();
+const acceptors = acceptorPorts();
 const paymentLinks = paymentLinkServices();
 
 /** POST /dashboard/payment-links: `POST /v1/payment_links` from the create form; 303 to the new link's page. */
@@ -28,5 +29,5 @@ export const handler = dashboardForm(sessions, dashboardCreatePaymentLink, {
     });
   },
   submit: async ({ principal, urls, body }) => linkPagePath(urls, (await createPaymentLink(paymentLinks(urls), principal, body as CreatePaymentLinkBody)).id),
-  invalid: async (request, problem) => newLinkPage(request, { acceptors: await acceptorChoices(acceptorPorts(), request.principal), state: { values: request.fields, problem } }),
+  invalid: async (request, problem) => newLinkPage(request, { acceptors: await acceptorChoices(acceptors, request.principal), state: { values: request.fields, problem } }),
 });

@@ -10,6 +10,8 @@ import { paymentView } from '../../shared/use-cases/dashboard';
 import { createRefund } from '../../shared/use-cases/refunds';
 
 const sessions = dashboardSessionServices();
+const creation = refundCreationPorts();
+const reads = { ...paymentPorts(), ...dashboardReadPorts() };
 
 /**
  * POST /dashboard/payments/{id}/refunds: `POST /v1/payments/{id}/refunds` from the payment's
@@ -20,6 +22,6 @@ export const handler = dashboardForm(sessions, dashboardCreateRefund, {
     const value = optionalText(fields['amount.value']);
     return defined({ amount: value === undefined ? undefined : { value, currency: REFUND_CURRENCY }, description: optionalText(fields.description) });
   },
-  submit: async ({ principal, urls, path, body }) => refundPagePath(urls, (await createRefund(refundCreationPorts(), principal, path.id, body, urls)).id),
-  invalid: async (request, problem) => paymentPage(request, await paymentView({ ...paymentPorts(), ...dashboardReadPorts() }, request.principal, request.path.id, {}), { values: request.fields, problem }),
+  submit: async ({ principal, urls, path, body }) => refundPagePath(urls, (await createRefund(creation, principal, path.id, body, urls)).id),
+  invalid: async (request, problem) => paymentPage(request, await paymentView(reads, request.principal, request.path.id, {}), { values: request.fields, problem }),
 });

@@ -2,4 +2,4 @@ import { dashboardSessionServices, eventPorts } from '../../shared/services/dash
 import { EVENT_LIST, listHandler } from '../../shared/dashboard/lists';
 
 /** GET /dashboard/events: one page of the list, newest first, with the API's cursors. */
-export const handler = listHandler(dashboardSessionServices(), EVENT_LIST, eventPorts);
+export const handler = listHandler(dashboardSessionServices(), EVENT_LIST, eventPorts());

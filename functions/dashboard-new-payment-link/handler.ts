@@ -6,9 +6,10 @@ import { newLinkPage } from '../../shared/dashboard/pages';
 import { acceptorChoices } from '../../shared/use-cases/dashboard';
 
 const sessions = dashboardSessionServices();
+const acceptors = acceptorPorts();
 
 /** GET /dashboard/payment-links/new: the create form, for a key that may create links (403 otherwise). */
 export const handler = dashboardPage(sessions, async (request) => {
   requireScope(request.principal, dashboardCreatePaymentLink.scope);
-  return { status: 200, html: newLinkPage(request, { acceptors: await acceptorChoices(acceptorPorts(), request.principal) }) };
+  return { status: 200, html: newLinkPage(request, { acceptors: await acceptorChoices(acceptors, request.principal) }) };
 });

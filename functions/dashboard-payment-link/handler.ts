@@ -5,9 +5,10 @@ import { linkPage } from '../../shared/dashboard/pages';
 import { paymentLinkView } from '../../shared/use-cases/dashboard';
 
 const sessions = dashboardSessionServices();
+const reads = { ...linkPorts(), ...paymentPorts(), ...deliveryPorts() };
 
 /** GET /dashboard/payment-links/{id}: the link, its payments and its events, without opening its checkout. */
 export const handler = dashboardPage(sessions, async (request) => {
   const { principal, event } = request;
-  return { status: 200, html: linkPage(request, await paymentLinkView({ ...linkPorts(), ...paymentPorts(), ...deliveryPorts() }, principal, event.pathParameters?.id ?? '', linkQueryOf(event))) };
+  return { status: 200, html: linkPage(request, await paymentLinkView(reads, principal, event.pathParameters?.id ?? '', linkQueryOf(event))) };
 });

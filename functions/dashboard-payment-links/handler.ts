@@ -2,4 +2,4 @@ import { dashboardSessionServices, linkPorts } from '../../shared/services/dashb
 import { PAYMENT_LINK_LIST, listHandler } from '../../shared/dashboard/lists';
 
 /** GET /dashboard/payment-links: one page of the list, newest first, with the API's cursors. */
-export const handler = listHandler(dashboardSessionServices(), PAYMENT_LINK_LIST, linkPorts);
+export const handler = listHandler(dashboardSessionServices(), PAYMENT_LINK_LIST, linkPorts());

@@ -5,9 +5,10 @@ import { paymentPage } from '../../shared/dashboard/pages';
 import { paymentView } from '../../shared/use-cases/dashboard';
 
 const sessions = dashboardSessionServices();
+const reads = { ...paymentPorts(), ...dashboardReadPorts() };
 
 /** GET /dashboard/payments/{id}: the payment, the refund form and its refunds. */
 export const handler = dashboardPage(sessions, async (request) => {
   const { principal, event } = request;
-  return { status: 200, html: paymentPage(request, await paymentView({ ...paymentPorts(), ...dashboardReadPorts() }, principal, event.pathParameters?.id ?? '', listQueryOf(event))) };
+  return { status: 200, html: paymentPage(request, await paymentView(reads, principal, event.pathParameters?.id ?? '', listQueryOf(event))) };
 });

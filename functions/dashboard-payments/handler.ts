@@ -2,4 +2,4 @@ import { dashboardSessionServices, paymentPorts } from '../../shared/services/da
 import { PAYMENT_LIST, listHandler } from '../../shared/dashboard/lists';
 
 /** GET /dashboard/payments: one page of the list, newest first, with the API's cursors. */
-export const handler = listHandler(dashboardSessionServices(), PAYMENT_LIST, paymentPorts);
+export const handler = listHandler(dashboardSessionServices(), PAYMENT_LIST, paymentPorts());

@@ -4,9 +4,10 @@ import { refundPage } from '../../shared/dashboard/pages';
 import { refundView } from '../../shared/use-cases/dashboard';
 
 const sessions = dashboardSessionServices();
+const reads = refundPorts();
 
 /** GET /dashboard/refunds/{id}: one refund (the refund object's `links.dashboard`). */
 export const handler = dashboardPage(sessions, async (request) => {
-  const refund = await refundView(refundPorts(), request.principal, request.event.pathParameters?.id ?? '');
+  const refund = await refundView(reads, request.principal, request.event.pathParameters?.id ?? '');
   return { status: 200, html: refundPage(request, refund) };
 });

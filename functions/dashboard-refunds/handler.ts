@@ -2,4 +2,4 @@ import { dashboardSessionServices, refundPorts } from '../../shared/services/das
 import { REFUND_LIST, listHandler } from '../../shared/dashboard/lists';
 
 /** GET /dashboard/refunds: one page of the list, newest first, with the API's cursors. */
-export const handler = listHandler(dashboardSessionServices(), REFUND_LIST, refundPorts);
+export const handler = listHandler(dashboardSessionServices(), REFUND_LIST, refundPorts());

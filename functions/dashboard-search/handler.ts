@@ -6,6 +6,7 @@ import { searchPage } from '../../shared/dashboard/pages';
 import { search } from '../../shared/use-cases/dashboard';
 
 const sessions = dashboardSessionServices();
+const reads = { ...linkPorts(), ...paymentPorts(), ...refundPorts() };
 
 /**
  * GET /dashboard/search?id=…: 303 to the page of the payment link, payment or refund with that
@@ -15,7 +16,7 @@ const sessions = dashboardSessionServices();
 export const handler = dashboardPage(sessions, async (request) => {
   const id = (request.event.queryStringParameters?.id ?? '').trim();
   try {
-    const kind = await search({ ...linkPorts(), ...paymentPorts(), ...refundPorts() }, request.principal, id);
+    const kind = await search(reads, request.principal, id);
     return { status: 303, headers: { location: `${request.urls.dashboard}/${SEARCHABLE[kind]}/${encodeURIComponent(id)}` }, html: '' };
   } catch (error) {
     if (error instanceof BusinessRuleError) return { status: 422, html: searchPage(request, id, error.detail) };

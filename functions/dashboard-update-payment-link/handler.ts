@@ -9,6 +9,7 @@ import { paymentLinkView } from '../../shared/use-cases/dashboard';
 import { updatePaymentLink } from '../../shared/use-cases/payment-links';
 
 const sessions = dashboardSessionServices();
+const reads = { ...linkPorts(), ...paymentPorts(), ...deliveryPorts() };
 const paymentLinks = paymentLinkServices();
 
 /** The status form (deactivate, reactivate) sends only `status`; the edit form the three editable fields. */
@@ -28,7 +29,7 @@ export const handler = dashboardForm(sessions, dashboardUpdatePaymentLink, {
     return linkPagePath(urls, path.id);
   },
   invalid: async (request, problem) =>
-    linkPage(request, await paymentLinkView({ ...linkPorts(), ...paymentPorts(), ...deliveryPorts() }, request.principal, request.path.id, {}), {
+    linkPage(request, await paymentLinkView(reads, request.principal, request.path.id, {}), {
       [isStatusForm(request.fields) ? 'status' : 'edit']: { values: request.fields, problem },
     }),
 });

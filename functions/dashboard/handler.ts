@@ -12,13 +12,14 @@ import { overviewPage } from '../../shared/dashboard/pages';
 import { overview, paidVolume } from '../../shared/use-cases/dashboard';
 
 const sessions = dashboardSessionServices();
+const sections = { ...linkPorts(), ...paymentPorts(), ...refundPorts(), ...chargebackPorts(), ...deliveryPorts() };
+const chart = dashboardReadPorts();
 
 /** GET /dashboard: the sign-in form, or once signed in the paid-volume chart and the overview of every section. */
 export const handler = dashboardPage(
   sessions,
   async (request) => {
-    const sections = { ...linkPorts(), ...paymentPorts(), ...refundPorts(), ...chargebackPorts(), ...deliveryPorts() };
-    const [summary, volume] = await Promise.all([overview(sections, request.principal), paidVolume(dashboardReadPorts(), request.principal)]);
+    const [summary, volume] = await Promise.all([overview(sections, request.principal), paidVolume(chart, request.principal)]);
     return { status: 200, html: overviewPage(request, summary, volume, new Date()) };
   },
   { signedOutStatus: 200 },

@@ -88,7 +88,8 @@ type Declared<P extends z.ZodMiniObject, Q extends z.ZodMiniObject, B extends z.
  * Declarations are data: each `define…` call (and each list of pages) is marked `/* @__PURE__ *\/`
  * where it is made, so a function's bundle keeps the declarations of its own operations and
  * drops its area's others (with their schemas and descriptions), while the route table, the
- * stack and the OpenAPI document, which read them all, keep them all.
+ * stack and the OpenAPI document, which read them all, keep them all. (`defineForm` also checks
+ * its operation names a scope: that check runs wherever the form is kept, `cdk synth` included.)
  */
 export const defineOperation = <P extends z.ZodMiniObject, Q extends z.ZodMiniObject, B extends z.ZodMiniType = z.ZodMiniUndefined>(
   operation: Declared<P, Q, B>,

@@ -98,12 +98,12 @@ export const EVENT_LIST: ListDefinition<EventDeliveries, Parameters<typeof event
 
 /**
  * The handler of one list page: its read scope, its list, one page at a time (403, 422 as the
- * API answers). `ports`: the accessor of the ports its use case reads.
+ * API answers). `ports`: what its use case reads.
  */
-export function listHandler<T extends { id: string }, D>(sessions: DashboardSessions, list: ListDefinition<T, D>, ports: () => D) {
+export function listHandler<T extends { id: string }, D>(sessions: DashboardSessions, list: ListDefinition<T, D>, ports: D) {
   return dashboardPage(sessions, async (request) => {
     const { principal, urls, event } = request;
-    const view = await list.read(ports(), principal, listQueryOf(event));
+    const view = await list.read(ports, principal, listQueryOf(event));
     return { status: 200, html: listPage(request, { ...list, spec: list.spec(urls), view, actions: list.actions?.(principal, urls) }) };
   });
 }

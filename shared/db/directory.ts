@@ -8,7 +8,7 @@ import { isoMillis } from '../time';
 import { conditionalWrite } from './conditional';
 import { apiKeyEntity, organizationEntity } from './entities';
 import * as keys from './keys';
-import { createAcceptorList, createAcceptorLookup, createKeyStore, getItem, type Acceptor } from './directory-lookups';
+import { createAcceptorLookup, createKeyStore, getItem, type Acceptor } from './directory-lookups';
 
 export type { Acceptor };
 import { queryAll } from './query-all';
@@ -97,8 +97,6 @@ export function createDirectory(db: DynamoDBDocumentClient, tableName: string) {
     },
 
     ...createAcceptorLookup(db, tableName),
-
-    listAcceptors: createAcceptorList(db, tableName),
 
     async createUser(orgId: string, role: Exclude<UserRole, 'demoted'> = 'member'): Promise<StoredUser> {
       await requireOrganization(orgId);

@@ -12,21 +12,15 @@ import { paymentLinkEntity } from './entities';
 import { queryDuePage } from './due';
 import * as keys from './keys';
 
-/** A condition on one of the extra actions failed (index into the extra actions). */
-class ActionConditionError extends Error {
-  constructor(readonly index: number) {
-    super(`condition of action ${index} failed`);
-  }
-}
-
 /** The table item of a link at `version` (shared/db/entities.ts). */
 export const paymentLinkItem = (link: PaymentLink, version: number) => paymentLinkEntity.item({ ...link, version });
 
 /**
  * Payment links in the table. Every write of a link is a Put conditioned on the version it
- * was read at (optimistic concurrency), inside a transaction with its outbox events and any
- * other item the change touches, so a change and its events commit together. The checkout's
- * writes (a payment opened, paid or ended) are in checkout-repository.ts.
+ * was read at (optimistic concurrency), in one transaction with its outbox events, so a change
+ * and its events commit together; events about a link that change no link (checkout.requested,
+ * checkout.denied, payment.reused) are written here too. The checkout's writes of payments (one
+ * opened, paid and counted on the link, or ended) are in checkout-repository.ts.
  */
 export function createPaymentLinkRepository(db: DynamoDBDocumentClient, tableName: string) {
   async function get(id: string): Promise<VersionedLink | undefined> {
@@ -36,10 +30,10 @@ export function createPaymentLinkRepository(db: DynamoDBDocumentClient, tableNam
   }
 
   /**
-   * Writes `next` if the link is still at `version`, with the events and extra actions, all
-   * or nothing. Throws StaleLinkError (with the current link) or ActionConditionError.
+   * Writes `next` if the link is still at `version`, with the events, all or nothing. Throws
+   * StaleLinkError (with the current link).
    */
-  async function save(next: PaymentLink, version: number, events: OutboxEvent[], extra: TransactAction[] = []): Promise<VersionedLink> {
+  async function save(next: PaymentLink, version: number, events: OutboxEvent[]): Promise<VersionedLink> {
     const saved = { ...next, version: version + 1 };
     try {
       const put: TransactAction = {
@@ -52,13 +46,10 @@ export function createPaymentLinkRepository(db: DynamoDBDocumentClient, tableNam
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         },
       };
-      await transactWithEvents(db, tableName, [put, ...extra], events);
+      await transactWithEvents(db, tableName, [put], events);
     } catch (error) {
       const reasons = cancellationReasons(error);
-      if (!reasons) throw error;
-      if (reasons[0]?.code === 'ConditionalCheckFailed') throw new StaleLinkError(stripKeys<VersionedLink>(reasons[0].item));
-      const failed = reasons.findIndex((reason, index) => index > 0 && index <= extra.length && reason.code === 'ConditionalCheckFailed');
-      if (failed > 0) throw new ActionConditionError(failed - 1);
+      if (reasons?.[0]?.code === 'ConditionalCheckFailed') throw new StaleLinkError(stripKeys<VersionedLink>(reasons[0].item));
       throw error;
     }
     return saved;

@@ -26,8 +26,9 @@ export const STATUS_TYPES: Record<number, string> = {
 };
 
 /**
- * The one error envelope of every endpoint (product-decisions §1), output. Only the OpenAPI
- * document reads the schema (a pure function: other bundles leave it out); `toErrorResponse`
+ * The one error envelope of every endpoint (product-decisions §1), output. The schema is for the
+ * OpenAPI document (the declarations' error responses name it), so it is built in a pure
+ * function that a bundle leaves out unless one of its declarations does; `toErrorResponse`
  * writes the envelope.
  */
 export const ErrorEnvelopeSchema = /* @__PURE__ */ (() =>

@@ -1,6 +1,6 @@
 import { configuredUrls, type PublicUrls } from '../config';
 import { createCheckoutRepository } from '../db/checkout-repository';
-import type { CheckoutDeps } from '../use-cases/checkout';
+import type { CheckoutDeps, CheckoutOpeningDeps } from '../use-cases/checkout';
 import type { RefundUseCases } from '../use-cases/refunds';
 import { paymentLinksFor } from './payment-links';
 import { refundRelease } from './refunds';
@@ -10,7 +10,7 @@ import { once, processWiring, type Wiring } from './wiring';
 function openingFor(wiring: Wiring) {
   const paymentLinks = paymentLinksFor(wiring);
   const checkout = createCheckoutRepository(wiring.db, wiring.tableName);
-  return (urls: PublicUrls = configuredUrls()): CheckoutDeps => ({ ...paymentLinks(urls), checkout });
+  return (urls: PublicUrls = configuredUrls()): CheckoutOpeningDeps => ({ ...paymentLinks(urls), checkout });
 }
 
 /** The checkout's ports: the payment links' and a paid payment's hook into the refunds it may cover. */

@@ -4,14 +4,13 @@ import { jobsFor } from './jobs';
 import { refundsFor } from './refunds';
 
 /*
- * The composition root: every use case wired to its DynamoDB adapters. The use cases know only
- * the ports they are given; this folder is the one place that knows which adapter serves which
- * port. One module per area, each with the accessor its handlers take (built once per process,
- * per cold start): a function imports only its areas' modules, so its bundle holds nothing of
- * the others (a module's imports stay in a bundle whether called or not). For the same reason
- * an area's reads have a module of their own (`*-reads.ts`: the repositories, or the read use
- * cases, without the writes' wiring). Tests, ops and the local stack take `createServices` for
- * a table of their own: the areas' writes and jobs (reads they make through the repositories).
+ * The composition root: use cases wired to their DynamoDB adapters. The use cases know only the
+ * ports they are given; this folder is the one place that knows which adapter serves which
+ * port. Handlers take accessors built once per process (per cold start): one module per area,
+ * an area's reads in a module of their own (`*-reads.ts`), and for the dashboard and the
+ * refunds one accessor per set of ports, because a bundle keeps what its handler's imports
+ * reach (docs/decisions.md 28). `createServices` wires, for a table of its own, the areas that
+ * ops, the local stack and tests drive without a request.
  */
 
 /** The areas that ops, the local stack and tests drive without a request, wired to one table. */

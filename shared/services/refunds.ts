@@ -29,11 +29,11 @@ export const refundsFor = (wiring: Wiring) => refundUseCases({ ...refundPortsFor
  * The ports a refund operation's handler passes its use case (shared/use-cases/refunds.ts): a
  * handler names the use case it runs, so its bundle holds no other.
  */
-export const refundUseCasePorts = /* @__PURE__ */ once(() => refundPortsFor(processWiring()));
+export const refundMovePorts = /* @__PURE__ */ once(() => refundPortsFor(processWiring()));
 /** The creation's ports: the others and the webhook-URL check. */
-export const refundCreationPorts = /* @__PURE__ */ once(() => ({ ...refundUseCasePorts(), checkWebhookUrl: webhookUrlCheck() }));
+export const refundCreationPorts = /* @__PURE__ */ once(() => ({ ...refundMovePorts(), checkWebhookUrl: webhookUrlCheck() }));
 
 /** What another area's commit calls when it credited a balance: the release of its held refunds. */
 export const refundRelease = /* @__PURE__ */ once(() => ({
-  releaseAfterCommit: (ref: BalanceRef, urls: PublicUrls) => releaseAfterCommit(refundUseCasePorts(), ref, urls),
+  releaseAfterCommit: (ref: BalanceRef, urls: PublicUrls) => releaseAfterCommit(refundMovePorts(), ref, urls),
 }));

@@ -22,10 +22,14 @@ import { inJobScope, type JobScope } from '../jobs';
 import { backoff, isoMillis } from '../time';
 import type { PaymentLinkDeps } from './payment-links';
 
-export interface CheckoutDeps extends PaymentLinkDeps {
+/** What opening a checkout needs: the links' ports and the checkout's own writes. */
+export interface CheckoutOpeningDeps extends PaymentLinkDeps {
   checkout: CheckoutRepository;
-  /** Called after a paid payment credited the balance (held refunds may now be covered). */
-  onBalanceCredited?: (ref: BalanceRef) => Promise<unknown>;
+}
+
+/** What ending one needs besides: a paid payment credits the balance, which may cover held refunds. */
+export interface CheckoutDeps extends CheckoutOpeningDeps {
+  onBalanceCredited: (ref: BalanceRef) => Promise<unknown>;
 }
 
 export class CheckoutDeniedError extends ConflictError {
@@ -60,7 +64,7 @@ export interface CheckoutCustomer {
  * 4. Otherwise `checkout.requested`, and a returning customer's still-open payment is reused
  *    (`payment.reused`) or a new open payment is created (`payment.created`).
  */
-export async function openCheckout(deps: CheckoutDeps, linkOrId: string | VersionedLink, customer: CheckoutCustomer) {
+export async function openCheckout(deps: CheckoutOpeningDeps, linkOrId: string | VersionedLink, customer: CheckoutCustomer) {
   let link = typeof linkOrId === 'string' ? await deps.links.get(linkOrId) : linkOrId;
   if (!link) throw new NotFoundError();
   for (;;) {
@@ -215,7 +219,7 @@ async function payOnLink(deps: CheckoutDeps, payment: Payment, known: VersionedL
       }
       throw error;
     }
-    await deps.onBalanceCredited?.({ orgId: paid.orgId, mode: paid.mode, currency: paid.currency });
+    await deps.onBalanceCredited({ orgId: paid.orgId, mode: paid.mode, currency: paid.currency });
     return paid;
   }
   throw new DependencyUnavailableError('The payment link is being changed concurrently; retry with exponential backoff');

@@ -14,6 +14,8 @@ const cases: [string, z.ZodMiniType, unknown][] = [
   ['null for a number', z.number(), null],
   ['array for an object', z.object({ a: z.string() }), []],
   ['NaN', z.number(), Number.NaN],
+  ['Infinity (JSON.parse of 1e999)', z.number(), Number.POSITIVE_INFINITY],
+  ['-Infinity', z.int(), Number.NEGATIVE_INFINITY],
   ['a missing field', z.object({ a: z.string() }), {}],
   ['a literal', z.literal('payment_link'), 'payment'],
   ['an enum', z.enum(['active', 'inactive']), 'expired'],

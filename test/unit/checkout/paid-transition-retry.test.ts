@@ -24,7 +24,7 @@ const payment: Payment = {
   amountMinor: 500, currency: 'EUR', createdAt: new Date().toISOString(),
 };
 
-function deps() {
+function deps(onBalanceCredited = jest.fn(async () => 0)) {
   return {
     links: createPaymentLinkRepository(documentClient, 'table'),
     checkout: createCheckoutRepository(documentClient, 'table'),
@@ -32,6 +32,7 @@ function deps() {
     directory: { getAcceptor: async () => undefined },
     urls: { base: 'http://x', checkout: 'http://x/checkout', dashboard: 'http://x/dashboard', docs: 'http://x/docs' },
     now: () => new Date(),
+    onBalanceCredited,
   };
 }
 
@@ -47,8 +48,11 @@ test('paid transition: TransactionConflict is retried with backoff and then succ
     input.Key.PK.startsWith('PL#') ? { Item: paymentLinkItem(link, 1) } : { Item: paymentItem(payment) },
   );
   dynamo.on(TransactWriteCommand).rejectsOnce(conflict()).rejectsOnce(conflict()).resolves({});
-  const paid = await completePayment(deps(), payment.id, 'paid');
+  const credited = jest.fn(async () => 0);
+  const paid = await completePayment(deps(credited), payment.id, 'paid');
   expect(paid.status).toBe('paid');
+  // Once committed, the credited balance's held refunds are offered the money, once.
+  expect(credited.mock.calls).toEqual([[{ orgId: 'org_x', mode: 'test', currency: 'EUR' }]]);
   expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(3);
   const actions = dynamo.commandCalls(TransactWriteCommand)[2].args[0].input.TransactItems!;
   // The link's condition is its counters and status, never its version.
@@ -61,7 +65,9 @@ test('paid transition: a conflict that never clears surfaces as an error, not as
     input.Key.PK.startsWith('PL#') ? { Item: paymentLinkItem(link, 1) } : { Item: paymentItem(payment) },
   );
   dynamo.on(TransactWriteCommand).rejects(conflict());
-  await expect(completePayment(deps(), payment.id, 'paid')).rejects.toBeInstanceOf(TransactionCanceledException);
+  const credited = jest.fn(async () => 0);
+  await expect(completePayment(deps(credited), payment.id, 'paid')).rejects.toBeInstanceOf(TransactionCanceledException);
+  expect(credited).not.toHaveBeenCalled();
 });
 
 test('paid transition: an unlimited link is counted without a paid-count condition, so concurrent payers never collide', async () => {
