@@ -115,50 +115,55 @@ export function balanceDeltaOf(chargeback: Chargeback): number {
 
 // --- input ------------------------------------------------------------------------------------
 
-const ReasonInput = z.withMeta(
-  z.strictObject({ code: z.string().check(z.minLength(1), z.maxLength(64)), description: z.string().check(z.maxLength(500)) }),
-  { id: 'ChargebackReason' },
-);
+const ReasonInput = /* @__PURE__ */ (() =>
+  z.withMeta(
+    z.strictObject({ code: z.string().check(z.minLength(1), z.maxLength(64)), description: z.string().check(z.maxLength(500)) }),
+    { id: 'ChargebackReason' },
+  ))();
 
-const AmountInput = z.withMeta(
-  z.strictObject({
-    value: z.withMeta(positiveAmountValue, { example: '10.00' }),
-    currency: z.withMeta(currencyCode, { example: 'EUR' }),
-  }),
-  { id: 'ChargebackAmountInput' },
-);
+const AmountInput = /* @__PURE__ */ (() =>
+  z.withMeta(
+    z.strictObject({
+      value: z.withMeta(positiveAmountValue, { example: '10.00' }),
+      currency: z.withMeta(currencyCode, { example: 'EUR' }),
+    }),
+    { id: 'ChargebackAmountInput' },
+  ))();
 
 /** POST /v1/test_helpers/payments/:id/chargebacks (product-decisions §10). */
-export const TestChargebackBody = z.withMeta(
-  z.strictObject({ reason: z.optional(ReasonInput), amount: z.optional(AmountInput), deadline_at: z.optional(datetimeInput) }),
-  { id: 'TestChargebackBody' },
-);
+export const TestChargebackBody = /* @__PURE__ */ (() =>
+  z.withMeta(
+    z.strictObject({ reason: z.optional(ReasonInput), amount: z.optional(AmountInput), deadline_at: z.optional(datetimeInput) }),
+    { id: 'TestChargebackBody' },
+  ))();
 
 /** POST /v1/test_helpers/chargebacks/:id/transitions. */
-export const ChargebackTransitionBody = z.withMeta(z.strictObject({ status: z.enum(['accepted', 'disputed', 'won', 'lost']) }), {
-  id: 'ChargebackTransitionBody',
-});
+export const ChargebackTransitionBody = /* @__PURE__ */ (() =>
+  z.withMeta(z.strictObject({ status: z.enum(['accepted', 'disputed', 'won', 'lost']) }), {
+    id: 'ChargebackTransitionBody',
+  }))();
 
 /** One entry of the acquirer feed (`ops chargeback ingest`, the feed function). */
-export const FeedChargeback = z.withMeta(
-  z.strictObject({
-    payment_id: z.string(),
-    reason: ReasonInput,
-    amount: AmountInput,
-    deadline_at: z.optional(datetimeInput),
-    acquirer: z.optional(
-      z.strictObject({
-        name: z.string().check(z.minLength(1)),
-        reference: z.string().check(z.minLength(1)),
-        case_id: z.string().check(z.minLength(1)),
-      }),
-    ),
-    consumer_account_number: z.optional(z.string().check(z.minLength(1), z.maxLength(34))),
-  }),
-  { id: 'FeedChargeback' },
-);
+export const FeedChargeback = /* @__PURE__ */ (() =>
+  z.withMeta(
+    z.strictObject({
+      payment_id: z.string(),
+      reason: ReasonInput,
+      amount: AmountInput,
+      deadline_at: z.optional(datetimeInput),
+      acquirer: z.optional(
+        z.strictObject({
+          name: z.string().check(z.minLength(1)),
+          reference: z.string().check(z.minLength(1)),
+          case_id: z.string().check(z.minLength(1)),
+        }),
+      ),
+      consumer_account_number: z.optional(z.string().check(z.minLength(1), z.maxLength(34))),
+    }),
+    { id: 'FeedChargeback' },
+  ))();
 
-export const ChargebackFeed = z.withMeta(z.strictObject({ chargebacks: z.array(FeedChargeback) }), { id: 'ChargebackFeed' });
+export const ChargebackFeed = /* @__PURE__ */ (() => z.withMeta(z.strictObject({ chargebacks: z.array(FeedChargeback) }), { id: 'ChargebackFeed' }))();
 export type ChargebackFeed = z.infer<typeof ChargebackFeed>;
 
 export interface OpenChargebackInput {
@@ -228,35 +233,37 @@ export function openChargeback(input: OpenChargebackInput): Chargeback {
 // --- output -----------------------------------------------------------------------------------
 
 /** The list item of GET /v1/chargebacks and GET /v1/payments/:id/chargebacks: exactly these fields. */
-export const ChargebackListItemSchema = z.withMeta(
-  z.strictObject({
-    object: z.literal('chargeback'),
-    id: z.string(),
-    payment_id: z.string(),
-    status: z.enum(CHARGEBACK_STATUSES),
-    reason: z.strictObject({ code: z.string(), description: z.string() }),
-    amount: AmountSchema,
-    deadline_at: DatetimeSchema,
-    created_at: DatetimeSchema,
-    links: z.strictObject({ api: LinkSchema }),
-  }),
-  { id: 'ChargebackListItem' },
-);
+export const ChargebackListItemSchema = /* @__PURE__ */ (() =>
+  z.withMeta(
+    z.strictObject({
+      object: z.literal('chargeback'),
+      id: z.string(),
+      payment_id: z.string(),
+      status: z.enum(CHARGEBACK_STATUSES),
+      reason: z.strictObject({ code: z.string(), description: z.string() }),
+      amount: AmountSchema,
+      deadline_at: DatetimeSchema,
+      created_at: DatetimeSchema,
+      links: z.strictObject({ api: LinkSchema }),
+    }),
+    { id: 'ChargebackListItem' },
+  ))();
 
 /** GET /v1/chargebacks/:id, the test helpers' answers and every chargeback event's `data`. */
-export const ChargebackSchema = z.withMeta(
-  z.strictObject({
-    ...ChargebackListItemSchema.shape,
-    acquirer: z.strictObject({ name: z.string(), reference: z.string(), case_id: z.string() }),
-    dispute: z.optional(
-      z.strictObject({ disputed_at: DatetimeSchema, outcome: z.nullable(z.enum(['won', 'lost'])), resolved_at: z.nullable(DatetimeSchema) }),
-    ),
-    consumer_account_number: z.string(),
-    updated_at: DatetimeSchema,
-    links: z.strictObject({ api: LinkSchema, payment: LinkSchema }),
-  }),
-  { id: 'Chargeback' },
-);
+export const ChargebackSchema = /* @__PURE__ */ (() =>
+  z.withMeta(
+    z.strictObject({
+      ...ChargebackListItemSchema.shape,
+      acquirer: z.strictObject({ name: z.string(), reference: z.string(), case_id: z.string() }),
+      dispute: z.optional(
+        z.strictObject({ disputed_at: DatetimeSchema, outcome: z.nullable(z.enum(['won', 'lost'])), resolved_at: z.nullable(DatetimeSchema) }),
+      ),
+      consumer_account_number: z.string(),
+      updated_at: DatetimeSchema,
+      links: z.strictObject({ api: LinkSchema, payment: LinkSchema }),
+    }),
+    { id: 'Chargeback' },
+  ))();
 
 export type ChargebackListItem = z.infer<typeof ChargebackListItemSchema>;
 export type ChargebackResource = z.infer<typeof ChargebackSchema>;
@@ -307,7 +314,7 @@ export function chargebackEvent(chargeback: Chargeback, urls: PublicUrls): Outbo
   return resourceEvent(type, chargeback, chargebackResource(chargeback, urls), { targetUrl: chargeback.paymentWebhookUrl, at: new Date(chargeback.updatedAt) });
 }
 
-export const ChargebackListSchema = pageSchema(ChargebackListItemSchema, 'ChargebackList', 'A page of chargebacks, newest first.');
+export const ChargebackListSchema = /* @__PURE__ */ (() => pageSchema(ChargebackListItemSchema, 'ChargebackList', 'A page of chargebacks, newest first.'))();
 
 /** The `{has_more, data}` answer of both chargeback lists. */
 export function chargebackPage(page: { items: Chargeback[]; hasMore: boolean }, urls: PublicUrls): z.infer<typeof ChargebackListSchema> {

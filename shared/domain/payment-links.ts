@@ -38,111 +38,117 @@ export interface PaymentLink {
   collectPhone: boolean;
 }
 
-const paymentsLimit = z.withMeta(
-  z
-    .optional(z.nullable(z.number().check(z.int())))
-    .check(z.refine(...businessRule<number | null | undefined>((limit) => limit == null || limit >= 1, 'payments_limit must be at least 1'))),
-  {
-    description: 'At least 1 (422 otherwise); null or omitted for unlimited.',
-    example: 5,
-    override: { anyOf: [{ type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER }, { type: 'null' }] },
-  },
-);
+const paymentsLimit = /* @__PURE__ */ (() =>
+  z.withMeta(
+    z
+      .optional(z.nullable(z.number().check(z.int())))
+      .check(z.refine(...businessRule<number | null | undefined>((limit) => limit == null || limit >= 1, 'payments_limit must be at least 1'))),
+    {
+      description: 'At least 1 (422 otherwise); null or omitted for unlimited.',
+      example: 5,
+      override: { anyOf: [{ type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER }, { type: 'null' }] },
+    },
+  ))();
 
-export const createPaymentLinkBody = z.withMeta(
-  z
-    .strictObject({
-      amount: z.optional(
-        z.strictObject({
-          value: z.withMeta(positiveAmountValue, { example: '19.99' }),
-          currency: z.withMeta(currencyCode, { example: 'EUR' }),
-        }),
+export const createPaymentLinkBody = /* @__PURE__ */ (() =>
+  z.withMeta(
+    z
+      .strictObject({
+        amount: z.optional(
+          z.strictObject({
+            value: z.withMeta(positiveAmountValue, { example: '19.99' }),
+            currency: z.withMeta(currencyCode, { example: 'EUR' }),
+          }),
+        ),
+        description: z.optional(z.string().check(z.maxLength(500))),
+        acceptor_id: z.withMeta(z.optional(z.string()), { example: 'acceptor_01jd2x3y4z5a6b7c8d9e0f1g2h' }),
+        payments_limit: paymentsLimit,
+        expires_at: z.optional(z.nullable(datetimeInput)),
+        redirect_url: z.optional(httpUrlInput),
+        internal_reference: z.optional(z.string().check(z.maxLength(255))),
+        collect_email: z.optional(z.boolean()),
+        collect_address: z.optional(z.boolean()),
+        collect_phone: z.optional(z.boolean()),
+      })
+      .check(
+        z.refine(
+          // A missing amount is a missing `amount.value` (422), as the contract words it.
+          ...businessRule((body: { amount?: unknown }) => body.amount !== undefined, 'amount.value is required', ['amount', 'value']),
+        ),
       ),
-      description: z.optional(z.string().check(z.maxLength(500))),
-      acceptor_id: z.withMeta(z.optional(z.string()), { example: 'acceptor_01jd2x3y4z5a6b7c8d9e0f1g2h' }),
-      payments_limit: paymentsLimit,
-      expires_at: z.optional(z.nullable(datetimeInput)),
-      redirect_url: z.optional(httpUrlInput),
-      internal_reference: z.optional(z.string().check(z.maxLength(255))),
-      collect_email: z.optional(z.boolean()),
-      collect_address: z.optional(z.boolean()),
-      collect_phone: z.optional(z.boolean()),
-    })
-    .check(
-      z.refine(
-        // A missing amount is a missing `amount.value` (422), as the contract words it.
-        ...businessRule((body: { amount?: unknown }) => body.amount !== undefined, 'amount.value is required', ['amount', 'value']),
-      ),
-    ),
-  // Documented as required; the refinement above makes its absence a 422.
-  { id: 'CreatePaymentLinkRequest', override: { required: ['amount'] } },
-);
+    // Documented as required; the refinement above makes its absence a 422.
+    { id: 'CreatePaymentLinkRequest', override: { required: ['amount'] } },
+  ))();
 export type CreatePaymentLinkBody = z.infer<typeof createPaymentLinkBody> & { amount: { value: string; currency: string } };
 
-export const updatePaymentLinkBody = z.withMeta(
-  z.strictObject({
-    status: z.optional(z.enum(['active', 'inactive'])),
-    description: z.optional(z.nullable(z.string().check(z.maxLength(500)))),
-    payments_limit: paymentsLimit,
-    expires_at: z.optional(z.nullable(datetimeInput)),
-    internal_reference: z.optional(z.nullable(z.string().check(z.maxLength(255)))),
-  }),
-  { id: 'UpdatePaymentLinkRequest' },
-);
+export const updatePaymentLinkBody = /* @__PURE__ */ (() =>
+  z.withMeta(
+    z.strictObject({
+      status: z.optional(z.enum(['active', 'inactive'])),
+      description: z.optional(z.nullable(z.string().check(z.maxLength(500)))),
+      payments_limit: paymentsLimit,
+      expires_at: z.optional(z.nullable(datetimeInput)),
+      internal_reference: z.optional(z.nullable(z.string().check(z.maxLength(255)))),
+    }),
+    { id: 'UpdatePaymentLinkRequest' },
+  ))();
 export type UpdatePaymentLinkBody = z.infer<typeof updatePaymentLinkBody>;
 
-export const listPaymentLinksQuery = z.withMeta(
-  z.strictObject({ limit: listQueryFields.limit, starting_after: listQueryFields.starting_after, status: z.optional(z.enum(LINK_STATUSES)) }),
-  { id: 'ListPaymentLinksQuery' },
-);
+export const listPaymentLinksQuery = /* @__PURE__ */ (() =>
+  z.withMeta(
+    z.strictObject({ limit: listQueryFields.limit, starting_after: listQueryFields.starting_after, status: z.optional(z.enum(LINK_STATUSES)) }),
+    { id: 'ListPaymentLinksQuery' },
+  ))();
 
-export const listLinkPaymentsQuery = z.withMeta(z.strictObject({ limit: listQueryFields.limit, starting_after: listQueryFields.starting_after }), {
-  id: 'ListPaymentLinkPaymentsQuery',
-});
+export const listLinkPaymentsQuery = /* @__PURE__ */ (() =>
+  z.withMeta(z.strictObject({ limit: listQueryFields.limit, starting_after: listQueryFields.starting_after }), {
+    id: 'ListPaymentLinkPaymentsQuery',
+  }))();
 
 export function remainingPayments(link: Pick<PaymentLink, 'paymentsLimit' | 'paidCount'>): number | null {
   return link.paymentsLimit === null ? null : Math.max(0, link.paymentsLimit - link.paidCount);
 }
 
 /** The payment_link object (output). */
-export const PaymentLinkSchema = z.withMeta(
-  z.strictObject({
-    id: z.withMeta(z.string(), { description: 'Prefix `pl_`; opaque and stable.', example: 'pl_01jd2x3y4z5a6b7c8d9e0f1g2h' }),
-    object: z.literal('payment_link'),
-    status: z.withMeta(z.enum(LINK_STATUSES), { description: 'The single authoritative state field.' }),
-    amount: z.withMeta(
-      z.strictObject({
-        value: z.withMeta(z.number(), { description: 'Major units as a JSON number (input takes a string).', example: 19.99 }),
-        currency: z.withMeta(z.string().check(z.regex(/^[A-Z]{3}$/)), { example: 'EUR' }),
+export const PaymentLinkSchema = /* @__PURE__ */ (() =>
+  z.withMeta(
+    z.strictObject({
+      id: z.withMeta(z.string(), { description: 'Prefix `pl_`; opaque and stable.', example: 'pl_01jd2x3y4z5a6b7c8d9e0f1g2h' }),
+      object: z.literal('payment_link'),
+      status: z.withMeta(z.enum(LINK_STATUSES), { description: 'The single authoritative state field.' }),
+      amount: z.withMeta(
+        z.strictObject({
+          value: z.withMeta(z.number(), { description: 'Major units as a JSON number (input takes a string).', example: 19.99 }),
+          currency: z.withMeta(z.string().check(z.regex(/^[A-Z]{3}$/)), { example: 'EUR' }),
+        }),
+        { id: 'PaymentLinkAmount' },
+      ),
+      description: z.nullable(z.string()),
+      internal_reference: z.nullable(z.string()),
+      redirect_url: z.withMeta(z.nullable(z.string()), { description: 'Null: the built-in thank-you page is used.' }),
+      payments_limit: z.withMeta(z.nullable(z.int().check(z.gte(1))), { description: 'Cap on successful payments; null means unlimited.', example: 5 }),
+      remaining_payments: z.withMeta(z.nullable(z.int().check(z.nonnegative())), {
+        description: '`payments_limit - paid_count`; null while `payments_limit` is null.',
+        example: 4,
       }),
-      { id: 'PaymentLinkAmount' },
-    ),
-    description: z.nullable(z.string()),
-    internal_reference: z.nullable(z.string()),
-    redirect_url: z.withMeta(z.nullable(z.string()), { description: 'Null: the built-in thank-you page is used.' }),
-    payments_limit: z.withMeta(z.nullable(z.int().check(z.gte(1))), { description: 'Cap on successful payments; null means unlimited.', example: 5 }),
-    remaining_payments: z.withMeta(z.nullable(z.int().check(z.nonnegative())), {
-      description: '`payments_limit - paid_count`; null while `payments_limit` is null.',
-      example: 4,
+      paid_count: z.withMeta(z.int().check(z.nonnegative()), { description: 'Successful payments through the link; never decreases.', example: 1 }),
+      first_paid_at: z.nullable(DatetimeSchema),
+      last_paid_at: z.nullable(DatetimeSchema),
+      expires_at: z.withMeta(z.nullable(DatetimeSchema), {
+        description: 'Null unless the link is `active` (masked while inactive, cleared on expiry).',
+      }),
+      expired_at: z.nullable(DatetimeSchema),
+      created_at: DatetimeSchema,
+      acceptor_id: z.string(),
+      org_id: z.string(),
+      links: z.strictObject({ checkout: LinkSchema }),
     }),
-    paid_count: z.withMeta(z.int().check(z.nonnegative()), { description: 'Successful payments through the link; never decreases.', example: 1 }),
-    first_paid_at: z.nullable(DatetimeSchema),
-    last_paid_at: z.nullable(DatetimeSchema),
-    expires_at: z.withMeta(z.nullable(DatetimeSchema), {
-      description: 'Null unless the link is `active` (masked while inactive, cleared on expiry).',
-    }),
-    expired_at: z.nullable(DatetimeSchema),
-    created_at: DatetimeSchema,
-    acceptor_id: z.string(),
-    org_id: z.string(),
-    links: z.strictObject({ checkout: LinkSchema }),
-  }),
-  { id: 'PaymentLink', description: 'A payment link.' },
-);
+    { id: 'PaymentLink', description: 'A payment link.' },
+  ))();
 export type PaymentLinkResource = z.infer<typeof PaymentLinkSchema>;
 
 /** `GET /v1/payment_links`. */
-export const PaymentLinkListSchema = objectListSchema(PaymentLinkSchema, 'PaymentLinkList', 'A page of payment links, newest first.');
+export const PaymentLinkListSchema = /* @__PURE__ */ (() => objectListSchema(PaymentLinkSchema, 'PaymentLinkList', 'A page of payment links, newest first.'))();
 export type PaymentLinkList = z.infer<typeof PaymentLinkListSchema>;
 
 /** The payment_link object: amount as a JSON number, `expires_at` masked unless active. */

@@ -36,9 +36,10 @@ export interface Payment {
 }
 
 /** `GET /v1/payments`: the standard list parameters and a `status` filter. */
-export const listPaymentsQuery = z.withMeta(z.strictObject({ ...listQueryFields, status: z.optional(z.enum(PAYMENT_STATUSES)) }), {
-  id: 'ListPaymentsQuery',
-});
+export const listPaymentsQuery = /* @__PURE__ */ (() =>
+  z.withMeta(z.strictObject({ ...listQueryFields, status: z.optional(z.enum(PAYMENT_STATUSES)) }), {
+    id: 'ListPaymentsQuery',
+  }))();
 
 /** Body of the test helper `POST /v1/test_helpers/payment_links/:id/checkout`. */
 /** What a link may collect from the customer (`collect_email`, `collect_phone`, `collect_address`): the checkout page's fields and the helper's. */
@@ -53,51 +54,55 @@ export const customerDetailsInput = {
 };
 export type CustomerDetails = { email?: string; phone?: string; address?: string };
 
-export const testCheckoutBody = z.withMeta(
-  z.strictObject({
-    outcome: z.withMeta(z.optional(z.enum(PAYMENT_STATUSES)), { description: 'The payment outcome; default `paid`.' }),
-    client_key: z.withMeta(z.optional(z.string().check(z.minLength(1), z.maxLength(64))), {
-      description: 'The customer: an open payment of the same client key is reused.',
+export const testCheckoutBody = /* @__PURE__ */ (() =>
+  z.withMeta(
+    z.strictObject({
+      outcome: z.withMeta(z.optional(z.enum(PAYMENT_STATUSES)), { description: 'The payment outcome; default `paid`.' }),
+      client_key: z.withMeta(z.optional(z.string().check(z.minLength(1), z.maxLength(64))), {
+        description: 'The customer: an open payment of the same client key is reused.',
+      }),
+      ...customerDetailsInput,
     }),
-    ...customerDetailsInput,
-  }),
-  { id: 'TestHelperCheckoutRequest' },
-);
+    { id: 'TestHelperCheckoutRequest' },
+  ))();
 
 /** The minimal payment shape of a payment link's payment sub-list (output). */
-export const PaymentListItemSchema = z.withMeta(
-  z.strictObject({
-    object: z.literal('payment'),
-    id: z.withMeta(z.string(), { description: 'Prefix `pay_`.', example: 'pay_01jd2x3y4z5a6b7c8d9e0f1g2h' }),
-    status: z.enum(PAYMENT_STATUSES),
-    amount: AmountSchema,
-    created_at: DatetimeSchema,
-    paid_at: z.nullable(DatetimeSchema),
-    payment_link_id: z.withMeta(z.string(), { description: 'Prefix `pl_`.' }),
-  }),
-  { id: 'PaymentLinkPayment', description: 'A payment as a payment link lists it.' },
-);
+export const PaymentListItemSchema = /* @__PURE__ */ (() =>
+  z.withMeta(
+    z.strictObject({
+      object: z.literal('payment'),
+      id: z.withMeta(z.string(), { description: 'Prefix `pay_`.', example: 'pay_01jd2x3y4z5a6b7c8d9e0f1g2h' }),
+      status: z.enum(PAYMENT_STATUSES),
+      amount: AmountSchema,
+      created_at: DatetimeSchema,
+      paid_at: z.nullable(DatetimeSchema),
+      payment_link_id: z.withMeta(z.string(), { description: 'Prefix `pl_`.' }),
+    }),
+    { id: 'PaymentLinkPayment', description: 'A payment as a payment link lists it.' },
+  ))();
 
 /** The payment object of `GET /v1/payments/:id` (product-decisions §5), output. */
-export const PaymentSchema = z.withMeta(
-  z.strictObject({
-    ...PaymentListItemSchema.shape,
-    acceptor_id: z.string(),
-    org_id: z.string(),
-    mode: z.enum(['test', 'live']),
-    customer: z.optional(z.strictObject({ email: z.optional(z.string()), phone: z.optional(z.string()) })),
-    billing: z.optional(z.strictObject({ address: z.optional(z.string()) })),
-    links: z.strictObject({ api: LinkSchema }),
-  }),
-  { id: 'Payment', description: 'A payment.' },
-);
+export const PaymentSchema = /* @__PURE__ */ (() =>
+  z.withMeta(
+    z.strictObject({
+      ...PaymentListItemSchema.shape,
+      acceptor_id: z.string(),
+      org_id: z.string(),
+      mode: z.enum(['test', 'live']),
+      customer: z.optional(z.strictObject({ email: z.optional(z.string()), phone: z.optional(z.string()) })),
+      billing: z.optional(z.strictObject({ address: z.optional(z.string()) })),
+      links: z.strictObject({ api: LinkSchema }),
+    }),
+    { id: 'Payment', description: 'A payment.' },
+  ))();
 
-export const PaymentLinkPaymentListSchema = objectListSchema(
-  PaymentListItemSchema,
-  'PaymentLinkPaymentList',
-  "A page of a payment link's payments, newest first.",
-);
-export const PaymentListSchema = pageSchema(PaymentSchema, 'PaymentList', 'A page of payments, newest first.');
+export const PaymentLinkPaymentListSchema = /* @__PURE__ */ (() =>
+  objectListSchema(
+    PaymentListItemSchema,
+    'PaymentLinkPaymentList',
+    "A page of a payment link's payments, newest first.",
+  ))();
+export const PaymentListSchema = /* @__PURE__ */ (() => pageSchema(PaymentSchema, 'PaymentList', 'A page of payments, newest first.'))();
 
 export type PaymentListItem = z.infer<typeof PaymentListItemSchema>;
 export type PaymentResource = z.infer<typeof PaymentSchema>;

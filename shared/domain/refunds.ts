@@ -59,8 +59,9 @@ export interface RefundablePayment {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Request shapes, each built in a pure function: a function that only moves or shows refunds
-// (the release after a credit, a dashboard page) leaves them and the zod kinds they use out.
+// Request shapes, each built in a pure function (as the output schemas below): a function that
+// only moves or shows refunds (the release after a credit, a dashboard page) leaves them and
+// the zod kinds they use out (docs/decisions.md 28).
 
 
 /** A decimal fraction such as `0.20`; integer part up to 4 digits, up to 6 fraction digits. */
@@ -304,28 +305,29 @@ export function newRefund(input: Omit<Refund, 'status' | 'onHold' | 'updatedAt'>
 // ---------------------------------------------------------------------------------------------
 // Output
 
-export const refundResourceSchema = z.withMeta(
-  z.strictObject({
-    id: z.withMeta(z.string(), { description: 'Prefix `rf_`.' }),
-    object: z.literal('refund'),
-    payment_id: z.string(),
-    org_id: z.string(),
-    acceptor_id: z.string(),
-    created_at: DatetimeSchema,
-    mode: z.enum(['test', 'live']),
-    status: z.enum(REFUND_STATUSES),
-    on_hold: z.withMeta(z.boolean(), { description: 'True while the refund waits, `pending`, for the balance to cover it.' }),
-    description: z.string(),
-    webhook_url: z.nullable(z.string()),
-    amount: AmountSchema,
-    metadata: z.record(z.string(), z.string()),
-    links: z.strictObject({ api: LinkSchema, checkout: LinkSchema, dashboard: LinkSchema }),
-  }),
-  { id: 'Refund', description: 'A refund; amounts in eur (lower case).' },
-);
+export const refundResourceSchema = /* @__PURE__ */ (() =>
+  z.withMeta(
+    z.strictObject({
+      id: z.withMeta(z.string(), { description: 'Prefix `rf_`.' }),
+      object: z.literal('refund'),
+      payment_id: z.string(),
+      org_id: z.string(),
+      acceptor_id: z.string(),
+      created_at: DatetimeSchema,
+      mode: z.enum(['test', 'live']),
+      status: z.enum(REFUND_STATUSES),
+      on_hold: z.withMeta(z.boolean(), { description: 'True while the refund waits, `pending`, for the balance to cover it.' }),
+      description: z.string(),
+      webhook_url: z.nullable(z.string()),
+      amount: AmountSchema,
+      metadata: z.record(z.string(), z.string()),
+      links: z.strictObject({ api: LinkSchema, checkout: LinkSchema, dashboard: LinkSchema }),
+    }),
+    { id: 'Refund', description: 'A refund; amounts in eur (lower case).' },
+  ))();
 export type RefundResource = z.infer<typeof refundResourceSchema>;
 
-export const RefundListSchema = pageSchema(refundResourceSchema, 'RefundList', 'A page of refunds, newest first.');
+export const RefundListSchema = /* @__PURE__ */ (() => pageSchema(refundResourceSchema, 'RefundList', 'A page of refunds, newest first.'))();
 
 /** `GET /v1/refunds`: `{has_more, data}` of refund objects. */
 export function refundPage(page: { items: Refund[]; hasMore: boolean }, urls: PublicUrls): z.infer<typeof RefundListSchema> {
@@ -365,10 +367,11 @@ export function refundEvent(refund: Refund, urls: PublicUrls, at: Date): OutboxE
   return resourceEvent(type, refund, refundResource(refund, urls), { targetUrl: refund.webhookUrl, at });
 }
 
-export const BalanceSchema = z.withMeta(z.strictObject({ object: z.literal('balance'), available: AmountSchema }), {
-  id: 'Balance',
-  description: "The balance of the organization for the key's mode, after the adjustment.",
-});
+export const BalanceSchema = /* @__PURE__ */ (() =>
+  z.withMeta(z.strictObject({ object: z.literal('balance'), available: AmountSchema }), {
+    id: 'Balance',
+    description: "The balance of the organization for the key's mode, after the adjustment.",
+  }))();
 
 /** The balance object of the balance-adjustment test helper. */
 export function balanceResource(availableMinor: number, currency: string): z.infer<typeof BalanceSchema> {
