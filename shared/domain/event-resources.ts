@@ -40,59 +40,64 @@ export const EVENT_ENVELOPES = Object.fromEntries(EVENT_TYPES.map((type) => [typ
   [T in EventType]: ReturnType<typeof envelopeOf<T>>;
 };
 
-export const EventSchema = z.withMeta(
-  z.discriminatedUnion('type', Object.values(EVENT_ENVELOPES) as [ReturnType<typeof envelopeOf>, ...ReturnType<typeof envelopeOf>[]]),
-  { id: 'Event', description: 'An event envelope, exactly as webhooks deliver it: one schema per `type`.' },
-);
+export const EventSchema = /* @__PURE__ */ (() =>
+  z.withMeta(
+    z.discriminatedUnion('type', Object.values(EVENT_ENVELOPES) as [ReturnType<typeof envelopeOf>, ...ReturnType<typeof envelopeOf>[]]),
+    { id: 'Event', description: 'An event envelope, exactly as webhooks deliver it: one schema per `type`.' },
+  ))();
 
-export const EventListSchema = pageSchema(EventSchema, 'EventList', 'A page of events, newest first.');
+export const EventListSchema = /* @__PURE__ */ (() => pageSchema(EventSchema, 'EventList', 'A page of events, newest first.'))();
 
-export const listEventsQuery = z.withMeta(
-  z.extend(ListQuery, {
-    type: z.withMeta(z.optional(z.string().check(z.refine(isEventPattern, 'must be an event type, a `prefix.*` wildcard or `*`'))), {
-      description: 'An exact type, a `prefix.*` wildcard (e.g. `transactions.payment_link.*`) or `*`.',
+export const listEventsQuery = /* @__PURE__ */ (() =>
+  z.withMeta(
+    z.extend(ListQuery, {
+      type: z.withMeta(z.optional(z.string().check(z.refine(isEventPattern, 'must be an event type, a `prefix.*` wildcard or `*`'))), {
+        description: 'An exact type, a `prefix.*` wildcard (e.g. `transactions.payment_link.*`) or `*`.',
+      }),
     }),
-  }),
-  { id: 'ListEventsQuery' },
-);
+    { id: 'ListEventsQuery' },
+  ))();
 
-export const resendEventBody = z.withMeta(
-  z.strictObject({
-    subscription_id: z.withMeta(z.optional(z.string()), {
-      description: 'Replay to this subscription only; omitted: to every matching subscription and per-object URL.',
+export const resendEventBody = /* @__PURE__ */ (() =>
+  z.withMeta(
+    z.strictObject({
+      subscription_id: z.withMeta(z.optional(z.string()), {
+        description: 'Replay to this subscription only; omitted: to every matching subscription and per-object URL.',
+      }),
     }),
-  }),
-  { id: 'ResendEventRequest' },
-);
+    { id: 'ResendEventRequest' },
+  ))();
 
-export const EventResendSchema = z.withMeta(
-  z.strictObject({
-    object: z.literal('event_resend'),
-    id: z.withMeta(z.string(), { description: 'The replay request.' }),
-    event_id: z.string(),
-    subscription_id: z.nullable(z.string()),
-  }),
-  { id: 'EventResend', description: 'A replay request: delivered asynchronously, like the original.' },
-);
+export const EventResendSchema = /* @__PURE__ */ (() =>
+  z.withMeta(
+    z.strictObject({
+      object: z.literal('event_resend'),
+      id: z.withMeta(z.string(), { description: 'The replay request.' }),
+      event_id: z.string(),
+      subscription_id: z.nullable(z.string()),
+    }),
+    { id: 'EventResend', description: 'A replay request: delivered asynchronously, like the original.' },
+  ))();
 
-export const DeliveryAttemptSchema = z.withMeta(
-  z.strictObject({
-    object: z.literal('delivery_attempt'),
-    id: z.withMeta(z.string(), { description: 'The attempt, as a cursor of this list (`dla_…`).' }),
-    attempt: z.withMeta(z.int().check(z.gte(1)), { description: 'Which attempt of the delivery, from 1.' }),
-    attempted_at: DatetimeSchema,
-    endpoint: z.url(),
-    subscription_id: z.nullable(z.string()),
-    status_code: z.withMeta(z.nullable(z.int().check(z.gte(100), z.lte(599))), { description: 'Null when no answer came (timeout, refused connection).' }),
-    duration_ms: z.number().check(z.gte(0)),
-    error: z.nullable(z.string()),
-    succeeded: z.boolean(),
-    resend_id: z.nullable(z.string()),
-  }),
-  { id: 'DeliveryAttempt' },
-);
+export const DeliveryAttemptSchema = /* @__PURE__ */ (() =>
+  z.withMeta(
+    z.strictObject({
+      object: z.literal('delivery_attempt'),
+      id: z.withMeta(z.string(), { description: 'The attempt, as a cursor of this list (`dla_…`).' }),
+      attempt: z.withMeta(z.int().check(z.gte(1)), { description: 'Which attempt of the delivery, from 1.' }),
+      attempted_at: DatetimeSchema,
+      endpoint: z.url(),
+      subscription_id: z.nullable(z.string()),
+      status_code: z.withMeta(z.nullable(z.int().check(z.gte(100), z.lte(599))), { description: 'Null when no answer came (timeout, refused connection).' }),
+      duration_ms: z.number().check(z.gte(0)),
+      error: z.nullable(z.string()),
+      succeeded: z.boolean(),
+      resend_id: z.nullable(z.string()),
+    }),
+    { id: 'DeliveryAttempt' },
+  ))();
 
-export const DeliveryAttemptListSchema = pageSchema(DeliveryAttemptSchema, 'DeliveryAttemptList', 'Every delivery attempt of the event, oldest first.');
+export const DeliveryAttemptListSchema = /* @__PURE__ */ (() => pageSchema(DeliveryAttemptSchema, 'DeliveryAttemptList', 'Every delivery attempt of the event, oldest first.'))();
 
 export type StoredAttempt = AttemptRecord & { SK: string; subscriptionId?: string; resendId?: string };
 

@@ -14,7 +14,7 @@ function openingFor(wiring: Wiring) {
 }
 
 /** The checkout's ports: the payment links' and a paid payment's hook into the refunds it may cover. */
-export function checkoutFor(wiring: Wiring, refunds: Pick<RefundUseCases, 'releaseAfterCommit'>) {
+function checkoutFor(wiring: Wiring, refunds: Pick<RefundUseCases, 'releaseAfterCommit'>) {
   const opening = openingFor(wiring);
   return (urls: PublicUrls = configuredUrls()): CheckoutDeps => ({
     ...opening(urls),

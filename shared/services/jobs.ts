@@ -1,19 +1,21 @@
 import type { Job } from '../jobs';
 import { expireDueLinks } from '../use-cases/checkout';
+import { runRefundJob } from '../use-cases/refunds';
 import { chargebacksFor } from './chargebacks';
-import { checkoutFor } from './checkout';
-import { refundsFor } from './refunds';
+import { paymentLinksFor } from './payment-links';
+import { refundPortsFor, releaseWith } from './refunds';
 import { once, processWiring, type Wiring } from './wiring';
 
 /** Every job of the service, in the order the schedule runs them. */
 export function jobsFor(wiring: Wiring): Job[] {
-  const refunds = refundsFor(wiring);
-  const chargebacks = chargebacksFor(wiring, refunds);
-  const checkout = checkoutFor(wiring, refunds);
+  // The jobs create no refund: their ports leave out the creation's webhook-URL check.
+  const refunds = refundPortsFor(wiring);
+  const chargebacks = chargebacksFor(wiring, releaseWith(refunds));
+  const links = paymentLinksFor(wiring);
   return [
-    { name: 'expire-payment-links', run: (at, only) => expireDueLinks(checkout(), at, only) },
+    { name: 'expire-payment-links', run: (at, only) => expireDueLinks(links(), at, only) },
     { name: 'accept-overdue-chargebacks', run: (at, only) => chargebacks.acceptOverdue(at, only) },
-    { name: 'process-refunds', run: (at, only) => refunds.runJob(at, only) },
+    { name: 'process-refunds', run: (at, only) => runRefundJob(refunds, at, only) },
   ];
 }
 

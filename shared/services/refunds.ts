@@ -9,7 +9,7 @@ import { webhookSettingsHere } from '../webhooks/settings';
 import { once, processWiring, type Wiring } from './wiring';
 
 /** The refund use cases' ports but the webhook-URL check, which only a refund's creation makes. */
-function refundPortsFor({ db, tableName, now }: Wiring): Omit<RefundDeps, 'checkWebhookUrl'> {
+export function refundPortsFor({ db, tableName, now }: Wiring): Omit<RefundDeps, 'checkWebhookUrl'> {
   return {
     refunds: createRefundRepository(db, tableName),
     payments: createPaymentRepository(db, tableName),
@@ -34,6 +34,7 @@ export const refundMovePorts = /* @__PURE__ */ once(() => refundPortsFor(process
 export const refundCreationPorts = /* @__PURE__ */ once(() => ({ ...refundMovePorts(), checkWebhookUrl: webhookUrlCheck() }));
 
 /** What another area's commit calls when it credited a balance: the release of its held refunds. */
-export const refundRelease = /* @__PURE__ */ once(() => ({
-  releaseAfterCommit: (ref: BalanceRef, urls: PublicUrls) => releaseAfterCommit(refundMovePorts(), ref, urls),
-}));
+export const releaseWith = (ports: Omit<RefundDeps, 'checkWebhookUrl'>) => ({
+  releaseAfterCommit: (ref: BalanceRef, urls: PublicUrls) => releaseAfterCommit(ports, ref, urls),
+});
+export const refundRelease = /* @__PURE__ */ once(() => releaseWith(refundMovePorts()));

@@ -264,7 +264,7 @@ async function moveDue(
  * 2. covered `pending` refunds older than the cancel window become `processing`;
  * 3. held refunds of every balance that has some are covered, oldest first.
  */
-async function runRefundJob(deps: HoldPorts & Needs<'cancelWindowSeconds'>, now: Date, only?: JobScope): Promise<number> {
+export async function runRefundJob(deps: HoldPorts & Needs<'cancelWindowSeconds'>, now: Date, only?: JobScope): Promise<number> {
   const { refunds, cancelWindowSeconds } = deps;
   const run = { now, urls: deps.configuredUrls(), only };
   let moved = await moveDue(deps, refunds.processingDue, now, (refund) => refund.status === 'processing', 'refunded', run);
