@@ -22,7 +22,7 @@ export function refundPortsFor({ db, tableName, now }: Wiring): Omit<RefundDeps,
 
 const webhookUrlCheck = () => createWebhookUrlCheck(webhookSettingsHere());
 
-/** Every refund use case, for a table of its own (jobs, ops, the local stack and tests). */
+/** The refund use cases ops, the local stack and tests drive, for a table of their own (createServices). */
 export const refundsFor = (wiring: Wiring) => refundUseCases({ ...refundPortsFor(wiring), checkWebhookUrl: webhookUrlCheck() });
 
 /**

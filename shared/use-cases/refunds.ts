@@ -274,16 +274,16 @@ export async function runRefundJob(deps: HoldPorts & Needs<'cancelWindowSeconds'
   return moved;
 }
 
-/** Every refund use case bound to one set of ports: the jobs, ops, the local stack and tests. */
+/**
+ * The refund use cases that run outside a refund's own request, bound to one set of ports: the
+ * release after another area's commit, and (ops, the local stack and tests) the hold queue and
+ * the creation. A handler calls its use case with its ports instead (shared/services/refunds.ts).
+ */
 export function refundUseCases(deps: RefundDeps) {
   return {
     processHeld: (ref: BalanceRef, options?: { urls?: PublicUrls; now?: Date }) => processHeld(deps, ref, options),
     releaseAfterCommit: (ref: BalanceRef, urls: PublicUrls) => releaseAfterCommit(deps, ref, urls),
     create: (principal: Principal, paymentId: string, body: RefundCreateBody, urls: PublicUrls) => createRefund(deps, principal, paymentId, body, urls),
-    cancel: (principal: Principal, id: string, urls: PublicUrls) => cancelRefund(deps, principal, id, urls),
-    transition: (principal: Principal, id: string, to: RefundStatus, urls: PublicUrls) => moveRefundAsTold(deps, principal, id, to, urls),
-    adjustBalance: (principal: Principal, amount: { value: string; currency: string }, urls: PublicUrls) => adjustBalance(deps, principal, amount, urls),
-    runJob: (now: Date, only?: JobScope) => runRefundJob(deps, now, only),
   };
 }
 
