@@ -30,17 +30,21 @@ export interface QueuedDelivery {
   dueAt: number;
 }
 
-/**
+const stateKey = (task: DeliveryTask) => keys.deliveryState(task.event.envelope.id, deliveryKey(task));
+const dueSortKey = (task: DeliveryTask, dueAt: number) => keys.webhookRetrySortKey(isoMillis(dueAt), task.event.envelope.id, deliveryKey(task));
+
+/*
  * The delivery records of the table, under the event's partition `EVT#{evt}`:
  * - `DLV#{target}#{time}#{attempt}`: one item per attempt (keys.deliveryAttempt);
  * - `DELIVERY#{target}[#{resend}]`: the delivery's outcome, which makes duplicates harmless.
  *   In the local stack the same item is also the durable queue entry (task + DUE keys).
+ * Each store below is what one kind of caller writes: the delivery function bundles the
+ * journal only, the resend operation the resend requests only.
  */
-export function createDeliveryRepository(db: DynamoDBDocumentClient, tableName: string) {
-  const stateKey = (task: DeliveryTask) => keys.deliveryState(task.event.envelope.id, deliveryKey(task));
-  const dueSortKey = (task: DeliveryTask, dueAt: number) => keys.webhookRetrySortKey(isoMillis(dueAt), task.event.envelope.id, deliveryKey(task));
 
-  const journal: DeliveryJournal = {
+/** Each delivery's outcome and attempts: what every attempt reads and writes, in AWS and locally. */
+export function createDeliveryJournal(db: DynamoDBDocumentClient, tableName: string): DeliveryJournal {
+  return {
     async isSettled(eventId, key) {
       const result = await db.send(
         new GetCommand({
@@ -102,10 +106,11 @@ export function createDeliveryRepository(db: DynamoDBDocumentClient, tableName: 
       );
     },
   };
+}
 
+/** The local stack's durable delivery queue and dead-letter store (SQS and its DLQ in AWS). */
+export function createTableDeliveryQueue(db: DynamoDBDocumentClient, tableName: string) {
   return {
-    journal,
-
     /**
      * Local queue: claims a delivery for the queue. False when it already exists (a duplicate
      * publish of the same event): the first claim's entry is delivered, or recovered on restart.
@@ -204,7 +209,14 @@ export function createDeliveryRepository(db: DynamoDBDocumentClient, tableName: 
       );
       return (page.Items ?? []).map((item) => item.deadLetter as DeadLetter);
     },
+  };
+}
 
+export type TableDeliveryQueue = ReturnType<typeof createTableDeliveryQueue>;
+
+/** Replays of an event's deliveries (`POST /v1/events/{id}/resend`, `ops event resend`). */
+export function createResendRequests(db: DynamoDBDocumentClient, tableName: string) {
+  return {
     /**
      * `ops event resend`: writes a replay request next to the event. The table stream carries
      * it to the publisher like a new event, so a replay takes the same path in AWS and locally.
@@ -237,6 +249,13 @@ export function createDeliveryRepository(db: DynamoDBDocumentClient, tableName: 
       return { id: eventId, resendId };
     },
   };
+}
+
+export type ResendRequests = ReturnType<typeof createResendRequests>;
+
+/** Every delivery store at once: the operator's commands and the tests. */
+export function createDeliveryRepository(db: DynamoDBDocumentClient, tableName: string) {
+  return { journal: createDeliveryJournal(db, tableName), ...createTableDeliveryQueue(db, tableName), ...createResendRequests(db, tableName) };
 }
 
 export type DeliveryRepository = ReturnType<typeof createDeliveryRepository>;

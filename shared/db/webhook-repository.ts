@@ -17,11 +17,13 @@ import * as keys from './keys';
 import { queryAll } from './query-all';
 import { INDEXES } from './table';
 
-/**
+/*
  * Webhook subscriptions (`ORG#{org}` / `WHK#{mode}#{whk}`, found by id through GSI3) and the
  * per-organization+mode secret that signs deliveries to per-object URLs.
  */
-export function createWebhookRepository(db: DynamoDBDocumentClient, tableName: string) {
+
+/** What deliveries and the resend read: subscriptions and the URL secret (created on first use). */
+export function createSubscriptionReads(db: DynamoDBDocumentClient, tableName: string) {
   async function findById(id: string): Promise<WebhookSubscription | undefined> {
     const [item] = await queryAll(db, {
       TableName: tableName,
@@ -34,6 +36,67 @@ export function createWebhookRepository(db: DynamoDBDocumentClient, tableName: s
   }
 
   return {
+    /** The subscriptions of an organization, of one mode or both. */
+    async list(orgId: string, mode?: Mode): Promise<WebhookSubscription[]> {
+      const items = await queryAll(db, {
+        TableName: tableName,
+        KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+        ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK' },
+        ExpressionAttributeValues: {
+          ':pk': keys.organization(orgId).PK,
+          ':prefix': keys.webhookSubscriptionsPrefix(mode),
+        },
+      });
+      return items.map((item) => stripKeys<WebhookSubscription>(item)!);
+    },
+
+    findById,
+
+    /** A subscription read by its full key (strongly consistent): what deliveries sign with. */
+    async get(orgId: string, mode: Mode, id: string): Promise<WebhookSubscription | undefined> {
+      const result = await db.send(
+        new GetCommand({ TableName: tableName, Key: keys.webhookSubscription(orgId, mode, id), ConsistentRead: true }),
+      );
+      return stripKeys<WebhookSubscription>(result.Item);
+    },
+
+    /**
+     * The secret that signs deliveries to per-object URLs of this organization and mode,
+     * created on first use. Two racing creators agree: the conditional put lets one win and
+     * the other reads the winner's secret.
+     */
+    async urlSecret(orgId: string, mode: Mode): Promise<string> {
+      const key = keys.webhookUrlSecret(orgId, mode);
+      const existing = await db.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }));
+      if (existing.Item) return existing.Item.secret as string;
+      const secret = newSigningSecret();
+      return conditionalWrite(
+        async () => {
+          await db.send(
+            new PutCommand({
+              TableName: tableName,
+              Item: { ...key, entity: 'webhook_url_secret', orgId, mode, secret, createdAt: isoMillis() },
+              ConditionExpression: 'attribute_not_exists(#pk)',
+              ExpressionAttributeNames: { '#pk': 'PK' },
+              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+            }),
+          );
+          return secret;
+        },
+        (old) => old?.secret as string,
+      );
+    },
+  };
+}
+
+export type SubscriptionReads = ReturnType<typeof createSubscriptionReads>;
+
+/** Subscriptions with their writes: the operator's commands and the tests. */
+export function createWebhookRepository(db: DynamoDBDocumentClient, tableName: string) {
+  const reads = createSubscriptionReads(db, tableName);
+  return {
+    ...reads,
+
     /**
      * Creates a subscription with a fresh signing secret, in one transaction with a check that
      * the organization exists.
@@ -78,32 +141,8 @@ export function createWebhookRepository(db: DynamoDBDocumentClient, tableName: s
       return subscription;
     },
 
-    /** The subscriptions of an organization, of one mode or both. */
-    async list(orgId: string, mode?: Mode): Promise<WebhookSubscription[]> {
-      const items = await queryAll(db, {
-        TableName: tableName,
-        KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
-        ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK' },
-        ExpressionAttributeValues: {
-          ':pk': keys.organization(orgId).PK,
-          ':prefix': keys.webhookSubscriptionsPrefix(mode),
-        },
-      });
-      return items.map((item) => stripKeys<WebhookSubscription>(item)!);
-    },
-
-    findById,
-
-    /** A subscription read by its full key (strongly consistent): what deliveries sign with. */
-    async get(orgId: string, mode: Mode, id: string): Promise<WebhookSubscription | undefined> {
-      const result = await db.send(
-        new GetCommand({ TableName: tableName, Key: keys.webhookSubscription(orgId, mode, id), ConsistentRead: true }),
-      );
-      return stripKeys<WebhookSubscription>(result.Item);
-    },
-
     async delete(id: string): Promise<WebhookSubscription> {
-      const found = await findById(id);
+      const found = await reads.findById(id);
       if (!found) throw new NotFoundError(`Webhook subscription ${id} does not exist`);
       await conditionalWrite(
         () =>
@@ -121,33 +160,6 @@ export function createWebhookRepository(db: DynamoDBDocumentClient, tableName: s
         },
       );
       return found;
-    },
-
-    /**
-     * The secret that signs deliveries to per-object URLs of this organization and mode,
-     * created on first use. Two racing creators agree: the conditional put lets one win and
-     * the other reads the winner's secret.
-     */
-    async urlSecret(orgId: string, mode: Mode): Promise<string> {
-      const key = keys.webhookUrlSecret(orgId, mode);
-      const existing = await db.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }));
-      if (existing.Item) return existing.Item.secret as string;
-      const secret = newSigningSecret();
-      return conditionalWrite(
-        async () => {
-          await db.send(
-            new PutCommand({
-              TableName: tableName,
-              Item: { ...key, entity: 'webhook_url_secret', orgId, mode, secret, createdAt: isoMillis() },
-              ConditionExpression: 'attribute_not_exists(#pk)',
-              ExpressionAttributeNames: { '#pk': 'PK' },
-              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-            }),
-          );
-          return secret;
-        },
-        (old) => old?.secret as string,
-      );
     },
   };
 }

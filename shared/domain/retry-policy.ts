@@ -1,5 +1,5 @@
-// The webhook retry policy, apart from the delivery code that signs (standardwebhooks, 12 KB):
-// the refund, chargeback and checkout functions read the webhook settings, never sign.
+// The webhook retry policy, apart from the delivery code that signs and posts: the refund,
+// chargeback and checkout functions read the webhook settings, never deliver.
 
 /**
  * Delays between attempts: `scheduleMs[n - 1]` separates attempt n from attempt n + 1, so a

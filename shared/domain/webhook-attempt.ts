@@ -1,7 +1,7 @@
-import { Webhook } from 'standardwebhooks';
 import { isoMillis } from '../time';
 import * as z from '../zod';
 import { retryDelayMs } from './retry-policy';
+import { webhookSignature } from './webhooks';
 import {
   deliveryKey,
   RECORD_TRIES,
@@ -15,9 +15,8 @@ import {
 } from './webhook-delivery';
 
 /*
- * One attempt of a webhook delivery (shared/domain/webhook-delivery.ts): the one step that signs,
- * so that only the delivery functions bundle the signing package (standardwebhooks and its
- * SHA-256 and base64, 12 KB); the events API reads deliveries without it.
+ * One attempt of a webhook delivery (shared/domain/webhook-delivery.ts): the one step that signs
+ * and posts; the events API reads deliveries without it.
  */
 
 /** The Standard Webhooks headers of every attempt, as the reference documents each webhook. */
@@ -32,10 +31,11 @@ export const WebhookHeadersSchema = z.object({
 
 /** The headers of one attempt, signed per Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `id.timestamp.body`. */
 export function signedHeaders(secret: string, eventId: string, at: Date, body: string): Record<string, string> {
+  const unixSeconds = Math.floor(at.getTime() / 1000);
   const signed: z.infer<typeof WebhookHeadersSchema> = {
     'webhook-id': eventId,
-    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-    'webhook-signature': new Webhook(secret).sign(eventId, at, body),
+    'webhook-timestamp': String(unixSeconds),
+    'webhook-signature': webhookSignature(secret, eventId, unixSeconds, body),
   };
   return { 'content-type': 'application/json', 'user-agent': 'payment-operations-webhooks/1', ...signed };
 }

@@ -1,6 +1,9 @@
-import { isRequeued, tenantOf, type DeliveryTask } from '../domain/webhook-delivery';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createTableDeliveryQueue } from '../db/webhook-delivery-repository';
+import { isRequeued, tenantOf, type DeliveryTask, type WebhookSender } from '../domain/webhook-delivery';
 import { logger } from '../observability/logger';
-import { logDeliveryOutcome, type WebhookService } from '../webhooks/delivery-service';
+import { createWebhookService, logDeliveryOutcome } from '../webhooks/delivery-service';
+import type { WebhookSettings } from '../webhooks/settings';
 
 /** How often one attempt is tried again when the table fails before it, before it is left pending. */
 const UNSTARTED_ATTEMPT_RETRIES = 5;
@@ -13,6 +16,14 @@ export interface LocalDeliveryQueue {
   stop(): Promise<void>;
 }
 
+/** The delivery use cases as the local stack runs them: the table is their queue and their dead-letter store. */
+export function createLocalWebhookService(db: DynamoDBDocumentClient, tableName: string, settings: WebhookSettings, adapters: { sender?: WebhookSender } = {}) {
+  const deliveries = createTableDeliveryQueue(db, tableName);
+  return { ...createWebhookService(db, tableName, settings, { ...adapters, deadLetters: deliveries }), deliveries };
+}
+
+export type LocalWebhookService = ReturnType<typeof createLocalWebhookService>;
+
 /**
  * The SQS webhook queue's local twin, running the same delivery use case. Each delivery is a
  * table item (claimed on enqueue, its next attempt on the sparse DUE index), so a restart
@@ -23,7 +34,7 @@ export interface LocalDeliveryQueue {
  * organization's turn (SQS fair queues and the same slots in AWS).
  */
 export function createLocalDeliveryQueue(
-  service: WebhookService,
+  service: LocalWebhookService,
   options: { concurrency?: number; perOrganization?: number } = {},
 ): LocalDeliveryQueue {
   const concurrency = options.concurrency ?? 32;

@@ -1,9 +1,8 @@
 import { createDocumentClient } from '../db/client';
 import type { DeliveryTask, PublishedEvent, WebhookSender } from '../domain/webhook-delivery';
 import { logger } from '../observability/logger';
-import { createWebhookService } from '../webhooks/delivery-service';
 import { LOCAL_WEBHOOK_SETTINGS, loadWebhookSettings, type WebhookSettings } from '../webhooks/settings';
-import { createLocalDeliveryQueue } from './delivery-queue';
+import { createLocalDeliveryQueue, createLocalWebhookService } from './delivery-queue';
 import { startStreamPublisher } from './stream-publisher';
 
 /** How long an event's fan-out may keep failing (the table unreachable) before it is skipped. */
@@ -33,7 +32,7 @@ export interface EventPipeline {
 export async function startEventPipeline(options: EventPipelineOptions): Promise<EventPipeline> {
   const db = createDocumentClient({ endpoint: options.dynamodbEndpoint });
   const settings = options.settings ?? loadWebhookSettings(process.env, LOCAL_WEBHOOK_SETTINGS);
-  const service = createWebhookService(db, options.tableName, settings, { sender: options.sender });
+  const service = createLocalWebhookService(db, options.tableName, settings, { sender: options.sender });
   const queue = createLocalDeliveryQueue(service, { concurrency: options.concurrency });
   await queue.recover();
   /**

@@ -1,7 +1,7 @@
 import { createEventRepository } from '../db/event-repository';
 import { createRateLimiter } from '../db/rate-limit';
-import { createDeliveryRepository } from '../db/webhook-delivery-repository';
-import { createWebhookRepository } from '../db/webhook-repository';
+import { createResendRequests } from '../db/webhook-delivery-repository';
+import { createSubscriptionReads } from '../db/webhook-repository';
 import { eventUseCases } from '../use-cases/events';
 import { once, processWiring } from './wiring';
 
@@ -10,8 +10,8 @@ export const eventServices = /* @__PURE__ */ once(() => {
   const { db, tableName } = processWiring();
   return eventUseCases({
     events: createEventRepository(db, tableName),
-    deliveries: createDeliveryRepository(db, tableName),
-    webhooks: createWebhookRepository(db, tableName),
+    deliveries: createResendRequests(db, tableName),
+    webhooks: createSubscriptionReads(db, tableName),
     limiter: createRateLimiter(db, tableName),
   });
 });

@@ -1,9 +1,9 @@
 import type { Principal } from '../auth/principal';
 import type { AttemptReader } from '../db/delivery-attempts';
 import type { EventRepository } from '../db/event-repository';
-import type { DeliveryRepository } from '../db/webhook-delivery-repository';
+import type { ResendRequests } from '../db/webhook-delivery-repository';
 import type { RateLimiter } from '../db/rate-limit';
-import type { WebhookRepository } from '../db/webhook-repository';
+import type { SubscriptionReads } from '../db/webhook-repository';
 import { attemptId, deliveryAttemptResource, isAttemptId, type StoredAttempt } from '../domain/event-resources';
 import { requireOwned } from '../domain/scope';
 import { BusinessRuleError, TooManyRequestsError } from '../errors';
@@ -19,8 +19,8 @@ export interface EventReadDeps {
 export interface EventDeps {
   events: EventRepository;
   limiter: RateLimiter;
-  deliveries: Pick<DeliveryRepository, 'requestResend'>;
-  webhooks: Pick<WebhookRepository, 'get'>;
+  deliveries: ResendRequests;
+  webhooks: Pick<SubscriptionReads, 'get'>;
 }
 
 const ownedEvent = async (events: EventRepository, principal: Principal, id: string) => requireOwned(await events.get(id), principal).envelope;

@@ -1,8 +1,8 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Mode } from '../auth/principal';
 import { createAttemptSlots } from '../db/attempt-slots';
-import { createDeliveryRepository } from '../db/webhook-delivery-repository';
-import { createWebhookRepository } from '../db/webhook-repository';
+import { createDeliveryJournal } from '../db/webhook-delivery-repository';
+import { createSubscriptionReads } from '../db/webhook-repository';
 import {
   planDeliveries,
   type DeliveryOutcome,
@@ -21,20 +21,20 @@ import type { WebhookSettings } from './settings';
 /**
  * The delivery use cases wired to the table and HTTP, shared by the AWS functions and the
  * local stack: `plan` fans an event out into one task per target, `deliver` makes one attempt.
- * Dead letters go to the SQS DLQ in AWS and to the table's dead-letter partition by default.
+ * Dead letters go to the SQS DLQ in AWS and to the table's dead-letter partition locally
+ * (shared/local/delivery-queue.ts).
  */
 export function createWebhookService(
   db: DynamoDBDocumentClient,
   tableName: string,
   settings: WebhookSettings,
-  adapters: { sender?: WebhookSender; deadLetters?: DeadLetters } = {},
+  adapters: { sender?: WebhookSender; deadLetters: DeadLetters },
 ) {
-  const webhooks = createWebhookRepository(db, tableName);
-  const deliveries = createDeliveryRepository(db, tableName);
+  const webhooks = createSubscriptionReads(db, tableName);
   const ports: DeliveryPorts = {
     sender: adapters.sender ?? createHttpSender(settings),
-    deadLetters: adapters.deadLetters ?? deliveries,
-    journal: deliveries.journal,
+    deadLetters: adapters.deadLetters,
+    journal: createDeliveryJournal(db, tableName),
     slots: createAttemptSlots(db, tableName, settings.inFlight.perTenant),
     busyRetryMs: settings.inFlight.busyRetryMs,
     secrets: {
@@ -57,7 +57,6 @@ export function createWebhookService(
   }
 
   return {
-    deliveries,
     /** Attempts of one organization + mode at once: the local queue keeps to it in memory too. */
     perTenant: settings.inFlight.perTenant,
     planner,

@@ -1,18 +1,18 @@
 import { testInProcess } from '../../support/mode';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { paymentItem } from '../../../shared/db/payment-repository';
+import { createDeliveryJournal } from '../../../shared/db/webhook-delivery-repository';
 import { createWebhookRepository, type WebhookRepository } from '../../../shared/db/webhook-repository';
 import { deliveryKey, type DeadLetter } from '../../../shared/domain/webhook-delivery';
 import { urlTargetKey } from '../../../shared/domain/webhooks';
 import { newEvent, type OutboxEvent } from '../../../shared/events';
 import { outboxPut } from '../../../shared/db/outbox';
 import { newId } from '../../../shared/ids';
-import { createLocalDeliveryQueue } from '../../../shared/local/delivery-queue';
+import { createLocalDeliveryQueue, createLocalWebhookService } from '../../../shared/local/delivery-queue';
 import { startEventPipeline } from '../../../shared/local/event-pipeline';
 import { runOps } from '../../../shared/ops/cli';
 import { opsCommands } from '../../../shared/ops/commands';
 import { isoMillis } from '../../../shared/time';
-import { createWebhookService } from '../../../shared/webhooks/delivery-service';
 import { LOCAL_WEBHOOK_SETTINGS, type WebhookSettings } from '../../../shared/webhooks/settings';
 import { createMerchant, startTestStack, type Merchant, type TestStack } from '../../support/stack';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver';
@@ -156,7 +156,7 @@ describe('local pipeline: stream -> fan-out -> signed delivery (startLocalStack 
       expect(answers(flaky)).toEqual([500, 500, 500, 200]);
       expect(new Set(flaky.requests.map((r) => r.headers['webhook-id']))).toEqual(new Set([event.envelope.id]));
 
-      const service = createWebhookService(stack.db, stack.tableName, FAST);
+      const service = createLocalWebhookService(stack.db, stack.tableName, FAST);
       let parked: DeadLetter[] = [];
       await broken.waitFor(() => broken.requests.length === 4, 'four attempts at the broken endpoint');
       await broken.waitFor(
@@ -213,11 +213,11 @@ describe('local pipeline: stream -> fan-out -> signed delivery (startLocalStack 
       await commit(stack, merchant, [event]);
       await receiver.waitFor(() => receiver.delivered().length === 1, 'the first delivery');
 
-      const service = createWebhookService(stack.db, stack.tableName, FAST);
+      const service = createLocalWebhookService(stack.db, stack.tableName, FAST);
       const tasks = await service.plan(event);
       expect(tasks.map((task) => task.target.key)).toEqual([urlTargetKey(receiver.url)]);
       // The receiver has its answer before the outcome is recorded: wait for the record.
-      await receiver.waitFor(() => service.deliveries.journal.isSettled(event.envelope.id, deliveryKey(tasks[0])), 'the outcome recorded');
+      await receiver.waitFor(() => createDeliveryJournal(stack.db, stack.tableName).isSettled(event.envelope.id, deliveryKey(tasks[0])), 'the outcome recorded');
       // Local queue: the delivery is already claimed; AWS path: the attempt sees it settled.
       const queue = createLocalDeliveryQueue(service);
       await queue.enqueue(tasks);

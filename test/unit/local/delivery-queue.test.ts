@@ -1,6 +1,5 @@
 import type { DeliveryOutcome, DeliveryTask } from '../../../shared/domain/webhook-delivery';
-import { createLocalDeliveryQueue } from '../../../shared/local/delivery-queue';
-import type { WebhookService } from '../../../shared/webhooks/delivery-service';
+import { createLocalDeliveryQueue, type LocalWebhookService } from '../../../shared/local/delivery-queue';
 
 /** The queue's own rules, with an in-memory service: claims, attempts, persistence failures. */
 const task = (id: string): DeliveryTask => ({
@@ -25,7 +24,7 @@ function fakeService(overrides: { claim?: (task: DeliveryTask) => Promise<boolea
         delivered.push(`${t.event.envelope.id}#${t.attempt}`);
         return { kind: 'delivered', task: t };
       }),
-  } as unknown as WebhookService;
+  } as unknown as LocalWebhookService;
   return { service, delivered };
 }
 

@@ -285,7 +285,7 @@ describe('SQS consumer: fan-out and delivery (DynamoDB Local, HTTP receivers, mo
       },
       { step: 'initialize', name: 'refuseAttemptRecords' },
     );
-    const refusing = createWebhookService(failingTable, tableName, { ...LOCAL_WEBHOOK_SETTINGS, policy: { scheduleMs: [30_000], jitter: 0 } });
+    const refusing = createWebhookService(failingTable, tableName, { ...LOCAL_WEBHOOK_SETTINGS, policy: { scheduleMs: [30_000], jitter: 0 } }, { deadLetters: queue.deadLetters });
     const unrecordedConsumer = createSqsWebhookConsumer({ plan: refusing.plan, deliver: refusing.deliver, queue, now: () => now });
     const seen = receivers[0].requests.length;
     expect(await unrecordedConsumer(batch(sqsRecord(tasks[2])))).toEqual({ batchItemFailures: [] });

@@ -19,7 +19,7 @@ import { maxAttempts, minimumRetryWindowMs } from '../../../shared/domain/retry-
 import { newSigningSecret, urlTargetKey, type WebhookSubscription } from '../../../shared/domain/webhooks';
 import { newEvent } from '../../../shared/events';
 import { ensureTable } from '../../../shared/local/dynamodb-local';
-import { createWebhookService } from '../../../shared/webhooks/delivery-service';
+import { createLocalWebhookService } from '../../../shared/local/delivery-queue';
 import { createHttpSender, isNonPublicAddress } from '../../../shared/webhooks/http-sender';
 import { AWS_WEBHOOK_SETTINGS, LOCAL_WEBHOOK_SETTINGS, loadWebhookSettings } from '../../../shared/webhooks/settings';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver';
@@ -340,7 +340,7 @@ describe('fan-out against the table, delivered over HTTP', () => {
         targetUrls: [receivers[2].url],
       });
 
-      const service = createWebhookService(db, tableName, LOCAL_WEBHOOK_SETTINGS);
+      const service = createLocalWebhookService(db, tableName, LOCAL_WEBHOOK_SETTINGS);
       const tasks = await service.plan(published);
       expect(tasks.map((task) => task.target.key).sort()).toEqual([links.id, all.id, urlTargetKey(receivers[2].url)].sort());
       const outcomes = await Promise.all(tasks.map((task) => service.deliver(task)));
