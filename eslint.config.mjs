@@ -51,6 +51,27 @@ export default tseslint.config(
       ],
     },
   },
+  // A schema built when its module loads stays in every bundle that imports the module, used or
+  // not (a call or a property read may have effects, so esbuild keeps it): build module-level
+  // schemas in a `/* @__PURE__ */ (() => …)()`, which a bundle drops when nothing reads it.
+  {
+    files: ['shared/**/*.ts'],
+    ignores: ['shared/zod.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ImportDeclaration[source.value=/^zod($|\\u002F)/][importKind!='type']",
+          message: "Use `import * as z from '<path>/shared/zod'`: zod/mini with its English messages; classic zod bloats every bundle.",
+        },
+        {
+          selector:
+            ":matches(Program, ExportNamedDeclaration) > VariableDeclaration > VariableDeclarator > :matches(CallExpression, ObjectExpression, ArrayExpression).init:not([callee.type='ArrowFunctionExpression']):has(MemberExpression[object.name='z'])",
+          message: 'Build a module-level schema in `/* @__PURE__ */ (() => …)()`, so that bundles which never read it drop it.',
+        },
+      ],
+    },
+  },
   // The one module that imports zod itself.
   {
     files: ['shared/zod.ts'],

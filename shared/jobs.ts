@@ -40,9 +40,10 @@ export async function runAllJobs(jobs: Job[], now = new Date()): Promise<{ name:
 }
 
 /** The answer of `POST /v1/test_helpers/jobs/:name` (output). */
-export const JobRunSchema = z.withMeta(
-  z.strictObject({ object: z.literal('job_run'), name: z.string(), processed: z.number().check(z.int(), z.nonnegative()) }),
-  { id: 'JobRun', description: 'One run of a minute job and how many items it processed.' },
-);
+export const JobRunSchema = /* @__PURE__ */ (() =>
+  z.withMeta(
+    z.strictObject({ object: z.literal('job_run'), name: z.string(), processed: z.number().check(z.int(), z.nonnegative()) }),
+    { id: 'JobRun', description: 'One run of a minute job and how many items it processed.' },
+  ))();
 
 export const jobRunResource = (name: string, processed: number): z.infer<typeof JobRunSchema> => ({ object: 'job_run', name, processed });

@@ -69,13 +69,14 @@ export function moneyOut(money: Money, letterCase: 'upper' | 'lower'): { value: 
 }
 
 /** The API's money object on output: a decimal string with two fraction digits and a currency. */
-export const AmountSchema = z.withMeta(
-  z.strictObject({
-    value: z.withMeta(z.string().check(z.regex(/^-?[0-9]+\.[0-9]{2}$/)), { description: 'Decimal with two fraction digits.', example: '10.50' }),
-    currency: z.withMeta(z.string().check(z.regex(/^[A-Za-z]{3}$/)), {
-      description: 'Three-letter currency code; its letter case depends on the resource.',
-      example: 'EUR',
+export const AmountSchema = /* @__PURE__ */ (() =>
+  z.withMeta(
+    z.strictObject({
+      value: z.withMeta(z.string().check(z.regex(/^-?[0-9]+\.[0-9]{2}$/)), { description: 'Decimal with two fraction digits.', example: '10.50' }),
+      currency: z.withMeta(z.string().check(z.regex(/^[A-Za-z]{3}$/)), {
+        description: 'Three-letter currency code; its letter case depends on the resource.',
+        example: 'EUR',
+      }),
     }),
-  }),
-  { id: 'Amount' },
-);
+    { id: 'Amount' },
+  ))();

@@ -25,7 +25,7 @@ function sharedCauses(status: ErrorStatus, isPost: boolean): string {
   return causes.length ? ` Also: ${causes.join('; ')}.` : '';
 }
 
-const RetryAfterHeaders = z.object({ 'Retry-After': z.withMeta(z.string(), { description: 'Seconds to wait before retrying.' }) });
+const RetryAfterHeaders = /* @__PURE__ */ (() => z.object({ 'Retry-After': z.withMeta(z.string(), { description: 'Seconds to wait before retrying.' }) }))();
 
 const json = (schema: z.ZodMiniType) => ({ 'application/json': { schema } });
 

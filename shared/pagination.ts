@@ -10,22 +10,22 @@ export const DEFAULT_LIMIT = 10;
 export const MAX_LIMIT = 100;
 
 /** Query-string fields every list accepts; lists extend this with their own filters. */
-export const listQueryFields = {
-  limit: z.withMeta(z.optional(z.string()), {
-    description: `Page size, an integer from 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}); anything else is a 422 with attribute \`limit\`.`,
-    override: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
-  }),
-  starting_after: z.withMeta(z.optional(z.string()), {
-    description: 'Cursor: the id of an item of this list (the last of the previous page); returns the items after it.',
-  }),
-  ending_before: z.withMeta(z.optional(z.string()), {
-    description:
-      'Cursor: the id of an item of this list (the first of the current page); returns the newer items before it. Not together with `starting_after`.',
-  }),
-};
+export const listQueryFields = /* @__PURE__ */ (() => ({
+    limit: z.withMeta(z.optional(z.string()), {
+      description: `Page size, an integer from 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}); anything else is a 422 with attribute \`limit\`.`,
+      override: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
+    }),
+    starting_after: z.withMeta(z.optional(z.string()), {
+      description: 'Cursor: the id of an item of this list (the last of the previous page); returns the items after it.',
+    }),
+    ending_before: z.withMeta(z.optional(z.string()), {
+      description:
+        'Cursor: the id of an item of this list (the first of the current page); returns the newer items before it. Not together with `starting_after`.',
+    }),
+  }))();
 
 /** The standard list query (`limit` and both cursors); unknown query fields are 400. */
-export const ListQuery = z.withMeta(z.strictObject(listQueryFields), { id: 'ListQuery' });
+export const ListQuery = /* @__PURE__ */ (() => z.withMeta(z.strictObject(listQueryFields), { id: 'ListQuery' }))();
 
 /** `{has_more, data}`: the list answer of chargebacks, refunds, settlements, records and payments. */
 export const pageSchema = <T extends z.ZodMiniType>(item: T, id: string, description: string) =>

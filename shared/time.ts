@@ -30,7 +30,7 @@ export function isValidDatetime(value: string): boolean {
 }
 
 /** An output datetime of every resource but settlements: ISO 8601 in UTC, milliseconds, `Z`. */
-export const DatetimeSchema = z.withMeta(z.iso.datetime({ precision: 3 }), { example: '2026-11-20T10:00:00.000Z' });
+export const DatetimeSchema = /* @__PURE__ */ (() => z.withMeta(z.iso.datetime({ precision: 3 }), { example: '2026-11-20T10:00:00.000Z' }))();
 
 /** Exponential backoff with full jitter: a random wait up to base·2^attempt, capped. */
 export function backoff(attempt: number, baseMs = 5, capMs = 250): Promise<void> {

@@ -3,7 +3,7 @@ import { ListQuery } from '../pagination';
 import { defineList, defineRetrieve, defineOperation, NoQuery, NoParams, pathParam } from './operation';
 import { paymentId } from './payments';
 
-const chargebackId = pathParam('id', 'The chargeback id (`cb_…`).', 'cb_01jd2x3y4z5a6b7c8d9e0f1g2h');
+const chargebackId = /* @__PURE__ */ (() => pathParam('id', 'The chargeback id (`cb_…`).', 'cb_01jd2x3y4z5a6b7c8d9e0f1g2h'))();
 
 export const getChargeback = /* @__PURE__ */ defineRetrieve({
   path: '/v1/chargebacks/{id}',

@@ -2,7 +2,7 @@ import { DeliveryAttemptListSchema, EventListSchema, EventResendSchema, EventSch
 import { ListQuery } from '../pagination';
 import { defineList, defineOperation, defineRetrieve, NoParams, NoQuery, pathParam } from './operation';
 
-const eventIdPath = pathParam('id', 'The event id (`evt_…`).', 'evt_01jd2x3y4z5a6b7c8d9e0f1g2h');
+const eventIdPath = /* @__PURE__ */ (() => pathParam('id', 'The event id (`evt_…`).', 'evt_01jd2x3y4z5a6b7c8d9e0f1g2h'))();
 
 export const listEvents = /* @__PURE__ */ defineList({
   path: '/v1/events',

@@ -74,9 +74,9 @@ export const LIST_422 =
   'A list parameter breaks a rule: `limit` outside 1..100, a malformed cursor or one naming no item of this list, both cursors at once.';
 
 /** No query parameters are read; unknown ones are ignored, as on every retrieve. */
-export const NoQuery = z.object({});
+export const NoQuery = /* @__PURE__ */ (() => z.object({}))();
 /** No path parameters. */
-export const NoParams = z.object({});
+export const NoParams = /* @__PURE__ */ (() => z.object({}))();
 
 /** A path parameter, described for the reference. */
 export const pathParam = <N extends string>(name: N, description: string, example: string) =>

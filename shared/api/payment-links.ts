@@ -22,7 +22,7 @@ export const CheckoutDeniedSchema = /* @__PURE__ */ (() =>
     { id: 'CheckoutDeniedError', description: 'The link refuses checkout; the error envelope plus `reason`.' },
   ))();
 
-const linkId = pathParam('id', 'The payment link id (`pl_…`).', 'pl_01jd2x3y4z5a6b7c8d9e0f1g2h');
+const linkId = /* @__PURE__ */ (() => pathParam('id', 'The payment link id (`pl_…`).', 'pl_01jd2x3y4z5a6b7c8d9e0f1g2h'))();
 
 export const createPaymentLink = /* @__PURE__ */ defineOperation({
   method: 'POST',
@@ -106,29 +106,30 @@ export const listPaymentLinkPayments = /* @__PURE__ */ defineList({
   success: { status: 200, description: "A page of the link's payments.", schema: PaymentLinkPaymentListSchema },
 });
 
-export const testHelperCheckout = /* @__PURE__ */ defineOperation({
-  method: 'POST',
-  path: '/v1/test_helpers/payment_links/{id}/checkout',
-  handler: 'test-helper-checkout',
-  table: 'write',
-  auth: { scope: 'payment_link:update', mode: 'test' },
-  params: linkId,
-  query: NoQuery,
-  body: testCheckoutBody,
-  tag: 'Test helpers',
-  summary: 'Check out a payment link',
-  description:
-    "Runs the checkout page's code without a browser: opens the checkout and completes the payment with `outcome` (default `paid`). " +
-    'Like the page, it needs the fields the link collects (`email`, `phone`, `address`) to pay.',
-  success: { status: 201, description: 'The payment.', schema: PaymentSchema },
-  errors: {
-    422: { description: '`outcome` `paid` without a field the link collects (attribute: the first missing field).' },
-    409: {
-      description: 'The link refuses checkout (`reason`: `expired`, `inactive` or `limit_reached`), or an Idempotency-Key is in flight.',
-      schema: z.union([CheckoutDeniedSchema, ErrorEnvelopeSchema]),
+export const testHelperCheckout = /* @__PURE__ */ (() =>
+  defineOperation({
+    method: 'POST',
+    path: '/v1/test_helpers/payment_links/{id}/checkout',
+    handler: 'test-helper-checkout',
+    table: 'write',
+    auth: { scope: 'payment_link:update', mode: 'test' },
+    params: linkId,
+    query: NoQuery,
+    body: testCheckoutBody,
+    tag: 'Test helpers',
+    summary: 'Check out a payment link',
+    description:
+      "Runs the checkout page's code without a browser: opens the checkout and completes the payment with `outcome` (default `paid`). " +
+      'Like the page, it needs the fields the link collects (`email`, `phone`, `address`) to pay.',
+    success: { status: 201, description: 'The payment.', schema: PaymentSchema },
+    errors: {
+      422: { description: '`outcome` `paid` without a field the link collects (attribute: the first missing field).' },
+      409: {
+        description: 'The link refuses checkout (`reason`: `expired`, `inactive` or `limit_reached`), or an Idempotency-Key is in flight.',
+        schema: z.union([CheckoutDeniedSchema, ErrorEnvelopeSchema]),
+      },
     },
-  },
-});
+  }))();
 
 export const paymentLinkOperations = [
   createPaymentLink,

@@ -1,7 +1,7 @@
 import { PaymentListSchema, PaymentSchema, listPaymentsQuery } from '../domain/payments';
 import { defineList, defineRetrieve, NoParams, pathParam } from './operation';
 
-export const paymentId = pathParam('id', 'The payment id (`pay_…`).', 'pay_01jd2x3y4z5a6b7c8d9e0f1g2h');
+export const paymentId = /* @__PURE__ */ (() => pathParam('id', 'The payment id (`pay_…`).', 'pay_01jd2x3y4z5a6b7c8d9e0f1g2h'))();
 
 export const listPayments = /* @__PURE__ */ defineList({
   path: '/v1/payments',

@@ -3,10 +3,11 @@ import { SWAGGER_UI_BUNDLE_FILES } from '../docs/swagger-ui';
 import type { PublicUrls } from '../config';
 import { NoParams, NoQuery, defineOperation, definePage, type ErrorStatus, type Tag } from './operation';
 
-const OpenApiDocumentSchema = z.withMeta(
-  z.looseObject({ openapi: z.string(), info: z.looseObject({ title: z.string(), version: z.string() }), paths: z.record(z.string(), z.unknown()) }),
-  { id: 'OpenApiDocument', description: 'This document.' },
-);
+const OpenApiDocumentSchema = /* @__PURE__ */ (() =>
+  z.withMeta(
+    z.looseObject({ openapi: z.string(), info: z.looseObject({ title: z.string(), version: z.string() }), paths: z.record(z.string(), z.unknown()) }),
+    { id: 'OpenApiDocument', description: 'This document.' },
+  ))();
 
 export const getOpenApi = /* @__PURE__ */ defineOperation({
   method: 'GET',

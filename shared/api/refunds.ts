@@ -3,7 +3,7 @@ import { ListQuery } from '../pagination';
 import { defineList, defineRetrieve, defineOperation, NoQuery, NoParams, pathParam } from './operation';
 import { paymentId } from './payments';
 
-const refundId = pathParam('id', 'The refund id (`rf_…`).', 'rf_01jd2x3y4z5a6b7c8d9e0f1g2h');
+const refundId = /* @__PURE__ */ (() => pathParam('id', 'The refund id (`rf_…`).', 'rf_01jd2x3y4z5a6b7c8d9e0f1g2h'))();
 
 export const createRefund = /* @__PURE__ */ defineOperation({
   method: 'POST',

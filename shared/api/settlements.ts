@@ -2,7 +2,7 @@ import { SettlementListSchema, SettlementRecordListSchema, SettlementRecordsQuer
 import { ListQuery } from '../pagination';
 import { defineList, defineRetrieve, NoParams, pathParam } from './operation';
 
-const settlementCode = pathParam('code', 'The settlement reference code (as on the bank statement) or its `stl_` id.', 'STL-2026-11-20');
+const settlementCode = /* @__PURE__ */ (() => pathParam('code', 'The settlement reference code (as on the bank statement) or its `stl_` id.', 'STL-2026-11-20'))();
 const UNKNOWN_OR_TEST = { description: 'Unknown or foreign settlement, or a test key.' };
 
 export const listSettlements = /* @__PURE__ */ defineList({

@@ -115,7 +115,7 @@ export const webhookRetrySortKey = (due: string, eventId: string, deliveryKey: s
   deliveryEntity.sortKey('due', { due, evt: eventId, delivery: deliveryKey });
 export const webhookDeadLetter = (parkedAt: string, eventId: string, deliveryKey: string) =>
   deadLetterEntity.key({ parked_at: parkedAt, evt: eventId, delivery: deliveryKey });
-export const webhookDeadLetters = /* @__PURE__ */ render(deadLetterEntity.definition.key.pk, {});
+export const webhookDeadLetters = /* @__PURE__ */ (() => render(deadLetterEntity.definition.key.pk, {}))();
 
 export const idempotency = (keyId: string, idempotencyKey: string) => idempotencyEntity.key({ key: keyId, idempotency_key: idempotencyKey });
 export const streamCheckpoint = (shardId: string) => streamCheckpointEntity.key({ shard: shardId });

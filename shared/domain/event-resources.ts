@@ -36,9 +36,10 @@ const envelopeOf = <T extends EventType>(type: T) =>
   );
 
 /** Each event type's envelope, exactly as webhooks deliver it and the events API returns it. */
-export const EVENT_ENVELOPES = Object.fromEntries(EVENT_TYPES.map((type) => [type, envelopeOf(type)])) as {
-  [T in EventType]: ReturnType<typeof envelopeOf<T>>;
-};
+export const EVENT_ENVELOPES = /* @__PURE__ */ (() =>
+  Object.fromEntries(EVENT_TYPES.map((type) => [type, envelopeOf(type)])) as {
+    [T in EventType]: ReturnType<typeof envelopeOf<T>>;
+  })();
 
 export const EventSchema = /* @__PURE__ */ (() =>
   z.withMeta(

@@ -22,36 +22,40 @@ export const isBusinessRule = (params: unknown) => (params as { businessRule?: b
 const isPositive = (value: string) => !DECIMAL_AMOUNT.test(value) || (tryParseMinor(value) ?? 1) > 0;
 
 /** `amount.value` of a new amount: the one place where "positive" is decided. */
-export const positiveAmountValue = z
-  .string()
-  .check(
-    z.regex(DECIMAL_AMOUNT, 'must be a decimal with at most two fraction digits'),
-    z.refine(...businessRule<string>(isPositive, 'amount.value must be positive')),
-    z.refine(...businessRule<string>(fitsMinorUnits, 'amount.value is too large')),
-  );
+export const positiveAmountValue = /* @__PURE__ */ (() =>
+  z
+    .string()
+    .check(
+      z.regex(DECIMAL_AMOUNT, 'must be a decimal with at most two fraction digits'),
+      z.refine(...businessRule<string>(isPositive, 'amount.value must be positive')),
+      z.refine(...businessRule<string>(fitsMinorUnits, 'amount.value is too large')),
+    ))();
 
 /** A signed `amount.value` (balance adjustments): negative debits. */
-export const signedAmountValue = z
-  .string()
-  .check(
-    z.regex(SIGNED_DECIMAL_AMOUNT, 'must be a signed decimal with at most two fraction digits'),
-    z.refine(...businessRule<string>(fitsMinorUnits, 'amount.value is too large')),
-  );
+export const signedAmountValue = /* @__PURE__ */ (() =>
+  z
+    .string()
+    .check(
+      z.regex(SIGNED_DECIMAL_AMOUNT, 'must be a signed decimal with at most two fraction digits'),
+      z.refine(...businessRule<string>(fitsMinorUnits, 'amount.value is too large')),
+    ))();
 
 /** An ISO 4217-shaped code; each resource documents its letter case. */
-export const currencyCode = z.string().check(z.regex(/^[A-Za-z]{3}$/, 'must be a three-letter currency code'));
+export const currencyCode = /* @__PURE__ */ (() => z.string().check(z.regex(/^[A-Za-z]{3}$/, 'must be a three-letter currency code')))();
 
 /** A datetime a client sends: ISO 8601 with a time zone, fractional seconds optional. */
-export const datetimeInput = z.withMeta(z.string().check(z.refine(isValidDatetime, 'must be an ISO 8601 datetime with a time zone')), {
-  format: 'date-time',
-  description: 'ISO 8601 with a time zone; fractional seconds optional.',
-});
+export const datetimeInput = /* @__PURE__ */ (() =>
+  z.withMeta(z.string().check(z.refine(isValidDatetime, 'must be an ISO 8601 datetime with a time zone')), {
+    format: 'date-time',
+    description: 'ISO 8601 with a time zone; fractional seconds optional.',
+  }))();
 
 /** An http(s) URL a client gives, at most LIMITS.urlLength characters (longer is a 400, like any malformed URL). */
-export const httpUrlInput = z.withMeta(
-  z.pipe(z.string().check(z.maxLength(LIMITS.urlLength)), z.url({ protocol: /^https?$/, error: 'must be an http or https URL' })),
-  { format: 'uri', maxLength: LIMITS.urlLength },
-);
+export const httpUrlInput = /* @__PURE__ */ (() =>
+  z.withMeta(
+    z.pipe(z.string().check(z.maxLength(LIMITS.urlLength)), z.url({ protocol: /^https?$/, error: 'must be an http or https URL' })),
+    { format: 'uri', maxLength: LIMITS.urlLength },
+  ))();
 
 /**
  * For a record of a client's keys, before zod copies it (the `in` of a pipe): `__proto__` would

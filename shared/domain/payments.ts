@@ -43,15 +43,15 @@ export const listPaymentsQuery = /* @__PURE__ */ (() =>
 
 /** Body of the test helper `POST /v1/test_helpers/payment_links/:id/checkout`. */
 /** What a link may collect from the customer (`collect_email`, `collect_phone`, `collect_address`): the checkout page's fields and the helper's. */
-export const customerDetailsInput = {
-  email: z.withMeta(z.optional(z.email()), { description: "The customer's email; required to pay when the link collects it." }),
-  phone: z.withMeta(z.optional(z.string().check(z.minLength(1), z.maxLength(40))), {
-    description: "The customer's phone number; required to pay when the link collects it.",
-  }),
-  address: z.withMeta(z.optional(z.string().check(z.minLength(1), z.maxLength(500))), {
-    description: "The customer's billing address; required to pay when the link collects it.",
-  }),
-};
+export const customerDetailsInput = /* @__PURE__ */ (() => ({
+    email: z.withMeta(z.optional(z.email()), { description: "The customer's email; required to pay when the link collects it." }),
+    phone: z.withMeta(z.optional(z.string().check(z.minLength(1), z.maxLength(40))), {
+      description: "The customer's phone number; required to pay when the link collects it.",
+    }),
+    address: z.withMeta(z.optional(z.string().check(z.minLength(1), z.maxLength(500))), {
+      description: "The customer's billing address; required to pay when the link collects it.",
+    }),
+  }))();
 export type CustomerDetails = { email?: string; phone?: string; address?: string };
 
 export const testCheckoutBody = /* @__PURE__ */ (() =>
@@ -146,9 +146,10 @@ export function linkPaymentPage(page: { items: Payment[]; hasMore: boolean }): z
 export const PAYMENT_PAID_EVENT = 'transactions.payment.paid';
 
 /** The payment events: only the paid transition is announced (the trigger of the link's limit events). */
-export const PAYMENT_EVENTS = {
-  [PAYMENT_PAID_EVENT]: { data: PaymentSchema, description: 'A payment was paid; its link\'s limit events are committed with it.' },
-} as const satisfies EventFamily;
+export const PAYMENT_EVENTS = /* @__PURE__ */ (() =>
+  ({
+    [PAYMENT_PAID_EVENT]: { data: PaymentSchema, description: 'A payment was paid; its link\'s limit events are committed with it.' },
+  }) as const satisfies EventFamily)();
 
 export function paymentPaidEvent(payment: Payment, urls: PublicUrls): OutboxEvent {
   return resourceEvent(PAYMENT_PAID_EVENT, payment, paymentResource(payment, urls));

@@ -31,192 +31,206 @@ export const isSettlementId = (value: string) => idPattern('stl').test(value);
 /** Cursors of the records list: the id of any record that has one. */
 export const isRecordId = (value: string) => ['pay', 'rf', 'cb'].some((prefix) => idPattern(prefix).test(value));
 
-const date = z.iso.date();
-const datetime = z.iso.datetime({ offset: true });
-const direction = z.enum(['debit', 'credit']);
+const date = /* @__PURE__ */ (() => z.iso.date())();
+const datetime = /* @__PURE__ */ (() => z.iso.datetime({ offset: true }))();
+const direction = /* @__PURE__ */ (() => z.enum(['debit', 'credit']))();
 const link = LinkSchema;
 
-export const SettlementAmount = z.withMeta(
-  z.strictObject({
-    value: z.string().check(z.regex(/^-?[0-9]{1,13}(\.[0-9]{1,2})?$/, 'must be a decimal with up to two fraction digits')),
-    currency: z.string().check(z.regex(/^[A-Za-z]{3}$/, 'must be a three-letter currency code')),
-  }),
-  { id: 'SettlementAmount' },
-);
+export const SettlementAmount = /* @__PURE__ */ (() =>
+  z.withMeta(
+    z.strictObject({
+      value: z.string().check(z.regex(/^-?[0-9]{1,13}(\.[0-9]{1,2})?$/, 'must be a decimal with up to two fraction digits')),
+      currency: z.string().check(z.regex(/^[A-Za-z]{3}$/, 'must be a three-letter currency code')),
+    }),
+    { id: 'SettlementAmount' },
+  ))();
 
-export const ClearingAccount = z.withMeta(z.strictObject({ method: z.string(), iban: z.string(), bic: z.string(), owner: z.string() }), {
-  id: 'SettlementClearingAccount',
-});
+export const ClearingAccount = /* @__PURE__ */ (() =>
+  z.withMeta(z.strictObject({ method: z.string(), iban: z.string(), bic: z.string(), owner: z.string() }), {
+    id: 'SettlementClearingAccount',
+  }))();
 
-export const ClearingLine = z.withMeta(
-  z.strictObject({
-    clearing_date: date,
-    value_date: date,
-    settlement_date: date,
-    state: z.string(),
-    payment_method: z.string(),
-    brand: z.optional(z.string()),
-    card_type: z.optional(z.string()),
-    funding_type: z.optional(z.string()),
-    region: z.optional(z.string()),
-    channel: z.optional(z.string()),
-    direction,
-    collecting: z.boolean(),
-    amount: SettlementAmount,
-    transaction_count: z.number().check(z.int(), z.nonnegative()),
-    unique_payers: z.number().check(z.int(), z.nonnegative()),
-  }),
-  { id: 'SettlementClearingLine' },
-);
+export const ClearingLine = /* @__PURE__ */ (() =>
+  z.withMeta(
+    z.strictObject({
+      clearing_date: date,
+      value_date: date,
+      settlement_date: date,
+      state: z.string(),
+      payment_method: z.string(),
+      brand: z.optional(z.string()),
+      card_type: z.optional(z.string()),
+      funding_type: z.optional(z.string()),
+      region: z.optional(z.string()),
+      channel: z.optional(z.string()),
+      direction,
+      collecting: z.boolean(),
+      amount: SettlementAmount,
+      transaction_count: z.number().check(z.int(), z.nonnegative()),
+      unique_payers: z.number().check(z.int(), z.nonnegative()),
+    }),
+    { id: 'SettlementClearingLine' },
+  ))();
 
-export const ClearingGroup = z.withMeta(z.strictObject({ created_at: datetime, clearing_lines: z.array(ClearingLine) }), {
-  id: 'SettlementClearingGroup',
-});
+export const ClearingGroup = /* @__PURE__ */ (() =>
+  z.withMeta(z.strictObject({ created_at: datetime, clearing_lines: z.array(ClearingLine) }), {
+    id: 'SettlementClearingGroup',
+  }))();
 
-export const SettlementSchema = z.withMeta(
-  z.strictObject({
-    id: idOf('stl'),
-    object: z.literal('settlement'),
-    org_id: idOf('org'),
-    code: z.string().check(z.regex(CODE, 'must be 1 to 100 URL path characters')),
-    description: z.string(),
-    settlement_date: date,
-    confirmation_date: date,
-    status: z.enum(SETTLEMENT_STATUSES),
-    amount: SettlementAmount,
-    clearing_account: ClearingAccount,
-    clearings: z.array(ClearingGroup),
-    created_at: datetime,
-    updated_at: datetime,
-    links: z.strictObject({ api: link, records: link }),
-  }),
-  { id: 'Settlement' },
-);
+export const SettlementSchema = /* @__PURE__ */ (() =>
+  z.withMeta(
+    z.strictObject({
+      id: idOf('stl'),
+      object: z.literal('settlement'),
+      org_id: idOf('org'),
+      code: z.string().check(z.regex(CODE, 'must be 1 to 100 URL path characters')),
+      description: z.string(),
+      settlement_date: date,
+      confirmation_date: date,
+      status: z.enum(SETTLEMENT_STATUSES),
+      amount: SettlementAmount,
+      clearing_account: ClearingAccount,
+      clearings: z.array(ClearingGroup),
+      created_at: datetime,
+      updated_at: datetime,
+      links: z.strictObject({ api: link, records: link }),
+    }),
+    { id: 'Settlement' },
+  ))();
 
-export const SettlementListItem = z.withMeta(z.omit(SettlementSchema, { clearings: true }), { id: 'SettlementListItem' });
+export const SettlementListItem = /* @__PURE__ */ (() => z.withMeta(z.omit(SettlementSchema, { clearings: true }), { id: 'SettlementListItem' }))();
 
-export const PaymentRecord = z.withMeta(
-  z.strictObject({
-    object: z.literal('payment'),
-    id: idOf('pay'),
-    direction,
-    org_id: idOf('org'),
-    acceptor_id: idOf('acceptor'),
-    status: z.enum(PAYMENT_STATUSES),
-    created_at: datetime,
-    paid_at: z._default(z.nullable(datetime), null),
-    description: z._default(z.nullable(z.string()), null),
-    payment_method: z.string(),
-    amount: SettlementAmount,
-    metadata: z._default(z.nullable(z.record(z.string(), z.unknown())), null),
-    links: z.strictObject({ api: link }),
-  }),
-  { id: 'SettlementPaymentRecord' },
-);
+export const PaymentRecord = /* @__PURE__ */ (() =>
+  z.withMeta(
+    z.strictObject({
+      object: z.literal('payment'),
+      id: idOf('pay'),
+      direction,
+      org_id: idOf('org'),
+      acceptor_id: idOf('acceptor'),
+      status: z.enum(PAYMENT_STATUSES),
+      created_at: datetime,
+      paid_at: z._default(z.nullable(datetime), null),
+      description: z._default(z.nullable(z.string()), null),
+      payment_method: z.string(),
+      amount: SettlementAmount,
+      metadata: z._default(z.nullable(z.record(z.string(), z.unknown())), null),
+      links: z.strictObject({ api: link }),
+    }),
+    { id: 'SettlementPaymentRecord' },
+  ))();
 
-export const RefundRecord = z.withMeta(
-  z.strictObject({
-    object: z.literal('refund'),
-    id: idOf('rf'),
-    direction,
-    payment_id: idOf('pay'),
-    status: z.enum(REFUND_STATUSES),
-    amount: SettlementAmount,
-    created_at: datetime,
-    links: z.strictObject({ api: link, payment: link }),
-  }),
-  { id: 'SettlementRefundRecord' },
-);
+export const RefundRecord = /* @__PURE__ */ (() =>
+  z.withMeta(
+    z.strictObject({
+      object: z.literal('refund'),
+      id: idOf('rf'),
+      direction,
+      payment_id: idOf('pay'),
+      status: z.enum(REFUND_STATUSES),
+      amount: SettlementAmount,
+      created_at: datetime,
+      links: z.strictObject({ api: link, payment: link }),
+    }),
+    { id: 'SettlementRefundRecord' },
+  ))();
 
-export const ChargebackRecord = z.withMeta(
-  z.strictObject({
-    object: z.literal('chargeback'),
-    id: idOf('cb'),
-    direction,
-    payment_id: idOf('pay'),
-    status: z.enum(CHARGEBACK_STATUSES),
-    reason: z.strictObject({ code: z.string(), description: z.string() }),
-    amount: SettlementAmount,
-    deadline_at: datetime,
-    created_at: datetime,
-    links: z.strictObject({ api: link, payment: link }),
-  }),
-  { id: 'SettlementChargebackRecord' },
-);
+export const ChargebackRecord = /* @__PURE__ */ (() =>
+  z.withMeta(
+    z.strictObject({
+      object: z.literal('chargeback'),
+      id: idOf('cb'),
+      direction,
+      payment_id: idOf('pay'),
+      status: z.enum(CHARGEBACK_STATUSES),
+      reason: z.strictObject({ code: z.string(), description: z.string() }),
+      amount: SettlementAmount,
+      deadline_at: datetime,
+      created_at: datetime,
+      links: z.strictObject({ api: link, payment: link }),
+    }),
+    { id: 'SettlementChargebackRecord' },
+  ))();
 
 /** The bank reversed a chargeback in the merchant's favour; no id and no links. */
-export const ChargebackReversalRecord = z.withMeta(
-  z.strictObject({
-    object: z.literal('chargeback_reversal'),
-    direction,
-    chargeback_id: idOf('cb'),
-    payment_id: idOf('pay'),
-    amount: SettlementAmount,
-    payment_method: z.string(),
-    transaction_date: date,
-  }),
-  { id: 'SettlementChargebackReversalRecord' },
-);
+export const ChargebackReversalRecord = /* @__PURE__ */ (() =>
+  z.withMeta(
+    z.strictObject({
+      object: z.literal('chargeback_reversal'),
+      direction,
+      chargeback_id: idOf('cb'),
+      payment_id: idOf('pay'),
+      amount: SettlementAmount,
+      payment_method: z.string(),
+      transaction_date: date,
+    }),
+    { id: 'SettlementChargebackReversalRecord' },
+  ))();
 
 /** A sale reversed by the payment method: basic transaction details only; no id and no links. */
-export const RollbackRecord = z.withMeta(
-  z.strictObject({
-    object: z.literal('rollback'),
-    direction,
-    payment_id: z._default(z.nullable(idOf('pay')), null),
-    amount: SettlementAmount,
-    payment_method: z.string(),
-    transaction_date: date,
-  }),
-  { id: 'SettlementRollbackRecord' },
-);
+export const RollbackRecord = /* @__PURE__ */ (() =>
+  z.withMeta(
+    z.strictObject({
+      object: z.literal('rollback'),
+      direction,
+      payment_id: z._default(z.nullable(idOf('pay')), null),
+      amount: SettlementAmount,
+      payment_method: z.string(),
+      transaction_date: date,
+    }),
+    { id: 'SettlementRollbackRecord' },
+  ))();
 
 const RECORD_SCHEMAS = [PaymentRecord, RefundRecord, ChargebackRecord, ChargebackReversalRecord, RollbackRecord] as const;
 
-export const SettlementRecord = z.withMeta(z.discriminatedUnion('object', RECORD_SCHEMAS), { id: 'SettlementRecord' });
+export const SettlementRecord = /* @__PURE__ */ (() => z.withMeta(z.discriminatedUnion('object', RECORD_SCHEMAS), { id: 'SettlementRecord' }))();
 
 /** `GET /v1/settlements/:code/records`: the standard list parameters and a `type` filter. */
-export const SettlementRecordsQuery = z.withMeta(
-  z.strictObject({ ...listQueryFields, type: z.withMeta(z.optional(z.enum(RECORD_TYPES)), { description: 'Only records of this object type.' }) }),
-  { id: 'SettlementRecordsQuery' },
-);
+export const SettlementRecordsQuery = /* @__PURE__ */ (() =>
+  z.withMeta(
+    z.strictObject({ ...listQueryFields, type: z.withMeta(z.optional(z.enum(RECORD_TYPES)), { description: 'Only records of this object type.' }) }),
+    { id: 'SettlementRecordsQuery' },
+  ))();
 
-export const SettlementListSchema = pageSchema(SettlementListItem, 'SettlementList', 'A page of settlements, newest first by creation.');
-export const SettlementRecordListSchema = pageSchema(
-  SettlementRecord,
-  'SettlementRecordList',
-  'A page of settlement records, newest first by transaction time. Clients must tolerate every record type.',
-);
+export const SettlementListSchema = /* @__PURE__ */ (() => pageSchema(SettlementListItem, 'SettlementList', 'A page of settlements, newest first by creation.'))();
+export const SettlementRecordListSchema = /* @__PURE__ */ (() =>
+  pageSchema(
+    SettlementRecord,
+    'SettlementRecordList',
+    'A page of settlement records, newest first by transaction time. Clients must tolerate every record type.',
+  ))();
 
 /** A record of a feed document: as the API lists it, `links` optional (they are generated). */
-export const SettlementImportRecord = z.withMeta(
-  z.discriminatedUnion('object', [
-    z.partial(PaymentRecord, { links: true }),
-    z.partial(RefundRecord, { links: true }),
-    z.partial(ChargebackRecord, { links: true }),
-    ChargebackReversalRecord,
-    RollbackRecord,
-  ]),
-  { id: 'SettlementImportRecord' },
-);
+export const SettlementImportRecord = /* @__PURE__ */ (() =>
+  z.withMeta(
+    z.discriminatedUnion('object', [
+      z.partial(PaymentRecord, { links: true }),
+      z.partial(RefundRecord, { links: true }),
+      z.partial(ChargebackRecord, { links: true }),
+      ChargebackReversalRecord,
+      RollbackRecord,
+    ]),
+    { id: 'SettlementImportRecord' },
+  ))();
 
 /** A settlement of a feed document: as the API returns it, plus its `records`. */
-export const SettlementImport = z.withMeta(
-  z.extend(
-    z.partial(SettlementSchema, {
-      id: true,
-      object: true,
-      description: true,
-      created_at: true,
-      updated_at: true,
-      links: true,
-    }),
-    { records: z._default(z.array(SettlementImportRecord), []) },
-  ),
-  { id: 'SettlementImport' },
-);
+export const SettlementImport = /* @__PURE__ */ (() =>
+  z.withMeta(
+    z.extend(
+      z.partial(SettlementSchema, {
+        id: true,
+        object: true,
+        description: true,
+        created_at: true,
+        updated_at: true,
+        links: true,
+      }),
+      { records: z._default(z.array(SettlementImportRecord), []) },
+    ),
+    { id: 'SettlementImport' },
+  ))();
 
-export const SettlementImportDocument = z.withMeta(z.strictObject({ settlements: z.array(SettlementImport) }), { id: 'SettlementImportDocument' });
+export const SettlementImportDocument = /* @__PURE__ */ (() => z.withMeta(z.strictObject({ settlements: z.array(SettlementImport) }), { id: 'SettlementImportDocument' }))();
 
 export type SettlementOutput = z.infer<typeof SettlementSchema>;
 export type SettlementListItemOutput = z.infer<typeof SettlementListItem>;

@@ -20,14 +20,15 @@ import {
  */
 
 /** The Standard Webhooks headers of every attempt, as the reference documents each webhook. */
-export const WebhookHeadersSchema = z.object({
-  'webhook-id': z.withMeta(z.string(), { description: 'The event id (`evt_…`), the same on every attempt and every target: drop duplicates by it.' }),
-  'webhook-timestamp': z.withMeta(z.string().check(z.regex(/^[0-9]+$/)), { description: 'Unix seconds of this attempt; reject one more than five minutes away (replays).' }),
-  'webhook-signature': z.withMeta(z.string().check(z.regex(/^v1,[A-Za-z0-9+/=]+( v1,[A-Za-z0-9+/=]+)*$/)), {
-    description:
-      '`v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded secret after `whsec_`; space-separated when several.',
-  }),
-});
+export const WebhookHeadersSchema = /* @__PURE__ */ (() =>
+  z.object({
+    'webhook-id': z.withMeta(z.string(), { description: 'The event id (`evt_…`), the same on every attempt and every target: drop duplicates by it.' }),
+    'webhook-timestamp': z.withMeta(z.string().check(z.regex(/^[0-9]+$/)), { description: 'Unix seconds of this attempt; reject one more than five minutes away (replays).' }),
+    'webhook-signature': z.withMeta(z.string().check(z.regex(/^v1,[A-Za-z0-9+/=]+( v1,[A-Za-z0-9+/=]+)*$/)), {
+      description:
+        '`v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded secret after `whsec_`; space-separated when several.',
+    }),
+  }))();
 
 /** The headers of one attempt, signed per Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `id.timestamp.body`. */
 export function signedHeaders(secret: string, eventId: string, at: Date, body: string): Record<string, string> {

@@ -93,17 +93,18 @@ export function deliveryTargets(type: string, subscriptions: WebhookSubscription
   return targets;
 }
 
-export const subscriptionInputSchema = z.withMeta(
-  z.strictObject({
-    orgId: z.string().check(z.minLength(1)),
-    mode: z.enum(['test', 'live']),
-    url: z.url({ protocol: /^https?$/, error: 'url must be an absolute http or https URL' }),
-    events: z
-      .array(z.string().check(z.refine(isEventPattern, { error: 'each event pattern is an event type, a prefix ending in .*, or *' })))
-      .check(z.minLength(1, { error: 'give at least one event pattern' })),
-  }),
-  { id: 'WebhookSubscriptionInput' },
-);
+export const subscriptionInputSchema = /* @__PURE__ */ (() =>
+  z.withMeta(
+    z.strictObject({
+      orgId: z.string().check(z.minLength(1)),
+      mode: z.enum(['test', 'live']),
+      url: z.url({ protocol: /^https?$/, error: 'url must be an absolute http or https URL' }),
+      events: z
+        .array(z.string().check(z.refine(isEventPattern, { error: 'each event pattern is an event type, a prefix ending in .*, or *' })))
+        .check(z.minLength(1, { error: 'give at least one event pattern' })),
+    }),
+    { id: 'WebhookSubscriptionInput' },
+  ))();
 
 export type SubscriptionInput = z.infer<typeof subscriptionInputSchema>;
 

@@ -81,18 +81,19 @@ export function recordAge(name: string, seconds: number): void {
 }
 
 /** Outbox event types that count a business metric, each once (declared types only: shared/domain/event-types.ts). */
-const COUNTED_EVENTS: Record<string, string> = {
-  'transactions.payment_link.checkout.requested': METRIC.checkoutsOpened,
-  'transactions.payment_link.checkout.denied': METRIC.checkoutsDenied,
-  'transactions.payment.paid': METRIC.paymentsPaid,
-  'transactions.payment_link.auto_inactivated': METRIC.linksAutoInactivated,
-  'transactions.payment_link.expired': METRIC.linksExpired,
-  // Every refund is created pending (a funded one moves on to processing at once).
-  'transactions.refund.pending': METRIC.refundsCreated,
-  'transactions.refund.canceled': METRIC.refundsCanceled,
-  'transactions.refund.failed': METRIC.refundsFailed,
-  'transactions.chargeback.open': METRIC.chargebacksOpened,
-} satisfies Partial<Record<EventType, string>>;
+const COUNTED_EVENTS: Record<string, string> = /* @__PURE__ */ (() =>
+  ({
+    'transactions.payment_link.checkout.requested': METRIC.checkoutsOpened,
+    'transactions.payment_link.checkout.denied': METRIC.checkoutsDenied,
+    'transactions.payment.paid': METRIC.paymentsPaid,
+    'transactions.payment_link.auto_inactivated': METRIC.linksAutoInactivated,
+    'transactions.payment_link.expired': METRIC.linksExpired,
+    // Every refund is created pending (a funded one moves on to processing at once).
+    'transactions.refund.pending': METRIC.refundsCreated,
+    'transactions.refund.canceled': METRIC.refundsCanceled,
+    'transactions.refund.failed': METRIC.refundsFailed,
+    'transactions.chargeback.open': METRIC.chargebacksOpened,
+  }) satisfies Partial<Record<EventType, string>>)();
 
 type CountedMetric = { name: string; dimension?: Dimension };
 
