@@ -1,19 +1,16 @@
-import { acceptorPorts, dashboardSessionServices } from '../../shared/services/dashboard';
+import { dashboardSessionServices } from '../../shared/services/dashboard';
 import { paymentLinkServices } from '../../shared/services/payment-links';
 import { dashboardCreatePaymentLink } from '../../shared/api/pages';
 import { type CreatePaymentLinkBody } from '../../shared/domain/payment-links';
 import { checkbox, defined, optionalInteger, optionalText, optionalUtcDatetime } from '../../shared/dashboard/forms';
 import { dashboardForm } from '../../shared/dashboard/http';
-import { newLinkPage } from '../../shared/dashboard/pages';
 import { linkPagePath } from '../../shared/dashboard/tables';
-import { acceptorChoices } from '../../shared/use-cases/dashboard';
 import { createPaymentLink } from '../../shared/use-cases/payment-links';
 
 const sessions = dashboardSessionServices();
-const acceptors = acceptorPorts();
 const paymentLinks = paymentLinkServices();
 
-/** POST /dashboard/payment-links: `POST /v1/payment_links` from the create form; 303 to the new link's page. */
+/** POST /dashboard/payment-links: `POST /v1/payment_links` from the create form; 303 to the new link's page, or back to the form with the refusal. */
 export const handler = dashboardForm(sessions, dashboardCreatePaymentLink, {
   body: (fields) => {
     const amount = defined({ value: optionalText(fields['amount.value']), currency: optionalText(fields['amount.currency']) });
@@ -29,5 +26,5 @@ export const handler = dashboardForm(sessions, dashboardCreatePaymentLink, {
     });
   },
   submit: async ({ principal, urls, body }) => linkPagePath(urls, (await createPaymentLink(paymentLinks(urls), principal, body as CreatePaymentLinkBody)).id),
-  invalid: async (request, problem) => newLinkPage(request, { acceptors: await acceptorChoices(acceptors, request.principal), state: { values: request.fields, problem } }),
+  home: (_path, _fields, urls) => ({ page: `${urls.dashboard}/payment-links/new`, form: 'create-link' }),
 });

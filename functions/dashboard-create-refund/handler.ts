@@ -1,21 +1,19 @@
-import { dashboardReadPorts, dashboardSessionServices, paymentPorts } from '../../shared/services/dashboard';
+import { dashboardSessionServices } from '../../shared/services/dashboard';
 import { refundCreationPorts } from '../../shared/services/refunds';
 import { dashboardCreateRefund } from '../../shared/api/pages';
 import { REFUND_CURRENCY } from '../../shared/domain/refunds';
 import { defined, optionalText } from '../../shared/dashboard/forms';
 import { dashboardForm } from '../../shared/dashboard/http';
-import { paymentPage } from '../../shared/dashboard/pages';
-import { refundPagePath } from '../../shared/dashboard/tables';
-import { paymentView } from '../../shared/use-cases/dashboard';
+import { paymentPagePath, refundPagePath } from '../../shared/dashboard/tables';
 import { createRefund } from '../../shared/use-cases/refunds';
 
 const sessions = dashboardSessionServices();
 const creation = refundCreationPorts();
-const reads = { ...paymentPorts(), ...dashboardReadPorts() };
 
 /**
  * POST /dashboard/payments/{id}/refunds: `POST /v1/payments/{id}/refunds` from the payment's
- * page; an empty amount refunds the whole refundable rest. 303 to the new refund's page.
+ * page; an empty amount refunds the whole refundable rest. 303 to the new refund's page, or
+ * back to the payment's page with the refusal.
  */
 export const handler = dashboardForm(sessions, dashboardCreateRefund, {
   body: (fields) => {
@@ -23,5 +21,5 @@ export const handler = dashboardForm(sessions, dashboardCreateRefund, {
     return defined({ amount: value === undefined ? undefined : { value, currency: REFUND_CURRENCY }, description: optionalText(fields.description) });
   },
   submit: async ({ principal, urls, path, body }) => refundPagePath(urls, (await createRefund(creation, principal, path.id, body, urls)).id),
-  invalid: async (request, problem) => paymentPage(request, await paymentView(reads, request.principal, request.path.id, {}), { values: request.fields, problem }),
+  home: (path, _fields, urls) => ({ page: paymentPagePath(urls, encodeURIComponent(path.id ?? '')), form: 'refund' }),
 });

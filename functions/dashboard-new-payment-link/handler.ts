@@ -1,15 +1,15 @@
 import { acceptorPorts, dashboardSessionServices } from '../../shared/services/dashboard';
 import { dashboardCreatePaymentLink } from '../../shared/api/pages';
 import { requireScope } from '../../shared/domain/dashboard';
-import { dashboardPage } from '../../shared/dashboard/http';
+import { dashboardPage, returnedState } from '../../shared/dashboard/http';
 import { newLinkPage } from '../../shared/dashboard/pages';
 import { acceptorChoices } from '../../shared/use-cases/dashboard';
 
 const sessions = dashboardSessionServices();
 const acceptors = acceptorPorts();
 
-/** GET /dashboard/payment-links/new: the create form, for a key that may create links (403 otherwise). */
+/** GET /dashboard/payment-links/new: the create form (a refused one again), for a key that may create links (403 otherwise). */
 export const handler = dashboardPage(sessions, async (request) => {
   requireScope(request.principal, dashboardCreatePaymentLink.scope);
-  return { status: 200, html: newLinkPage(request, { acceptors: await acceptorChoices(acceptors, request.principal) }) };
+  return { status: 200, html: newLinkPage(request, { acceptors: await acceptorChoices(acceptors, request.principal), state: returnedState(request, 'create-link') }) };
 });

@@ -1,5 +1,5 @@
 import { dashboardReadPorts, dashboardSessionServices, paymentPorts } from '../../shared/services/dashboard';
-import { dashboardPage } from '../../shared/dashboard/http';
+import { dashboardPage, returnedState } from '../../shared/dashboard/http';
 import { listQueryOf } from '../../shared/dashboard/lists';
 import { paymentPage } from '../../shared/dashboard/pages';
 import { paymentView } from '../../shared/use-cases/dashboard';
@@ -7,8 +7,8 @@ import { paymentView } from '../../shared/use-cases/dashboard';
 const sessions = dashboardSessionServices();
 const reads = { ...paymentPorts(), ...dashboardReadPorts() };
 
-/** GET /dashboard/payments/{id}: the payment, the refund form and its refunds. */
+/** GET /dashboard/payments/{id}: the payment, the refund form (a refused one again) and its refunds. */
 export const handler = dashboardPage(sessions, async (request) => {
   const { principal, event } = request;
-  return { status: 200, html: paymentPage(request, await paymentView(reads, principal, event.pathParameters?.id ?? '', listQueryOf(event))) };
+  return { status: 200, html: paymentPage(request, await paymentView(reads, principal, event.pathParameters?.id ?? '', listQueryOf(event)), returnedState(request, 'refund')) };
 });

@@ -12,7 +12,7 @@ import { formFields, pageHandler } from '../http/page';
 import { parseWith } from '../http/validation';
 import type { DashboardSessions } from '../use-cases/dashboard';
 import { signInPage } from './pages';
-import type { FormProblem } from './forms';
+import type { FormState } from './forms';
 import { FORM_TOKEN_FIELD, type Frame } from './html';
 
 /** The cookie holding the session's random id (never the API key). */
@@ -20,6 +20,16 @@ export const SESSION_COOKIE = 'dashboard_session';
 /** Before a session exists, the sign-in form's token is derived from this cookie's random value. */
 export const SIGN_IN_COOKIE = 'dashboard_sign_in';
 const SIGN_IN_TTL_SECONDS = 60 * 60;
+/** A refused form, on its way back to the page that shows it again (`returnCookie`). */
+export const RETURNED_FORM_COOKIE = 'dashboard_form';
+const RETURNED_FORM_TTL_SECONDS = 60;
+/**
+ * Browsers drop a cookie over 4096 bytes without a word: past this many characters a returned
+ * form keeps its problem and leaves its values out (the page shows its defaults).
+ */
+const RETURNED_FORM_MAX_CHARS = 3_500;
+/** A value the form itself caps at 500 characters; a longer one comes back cut to this. */
+const RETURNED_VALUE_MAX_CHARS = 1_000;
 
 /**
  * Dashboard pages carry account data: never cached, never framed, forms post only to this
@@ -33,9 +43,9 @@ export const DASHBOARD_HEADERS = {
   'x-content-type-options': 'nosniff',
 };
 
-function cookieAttributes(urls: PublicUrls): string {
-  const url = new URL(urls.dashboard);
-  return `Path=${url.pathname}; HttpOnly; SameSite=Strict${url.protocol === 'https:' ? '; Secure' : ''}`;
+/** The dashboard's cookies: this browser's only (HttpOnly, SameSite=Strict), for the dashboard's paths or one page of it. */
+function cookieAttributes(urls: PublicUrls, path = new URL(urls.dashboard).pathname): string {
+  return `Path=${path}; HttpOnly; SameSite=Strict${urls.dashboard.startsWith('https:') ? '; Secure' : ''}`;
 }
 
 export const sessionCookie = (sessionId: string, urls: PublicUrls) =>
@@ -59,6 +69,41 @@ export function requireFormToken(fields: Record<string, string>, secret: string 
   const given = Buffer.from(fields[FORM_TOKEN_FIELD] ?? '');
   const expected = Buffer.from(secret ? formToken(secret) : '');
   if (!secret || given.length !== expected.length || !timingSafeEqual(given, expected)) throw new PermissionDeniedError(FORM_REFUSED);
+}
+
+/** A refused form as its page shows it again: which form, the values posted, and the problem. */
+export interface ReturnedForm extends Required<FormState> {
+  form: string;
+}
+
+/** `payload.signature`: keyed by the session, so no other site (nor another session) can plant one. */
+const returnedFormSignature = (sessionId: string, payload: string) => createHmac('sha256', sessionId).update(`returned form ${payload}`).digest('base64url');
+
+/**
+ * The cookie that carries a refused form back to its page (`pagePath`, the only path it is sent
+ * to), for one minute: signed with the session, values cut to RETURNED_VALUE_MAX_CHARS and left
+ * out when the whole would pass RETURNED_FORM_MAX_CHARS.
+ */
+export function returnCookie(sessionId: string, urls: PublicUrls, pagePath: string, returned: ReturnedForm): string {
+  const values = Object.fromEntries(
+    Object.entries(returned.values)
+      .filter(([name]) => name !== FORM_TOKEN_FIELD)
+      .map(([name, value]) => [name, value.slice(0, RETURNED_VALUE_MAX_CHARS)]),
+  );
+  const encode = (form: ReturnedForm) => Buffer.from(JSON.stringify(form)).toString('base64url');
+  const withValues = encode({ ...returned, values });
+  const payload = withValues.length <= RETURNED_FORM_MAX_CHARS ? withValues : encode({ ...returned, values: {} });
+  return `${RETURNED_FORM_COOKIE}=${payload}.${returnedFormSignature(sessionId, payload)}; ${cookieAttributes(urls, pagePath)}; Max-Age=${RETURNED_FORM_TTL_SECONDS}`;
+}
+
+/** The refused form this request carries back, when its signature is this session's. */
+function returnedFormOf(cookie: string, sessionId: string): ReturnedForm | undefined {
+  const [payload, signature] = cookie.split('.');
+  if (!payload || !signature) return undefined;
+  const expected = Buffer.from(returnedFormSignature(sessionId, payload));
+  const given = Buffer.from(signature);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+  return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as ReturnedForm;
 }
 
 /** A fresh sign-in form's cookie and the token its form carries. */
@@ -105,17 +150,24 @@ export function signInAnswer(urls: PublicUrls, options: { status: number; error?
   };
 }
 
-/** What a dashboard page's code gets: the caller, the request, and the token its forms carry. */
+/** What a dashboard page's code gets: the caller, the request, the token its forms carry, and a refused form coming back. */
 export interface DashboardRequest extends Frame {
   event: ApiEvent;
+  returned?: ReturnedForm;
 }
+
+/** The state of `form` on this page: the refused submission coming back to it, else none (its defaults). */
+export const returnedState = (request: DashboardRequest, form: string): FormState | undefined =>
+  request.returned?.form === form ? { values: request.returned.values, problem: request.returned.problem } : undefined;
 
 /**
  * A page that needs a signed-in session. The session and its key are checked on every request:
  * 1. no session cookie: the sign-in form (`signedOutStatus`, 401 unless the page is the home);
  * 2. a session that ended, or whose key the Authenticator now refuses: the sign-in form with
  *    the reason and that status (401, 403 or 422), and the cookie cleared;
- * 3. otherwise the page, with headers that keep it out of caches and frames.
+ * 3. otherwise the page, with headers that keep it out of caches and frames. A refused form
+ *    coming back (`returnCookie`) is shown once, with the status the form was refused with
+ *    (400 or 422, as the API answers); its cookie is cleared, so a reload shows the page anew.
  * Other failures (503, 500) are the house error pages of `pageHandler`.
  */
 export function dashboardPage(
@@ -135,27 +187,52 @@ export function dashboardPage(
       const { status, envelope } = toErrorResponse(error, urls.docs);
       return signInAnswer(urls, { status, error: envelope.detail, returnTo, clearCookie: true });
     }
-    const response = await run({ principal, urls, event, formToken: formToken(sessionId) });
-    return { ...response, headers: { ...DASHBOARD_HEADERS, ...response.headers } };
+    const returnedCookie = cookiesOf(event)[RETURNED_FORM_COOKIE];
+    const returned = returnedCookie ? returnedFormOf(returnedCookie, sessionId) : undefined;
+    const response = await run({ principal, urls, event, formToken: formToken(sessionId), ...(returned ? { returned } : {}) });
+    return {
+      ...response,
+      status: returned && response.status === 200 ? returned.problem.status : response.status,
+      headers: { ...DASHBOARD_HEADERS, ...response.headers },
+      ...(returnedCookie !== undefined ? { cookies: [...(response.cookies ?? []), `${RETURNED_FORM_COOKIE}=; ${cookieAttributes(urls, event.rawPath)}; Max-Age=0`] } : {}),
+    };
   });
 }
 
-export interface FormRequest<P, B> extends DashboardRequest {
+/** What a form's use case gets: the caller, the path and the body, parsed by the operation's schemas. */
+export interface FormRequest<P, B> {
+  principal: Principal;
+  urls: PublicUrls;
   path: P;
-  /** The form as posted (for showing it again). */
-  fields: Record<string, string>;
   body: B;
 }
 
+/** Where a form lives: the page that shows it (and shows it again when refused), and its id there. */
+export interface FormHome {
+  page: string;
+  form: string;
+}
+
+const seeOther = (location: string, cookies?: string[]): ApiResponse => ({
+  status: 303,
+  headers: { ...DASHBOARD_HEADERS, location },
+  html: '',
+  ...(cookies ? { cookies } : {}),
+});
+
 /**
- * A dashboard form that performs a `/v1` operation, with the same checks as the API:
- * 1. a signed-in session (else the sign-in form, 401), posted from the dashboard's origin and
- *    carrying the session's form token (else 403): nothing is read or written before;
- * 2. the key holds the operation's scope (403);
+ * A dashboard form that performs a `/v1` operation with the same checks as the API, and answers
+ * with a redirect only (post/redirect/get: a reload never posts again, and a form's function
+ * renders no page):
+ * 1. posted from the dashboard's origin (else 403); without a signed-in session, or with one
+ *    whose key is refused now, 303 to the form's page, which asks to sign in and says why;
+ * 2. the session's form token (else 403) and the operation's scope (403): nothing is read or
+ *    written before;
  * 3. the path and the form, read as the operation's body, pass its schemas, and its use case
  *    (`submit`) runs: 303 to the page it names;
- * 4. a 400 or 422 (schema or business rule) shows the form again (`invalid`) with that status
- *    and the detail next to the field it names (`attribute`).
+ * 4. a 400 or 422 (schema or business rule): 303 back to the form's page (`home`), with the form,
+ *    its values and the problem in a cookie for that page only (`returnCookie`); the page shows
+ *    the detail next to the field it names (`attribute`) and answers with the status.
  */
 export function dashboardForm<P extends z.ZodMiniObject, B extends z.ZodMiniType>(
   sessions: DashboardSessions,
@@ -163,25 +240,35 @@ export function dashboardForm<P extends z.ZodMiniObject, B extends z.ZodMiniType
   form: {
     body: (fields: Record<string, string>) => unknown;
     submit: (request: FormRequest<z.infer<P>, z.infer<B>>) => Promise<string>;
-    invalid: (request: FormRequest<z.infer<P>, undefined>, problem: FormProblem) => Promise<string>;
+    /** From the path parameters as posted (the page answers 404 for an unknown id) and the fields. */
+    home: (path: Record<string, string | undefined>, fields: Record<string, string>, urls: PublicUrls) => FormHome;
   },
 ) {
-  return dashboardPage(sessions, async (request) => {
-    const { event, urls, principal } = request;
+  return pageHandler(async (event, urls) => {
     requireSameOrigin(event, urls);
     const fields = formFields(event);
-    requireFormToken(fields, sessionIdOf(event));
+    const home = form.home(event.pathParameters ?? {}, fields, urls);
+    const sessionId = sessionIdOf(event);
+    if (!sessionId) return seeOther(home.page);
+    let principal: Principal;
+    try {
+      principal = await sessions.resume(sessionId);
+    } catch (error) {
+      if (!isKeyProblem(error)) throw error;
+      return seeOther(home.page);
+    }
+    requireFormToken(fields, sessionId);
     requireScope(principal, route.scope);
     const path = parseWith(route.acts.params, event.pathParameters ?? {}, 'path');
     try {
       // An operation without a body (a cancel) takes none from the form either.
       const body = (route.acts.body ? parseWith(route.acts.body, form.body(fields), 'body') : undefined) as z.infer<B>;
-      return { status: 303, headers: { location: await form.submit({ ...request, path, fields, body }) }, html: '' };
+      return seeOther(await form.submit({ principal, urls, path, body }));
     } catch (error) {
       if (!(error instanceof InvalidRequestError || error instanceof BusinessRuleError)) throw error;
       const { status, envelope } = toErrorResponse(error, urls.docs);
-      const problem = { status, detail: envelope.detail, attribute: envelope.attribute };
-      return { status, html: await form.invalid({ ...request, path, fields, body: undefined }, problem) };
+      const problem = { status, detail: envelope.detail, ...(envelope.attribute ? { attribute: envelope.attribute } : {}) };
+      return seeOther(home.page, [returnCookie(sessionId, urls, new URL(home.page).pathname, { form: home.form, values: fields, problem })]);
     }
   });
 }

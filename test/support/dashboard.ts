@@ -11,6 +11,8 @@ export interface DashboardAnswer {
   setCookie: string[];
   /** `dashboard_session=…` from Set-Cookie, ready for a Cookie header. */
   cookie?: string;
+  /** For a refused form followed back to its page (`submit`): the form's own answer, a 303. */
+  posted?: DashboardAnswer;
 }
 
 const cookieOf = (setCookie: string[], name: string) => {
@@ -34,9 +36,9 @@ async function answer(response: Response): Promise<DashboardAnswer> {
 export const formTokenOf = (html: string) => /name="csrf_token" value="([^"]+)"/.exec(html)?.[1];
 
 /**
- * A person's browser on the dashboard: form posts and page loads, redirects not followed. Like a
- * browser, it opens the sign-in form (its cookie and token) before posting it, and posts the
- * other forms with the token of the session's pages.
+ * A person's browser on the dashboard: form posts and page loads, redirects not followed (but
+ * for a refused form's, see `submit`). Like a browser, it opens the sign-in form (its cookie and
+ * token) before posting it, and posts the other forms with the token of the session's pages.
  */
 export function dashboardBrowser(stack: TestStack) {
   const get = async (path: string, cookie?: string) =>
@@ -64,9 +66,16 @@ export function dashboardBrowser(stack: TestStack) {
     async signOut(cookie: string) {
       return post('/dashboard/sign-out', { csrf_token: await tokenOf(cookie) }, { cookie });
     },
-    /** Posts a dashboard form of the session `cookie`, with its form token unless `fields` sets one. */
-    async submit(path: string, cookie: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
-      return post(path, { csrf_token: await tokenOf(cookie), ...fields }, { cookie, ...headers });
+    /**
+     * Posts a dashboard form of the session `cookie`, with its form token unless `fields` sets
+     * one. A refused form's 303 back to its page is followed with the cookie that carries the
+     * form, as a browser would: the answer is the page (its status the refusal's), `posted` the 303.
+     */
+    async submit(path: string, cookie: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<DashboardAnswer> {
+      const posted = await post(path, { csrf_token: await tokenOf(cookie), ...fields }, { cookie, ...headers });
+      const returned = cookieOf(posted.setCookie, 'dashboard_form');
+      if (posted.status !== 303 || !returned) return posted;
+      return { ...(await get(posted.location!.slice(stack.baseUrl.length), `${cookie}; ${returned}`)), posted };
     },
   };
 }

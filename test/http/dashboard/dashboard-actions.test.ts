@@ -115,10 +115,13 @@ describe('cross-site protection', () => {
     }
   });
 
-  test('a form without a session -> the sign-in form (401), nothing created', async () => {
+  test("a form without a session -> 303 to the form's page, which asks to sign in (401); nothing created", async () => {
     const before = await linksOfMerchant();
     const result = await browser.post('/dashboard/payment-links', linkFields({ csrf_token: 'x' }));
-    expect(result.status).toBe(401);
+    expect([result.status, result.location]).toEqual([303, `${stack.baseUrl}/dashboard/payment-links/new`]);
+    const page = await browser.get('/dashboard/payment-links/new');
+    expect(page.status).toBe(401);
+    expect(page.html).toContain('name="return_to" value="/dashboard/payment-links/new"');
     expect(await linksOfMerchant()).toEqual(before);
   });
 });
@@ -378,6 +381,57 @@ describe('refund a payment', () => {
     const result = await browser.submit(`/dashboard/payments/${paymentId}/refunds`, cookie, { 'amount.value': '1.00' });
     expect(result.status).toBe(422);
     expect(result.html).toContain('<p role="alert" id="refund-error">A payment with a chargeback that is not won cannot be refunded</p>');
+  });
+});
+
+describe('a refused form comes back to its page once (post/redirect/get)', () => {
+  const returnedCookieOf = (answer: { setCookie: string[] }) => answer.setCookie.find((value) => value.startsWith('dashboard_form='));
+
+  test("303 to the form's page with the form in a cookie for that page only; the page shows it once, with the refusal's status", async () => {
+    const payment = await seedPaidPayment(stack, merchant, { amount: '30.00' });
+    const page = `/dashboard/payments/${payment.id}`;
+    const posted = await browser.post(`${page}/refunds`, { csrf_token: await browser.tokenOf(cookie), 'amount.value': '30.01', description: 'Too much' }, { cookie });
+    expect([posted.status, posted.location, posted.html]).toEqual([303, `${stack.baseUrl}${page}`, '']);
+    const returned = returnedCookieOf(posted)!;
+    expect(returned).toMatch(new RegExp(`^dashboard_form=[\\w-]+\\.[\\w-]{43}; Path=${page}; HttpOnly; SameSite=Strict; Max-Age=60$`));
+    expect(returned).not.toContain('csrf_token');
+
+    const shown = await browser.get(page, `${cookie}; ${returned.split(';')[0]}`);
+    expect(shown.status).toBe(422);
+    expect(fieldError(shown.html, 'refund-amount-value')).toBe('amount.value exceeds the refundable rest of 30.00 eur');
+    expect(shown.html).toContain('value="Too much"');
+    expect(returnedCookieOf(shown)).toBe(`dashboard_form=; Path=${page}; HttpOnly; SameSite=Strict; Max-Age=0`);
+    const reloaded = await browser.get(page, cookie);
+    expect(reloaded.status).toBe(200);
+    expect(reloaded.html).not.toContain('class="field-error"');
+  });
+
+  test("a returned form not signed for this session (another session's, or made up) is ignored, and cleared", async () => {
+    const payment = await seedPaidPayment(stack, merchant, { amount: '30.00' });
+    const other = (await browser.signIn(merchant.test)).cookie!;
+    const posted = await browser.post(`/dashboard/payments/${payment.id}/refunds`, { csrf_token: await browser.tokenOf(other), 'amount.value': '0' }, { cookie: other });
+    const othersForm = returnedCookieOf(posted)!.split(';')[0];
+    const madeUp = `dashboard_form=${Buffer.from(JSON.stringify({ form: 'refund', values: {}, problem: { status: 422, detail: 'Call +1 555 0100 now' } })).toString('base64url')}.${'A'.repeat(43)}`;
+    for (const planted of [othersForm, madeUp]) {
+      const shown = await browser.get(`/dashboard/payments/${payment.id}`, `${cookie}; ${planted}`);
+      expect(shown.status).toBe(200);
+      expect(shown.html).not.toContain('<p role="alert"');
+      expect(shown.html).not.toContain('class="field-error"');
+      expect(returnedCookieOf(shown)).toMatch(/^dashboard_form=; .*Max-Age=0$/);
+    }
+  });
+
+  test('values too large for a cookie come back cut, or left out; the problem always comes back', async () => {
+    const payment = await seedPaidPayment(stack, merchant, { amount: '30.00' });
+    const cut = await browser.submit(`/dashboard/payments/${payment.id}/refunds`, cookie, { 'amount.value': '0', description: 'a'.repeat(5_000) });
+    expect(returnedCookieOf(cut.posted!)!.length).toBeLessThan(4_096);
+    expect(cut.status).toBe(422);
+    expect(cut.html).toContain(`value="${'a'.repeat(1_000)}"`);
+    const left = await browser.submit(`/dashboard/payments/${payment.id}/refunds`, cookie, { 'amount.value': '0', description: '€'.repeat(1_000) });
+    expect(returnedCookieOf(left.posted!)!.length).toBeLessThan(4_096);
+    expect([left.status, fieldError(left.html, 'refund-amount-value')]).toEqual([422, 'amount.value must be positive']);
+    expect(left.html).not.toContain('€€');
+    expect((await api.get('/v1/refunds?limit=100')).body.data.filter((refund: { payment_id: string }) => refund.payment_id === payment.id)).toEqual([]);
   });
 });
 

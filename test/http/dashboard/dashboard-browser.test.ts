@@ -151,7 +151,7 @@ describeBrowser('dashboard in headless Chromium', () => {
     await page.close();
   });
 
-  test('browser: refund a payment: an amount over the rest is refused inline, then a partial refund, then the full rest', async () => {
+  test('browser: refund a payment: an amount over the rest is refused inline (a reload forgets it), then a partial refund, then the full rest', async () => {
     const payment = await seedPaidPayment(stack, merchant, { amount: '40.00' });
     const { page, problems } = await signedIn();
     await page.getByRole('searchbox', { name: 'Search by id' }).fill(payment.id);
@@ -160,6 +160,10 @@ describeBrowser('dashboard in headless Chromium', () => {
     await page.getByLabel('Amount (EUR)').fill('40.01');
     await page.getByRole('button', { name: 'Refund', exact: true }).click();
     expect(await page.locator('#refund-amount-value-error').textContent()).toBe('amount.value exceeds the refundable rest of 40.00 eur');
+    // Post/redirect/get: the refusal shows at the payment's own address, and a reload neither posts again nor shows it.
+    expect(page.url()).toBe(`${stack.baseUrl}/dashboard/payments/${payment.id}`);
+    await page.reload();
+    expect(await page.locator('#refund-amount-value-error').count()).toBe(0);
     await page.getByLabel('Amount (EUR)').fill('15.00');
     await page.getByRole('button', { name: 'Refund', exact: true }).click();
     await page.getByRole('heading', { name: /^Refund rf_/ }).waitFor();
