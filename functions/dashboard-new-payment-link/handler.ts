@@ -1,7 +1,7 @@
 import { acceptorPorts, dashboardSessionServices } from '../../shared/services/dashboard';
 import { dashboardCreatePaymentLink } from '../../shared/api/pages';
 import { requireScope } from '../../shared/domain/dashboard';
-import { dashboardPage, returnedState } from '../../shared/dashboard/http';
+import { dashboardPage } from '../../shared/dashboard/http';
 import { newLinkPage } from '../../shared/dashboard/pages';
 import { acceptorChoices } from '../../shared/use-cases/dashboard';
 
@@ -11,5 +11,5 @@ const acceptors = acceptorPorts();
 /** GET /dashboard/payment-links/new: the create form (a refused one again), for a key that may create links (403 otherwise). */
 export const handler = dashboardPage(sessions, async (request) => {
   requireScope(request.principal, dashboardCreatePaymentLink.scope);
-  return { status: 200, html: newLinkPage(request, { acceptors: await acceptorChoices(acceptors, request.principal), state: returnedState(request, 'create-link') }) };
+  return { status: 200, html: newLinkPage(request, { acceptors: await acceptorChoices(acceptors, request.principal), state: request.formState('create-link') }) };
 });

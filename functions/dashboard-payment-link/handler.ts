@@ -1,5 +1,5 @@
 import { dashboardSessionServices, deliveryPorts, linkPorts, paymentPorts } from '../../shared/services/dashboard';
-import { dashboardPage, returnedState } from '../../shared/dashboard/http';
+import { dashboardPage } from '../../shared/dashboard/http';
 import { linkQueryOf } from '../../shared/dashboard/lists';
 import { linkPage } from '../../shared/dashboard/pages';
 import { paymentLinkView } from '../../shared/use-cases/dashboard';
@@ -11,5 +11,5 @@ const reads = { ...linkPorts(), ...paymentPorts(), ...deliveryPorts() };
 export const handler = dashboardPage(sessions, async (request) => {
   const { principal, event } = request;
   const view = await paymentLinkView(reads, principal, event.pathParameters?.id ?? '', linkQueryOf(event));
-  return { status: 200, html: linkPage(request, view, { edit: returnedState(request, 'edit-link'), status: returnedState(request, 'link-status') }) };
+  return { status: 200, html: linkPage(request, view, { edit: request.formState('edit-link'), status: request.formState('link-status') }) };
 });

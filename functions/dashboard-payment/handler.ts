@@ -1,5 +1,5 @@
 import { dashboardReadPorts, dashboardSessionServices, paymentPorts } from '../../shared/services/dashboard';
-import { dashboardPage, returnedState } from '../../shared/dashboard/http';
+import { dashboardPage } from '../../shared/dashboard/http';
 import { listQueryOf } from '../../shared/dashboard/lists';
 import { paymentPage } from '../../shared/dashboard/pages';
 import { paymentView } from '../../shared/use-cases/dashboard';
@@ -10,5 +10,5 @@ const reads = { ...paymentPorts(), ...dashboardReadPorts() };
 /** GET /dashboard/payments/{id}: the payment, the refund form (a refused one again) and its refunds. */
 export const handler = dashboardPage(sessions, async (request) => {
   const { principal, event } = request;
-  return { status: 200, html: paymentPage(request, await paymentView(reads, principal, event.pathParameters?.id ?? '', listQueryOf(event)), returnedState(request, 'refund')) };
+  return { status: 200, html: paymentPage(request, await paymentView(reads, principal, event.pathParameters?.id ?? '', listQueryOf(event)), request.formState('refund')) };
 });

@@ -1,5 +1,5 @@
 import { dashboardSessionServices, refundPorts } from '../../shared/services/dashboard';
-import { dashboardPage, returnedState } from '../../shared/dashboard/http';
+import { dashboardPage } from '../../shared/dashboard/http';
 import { refundPage } from '../../shared/dashboard/pages';
 import { refundView } from '../../shared/use-cases/dashboard';
 
@@ -9,5 +9,5 @@ const reads = refundPorts();
 /** GET /dashboard/refunds/{id}: one refund (the refund object's `links.dashboard`), with its cancel refused if it was. */
 export const handler = dashboardPage(sessions, async (request) => {
   const refund = await refundView(reads, request.principal, request.event.pathParameters?.id ?? '');
-  return { status: 200, html: refundPage(request, refund, returnedState(request, 'cancel-refund')) };
+  return { status: 200, html: refundPage(request, refund, request.formState('cancel-refund')) };
 });

@@ -4,7 +4,7 @@ import type { FormRoute } from '../api/operation';
 import type { Principal } from '../auth/principal';
 import type { PublicUrls } from '../config';
 import { requireScope, SESSION_TTL_SECONDS } from '../domain/dashboard';
-import { NotAuthenticatedError, PermissionDeniedError, BusinessRuleError, InvalidRequestError } from '../errors';
+import { NotAuthenticatedError, PermissionDeniedError, BusinessRuleError, InvalidRequestError, NotFoundError } from '../errors';
 import type { ApiEvent, ApiResponse } from '../http/response';
 import { cookiesOf } from '../http/cookies';
 import { toErrorResponse } from '../http/error-envelope';
@@ -44,8 +44,9 @@ export const DASHBOARD_HEADERS = {
 };
 
 /** The dashboard's cookies: this browser's only (HttpOnly, SameSite=Strict), for the dashboard's paths or one page of it. */
-function cookieAttributes(urls: PublicUrls, path = new URL(urls.dashboard).pathname): string {
-  return `Path=${path}; HttpOnly; SameSite=Strict${urls.dashboard.startsWith('https:') ? '; Secure' : ''}`;
+function cookieAttributes(urls: PublicUrls, path?: string): string {
+  const url = new URL(urls.dashboard);
+  return `Path=${path ?? url.pathname}; HttpOnly; SameSite=Strict${url.protocol === 'https:' ? '; Secure' : ''}`;
 }
 
 export const sessionCookie = (sessionId: string, urls: PublicUrls) =>
@@ -74,17 +75,19 @@ export function requireFormToken(fields: Record<string, string>, secret: string 
 /** A refused form as its page shows it again: which form, the values posted, and the problem. */
 export interface ReturnedForm extends Required<FormState> {
   form: string;
+  /** The path of the page the cookie is for (its `Path`, public: behind a base path or a stage too). */
+  page: string;
 }
 
 /** `payload.signature`: keyed by the session, so no other site (nor another session) can plant one. */
 const returnedFormSignature = (sessionId: string, payload: string) => createHmac('sha256', sessionId).update(`returned form ${payload}`).digest('base64url');
 
 /**
- * The cookie that carries a refused form back to its page (`pagePath`, the only path it is sent
- * to), for one minute: signed with the session, values cut to RETURNED_VALUE_MAX_CHARS and left
- * out when the whole would pass RETURNED_FORM_MAX_CHARS.
+ * The cookie that carries a refused form back to its page (`returned.page`: the browser sends it
+ * there and to the forms' paths below it), for one minute: signed with the session, values cut to
+ * RETURNED_VALUE_MAX_CHARS and left out when the payload would pass RETURNED_FORM_MAX_CHARS.
  */
-export function returnCookie(sessionId: string, urls: PublicUrls, pagePath: string, returned: ReturnedForm): string {
+export function returnCookie(sessionId: string, urls: PublicUrls, returned: ReturnedForm): string {
   const values = Object.fromEntries(
     Object.entries(returned.values)
       .filter(([name]) => name !== FORM_TOKEN_FIELD)
@@ -93,17 +96,29 @@ export function returnCookie(sessionId: string, urls: PublicUrls, pagePath: stri
   const encode = (form: ReturnedForm) => Buffer.from(JSON.stringify(form)).toString('base64url');
   const withValues = encode({ ...returned, values });
   const payload = withValues.length <= RETURNED_FORM_MAX_CHARS ? withValues : encode({ ...returned, values: {} });
-  return `${RETURNED_FORM_COOKIE}=${payload}.${returnedFormSignature(sessionId, payload)}; ${cookieAttributes(urls, pagePath)}; Max-Age=${RETURNED_FORM_TTL_SECONDS}`;
+  return `${RETURNED_FORM_COOKIE}=${payload}.${returnedFormSignature(sessionId, payload)}; ${cookieAttributes(urls, returned.page)}; Max-Age=${RETURNED_FORM_TTL_SECONDS}`;
 }
 
-/** The refused form this request carries back, when its signature is this session's. */
+const clearedReturnCookie = (urls: PublicUrls, returned: ReturnedForm) => `${RETURNED_FORM_COOKIE}=; ${cookieAttributes(urls, returned.page)}; Max-Age=0`;
+
+/**
+ * The refused form this request carries back, when its signature is this session's and it reads
+ * as one (a form of an older release is ignored; it expires within the minute).
+ */
 function returnedFormOf(cookie: string, sessionId: string): ReturnedForm | undefined {
   const [payload, signature] = cookie.split('.');
   if (!payload || !signature) return undefined;
   const expected = Buffer.from(returnedFormSignature(sessionId, payload));
   const given = Buffer.from(signature);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
-  return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as ReturnedForm;
+  try {
+    const returned = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Partial<ReturnedForm>;
+    const { form, page, values, problem } = returned;
+    const readable = typeof form === 'string' && typeof page === 'string' && typeof values === 'object' && values !== null;
+    return readable && (problem?.status === 400 || problem?.status === 422) && typeof problem.detail === 'string' ? (returned as ReturnedForm) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A fresh sign-in form's cookie and the token its form carries. */
@@ -150,15 +165,15 @@ export function signInAnswer(urls: PublicUrls, options: { status: number; error?
   };
 }
 
-/** What a dashboard page's code gets: the caller, the request, the token its forms carry, and a refused form coming back. */
+/** What a dashboard page's code gets: the caller, the request, and the token its forms carry. */
 export interface DashboardRequest extends Frame {
   event: ApiEvent;
-  returned?: ReturnedForm;
+  /**
+   * The state of `form` on this page: the refused submission coming back to it (which makes the
+   * page answer with the refusal's status), else none (the form's defaults).
+   */
+  formState(form: string): FormState | undefined;
 }
-
-/** The state of `form` on this page: the refused submission coming back to it, else none (its defaults). */
-export const returnedState = (request: DashboardRequest, form: string): FormState | undefined =>
-  request.returned?.form === form ? { values: request.returned.values, problem: request.returned.problem } : undefined;
 
 /**
  * A page that needs a signed-in session. The session and its key are checked on every request:
@@ -166,8 +181,9 @@ export const returnedState = (request: DashboardRequest, form: string): FormStat
  * 2. a session that ended, or whose key the Authenticator now refuses: the sign-in form with
  *    the reason and that status (401, 403 or 422), and the cookie cleared;
  * 3. otherwise the page, with headers that keep it out of caches and frames. A refused form
- *    coming back (`returnCookie`) is shown once, with the status the form was refused with
- *    (400 or 422, as the API answers); its cookie is cleared, so a reload shows the page anew.
+ *    coming back (`returnCookie`) is shown once, by the page that holds it (`formState`), with
+ *    the status it was refused with (400 or 422, as the API answers); its cookie is cleared, so
+ *    a reload shows the page anew.
  * Other failures (503, 500) are the house error pages of `pageHandler`.
  */
 export function dashboardPage(
@@ -189,12 +205,18 @@ export function dashboardPage(
     }
     const returnedCookie = cookiesOf(event)[RETURNED_FORM_COOKIE];
     const returned = returnedCookie ? returnedFormOf(returnedCookie, sessionId) : undefined;
-    const response = await run({ principal, urls, event, formToken: formToken(sessionId), ...(returned ? { returned } : {}) });
+    let shown: ReturnedForm | undefined;
+    const formState = (form: string): FormState | undefined => {
+      if (returned?.form !== form) return undefined;
+      shown = returned;
+      return { values: returned.values, problem: returned.problem };
+    };
+    const response = await run({ principal, urls, event, formToken: formToken(sessionId), formState });
     return {
       ...response,
-      status: returned && response.status === 200 ? returned.problem.status : response.status,
+      status: shown && response.status === 200 ? shown.problem.status : response.status,
       headers: { ...DASHBOARD_HEADERS, ...response.headers },
-      ...(returnedCookie !== undefined ? { cookies: [...(response.cookies ?? []), `${RETURNED_FORM_COOKIE}=; ${cookieAttributes(urls, event.rawPath)}; Max-Age=0`] } : {}),
+      ...(returned ? { cookies: [...(response.cookies ?? []), clearedReturnCookie(urls, returned)] } : {}),
     };
   });
 }
@@ -224,15 +246,16 @@ const seeOther = (location: string, cookies?: string[]): ApiResponse => ({
  * A dashboard form that performs a `/v1` operation with the same checks as the API, and answers
  * with a redirect only (post/redirect/get: a reload never posts again, and a form's function
  * renders no page):
- * 1. posted from the dashboard's origin (else 403); without a signed-in session, or with one
- *    whose key is refused now, 303 to the form's page, which asks to sign in and says why;
- * 2. the session's form token (else 403) and the operation's scope (403): nothing is read or
- *    written before;
- * 3. the path and the form, read as the operation's body, pass its schemas, and its use case
+ * 1. posted from the dashboard's origin (else 403); without a session cookie, 303 to the form's
+ *    page, which asks to sign in;
+ * 2. the session's form token (else 403), before anything is read or written;
+ * 3. the session and its key (a refused one: 303 to the form's page, which says why and asks to
+ *    sign in again), then the operation's scope (403);
+ * 4. the path and the form, read as the operation's body, pass its schemas, and its use case
  *    (`submit`) runs: 303 to the page it names;
- * 4. a 400 or 422 (schema or business rule): 303 back to the form's page (`home`), with the form,
- *    its values and the problem in a cookie for that page only (`returnCookie`); the page shows
- *    the detail next to the field it names (`attribute`) and answers with the status.
+ * 5. a 400 or 422 (schema or business rule): 303 back to the form's page (`home`), with the form,
+ *    its values and the problem in a cookie for that page (`returnCookie`); the page shows the
+ *    detail next to the field it names (`attribute`) and answers with the status.
  */
 export function dashboardForm<P extends z.ZodMiniObject, B extends z.ZodMiniType>(
   sessions: DashboardSessions,
@@ -247,9 +270,12 @@ export function dashboardForm<P extends z.ZodMiniObject, B extends z.ZodMiniType
   return pageHandler(async (event, urls) => {
     requireSameOrigin(event, urls);
     const fields = formFields(event);
+    // A dot segment would move the form's page elsewhere (`/payments/..`): it names no object.
+    if (Object.values(event.pathParameters ?? {}).some((value) => value === '.' || value === '..')) throw new NotFoundError();
     const home = form.home(event.pathParameters ?? {}, fields, urls);
     const sessionId = sessionIdOf(event);
     if (!sessionId) return seeOther(home.page);
+    requireFormToken(fields, sessionId);
     let principal: Principal;
     try {
       principal = await sessions.resume(sessionId);
@@ -257,7 +283,6 @@ export function dashboardForm<P extends z.ZodMiniObject, B extends z.ZodMiniType
       if (!isKeyProblem(error)) throw error;
       return seeOther(home.page);
     }
-    requireFormToken(fields, sessionId);
     requireScope(principal, route.scope);
     const path = parseWith(route.acts.params, event.pathParameters ?? {}, 'path');
     try {
@@ -268,7 +293,7 @@ export function dashboardForm<P extends z.ZodMiniObject, B extends z.ZodMiniType
       if (!(error instanceof InvalidRequestError || error instanceof BusinessRuleError)) throw error;
       const { status, envelope } = toErrorResponse(error, urls.docs);
       const problem = { status, detail: envelope.detail, ...(envelope.attribute ? { attribute: envelope.attribute } : {}) };
-      return seeOther(home.page, [returnCookie(sessionId, urls, new URL(home.page).pathname, { form: home.form, values: fields, problem })]);
+      return seeOther(home.page, [returnCookie(sessionId, urls, { form: home.form, page: new URL(home.page).pathname, values: fields, problem })]);
     }
   });
 }

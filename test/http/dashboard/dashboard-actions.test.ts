@@ -406,7 +406,7 @@ describe('a refused form comes back to its page once (post/redirect/get)', () =>
     expect(reloaded.html).not.toContain('class="field-error"');
   });
 
-  test("a returned form not signed for this session (another session's, or made up) is ignored, and cleared", async () => {
+  test("a returned form not signed for this session (another session's, or made up) is ignored, and left to expire", async () => {
     const payment = await seedPaidPayment(stack, merchant, { amount: '30.00' });
     const other = (await browser.signIn(merchant.test)).cookie!;
     const posted = await browser.post(`/dashboard/payments/${payment.id}/refunds`, { csrf_token: await browser.tokenOf(other), 'amount.value': '0' }, { cookie: other });
@@ -417,8 +417,19 @@ describe('a refused form comes back to its page once (post/redirect/get)', () =>
       expect(shown.status).toBe(200);
       expect(shown.html).not.toContain('<p role="alert"');
       expect(shown.html).not.toContain('class="field-error"');
-      expect(returnedCookieOf(shown)).toMatch(/^dashboard_form=; .*Max-Age=0$/);
+      expect(returnedCookieOf(shown)).toBeUndefined();
     }
+  });
+
+  test("another page's returned form is not shown there: the page answers 200 and clears it", async () => {
+    const payment = await seedPaidPayment(stack, merchant, { amount: '30.00' });
+    const refused = await browser.submit(`/dashboard/payment-links/${seeded.linkId}`, cookie, { description: 'x', payments_limit: '1', expires_at: '' });
+    expect(refused.status).toBe(422);
+    const linkForm = returnedCookieOf(refused.posted!)!.split(';')[0];
+    const shown = await browser.get(`/dashboard/payments/${payment.id}`, `${cookie}; ${linkForm}`);
+    expect(shown.status).toBe(200);
+    expect(shown.html).not.toContain('class="field-error"');
+    expect(returnedCookieOf(shown)).toBe(`dashboard_form=; Path=/dashboard/payment-links/${seeded.linkId}; HttpOnly; SameSite=Strict; Max-Age=0`);
   });
 
   test('values too large for a cookie come back cut, or left out; the problem always comes back', async () => {
