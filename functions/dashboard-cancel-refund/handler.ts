@@ -15,5 +15,5 @@ const moves = refundMovePorts();
 export const handler = dashboardForm(sessions, dashboardCancelRefund, {
   body: () => undefined,
   submit: async ({ principal, urls, path }) => refundPagePath(urls, (await cancelRefund(moves, principal, path.id, urls)).id),
-  home: (path, _fields, urls) => ({ page: refundPagePath(urls, encodeURIComponent(path.id ?? '')), form: 'cancel-refund' }),
+  home: (path, _fields, urls) => ({ page: refundPagePath(urls, path.id), form: 'cancel-refund' }),
 });

@@ -21,5 +21,5 @@ export const handler = dashboardForm(sessions, dashboardCreateRefund, {
     return defined({ amount: value === undefined ? undefined : { value, currency: REFUND_CURRENCY }, description: optionalText(fields.description) });
   },
   submit: async ({ principal, urls, path, body }) => refundPagePath(urls, (await createRefund(creation, principal, path.id, body, urls)).id),
-  home: (path, _fields, urls) => ({ page: paymentPagePath(urls, encodeURIComponent(path.id ?? '')), form: 'refund' }),
+  home: (path, _fields, urls) => ({ page: paymentPagePath(urls, path.id), form: 'refund' }),
 });

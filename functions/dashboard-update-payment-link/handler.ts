@@ -25,5 +25,5 @@ export const handler = dashboardForm(sessions, dashboardUpdatePaymentLink, {
     await updatePaymentLink(paymentLinks(urls), principal, path.id, body);
     return linkPagePath(urls, path.id);
   },
-  home: (path, fields, urls) => ({ page: linkPagePath(urls, encodeURIComponent(path.id ?? '')), form: isStatusForm(fields) ? 'link-status' : 'edit-link' }),
+  home: (path, fields, urls) => ({ page: linkPagePath(urls, path.id), form: isStatusForm(fields) ? 'link-status' : 'edit-link' }),
 });

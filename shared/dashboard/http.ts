@@ -263,16 +263,17 @@ export function dashboardForm<P extends z.ZodMiniObject, B extends z.ZodMiniType
   form: {
     body: (fields: Record<string, string>) => unknown;
     submit: (request: FormRequest<z.infer<P>, z.infer<B>>) => Promise<string>;
-    /** From the path parameters as posted (the page answers 404 for an unknown id) and the fields. */
-    home: (path: Record<string, string | undefined>, fields: Record<string, string>, urls: PublicUrls) => FormHome;
+    /** From the path parameters as posted, URL-encoded (the page answers 404 for an unknown id), and the fields. */
+    home: (path: Record<string, string>, fields: Record<string, string>, urls: PublicUrls) => FormHome;
   },
 ) {
   return pageHandler(async (event, urls) => {
     requireSameOrigin(event, urls);
     const fields = formFields(event);
     // A dot segment would move the form's page elsewhere (`/payments/..`): it names no object.
-    if (Object.values(event.pathParameters ?? {}).some((value) => value === '.' || value === '..')) throw new NotFoundError();
-    const home = form.home(event.pathParameters ?? {}, fields, urls);
+    const posted = Object.entries(event.pathParameters ?? {}).map(([name, value]) => [name, value ?? ''] as const);
+    if (posted.some(([, value]) => value === '.' || value === '..')) throw new NotFoundError();
+    const home = form.home(Object.fromEntries(posted.map(([name, value]) => [name, encodeURIComponent(value)])), fields, urls);
     const sessionId = sessionIdOf(event);
     if (!sessionId) return seeOther(home.page);
     requireFormToken(fields, sessionId);
