@@ -16,11 +16,17 @@ import { INDEXES } from './table';
  * The paid count raised on the link as an Update (see `recordPaid`): `next` is the link after
  * the payment, `read` the link it was computed from. At the limit the link turns inactive, with
  * its status list key moved and its expiry entry removed.
+ *
+ * The condition holds the link's limit as it is at commit time, whatever was read: an unlimited
+ * link must still be unlimited, a limited one still at the limit and the paid count read (so
+ * `remaining_payments` in the events is exact). A merchant who sets or lowers the limit while
+ * payers are in flight sends them back to read it again.
  */
 function paidCountUpdate(tableName: string, read: VersionedLink, next: PaymentLink, paidAt: string): TransactAction {
   const inactivates = next.status !== read.status;
   const conditions = ['#status = :active', '(attribute_type(#expiresAt, :null) OR #expiresAt > :paidAt)'];
-  if (next.paymentsLimit !== null) conditions.push('#paidCount = :readCount');
+  if (read.paymentsLimit === null) conditions.push('(attribute_not_exists(#paymentsLimit) OR attribute_type(#paymentsLimit, :null))');
+  else conditions.push('#paymentsLimit = :readLimit', '#paidCount = :readCount');
   if (read.firstPaidAt === null) conditions.push('attribute_type(#firstPaidAt, :null)');
   const sets = ['#paidCount = #paidCount + :one', '#version = #version + :one', '#lastPaidAt = :paidAt', '#firstPaidAt = :firstPaidAt'];
   if (inactivates) sets.push('#status = :nextStatus', `#statusList = :statusList`);
@@ -34,6 +40,7 @@ function paidCountUpdate(tableName: string, read: VersionedLink, next: PaymentLi
         '#status': 'status',
         '#expiresAt': 'expiresAt',
         '#paidCount': 'paidCount',
+        '#paymentsLimit': 'paymentsLimit',
         '#version': 'version',
         '#lastPaidAt': 'lastPaidAt',
         '#firstPaidAt': 'firstPaidAt',
@@ -45,7 +52,7 @@ function paidCountUpdate(tableName: string, read: VersionedLink, next: PaymentLi
         ':paidAt': paidAt,
         ':one': 1,
         ':firstPaidAt': next.firstPaidAt,
-        ...(next.paymentsLimit !== null ? { ':readCount': read.paidCount } : {}),
+        ...(read.paymentsLimit !== null ? { ':readLimit': read.paymentsLimit, ':readCount': read.paidCount } : {}),
         ...(inactivates ? { ':nextStatus': next.status, ':statusList': paymentLinkEntity.partition('gsi2', paymentLinkEntity.definition.values!(next as VersionedLink, undefined)) } : {}),
       },
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',

@@ -135,9 +135,9 @@ function withDetails(payment: Payment, details: CustomerDetails): Payment {
  * Ends an open payment with the customer's outcome.
  * - `paid`: one transaction moves the payment to paid, counts it on the link (auto-inactivating
  *   it at its limit), credits the balance and writes `transactions.payment.paid` with the link's
- *   limit events, under the condition that the link is still active, unexpired and (when
- *   limited) at the paid count read. A payment that loses the race for the last slot ends
- *   `canceled` and is never counted.
+ *   limit events, under the condition that the link is still active, unexpired and at the
+ *   limit it was read with (and, when limited, at the paid count read). A payment that loses
+ *   the race for the last slot ends `canceled` and is never counted.
  * - `failed`, `canceled`, `expired`: the payment takes that status.
  * `deadline`: when the invocation ends (epoch ms); a payer still losing rounds near it gets a 503 to retry, never a timeout.
  */

@@ -45,3 +45,47 @@ export async function expectTheLimitHoldsUnderConcurrentPayers(stack: TestStack)
     .sort((a, b) => Number(a) - Number(b));
   expect(remaining).toEqual(Array.from({ length: 25 }, (_, i) => i));
 }
+
+/**
+ * Payers race a merchant who caps the link at the count already paid: whatever the payers read
+ * before the cap, none may commit after it (decisions §4: a link is never oversold). Each round
+ * starts `payers` concurrent paid checkouts on `initialLimit` (null: unlimited), waits until a
+ * few are paid, then sets `payments_limit` to the paid count it reads (retried when a payer
+ * commits in between, which makes the update a 422 or a stale write) and lets every payer end.
+ */
+export async function expectACapSetMidFlightHolds(stack: TestStack, options: { initialLimit: number | null; rounds: number; payers: number }): Promise<void> {
+  const merchant = await createMerchant(stack);
+  const api = client(stack.baseUrl, merchant.test);
+  for (let round = 0; round < options.rounds; round++) {
+    // Prepare
+    const link = (await api.post('/v1/payment_links', { amount: { value: '1.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId, payments_limit: options.initialLimit })).body;
+    const pay = async () => {
+      for (let retries = 0; ; retries++) {
+        const result = await api.post(`/v1/test_helpers/payment_links/${link.id}/checkout`, { outcome: 'paid' });
+        if (result.status !== 503 || retries === 5) return result;
+        await new Promise((resolve) => setTimeout(resolve, Number(result.headers.get('retry-after') ?? 1) * 1000));
+      }
+    };
+    const payers = Promise.all(Array.from({ length: options.payers }, pay));
+
+    // Act
+    let cap: number | undefined;
+    while (cap === undefined) {
+      const { paid_count: paidCount } = (await api.get(`/v1/payment_links/${link.id}`)).body;
+      if (paidCount < 3) continue;
+      const update = await api.post(`/v1/payment_links/${link.id}`, { payments_limit: paidCount });
+      if (update.status === 200 && update.body.payments_limit === paidCount) cap = paidCount;
+      else expect([200, 422]).toContain(update.status);
+    }
+    const results = await payers;
+
+    // Assess
+    expect(results.every((result) => result.status !== 500)).toBe(true);
+    const after = (await api.get(`/v1/payment_links/${link.id}`)).body;
+    expect({ paid_count: after.paid_count, remaining_payments: after.remaining_payments }).toEqual({ paid_count: cap, remaining_payments: 0 });
+    const paid = results.filter((result) => result.status === 201 && result.body.status === 'paid');
+    const linkPayments = (await api.get(`/v1/payment_links/${link.id}/payments?limit=100`)).body.data;
+    expect(linkPayments.filter((payment: { status: string }) => payment.status === 'paid')).toHaveLength(cap!);
+    expect(paid.length).toBeLessThanOrEqual(cap!);
+  }
+}
