@@ -28,16 +28,14 @@ function refuseFeed(detail: string, attribute: string): never {
 }
 
 /**
- * The feed stopped at entry `index` because the table failed a read or write: where, what was
- * ingested, and that running the file again is safe (applied entries are skipped). The table's
- * own text is the error's cause, for the function's log, never the operator's message.
+ * The feed stopped at entry `index` because a read or write failed: where, what was ingested,
+ * and that running the file again is safe (applied entries are skipped). A service error's
+ * detail is said; the table's own text is only the error's cause, for the function's log.
  */
-function feedStopped(index: number, ingested: number, doing: string, cause: unknown): Error {
-  if (cause instanceof ServiceError) return cause;
+function feedStopped(index: number, ingested: number, doing: string, cause: unknown): DependencyUnavailableError {
+  const why = cause instanceof ServiceError ? `${doing} failed: ${cause.message}` : `the table failed ${doing}`;
   const before = ingested === 0 ? 'nothing was ingested' : `${ingested} ${ingested === 1 ? 'entry was' : 'entries were'} ingested before it, none after it`;
-  const error = new DependencyUnavailableError(
-    `Stopped at chargebacks[${index}]: the table failed ${doing}; ${before}; running the file again is safe: entries already ingested are skipped`,
-  );
+  const error = new DependencyUnavailableError(`Stopped at chargebacks[${index}]: ${why}; ${before}; running the file again is safe: entries already ingested are skipped`);
   error.cause = cause;
   return error;
 }
