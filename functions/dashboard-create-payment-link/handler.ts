@@ -1,4 +1,4 @@
-import { dashboardSessionServices } from '../../shared/services/dashboard';
+import { dashboardFormServices } from '../../shared/services/dashboard';
 import { paymentLinkServices } from '../../shared/services/payment-links';
 import { dashboardCreatePaymentLink } from '../../shared/api/pages';
 import { type CreatePaymentLinkBody } from '../../shared/domain/payment-links';
@@ -7,11 +7,11 @@ import { dashboardForm } from '../../shared/dashboard/http';
 import { linkPagePath } from '../../shared/dashboard/tables';
 import { createPaymentLink } from '../../shared/use-cases/payment-links';
 
-const sessions = dashboardSessionServices();
+const ports = dashboardFormServices();
 const paymentLinks = paymentLinkServices();
 
 /** POST /dashboard/payment-links: `POST /v1/payment_links` from the create form; 303 to the new link's page, or back to the form with the refusal. */
-export const handler = dashboardForm(sessions, dashboardCreatePaymentLink, {
+export const handler = dashboardForm(ports, dashboardCreatePaymentLink, {
   body: (fields) => {
     const amount = defined({ value: optionalText(fields['amount.value']), currency: optionalText(fields['amount.currency']) });
     return defined({

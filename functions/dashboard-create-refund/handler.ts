@@ -1,4 +1,4 @@
-import { dashboardSessionServices } from '../../shared/services/dashboard';
+import { dashboardFormServices } from '../../shared/services/dashboard';
 import { refundCreationPorts } from '../../shared/services/refunds';
 import { dashboardCreateRefund } from '../../shared/api/pages';
 import { REFUND_CURRENCY } from '../../shared/domain/refunds';
@@ -7,7 +7,7 @@ import { dashboardForm } from '../../shared/dashboard/http';
 import { paymentPagePath, refundPagePath } from '../../shared/dashboard/tables';
 import { createRefund } from '../../shared/use-cases/refunds';
 
-const sessions = dashboardSessionServices();
+const ports = dashboardFormServices();
 const creation = refundCreationPorts();
 
 /**
@@ -15,7 +15,7 @@ const creation = refundCreationPorts();
  * page; an empty amount refunds the whole refundable rest. 303 to the new refund's page, or
  * back to the payment's page with the refusal.
  */
-export const handler = dashboardForm(sessions, dashboardCreateRefund, {
+export const handler = dashboardForm(ports, dashboardCreateRefund, {
   body: (fields) => {
     const value = optionalText(fields['amount.value']);
     return defined({ amount: value === undefined ? undefined : { value, currency: REFUND_CURRENCY }, description: optionalText(fields.description) });

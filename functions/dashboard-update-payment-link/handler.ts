@@ -1,4 +1,4 @@
-import { dashboardSessionServices } from '../../shared/services/dashboard';
+import { dashboardFormServices } from '../../shared/services/dashboard';
 import { paymentLinkServices } from '../../shared/services/payment-links';
 import { dashboardUpdatePaymentLink } from '../../shared/api/pages';
 import { optionalInteger, optionalUtcDatetime } from '../../shared/dashboard/forms';
@@ -6,7 +6,7 @@ import { dashboardForm } from '../../shared/dashboard/http';
 import { linkPagePath } from '../../shared/dashboard/tables';
 import { updatePaymentLink } from '../../shared/use-cases/payment-links';
 
-const sessions = dashboardSessionServices();
+const ports = dashboardFormServices();
 const paymentLinks = paymentLinkServices();
 
 /** The status form (deactivate, reactivate) sends only `status`; the edit form the three editable fields. */
@@ -16,7 +16,7 @@ const isStatusForm = (fields: Record<string, string>) => 'status' in fields;
  * POST /dashboard/payment-links/{id}: `POST /v1/payment_links/{id}` from the link page's forms;
  * an empty limit or expiry removes it. 303 back to the link's page, with the refusal if any.
  */
-export const handler = dashboardForm(sessions, dashboardUpdatePaymentLink, {
+export const handler = dashboardForm(ports, dashboardUpdatePaymentLink, {
   body: (fields) =>
     isStatusForm(fields)
       ? { status: fields.status }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Principal } from '../auth/principal';
 import type { PublicUrls } from '../config';
 import type { Section } from '../domain/dashboard';
@@ -160,6 +161,19 @@ export const FORM_TOKEN_FIELD = 'csrf_token';
 
 /** A hidden field with the session's form token: every POST form carries one. */
 export const tokenField = (formToken: string) => `<input type="hidden" name="${FORM_TOKEN_FIELD}" value="${escapeHtml(formToken)}">`;
+
+/**
+ * Every form that performs an operation carries a one-time nonce in this field, new on each page
+ * load: the operation's idempotency key, so a double click or a resubmit of one form runs once.
+ */
+export const FORM_NONCE_FIELD = 'form_nonce';
+
+/** 128 random bits, base64url: what a page's form carries and what a form's function accepts. */
+export const isFormNonce = (value: string | undefined): value is string => /^[A-Za-z0-9_-]{22}$/.test(value ?? '');
+
+/** The hidden fields of a form that performs an operation: the session's token and a fresh one-time nonce. */
+export const actionFields = (formToken: string) =>
+  `${tokenField(formToken)}<input type="hidden" name="${FORM_NONCE_FIELD}" value="${randomBytes(16).toString('base64url')}">`;
 
 // ---------------------------------------------------------------------------------------------
 // Tables

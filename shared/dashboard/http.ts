@@ -4,16 +4,18 @@ import type { FormRoute } from '../api/operation';
 import type { Principal } from '../auth/principal';
 import type { PublicUrls } from '../config';
 import { requireScope, SESSION_TTL_SECONDS } from '../domain/dashboard';
-import { NotAuthenticatedError, PermissionDeniedError, BusinessRuleError, InvalidRequestError, NotFoundError } from '../errors';
-import type { ApiEvent, ApiResponse } from '../http/response';
+import { NotAuthenticatedError, PermissionDeniedError, BusinessRuleError, ConflictError, InvalidRequestError, NotFoundError, type ServiceError } from '../errors';
+import type { IdempotencyStore } from '../db/idempotency-store';
+import { CarriedOutError, runIdempotently } from '../http/idempotency';
+import { toResult, type ApiEvent, type ApiResponse, type ApiResult } from '../http/response';
 import { cookiesOf } from '../http/cookies';
 import { toErrorResponse } from '../http/error-envelope';
-import { formFields, pageHandler } from '../http/page';
+import { errorPage, formFields, pageHandler } from '../http/page';
 import { parseWith } from '../http/validation';
 import type { DashboardSessions } from '../use-cases/dashboard';
 import { signInPage } from './pages';
 import type { FormState } from './forms';
-import { FORM_TOKEN_FIELD, type Frame } from './html';
+import { FORM_NONCE_FIELD, FORM_TOKEN_FIELD, isFormNonce, type Frame } from './html';
 
 /** The cookie holding the session's random id (never the API key). */
 export const SESSION_COOKIE = 'dashboard_session';
@@ -30,6 +32,8 @@ const RETURNED_FORM_TTL_SECONDS = 60;
 const RETURNED_FORM_MAX_CHARS = 3_500;
 /** A value the form itself caps at 500 characters; a longer one comes back cut to this. */
 const RETURNED_VALUE_MAX_CHARS = 1_000;
+/** The statuses a form comes back to its page with: its shape (400), its nonce's state (409), a business rule (422). */
+const RETURNED_STATUSES = [400, 409, 422];
 
 /**
  * Dashboard pages carry account data: never cached, never framed, forms post only to this
@@ -90,7 +94,7 @@ const returnedFormSignature = (sessionId: string, payload: string) => createHmac
 export function returnCookie(sessionId: string, urls: PublicUrls, returned: ReturnedForm): string {
   const values = Object.fromEntries(
     Object.entries(returned.values)
-      .filter(([name]) => name !== FORM_TOKEN_FIELD)
+      .filter(([name]) => name !== FORM_TOKEN_FIELD && name !== FORM_NONCE_FIELD)
       .map(([name, value]) => [name, value.slice(0, RETURNED_VALUE_MAX_CHARS)]),
   );
   const encode = (form: ReturnedForm) => Buffer.from(JSON.stringify(form)).toString('base64url');
@@ -115,7 +119,7 @@ function returnedFormOf(cookie: string, sessionId: string): ReturnedForm | undef
     const returned = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Partial<ReturnedForm>;
     const { form, page, values, problem } = returned;
     const readable = typeof form === 'string' && typeof page === 'string' && typeof values === 'object' && values !== null;
-    return readable && (problem?.status === 400 || problem?.status === 422) && typeof problem.detail === 'string' ? (returned as ReturnedForm) : undefined;
+    return readable && RETURNED_STATUSES.includes(problem?.status ?? 0) && typeof problem?.detail === 'string' ? (returned as ReturnedForm) : undefined;
   } catch {
     return undefined;
   }
@@ -242,23 +246,53 @@ const seeOther = (location: string, cookies?: string[]): ApiResponse => ({
   ...(cookies ? { cookies } : {}),
 });
 
+/** What every form's function needs besides its operation: the sessions, and the idempotency records its nonce keys. */
+export interface FormPorts {
+  sessions: DashboardSessions;
+  idempotency: IdempotencyStore;
+}
+
+/** What a person reads when a form's one-time nonce, not its values, stops it. */
+const NONCE_PROBLEMS = {
+  missing: 'This form came without its one-time nonce, from an out-of-date page: check the values and submit it again',
+  running: 'This form is still being carried out: reload the page in a moment to see its result',
+  carriedOut: 'This form was carried out but failed before it could answer; it will not run again: this page shows its result',
+  otherValues: 'This form was already submitted with other values; this page shows what came of them. Check these values and submit the form again to send them',
+};
+
+/** The time a form's function keeps to answer after waiting for the first post of its nonce. */
+const ANSWER_MARGIN_MS = 1_000;
+
+/** The answer as the page handler sends it (a replayed one comes back from the idempotency record as a result). */
+const asResponse = (result: ApiResult): ApiResponse => ({
+  status: result.statusCode ?? 200,
+  headers: Object.fromEntries(Object.entries(result.headers ?? {}).map(([name, value]) => [name, String(value)])),
+  html: result.body ?? '',
+  ...(result.cookies ? { cookies: result.cookies } : {}),
+});
+
 /**
- * A dashboard form that performs a `/v1` operation with the same checks as the API, and answers
- * with a redirect only (post/redirect/get: a reload never posts again, and a form's function
- * renders no page):
+ * A dashboard form that performs a `/v1` operation with the same checks as the API, at most once
+ * per one-time nonce, and answers with a redirect only (post/redirect/get: a reload never posts
+ * again, and a form's function renders no page):
  * 1. posted from the dashboard's origin (else 403); without a session cookie, 303 to the form's
  *    page, which asks to sign in;
  * 2. the session's form token (else 403), before anything is read or written;
  * 3. the session and its key (a refused one: 303 to the form's page, which says why and asks to
  *    sign in again), then the operation's scope (403);
- * 4. the path and the form, read as the operation's body, pass its schemas, and its use case
+ * 4. the form's one-time nonce is its idempotency key for the session's API key
+ *    (shared/http/idempotency.ts): a repeat of the same submission (a double click, a resubmit)
+ *    gets the first one's answer, waiting for it while the first still runs, and runs nothing;
+ * 5. the path and the form, read as the operation's body, pass its schemas, and its use case
  *    (`submit`) runs: 303 to the page it names;
- * 5. a 400 or 422 (schema or business rule): 303 back to the form's page (`home`), with the form,
- *    its values and the problem in a cookie for that page (`returnCookie`); the page shows the
- *    detail next to the field it names (`attribute`) and answers with the status.
+ * 6. a 400 or 422 (schema or business rule), or a nonce that stops the form (missing, used with
+ *    other values, its first post still running after the wait or carried out without an
+ *    answer: 400, 422, 409): 303 back to the form's page (`home`), with the form, its values and
+ *    the problem in a cookie for that page (`returnCookie`); the page shows the detail next to
+ *    the field it names (`attribute`), or above the form, and answers with the status.
  */
 export function dashboardForm<P extends z.ZodMiniObject, B extends z.ZodMiniType>(
-  sessions: DashboardSessions,
+  ports: FormPorts,
   route: FormRoute<P, B>,
   form: {
     body: (fields: Record<string, string>) => unknown;
@@ -267,7 +301,7 @@ export function dashboardForm<P extends z.ZodMiniObject, B extends z.ZodMiniType
     home: (path: Record<string, string>, fields: Record<string, string>, urls: PublicUrls) => FormHome;
   },
 ) {
-  return pageHandler(async (event, urls) => {
+  return pageHandler(async (event, urls, deadline) => {
     requireSameOrigin(event, urls);
     const fields = formFields(event);
     // A dot segment would move the form's page elsewhere (`/payments/..`): it names no object.
@@ -279,22 +313,42 @@ export function dashboardForm<P extends z.ZodMiniObject, B extends z.ZodMiniType
     requireFormToken(fields, sessionId);
     let principal: Principal;
     try {
-      principal = await sessions.resume(sessionId);
+      principal = await ports.sessions.resume(sessionId);
     } catch (error) {
       if (!isKeyProblem(error)) throw error;
       return seeOther(home.page);
     }
     requireScope(principal, route.scope);
     const path = parseWith(route.acts.params, event.pathParameters ?? {}, 'path');
-    try {
-      // An operation without a body (a cancel) takes none from the form either.
-      const body = (route.acts.body ? parseWith(route.acts.body, form.body(fields), 'body') : undefined) as z.infer<B>;
-      return seeOther(await form.submit({ principal, urls, path, body }));
-    } catch (error) {
-      if (!(error instanceof InvalidRequestError || error instanceof BusinessRuleError)) throw error;
+    const returned = (error: ServiceError) => {
       const { status, envelope } = toErrorResponse(error, urls.docs);
       const problem = { status, detail: envelope.detail, ...(envelope.attribute ? { attribute: envelope.attribute } : {}) };
       return seeOther(home.page, [returnCookie(sessionId, urls, { form: home.form, page: new URL(home.page).pathname, values: fields, problem })]);
+    };
+    const nonce = fields[FORM_NONCE_FIELD];
+    if (!isFormNonce(nonce)) return returned(new InvalidRequestError(NONCE_PROBLEMS.missing));
+    const execute = async () => {
+      // An operation without a body (a cancel) takes none from the form either.
+      const body = (route.acts.body ? parseWith(route.acts.body, form.body(fields), 'body') : undefined) as z.infer<B>;
+      return toResult(seeOther(await form.submit({ principal, urls, path, body })));
+    };
+    // What the operation refused is kept as the nonce's answer: the form back on its page, or the error page.
+    const refusal = (error: unknown) => {
+      if (error instanceof CarriedOutError) return toResult(returned(new ConflictError(NONCE_PROBLEMS.carriedOut)));
+      if (error instanceof InvalidRequestError || error instanceof BusinessRuleError) return toResult(returned(error));
+      return errorPage(error, urls);
+    };
+    try {
+      const answer = await runIdempotently(ports.idempotency, principal.keyId, nonce, event, urls.docs, execute, {
+        refusal,
+        awaitFirstUntil: deadline - ANSWER_MARGIN_MS,
+      });
+      return asResponse(answer);
+    } catch (error) {
+      // The nonce's own refusals, before anything ran: its first post still runs, or it came with other values.
+      if (error instanceof ConflictError) return returned(new ConflictError(NONCE_PROBLEMS.running));
+      if (error instanceof BusinessRuleError) return returned(new BusinessRuleError(NONCE_PROBLEMS.otherValues));
+      throw error;
     }
   });
 }

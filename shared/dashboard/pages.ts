@@ -9,6 +9,7 @@ import type { LinkView, ListView, Overview, PaymentView } from '../use-cases/das
 import { paidVolumeChart } from './chart';
 import { formOf, utcLocalValue, type FormState } from './forms';
 import {
+  actionFields,
   badge,
   code,
   dashboardDocument,
@@ -188,7 +189,7 @@ ${fields.field({ name: 'collect_phone', label: 'Phone number', type: 'checkbox' 
     'Create a payment link',
     `${fields.alert()}
 <form class="stacked" method="post" action="${escapeHtml(`${urls.dashboard}/payment-links`)}" novalidate>
-${tokenField(formToken)}
+${actionFields(formToken)}
 ${inputs}
 <button class="primary" type="submit">Create payment link</button>
 </form>`,
@@ -220,14 +221,14 @@ export function linkPage(frame: Frame, view: LinkView, forms: LinkForms = {}): s
   const toggle =
     link.status === 'expired'
       ? '<p class="note">An expired link cannot be activated again.</p>'
-      : `<form class="inline" method="post" action="${action}">${tokenField(formToken)}<input type="hidden" name="status" value="${link.status === 'active' ? 'inactive' : 'active'}"><button type="submit">${link.status === 'active' ? 'Deactivate' : 'Reactivate'}</button></form>`;
+      : `<form class="inline" method="post" action="${action}">${actionFields(formToken)}<input type="hidden" name="status" value="${link.status === 'active' ? 'inactive' : 'active'}"><button type="submit">${link.status === 'active' ? 'Deactivate' : 'Reactivate'}</button></form>`;
 
   const edit = formOf('edit-link', forms.edit ?? { values: { description: link.description ?? '', payments_limit: String(link.paymentsLimit ?? ''), expires_at: utcLocalValue(link.expiresAt) } });
   const editForm = `<section aria-labelledby="edit">
 <h2 id="edit">Edit</h2>
 ${edit.alert()}
 <form class="stacked" method="post" action="${action}" novalidate>
-${tokenField(formToken)}
+${actionFields(formToken)}
 ${edit.field({ name: 'description', label: 'Description', attributes: 'maxlength="500"' })}
 <div class="row">
 ${edit.field({ name: 'payments_limit', label: 'Payment limit', type: 'number', hint: `Empty: unlimited. At least the ${link.paidCount} already paid.`, attributes: 'min="1" step="1"' })}
@@ -303,7 +304,7 @@ export function paymentPage(frame: Frame, view: PaymentView, refundForm?: FormSt
 <h2 id="refund">Refund</h2>
 ${form.alert()}
 <form class="stacked" method="post" action="${escapeHtml(`${paymentPagePath(urls, payment.id)}/refunds`)}" novalidate>
-${tokenField(formToken)}
+${actionFields(formToken)}
 ${form.field({ name: 'amount.value', label: 'Amount (EUR)', hint: `Empty: the whole refundable rest, ${formatMinor(rest)} ${payment.currency}. A smaller amount is a partial refund.`, attributes: 'inputmode="decimal" autocomplete="off"' })}
 ${form.field({ name: 'description', label: 'Description', attributes: 'maxlength="500"' })}
 <button class="primary" type="submit">Refund</button>
@@ -345,7 +346,7 @@ export function refundPage(frame: Frame, refund: Refund, cancelForm?: FormState)
   // The API's cancel (decisions §6): a pending refund, held or not, until the job processes it.
   const cancelSection =
     refund.status === 'pending' && principal.scopes.includes('refund:create')
-      ? `${cancel.alert()}<form class="inline" method="post" action="${escapeHtml(`${refundPagePath(urls, refund.id)}/cancel`)}">${tokenField(formToken)}<button type="submit">Cancel refund</button></form>`
+      ? `${cancel.alert()}<form class="inline" method="post" action="${escapeHtml(`${refundPagePath(urls, refund.id)}/cancel`)}">${actionFields(formToken)}<button type="submit">Cancel refund</button></form>`
       : cancel.alert();
   return signedInPage(
     frame,

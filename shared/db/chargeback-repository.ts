@@ -1,6 +1,6 @@
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Principal } from '../auth/principal';
-import { CHARGEBACKS_EXCEED_PAYMENT, balanceDeltaOf, type Chargeback, type ChargebackStatus } from '../domain/chargebacks';
+import { CHARGEBACKS_EXCEED_PAYMENT, balanceDeltaOf, type Chargeback, type ChargebackStatus, type FeedIdentity } from '../domain/chargebacks';
 import type { Payment } from '../domain/payments';
 import { isOwned } from '../domain/scope';
 import { BusinessRuleError } from '../errors';
@@ -65,9 +65,10 @@ export function createChargebackRepository(db: DynamoDBDocumentClient, tableName
     /**
      * Records a new `open` chargeback: the item, the debit of the balance (no cover needed: a
      * chargeback may drive it negative) and the `open` event, under the condition that the
-     * payment is still paid. A payment that is not: 422 `payment_id`.
+     * payment is still paid. A payment that is not: 422 `payment_id`. A fed chargeback also
+     * claims its identity: one claimed before makes it a `duplicate`, and nothing is written.
      */
-    async create(chargeback: Chargeback, paymentAmountMinor: number, event: OutboxEvent, feedReference?: string): Promise<'created' | 'duplicate'> {
+    async create(chargeback: Chargeback, paymentAmountMinor: number, event: OutboxEvent, feedIdentity?: FeedIdentity): Promise<'created' | 'duplicate'> {
       // Money leaves once: the payment is still paid and its chargebacks not won stay within its amount.
       const paymentStillPaid = {
         Update: {
@@ -80,13 +81,12 @@ export function createChargebackRepository(db: DynamoDBDocumentClient, tableName
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
         },
       };
-      // A feed entry's acquirer reference is claimed with the chargeback: a replayed feed is harmless.
-      const referenceClaim = feedReference
+      const referenceClaim = feedIdentity
         ? [
             {
               Put: {
                 TableName: tableName,
-                Item: chargebackReferenceEntity.item({ chargebackId: chargeback.id }, { reference: feedReference }),
+                Item: chargebackReferenceEntity.item({ chargebackId: chargeback.id }, feedIdentity),
                 ConditionExpression: 'attribute_not_exists(#pk)',
                 ExpressionAttributeNames: { '#pk': 'PK' },
               },
@@ -101,7 +101,7 @@ export function createChargebackRepository(db: DynamoDBDocumentClient, tableName
         return 'created';
       } catch (error) {
         const reasons = cancellationReasons(error);
-        if (feedReference && reasons?.[2]?.code === 'ConditionalCheckFailed') return 'duplicate';
+        if (feedIdentity && reasons?.[2]?.code === 'ConditionalCheckFailed') return 'duplicate';
         if (reasons?.[1]?.code === 'ConditionalCheckFailed') {
           if (stripKeys<Payment>(reasons[1].item)?.status === 'paid') throw new BusinessRuleError(CHARGEBACKS_EXCEED_PAYMENT, 'amount.value');
           throw new BusinessRuleError('Only a paid payment can be charged back', 'payment_id');

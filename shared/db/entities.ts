@@ -1,5 +1,5 @@
 import type { Mode } from '../auth/principal';
-import type { Chargeback } from '../domain/chargebacks';
+import type { Chargeback, FeedIdentity } from '../domain/chargebacks';
 import type { VersionedLink } from '../domain/payment-links';
 import type { Payment } from '../domain/payments';
 import type { Refund } from '../domain/refunds';
@@ -123,15 +123,20 @@ export const chargebackEntity = /* @__PURE__ */ defineEntity<Chargeback>({
   }),
 });
 
-/** An acquirer's reference of a fed chargeback, claimed once: feed replays create nothing. */
-export const chargebackReferenceEntity = /* @__PURE__ */ defineEntity<{ chargebackId: string }, { reference: string }>({
+/** `%` and `#` escaped: a key part holds any text and still never runs into the next part. */
+const keyPart = (value: string) => value.replace(/%/g, '%25').replace(/#/g, '%23');
+
+/**
+ * The identity of a fed chargeback (domain `FeedIdentity`), claimed once: feed replays create
+ * nothing. An entry without an acquirer block claims its digest under an empty acquirer, which
+ * no acquirer's name is.
+ */
+export const chargebackReferenceEntity = /* @__PURE__ */ defineEntity<{ chargebackId: string }, FeedIdentity>({
   name: 'chargeback_reference',
   label: 'Chargeback feed reference',
   key: { pk: 'CBREF#{acquirer}#{reference}', sk: 'CBREF' },
-  values: (_claim, { reference }) => {
-    const [acquirer, ...rest] = reference.split('#');
-    return { acquirer, reference: rest.join('#') };
-  },
+  values: (_claim, identity) =>
+    'entryDigest' in identity ? { acquirer: '', reference: identity.entryDigest } : { acquirer: keyPart(identity.acquirer), reference: keyPart(identity.reference) },
 });
 
 export const balanceEntity = /* @__PURE__ */ defineEntity({

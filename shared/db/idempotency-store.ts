@@ -15,6 +15,8 @@ export interface StoredResponse {
   status: number;
   body: string;
   headers: Record<string, string>;
+  /** Set-Cookie values (a dashboard form's refusal carries the form back to its page in one). */
+  cookies?: string[];
 }
 
 /** What a claim of an idempotency key found. */

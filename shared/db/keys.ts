@@ -11,7 +11,6 @@ import {
   apiKeyEntity,
   balanceEntity,
   chargebackEntity,
-  chargebackReferenceEntity,
   checkoutSessionEntity,
   dashboardSessionEntity,
   deadLetterEntity,
@@ -73,10 +72,6 @@ export const chargebackList = (scope: string) => chargebackEntity.partition('gsi
 export const chargebackAcceptorList = (scope: string, acceptorId: string) => chargebackEntity.partition('gsi2', { scope, acceptor: acceptorId });
 export const chargebacksOfPayment = (paymentId: string) => chargebackEntity.partition('gsi3', { pay: paymentId });
 export const chargebackDeadlineDue = /* @__PURE__ */ chargebackEntity.partition('due', {});
-export const chargebackFeedReference = (reference: string) => {
-  const [acquirer, ...rest] = reference.split('#');
-  return chargebackReferenceEntity.key({ acquirer, reference: rest.join('#') });
-};
 
 export const settlement = (id: string) => settlementEntity.key({ stl: id });
 export const settlementList = (orgId: string) => settlementEntity.partition('gsi1', { org: orgId });

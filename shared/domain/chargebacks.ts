@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import * as z from '../zod';
 import type { Mode } from '../auth/principal';
 import type { PublicUrls } from '../config';
@@ -5,6 +6,7 @@ import { BusinessRuleError } from '../errors';
 import { resourceEvent, statusFamily, type OutboxEvent } from '../events';
 import { AmountSchema, moneyOut, normalizeCurrency, parseMinor } from '../money';
 import { pageSchema } from '../pagination';
+import { isId } from '../ids';
 import { DatetimeSchema, isoMillis } from '../time';
 import { currencyCode, datetimeInput, positiveAmountValue } from './inputs';
 import { jsonLink, LinkSchema } from './links';
@@ -143,21 +145,21 @@ export const ChargebackTransitionBody = /* @__PURE__ */ (() =>
     id: 'ChargebackTransitionBody',
   }))();
 
+/**
+ * An acquirer's name, reference or case id. Bounded so that every fed chargeback fits its item,
+ * its event and its reference claim's key (DynamoDB: 2,048 bytes) whatever the characters.
+ */
+const acquirerField = /* @__PURE__ */ (() => z.string().check(z.minLength(1), z.maxLength(100)))();
+
 /** One entry of the acquirer feed (`ops chargeback ingest`, the feed function). */
 export const FeedChargeback = /* @__PURE__ */ (() =>
   z.withMeta(
     z.strictObject({
-      payment_id: z.string(),
+      payment_id: z.string().check(z.refine((value) => isId('payment', value), 'must be a pay_ id')),
       reason: ReasonInput,
       amount: AmountInput,
       deadline_at: z.optional(datetimeInput),
-      acquirer: z.optional(
-        z.strictObject({
-          name: z.string().check(z.minLength(1)),
-          reference: z.string().check(z.minLength(1)),
-          case_id: z.string().check(z.minLength(1)),
-        }),
-      ),
+      acquirer: z.optional(z.strictObject({ name: acquirerField, reference: acquirerField, case_id: acquirerField })),
       consumer_account_number: z.optional(z.string().check(z.minLength(1), z.maxLength(34))),
     }),
     { id: 'FeedChargeback' },
@@ -165,6 +167,26 @@ export const FeedChargeback = /* @__PURE__ */ (() =>
 
 export const ChargebackFeed = /* @__PURE__ */ (() => z.withMeta(z.strictObject({ chargebacks: z.array(FeedChargeback) }), { id: 'ChargebackFeed' }))();
 export type ChargebackFeed = z.infer<typeof ChargebackFeed>;
+type FeedEntry = ChargebackFeed['chargebacks'][number];
+
+/**
+ * What names a fed chargeback across runs of the feed, so that none is applied twice: the
+ * acquirer's name and reference; for an entry without them, its content and how many identical
+ * entries come before it in the file (two identical entries of one file are two chargebacks).
+ */
+export type FeedIdentity = { acquirer: string; reference: string } | { entryDigest: string };
+
+export function feedIdentities(entries: FeedEntry[]): FeedIdentity[] {
+  const seen = new Map<string, number>();
+  return entries.map((entry) => {
+    if (entry.acquirer) return { acquirer: entry.acquirer.name, reference: entry.acquirer.reference };
+    // The parsed entry: its fields in the schema's order, whatever their order in the file.
+    const content = JSON.stringify(entry);
+    const before = seen.get(content) ?? 0;
+    seen.set(content, before + 1);
+    return { entryDigest: createHash('sha256').update(`${before}#${content}`).digest('base64url') };
+  });
+}
 
 export interface OpenChargebackInput {
   id: string;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import type { IdempotencyStore, StoredResponse } from '../db/idempotency-store';
+import type { IdempotencyClaim, IdempotencyStore, StoredResponse } from '../db/idempotency-store';
 import { logger } from '../observability/logger';
 import { BusinessRuleError, ConflictError, InvalidRequestError } from '../errors';
 import { METRIC } from '../observability/catalog';
@@ -13,14 +13,39 @@ const idempotencyKeySchema = IdempotencyHeaders.shape['Idempotency-Key'];
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 
-/** What a repeat learns when the first request failed after its side effect. */
-const CARRIED_OUT =
-  'A request with this Idempotency-Key was carried out but failed before it could answer; it will not run again. Retrieve or list the resource to see its result.';
+/** What a repeat learns when the first request failed after its side effect (409). */
+export class CarriedOutError extends ConflictError {
+  constructor() {
+    super('A request with this Idempotency-Key was carried out but failed before it could answer; it will not run again. Retrieve or list the resource to see its result.');
+  }
+}
 
-/** The replayed 409 of a request that made its change but could not answer. */
-function carriedOutAnswer(docsUrl: string) {
-  const { status, envelope } = toErrorResponse(new ConflictError(CARRIED_OUT), docsUrl);
-  return { statusCode: status, headers: { ...JSON_HEADERS, [REPLAYED_HEADER]: 'true' }, body: JSON.stringify(envelope) };
+type Result = APIGatewayProxyStructuredResultV2;
+
+export interface OnceOptions {
+  /**
+   * The answer of a refused request (a 4xx, or `CarriedOutError`), which replays keep: the API's
+   * error envelope unless given (a dashboard form goes back to its page instead).
+   */
+  refusal?: (error: unknown) => Result;
+  /**
+   * Until then (epoch ms), a repeat of a request that still runs waits for its answer instead of
+   * a 409 at once: a person's second click gets what the first click got.
+   */
+  awaitFirstUntil?: number;
+}
+
+/** The API's error envelope as an answer. */
+function envelopeAnswer(error: unknown, docsUrl: string): Result {
+  const { status, envelope } = toErrorResponse(error, docsUrl);
+  return { statusCode: status, headers: JSON_HEADERS, body: JSON.stringify(envelope) };
+}
+
+const replayed = (result: Result): Result => ({ ...result, headers: { ...result.headers, [REPLAYED_HEADER]: 'true' } });
+
+function storedResponse(result: Result): StoredResponse {
+  const headers = Object.fromEntries(Object.entries(result.headers ?? {}).map(([name, value]) => [name, String(value)]));
+  return { status: result.statusCode ?? 200, body: result.body ?? '', headers, ...(result.cookies?.length ? { cookies: result.cookies } : {}) };
 }
 
 /** Same method, path and body byte for byte: the same request. */
@@ -30,11 +55,21 @@ export function requestFingerprint(event: APIGatewayProxyEventV2): string {
     .digest('hex');
 }
 
+/** While the first request with the key still runs, claims again (which reads its state) with growing pauses, until `until`. */
+async function awaitFirst(store: IdempotencyStore, keyId: string, idempotencyKey: string, fingerprint: string, claim: IdempotencyClaim, until: number) {
+  for (let pause = 50; claim.kind === 'in_flight' && claim.fingerprint === fingerprint && Date.now() + pause < until; pause = Math.min(pause * 2, 800)) {
+    await new Promise((resume) => setTimeout(resume, pause));
+    claim = await store.claim(keyId, idempotencyKey, fingerprint);
+  }
+  return claim;
+}
+
 /**
  * Runs a POST at most once per API key and Idempotency-Key (24 hours):
  * 1. The first request claims the key and runs; its response (2xx or 4xx) is stored.
  * 2. A repeat with the same body gets the stored response with `Idempotent-Replayed: true`.
- * 3. A repeat with another body: 422. A repeat while the first still runs: 409.
+ * 3. A repeat with another body: 422. A repeat while the first still runs: 409, or with
+ *    `awaitFirstUntil`, the first one's answer once it has one (else the 409 then).
  * 4. A 5xx (or 429) before anything was written releases the key, so the client's retry runs
  *    again. A 5xx after a write keeps it: the side effect happened, so a repeat answers 409
  *    (replayed) saying so, never running the action again nor answering 500. A request killed
@@ -42,6 +77,7 @@ export function requestFingerprint(event: APIGatewayProxyEventV2): string {
  *    claim: after the lease, a repeat gets the same 409 instead of a second run.
  * 5. Once the action has answered, its answer is kept whatever it takes (`keepAnswer`): the key
  *    is never freed after the side effect, and the client never gets a 500 for the bookkeeping.
+ * Refusals (4xx, the 409 of step 4) are answered by `refusal`, the API's envelope by default.
  */
 export async function runIdempotently(
   store: IdempotencyStore,
@@ -49,49 +85,44 @@ export async function runIdempotently(
   idempotencyKey: string,
   event: APIGatewayProxyEventV2,
   docsUrl: string,
-  execute: () => Promise<APIGatewayProxyStructuredResultV2>,
-): Promise<APIGatewayProxyStructuredResultV2> {
+  execute: () => Promise<Result>,
+  options: OnceOptions = {},
+): Promise<Result> {
   if (!idempotencyKeySchema.safeParse(idempotencyKey).success) {
     throw new InvalidRequestError('Idempotency-Key must be 1 to 255 characters', 'Idempotency-Key');
   }
+  const refusal = options.refusal ?? ((error: unknown) => envelopeAnswer(error, docsUrl));
   const fingerprint = requestFingerprint(event);
-  const claim = await store.claim(keyId, idempotencyKey, fingerprint);
+  let claim = await store.claim(keyId, idempotencyKey, fingerprint);
+  if (options.awaitFirstUntil !== undefined) claim = await awaitFirst(store, keyId, idempotencyKey, fingerprint, claim, options.awaitFirstUntil);
   if (claim.kind !== 'claimed') {
     if (claim.fingerprint !== fingerprint) {
       throw new BusinessRuleError('This Idempotency-Key was already used with a different request', 'Idempotency-Key');
     }
     if (claim.kind === 'in_flight') throw new ConflictError('A request with this Idempotency-Key is still in progress');
-    if (claim.kind === 'carried_out') {
-      countMetric(METRIC.idempotentReplays);
-      return carriedOutAnswer(docsUrl);
-    }
     countMetric(METRIC.idempotentReplays);
-    return {
-      statusCode: claim.response.status,
-      headers: { ...claim.response.headers, [REPLAYED_HEADER]: 'true' },
-      body: claim.response.body,
-    };
+    if (claim.kind === 'carried_out') return replayed(refusal(new CarriedOutError()));
+    const { status, headers, body, cookies } = claim.response;
+    return replayed({ statusCode: status, headers, body, ...(cookies ? { cookies } : {}) });
   }
-  let result: APIGatewayProxyStructuredResultV2;
+  let result: Result;
   const { outcome, wrote } = await runWatchingWrites(execute, store.carriedOutMark(keyId, idempotencyKey));
   if (outcome.status === 'fulfilled') result = outcome.value;
   else {
     const error = outcome.reason;
-    const { status, envelope } = toErrorResponse(error, docsUrl);
+    const { status } = toErrorResponse(error, docsUrl);
     // A 429 or a 5xx before any write is transient: the client's retry with the same key runs again.
     if (status === 429 || (status >= 500 && !wrote)) {
       await store.release(keyId, idempotencyKey);
       throw error;
     }
     if (status >= 500) {
-      const { statusCode, body } = carriedOutAnswer(docsUrl);
-      await keepAnswer(store, keyId, idempotencyKey, { status: statusCode, headers: JSON_HEADERS, body });
+      await keepAnswer(store, keyId, idempotencyKey, storedResponse(refusal(new CarriedOutError())));
       throw error;
     }
-    result = { statusCode: status, headers: JSON_HEADERS, body: JSON.stringify(envelope) };
+    result = refusal(error);
   }
-  const headers = Object.fromEntries(Object.entries(result.headers ?? {}).map(([name, value]) => [name, String(value)]));
-  await keepAnswer(store, keyId, idempotencyKey, { status: result.statusCode ?? 200, body: result.body ?? '', headers });
+  await keepAnswer(store, keyId, idempotencyKey, storedResponse(result));
   return result;
 }
 

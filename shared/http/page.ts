@@ -68,23 +68,29 @@ const PAGE_HEADERS = {
 
 const withPageHeaders = (result: ApiResult): ApiResult => ({ ...result, headers: { ...PAGE_HEADERS, ...result.headers } });
 
+/** The HTML page of an error: its mapped status, type and detail, never internals. */
+export function errorPage(error: unknown, urls: PublicUrls): ApiResult {
+  const { status, envelope } = toErrorResponse(error, urls.docs);
+  return withPageHeaders(
+    toResult({
+      status,
+      html: htmlDocument(envelope.type, `<h1>${escapeHtml(envelope.type)}</h1><p>${escapeHtml(envelope.detail)}</p>`),
+    }),
+  );
+}
+
 /**
  * A handler for the customer's HTML pages: like `apiHandler`'s error mapping, but every error
- * is an HTML page with the mapped status, never JSON and never internals.
+ * is an HTML page with the mapped status (`errorPage`), never JSON and never internals.
  */
 export function pageHandler(run: (event: ApiEvent, urls: PublicUrls, deadline: number) => Promise<ApiResponse>) {
   return middy<ApiEvent, ApiResult, Error, Context>()
     .use(observeRequests())
     .use({
       onError: async (request) => {
-        const { status, envelope } = toErrorResponse(request.error, urlsFor(request.event).docs);
-        if (status === 500) logger.error('page failed', { error: request.error as Error, path: request.event.rawPath });
-        request.response = withPageHeaders(
-          toResult({
-            status,
-            html: htmlDocument(envelope.type, `<h1>${escapeHtml(envelope.type)}</h1><p>${escapeHtml(envelope.detail)}</p>`),
-          }),
-        );
+        const response = errorPage(request.error, urlsFor(request.event));
+        if (response.statusCode === 500) logger.error('page failed', { error: request.error as Error, path: request.event.rawPath });
+        request.response = response;
       },
     })
     .handler(async (event, context) => withPageHeaders(toResult(await run(event, urlsFor(event), Date.now() + context.getRemainingTimeInMillis()))));

@@ -3,6 +3,7 @@ import { createChargebackRepository } from '../db/chargeback-repository';
 import { createDashboardReads } from '../db/dashboard-reads';
 import { createDashboardSessionStore } from '../db/dashboard-session-store';
 import { createDeliveryLog } from '../db/delivery-log';
+import { createIdempotencyStore } from '../db/idempotency-store';
 import { createAcceptorList, createKeyStore } from '../db/directory-lookups';
 import { createEventRepository } from '../db/event-repository';
 import { createPaymentLinkRepository } from '../db/payment-link-repository';
@@ -22,6 +23,9 @@ const port = <T>(build: (wiring: Wiring) => T) => once(() => build(processWiring
 export const dashboardSessionServices = /* @__PURE__ */ port(({ db, tableName, now }) =>
   dashboardSessions({ authenticator: new Authenticator(createKeyStore(db, tableName)), sessions: createDashboardSessionStore(db, tableName), now }),
 );
+
+/** Every form's function: the sessions, and the idempotency records its one-time nonce keys (shared/dashboard/http.ts `dashboardForm`). */
+export const dashboardFormServices = /* @__PURE__ */ port(({ db, tableName }) => ({ sessions: dashboardSessionServices(), idempotency: createIdempotencyStore(db, tableName) }));
 
 export const linkPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ links: createPaymentLinkRepository(db, tableName) }));
 export const paymentPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ payments: createPaymentRepository(db, tableName) }));

@@ -3,17 +3,18 @@ import type { ChargebackRepository } from '../db/chargeback-repository';
 import type { PaymentRepository } from '../db/payment-repository';
 import type { BalanceRef } from '../domain/balance';
 import {
-  CHARGEBACKS_EXCEED_PAYMENT,
   ChargebackFeed,
   chargebackEvent,
+  feedIdentities,
   openChargeback,
   transitionChargeback,
   type Chargeback,
   type ChargebackStatus,
+  type FeedIdentity,
   type OpenChargebackInput,
 } from '../domain/chargebacks';
 import type { Payment } from '../domain/payments';
-import { BusinessRuleError, NotFoundError, ServiceError } from '../errors';
+import { BusinessRuleError, DependencyUnavailableError, NotFoundError, ServiceError } from '../errors';
 import { newId } from '../ids';
 import { inJobScope, type JobScope } from '../jobs';
 
@@ -26,9 +27,18 @@ function refuseFeed(detail: string, attribute: string): never {
   throw new BusinessRuleError(`Refused the whole feed, nothing was ingested: ${attribute}: ${detail}`, attribute);
 }
 
-/** A chargeback refused because the payment's chargebacks would exceed it (decisions §6). */
-const isOverPayment = (error: unknown): error is BusinessRuleError =>
-  error instanceof BusinessRuleError && error.message === CHARGEBACKS_EXCEED_PAYMENT;
+/**
+ * The feed stopped at entry `index` because a read or write failed: where, what was ingested,
+ * and that running the file again is safe (applied entries are skipped). A service error's
+ * detail is said; the table's own text is only the error's cause, for the function's log.
+ */
+function feedStopped(index: number, ingested: number, doing: string, cause: unknown): DependencyUnavailableError {
+  const why = cause instanceof ServiceError ? `${doing} failed: ${cause.message}` : `the table failed ${doing}`;
+  const before = ingested === 0 ? 'nothing was ingested' : `${ingested} ${ingested === 1 ? 'entry was' : 'entries were'} ingested before it, none after it`;
+  const error = new DependencyUnavailableError(`Stopped at chargebacks[${index}]: ${why}; ${before}; running the file again is safe: entries already ingested are skipped`);
+  error.cause = cause;
+  return error;
+}
 
 export interface FeedResult {
   ingested: number;
@@ -46,8 +56,8 @@ export interface ChargebackDeps {
 }
 
 export function createChargebackUseCases({ chargebacks, payments, onBalanceCredited, now: clock, configuredUrls }: ChargebackDeps) {
-  const record = (chargeback: Chargeback, payment: Payment, urls: PublicUrls, feedReference?: string) =>
-    chargebacks.create(chargeback, payment.amountMinor, chargebackEvent(chargeback, urls), feedReference);
+  const record = (chargeback: Chargeback, payment: Payment, urls: PublicUrls, feedIdentity?: FeedIdentity) =>
+    chargebacks.create(chargeback, payment.amountMinor, chargebackEvent(chargeback, urls), feedIdentity);
 
   /**
    * Opens a chargeback on a paid payment.
@@ -89,11 +99,16 @@ export function createChargebackUseCases({ chargebacks, payments, onBalanceCredi
 
   /**
    * The acquirer feed (live mode): `{"chargebacks": [{payment_id, reason, amount, deadline_at?, acquirer?, consumer_account_number?}]}`.
-   * 1. Validate the whole document with zod; any issue refuses it whole, naming entry and field.
-   * 2. Check every entry against its payment (exists, live, paid; currency; amount); any failure refuses it whole.
-   * 3. Open each chargeback (one transaction each). An entry whose acquirer reference was
-   *    ingested before is skipped (a replayed feed). An entry that would take the payment's
-   *    chargebacks past its amount is reported in `rejected`; the others are ingested.
+   * 1. Validate the whole document with zod (every field bounded); any issue refuses it whole,
+   *    naming entry and field.
+   * 2. Check every entry against its payment (exists, live, paid; currency; amount); any failure
+   *    refuses it whole. Nothing is written before the whole file has passed.
+   * 3. Open each chargeback (one transaction each), claiming the entry's identity with it
+   *    (`feedIdentities`): an entry applied by an earlier run of the file, fixed or not, is skipped.
+   *    An entry the payment no longer takes (its chargebacks would exceed it, decisions §6) is
+   *    reported in `rejected`; the others are ingested.
+   * A read or write the table fails stops the feed with where it stopped and what was ingested,
+   * never the SDK's text: running the file again is then safe.
    */
   async function ingest(document: unknown, urls: PublicUrls): Promise<FeedResult> {
     const parsed = ChargebackFeed.safeParse(document);
@@ -102,46 +117,43 @@ export function createChargebackUseCases({ chargebacks, payments, onBalanceCredi
       const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]] : issue.path;
       refuseFeed(issue.code === 'unrecognized_keys' ? 'unknown field' : issue.message, fieldPath(path) || 'chargebacks');
     }
-    const opened: { chargeback: Chargeback; payment: Payment; index: number; feedReference?: string }[] = [];
-    const rejected: { index: number; payment_id: string; detail: string }[] = [];
-    for (const [i, entry] of parsed.data.chargebacks.entries()) {
-      const payment: Payment | undefined = await payments.get(entry.payment_id);
+    const entries = parsed.data.chargebacks;
+    const identities = feedIdentities(entries);
+    const opened: { chargeback: Chargeback; payment: Payment; index: number }[] = [];
+    for (const [i, entry] of entries.entries()) {
+      const payment: Payment | undefined = await payments.get(entry.payment_id).catch((error: unknown) => {
+        throw feedStopped(i, 0, 'reading its payment', error);
+      });
       if (!payment) refuseFeed(`payment ${entry.payment_id} does not exist`, `chargebacks[${i}].payment_id`);
       if (payment.mode !== 'live') refuseFeed(`payment ${entry.payment_id} is not a live payment`, `chargebacks[${i}].payment_id`);
       try {
-        opened.push({
-          chargeback: openChargeback({
-            id: newId('chargeback'),
-            now: clock(),
-            // The write decides what the payment has left: a replayed entry is a duplicate before it is an excess.
-            payment: { ...payment, chargedBackMinor: 0 },
-            reason: entry.reason,
-            amount: entry.amount,
-            deadlineAt: entry.deadline_at,
-            acquirer: entry.acquirer,
-            consumerAccountNumber: entry.consumer_account_number,
-          }),
-          payment,
-          index: i,
-          feedReference: entry.acquirer ? `${entry.acquirer.name}#${entry.acquirer.reference}` : undefined,
+        const chargeback = openChargeback({
+          id: newId('chargeback'),
+          now: clock(),
+          // The write decides what the payment has left: a replayed entry is a duplicate before it is an excess.
+          payment: { ...payment, chargedBackMinor: 0 },
+          reason: entry.reason,
+          amount: entry.amount,
+          deadlineAt: entry.deadline_at,
+          acquirer: entry.acquirer,
+          consumerAccountNumber: entry.consumer_account_number,
         });
+        opened.push({ chargeback, payment, index: i });
       } catch (error) {
-        if (isOverPayment(error)) {
-          rejected.push({ index: i, payment_id: payment.id, detail: error.message });
-          continue;
-        }
         if (error instanceof ServiceError) refuseFeed(error.message, `chargebacks[${i}].${error.attribute ?? 'payment_id'}`);
         throw error;
       }
     }
     let ingested = 0;
-    for (const { chargeback, payment, index, feedReference } of opened) {
+    const rejected: { index: number; payment_id: string; detail: string }[] = [];
+    for (const { chargeback, payment, index } of opened) {
       try {
-        if ((await record(chargeback, payment, urls, feedReference)) === 'created') ingested++;
+        if ((await record(chargeback, payment, urls, identities[index])) === 'created') ingested++;
       } catch (error) {
-        // An earlier entry of this feed (or a concurrent one) took what the payment had left.
-        if (!isOverPayment(error)) throw error;
-        rejected.push({ index, payment_id: payment.id, detail: error.message });
+        // The payment as it stands now does not take it: an earlier entry of this feed (or a
+        // concurrent one) took what it had left, or it is no longer paid.
+        if (error instanceof BusinessRuleError) rejected.push({ index, payment_id: payment.id, detail: error.message });
+        else throw feedStopped(index, ingested, 'writing it', error);
       }
     }
     return { ingested, ...(rejected.length ? { rejected } : {}) };

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as keys from '../../shared/db/keys';
 import { outboxEvents } from './events';
@@ -36,6 +37,20 @@ async function answer(response: Response): Promise<DashboardAnswer> {
 export const formTokenOf = (html: string) => /name="csrf_token" value="([^"]+)"/.exec(html)?.[1];
 
 /**
+ * The hidden fields (token, one-time nonce, a button's value) of the page's form that posts to
+ * `action` (a path) and contains `containing` (its button's text, say), as a browser sends them.
+ */
+export function hiddenFieldsOf(html: string, action: string, containing = ''): Record<string, string> {
+  const forms = html.match(/<form[^>]*method="post"[\s\S]*?<\/form>/g) ?? [];
+  const form = forms.find((candidate) => new URL(/action="([^"]+)"/.exec(candidate)![1]).pathname === action && candidate.includes(containing));
+  if (!form) throw new Error(`No form posting to ${action} on this page`);
+  return Object.fromEntries([...form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map(([, name, value]) => [name, value]));
+}
+
+/** A form's one-time nonce as a freshly loaded page would carry it (`submit`, when the test does not take it from a page). */
+const freshNonce = () => randomBytes(16).toString('base64url');
+
+/**
  * A person's browser on the dashboard: form posts and page loads, redirects not followed (but
  * for a refused form's, see `submit`). Like a browser, it opens the sign-in form (its cookie and
  * token) before posting it, and posts the other forms with the token of the session's pages.
@@ -67,12 +82,13 @@ export function dashboardBrowser(stack: TestStack) {
       return post('/dashboard/sign-out', { csrf_token: await tokenOf(cookie) }, { cookie });
     },
     /**
-     * Posts a dashboard form of the session `cookie`, with its form token unless `fields` sets
-     * one. A refused form's 303 back to its page is followed with the cookie that carries the
-     * form, as a browser would: the answer is the page (its status the refusal's), `posted` the 303.
+     * Posts a dashboard form of the session `cookie`, with its form token and a fresh one-time
+     * nonce unless `fields` sets them. A refused form's 303 back to its page is followed with the
+     * cookie that carries the form, as a browser would: the answer is the page (its status the
+     * refusal's), `posted` the 303.
      */
     async submit(path: string, cookie: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<DashboardAnswer> {
-      const posted = await post(path, { csrf_token: await tokenOf(cookie), ...fields }, { cookie, ...headers });
+      const posted = await post(path, { csrf_token: await tokenOf(cookie), form_nonce: freshNonce(), ...fields }, { cookie, ...headers });
       const returned = cookieOf(posted.setCookie, 'dashboard_form');
       if (posted.status !== 303 || !returned) return posted;
       return { ...(await get(posted.location!.slice(stack.baseUrl.length), `${cookie}; ${returned}`)), posted };

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import fc from 'fast-check';
 import type { Mode } from '../../../shared/auth/principal';
 import { readBalance } from '../../../shared/db/balance';
 import * as keys from '../../../shared/db/keys';
@@ -586,6 +587,98 @@ describe('acquirer feed (live): ops chargeback ingest and the feed function', ()
     expect((await api(shop.live).get('/v1/chargebacks')).body.data).toEqual([]);
     expect(await balance(shop, 'live')).toBe(0);
   });
+
+  test('ingest: a field over its bound refuses the whole file before anything is written; the fixed file then ingests each entry once', async () => {
+    // Prepare
+    const shop = await createMerchant(stack);
+    const [first, second] = [await paidPayment(shop, { mode: 'live', amountMinor: 5000 }), await paidPayment(shop, { mode: 'live', amountMinor: 5000 })];
+    const plain = { payment_id: first.id, reason: { code: '4837', description: 'x' }, amount: { value: '10.00', currency: 'EUR' } };
+    const referenced = { payment_id: second.id, reason: { code: '4837', description: 'x' }, amount: { value: '20.00', currency: 'EUR' } };
+    const acquirer = { name: 'Acme Acquiring', reference: 'ARN-1', case_id: 'CASE-1' };
+    // Act
+    const refused = ingest({ chargebacks: [plain, { ...referenced, acquirer: { ...acquirer, name: 'x'.repeat(3000) } }] });
+    // Assess
+    await expect(refused).rejects.toThrow(/^Refused the whole feed, nothing was ingested: chargebacks\[1\]\.acquirer\.name: /);
+    expect((await api(shop.live).get('/v1/chargebacks')).body.data).toEqual([]);
+    expect(await balance(shop, 'live')).toBe(0);
+    const fixed = { chargebacks: [plain, { ...referenced, acquirer }] };
+    expect(await ingest(fixed)).toEqual({ ingested: 2 });
+    expect(await ingest(fixed)).toEqual({ ingested: 0 });
+    expect((await api(shop.live).get('/v1/chargebacks')).body.data).toHaveLength(2);
+    expect(await balance(shop, 'live')).toBe(-3000);
+  });
+
+  test('ingest: an entry without an acquirer block is applied once across runs of the file, fixed or extended; identical entries of one file are each applied', async () => {
+    // Prepare
+    const shop = await createMerchant(stack);
+    const payment = await paidPayment(shop, { mode: 'live', amountMinor: 5000 });
+    const entry = { payment_id: payment.id, reason: { code: '4837', description: 'x' }, amount: { value: '10.00', currency: 'EUR' } };
+    const other = { ...entry, amount: { value: '5.00', currency: 'EUR' } };
+    // Act
+    const runs = [await ingest({ chargebacks: [entry, entry] }), await ingest({ chargebacks: [entry, entry, other] }), await ingest({ chargebacks: [other, entry, entry] })];
+    // Assess
+    expect(runs).toEqual([{ ingested: 2 }, { ingested: 1 }, { ingested: 0 }]);
+    expect((await api(shop.live).get(`/v1/payments/${payment.id}/chargebacks`)).body.data).toHaveLength(3);
+    expect(await balance(shop, 'live')).toBe(-2500);
+  });
+
+  test('ingest: an acquirer name and reference never run together: acq#1 / 77 and acq / 1#77 are two chargebacks', async () => {
+    // Prepare
+    const shop = await createMerchant(stack);
+    const [first, second] = [await paidPayment(shop, { mode: 'live', amountMinor: 1000 }), await paidPayment(shop, { mode: 'live', amountMinor: 1000 })];
+    const entry = (paymentId: string, name: string, reference: string) => ({
+      payment_id: paymentId,
+      reason: { code: '4837', description: 'x' },
+      amount: { value: '1.00', currency: 'EUR' },
+      acquirer: { name, reference, case_id: 'CASE' },
+    });
+    // Act
+    const result = await ingest({ chargebacks: [entry(first.id, 'acq#1', '77'), entry(second.id, 'acq', '1#77')] });
+    // Assess
+    expect(result).toEqual({ ingested: 2 });
+    expect(await balance(shop, 'live')).toBe(-200);
+  });
+
+  test('ingest: hostile values in any field of an entry are refused with the whole file (nothing written), or ingested; never another error', async () => {
+    const shop = await createMerchant(stack);
+    const hostile = fc.oneof(
+      fc.constantFrom('#', '%23', '\u0000', '\ud800', '\u202e', '__proto__', '<script>', '-1.00', '1e309', '999999999999.99', 'EUR', 'eur', '2026-02-30T00:00:00Z'),
+      fc.string({ unit: 'binary', maxLength: 40 }),
+      fc.integer({ min: 1, max: 300 }).map((kilobytes) => 'x'.repeat(kilobytes * 1024)),
+      fc.integer({ min: 60, max: 2000 }).map((length) => '€'.repeat(length)),
+    );
+    const fields = ['payment_id', 'reason.code', 'reason.description', 'amount.value', 'amount.currency', 'deadline_at', 'acquirer.name', 'acquirer.reference', 'acquirer.case_id', 'consumer_account_number'];
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...fields), hostile, async (field, value) => {
+        // Prepare
+        const [good, target] = [await paidPayment(shop, { mode: 'live' }), await paidPayment(shop, { mode: 'live' })];
+        const entry = (paymentId: string): Record<string, any> => ({
+          payment_id: paymentId,
+          reason: { code: '4837', description: 'x' },
+          amount: { value: '1.00', currency: 'EUR' },
+          acquirer: { name: 'Acme', reference: `REF-${paymentId}`, case_id: 'CASE' },
+        });
+        const hostileEntry = entry(target.id);
+        const [outer, inner] = field.split('.');
+        if (inner) hostileEntry[outer][inner] = value;
+        else hostileEntry[outer] = value;
+        // Act
+        const outcome = await ingest({ chargebacks: [entry(good.id), hostileEntry] }).then(
+          (result) => ({ result }),
+          (error: Error) => ({ error: error.message }),
+        );
+        // Assess
+        const written = (await api(shop.live).get(`/v1/payments/${good.id}/chargebacks`)).body.data.length;
+        if ('error' in outcome) {
+          expect({ field, error: outcome.error.slice(0, 200) }).toEqual({ field, error: expect.stringMatching(/^Refused the whole feed, nothing was ingested: chargebacks\[1\]\./) });
+          expect({ field, written }).toEqual({ field, written: 0 });
+        } else {
+          expect({ field, result: outcome.result }).toEqual({ field, result: { ingested: 2 } });
+        }
+      }),
+      { numRuns: 40 },
+    );
+  }, 120_000);
 
   test('ingest: a test payment or an unpaid payment -> refused with payment_id', async () => {
     const shop = await createMerchant(stack);

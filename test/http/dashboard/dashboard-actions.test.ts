@@ -1,6 +1,6 @@
 import type { Scope } from '../../../shared/auth/principal';
 import { firstIdAt, newId } from '../../../shared/ids';
-import { putAttempt, rowOf, sectionOf, startDashboardStack, type DashboardBrowser, type SeededAccount } from '../../support/dashboard';
+import { hiddenFieldsOf, putAttempt, rowOf, sectionOf, startDashboardStack, type DashboardAnswer, type DashboardBrowser, type SeededAccount } from '../../support/dashboard';
 import { eventsFor, outboxEvents } from '../../support/events';
 import { client } from '../../support/http';
 import { seedPaidPayment } from '../../support/refunds';
@@ -390,11 +390,13 @@ describe('a refused form comes back to its page once (post/redirect/get)', () =>
   test("303 to the form's page with the form in a cookie for that page only; the page shows it once, with the refusal's status", async () => {
     const payment = await seedPaidPayment(stack, merchant, { amount: '30.00' });
     const page = `/dashboard/payments/${payment.id}`;
-    const posted = await browser.post(`${page}/refunds`, { csrf_token: await browser.tokenOf(cookie), 'amount.value': '30.01', description: 'Too much' }, { cookie });
+    const form = hiddenFieldsOf((await browser.get(page, cookie)).html, `${page}/refunds`);
+    const posted = await browser.post(`${page}/refunds`, { ...form, 'amount.value': '30.01', description: 'Too much' }, { cookie });
     expect([posted.status, posted.location, posted.html]).toEqual([303, `${stack.baseUrl}${page}`, '']);
     const returned = returnedCookieOf(posted)!;
     expect(returned).toMatch(new RegExp(`^dashboard_form=[\\w-]+\\.[\\w-]{43}; Path=${page}; HttpOnly; SameSite=Strict; Max-Age=60$`));
     expect(returned).not.toContain('csrf_token');
+    expect(returned).not.toContain('form_nonce');
 
     const shown = await browser.get(page, `${cookie}; ${returned.split(';')[0]}`);
     expect(shown.status).toBe(422);
@@ -409,7 +411,8 @@ describe('a refused form comes back to its page once (post/redirect/get)', () =>
   test("a returned form not signed for this session (another session's, or made up) is ignored, and left to expire", async () => {
     const payment = await seedPaidPayment(stack, merchant, { amount: '30.00' });
     const other = (await browser.signIn(merchant.test)).cookie!;
-    const posted = await browser.post(`/dashboard/payments/${payment.id}/refunds`, { csrf_token: await browser.tokenOf(other), 'amount.value': '0' }, { cookie: other });
+    const form = hiddenFieldsOf((await browser.get(`/dashboard/payments/${payment.id}`, other)).html, `/dashboard/payments/${payment.id}/refunds`);
+    const posted = await browser.post(`/dashboard/payments/${payment.id}/refunds`, { ...form, 'amount.value': '0' }, { cookie: other });
     const othersForm = returnedCookieOf(posted)!.split(';')[0];
     const madeUp = `dashboard_form=${Buffer.from(JSON.stringify({ form: 'refund', values: {}, problem: { status: 422, detail: 'Call +1 555 0100 now' } })).toString('base64url')}.${'A'.repeat(43)}`;
     for (const planted of [othersForm, madeUp]) {
@@ -443,6 +446,124 @@ describe('a refused form comes back to its page once (post/redirect/get)', () =>
     expect([left.status, fieldError(left.html, 'refund-amount-value')]).toEqual([422, 'amount.value must be positive']);
     expect(left.html).not.toContain('€€');
     expect((await api.get('/v1/refunds?limit=100')).body.data.filter((refund: { payment_id: string }) => refund.payment_id === payment.id)).toEqual([]);
+  });
+});
+
+describe('a form is carried out once: its one-time nonce is its idempotency key', () => {
+  const refundsOf = async (paymentId: string) =>
+    ((await api.get('/v1/refunds?limit=100')).body.data as { id: string; payment_id: string; amount: { value: string } }[]).filter((refund) => refund.payment_id === paymentId);
+  /** What a person sees of an answer: where it goes, and whether it carries a refused form back. */
+  const outcome = (answer: DashboardAnswer) => ({
+    status: answer.status,
+    location: answer.location,
+    returnsForm: answer.setCookie.some((value) => value.startsWith('dashboard_form=') && !value.startsWith('dashboard_form=;')),
+  });
+  /** The form on `page` posting to `action`, filled in, posted twice at once and then once more (a double click, then a resubmit). */
+  async function postThrice(page: string, action: string, fields: Record<string, string>, button = '') {
+    const form = { ...hiddenFieldsOf((await browser.get(page, cookie)).html, action, button), ...fields };
+    const concurrent = await Promise.all([browser.post(action, form, { cookie }), browser.post(action, form, { cookie })]);
+    return [...concurrent, await browser.post(action, form, { cookie })];
+  }
+
+  test('every form that writes carries a one-time nonce, new on each page load; sign-out carries none', async () => {
+    const page = `/dashboard/payment-links/${seeded.linkId}`;
+    const [first, second] = [(await browser.get(page, cookie)).html, (await browser.get(page, cookie)).html];
+    const nonces = (html: string) => (html.match(/<form[^>]*method="post"[\s\S]*?<\/form>/g) ?? []).map((form) => /name="form_nonce" value="([\w-]{22})"/.exec(form)?.[1]);
+    const [sign, status, edit] = nonces(first);
+    expect(sign).toBeUndefined();
+    expect([status, edit]).toEqual([expect.any(String), expect.any(String)]);
+    expect(status).not.toBe(edit);
+    expect(nonces(second).filter((nonce) => nonce !== undefined).some((nonce) => nonce === status || nonce === edit)).toBe(false);
+    const payment = await seedPaidPayment(stack, merchant, { amount: '30.00' });
+    expect(hiddenFieldsOf((await browser.get(`/dashboard/payments/${payment.id}`, cookie)).html, `/dashboard/payments/${payment.id}/refunds`).form_nonce).toMatch(/^[\w-]{22}$/);
+    expect(hiddenFieldsOf((await browser.get('/dashboard/payment-links/new', cookie)).html, '/dashboard/payment-links').form_nonce).toMatch(/^[\w-]{22}$/);
+  });
+
+  test('refund: two concurrent posts of one form and a resubmit -> exactly one refund; every answer is the first one\'s 303 to it', async () => {
+    // Prepare
+    const payment = await seedPaidPayment(stack, merchant, { amount: '30.00' });
+    const page = `/dashboard/payments/${payment.id}`;
+    // Act
+    const answers = await postThrice(page, `${page}/refunds`, { 'amount.value': '10.00', description: 'Double click' });
+    // Assess
+    const refunds = await refundsOf(payment.id);
+    expect(refunds).toHaveLength(1);
+    const refund = `${stack.baseUrl}/dashboard/refunds/${refunds[0].id}`;
+    expect(answers.map(outcome)).toEqual(Array(3).fill({ status: 303, location: refund, returnsForm: false }));
+  });
+
+  test('create a link: two concurrent posts of one form and a resubmit -> exactly one link', async () => {
+    // Prepare
+    const description = `Once ${newId('event')}`;
+    // Act
+    const answers = await postThrice('/dashboard/payment-links/new', '/dashboard/payment-links', linkFields({ description }));
+    // Assess
+    const created = (await linksOfMerchant()).filter((link) => link.description === description);
+    expect(created).toHaveLength(1);
+    expect(answers.map(outcome)).toEqual(Array(3).fill({ status: 303, location: `${stack.baseUrl}/dashboard/payment-links/${created[0].id}`, returnsForm: false }));
+  });
+
+  test('edit a link: two concurrent posts of one form and a resubmit -> one update, one event', async () => {
+    // Prepare
+    const id = (await api.post('/v1/payment_links', { amount: { value: '3.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId })).body.id;
+    const page = `/dashboard/payment-links/${id}`;
+    // Act
+    const answers = await postThrice(page, page, { description: 'Edited once', payments_limit: '', expires_at: '' }, 'Save changes');
+    // Assess
+    expect(eventsFor(await outboxEvents(stack, merchant.orgId, 'test'), 'transactions.payment_link.properties.changed', id)).toHaveLength(1);
+    expect(answers.map(outcome)).toEqual(Array(3).fill({ status: 303, location: `${stack.baseUrl}${page}`, returnsForm: false }));
+  });
+
+  test("cancel a refund: two concurrent posts of one form and a resubmit -> every answer is the first one's 303, none comes back refused", async () => {
+    // Prepare
+    const payment = await seedPaidPayment(stack, merchant, { amount: '30.00' });
+    const created = await browser.submit(`/dashboard/payments/${payment.id}/refunds`, cookie, { 'amount.value': '4.00' });
+    const page = new URL(created.location!).pathname;
+    // Act
+    const answers = await postThrice(page, `${page}/cancel`, {});
+    // Assess
+    expect((await api.get(`/v1/refunds/${page.split('/').pop()}`)).body.status).toBe('canceled');
+    expect(answers.map(outcome)).toEqual(Array(3).fill({ status: 303, location: `${stack.baseUrl}${page}`, returnsForm: false }));
+  });
+
+  test('a refused form posted twice comes back twice with the same problem; nothing is written', async () => {
+    // Prepare
+    const payment = await seedPaidPayment(stack, merchant, { amount: '30.00' });
+    const page = `/dashboard/payments/${payment.id}`;
+    // Act
+    const answers = await postThrice(page, `${page}/refunds`, { 'amount.value': '30.01' });
+    // Assess
+    expect(answers.map(outcome)).toEqual(Array(3).fill({ status: 303, location: `${stack.baseUrl}${page}`, returnsForm: true }));
+    const shown = await browser.get(page, `${cookie}; ${answers[2].setCookie.find((value) => value.startsWith('dashboard_form='))!.split(';')[0]}`);
+    expect([shown.status, fieldError(shown.html, 'refund-amount-value')]).toEqual([422, 'amount.value exceeds the refundable rest of 30.00 eur']);
+    expect(await refundsOf(payment.id)).toEqual([]);
+  });
+
+  test('a nonce already used with other values -> back to the page with those values and a 422 above the form; nothing more is written', async () => {
+    // Prepare
+    const payment = await seedPaidPayment(stack, merchant, { amount: '30.00' });
+    const page = `/dashboard/payments/${payment.id}`;
+    const form = hiddenFieldsOf((await browser.get(page, cookie)).html, `${page}/refunds`);
+    expect((await browser.post(`${page}/refunds`, { ...form, 'amount.value': '5.00' }, { cookie })).status).toBe(303);
+    // Act
+    const again = await browser.submit(`${page}/refunds`, cookie, { ...form, 'amount.value': '6.00' });
+    // Assess
+    expect(again.status).toBe(422);
+    expect(again.html).toMatch(/<p role="alert" id="refund-error">This form was already submitted with other values[^<]*<\/p>/);
+    expect(again.html).toContain('value="6.00"');
+    expect((await refundsOf(payment.id)).map((refund) => refund.amount.value)).toEqual(['5.00']);
+  });
+
+  test('a form without its nonce -> back to its page with a 400 above the form and the values kept; nothing written', async () => {
+    // Prepare
+    const payment = await seedPaidPayment(stack, merchant, { amount: '30.00' });
+    // Act
+    const result = await browser.submit(`/dashboard/payments/${payment.id}/refunds`, cookie, { form_nonce: '', 'amount.value': '2.00' });
+    // Assess
+    expect(result.status).toBe(400);
+    expect(result.html).toMatch(/<p role="alert" id="refund-error">This form came without its one-time nonce[^<]*submit it again<\/p>/);
+    expect(result.html).toContain('value="2.00"');
+    expect(await refundsOf(payment.id)).toEqual([]);
   });
 });
 

@@ -178,6 +178,23 @@ describeBrowser('dashboard in headless Chromium', () => {
     await page.close();
   });
 
+  test('browser: a double click on Refund creates one refund and lands on its page', async () => {
+    // Prepare
+    const payment = await seedPaidPayment(stack, merchant, { amount: '40.00' });
+    const { page, problems } = await signedIn();
+    await page.goto(`${stack.baseUrl}/dashboard/payments/${payment.id}`);
+    await page.getByLabel('Amount (EUR)').fill('5.00');
+    // Act
+    await page.getByRole('button', { name: 'Refund', exact: true }).dblclick();
+    await page.getByRole('heading', { name: /^Refund rf_/ }).waitFor();
+    // Assess: the page shows the answer of the last post, which came once the first one had answered.
+    const refunds = (await api().get('/v1/refunds?limit=100')).body.data.filter((refund: { payment_id: string }) => refund.payment_id === payment.id);
+    expect(refunds).toHaveLength(1);
+    expect(page.url()).toBe(`${stack.baseUrl}/dashboard/refunds/${refunds[0].id}`);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   test('browser: lists page with Older and Newer; a search for an unknown id says so', async () => {
     for (let i = 0; i < 3; i++) await api().post('/v1/payment_links', { amount: { value: '1.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId });
     const ids = (await api().get('/v1/payment_links?limit=100')).body.data.map((link: { id: string }) => link.id);
