@@ -62,10 +62,10 @@ function readBody(request: IncomingMessage): Promise<string> {
 }
 
 /** Polls `find` until it returns something; rejects naming `what` after the deadline. */
-export async function waitFor<T>(find: () => T | undefined, what: string, timeoutMs = 15_000): Promise<T> {
+export async function waitFor<T>(find: () => T | undefined | Promise<T | undefined>, what: string, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const found = find();
+    const found = await find();
     if (found !== undefined) return found;
     if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -148,6 +148,8 @@ export async function startAcquirerWorld(retryDelaysMs = [200, 400]): Promise<Ac
     basicAuth: { username: settings.username, password: settings.password },
     apiKey: settings.apiKey,
     retryDelaysMs,
+    // The API credential of a test account: one merchant account.
+    merchantAccounts: [MERCHANT_ACCOUNT],
   });
   const proxy = await startRecordingProxy(local.url);
   const client = adyenClient({ apiKey: settings.apiKey, environment: 'test', endpoint: proxy.url });

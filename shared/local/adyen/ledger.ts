@@ -23,8 +23,10 @@ export class AdyenServiceError extends Error {
   ) {
     super(message);
   }
+  /** As in the documents' examples, a refusal past authentication carries a pspReference of its own. */
   get body() {
-    return { status: this.status, errorCode: this.errorCode, message: this.message, errorType: this.errorType, pspReference: pspReference() };
+    const body = { status: this.status, errorCode: this.errorCode, message: this.message, errorType: this.errorType };
+    return this.status === 401 ? body : { ...body, pspReference: pspReference() };
   }
 }
 
@@ -177,6 +179,7 @@ export function createLedger(options: { send(item: NotificationItem): void; merc
   }
 
   function dispute(reference: string, merchantAccountCode: string): Dispute | undefined {
+    account(merchantAccountCode);
     const found = disputes.get(reference);
     return found && found.payment.merchantAccount === merchantAccountCode ? found : undefined;
   }

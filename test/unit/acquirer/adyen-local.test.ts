@@ -104,6 +104,18 @@ describe('Adyen adapter against the local Adyen', () => {
     expect(world.endpoint.accepted().filter((notification) => 'paymentId' in notification && notification.paymentId === 'pay_bad_card')).toHaveLength(1);
   });
 
+  test('hosted page: after the session\'s expiry the page takes no payment (410)', async () => {
+    const hosted = await world.payments.startHostedPayment({
+      paymentId: 'pay_expiring',
+      amount: { minor: 100, currency: 'EUR' },
+      merchantAccount: MERCHANT_ACCOUNT,
+      returnUrl: world.endpoint.returnUrl,
+      expiresAt: new Date(Date.now() + 500).toISOString(),
+    });
+    await waitFor(async () => ((await fetch(hosted.url)).status === 410 ? true : undefined), 'the session to expire');
+    expect((await submitHostedForm(hosted.url, 'Ada Lovelace', CARDS.visa)).status).toBe(410);
+  });
+
   test('hosted page: a session takes one payment; paying it again is refused', async () => {
     const hosted = await hostedPayment('pay_once');
     expect((await submitHostedForm(hosted.url, 'Ada Lovelace', CARDS.visa)).status).toBe(303);
@@ -273,9 +285,8 @@ describe('Adyen adapter against the local Adyen', () => {
       expect((await outcome(first.dispute, 'lost')).status).toBe(422);
     });
 
-    test('a dispute of another merchant account is not found', async () => {
-      const { dispute } = await chargeback();
-      await expect(world.disputes.accept({ ...dispute, merchantAccount: 'SomeoneElseECOM' })).rejects.toThrow('Could not find dispute');
+    test('an unknown dispute is not found', async () => {
+      await expect(world.disputes.accept({ disputeReference: 'ZZZZZZZZZZZZZZZZ', merchantAccount: MERCHANT_ACCOUNT })).rejects.toThrow('Could not find dispute');
     });
   });
 
@@ -320,6 +331,12 @@ describe('Adyen adapter against the local Adyen', () => {
       const error = await world.payments.capture({ paymentId: 'pay_x', acquirerReference: 'ZZZZZZZZZZZZZZZZ', merchantAccount: MERCHANT_ACCOUNT }, { minor: 100, currency: 'EUR' }).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(AcquirerRefusedError);
       expect(error).toMatchObject({ code: '167', detail: 'The acquirer refused the request: Original pspReference required for this operation' });
+    });
+
+    test('a merchant account the API key may not use (403 901) is AcquirerRefusedError, for payments and disputes alike', async () => {
+      const elsewhere = { paymentId: 'pay_x', acquirerReference: 'ZZZZZZZZZZZZZZZZ', merchantAccount: 'SomeoneElseECOM' };
+      await expect(world.payments.refund({ refundId: 're_elsewhere', payment: elsewhere, amount: { minor: 100, currency: 'EUR' } })).rejects.toMatchObject({ constructor: AcquirerRefusedError, code: '901' });
+      await expect(world.disputes.accept({ disputeReference: 'ZZZZZZZZZZZZZZZZ', merchantAccount: 'SomeoneElseECOM' })).rejects.toMatchObject({ constructor: AcquirerRefusedError, code: '901' });
     });
 
     test('a wrong API key (401) is AcquirerUnavailableError: the service cannot use the acquirer until it is fixed', async () => {

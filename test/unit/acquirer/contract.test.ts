@@ -43,7 +43,8 @@ describe('Adyen contract: both sides of the wire validate against the vendored d
     await world.disputes.accept(await disputed());
     const lost = await disputed(CARDS.mastercard);
     await world.control(`/_test/disputes/${lost.disputeReference}/outcome`, { outcome: 'lost' });
-    // Refusals: an unknown payment (422) and a wrong API key (401).
+    // Refusals: an unknown payment (422), a merchant account the key may not use (403) and a wrong API key (401).
+    await world.payments.startHostedPayment({ paymentId: 'pay_elsewhere', amount: euros(100), merchantAccount: 'SomeoneElseECOM', returnUrl: world.endpoint.returnUrl, expiresAt: new Date(Date.now() + 60_000).toISOString() }).catch(() => undefined);
     await world.payments.capture({ paymentId: 'pay_unknown', acquirerReference: 'ZZZZZZZZZZZZZZZZ', merchantAccount: MERCHANT_ACCOUNT }, euros(1)).catch(() => undefined);
     await fetch(`${world.proxy.url}/v71/payments/${paid.acquirerReference}/cancels`, { method: 'POST', headers: { 'x-api-key': 'wrong', 'content-type': 'application/json' }, body: JSON.stringify({ merchantAccount: MERCHANT_ACCOUNT }) });
     await waitFor(() => (world.endpoint.accepted().some((notification) => notification.kind === 'dispute.lost') ? true : undefined), 'the last notification');
@@ -87,7 +88,7 @@ describe('Adyen contract: both sides of the wire validate against the vendored d
         [`${exchange.status} ${exchange.path}`]: [],
       });
     }
-    expect([...statuses].sort()).toEqual([200, 201, 401, 422]);
+    expect([...statuses].sort()).toEqual([200, 201, 401, 403, 422]);
   });
 
   test('every notification batch validates against the webhook of its event code', () => {
