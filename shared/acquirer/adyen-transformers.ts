@@ -56,9 +56,13 @@ export function hostedPayment(session: CreateCheckoutSessionResponse): HostedPay
   return { id: session.id, url: session.url, expiresAt: new Date(session.expiresAt).toISOString() };
 }
 
-/** Adyen keeps an idempotency key for the company account: a payment's capture and cancel are one request each. */
-export const captureKey = (payment: AuthorisedPayment) => `${payment.paymentId}.capture`;
-export const cancelKey = (payment: AuthorisedPayment) => `${payment.paymentId}.cancel`;
+/**
+ * Adyen keeps an idempotency key for the company account: an authorisation's capture and cancel
+ * are one request each. Keyed by the authorisation (its pspReference is unique at Adyen), not the
+ * payment id: a payment paid twice on two pages has two authorisations, each cancelled on its own.
+ */
+export const captureKey = (payment: AuthorisedPayment) => `${payment.acquirerReference}.capture`;
+export const cancelKey = (payment: AuthorisedPayment) => `${payment.acquirerReference}.cancel`;
 
 export function captureRequest(payment: AuthorisedPayment, amount: Money): PaymentCaptureRequest {
   return { amount: amountOf(amount), merchantAccount: payment.merchantAccount, reference: payment.paymentId };

@@ -56,8 +56,8 @@ export interface ModificationReceipt {
 }
 
 /**
- * Live payments at the acquirer. A capture and a cancel are keyed by the payment (retrying one
- * after a timeout repeats the same request), a refund by its id.
+ * Live payments at the acquirer. A capture and a cancel are keyed by the authorisation (retrying
+ * one after a timeout repeats the same request, never a second capture), a refund by its id.
  */
 export interface PaymentAcquirer {
   startHostedPayment(request: HostedPaymentRequest): Promise<HostedPayment>;

@@ -4,7 +4,7 @@ import type { Browser } from 'playwright-core';
 import { adyenClient } from '../../../shared/acquirer/adyen-client';
 import { adyenNotifications } from '../../../shared/acquirer/adyen-notifications';
 import { adyenPayments } from '../../../shared/acquirer/adyen-payments';
-import { AcquirerRefusedError, AcquirerUnavailableError, type DisputeAtAcquirer } from '../../../shared/domain/acquirer';
+import { AcquirerRefusedError, AcquirerUnavailableError, type AcquirerNotification, type DisputeAtAcquirer } from '../../../shared/domain/acquirer';
 import { freePort } from '../../../shared/local/free-port';
 import {
   authorisedPayment,
@@ -17,6 +17,8 @@ import {
   type AcquirerWorld,
 } from '../../support/acquirer';
 import { browserAvailable, launchBrowser } from '../../support/browser';
+
+type Authorized = Extract<AcquirerNotification, { kind: 'payment.authorized' }>;
 
 const PDF = { typeCode: 'DefenseMaterial', contentType: 'application/pdf' as const, content: Buffer.from('%PDF-1.4\n% defense material\n') };
 
@@ -129,7 +131,7 @@ describe('Adyen adapter against the local Adyen', () => {
     expect(captured).toMatchObject({ paymentId: payment.paymentId, acquirerReference: payment.acquirerReference, amount: { minor: 2500, currency: 'EUR' } });
   });
 
-  test('capture: a repeated capture of one payment is the same request (idempotency key), captured once', async () => {
+  test('capture: a repeated capture of one authorisation is the same request (idempotency key), captured once', async () => {
     const payment = await authorisedPayment(world);
     const first = await world.payments.capture(payment, { minor: 2500, currency: 'EUR' });
     const again = await world.payments.capture(payment, { minor: 2500, currency: 'EUR' });
@@ -145,6 +147,22 @@ describe('Adyen adapter against the local Adyen', () => {
     const capture = await world.payments.capture(payment, { minor: 2500, currency: 'EUR' });
     const failed = await notified(world, 'payment.capture_failed', (notification) => notification.modificationReference === capture.acquirerReference);
     expect(failed.reason).toBe('Payment is not authorised');
+  });
+
+  test('cancel: a payment paid on two pages has two authorisations, and each is cancelled on its own', async () => {
+    // Prepare: two hosted pages for one payment, both paid.
+    const pages = [await hostedPayment('pay_twice'), await hostedPayment('pay_twice')];
+    for (const page of pages) await submitHostedForm(page.url, 'Ada Lovelace', CARDS.visa);
+    const authorisations = await waitFor(() => {
+      const found = world.endpoint.accepted().filter((notification) => notification.kind === 'payment.authorized' && notification.paymentId === 'pay_twice').map((notification) => notification as Authorized);
+      return found.length === 2 ? found : undefined;
+    }, 'both authorisations');
+    // Act
+    const receipts = [];
+    for (const { acquirerReference } of authorisations) receipts.push(await world.payments.cancel({ paymentId: 'pay_twice', acquirerReference, merchantAccount: MERCHANT_ACCOUNT }));
+    // Assess
+    expect(receipts[0].acquirerReference).not.toBe(receipts[1].acquirerReference);
+    for (const receipt of receipts) await notified(world, 'payment.canceled', (notification) => notification.modificationReference === receipt.acquirerReference);
   });
 
   test('cancel: a captured payment cannot be cancelled (payment.cancel_failed)', async () => {
