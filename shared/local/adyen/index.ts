@@ -88,6 +88,7 @@ function validated(operation: AdyenOperation, value: unknown) {
     const [first] = errors;
     throw new AdyenServiceError(400, '702', `Structure of ${operation.request.split('/').pop()} is not valid: ${first.instancePath || '/'} ${first.message}`, 'validation');
   }
+  // Checked against the operation's documented schema, of which the ledger's parameter types are a part.
   return value as never;
 }
 
@@ -159,7 +160,7 @@ export async function startLocalAcquirer(options: LocalAcquirerOptions): Promise
 
   /** The hosted page: the form, or after Pay the redirect back to the session's returnUrl. */
   function hostedPage(method: string, id: string, body: string, response: ServerResponse) {
-    const session = ledger.session(id);
+    const session = ledger.hostedSession(id);
     const html = (status: number, page: string) => {
       response.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
       response.end(page);

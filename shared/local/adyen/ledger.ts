@@ -48,6 +48,8 @@ export interface Session {
   returnUrl: string;
   expiresAt: Date;
   manualCapture: boolean;
+  /** Hosted Checkout: only such a session has a page. */
+  hosted: boolean;
   /** Set once the page took a payment, authorised or refused: a session takes one. */
   paymentPspReference?: string;
 }
@@ -211,17 +213,20 @@ export function createLedger(options: { send(item: NotificationItem): void; merc
   }
 
   return {
-    session(id: string): Session | undefined {
-      return sessions.get(id);
+    /** A Hosted Checkout session, for its page. */
+    hostedSession(id: string): Session | undefined {
+      const session = sessions.get(id);
+      return session?.hosted ? session : undefined;
     },
 
     createSession(body: { merchantAccount: string; amount: Amount; reference: string; returnUrl: string; mode?: string; expiresAt?: string; additionalData?: Record<string, string> }, hostedUrl: (id: string) => string) {
       account(body.merchantAccount);
       amountIsValid(body.amount);
+      if (!URL.canParse(body.returnUrl)) throw new AdyenServiceError(422, '000', 'Invalid returnUrl', 'validation');
       // Adyen's default expiry: one hour after creation.
       const expiresAt = body.expiresAt ? new Date(body.expiresAt) : new Date(Date.now() + 3_600_000);
       const id = `CS${pspReference().slice(0, 14)}`;
-      sessions.set(id, { id, merchantAccount: body.merchantAccount, amount: body.amount, reference: body.reference, returnUrl: body.returnUrl, expiresAt, manualCapture: body.additionalData?.manualCapture === 'true' });
+      sessions.set(id, { id, merchantAccount: body.merchantAccount, amount: body.amount, reference: body.reference, returnUrl: body.returnUrl, expiresAt, manualCapture: body.additionalData?.manualCapture === 'true', hosted: body.mode === 'hosted' });
       return {
         id,
         merchantAccount: body.merchantAccount,
