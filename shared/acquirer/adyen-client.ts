@@ -47,9 +47,8 @@ export function adyenClient(settings: AdyenApiSettings): Client {
 function fetchTransport(endpoint: string | undefined, timeoutMs: number): ClientInterface {
   return {
     async request(url: string, json: string, config: Config, _isApiKeyRequired: boolean, options: IRequest.Options = {}) {
-      const target = new URL(url);
       // The operations the adapter calls are POSTs with a JSON body and no query parameters.
-      const destination = endpoint ? `${endpoint.replace(/\/$/, '')}${target.pathname}` : url;
+      const destination = endpoint ? `${endpoint.replace(/\/$/, '')}${new URL(url).pathname}` : url;
       const headers: Record<string, string> = {
         'Content-Type': 'application/json',
         'X-API-Key': config.apiKey ?? '',
@@ -97,7 +96,7 @@ function failure(status: number, body: string, retryAfter: string | null): Error
     return new AcquirerRefusedError(error.message ?? `HTTP ${status}`, error.errorCode);
   }
   const seconds = Number(retryAfter);
-  return new AcquirerUnavailableError(`HTTP ${status}`, Number.isInteger(seconds) && seconds > 0 ? seconds : undefined);
+  return new AcquirerUnavailableError(status < 300 ? 'an answer that is not JSON' : `HTTP ${status}`, Number.isInteger(seconds) && seconds > 0 ? seconds : undefined);
 }
 
 function serviceError(body: string): { message?: string; errorCode?: string } {
