@@ -1,0 +1,218 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as z from '../../zod';
+import { adyenContract, type AdyenOperation } from './contract';
+import { closedPage, paymentForm, returnTo } from './hosted-page';
+import { AdyenServiceError, createLedger, type Ledger } from './ledger';
+import { ADYEN_RETRY_DELAYS_MS, startNotifier } from './notifier';
+
+/**
+ * The local Adyen (product-decisions §12): the subset of Checkout v71 and Dispute Service v30 that
+ * the adapter calls, at the documents' paths (`/v71/...`, `/ca/services/DisputeService/v30/...`),
+ * so that the same adapter reaches it by swapping the origin; a hosted payment page per session;
+ * signed notifications in batches, retried until accepted; and the test controls under `/_test/`.
+ * Part of the local stack only: nothing under `functions/` or the rest of `shared/` imports it.
+ */
+export interface LocalAcquirerOptions {
+  /** ACQUIRER_PORT (default 3001); 0 takes a free port. */
+  port?: number;
+  host?: string;
+  /** Where the notifications go (the service's `POST /acquirer/adyen/notifications`). */
+  notificationUrl: string;
+  /** The HMAC key the notifications are signed with, hex. */
+  hmacKey: string;
+  /** The notifications' Basic credentials. */
+  basicAuth: { username: string; password: string };
+  /** The API key requests must carry in `X-API-Key`. */
+  apiKey: string;
+  /** The waits between retries of an unaccepted notification (default: Adyen's own schedule, minutes to hours). */
+  retryDelaysMs?: number[];
+  /** The merchant accounts the API key may act for (default: any). */
+  merchantAccounts?: string[];
+}
+
+export interface LocalAcquirer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export const DEFAULT_ACQUIRER_PORT = 3001;
+const MAX_BODY_BYTES = 16 * 1024 * 1024;
+const HOSTED_PAGE = /^\/checkoutshopper\/sessions\/([A-Za-z0-9]+)$/;
+const OUTCOME = /^\/_test\/disputes\/([A-Za-z0-9]+)\/outcome$/;
+
+const ChargebackControl = /* @__PURE__ */ (() =>
+  z.object({ pspReference: z.string(), amount: z.optional(z.object({ value: z.int(), currency: z.string() })), reasonCode: z.optional(z.string()) }))();
+const OutcomeControl = /* @__PURE__ */ (() => z.object({ outcome: z.enum(['won', 'lost']) }))();
+const RefundFailureControl = /* @__PURE__ */ (() =>
+  z.object({ paymentPspReference: z.string(), eventCode: z.optional(z.enum(['REFUND', 'REFUND_FAILED'])) }))();
+
+interface Answer {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+const unauthorized = () => new AdyenServiceError(401, '000', 'HTTP Status Response - Unauthorized', 'security');
+const unparsable = () => new AdyenServiceError(400, '702', 'Unexpected input: the body is not JSON', 'validation');
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) reject(new AdyenServiceError(413, '000', 'Request entity too large', 'validation'));
+      else chunks.push(chunk);
+    });
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('error', reject);
+  });
+}
+
+function parseJson(body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    throw unparsable();
+  }
+}
+
+/** What Adyen answers a body its schema refuses: a missing field is 422, any other fault 400. */
+function validated(operation: AdyenOperation, value: unknown) {
+  const errors = adyenContract().violations(operation.document, operation.request, value);
+  const missing = errors.find((error) => error.keyword === 'required');
+  if (missing) throw new AdyenServiceError(422, '100', `Required field '${(missing.params as { missingProperty: string }).missingProperty}' is not provided.`, 'validation');
+  if (errors.length > 0) {
+    const [first] = errors;
+    throw new AdyenServiceError(400, '702', `Structure of ${operation.request.split('/').pop()} is not valid: ${first.instancePath || '/'} ${first.message}`, 'validation');
+  }
+  // Checked against the operation's documented schema, of which the ledger's parameter types are a part.
+  return value as never;
+}
+
+function control<T>(schema: z.ZodMiniType<T>, body: string): T {
+  const parsed = schema.safeParse(parseJson(body));
+  if (!parsed.success) throw new AdyenServiceError(400, '702', `Unexpected input: ${z.prettifyError(parsed.error)}`, 'validation');
+  return parsed.data;
+}
+
+export async function startLocalAcquirer(options: LocalAcquirerOptions): Promise<LocalAcquirer> {
+  const host = options.host ?? '127.0.0.1';
+  const notifier = startNotifier({ url: options.notificationUrl, hmacKey: options.hmacKey, basicAuth: options.basicAuth, retryDelaysMs: options.retryDelaysMs ?? ADYEN_RETRY_DELAYS_MS });
+  const ledger = createLedger({ send: notifier.send, merchantAccounts: options.merchantAccounts });
+  /** Checkout's idempotency keys: per API key (a company account), the first answer kept and replayed. */
+  const idempotent = new Map<string, Answer>();
+  let base = '';
+
+  async function api(operation: AdyenOperation, headers: IncomingHttpHeaders, body: string): Promise<Answer> {
+    if (headers['x-api-key'] !== options.apiKey) throw unauthorized();
+    const key = operation.document === 'checkout' ? headers['idempotency-key'] : undefined;
+    const kept = typeof key === 'string' ? idempotent.get(key) : undefined;
+    if (kept) return kept;
+    const answer = perform(ledger, operation, validated(operation, parseJson(body)));
+    if (typeof key === 'string') {
+      answer.headers = { 'idempotency-key': key };
+      idempotent.set(key, answer);
+    }
+    return answer;
+  }
+
+  function perform(books: Ledger, operation: AdyenOperation, request: never): Answer {
+    const psp = operation.params.paymentPspReference;
+    switch (operation.operationId) {
+      case 'post-sessions':
+        return { status: 201, body: books.createSession(request, (id) => `${base}/checkoutshopper/sessions/${id}`) };
+      case 'post-payments-paymentPspReference-captures':
+        return { status: 201, body: books.capture(psp, request) };
+      case 'post-payments-paymentPspReference-cancels':
+        return { status: 201, body: books.cancel(psp, request) };
+      case 'post-payments-paymentPspReference-refunds':
+        return { status: 201, body: books.refund(psp, request) };
+      case 'post-acceptDispute':
+        return { status: 200, body: books.acceptDispute(request) };
+      case 'post-retrieveApplicableDefenseReasons':
+        return { status: 200, body: books.defenseReasons(request) };
+      case 'post-supplyDefenseDocument':
+        return { status: 200, body: books.supplyDefenseDocuments(request) };
+      case 'post-defendDispute':
+        return { status: 200, body: books.defend(request) };
+      default:
+        throw new AdyenServiceError(501, '000', `${operation.operationId} is not served by the local Adyen`, 'configuration');
+    }
+  }
+
+  function testControl(path: string, body: string): Answer {
+    if (path === '/_test/chargebacks') {
+      const { pspReference, amount, reasonCode } = control(ChargebackControl, body);
+      return { status: 201, body: ledger.raiseChargeback(pspReference, amount, reasonCode) };
+    }
+    if (path === '/_test/refunds/fail') {
+      const { paymentPspReference, eventCode } = control(RefundFailureControl, body);
+      ledger.failNextRefund(paymentPspReference, eventCode ?? 'REFUND');
+      return { status: 200, body: { paymentPspReference, failNextRefundWith: eventCode ?? 'REFUND' } };
+    }
+    const outcome = OUTCOME.exec(path);
+    if (outcome) return { status: 200, body: ledger.settleDispute(outcome[1], control(OutcomeControl, body).outcome) };
+    throw new AdyenServiceError(404, '000', 'Not Found', 'validation');
+  }
+
+  /** The hosted page: the form, or after Pay the redirect back to the session's returnUrl. */
+  function hostedPage(method: string, id: string, body: string, response: ServerResponse) {
+    const session = ledger.hostedSession(id);
+    const html = (status: number, page: string) => {
+      response.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+      response.end(page);
+    };
+    if (!session) return html(404, closedPage('Payment session not found', 'This payment link is not valid.'));
+    if (session.expiresAt.getTime() <= Date.now()) return html(410, closedPage('Payment session expired', 'This payment session has expired.'));
+    if (session.paymentPspReference) return html(409, closedPage('Payment session complete', 'This payment session has already been used.'));
+    const action = `/checkoutshopper/sessions/${id}`;
+    if (method === 'GET') return html(200, paymentForm(session, action));
+    if (method !== 'POST') return html(405, closedPage('Method not allowed', 'Use the payment form.'));
+    const fields = Object.fromEntries(new URLSearchParams(body));
+    const card = { holderName: fields.holderName ?? '', number: fields.number ?? '', expiryMonth: fields.expiryMonth ?? '', expiryYear: fields.expiryYear ?? '', cvc: fields.cvc ?? '' };
+    const result = ledger.pay(session, card);
+    if ('error' in result) return html(422, paymentForm(session, action, result.error, card));
+    response.writeHead(303, { location: returnTo(session, randomBytes(24).toString('base64url')), 'cache-control': 'no-store' });
+    response.end();
+  }
+
+  async function handle(request: IncomingMessage, response: ServerResponse) {
+    const { pathname } = new URL(request.url ?? '/', base);
+    const method = request.method ?? 'GET';
+    const body = await readBody(request);
+    const page = HOSTED_PAGE.exec(pathname);
+    if (page) return hostedPage(method, page[1], body, response);
+    const operation = adyenContract().operation(method, pathname);
+    const answer = operation ? await api(operation, request.headers, body) : method === 'POST' && pathname.startsWith('/_test/') ? testControl(pathname, body) : undefined;
+    if (!answer) throw new AdyenServiceError(404, '000', 'Not Found', 'validation');
+    response.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
+    response.end(JSON.stringify(answer.body));
+  }
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      const refusal = error instanceof AdyenServiceError ? error : new AdyenServiceError(500, '000', 'Internal error', 'configuration');
+      if (!(error instanceof AdyenServiceError)) console.error('local Adyen:', error);
+      response.writeHead(refusal.status, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(refusal.body));
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? DEFAULT_ACQUIRER_PORT, host, resolve);
+  });
+  base = `http://${host}:${(server.address() as AddressInfo).port}`;
+  // Compiled now rather than on the first request, which would wait for it.
+  adyenContract();
+  return {
+    url: base,
+    async stop() {
+      await notifier.stop();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

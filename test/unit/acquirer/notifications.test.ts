@@ -1,0 +1,89 @@
+import { randomBytes } from 'node:crypto';
+import { adyenNotifications } from '../../../shared/acquirer/adyen-notifications';
+import { adyenDocument } from '../../../shared/local/adyen/contract';
+import { signature, type NotificationItem } from '../../../shared/local/adyen/notifier';
+
+/**
+ * The adapter's notification side on Adyen's own examples (the Webhooks document's), each
+ * signed with Adyen's algorithm as the local Adyen writes it, checked with the library's
+ * HmacValidator and read into the port's words.
+ */
+describe('Adyen notifications: the documented examples in the port\'s words', () => {
+  const settings = { username: 'adyen', password: randomBytes(8).toString('hex'), hmacKey: randomBytes(32).toString('hex') };
+  const notifications = adyenNotifications(settings);
+  const authorization = `Basic ${Buffer.from(`${settings.username}:${settings.password}`).toString('base64')}`;
+  const examples = (adyenDocument('webhooks').components.examples ?? {}) as Record<string, { value: { notificationItems: { NotificationRequestItem: NotificationItem }[] } }>;
+
+  /** The example's item, signed with the test key, in a batch of its own. */
+  function delivery(example: string, change: (item: NotificationItem) => NotificationItem = (item) => item) {
+    const item = change(structuredClone(examples[example].value.notificationItems[0].NotificationRequestItem));
+    item.additionalData = { ...item.additionalData, hmacSignature: signature(item, settings.hmacKey) };
+    return { authorization, body: JSON.stringify({ live: 'false', notificationItems: [{ NotificationRequestItem: item }] }) };
+  }
+
+  const read = (example: string) => {
+    const check = notifications.check(delivery(example));
+    if (!check.accepted) throw new Error(`${example} refused: ${check.reason}`);
+    return check;
+  };
+
+  const payment = { paymentId: 'YOUR_MERCHANT_REFERENCE', merchantAccount: 'YOUR_MERCHANT_ACCOUNT', amount: { minor: 1000, currency: 'EUR' }, occurredAt: '2021-01-01T00:00:00.000Z' };
+  const modification = { ...payment, acquirerReference: '9913140798220028', modificationReference: 'QFQTPCQ8HXSKGK82' };
+  const refund = { ...payment, paymentId: undefined, refundId: 'YOUR_MERCHANT_REFERENCE', acquirerReference: 'QFQTPCQ8HXSKGK82', paymentAcquirerReference: '9913140798220028' };
+  const dispute = { ...payment, disputeReference: 'QFQTPCQ8HXSKGK82' };
+
+  test.each([
+    ['post-AUTHORISATION-authorisation', { kind: 'payment.authorized', id: 'AUTHORISATION:QFQTPCQ8HXSKGK82:true', ...payment, acquirerReference: 'QFQTPCQ8HXSKGK82' }],
+    ['post-CAPTURE-capture', { kind: 'payment.captured', id: 'CAPTURE:QFQTPCQ8HXSKGK82:true', ...modification }],
+    ['post-CAPTURE_FAILED-capture_failed', { kind: 'payment.capture_failed', reason: 'Capture Failed', ...modification }],
+    ['post-CANCELLATION-cancellation', { kind: 'payment.canceled', ...modification }],
+    ['post-REFUND-refund', { kind: 'refund.failed', id: 'REFUND:QFQTPCQ8HXSKGK82:false', reason: "Transaction hasn't been captured, refund not possible", ...refund }],
+    ['post-REFUND_FAILED-refund_failed', { kind: 'refund.failed', reason: 'Refund Failed', ...refund }],
+    [
+      'post-NOTIFICATION_OF_CHARGEBACK-notification_of_chargeback',
+      { kind: 'dispute.opened', ...dispute, paymentAcquirerReference: '9913140798220028', caseId: '9913140798220028', reason: { code: '4853', description: 'Payment.TxId=300000000524659113 dispute (automatically defended)' }, deadlineAt: '2021-07-31T01:03:08.000Z' },
+    ],
+    ['post-CHARGEBACK-chargeback', { kind: 'dispute.opened', id: 'CHARGEBACK:QFQTPCQ8HXSKGK82:true', ...dispute, caseId: '9913140798220028', deadlineAt: '2021-07-31T01:03:07.000Z' }],
+    ['post-CHARGEBACK_REVERSED-chargeback_reversed', { kind: 'dispute.won', ...dispute, paymentAcquirerReference: null }],
+    ['post-PREARBITRATION_WON-prearbitration_won', { kind: 'dispute.won', ...dispute }],
+    ['post-SECOND_CHARGEBACK-second_chargeback', { kind: 'dispute.lost', ...dispute }],
+    ['post-PREARBITRATION_LOST-prearbitration_lost', { kind: 'dispute.lost', ...dispute }],
+  ])('%s', (example, expected) => {
+    const check = read(example);
+    expect(check.ignored).toBe(0);
+    expect(check.notifications).toEqual([expect.objectContaining(Object.fromEntries(Object.entries(expected).filter(([, value]) => value !== undefined)))]);
+  });
+
+  test('an event the service does not act on is accepted and counted as ignored', () => {
+    expect(read('post-REPORT_AVAILABLE-report_available')).toEqual({ accepted: true, notifications: [], ignored: 1 });
+  });
+
+  test('an item without its signature refuses the batch (signature)', () => {
+    const unsigned = JSON.parse(delivery('post-CAPTURE-capture').body);
+    delete unsigned.notificationItems[0].NotificationRequestItem.additionalData.hmacSignature;
+    expect(notifications.check({ authorization, body: JSON.stringify(unsigned) })).toEqual({ accepted: false, reason: 'signature' });
+  });
+
+  test('one unsigned item refuses a batch of two', () => {
+    const signed = JSON.parse(delivery('post-CAPTURE-capture').body).notificationItems[0];
+    const forged = structuredClone(signed);
+    forged.NotificationRequestItem.amount.value = 1;
+    expect(notifications.check({ authorization, body: JSON.stringify({ live: 'false', notificationItems: [signed] }) }).accepted).toBe(true);
+    expect(notifications.check({ authorization, body: JSON.stringify({ live: 'false', notificationItems: [signed, forged] }) })).toEqual({ accepted: false, reason: 'signature' });
+  });
+
+  test('a body that is not a notification batch is malformed', () => {
+    expect(notifications.check({ authorization, body: '[accepted]' })).toEqual({ accepted: false, reason: 'malformed' });
+    expect(notifications.check({ authorization, body: JSON.stringify({ notificationItems: [{ NotificationRequestItem: { pspReference: 'X' } }] }) })).toEqual({ accepted: false, reason: 'malformed' });
+  });
+
+  test('a signed modification without the payment it modifies (no originalReference) is malformed, not half-read', () => {
+    const orphan = delivery('post-CAPTURE-capture', (item) => ({ ...item, originalReference: undefined }));
+    expect(notifications.check(orphan)).toEqual({ accepted: false, reason: 'malformed' });
+  });
+
+  test('the credentials are read from a Basic header whatever the scheme\'s letter case', () => {
+    const lower = { ...delivery('post-CAPTURE-capture'), authorization: authorization.replace('Basic', 'basic') };
+    expect(notifications.check(lower).accepted).toBe(true);
+  });
+});
