@@ -8,6 +8,11 @@ const zodThroughSharedModule = {
   message: "Use `import * as z from '<path>/shared/zod'`: zod/mini with its English messages; classic zod bloats every bundle.",
 };
 
+// What the Lambdas ship (shared/, functions/) and what deploys them (lib/) never reach into the
+// local stack or the operator's CLI (bin/): a file's restricted-imports list replaces the one of an
+// earlier block, so each block below repeats this pattern.
+const localStackStaysOut = { group: ['**/bin/*', '**/bin/**'], message: 'bin/ is the local stack and the CLIs; shared/, functions/ and lib/ never import it.' };
+
 export default tseslint.config(
   { ignores: ['node_modules', 'cdk.out', '.data', 'coverage', 'jest.config.js', 'test/support/summary-reporter.js'] },
   js.configs.recommended,
@@ -17,6 +22,10 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-restricted-syntax': ['error', zodThroughSharedModule],
     },
+  },
+  {
+    files: ['shared/**/*.ts', 'functions/**/*.ts', 'lib/**/*.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [localStackStaysOut] }] },
   },
   // The boundaries of docs/architecture.md: the domain knows nothing of AWS, HTTP, the table or
   // the use cases; use cases see adapters only through the types of their ports, and the
@@ -28,6 +37,7 @@ export default tseslint.config(
         'error',
         {
           patterns: [
+            localStackStaysOut,
             { group: ['@aws-sdk/*'], message: 'The domain knows nothing of AWS.' },
             { group: ['**/http/*', '**/api/*', '**/db/*', '**/use-cases/*', '**/services', '**/services/*'], message: 'The domain depends on nothing but itself and the shared vocabulary.' },
           ],
@@ -42,6 +52,7 @@ export default tseslint.config(
         'error',
         {
           patterns: [
+            localStackStaysOut,
             { group: ['@aws-sdk/*'], message: 'Use cases know nothing of AWS: ask a repository for an intent-named operation.' },
             { group: ['**/http/*', '**/api/*', '**/services', '**/services/*'], message: 'Use cases know nothing of HTTP or of the wiring.' },
             { group: ['**/db/*'], allowTypeImports: true, message: 'Use cases receive their adapters (shared/services/ builds them); import their types only.' },

@@ -18,8 +18,8 @@ import { newPaymentLink } from '../shared/domain/payment-links';
 import { newEvent } from '../shared/events';
 import { outboxPut } from '../shared/db/outbox';
 import { newId } from '../shared/ids';
-import { freePort } from '../shared/local/free-port';
-import { startLocalStack } from '../shared/local/stack';
+import { freePort } from '../bin/local/free-port';
+import { startLocalStack } from '../bin/local/stack';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 300);
 const LARGE_LIST = Number(process.env.BENCH_LARGE_LIST ?? 50_000);

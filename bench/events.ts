@@ -18,10 +18,10 @@ import { createWebhookRepository } from '../shared/db/webhook-repository';
 import { newEvent } from '../shared/events';
 import { outboxPut } from '../shared/db/outbox';
 import { newId } from '../shared/ids';
-import { startLocalStack } from '../shared/local/stack';
+import { startLocalStack } from '../bin/local/stack';
 import { isoMillis } from '../shared/time';
 import { startWebhookReceiver } from '../test/support/webhook-receiver';
-import { freePort } from '../shared/local/free-port';
+import { freePort } from '../bin/local/free-port';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 500);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);

@@ -20,9 +20,9 @@ import { newEvent } from '../shared/events';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../shared/local/free-port';
-import { startLocalStack } from '../shared/local/stack';
-import { functionOfRoute, readSynthesizedStack } from '../shared/local/artifacts/template';
+import { freePort } from '../bin/local/free-port';
+import { startLocalStack } from '../bin/local/stack';
+import { functionOfRoute, readSynthesizedStack } from '../bin/local/artifacts/template';
 import { synthesizedArtifacts } from '../test/support/artifacts';
 import { seedOrganization } from './api';
 

@@ -13,8 +13,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createDocumentClient } from '../shared/db/client';
 import * as keys from '../shared/db/keys';
-import { freePort } from '../shared/local/free-port';
-import { startLocalStack } from '../shared/local/stack';
+import { freePort } from '../bin/local/free-port';
+import { startLocalStack } from '../bin/local/stack';
 import { percentile, seedOrganization } from './api';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 2_000);

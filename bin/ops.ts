@@ -4,8 +4,8 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ServiceError } from '../shared/errors';
-import { HelpRequested, TextOutput, UsageError, runOps } from '../shared/ops/cli';
-import { opsCommands } from '../shared/ops/commands';
+import { HelpRequested, TextOutput, UsageError, runOps } from './ops/cli';
+import { opsCommands } from './ops/commands';
 
 // Without DYNAMODB_ENDPOINT the deployed table is used when AWS credentials are configured;
 // with none configured, the local stack's default endpoint (what `npm start` serves).

@@ -5,7 +5,7 @@
  * its bundles, artifact mode) with LAMBDA_MAX_WORKERS (per function; two per core).
  */
 import '../shared/quiet-sdk';
-import { startLocalStack } from '../shared/local/stack';
+import { startLocalStack } from './local/stack';
 
 async function main() {
   const port = Number(process.env.PORT ?? 3000);

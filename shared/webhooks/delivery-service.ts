@@ -22,7 +22,7 @@ import type { WebhookSettings } from './settings';
  * The delivery use cases wired to the table and HTTP, shared by the AWS functions and the
  * local stack: `plan` fans an event out into one task per target, `deliver` makes one attempt.
  * Dead letters go to the SQS DLQ in AWS and to the table's dead-letter partition locally
- * (shared/local/delivery-queue.ts).
+ * (bin/local/delivery-queue.ts).
  */
 export function createWebhookService(
   db: DynamoDBDocumentClient,

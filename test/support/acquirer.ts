@@ -6,7 +6,7 @@ import { adyenDisputes } from '../../shared/acquirer/adyen-disputes';
 import { adyenNotifications } from '../../shared/acquirer/adyen-notifications';
 import { adyenPayments } from '../../shared/acquirer/adyen-payments';
 import type { AcquirerNotification, AcquirerNotifications, AuthorisedPayment, NotificationCheck } from '../../shared/domain/acquirer';
-import { startLocalAcquirer, type LocalAcquirer } from '../../shared/local/adyen';
+import { startLocalAcquirer, type LocalAcquirer } from '../../bin/local/adyen';
 
 /**
  * The acquirer's two sides for tests: the local Adyen, the Adyen adapter pointed at it through

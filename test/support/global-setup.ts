@@ -1,5 +1,5 @@
-import { ensureDynamoDbLocal } from '../../shared/local/dynamodb-local';
-import { freePort } from '../../shared/local/free-port';
+import { ensureDynamoDbLocal } from '../../bin/local/dynamodb-local';
+import { freePort } from '../../bin/local/free-port';
 
 /** One in-memory DynamoDB Local for the whole run; every test file gets its own table in it. */
 export default async function globalSetup(): Promise<void> {

@@ -4,7 +4,7 @@ import { SCOPES, type Mode, type Scope } from '../../shared/auth/principal';
 import { createDocumentClient } from '../../shared/db/client';
 import { client } from './http';
 import { createDirectory, type Directory } from '../../shared/db/directory';
-import { startLocalStack, type LocalStack } from '../../shared/local/stack';
+import { startLocalStack, type LocalStack } from '../../bin/local/stack';
 
 export interface TestStack extends LocalStack {
   tableName: string;

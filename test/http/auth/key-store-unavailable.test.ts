@@ -1,5 +1,5 @@
-import { startApiServer } from '../../../shared/local/http-server';
-import { loadHandler } from '../../../shared/local/stack';
+import { startApiServer } from '../../../bin/local/http-server';
+import { loadHandler } from '../../../bin/local/stack';
 import { routes } from '../../../shared/api';
 import { client, expectEnvelope } from '../../support/http';
 

@@ -8,9 +8,9 @@ import { csvField, toCsv } from '../../../shared/csv';
 import { readBalance } from '../../../shared/db/balance';
 import { SettlementImportError } from '../../../shared/domain/settlement-import';
 import { newId } from '../../../shared/ids';
-import { lambdaContext } from '../../../shared/local/http-server';
-import { runOps } from '../../../shared/ops/cli';
-import { opsCommands } from '../../../shared/ops/commands';
+import { lambdaContext } from '../../../bin/local/http-server';
+import { runOps } from '../../../bin/ops/cli';
+import { opsCommands } from '../../../bin/ops/commands';
 import { client } from '../../support/http';
 import {
   chargebackRecord,

@@ -6,8 +6,8 @@ import { isEventPattern, matchesPattern, newSigningSecret, parseSubscriptionInpu
 import { BusinessRuleError, NotFoundError } from '../../../shared/errors';
 import { newEvent } from '../../../shared/events';
 import { outboxPut } from '../../../shared/db/outbox';
-import { UsageError, runOps } from '../../../shared/ops/cli';
-import { opsCommands } from '../../../shared/ops/commands';
+import { UsageError, runOps } from '../../../bin/ops/cli';
+import { opsCommands } from '../../../bin/ops/commands';
 import { createMerchant, startTestStack, type Merchant, type TestStack } from '../../support/stack';
 
 describe('event patterns', () => {

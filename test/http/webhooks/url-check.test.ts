@@ -1,5 +1,5 @@
-import { runOps } from '../../../shared/ops/cli';
-import { opsCommands } from '../../../shared/ops/commands';
+import { runOps } from '../../../bin/ops/cli';
+import { opsCommands } from '../../../bin/ops/commands';
 import { isNonPublicAddress } from '../../../shared/webhooks/http-sender';
 import { expectEnvelope } from '../../support/http';
 import { seedPaidPayment } from '../../support/refunds';

@@ -5,7 +5,7 @@ import { adyenClient } from '../../../shared/acquirer/adyen-client';
 import { adyenNotifications } from '../../../shared/acquirer/adyen-notifications';
 import { adyenPayments } from '../../../shared/acquirer/adyen-payments';
 import { AcquirerRefusedError, AcquirerUnavailableError, type AcquirerNotification, type DisputeAtAcquirer } from '../../../shared/domain/acquirer';
-import { freePort } from '../../../shared/local/free-port';
+import { freePort } from '../../../bin/local/free-port';
 import {
   authorisedPayment,
   CARDS,

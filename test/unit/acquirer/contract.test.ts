@@ -1,4 +1,4 @@
-import { adyenContract } from '../../../shared/local/adyen/contract';
+import { adyenContract } from '../../../bin/local/adyen/contract';
 import { authorisedPayment, CARDS, MERCHANT_ACCOUNT, notified, startAcquirerWorld, waitFor, type AcquirerWorld } from '../../support/acquirer';
 
 /**

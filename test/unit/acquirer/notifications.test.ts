@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { adyenNotifications } from '../../../shared/acquirer/adyen-notifications';
-import { adyenDocument } from '../../../shared/local/adyen/contract';
-import { signature, type NotificationItem } from '../../../shared/local/adyen/notifier';
+import { adyenDocument } from '../../../bin/local/adyen/contract';
+import { signature, type NotificationItem } from '../../../bin/local/adyen/notifier';
 
 /**
  * The adapter's notification side on Adyen's own examples (the Webhooks document's), each

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createAttemptSlots } from '../../../shared/db/attempt-slots';
 import { createDocumentClient } from '../../../shared/db/client';
-import { ensureTable } from '../../../shared/local/dynamodb-local';
+import { ensureTable } from '../../../bin/local/dynamodb-local';
 
 /** Attempt slots against DynamoDB Local: leases in the table, shared by whoever delivers. */
 const tableName = `test-${randomUUID()}`;

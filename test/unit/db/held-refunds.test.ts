@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hasHeldRefunds, clearHoldMarker, refundBalanceChange, type RefundBalanceChange } from '../../../shared/db/balance';
 import { createDocumentClient } from '../../../shared/db/client';
 import { transactWrite } from '../../../shared/db/side-effects';
-import { ensureTable } from '../../../shared/local/dynamodb-local';
+import { ensureTable } from '../../../bin/local/dynamodb-local';
 
 /*
  * The one GetItem that lets a paid payment skip the hold queue (docs/refunds.md): against

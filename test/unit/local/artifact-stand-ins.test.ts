@@ -2,13 +2,13 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { AWS_LIMITS } from '../../../shared/aws-limits';
 import { createDocumentClient } from '../../../shared/db/client';
-import { ensureTable } from '../../../shared/local/dynamodb-local';
-import { startStreamMapping, type MappingDefinition } from '../../../shared/local/artifacts/event-sources';
-import { createAccessPolicies } from '../../../shared/local/artifacts/iam';
-import { eventPattern } from '../../../shared/local/artifacts/patterns';
-import { LocalQueue, type QueueSettings } from '../../../shared/local/artifacts/sqs';
-import type { SynthesizedStack } from '../../../shared/local/artifacts/template';
-import type { FunctionPool, InvokeOutcome } from '../../../shared/local/artifacts/workers';
+import { ensureTable } from '../../../bin/local/dynamodb-local';
+import { startStreamMapping, type MappingDefinition } from '../../../bin/local/artifacts/event-sources';
+import { createAccessPolicies } from '../../../bin/local/artifacts/iam';
+import { eventPattern } from '../../../bin/local/artifacts/patterns';
+import { LocalQueue, type QueueSettings } from '../../../bin/local/artifacts/sqs';
+import type { SynthesizedStack } from '../../../bin/local/artifacts/template';
+import type { FunctionPool, InvokeOutcome } from '../../../bin/local/artifacts/workers';
 
 /** Artifact mode's stand-ins for IAM, event patterns, SQS and stream event source mappings, each on its own. */
 

@@ -1,5 +1,5 @@
 import type { DeliveryOutcome, DeliveryTask } from '../../../shared/domain/webhook-delivery';
-import { createLocalDeliveryQueue, type LocalWebhookService } from '../../../shared/local/delivery-queue';
+import { createLocalDeliveryQueue, type LocalWebhookService } from '../../../bin/local/delivery-queue';
 
 /** The queue's own rules, with an in-memory service: claims, attempts, persistence failures. */
 const task = (id: string): DeliveryTask => ({

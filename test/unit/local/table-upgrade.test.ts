@@ -2,7 +2,7 @@ import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-s
 import { randomUUID } from 'node:crypto';
 import { localAwsConfig } from '../../../shared/db/client';
 import { INDEXES, tableDefinition } from '../../../shared/db/table';
-import { ensureTable } from '../../../shared/local/dynamodb-local';
+import { ensureTable } from '../../../bin/local/dynamodb-local';
 
 test('a table kept from an earlier run gets the indexes added since (as a deploy adds them)', async () => {
   const endpoint = process.env.DYNAMODB_ENDPOINT!;

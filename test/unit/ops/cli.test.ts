@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { HelpRequested, runOps, UsageError } from '../../../shared/ops/cli';
-import { opsCommands } from '../../../shared/ops/commands';
+import { HelpRequested, runOps, UsageError } from '../../../bin/ops/cli';
+import { opsCommands } from '../../../bin/ops/commands';
 
 /** The `ops` command is as strict as the API: what it would store wrongly is refused before any write. */
 const ops = (...argv: string[]) => runOps(opsCommands(), argv);

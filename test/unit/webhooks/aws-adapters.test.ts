@@ -11,7 +11,7 @@ import { createWebhookRepository } from '../../../shared/db/webhook-repository';
 import { firstAttempts, type DeliveryTask, type PublishedEvent } from '../../../shared/domain/webhook-delivery';
 import { newEvent } from '../../../shared/events';
 import { outboxItem } from '../../../shared/db/outbox';
-import { ensureTable } from '../../../shared/local/dynamodb-local';
+import { ensureTable } from '../../../bin/local/dynamodb-local';
 import { createWebhookService, type WebhookService } from '../../../shared/webhooks/delivery-service';
 import { createEventBridgePublisher } from '../../../shared/webhooks/eventbridge-publisher';
 import { createSqsWebhookConsumer } from '../../../shared/webhooks/sqs-consumer';

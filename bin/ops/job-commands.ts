@@ -1,6 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { findJob } from '../jobs';
-import { createServices } from '../services';
+import { findJob } from '../../shared/jobs';
+import { createServices } from '../../shared/services';
 import { UsageError, type OpsCommand } from './cli';
 
 export function jobCommands(db: () => DynamoDBDocumentClient, tableName: string): OpsCommand[] {

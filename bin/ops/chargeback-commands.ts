@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { configuredUrls } from '../config';
-import { createServices } from '../services';
+import { configuredUrls } from '../../shared/config';
+import { createServices } from '../../shared/services';
 import { UsageError, type OpsCommand } from './cli';
 
 /** `chargeback ingest --file F.json`: the acquirer feed for live mode (product-decisions §7, §11). */

@@ -1,9 +1,9 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createTableDeliveryQueue } from '../db/webhook-delivery-repository';
-import { isRequeued, tenantOf, type DeliveryTask, type WebhookSender } from '../domain/webhook-delivery';
-import { logger } from '../observability/logger';
-import { createWebhookService, logDeliveryOutcome } from '../webhooks/delivery-service';
-import type { WebhookSettings } from '../webhooks/settings';
+import { createTableDeliveryQueue } from '../../shared/db/webhook-delivery-repository';
+import { isRequeued, tenantOf, type DeliveryTask, type WebhookSender } from '../../shared/domain/webhook-delivery';
+import { logger } from '../../shared/observability/logger';
+import { createWebhookService, logDeliveryOutcome } from '../../shared/webhooks/delivery-service';
+import type { WebhookSettings } from '../../shared/webhooks/settings';
 
 /** How often one attempt is tried again when the table fails before it, before it is left pending. */
 const UNSTARTED_ATTEMPT_RETRIES = 5;

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { AWS_LIMITS } from '../../aws-limits';
-import { logger } from '../../observability/logger';
+import { AWS_LIMITS } from '../../../shared/aws-limits';
+import { logger } from '../../../shared/observability/logger';
 import { AwsError } from './aws-error';
 
 

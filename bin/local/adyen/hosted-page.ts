@@ -1,4 +1,4 @@
-import { escapeHtml, htmlPage } from '../../http/page';
+import { escapeHtml, htmlPage } from '../../../shared/http/page';
 import type { Card, Session } from './ledger';
 
 /**

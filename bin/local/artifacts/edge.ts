@@ -1,6 +1,6 @@
 import { Agent, createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import { AWS_LIMITS } from '../../aws-limits';
-import { logger } from '../../observability/logger';
+import { AWS_LIMITS } from '../../../shared/aws-limits';
+import { logger } from '../../../shared/observability/logger';
 import { AwsError } from './aws-error';
 import type { LocalEventBridge } from './eventbridge';
 import type { AccessPolicies } from './iam';

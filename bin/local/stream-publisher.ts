@@ -1,8 +1,8 @@
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import * as keys from '../db/keys';
-import type { PublishedEvent } from '../domain/webhook-delivery';
-import { isoMillis } from '../time';
-import { isPublishable, publishedEventOf, type StreamRecordLike } from '../webhooks/stream-records';
+import * as keys from '../../shared/db/keys';
+import type { PublishedEvent } from '../../shared/domain/webhook-delivery';
+import { isoMillis } from '../../shared/time';
+import { isPublishable, publishedEventOf, type StreamRecordLike } from '../../shared/webhooks/stream-records';
 import { startTableStreamReader } from './table-stream';
 
 export interface StreamPublisherOptions {

@@ -1,4 +1,4 @@
-import { logger } from '../../observability/logger';
+import { logger } from '../../../shared/observability/logger';
 import { resourcesOfType, type SynthesizedStack } from './template';
 
 export interface PolicyStatement {

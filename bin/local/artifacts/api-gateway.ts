@@ -1,6 +1,6 @@
-import { AWS_LIMITS } from '../../aws-limits';
-import type { ApiEvent, ApiResult } from '../../http/response';
-import { logger } from '../../observability/logger';
+import { AWS_LIMITS } from '../../../shared/aws-limits';
+import type { ApiEvent, ApiResult } from '../../../shared/http/response';
+import { logger } from '../../../shared/observability/logger';
 import type { AccessDecision } from './iam';
 import type { LocalResources } from './resources';
 import { resourcesOfType, type SynthesizedStack } from './template';

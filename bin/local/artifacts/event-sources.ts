@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { AWS_LIMITS, minimumVisibilityTimeoutSeconds } from '../../aws-limits';
-import { logger } from '../../observability/logger';
-import { chunks } from '../../webhooks/retry-batches';
+import { AWS_LIMITS, minimumVisibilityTimeoutSeconds } from '../../../shared/aws-limits';
+import { logger } from '../../../shared/observability/logger';
+import { chunks } from '../../../shared/webhooks/retry-batches';
 import { startTableStreamReader, type CheckpointStore, type ShardCheckpoint, type StreamRecord } from '../table-stream';
 import type { AccessPolicies } from './iam';
 import { eventPattern } from './patterns';

@@ -2,10 +2,10 @@ import type { Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { NotFoundError, PayloadTooLargeError } from '../errors';
-import { LIMITS } from '../limits';
-import type { ApiEvent, ApiResult } from '../http/response';
-import { toErrorResponse } from '../http/error-envelope';
+import { NotFoundError, PayloadTooLargeError } from '../../shared/errors';
+import { LIMITS } from '../../shared/limits';
+import type { ApiEvent, ApiResult } from '../../shared/http/response';
+import { toErrorResponse } from '../../shared/http/error-envelope';
 import type { LambdaHandler, ServedRoute } from './functions';
 
 interface CompiledRoute {
@@ -36,7 +36,7 @@ export function lambdaContext(name: string): Context {
     // No function timeout in source mode: its one process serves every invocation with one
     // socket pool and the per-link lock, waits no Lambda has, so the 10 s budget failed requests
     // that AWS would answer (the 200-payer test under full-suite load). Artifact mode enforces
-    // each function's timeout with the kill (shared/local/artifacts/workers.ts).
+    // each function's timeout with the kill (bin/local/artifacts/workers.ts).
     getRemainingTimeInMillis: () => 900_000,
     done: () => {},
     fail: () => {},

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { AWS_LIMITS, putEventsEntrySize } from '../../aws-limits';
-import { logger } from '../../observability/logger';
+import { AWS_LIMITS, putEventsEntrySize } from '../../../shared/aws-limits';
+import { logger } from '../../../shared/observability/logger';
 import { AwsError } from './aws-error';
 import { eventPattern } from './patterns';
 

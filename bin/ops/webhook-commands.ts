@@ -1,11 +1,11 @@
-import { createWebhookUrlCheck } from '../webhooks/http-sender';
-import { webhookSettingsHere } from '../webhooks/settings';
-import type { Mode } from '../auth/principal';
+import { createWebhookUrlCheck } from '../../shared/webhooks/http-sender';
+import { webhookSettingsHere } from '../../shared/webhooks/settings';
+import type { Mode } from '../../shared/auth/principal';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createDeliveryRepository } from '../db/webhook-delivery-repository';
-import { createWebhookRepository } from '../db/webhook-repository';
-import { isKnownEventPattern } from '../domain/event-types';
-import { parseSubscriptionInput, subscriptionSummary } from '../domain/webhooks';
+import { createDeliveryRepository } from '../../shared/db/webhook-delivery-repository';
+import { createWebhookRepository } from '../../shared/db/webhook-repository';
+import { isKnownEventPattern } from '../../shared/domain/event-types';
+import { parseSubscriptionInput, subscriptionSummary } from '../../shared/domain/webhooks';
 import { UsageError, type OpsCommand } from './cli';
 
 const mode = (value: unknown): Mode => {

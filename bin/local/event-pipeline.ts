@@ -1,7 +1,7 @@
-import { createDocumentClient } from '../db/client';
-import type { DeliveryTask, PublishedEvent, WebhookSender } from '../domain/webhook-delivery';
-import { logger } from '../observability/logger';
-import { LOCAL_WEBHOOK_SETTINGS, loadWebhookSettings, type WebhookSettings } from '../webhooks/settings';
+import { createDocumentClient } from '../../shared/db/client';
+import type { DeliveryTask, PublishedEvent, WebhookSender } from '../../shared/domain/webhook-delivery';
+import { logger } from '../../shared/observability/logger';
+import { LOCAL_WEBHOOK_SETTINGS, loadWebhookSettings, type WebhookSettings } from '../../shared/webhooks/settings';
 import { createLocalDeliveryQueue, createLocalWebhookService } from './delivery-queue';
 import { startStreamPublisher } from './stream-publisher';
 

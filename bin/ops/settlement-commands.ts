@@ -1,9 +1,9 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { readFile, writeFile } from 'node:fs/promises';
-import { toCsv } from '../csv';
-import { createSettlementRepository } from '../db/settlement-repository';
-import { SettlementImportError, importSettlements } from '../domain/settlement-import';
-import { RECORD_CSV_HEADER, recordCsvRow, type Settlement } from '../domain/settlements';
+import { toCsv } from '../../shared/csv';
+import { createSettlementRepository } from '../../shared/db/settlement-repository';
+import { SettlementImportError, importSettlements } from '../../shared/domain/settlement-import';
+import { RECORD_CSV_HEADER, recordCsvRow, type Settlement } from '../../shared/domain/settlements';
 import { TextOutput, UsageError, type OpsCommand } from './cli';
 
 async function readDocument(file: string): Promise<unknown> {

@@ -1,6 +1,6 @@
-import { loadConfig } from '../config';
-import { documentClient } from '../db/client';
-import { createDirectory } from '../db/directory';
+import { loadConfig } from '../../shared/config';
+import { documentClient } from '../../shared/db/client';
+import { createDirectory } from '../../shared/db/directory';
 import { chargebackCommands } from './chargeback-commands';
 import type { OpsCommand } from './cli';
 import { directoryCommands } from './directory-commands';

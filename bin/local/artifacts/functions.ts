@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve as resolvePath } from 'node:path';
-import { AWS_LIMITS } from '../../aws-limits';
-import { logger } from '../../observability/logger';
+import { AWS_LIMITS } from '../../../shared/aws-limits';
+import { logger } from '../../../shared/observability/logger';
 import { freePort } from '../free-port';
 import type { LocalFunctions } from '../functions';
 import { readRoutes, routeHandler } from './api-gateway';

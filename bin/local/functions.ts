@@ -1,5 +1,5 @@
 import type { Context } from 'aws-lambda';
-import type { ApiEvent, ApiResult } from '../http/response';
+import type { ApiEvent, ApiResult } from '../../shared/http/response';
 
 export type LambdaHandler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
 
