@@ -543,7 +543,7 @@ describe('paid volume per day, last 30 days', () => {
     expect(rowOf(chart, `data-date="${dayOf(now - 2 * day)}"`)).toContain('<td class="num">€15.50</td><td class="num">2</td>');
     expect(rowOf(chart, `data-date="${dayOf(now)}"`)).toContain('<td class="num">€0.00</td><td class="num">0</td>');
     expect(chart).toContain('<strong>€15.50</strong> paid in 2 payments');
-    expect(chart).toContain('<strong>7.00 USD</strong> paid in 1 payment<');
+    expect(chart).toContain('<strong>$7.00</strong> paid in 1 payment<');
     expect((chart.match(/<tr data-date=/g) ?? []).length).toBe(60);
     expect(chart).not.toContain(dayOf(now - 40 * day));
   });
