@@ -16,6 +16,13 @@ export const LIMITS = {
    * fit (about 27 KB), while characters of three bytes cannot push an event past `eventBytes`.
    */
   metadata: { keys: 50, keyLength: 40, valueLength: 500, bytes: 40 * 1024 },
+  /**
+   * What a checkout collects from a customer, in characters (UTF-16 code units, as the page's
+   * `maxlength` counts): an email address as SMTP carries it (RFC 5321's 256-octet path less
+   * its angle brackets), a phone number with room for its formatting, a postal address of a
+   * few lines. A paid event carries all three, far inside `eventBytes`.
+   */
+  customer: { emailLength: 254, phoneLength: 40, addressLength: 500 },
   /** Metadata keys that would reach an object's prototype chain. */
   reservedMetadataKeys: ['__proto__', 'constructor', 'prototype'],
   /** 999,999,999.99 in minor units: the largest amount of any request. */

@@ -1,9 +1,15 @@
+import { ISO_4217 } from './iso-4217';
 import { LIMITS } from './limits';
 import * as z from './zod';
 
 /**
- * Money inside the service is integer minor units (cents) with an upper-case ISO currency.
- * The API's decimal strings and JSON numbers are produced only at the edge.
+ * Money inside the service is an integer of minor units with an upper-case ISO 4217 currency.
+ * A minor unit is a hundredth of the major unit in every currency, the unit of the contract's
+ * two-digit decimals (`"1000.00"` JPY is 100000): balances, refunds, settlements and events
+ * add and compare amounts without a table, and stored amounts mean what they always meant.
+ * A currency's own minor unit decides which amounts exist (JPY: whole yen, multiples of 100;
+ * KWD's third digit cannot be written in the contract's forms) and how a customer reads one
+ * (`formatForCustomer`). The API's decimal strings and JSON numbers are produced only at the edge.
  */
 export interface Money {
   minor: number;
@@ -47,13 +53,36 @@ export function formatMinor(minor: number): string {
 }
 
 /** `1050` -> `10.5`, the JSON-number form of payment-link output. */
-/** An amount as a customer reads it (`€49.90`); minor units of a two-decimal currency. */
-export function formatForCustomer(minor: number, currency: string): string {
-  return new Intl.NumberFormat('en', { style: 'currency', currency: currency.toUpperCase() }).format(minorToNumber(minor));
-}
-
 export function minorToNumber(minor: number): number {
   return Number(formatMinor(minor));
+}
+
+/** ISO 4217's digits of each currency's minor unit, by upper-case code (shared/iso-4217.ts). */
+const MINOR_DIGITS = /* @__PURE__ */ (() =>
+  new Map(
+    Object.entries(ISO_4217.codesByMinorDigits).flatMap(([digits, codes]) => codes.split(/\s+/).map((code) => [code, Number(digits)] as const)),
+  ))();
+
+/** The digits of `currency`'s minor unit (JPY 0, EUR 2, KWD 3); undefined for a code ISO 4217 does not list. */
+export function minorDigitsOf(currency: string): number | undefined {
+  return MINOR_DIGITS.get(currency.toUpperCase());
+}
+
+/** Whether `minor` is a whole number of `currency`'s own minor unit: JPY has none, so whole yen only. */
+export function fitsMinorDigits(minor: number, currency: string): boolean {
+  const digits = minorDigitsOf(currency) ?? 2;
+  return digits >= 2 || minor % 10 ** (2 - digits) === 0;
+}
+
+/**
+ * An amount as a customer reads it, the one form every page shows: `€49.90`, `¥1,000`,
+ * `KWD 1.500`. The digits are ISO 4217's, not ICU's (which shows HUF 10.50 as `HUF 11`), and the
+ * decimal string is formatted as it is, never through a floating-point number.
+ */
+export function formatForCustomer(minor: number, currency: string): string {
+  const digits = minorDigitsOf(currency) ?? 2;
+  const format = new Intl.NumberFormat('en', { style: 'currency', currency: currency.toUpperCase(), minimumFractionDigits: digits, maximumFractionDigits: digits });
+  return format.format(formatMinor(minor) as Intl.StringNumericLiteral);
 }
 
 export function normalizeCurrency(code: string): string {

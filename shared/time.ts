@@ -23,10 +23,30 @@ export function toIsoMicros(value: string): string {
 }
 
 /** ISO 8601 datetime with an explicit zone; fractional seconds optional. */
-export const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+const ISO_DATETIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(?:Z|[+-](\d{2}):(\d{2}))$/;
 
+/** The instants a stored datetime can name: `isoMillis` writes four-digit years, 0000 to 9999 in UTC. */
+const EARLIEST = Date.parse('0000-01-01T00:00:00.000Z');
+const LATEST = Date.parse('9999-12-31T23:59:59.999Z');
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const isLeapYear = (year: number) => year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+const daysIn = (year: number, month: number) => (month === 2 && isLeapYear(year) ? 29 : DAYS_IN_MONTH[month - 1]);
+
+/**
+ * A datetime a client may send: ISO 8601 with a zone, naming a moment that exists (no February
+ * 30th, hour 24, leap second or 24-hour offset, which `Date.parse` would move or refuse
+ * unevenly) and that falls within years 0000 to 9999 in UTC, so that it is stored as written.
+ */
 export function isValidDatetime(value: string): boolean {
-  return ISO_DATETIME.test(value) && !Number.isNaN(Date.parse(value));
+  const match = ISO_DATETIME.exec(value);
+  if (!match) return false;
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number);
+  const [offsetHours, offsetMinutes] = match.slice(7).map((part) => Number(part ?? 0));
+  const exists = month >= 1 && month <= 12 && day >= 1 && day <= daysIn(year, month) && hour <= 23 && minute <= 59 && second <= 59;
+  if (!exists || offsetHours > 23 || offsetMinutes > 59) return false;
+  const instant = Date.parse(value);
+  return instant >= EARLIEST && instant <= LATEST;
 }
 
 /** An output datetime of every resource but settlements: ISO 8601 in UTC, milliseconds, `Z`. */

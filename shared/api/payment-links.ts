@@ -1,3 +1,4 @@
+import { LIMITS } from '../limits';
 import * as z from '../zod';
 import {
   DENIAL_REASONS,
@@ -120,7 +121,9 @@ export const testHelperCheckout = /* @__PURE__ */ (() =>
     summary: 'Check out a payment link',
     description:
       "Runs the checkout page's code without a browser: opens the checkout and completes the payment with `outcome` (default `paid`). " +
-      'Like the page, it needs the fields the link collects (`email`, `phone`, `address`) to pay.',
+      'Like the page, it needs the fields the link collects (`email`, `phone`, `address`) to pay, and holds each to the page\'s rule: ' +
+      `an email HTML's \`input type=email\` accepts, of at most ${LIMITS.customer.emailLength} characters; a phone number of at most ${LIMITS.customer.phoneLength}; ` +
+      `an address of at most ${LIMITS.customer.addressLength} (400 otherwise).`,
     success: { status: 201, description: 'The payment.', schema: PaymentSchema },
     errors: {
       422: { description: '`outcome` `paid` without a field the link collects (attribute: the first missing field).' },

@@ -1,6 +1,9 @@
-import type { PaymentLink, DenialReason } from '../domain/payment-links';
+import { collectedFields, type CustomerField, type DenialReason, type PaymentLink } from '../domain/payment-links';
+import { EMAIL_ADDRESS_PATTERN, PHONE_NUMBER_PATTERN } from '../domain/inputs';
+import { LIMITS } from '../limits';
 import { formatForCustomer } from '../money';
 import { escapeHtml, htmlDocument } from '../http/page';
+import type { FieldProblem, RefusedForm } from './form';
 
 export const TEST_OUTCOMES = ['paid', 'failed', 'canceled', 'expired'] as const;
 
@@ -15,15 +18,12 @@ const backLink = (link: PaymentLink, merchant: string) =>
 /**
  * The checkout: whom the customer pays, the amount as the customer reads it, the description
  * and the expiry; in test mode one button per outcome, the ones other than Pay without the
- * collected fields (`formnovalidate`), so they work in one click.
+ * collected fields (`formnovalidate`), so they work in one click. A `refused` form comes back
+ * with what the customer typed and each problem beside its field.
  */
-export function checkoutPage(page: { link: PaymentLink; merchant: string; paymentId: string; action: string; error?: string }): string {
-  const { link, paymentId, action, error } = page;
-  const fields = [
-    link.collectEmail && field('email', 'Email address', 'email', 'email'),
-    link.collectPhone && field('phone', 'Phone number', 'tel', 'tel'),
-    link.collectAddress && textarea('address', 'Billing address', 'street-address'),
-  ].filter(Boolean);
+export function checkoutPage(page: { link: PaymentLink; merchant: string; paymentId: string; action: string; refused?: RefusedForm }): string {
+  const { link, paymentId, action, refused } = page;
+  const fields = collectedFields(link).map((name) => customerField(CUSTOMER_FIELDS[name], refused?.values[name] ?? '', refused?.problems[name]));
   const form =
     link.mode === 'test'
       ? `<form method="post" action="${escapeHtml(action)}">
@@ -42,9 +42,9 @@ export function checkoutPage(page: { link: PaymentLink; merchant: string; paymen
 <h1>${escapeHtml(link.description || 'Payment')}</h1>
 <p class="amount" data-testid="amount">${escapeHtml(formatAmount(link))}</p>
 ${link.expiresAt ? `<p class="note" data-testid="expires">This link expires on ${escapeHtml(EXPIRY_FORMAT.format(new Date(link.expiresAt)))} UTC.</p>` : ''}
-${error ? `<p role="alert">${escapeHtml(error)}</p>` : ''}
 ${form}
 ${backLink(link, page.merchant)}`,
+    FIELD_STYLE,
   );
 }
 
@@ -55,13 +55,58 @@ const outcomeLabel: Record<(typeof TEST_OUTCOMES)[number], string> = {
   expired: 'Expire payment',
 };
 
-function field(name: string, label: string, type: string, autocomplete: string): string {
-  return `<label for="${name}">${label}</label><input id="${name}" name="${name}" type="${type}" autocomplete="${autocomplete}" required>`;
+/**
+ * The collected fields, each with the server's own rule in its markup (shared/domain/inputs.ts,
+ * shared/limits.ts): the browser refuses what the server would, before the form is sent.
+ */
+interface CustomerFieldSpec {
+  name: CustomerField;
+  label: string;
+  autocomplete: string;
+  maxLength: number;
+  /** An input of this type and pattern, and what the customer is told when a value does not match; a textarea without one. */
+  input?: { type: 'email' | 'tel'; pattern: string; malformed: string };
 }
 
-function textarea(name: string, label: string, autocomplete: string): string {
-  return `<label for="${name}">${label}</label><textarea id="${name}" name="${name}" rows="3" autocomplete="${autocomplete}" required></textarea>`;
+const CUSTOMER_FIELDS: Record<CustomerField, CustomerFieldSpec> = {
+  email: {
+    name: 'email',
+    label: 'Email address',
+    autocomplete: 'email',
+    maxLength: LIMITS.customer.emailLength,
+    input: { type: 'email', pattern: EMAIL_ADDRESS_PATTERN, malformed: 'Enter an email address such as ann@example.com.' },
+  },
+  phone: {
+    name: 'phone',
+    label: 'Phone number',
+    autocomplete: 'tel',
+    maxLength: LIMITS.customer.phoneLength,
+    input: { type: 'tel', pattern: PHONE_NUMBER_PATTERN, malformed: 'Enter a phone number with digits, spaces and + ( ) - . / only.' },
+  },
+  address: { name: 'address', label: 'Billing address', autocomplete: 'street-address', maxLength: LIMITS.customer.addressLength },
+};
+
+function problemText(spec: CustomerFieldSpec, problem: FieldProblem): string {
+  if (problem === 'too_long') return `Use at most ${spec.maxLength} characters.`;
+  if (problem === 'malformed' && spec.input) return spec.input.malformed;
+  return `Enter your ${spec.label.toLowerCase()} to pay.`;
 }
+
+/** A label, its control with the typed value, and the problem right after the control, which names it (aria-describedby). */
+function customerField(spec: CustomerFieldSpec, value: string, problem?: FieldProblem): string {
+  const { name, input } = spec;
+  const refusal = problem ? ` aria-invalid="true" aria-describedby="${name}-error"` : '';
+  const attributes = `id="${name}" name="${name}" autocomplete="${spec.autocomplete}" maxlength="${spec.maxLength}" required${refusal}`;
+  const control = input
+    ? `<input ${attributes} type="${input.type}" pattern="${escapeHtml(input.pattern)}" value="${escapeHtml(value)}">`
+    : `<textarea ${attributes} rows="3">${escapeHtml(value)}</textarea>`;
+  const message = problem ? `<p id="${name}-error" class="field-error">${escapeHtml(problemText(spec, problem))}</p>` : '';
+  return `<label for="${name}">${spec.label}</label>${control}${message}`;
+}
+
+const FIELD_STYLE = `  .field-error { color: #b42318; font-size: .9rem; margin: .25rem 0 0; }
+  [aria-invalid="true"] { border-color: #b42318; }
+`;
 
 const DENIAL_TEXT: Record<DenialReason, string> = {
   expired: 'This payment link has expired.',

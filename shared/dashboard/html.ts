@@ -3,7 +3,7 @@ import type { Principal } from '../auth/principal';
 import type { PublicUrls } from '../config';
 import type { Section } from '../domain/dashboard';
 import { escapeHtml, htmlDocument } from '../http/page';
-import { formatMinor } from '../money';
+import { formatForCustomer } from '../money';
 import type { PageRequest } from '../pagination';
 
 /**
@@ -108,7 +108,8 @@ export function time(iso: string | null | undefined): string {
   return `<time datetime="${escapeHtml(iso)}">${escapeHtml(iso.slice(0, 16).replace('T', ' '))} UTC</time>`;
 }
 
-export const money = (minor: number, currency: string) => `${formatMinor(minor)} ${escapeHtml(currency.toUpperCase())}`;
+/** An amount as a customer reads it (`€49.90`, `¥1,000`), as the checkout shows it. */
+export const money = (minor: number, currency: string) => escapeHtml(formatForCustomer(minor, currency));
 
 const BADGE_TONE: Record<string, 'good' | 'warn' | 'bad' | ''> = {
   active: 'good',

@@ -4,7 +4,7 @@ import { CHARGEBACK_WINDOW, DELIVERY_EVENT_WINDOW, LINK_EVENT_WINDOW, SECTION_LI
 import { remainingPayments } from '../domain/payment-links';
 import { refundableRestMinor, type Refund } from '../domain/refunds';
 import { escapeHtml } from '../http/page';
-import { formatMinor } from '../money';
+import { formatForCustomer } from '../money';
 import type { LinkView, ListView, Overview, PaymentView } from '../use-cases/dashboard';
 import { paidVolumeChart } from './chart';
 import { formOf, utcLocalValue, type FormState } from './forms';
@@ -171,7 +171,7 @@ export function newLinkPage(frame: Frame, form: NewLinkForm): string {
   const fields = formOf('create-link', form.state ?? newLinkDefaults(form.acceptors));
   const inputs = `<div class="row">
 ${fields.field({ name: 'amount.value', label: 'Amount', hint: 'For example 19.99', attributes: 'inputmode="decimal" autocomplete="off" required' })}
-${fields.field({ name: 'amount.currency', label: 'Currency', hint: 'Three letters, e.g. EUR', attributes: 'maxlength="3" autocomplete="off" required' })}
+${fields.field({ name: 'amount.currency', label: 'Currency', hint: 'An ISO 4217 code, e.g. EUR or JPY', attributes: 'maxlength="3" autocomplete="off" required' })}
 </div>
 ${fields.field({ name: 'description', label: 'Description', hint: 'Shown to the customer at checkout.', attributes: 'maxlength="500"' })}
 ${fields.field({ name: 'acceptor_id', label: 'Acceptor', type: 'select', options: form.acceptors.map((acceptor) => [acceptor.id, acceptor.name]) })}
@@ -305,7 +305,7 @@ export function paymentPage(frame: Frame, view: PaymentView, refundForm?: FormSt
 ${form.alert()}
 <form class="stacked" method="post" action="${escapeHtml(`${paymentPagePath(urls, payment.id)}/refunds`)}" novalidate>
 ${actionFields(formToken)}
-${form.field({ name: 'amount.value', label: 'Amount (EUR)', hint: `Empty: the whole refundable rest, ${formatMinor(rest)} ${payment.currency}. A smaller amount is a partial refund.`, attributes: 'inputmode="decimal" autocomplete="off"' })}
+${form.field({ name: 'amount.value', label: 'Amount (EUR)', hint: `Empty: the whole refundable rest, ${formatForCustomer(rest, payment.currency)}. A smaller amount is a partial refund.`, attributes: 'inputmode="decimal" autocomplete="off"' })}
 ${form.field({ name: 'description', label: 'Description', attributes: 'maxlength="500"' })}
 <button class="primary" type="submit">Refund</button>
 </form>

@@ -8,7 +8,7 @@ import { AmountSchema, moneyOut, normalizeCurrency, parseMinor } from '../money'
 import { pageSchema } from '../pagination';
 import { isId } from '../ids';
 import { DatetimeSchema, isoMillis } from '../time';
-import { currencyCode, datetimeInput, positiveAmountValue } from './inputs';
+import { amountInput, currencyCode, datetimeInput, positiveAmountValue } from './inputs';
 import { jsonLink, LinkSchema } from './links';
 import type { Payment } from './payments';
 
@@ -125,7 +125,7 @@ const ReasonInput = /* @__PURE__ */ (() =>
 
 const AmountInput = /* @__PURE__ */ (() =>
   z.withMeta(
-    z.strictObject({
+    amountInput({
       value: z.withMeta(positiveAmountValue, { example: '10.00' }),
       currency: z.withMeta(currencyCode, { example: 'EUR' }),
     }),

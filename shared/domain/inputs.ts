@@ -1,5 +1,5 @@
 import * as z from '../zod';
-import { DECIMAL_AMOUNT, SIGNED_DECIMAL_AMOUNT, fitsMinorUnits, tryParseMinor } from '../money';
+import { DECIMAL_AMOUNT, SIGNED_DECIMAL_AMOUNT, fitsMinorDigits, fitsMinorUnits, minorDigitsOf, tryParseMinor } from '../money';
 import { LIMITS } from '../limits';
 import { isValidDatetime } from '../time';
 
@@ -40,8 +40,64 @@ export const signedAmountValue = /* @__PURE__ */ (() =>
       z.refine(...businessRule<string>(fitsMinorUnits, 'amount.value is too large')),
     ))();
 
-/** An ISO 4217-shaped code; each resource documents its letter case. */
-export const currencyCode = /* @__PURE__ */ (() => z.string().check(z.regex(/^[A-Za-z]{3}$/, 'must be a three-letter currency code')))();
+/** An ISO 4217 code in any letter case (product-decisions §4): a code the standard does not list is a 400. */
+export const currencyCode = /* @__PURE__ */ (() =>
+  z.withMeta(
+    z.string().check(
+      z.regex(/^[A-Za-z]{3}$/, 'must be a three-letter currency code'),
+      z.refine((code: string) => minorDigitsOf(code) !== undefined, 'amount.currency must be an ISO 4217 currency code'),
+    ),
+    { description: 'An ISO 4217 currency code, in any letter case.' },
+  ))();
+
+/**
+ * A request's `{value, currency}`: besides each field's own rules, an amount finer than its
+ * currency's minor unit (a fraction of a yen) is a 422 at `value`, the one place where it is decided.
+ */
+export const amountInput = (fields: { value: z.ZodMiniString; currency: z.ZodMiniString }) =>
+  z.strictObject(fields).check(
+    z.refine(
+      ...businessRule<{ value: string; currency: string }>(({ value, currency }) => {
+        const minor = tryParseMinor(value);
+        return minor === undefined || fitsMinorDigits(minor, currency);
+      }, 'amount.value has a fraction its currency does not have', ['value']),
+    ),
+  );
+
+/**
+ * What a checkout collects (`collect_email`, `collect_phone`, `collect_address`), one rule for
+ * the server and the page's markup: the patterns are written for HTML's `pattern` attribute
+ * (compiled with the `v` flag, as browsers do) and the server compiles them the same way.
+ * The email is HTML's "valid e-mail address", the rule of every browser's `input type=email`.
+ */
+const DOMAIN_LABEL = '[a-zA-Z0-9](?:[a-zA-Z0-9\\-]{0,61}[a-zA-Z0-9])?';
+export const EMAIL_ADDRESS_PATTERN = `[a-zA-Z0-9.!#$%&'*+\\/=?^_\`\\{\\|\\}~\\-]+@${DOMAIN_LABEL}(?:\\.${DOMAIN_LABEL})*`;
+/** Digits with the marks people write between them (`+49 (30) 1234-56`, `030/123.456`), at least one digit. */
+export const PHONE_NUMBER_PATTERN = '\\+?[ \\(\\)\\.\\/\\-]*[0-9][0-9 \\(\\)\\.\\/\\-]*';
+
+const wholeMatch = (pattern: string) => new RegExp(`^(?:${pattern})$`, 'v');
+
+/**
+ * A customer's text, measured as the page's `maxlength` measures it: line breaks as one `\n`
+ * (a browser sends a textarea's as CRLF), trimmed (as a browser trims an email), bounded before
+ * any pattern runs, then, when it has one, matched.
+ */
+const customerText = (maxLength: number, pattern?: { source: string; message: string }) =>
+  z.string().check(
+    z.overwrite((value) => value.replace(/\r\n?/g, '\n')),
+    z.trim(),
+    z.minLength(1),
+    z.maxLength(maxLength, { abort: true }),
+    ...(pattern ? [z.regex(wholeMatch(pattern.source), pattern.message)] : []),
+  );
+
+export const emailAddressInput = /* @__PURE__ */ (() =>
+  customerText(LIMITS.customer.emailLength, { source: EMAIL_ADDRESS_PATTERN, message: 'must be an email address such as ann@example.com' }))();
+
+export const phoneNumberInput = /* @__PURE__ */ (() =>
+  customerText(LIMITS.customer.phoneLength, { source: PHONE_NUMBER_PATTERN, message: 'must be a phone number: digits, spaces and + ( ) - . /' }))();
+
+export const postalAddressInput = /* @__PURE__ */ (() => customerText(LIMITS.customer.addressLength))();
 
 /** A datetime a client sends: ISO 8601 with a time zone, fractional seconds optional. */
 export const datetimeInput = /* @__PURE__ */ (() =>

@@ -3,7 +3,7 @@ import type { Mode } from '../auth/principal';
 import type { PublicUrls } from '../config';
 import { BusinessRuleError } from '../errors';
 import { resourceEvent, type EventDataOf, type EventFamily, type EventSpec, type OutboxEvent } from '../events';
-import { businessRule, currencyCode, datetimeInput, httpUrlInput, positiveAmountValue } from './inputs';
+import { amountInput, businessRule, currencyCode, datetimeInput, httpUrlInput, positiveAmountValue } from './inputs';
 import { minorToNumber, normalizeCurrency, parseMinor } from '../money';
 import { listQueryFields, objectListSchema } from '../pagination';
 import { DatetimeSchema, isoMillis } from '../time';
@@ -55,7 +55,7 @@ export const createPaymentLinkBody = /* @__PURE__ */ (() =>
     z
       .strictObject({
         amount: z.optional(
-          z.strictObject({
+          amountInput({
             value: z.withMeta(positiveAmountValue, { example: '19.99' }),
             currency: z.withMeta(currencyCode, { example: 'EUR' }),
           }),
@@ -247,17 +247,30 @@ const COLLECTED = [
   { flag: 'collectAddress', field: 'address', label: 'billing address' },
 ] as const;
 
+export type CustomerField = (typeof COLLECTED)[number]['field'];
+
 /** A paid outcome without a detail the link collects (422 on the first missing field). */
 export class MissingCustomerDetailsError extends BusinessRuleError {
-  constructor(readonly labels: string[], field: string) {
-    super(`Enter the customer's ${labels.join(', ')} to pay`, field);
+  constructor(fields: CustomerField[]) {
+    const labels = COLLECTED.filter(({ field }) => fields.includes(field)).map(({ label }) => label);
+    super(`Enter the customer's ${labels.join(', ')} to pay`, fields[0]);
   }
 }
 
+/** What the checkout of `link` asks the customer for. */
+export function collectedFields(link: PaymentLink): CustomerField[] {
+  return COLLECTED.filter(({ flag }) => link[flag]).map(({ field }) => field);
+}
+
+/** The fields `link` collects that `details` lacks: all of them are needed to pay. */
+export function missingCustomerDetails(link: PaymentLink, details: { [field in CustomerField]?: string }): CustomerField[] {
+  return collectedFields(link).filter((field) => !details[field]);
+}
+
 /** The checkout page and the test helper alike (§10): a payment is paid only with what its link collects. */
-export function requireCollectedDetails(link: PaymentLink, details: { email?: string; phone?: string; address?: string }): void {
-  const missing = COLLECTED.filter(({ flag, field }) => link[flag] && !details[field]);
-  if (missing.length) throw new MissingCustomerDetailsError(missing.map(({ label }) => label), missing[0].field);
+export function requireCollectedDetails(link: PaymentLink, details: { [field in CustomerField]?: string }): void {
+  const missing = missingCustomerDetails(link, details);
+  if (missing.length) throw new MissingCustomerDetailsError(missing);
 }
 
 /** Why a checkout is refused, by the contract's precedence (status first), or undefined. */

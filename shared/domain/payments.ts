@@ -6,6 +6,7 @@ import type { PublicUrls } from '../config';
 import { AmountSchema, formatMinor } from '../money';
 import { listQueryFields, objectListSchema, pageSchema } from '../pagination';
 import { DatetimeSchema } from '../time';
+import { emailAddressInput, phoneNumberInput, postalAddressInput } from './inputs';
 import { jsonLink, LinkSchema } from './links';
 
 export const PAYMENT_STATUSES = ['open', 'paid', 'failed', 'canceled', 'expired'] as const;
@@ -41,19 +42,20 @@ export const listPaymentsQuery = /* @__PURE__ */ (() =>
     id: 'ListPaymentsQuery',
   }))();
 
-/** Body of the test helper `POST /v1/test_helpers/payment_links/:id/checkout`. */
-/** What a link may collect from the customer (`collect_email`, `collect_phone`, `collect_address`): the checkout page's fields and the helper's. */
+/**
+ * What a link may collect from the customer (`collect_email`, `collect_phone`, `collect_address`):
+ * the checkout page's fields and the helper's, one rule with the page's markup (./inputs.ts).
+ */
 export const customerDetailsInput = /* @__PURE__ */ (() => ({
-    email: z.withMeta(z.optional(z.email()), { description: "The customer's email; required to pay when the link collects it." }),
-    phone: z.withMeta(z.optional(z.string().check(z.minLength(1), z.maxLength(40))), {
-      description: "The customer's phone number; required to pay when the link collects it.",
-    }),
-    address: z.withMeta(z.optional(z.string().check(z.minLength(1), z.maxLength(500))), {
-      description: "The customer's billing address; required to pay when the link collects it.",
-    }),
-  }))();
+  email: z.withMeta(z.optional(emailAddressInput), {
+    description: 'The customer\'s email, HTML\'s "valid e-mail address" (the rule of `input type=email`); required to pay when the link collects it.',
+  }),
+  phone: z.withMeta(z.optional(phoneNumberInput), { description: "The customer's phone number; required to pay when the link collects it." }),
+  address: z.withMeta(z.optional(postalAddressInput), { description: "The customer's billing address; required to pay when the link collects it." }),
+}))();
 export type CustomerDetails = { email?: string; phone?: string; address?: string };
 
+/** Body of the test helper `POST /v1/test_helpers/payment_links/:id/checkout`. */
 export const testCheckoutBody = /* @__PURE__ */ (() =>
   z.withMeta(
     z.strictObject({

@@ -5,7 +5,7 @@ import { BusinessRuleError } from '../errors';
 import { resourceEvent, statusFamily, type OutboxEvent } from '../events';
 import { AmountSchema, formatMinor, moneyOut } from '../money';
 import { LIMITS } from '../limits';
-import { businessRule, currencyCode, httpUrlInput, positiveAmountValue, rejectReservedKeys, signedAmountValue } from './inputs';
+import { amountInput, businessRule, currencyCode, httpUrlInput, positiveAmountValue, rejectReservedKeys, signedAmountValue } from './inputs';
 import { pageSchema } from '../pagination';
 import { DatetimeSchema } from '../time';
 import { htmlLink, jsonLink, LinkSchema } from './links';
@@ -70,7 +70,7 @@ const CURRENCY_CODE = /^[A-Za-z]{3}$/;
 
 export const refundAmountInput = /* @__PURE__ */ (() =>
   z.withMeta(
-    z.strictObject({
+    amountInput({
       value: z.withMeta(positiveAmountValue, { example: '5.00' }),
       currency: z.withMeta(
         currencyCode.check(
@@ -153,7 +153,7 @@ export const refundTransitionBody = /* @__PURE__ */ (() =>
 export const balanceAdjustmentBody = /* @__PURE__ */ (() =>
   z.withMeta(
     z.strictObject({
-      amount: z.strictObject({
+      amount: amountInput({
         value: z.withMeta(signedAmountValue, { example: '-10.00' }),
         currency: z.withMeta(currencyCode, { example: 'eur' }),
       }),

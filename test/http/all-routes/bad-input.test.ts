@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { customerDetailEdges, datetimeAndMoneyEdges } from '../../support/edge-values';
 import type { HttpResult } from '../../support/http';
 import { startMerchantStack, type Api, type Merchant, type TestStack } from '../../support/stack';
 
@@ -30,12 +31,15 @@ function expectHandled(result: HttpResult, what: string) {
 
 const fieldNames = ['amount', 'value', 'currency', 'description', 'acceptor_id', 'payments_limit', 'expires_at', 'redirect_url',
   'internal_reference', 'collect_email', 'status', 'outcome', 'client_key', 'webhook_url', 'metadata', 'allow_overcaptured',
-  'overcap_pct', 'reason', 'deadline_at', 'subscription_id'];
+  'overcap_pct', 'reason', 'deadline_at', 'subscription_id', 'email', 'phone', 'address'];
 
-/** Objects with the API's own field names and arbitrary JSON values, nested one level. */
+/** Arbitrary JSON, and strings at and past the bounds and rules of LIMITS (customer details, datetimes, currencies). */
+const plausibleValue = (maxDepth: number) => fc.oneof(fc.jsonValue({ maxDepth }), customerDetailEdges, datetimeAndMoneyEdges);
+
+/** Objects with the API's own field names and plausible values, nested one level. */
 const plausibleBody = fc.dictionary(
   fc.constantFrom(...fieldNames),
-  fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.dictionary(fc.constantFrom(...fieldNames), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 })),
+  fc.oneof(plausibleValue(2), fc.dictionary(fc.constantFrom(...fieldNames), plausibleValue(1), { maxKeys: 3 })),
   { maxKeys: 5 },
 );
 

@@ -3,6 +3,8 @@ import fc from 'fast-check';
 import type * as z from '../../../shared/zod';
 import { apiOperations } from '../../../shared/api';
 import { LIMITS } from '../../../shared/limits';
+import { openCheckoutPage, postCheckoutForm } from '../../support/checkout-form';
+import { customerDetailEdges, datetimeAndMoneyEdges } from '../../support/edge-values';
 import type { HttpResult } from '../../support/http';
 import { startMerchantStack, type Api, type Merchant, type TestStack } from '../../support/stack';
 
@@ -79,6 +81,8 @@ const hostileString = fc.oneof(
   fc.integer({ min: 1, max: 300 }).map((kilobytes) => 'x'.repeat(kilobytes * 1024)),
   fc.integer({ min: 1, max: 100 }).map((kilobytes) => '€'.repeat((kilobytes * 1024) / 3)),
   fc.integer({ min: LIMITS.urlLength - 2, max: LIMITS.urlLength + 2 }).map((length) => `https://a.example/${'p'.repeat(length - 18)}`),
+  customerDetailEdges,
+  datetimeAndMoneyEdges,
 );
 const hostileNumber = fc.oneof(
   fc.constantFrom(1e308, -1e308, 2 ** 53 + 1, -0, 0.1 + 0.2, 5e-324, LIMITS.amountMinor, LIMITS.amountMinor + 1, -1, 0),
@@ -191,5 +195,24 @@ test('hostile: hostile query parameters on every GET: never a 5xx', async () => 
       expectHandledWithoutWrites(result, 0, 0, describeInput('GET', path, query));
     }),
     { numRuns: 120 },
+  );
+});
+
+test('hostile: customer details at and past their bounds on the checkout page: never a 5xx; a refusal is the checkout form again and writes nothing', async () => {
+  const collectingAll = { collect_email: true, collect_phone: true, collect_address: true };
+  const link = (await api.post('/v1/payment_links', { amount: { value: '5.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId, ...collectingAll })).body;
+  const field = fc.oneof(customerDetailEdges, hostileString);
+  const details = fc.record({ email: field, phone: field, address: field }, { requiredKeys: [] });
+  await fc.assert(
+    fc.asyncProperty(details, async (fields) => {
+      const opened = await openCheckoutPage(stack.baseUrl, link.id);
+      const before = await organizationItems();
+      const { status, html } = await postCheckoutForm(stack.baseUrl, link.id, opened, fields);
+      const what = describeInput('POST', '/checkout/{id}', fields);
+      expect({ what, serverError: status >= 500 }).toEqual({ what, serverError: false });
+      if (status === 400 || status === 422) expect({ what, form: html.includes(`name="payment_id" value="${opened.paymentId}"`) }).toEqual({ what, form: true });
+      if (status >= 400) expect({ what, written: (await organizationItems()) - before }).toEqual({ what, written: 0 });
+    }),
+    { numRuns: 40 },
   );
 });

@@ -103,6 +103,77 @@ describeBrowser('checkout in headless Chromium', () => {
     await page.close();
   });
 
+  test('browser: a refused email (a browser that does not validate) re-renders the checkout with the message beside the field and the values kept; corrected, it pays', async () => {
+    const link = (
+      await api.post('/v1/payment_links', {
+        amount: { value: '12.00', currency: 'EUR' },
+        acceptor_id: merchant.acceptorId,
+        collect_email: true,
+        collect_phone: true,
+        collect_address: true,
+      })
+    ).body;
+    const page = await browser.newPage();
+    await page.goto(link.links.checkout.href);
+    await page.locator('form').evaluate((form) => ((form as HTMLFormElement).noValidate = true));
+    await page.getByLabel('Email address').fill('ann@@example');
+    await page.getByLabel('Phone number').fill('+49 30 1234');
+    await page.getByLabel('Billing address').fill('Unter den Linden 1\n10117 Berlin');
+    const [refused] = await Promise.all([page.waitForResponse((response) => response.request().method() === 'POST'), page.getByRole('button', { name: 'Pay', exact: true }).click()]);
+    await page.waitForLoadState();
+    expect(refused.status()).toBe(400);
+    const email = page.getByLabel('Email address');
+    expect(await email.inputValue()).toBe('ann@@example');
+    expect(await page.getByLabel('Phone number').inputValue()).toBe('+49 30 1234');
+    expect(await page.getByLabel('Billing address').inputValue()).toBe('Unter den Linden 1\n10117 Berlin');
+    expect(await email.getAttribute('aria-invalid')).toBe('true');
+    const message = page.locator(`#${await email.getAttribute('aria-describedby')}`);
+    expect(await message.textContent()).toMatch(/email address such as/);
+    expect(await message.isVisible()).toBe(true);
+    expect(await page.locator('#email + #email-error').count()).toBe(1);
+    await email.fill('ann@example');
+    await page.getByRole('button', { name: 'Pay', exact: true }).click();
+    await page.waitForURL(/thank-you/);
+    const payment = (await api.get(`/v1/payments/${await page.getByTestId('payment-id').textContent()}`)).body;
+    expect(payment).toMatchObject({ status: 'paid', customer: { email: 'ann@example', phone: '+49 30 1234' }, billing: { address: 'Unter den Linden 1\n10117 Berlin' } });
+    await page.close();
+  });
+
+  test("browser: one rule for the email: the page's own validation and the server's answer agree on every candidate", async () => {
+    const link = (await api.post('/v1/payment_links', { amount: { value: '1.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId, collect_email: true })).body;
+    const candidates = [
+      'ann@example',
+      'ann@example.com',
+      "o'brien+shop@mail.example.co.uk",
+      'ann.@example.com',
+      '  ann@example.com  ',
+      `ann@${'a'.repeat(63)}.com`,
+      'ann',
+      'ann@@example',
+      'ann@-example.com',
+      'ann@example-.com',
+      'ann@exa_mple.com',
+      'ann@example..com',
+      'ann@example.com.',
+      '"ann"@example.com',
+      'ann smith@example.com',
+      `ann@${'a'.repeat(64)}.com`,
+    ];
+    const page = await browser.newPage();
+    await page.goto(link.links.checkout.href);
+    const email = page.getByLabel('Email address');
+    const verdicts = [];
+    for (const candidate of candidates) {
+      await email.fill(candidate);
+      const browserAccepts = await email.evaluate((input) => (input as HTMLInputElement).checkValidity());
+      const server = await api.post(`/v1/test_helpers/payment_links/${link.id}/checkout`, { outcome: 'failed', email: candidate });
+      verdicts.push({ candidate, browserAccepts, serverAccepts: server.status === 201 });
+    }
+    expect(verdicts.filter(({ browserAccepts, serverAccepts }) => browserAccepts !== serverAccepts)).toEqual([]);
+    expect(verdicts.filter(({ serverAccepts }) => serverAccepts).map(({ candidate }) => candidate)).toEqual(candidates.slice(0, 6));
+    await page.close();
+  });
+
   test('browser: an inactive link shows the 409 page', async () => {
     const link = (await api.post('/v1/payment_links', { amount: { value: '1.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId })).body;
     await api.post(`/v1/payment_links/${link.id}`, { status: 'inactive' });

@@ -1,7 +1,12 @@
 import { readBalance } from '../../../shared/db/balance';
 import { createPaymentLinkRepository } from '../../../shared/db/payment-link-repository';
 import { linkEvent, PAYMENT_LINK_EVENT, StaleLinkError } from '../../../shared/domain/payment-links';
+import { EMAIL_ADDRESS_PATTERN, PHONE_NUMBER_PATTERN } from '../../../shared/domain/inputs';
+import { escapeHtml } from '../../../shared/http/page';
 import { newId } from '../../../shared/ids';
+import { LIMITS } from '../../../shared/limits';
+import { openCheckoutPage, postCheckoutForm } from '../../support/checkout-form';
+import { emailOf } from '../../support/edge-values';
 import { eventsFor, outboxEvents } from '../../support/events';
 import { client, expectEnvelope } from '../../support/http';
 import { createMerchant, startMerchantStack, type Api, type Merchant, type TestStack } from '../../support/stack';
@@ -36,6 +41,20 @@ describe('checkout page', () => {
     expect(response.headers.get('set-cookie')).toMatch(/^client_key=/);
     expect(eventsFor(await events(), 'transactions.payment_link.checkout.requested', link.id)).toHaveLength(1);
     expect(eventsFor(await events(), 'transactions.payment_link.payment.created', link.id)).toHaveLength(1);
+  });
+
+  test.each([
+    ['JPY', '1000', '¥1,000'],
+    ['EUR', '49.9', '€49.90'],
+    ['HUF', '10.50', 'HUF\u00a010.50'],
+    ['KWD', '1.5', 'KWD\u00a01.500'],
+  ])('checkout and thank-you pages: %s %s reads %s (the currency\'s own minor unit)', async (currency, value, shown) => {
+    const link = await create({ amount: { value, currency } });
+    const html = await (await openPage(link.id)).text();
+    expect(/data-testid="amount">([^<]*)</.exec(html)?.[1]).toBe(shown);
+    const paid = (await checkout(link.id)).body;
+    const thanks = await (await fetch(`${stack.baseUrl}/checkout/${link.id}/thank-you?payment_id=${paid.id}`)).text();
+    expect(/<p class="amount">([^<]*)</.exec(thanks)?.[1]).toBe(shown);
   });
 
   test('checkout: the same customer (client_key cookie) reuses the still-open payment', async () => {
@@ -245,5 +264,145 @@ describe('test-helper checkout: the same rules as the page (§10)', () => {
     const paid = await checkout({ email: 'ada@example.com', phone: '+49 30 1234' });
     expect(paid.status).toBe(201);
     expect(paid.body).toMatchObject({ status: 'paid', customer: { email: 'ada@example.com', phone: '+49 30 1234' } });
+  });
+});
+
+describe('customer details: bounded, one rule for the page, its markup and the helper (issue 25)', () => {
+  const { emailLength, phoneLength, addressLength } = LIMITS.customer;
+  const collectingAll = () => create({ collect_email: true, collect_phone: true, collect_address: true });
+  const valid = { email: 'ada@example.com', phone: '+49 (30) 1234-56', address: 'Unter den Linden 1\n10117 Berlin' };
+
+  const submitForm = async (linkId: string, fields: Record<string, string>) =>
+    postCheckoutForm(stack.baseUrl, linkId, await openCheckoutPage(stack.baseUrl, linkId), fields);
+
+  /** The checkout form again: its payment, each field's message beside it (aria-describedby) and its value. */
+  function expectReRendered(html: string, paymentId: string, fields: Record<string, { value: string; message?: RegExp }>) {
+    expect(html).toContain(`name="payment_id" value="${paymentId}"`);
+    expect(html).toContain('value="paid"');
+    for (const [name, { value, message }] of Object.entries(fields)) {
+      const control = new RegExp(`<(input|textarea) id="${name}"[^>]*>`).exec(html)?.[0] ?? '';
+      if (name === 'address') expect(html).toContain(`>${escapeHtml(value)}</textarea>`);
+      else expect(control).toContain(`value="${escapeHtml(value)}"`);
+      if (!message) {
+        expect(control).not.toContain('aria-invalid');
+        continue;
+      }
+      expect(control).toContain(`aria-describedby="${name}-error"`);
+      expect(control).toContain('aria-invalid="true"');
+      expect(new RegExp(`<p id="${name}-error"[^>]*>([^<]*)</p>`).exec(html)?.[1]).toMatch(message);
+    }
+  }
+
+  test('test helper: an email, phone or address over its bound -> 400 with its attribute, never 500; at the bound -> 201 with the values', async () => {
+    const link = await collectingAll();
+    const pay = (details: Record<string, string>) => checkout(link.id, { ...valid, ...details });
+    for (const [field, value] of [
+      ['email', emailOf(emailLength + 1)],
+      ['email', emailOf(70 * 1024)],
+      ['phone', '1'.repeat(phoneLength + 1)],
+      ['address', 'x'.repeat(addressLength + 1)],
+    ]) {
+      expectEnvelope(await pay({ [field]: value }), 400, field);
+    }
+    const atBounds = { email: emailOf(emailLength), phone: '1'.repeat(phoneLength), address: '€'.repeat(addressLength) };
+    const paid = await pay(atBounds);
+    expect(paid.status).toBe(201);
+    expect(paid.body).toMatchObject({ status: 'paid', customer: { email: atBounds.email, phone: atBounds.phone }, billing: { address: atBounds.address } });
+  });
+
+  test('checkout page: an email, phone or address over its bound -> 400, the form again with the message beside the field, never 500', async () => {
+    const link = await collectingAll();
+    for (const [field, value] of [
+      ['email', emailOf(70 * 1024)],
+      ['phone', '1'.repeat(phoneLength + 1)],
+      ['address', 'x'.repeat(addressLength + 1)],
+    ]) {
+      const answer = await submitForm(link.id, { ...valid, [field]: value });
+      expect({ field, status: answer.status }).toEqual({ field, status: 400 });
+      expectReRendered(answer.html, answer.paymentId, { ...Object.fromEntries(Object.entries(valid).map(([name, kept]) => [name, { value: kept }])), [field]: { value, message: /at most/ } });
+      expect((await api.get(`/v1/payments/${answer.paymentId}`)).body.status).toBe('open');
+    }
+  });
+
+  test('checkout page: an address at its bound with line breaks sent as CRLF (as browsers send a textarea, whose maxlength counts one) pays, stored with \\n', async () => {
+    const link = await create({ collect_address: true });
+    const lines = ['x'.repeat(addressLength / 2 - 1), 'y'.repeat(addressLength / 2)];
+    const answer = await submitForm(link.id, { address: lines.join('\r\n') });
+    expect(answer.status).toBe(303);
+    expect((await api.get(`/v1/payments/${answer.paymentId}`)).body.billing).toEqual({ address: lines.join('\n') });
+  });
+
+  test('checkout page: an email the browser accepts (ann@example, the WHATWG rule of input type=email) pays', async () => {
+    const link = await create({ collect_email: true });
+    const answer = await submitForm(link.id, { email: 'ann@example' });
+    expect(answer.status).toBe(303);
+    expect((await api.get(`/v1/payments/${answer.paymentId}`)).body).toMatchObject({ status: 'paid', customer: { email: 'ann@example' } });
+  });
+
+  test.each([
+    ['ann@example', 201],
+    ["o'brien+shop@mail.example.co.uk", 201],
+    ['  ann@example.com  ', 201],
+    ['ann', 400],
+    ['ann@@example', 400],
+    ['ann@-example.com', 400],
+    ['ann@example..com', 400],
+    ['"ann"@example.com', 400],
+    ['ann@exämple.com', 400],
+    [`ann@${'a'.repeat(64)}.com`, 400],
+  ])('test helper: email %j by the WHATWG rule of input type=email -> %i', async (email, status) => {
+    const link = await create({ collect_email: true });
+    const answer = await checkout(link.id, { email });
+    if (status === 400) expectEnvelope(answer, 400, 'email');
+    else expect(answer.body).toMatchObject({ status: 'paid', customer: { email: email.trim() } });
+  });
+
+  test.each([
+    ['+49 (30) 1234-56', 201],
+    ['030/123.456', 201],
+    ['call me', 400],
+    ['+49 30 1234 ext 5', 400],
+    ['+-()', 400],
+  ])('test helper: phone %j -> %i', async (phone, status) => {
+    const link = await create({ collect_phone: true });
+    const answer = await checkout(link.id, { phone });
+    if (status === 400) expectEnvelope(answer, 400, 'phone');
+    else expect(answer.body).toMatchObject({ status: 'paid', customer: { phone } });
+  });
+
+  test('checkout page: a refused value -> 400, the checkout again with the message beside its field and every value kept, the payment still open', async () => {
+    const link = await collectingAll();
+    const typed = { email: 'ann@@example', phone: 'call me', address: 'Unter den Linden 1 <b>' };
+    const answer = await submitForm(link.id, typed);
+    expect(answer.status).toBe(400);
+    expectReRendered(answer.html, answer.paymentId, {
+      email: { value: typed.email, message: /email address such as/ },
+      phone: { value: typed.phone, message: /phone number/ },
+      address: { value: typed.address },
+    });
+    expect((await api.get(`/v1/payments/${answer.paymentId}`)).body.status).toBe('open');
+  });
+
+  test('checkout page: a field the link collects left empty -> 422, the checkout again with the message beside it and the other values kept', async () => {
+    const link = await collectingAll();
+    const answer = await submitForm(link.id, { email: 'ada@example.com', phone: '  ', address: 'Unter den Linden 1' });
+    expect(answer.status).toBe(422);
+    expectReRendered(answer.html, answer.paymentId, {
+      email: { value: 'ada@example.com' },
+      phone: { value: '  ', message: /Enter your phone number/ },
+      address: { value: 'Unter den Linden 1' },
+    });
+  });
+
+  test("checkout page: the fields' markup carries the server's rule (type, maxlength, pattern)", async () => {
+    const link = await collectingAll();
+    const html = await (await openPage(link.id)).text();
+    const control = (name: string) => new RegExp(`<(input|textarea) id="${name}"[^>]*>`).exec(html)?.[0] ?? '';
+    expect(control('email')).toContain(`type="email"`);
+    expect(control('email')).toContain(`maxlength="${emailLength}"`);
+    expect(control('email')).toContain(`pattern="${escapeHtml(EMAIL_ADDRESS_PATTERN)}"`);
+    expect(control('phone')).toContain(`maxlength="${phoneLength}"`);
+    expect(control('phone')).toContain(`pattern="${escapeHtml(PHONE_NUMBER_PATTERN)}"`);
+    expect(control('address')).toContain(`maxlength="${addressLength}"`);
   });
 });

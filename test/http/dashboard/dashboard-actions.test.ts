@@ -336,8 +336,8 @@ describe('refund a payment', () => {
     const id = /\/dashboard\/refunds\/(rf_\w+)$/.exec(result.location!)![1];
     expect((await api.get(`/v1/refunds/${id}`)).body).toMatchObject({ amount: { value: '10.00', currency: 'eur' }, status: 'pending', description: 'Broken strap', payment_id: payment.id });
     const page = (await browser.get(`/dashboard/payments/${payment.id}`, cookie)).html;
-    expect(page).toContain('<dd data-field="refundable">20.00 EUR</dd>');
-    expect(rowOf(sectionOf(page, 'payment-refunds'), id)).toContain('10.00 EUR');
+    expect(page).toContain('<dd data-field="refundable">€20.00</dd>');
+    expect(rowOf(sectionOf(page, 'payment-refunds'), id)).toContain('€10.00');
   });
 
   test('cancel a pending refund from its page -> 303 back, canceled and given back; a second cancel shows the API\'s 422', async () => {
@@ -661,10 +661,10 @@ describe('paid volume per day, last 30 days', () => {
     expect(chart).toContain('<svg xmlns="http://www.w3.org/2000/svg"');
     expect(chart).not.toMatch(/<script|<img|href="http/);
     const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-    expect(rowOf(chart, `data-date="${dayOf(now - 2 * day)}"`)).toContain('<td class="num">15.50 EUR</td><td class="num">2</td>');
-    expect(rowOf(chart, `data-date="${dayOf(now)}"`)).toContain('<td class="num">0.00 EUR</td><td class="num">0</td>');
-    expect(chart).toContain('<strong>15.50 EUR</strong> paid in 2 payments');
-    expect(chart).toContain('<strong>7.00 USD</strong> paid in 1 payment<');
+    expect(rowOf(chart, `data-date="${dayOf(now - 2 * day)}"`)).toContain('<td class="num">€15.50</td><td class="num">2</td>');
+    expect(rowOf(chart, `data-date="${dayOf(now)}"`)).toContain('<td class="num">€0.00</td><td class="num">0</td>');
+    expect(chart).toContain('<strong>€15.50</strong> paid in 2 payments');
+    expect(chart).toContain('<strong>$7.00</strong> paid in 1 payment<');
     expect((chart.match(/<tr data-date=/g) ?? []).length).toBe(60);
     expect(chart).not.toContain(dayOf(now - 40 * day));
   });

@@ -41,7 +41,7 @@ describeBrowser('dashboard in headless Chromium', () => {
     const links = page.getByRole('table', { name: /newest payment links/ });
     const link = links.getByRole('row', { name: new RegExp(seeded.linkId) });
     const cells = await link.getByRole('cell').allTextContents();
-    expect(cells).toEqual(['Concert ticket', '19.99 EUR', 'active', '2', '3', '1', expect.stringMatching(/UTC$/)]);
+    expect(cells).toEqual(['Concert ticket', '€19.99', 'active', '2', '3', '1', expect.stringMatching(/UTC$/)]);
     expect(await links.getByRole('columnheader').allTextContents()).toEqual(['Link', 'Description', 'Amount', 'Status', 'Paid', 'Limit', 'Remaining', 'Created']);
 
     const refunds = page.getByRole('table', { name: /newest refunds/ });
@@ -167,9 +167,9 @@ describeBrowser('dashboard in headless Chromium', () => {
     await page.getByLabel('Amount (EUR)').fill('15.00');
     await page.getByRole('button', { name: 'Refund', exact: true }).click();
     await page.getByRole('heading', { name: /^Refund rf_/ }).waitFor();
-    expect(await page.locator('dd', { hasText: 'EUR' }).first().textContent()).toBe('15.00 EUR');
+    expect(await page.locator('dd', { hasText: '€' }).first().textContent()).toBe('€15.00');
     await page.getByRole('link', { name: payment.id }).click();
-    expect(await page.locator('dd[data-field="refundable"]').textContent()).toBe('25.00 EUR');
+    expect(await page.locator('dd[data-field="refundable"]').textContent()).toBe('€25.00');
     await page.getByRole('button', { name: 'Refund', exact: true }).click();
     await page.getByRole('heading', { name: /^Refund rf_/ }).waitFor();
     const refunds = (await api().get('/v1/refunds?limit=100')).body.data.filter((refund: { payment_id: string }) => refund.payment_id === payment.id);

@@ -5,6 +5,7 @@ import { createDashboardSessionStore } from '../../../shared/db/dashboard-sessio
 import * as keys from '../../../shared/db/keys';
 import { newId } from '../../../shared/ids';
 import { putAttempt, type DashboardBrowser, rowOf, sectionOf, seedAccount, startDashboardStack, type SeededAccount } from '../../support/dashboard';
+import { client } from '../../support/http';
 import { seedPaidPayment } from '../../support/refunds';
 import { createMerchant, type Merchant, type TestStack } from '../../support/stack';
 
@@ -176,7 +177,7 @@ describe('overview', () => {
   test('payment links: status and counters paid_count, payments_limit, remaining_payments', () => {
     const row = rowOf(sectionOf(html, 'payment-links'), seeded.linkId)!;
     expect(row).toContain('Concert ticket');
-    expect(row).toContain('19.99 EUR');
+    expect(row).toContain('€19.99');
     expect(row).toContain('>active</span>');
     expect(row).toContain('data-field="paid_count">2<');
     expect(row).toContain('data-field="payments_limit">3<');
@@ -193,7 +194,7 @@ describe('overview', () => {
     const held = rowOf(section, seeded.heldRefundId)!;
     expect(held).toContain('>pending</span>');
     expect(held).toContain('>On hold</span>');
-    expect(held).toContain('5.00 EUR');
+    expect(held).toContain('€5.00');
     const processing = rowOf(section, seeded.processingRefundId)!;
     expect(processing).toContain('>processing</span>');
     expect(processing).not.toContain('On hold');
@@ -243,7 +244,7 @@ describe('overview', () => {
     expect(testHtml).not.toContain(live.id);
     const liveHtml = (await browser.get('/dashboard', (await browser.signIn(merchant.live)).cookie)).html;
     expect(liveHtml).toContain('Live mode');
-    expect(rowOf(sectionOf(liveHtml, 'payments'), live.id)).toContain('10.00 EUR');
+    expect(rowOf(sectionOf(liveHtml, 'payments'), live.id)).toContain('€10.00');
     expect(liveHtml).not.toContain(seeded.linkId);
   });
 
@@ -284,7 +285,7 @@ describe('refund page ({dashboard_url}/refunds/{id}, the refund links.dashboard)
     expect(result.status).toBe(200);
     expect(result.html).toContain(`<h1>Refund ${seeded.heldRefundId}</h1>`);
     expect(result.html).toContain('>On hold</span>');
-    expect(result.html).toContain('5.00 EUR');
+    expect(result.html).toContain('€5.00');
   });
 
   test('refund page: unknown, foreign and other-mode refunds -> the same 404', async () => {
@@ -302,6 +303,22 @@ describe('refund page ({dashboard_url}/refunds/{id}, the refund links.dashboard)
     const token = await merchant.key({ scopes: ['payment_link:read'] });
     const result = await browser.get(`/dashboard/refunds/${seeded.heldRefundId}`, (await browser.signIn(token)).cookie);
     expect(result.status).toBe(403);
-    expect(result.html).not.toContain('5.00 EUR');
+    expect(result.html).not.toContain('€5.00');
+  });
+});
+
+describe('amounts as a customer reads them (issue 25)', () => {
+  test('a JPY link and its payment read ¥1,000 in the lists and on their pages, a EUR one €19.99', async () => {
+    const fresh = await createMerchant(stack);
+    const api = client(stack.baseUrl, fresh.test);
+    const yen = (await api.post('/v1/payment_links', { amount: { value: '1000', currency: 'JPY' }, acceptor_id: fresh.acceptorId })).body;
+    const payment = (await api.post(`/v1/test_helpers/payment_links/${yen.id}/checkout`, {})).body;
+    const freshCookie = (await browser.signIn(fresh.test)).cookie;
+    const overview = (await browser.get('/dashboard', freshCookie)).html;
+    expect(rowOf(sectionOf(overview, 'payment-links'), yen.id)).toContain('¥1,000');
+    expect(rowOf(sectionOf(overview, 'payments'), payment.id)).toContain('¥1,000');
+    expect((await browser.get(`/dashboard/payment-links/${yen.id}`, freshCookie)).html).toContain('<dd>¥1,000</dd>');
+    expect((await browser.get(`/dashboard/payments/${payment.id}`, freshCookie)).html).toContain('<dd>¥1,000</dd>');
+    expect(rowOf(sectionOf((await browser.get('/dashboard', cookie)).html, 'payment-links'), seeded.linkId)).toContain('€19.99');
   });
 });

@@ -84,6 +84,7 @@ describe('create', () => {
     ['amount.value not a decimal', { amount: { value: 'ten', currency: 'EUR' } }],
     ['amount.value given as a number', { amount: { value: 10, currency: 'EUR' } }],
     ['currency not three letters', { amount: { value: '10.00', currency: 'EURO' } }],
+    ['currency no ISO 4217 code', { amount: { value: '10.00', currency: 'XYZ' } }],
     ['unknown field webhook_url', { webhook_url: 'https://example.com/hook' }],
     ['expires_at not a datetime', { expires_at: 'tomorrow' }],
     ['redirect_url not a URL', { redirect_url: 'not a url' }],
@@ -114,6 +115,90 @@ describe('create', () => {
   test('create: scope payment_link:create is required and not implied by the others', async () => {
     const token = await merchant.key({ scopes: ['payment_link:read', 'payment_link:update'] });
     expectEnvelope(await create({}, token), 403);
+  });
+});
+
+describe('create: datetimes a link can hold (issue 25)', () => {
+  test.each([
+    ['past year 9999 in UTC', '9999-12-31T23:59:59-23:59'],
+    ['before year 0000 in UTC', '0000-01-01T00:00:00+00:01'],
+    ['a day February does not have', '2027-02-30T10:00:00Z'],
+    ['February 29 of a common year', '2027-02-29T10:00:00Z'],
+    ['a day April does not have', '2027-04-31T10:00:00Z'],
+    ['month 13', '2027-13-01T10:00:00Z'],
+    ['hour 24', '2027-01-01T24:00:00Z'],
+    ['minute 60', '2027-01-01T10:60:00Z'],
+    ['a leap second', '2027-06-30T23:59:60Z'],
+    ['an offset of 24 hours', '2027-01-01T10:00:00+24:00'],
+  ])('create and update: expires_at %s (%s) -> 400 expires_at, nothing stored', async (_name, expiresAt) => {
+    expectEnvelope(await create({ expires_at: expiresAt }), 400, 'expires_at');
+    const link = (await create()).body;
+    expectEnvelope(await api.post(`/v1/payment_links/${link.id}`, { expires_at: expiresAt }), 400, 'expires_at');
+    expect((await api.get(`/v1/payment_links/${link.id}`)).body.expires_at).toBeNull();
+  });
+
+  test.each([
+    ['the last millisecond of year 9999 in UTC', '9999-12-31T23:59:59.999Z', '9999-12-31T23:59:59.999Z'],
+    ['year 9999 reached through an offset', '9999-12-31T23:59:59+01:00', '9999-12-31T22:59:59.000Z'],
+    ['February 29 of a leap year', '2028-02-29T10:00:00+02:00', '2028-02-29T08:00:00.000Z'],
+  ])('create: expires_at %s -> 201, stored as given in UTC', async (_name, expiresAt, stored) => {
+    const created = await create({ expires_at: expiresAt });
+    expect(created.status).toBe(201);
+    expect(created.body.expires_at).toBe(stored);
+  });
+
+  test('a chargeback deadline_at (the same datetime input) out of range -> 400', async () => {
+    const link = (await create()).body;
+    const payment = (await pay(link.id)).body;
+    expectEnvelope(await api.post(`/v1/test_helpers/payments/${payment.id}/chargebacks`, { deadline_at: '9999-12-31T23:59:59-23:59' }), 400, 'deadline_at');
+    expectEnvelope(await api.post(`/v1/test_helpers/payments/${payment.id}/chargebacks`, { deadline_at: '2027-02-30T00:00:00Z' }), 400, 'deadline_at');
+  });
+});
+
+describe('create: currencies (product-decisions §4, revised 2026-11-25)', () => {
+  test.each(['XYZ', 'EU', 'EURO', '€', 'E1R', 'ABC'])('create: currency %j is no ISO 4217 code -> 400 amount.currency', async (currency) => {
+    expectEnvelope(await create({ amount: { value: '10.00', currency } }), 400, 'amount.currency');
+  });
+
+  test.each([
+    ['eur', '49.90', 49.9, 'EUR'],
+    ['jpy', '1000', 1000, 'JPY'],
+    ['JPY', '1000.00', 1000, 'JPY'],
+    ['Kwd', '1.5', 1.5, 'KWD'],
+    ['clf', '0.25', 0.25, 'CLF'],
+  ])('create: currency %j with %j -> 201, currency returned upper case', async (currency, value, number, returned) => {
+    const created = await create({ amount: { value, currency } });
+    expect(created.status).toBe(201);
+    expect(created.body.amount).toEqual({ value: number, currency: returned });
+  });
+
+  test.each([
+    ['JPY', '1000.50'],
+    ['JPY', '1000.5'],
+    ['jpy', '0.01'],
+    ['ISK', '10.10'],
+  ])('create: %s has no minor unit: %j -> 422 amount.value', async (currency, value) => {
+    expectEnvelope(await create({ amount: { value, currency } }), 422, 'amount.value');
+  });
+
+  test('a payment of a JPY link keeps the contract forms: number on the link, two-digit string on the payment', async () => {
+    const link = (await create({ amount: { value: '1000', currency: 'jpy' } })).body;
+    const payment = (await pay(link.id)).body;
+    expect(link.amount).toEqual({ value: 1000, currency: 'JPY' });
+    expect(payment.amount).toEqual({ value: '1000.00', currency: 'JPY' });
+  });
+
+  test('the same currency rules for a chargeback and a balance adjustment: no ISO code -> 400, a fraction the currency lacks -> 422', async () => {
+    const link = (await create({ amount: { value: '1000', currency: 'JPY' } })).body;
+    const payment = (await pay(link.id)).body;
+    const chargeback = (amount: unknown) => api.post(`/v1/test_helpers/payments/${payment.id}/chargebacks`, { amount });
+    expectEnvelope(await chargeback({ value: '10.00', currency: 'XYZ' }), 400, 'amount.currency');
+    expectEnvelope(await chargeback({ value: '10.50', currency: 'JPY' }), 422, 'amount.value');
+    const adjust = (amount: unknown) => api.post('/v1/test_helpers/balance_adjustments', { amount });
+    expectEnvelope(await adjust({ value: '10.00', currency: 'xyz' }), 400, 'amount.currency');
+    expectEnvelope(await adjust({ value: '-0.50', currency: 'isk' }), 422, 'amount.value');
+    expect((await adjust({ value: '-500', currency: 'isk' })).body).toEqual({ object: 'balance', available: { value: '-500.00', currency: 'isk' } });
+    expectEnvelope(await api.post(`/v1/payments/${payment.id}/refunds`, { amount: { value: '1.00', currency: 'xyz' } }), 400, 'amount.currency');
   });
 });
 

@@ -1,8 +1,10 @@
 import { outboxItem } from '../../../shared/db/outbox';
+import { paymentPaidEvent, testCheckoutBody, type Payment } from '../../../shared/domain/payments';
 import { newRefund, refundCreateBody, refundEvent } from '../../../shared/domain/refunds';
 import { newEvent } from '../../../shared/events';
 import { newId } from '../../../shared/ids';
 import { LIMITS } from '../../../shared/limits';
+import { emailOf } from '../../support/edge-values';
 
 const urls = { base: 'https://api.example', checkout: 'https://api.example/checkout', dashboard: 'https://api.example/dashboard', docs: 'https://api.example/docs' };
 const { keys, keyLength, valueLength } = LIMITS.metadata;
@@ -42,6 +44,26 @@ describe('Events: no event above 64 KB', () => {
     // Three-byte characters at every length would pass 64 KB: the metadata's byte bound stops them first.
     expect(refundCreateBody.safeParse({ metadata: fullMetadata('€') }).success).toBe(false);
     expect(Buffer.byteLength(JSON.stringify(largestRefundEvent(fullMetadata('€', 200))))).toBeLessThanOrEqual(LIMITS.eventBytes);
+  });
+
+  test('the largest paid payment the checkout accepts (each customer detail at its bound, escaped in JSON at six bytes a character) makes an event within LIMITS.eventBytes', () => {
+    // Prepare
+    const { emailLength, phoneLength, addressLength } = LIMITS.customer;
+    const details = { email: emailOf(emailLength), phone: '1'.repeat(phoneLength), address: '\u0001'.repeat(addressLength) };
+    expect(testCheckoutBody.safeParse(details).success).toBe(true);
+    const payment: Payment = {
+      id: newId('payment'), orgId: 'org_x', mode: 'test', acceptorId: 'acceptor_x', paymentLinkId: newId('paymentLink'), status: 'paid',
+      amountMinor: LIMITS.amountMinor, currency: 'EUR', createdAt: new Date().toISOString(), paidAt: new Date().toISOString(),
+      customer: { email: details.email, phone: details.phone }, billing: { address: details.address },
+    };
+
+    // Act
+    const event = paymentPaidEvent(payment, urls);
+
+    // Assess
+    expect(() => outboxItem(event)).not.toThrow();
+    expect(Buffer.byteLength(JSON.stringify(event.envelope))).toBeLessThanOrEqual(LIMITS.eventBytes / 8);
+    expect(testCheckoutBody.safeParse({ ...details, email: emailOf(emailLength + 1) }).success).toBe(false);
   });
 
   test('an event above the bound is never turned into an item', () => {
