@@ -133,6 +133,7 @@ describe('Function: toStoredRecord', () => {
     ['timestamps: milliseconds Z -> microseconds +00:00', '2026-11-18T10:00:00.123Z', '2026-11-18T10:00:00.123000+00:00'],
     ['timestamps: microseconds +00:00 kept as given', '2026-11-18T10:00:00.123456+00:00', '2026-11-18T10:00:00.123456+00:00'],
     ['timestamps: another offset -> the same instant in +00:00', '2026-11-18T12:00:00+02:00', '2026-11-18T10:00:00.000000+00:00'],
+    ['timestamps: another offset keeps the microseconds', '2026-11-18T12:00:00.123456+02:00', '2026-11-18T10:00:00.123456+00:00'],
   ])('%s', (_rule, given, expected) => {
     // Prepare
     const record = paymentRecord(ORG, ACCEPTOR, { created_at: given, paid_at: given });
