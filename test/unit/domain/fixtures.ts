@@ -3,6 +3,7 @@ import type { Chargeback } from '../../../shared/domain/chargebacks';
 import type { PaymentLink } from '../../../shared/domain/payment-links';
 import type { Payment } from '../../../shared/domain/payments';
 import { BusinessRuleError } from '../../../shared/errors';
+import type { OutboxEvent } from '../../../shared/events';
 
 /**
  * What the domain's unit tests build on: fixed public URLs, one valid object of each kind (a
@@ -103,3 +104,6 @@ export function thrownBy(run: () => unknown): unknown {
   }
   return undefined;
 }
+
+/** The types of the events written, in order. */
+export const typesOf = (events: OutboxEvent[]) => events.map((event) => event.envelope.type);

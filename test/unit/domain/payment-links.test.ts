@@ -26,11 +26,15 @@ import {
   type UpdatePaymentLinkBody,
   type VersionedLink,
 } from '../../../shared/domain/payment-links';
-import { BusinessRuleError, InvalidRequestError } from '../../../shared/errors';
+import type { CheckoutRepository } from '../../../shared/db/checkout-repository';
+import type { PaymentRepository } from '../../../shared/db/payment-repository';
+import type { Payment, PaymentStatus } from '../../../shared/domain/payments';
+import { BusinessRuleError, InvalidRequestError, NotFoundError } from '../../../shared/errors';
 import { parseWith } from '../../../shared/http/validation';
 import type { OutboxEvent } from '../../../shared/events';
-import { updatePaymentLink, type PaymentLinkDeps } from '../../../shared/use-cases/payment-links';
-import { aLink, CREATED_AT, ruleError, thrownBy, urls } from './fixtures';
+import { CheckoutDeniedError, expireDueLinks, openCheckout, type CheckoutOpeningDeps } from '../../../shared/use-cases/checkout';
+import { updatePaymentLink } from '../../../shared/use-cases/payment-links';
+import { aLink, CREATED_AT, ruleError, thrownBy, urls, typesOf } from './fixtures';
 
 /**
  * The payment link's rules (contract "Payment link", its state table and update endpoint;
@@ -392,72 +396,206 @@ describe('Function: linkEvent', () => {
   });
 });
 
+/**
+ * The link store in memory, with the table's rule for a whole-link write: `save` succeeds only
+ * at the version read (StaleLinkError with the link as it is otherwise). `concurrent` is another
+ * writer whose commit lands just before the first save. Every event written is kept in order.
+ */
+function linkStore(stored: VersionedLink[], concurrent?: (current: VersionedLink) => VersionedLink) {
+  const byId = new Map(stored.map((link) => [link.id, link]));
+  const events: OutboxEvent[] = [];
+  const saves: { link: PaymentLink; version: number }[] = [];
+  const payments = new Map<string, Payment>();
+  const sessions = new Map<string, string>();
+  let interleaved = concurrent;
+  const links = {
+    get: async (id: string) => byId.get(id),
+    async save(next: PaymentLink, version: number, written: OutboxEvent[]) {
+      if (interleaved) byId.set(next.id, interleaved(byId.get(next.id)!));
+      interleaved = undefined;
+      const current = byId.get(next.id)!;
+      if (current.version !== version) throw new StaleLinkError(current);
+      const saved = { ...next, version: version + 1 };
+      byId.set(next.id, saved);
+      saves.push({ link: next, version });
+      events.push(...written);
+      return saved;
+    },
+    recordEvents: async (written: OutboxEvent[]) => void events.push(...written),
+    dueForExpiry: async (now: Date) => ({
+      links: [...byId.values()].filter((link) => link.status === 'active' && link.expiresAt !== null && Date.parse(link.expiresAt) <= now.getTime()),
+      nextKey: undefined,
+    }),
+  };
+  const checkout = {
+    sessionPayment: async (linkId: string, clientKey: string) => sessions.get(`${linkId}#${clientKey}`),
+    async openPayment(payment: Payment, clientKey: string, written: OutboxEvent[]) {
+      payments.set(payment.id, payment);
+      sessions.set(`${payment.paymentLinkId}#${clientKey}`, payment.id);
+      events.push(...written);
+    },
+  };
+  const deps = {
+    links: links as unknown as PaymentLinkRepository,
+    payments: { get: async (id: string) => payments.get(id) } as unknown as PaymentRepository,
+    checkout: checkout as unknown as CheckoutRepository,
+    urls,
+    now: () => NOW,
+  } as CheckoutOpeningDeps;
+  return { deps, events, saves, payments, link: (id = aLink().id) => byId.get(id)! };
+}
+
 describe('Use case: updatePaymentLink (in-memory link store)', () => {
   const principal: Principal = { keyId: 'key_x', orgId: aLink().orgId, mode: 'test', scopes: ['payment_link:update'] };
 
-  /** The link store's two operations the update uses; `save` is conditioned on the version, as the table's is. */
-  function linkStore(stored: VersionedLink, concurrent?: (current: VersionedLink) => VersionedLink) {
-    let current = stored;
-    let interleaved = concurrent;
-    const saves: { link: PaymentLink; version: number; events: OutboxEvent[] }[] = [];
-    const links = {
-      get: async (id: string) => (id === current.id ? current : undefined),
-      async save(next: PaymentLink, version: number, events: OutboxEvent[]) {
-        // Another writer (a payment, another update) commits first, once.
-        if (interleaved) current = interleaved(current);
-        interleaved = undefined;
-        if (current.version !== version) throw new StaleLinkError(current);
-        current = { ...next, version: version + 1 };
-        saves.push({ link: next, version, events });
-        return current;
-      },
-    };
-    const deps = { links: links as unknown as PaymentLinkRepository, urls, now: () => NOW } as PaymentLinkDeps;
-    return { deps, saves, current: () => current };
-  }
-
   test('update: written at the version read, with properties.changed carrying the link as updated', async () => {
     // Prepare
-    const store = linkStore({ ...aLink(), version: 4 });
+    const store = linkStore([{ ...aLink(), version: 4 }]);
     // Act
     const resource = await updatePaymentLink(store.deps, principal, aLink().id, { status: 'inactive' });
     // Assess
     expect(resource.status).toBe('inactive');
-    expect(store.saves).toHaveLength(1);
-    expect(store.saves[0].version).toBe(4);
-    expect(store.saves[0].events.map((event) => [event.envelope.type, event.envelope.data.status])).toEqual([[PAYMENT_LINK_EVENT.propertiesChanged, 'inactive']]);
-    expect(store.current().version).toBe(5);
+    expect(store.saves.map((save) => save.version)).toEqual([4]);
+    expect(store.events.map((event) => [event.envelope.type, event.envelope.data.status])).toEqual([[PAYMENT_LINK_EVENT.propertiesChanged, 'inactive']]);
+    expect(store.link().version).toBe(5);
   });
 
   test('update: a payment committed between read and write is seen: the limit now below paid_count -> 422, nothing written', async () => {
     // Prepare
-    const store = linkStore({ ...aLink({ paymentsLimit: 5, paidCount: 2 }), version: 1 }, (current) => ({ ...paidPaymentLink(current, NOW.toISOString()), version: current.version + 1 }));
+    const store = linkStore([{ ...aLink({ paymentsLimit: 5, paidCount: 2 }), version: 1 }], (current) => ({ ...paidPaymentLink(current, NOW.toISOString()), version: current.version + 1 }));
     // Act
     const error = await updatePaymentLink(store.deps, principal, aLink().id, { payments_limit: 2 }).catch((caught: unknown) => caught);
     // Assess
     expect(error).toBeInstanceOf(BusinessRuleError);
     expect(error).toMatchObject({ attribute: 'payments_limit', detail: LIMIT_BELOW_PAID_DETAIL });
     expect(store.saves).toHaveLength(0);
-    expect(store.current()).toMatchObject({ paidCount: 3, paymentsLimit: 5 });
+    expect(store.link()).toMatchObject({ paidCount: 3, paymentsLimit: 5 });
   });
 
   test('update: a concurrent change is not overwritten: the update is applied again to the link as it is now', async () => {
     // Prepare
-    const store = linkStore({ ...aLink(), version: 1 }, (current) => ({ ...current, description: 'Changed meanwhile', version: current.version + 1 }));
+    const store = linkStore([{ ...aLink(), version: 1 }], (current) => ({ ...current, description: 'Changed meanwhile', version: current.version + 1 }));
     // Act
     await updatePaymentLink(store.deps, principal, aLink().id, { internal_reference: null });
     // Assess
-    expect(store.current()).toMatchObject({ description: 'Changed meanwhile', internalReference: null, version: 3 });
+    expect(store.link()).toMatchObject({ description: 'Changed meanwhile', internalReference: null, version: 3 });
     expect(store.saves.map((save) => save.version)).toEqual([2]);
   });
 
   test('update: a link of another organization or mode -> 404', async () => {
     // Prepare
-    const store = linkStore({ ...aLink({ mode: 'live' }), version: 1 });
+    const store = linkStore([{ ...aLink({ mode: 'live' }), version: 1 }]);
     // Act
     const error = await updatePaymentLink(store.deps, principal, aLink().id, { status: 'inactive' }).catch((caught: unknown) => caught);
     // Assess
-    expect(error).toMatchObject({ name: 'NotFoundError' });
+    expect(error).toBeInstanceOf(NotFoundError);
     expect(store.saves).toHaveLength(0);
+  });
+});
+
+describe('Use case: openCheckout (in-memory link and checkout stores)', () => {
+  const newCustomer = { clientKey: 'ck_1', returning: false };
+
+  test('checkout: an elapsed expires_at found at checkout expires the link, with expired and checkout.denied (expired) in the same write -> 409 expired', async () => {
+    // Prepare
+    const store = linkStore([{ ...aLink({ expiresAt: EARLIER }), version: 1 }]);
+    // Act
+    const error = await openCheckout(store.deps, aLink().id, newCustomer).catch((caught: unknown) => caught);
+    // Assess
+    expect(error).toBeInstanceOf(CheckoutDeniedError);
+    expect(error).toMatchObject({ reason: 'expired' });
+    expect(store.link()).toMatchObject({ status: 'expired', expiresAt: null, expiredAt: NOW.toISOString(), version: 2 });
+    expect(store.events.map((event) => [event.envelope.type, event.envelope.data.reason])).toEqual([
+      [PAYMENT_LINK_EVENT.expired, undefined],
+      [PAYMENT_LINK_EVENT.checkoutDenied, 'expired'],
+    ]);
+    expect(store.payments.size).toBe(0);
+  });
+
+  test.each<[string, Partial<PaymentLink>, DenialReason]>([
+    ['checkout: an expired link -> 409 expired, checkout.denied recorded', { status: 'expired', expiredAt: CREATED_AT }, 'expired'],
+    ['checkout: an inactive link -> 409 inactive, checkout.denied recorded', { status: 'inactive' }, 'inactive'],
+    ['checkout: an active link without remaining payments -> 409 limit_reached, checkout.denied recorded', { paymentsLimit: 1, paidCount: 1 }, 'limit_reached'],
+  ])('%s', async (_rule, stored, reason) => {
+    // Prepare
+    const store = linkStore([{ ...aLink(stored), version: 1 }]);
+    // Act
+    const error = await openCheckout(store.deps, aLink().id, newCustomer).catch((caught: unknown) => caught);
+    // Assess
+    expect(error).toBeInstanceOf(CheckoutDeniedError);
+    expect(error).toMatchObject({ reason });
+    expect(store.events.map((event) => [event.envelope.type, event.envelope.data.reason])).toEqual([[PAYMENT_LINK_EVENT.checkoutDenied, reason]]);
+    expect(store.saves).toHaveLength(0);
+    expect(store.payments.size).toBe(0);
+  });
+
+  test('checkout: an unknown link -> 404', async () => {
+    // Prepare
+    const store = linkStore([]);
+    // Act
+    const error = await openCheckout(store.deps, aLink().id, newCustomer).catch((caught: unknown) => caught);
+    // Assess
+    expect(error).toBeInstanceOf(NotFoundError);
+  });
+
+  test('checkout: a payable link -> checkout.requested and payment.created; an open payment at the link\'s amount', async () => {
+    // Prepare
+    const store = linkStore([{ ...aLink({ amountMinor: 4990 }), version: 1 }]);
+    // Act
+    const opened = await openCheckout(store.deps, aLink().id, newCustomer);
+    // Assess
+    expect(opened.reused).toBe(false);
+    expect(opened.payment).toMatchObject({ status: 'open', amountMinor: 4990, currency: 'EUR', paymentLinkId: aLink().id, orgId: aLink().orgId, mode: 'test', clientKey: 'ck_1', createdAt: NOW.toISOString() });
+    expect(typesOf(store.events)).toEqual([PAYMENT_LINK_EVENT.checkoutRequested, PAYMENT_LINK_EVENT.paymentCreated]);
+    expect(store.events[1].envelope.data.payment_id).toBe(opened.payment.id);
+  });
+
+  test.each<[string, PaymentStatus, boolean]>([
+    ['checkout: a returning customer whose payment is still open -> payment.reused', 'open', true],
+    ['checkout: a returning customer whose payment has ended -> a new payment', 'failed', false],
+  ])('%s', async (_rule, status, reused) => {
+    // Prepare
+    const store = linkStore([{ ...aLink(), version: 1 }]);
+    const first = (await openCheckout(store.deps, aLink().id, newCustomer)).payment;
+    store.payments.set(first.id, { ...first, status });
+    store.events.length = 0;
+    // Act
+    const again = await openCheckout(store.deps, aLink().id, { clientKey: 'ck_1', returning: true });
+    // Assess
+    expect(again.reused).toBe(reused);
+    expect(again.payment.id === first.id).toBe(reused);
+    expect(typesOf(store.events)).toEqual([PAYMENT_LINK_EVENT.checkoutRequested, reused ? PAYMENT_LINK_EVENT.paymentReused : PAYMENT_LINK_EVENT.paymentCreated]);
+  });
+});
+
+describe('Use case: expireDueLinks (the minute job)', () => {
+  test('job: every active link past its expires_at expires with its event; others, and other scopes, are left; the count is what expired', async () => {
+    // Prepare
+    const due = { ...aLink({ id: 'pl_due', expiresAt: EARLIER }), version: 1 };
+    const dueNow = { ...aLink({ id: 'pl_due_now', expiresAt: NOW.toISOString() }), version: 1 };
+    const ahead = { ...aLink({ id: 'pl_ahead', expiresAt: LATER }), version: 1 };
+    const inactive = { ...aLink({ id: 'pl_inactive', status: 'inactive', expiresAt: EARLIER }), version: 1 };
+    const otherOrganization = { ...aLink({ id: 'pl_other', orgId: 'org_other', expiresAt: EARLIER }), version: 1 };
+    const store = linkStore([due, dueNow, ahead, inactive, otherOrganization]);
+    // Act
+    const processed = await expireDueLinks(store.deps, NOW, { orgId: aLink().orgId, mode: 'test' });
+    // Assess
+    expect(processed).toBe(2);
+    expect(['pl_due', 'pl_due_now', 'pl_ahead', 'pl_inactive', 'pl_other'].map((id) => store.link(id).status)).toEqual(['expired', 'expired', 'active', 'inactive', 'active']);
+    expect(store.events.map((event) => [event.envelope.type, event.envelope.data.id])).toEqual([
+      [PAYMENT_LINK_EVENT.expired, 'pl_due'],
+      [PAYMENT_LINK_EVENT.expired, 'pl_due_now'],
+    ]);
+  });
+
+  test('job: a link whose expiry was moved ahead meanwhile is checked again and left active', async () => {
+    // Prepare
+    const store = linkStore([{ ...aLink({ expiresAt: EARLIER }), version: 1 }], (current) => ({ ...current, expiresAt: LATER, version: current.version + 1 }));
+    // Act
+    const processed = await expireDueLinks(store.deps, NOW);
+    // Assess
+    expect(processed).toBe(0);
+    expect(store.link()).toMatchObject({ status: 'active', expiresAt: LATER });
+    expect(store.events).toEqual([]);
   });
 });

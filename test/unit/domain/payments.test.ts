@@ -20,7 +20,7 @@ import {
 import { BusinessRuleError, ConflictError } from '../../../shared/errors';
 import type { OutboxEvent } from '../../../shared/events';
 import { completePayment, type CheckoutDeps } from '../../../shared/use-cases/checkout';
-import { aLink, aPayment, CREATED_AT, urls } from './fixtures';
+import { aLink, aPayment, CREATED_AT, urls, typesOf } from './fixtures';
 
 /**
  * Payments (contract "Payment shape inside the link's payment sub-list"; product-decisions §4,
@@ -176,7 +176,6 @@ function checkoutStore(link: PaymentLink, payments: Payment[], concurrent?: (cur
 }
 
 const openPayment = (id = 'pay_open') => aPayment({ id, status: 'open', paidAt: undefined });
-const typesOf = (events: OutboxEvent[]) => events.map((event) => event.envelope.type);
 
 describe('Use case: completePayment (status moves)', () => {
   test.each(PAYMENT_STATUSES.filter((status) => status !== 'open' && status !== 'paid'))('move: open -> %s; the link is not counted, nothing is credited or announced', async (outcome) => {
