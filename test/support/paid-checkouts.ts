@@ -1,5 +1,5 @@
 import { eventsFor, outboxEvents } from './events';
-import { client } from './http';
+import { client, type HttpResult } from './http';
 import { createMerchant, type TestStack } from './stack';
 
 /**
@@ -10,12 +10,23 @@ import { createMerchant, type TestStack } from './stack';
  */
 const PAYER_SETTLES_WITHIN_MS = 80_000;
 
-/** One customer paying on the link, retrying a 503 after its Retry-After as a client should. */
-async function pay(api: ReturnType<typeof client>, linkId: string) {
+/**
+ * API Gateway's own 503: it stopped waiting for an invocation (queued behind the others on a
+ * loaded machine) that may still run and commit; that answer is lost to the payer.
+ */
+const isGatewayTimeout = (result: HttpResult) => result.status === 503 && result.body?.message === 'Service Unavailable';
+
+/**
+ * One customer paying on the link, retrying a 503 after its Retry-After as a client should (a
+ * retry is a new checkout). Its last answer, and how many answers API Gateway lost on the way.
+ */
+async function pay(api: ReturnType<typeof client>, linkId: string): Promise<HttpResult & { lostAnswers: number }> {
   const deadline = Date.now() + PAYER_SETTLES_WITHIN_MS;
+  let lostAnswers = 0;
   for (;;) {
     const result = await api.post(`/v1/test_helpers/payment_links/${linkId}/checkout`, { outcome: 'paid' });
-    if (result.status !== 503 || Date.now() > deadline) return result;
+    if (isGatewayTimeout(result)) lostAnswers++;
+    if (result.status !== 503 || Date.now() > deadline) return { ...result, lostAnswers };
     await new Promise((resolve) => setTimeout(resolve, Number(result.headers.get('retry-after') ?? 1) * 1000));
   }
 }
@@ -35,7 +46,10 @@ export async function expectTheLimitHoldsUnderConcurrentPayers(stack: TestStack)
   const paid = results.filter((result) => result.status === 201 && result.body.status === 'paid');
   const lost = results.filter((result) => result.status === 201 && result.body.status === 'canceled');
   const denied = results.filter((result) => result.status === 409);
-  expect(paid).toHaveLength(25);
+  // Exactly 25 answers say paid, but for answers API Gateway lost (the link's counts below are exact in any case).
+  const lostAnswers = results.reduce((sum, result) => sum + result.lostAnswers, 0);
+  expect(paid.length).toBeLessThanOrEqual(25);
+  expect(paid.length + lostAnswers).toBeGreaterThanOrEqual(25);
   expect(paid.length + lost.length + denied.length).toBe(200);
   expect(results.every((result) => result.status !== 500)).toBe(true);
 
