@@ -18,7 +18,8 @@ export function toIsoMicros(value: string): string {
   const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?(Z|[+-]\d{2}:\d{2})$/.exec(value);
   if (!match) return isoMicros(value);
   const [, seconds, fraction = '', zone] = match;
-  if (zone !== 'Z' && zone !== '+00:00') return isoMicros(value);
+  // Another offset: the instant in UTC (Date keeps milliseconds), then the given digits beyond them.
+  if (zone !== 'Z' && zone !== '+00:00') return `${isoMicros(value).slice(0, 23)}${fraction.padEnd(6, '0').slice(3)}+00:00`;
   return `${seconds}.${fraction.padEnd(6, '0')}+00:00`;
 }
 
