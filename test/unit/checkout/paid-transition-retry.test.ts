@@ -55,8 +55,8 @@ test('paid transition: TransactionConflict is retried with backoff and then succ
   expect(credited.mock.calls).toEqual([[{ orgId: 'org_x', mode: 'test', currency: 'EUR' }]]);
   expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(3);
   const actions = dynamo.commandCalls(TransactWriteCommand)[2].args[0].input.TransactItems!;
-  // The link's condition is its counters and status, never its version.
-  expect(actions[0].Update?.ConditionExpression).toBe('#status = :active AND (attribute_type(#expiresAt, :null) OR #expiresAt > :paidAt) AND #paidCount = :readCount AND attribute_type(#firstPaidAt, :null)');
+  // The link's condition is its status, limit and counters, never its version.
+  expect(actions[0].Update?.ConditionExpression).toBe('#status = :active AND (attribute_type(#expiresAt, :null) OR #expiresAt > :paidAt) AND #paymentsLimit = :readLimit AND #paidCount = :readCount AND attribute_type(#firstPaidAt, :null)');
   expect(actions.map((action) => Object.keys(action)[0])).toEqual(['Update', 'Put', 'Update', 'Put', 'Put']);
 });
 
@@ -78,6 +78,7 @@ test('paid transition: an unlimited link is counted without a paid-count conditi
   dynamo.on(TransactWriteCommand).resolves({});
   await completePayment(deps(), payment.id, 'paid');
   const update = dynamo.commandCalls(TransactWriteCommand)[0].args[0].input.TransactItems![0].Update!;
-  expect(update.ConditionExpression).toBe('#status = :active AND (attribute_type(#expiresAt, :null) OR #expiresAt > :paidAt)');
+  // Still unlimited at commit time: a limit set meanwhile sends the payer back to read it.
+  expect(update.ConditionExpression).toBe('#status = :active AND (attribute_type(#expiresAt, :null) OR #expiresAt > :paidAt) AND (attribute_not_exists(#paymentsLimit) OR attribute_type(#paymentsLimit, :null))');
   expect(update.UpdateExpression).toBe('SET #paidCount = #paidCount + :one, #version = #version + :one, #lastPaidAt = :paidAt, #firstPaidAt = :firstPaidAt');
 });
