@@ -115,6 +115,12 @@ const STATUSES: StatusEntry[] = [
     action: 'Check the id and that the key has the object\'s mode.',
   },
   {
+    status: 405,
+    meaning: 'The path exists, but not with this method. The <code>Allow</code> header lists the methods it takes.',
+    causes: ['For example <code>DELETE /v1/payment_links</code> (it takes <code>GET, POST</code>), or <code>HEAD</code> on an API path (the API answers <code>GET</code>; pages answer <code>HEAD</code> too).'],
+    action: 'Use one of the methods in <code>Allow</code>.',
+  },
+  {
     status: 409,
     meaning: 'The current state of an object refuses the action.',
     causes: [
@@ -175,7 +181,8 @@ export function errorReferencePage(urls: PublicUrls): string {
 <main>
 <h1>Errors</h1>
 <p>Every error of every endpoint, including the test helpers and the checkout's JSON answers, is one JSON envelope with the
-HTTP status mirrored in the body. Details are actionable and never show internals (no stack traces, table or index names).</p>
+HTTP status mirrored in the body. Details are actionable and never show internals (no stack traces, table or index names).
+Every answer, an error or not, carries a <code>Request-Id</code> header: quote it when you ask us about a request.</p>
 <pre>${escapeHtml(JSON.stringify(example, null, 2))}</pre>
 
 <h2 id="envelope">The envelope</h2>

@@ -68,13 +68,24 @@ const PAGE_HEADERS = {
 
 const withPageHeaders = (result: ApiResult): ApiResult => ({ ...result, headers: { ...PAGE_HEADERS, ...result.headers } });
 
+type PageRequest = middy.Request<ApiEvent, ApiResult, Error, Context>;
+
+/** A HEAD request gets what GET would, headers and status, without the body. */
+function headersOnlyForHead(request: PageRequest): void {
+  if (request.event.requestContext?.http?.method !== 'HEAD' || !request.response) return;
+  const { isBase64Encoded: _encoding, ...answer } = request.response;
+  request.response = { ...answer, body: '' };
+}
+
 /**
  * A handler for the customer's HTML pages: like `apiHandler`'s error mapping, but every error
- * is an HTML page with the mapped status, never JSON and never internals.
+ * is an HTML page with the mapped status, never JSON and never internals. HEAD (routed to every
+ * page read with GET) is answered like GET, without the body.
  */
 export function pageHandler(run: (event: ApiEvent, urls: PublicUrls, deadline: number) => Promise<ApiResponse>) {
   return middy<ApiEvent, ApiResult, Error, Context>()
     .use(observeRequests())
+    .use({ after: headersOnlyForHead, onError: headersOnlyForHead })
     .use({
       onError: async (request) => {
         const { status, envelope } = toErrorResponse(request.error, urlsFor(request.event).docs);

@@ -17,6 +17,8 @@ export interface ServedRoute {
  */
 export interface LocalFunctions {
   routes: ServedRoute[];
+  /** What answers a request no route takes (API Gateway's `$default` route): what `loadHandler` takes. */
+  defaultRoute: string;
   loadHandler(name: string): Promise<LambdaHandler>;
   /** The minute jobs and the event machinery, until `stop`. */
   startBackground(): Promise<void>;

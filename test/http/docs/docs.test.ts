@@ -63,7 +63,7 @@ test('docs: the error reference explains every error status, the envelope and th
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toMatch(/^text\/html/);
   const html = await response.text();
-  for (const status of [400, 401, 403, 404, 409, 422, 500, 503]) expect(html).toContain(`id="status-${status}"`);
+  for (const status of [400, 401, 403, 404, 405, 409, 422, 500, 503]) expect(html).toContain(`id="status-${status}"`);
   for (const field of ['status', 'type', 'detail', 'attribute', 'links.documentation']) expect(html).toContain(`<code>${field}</code>`);
   expect(html).toContain('400 or 422: shape or business rule');
   expect(html).toContain('Retry-After');
