@@ -1,6 +1,6 @@
 import type { PublicUrls } from '../config';
 import { STATUS_TYPES } from '../http/error-envelope';
-import { escapeHtml, htmlPage } from '../http/page';
+import { escapeHtml, htmlPage, ICON_LINK } from '../http/page';
 import { SWAGGER_UI_VERSION } from './swagger-ui';
 
 /**
@@ -176,7 +176,7 @@ export function errorReferencePage(urls: PublicUrls): string {
   };
   return htmlPage(
     'Errors · Payment Operations API',
-    `<style>${STYLE}</style>`,
+    `${ICON_LINK}\n<style>${STYLE}</style>`,
     `${nav(urls)}
 <main>
 <h1>Errors</h1>

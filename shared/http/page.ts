@@ -32,11 +32,17 @@ ${body}
 </html>`;
 }
 
-/** A page of the house style; `extraStyle` is appended to (and may override) its style sheet, `extraHead` follows it. */
-export function htmlDocument(title: string, body: string, extraStyle = '', extraHead = ''): string {
+/** The service's icon, inline (a data: URL): a page that names it makes the browser ask for no /favicon.ico. */
+export const ICON_LINK = `<link rel="icon" type="image/svg+xml" href="data:image/svg+xml,${encodeURIComponent(
+  "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'><rect width='32' height='32' rx='7' fill='#1d4ed8'/><path d='M8 22h16M10 18v-5M16 18V9M22 18v-7' stroke='#fff' stroke-width='3' stroke-linecap='round'/></svg>",
+)}">`;
+
+/** A page of the house style (with the service's icon); `extraStyle` is appended to (and may override) its style sheet. */
+export function htmlDocument(title: string, body: string, extraStyle = ''): string {
   return htmlPage(
     title,
-    `${extraHead}<style>
+    `${ICON_LINK}
+<style>
   body { font-family: system-ui, sans-serif; margin: 0; background: #f5f6f8; color: #1d2330; }
   main { max-width: 28rem; margin: 3rem auto; background: #fff; border-radius: 12px; padding: 2rem; box-shadow: 0 1px 4px rgba(0,0,0,.08); }
   h1 { font-size: 1.4rem; margin-top: 0; }
@@ -77,12 +83,16 @@ function headersOnlyForHead(request: PageRequest): void {
   request.response = { ...answer, body: '' };
 }
 
+/** An error as a page in its readers' own words, or undefined for the house page (the status name and the detail). */
+export type ErrorPage = (status: number) => string | undefined;
+
 /**
  * A handler for the customer's HTML pages: like `apiHandler`'s error mapping, but every error
- * is an HTML page with the mapped status, never JSON and never internals. HEAD (routed to every
- * page read with GET) is answered like GET, without the body.
+ * is an HTML page with the mapped status, never JSON and never internals (`errorPage`, where the
+ * readers are not developers: the checkout's customers). HEAD (routed to every page read with
+ * GET) is answered like GET, without the body.
  */
-export function pageHandler(run: (event: ApiEvent, urls: PublicUrls, deadline: number) => Promise<ApiResponse>) {
+export function pageHandler(run: (event: ApiEvent, urls: PublicUrls, deadline: number) => Promise<ApiResponse>, errorPage?: ErrorPage) {
   return middy<ApiEvent, ApiResult, Error, Context>()
     .use(observeRequests())
     .use({ after: headersOnlyForHead, onError: headersOnlyForHead })
@@ -93,7 +103,7 @@ export function pageHandler(run: (event: ApiEvent, urls: PublicUrls, deadline: n
         request.response = withPageHeaders(
           toResult({
             status,
-            html: htmlDocument(envelope.type, `<h1>${escapeHtml(envelope.type)}</h1><p>${escapeHtml(envelope.detail)}</p>`),
+            html: errorPage?.(status) ?? htmlDocument(envelope.type, `<h1>${escapeHtml(envelope.type)}</h1><p>${escapeHtml(envelope.detail)}</p>`),
           }),
         );
       },
