@@ -94,6 +94,19 @@ describeBrowser('docs in headless Chromium', () => {
     await page.close();
   });
 
+  test.each(['/docs', '/docs/errors'])('browser: %s fits a 390 px wide phone without scrolling sideways', async (path) => {
+    // Prepare
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+
+    // Act
+    await page.goto(`${stack.baseUrl}${path}`, { waitUntil: 'networkidle' });
+    if (path === '/docs') await page.getByText('/v1/payment_links', { exact: true }).first().waitFor();
+
+    // Assess
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.close();
+  });
+
   test('browser: the error reference explains 422 and the 400 vs 422 split', async () => {
     const page = await browser.newPage();
     await page.goto(`${stack.baseUrl}/docs/errors`);
