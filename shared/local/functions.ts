@@ -3,6 +3,9 @@ import type { ApiEvent, ApiResult } from '../http/response';
 
 export type LambdaHandler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
 
+/** API Gateway's catch-all route key: the requests no other route takes. */
+export const DEFAULT_ROUTE_KEY = '$default';
+
 /** A route the local API server serves: `handler` is what `loadHandler` takes. */
 export interface ServedRoute {
   method: string;

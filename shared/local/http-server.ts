@@ -7,7 +7,7 @@ import { PayloadTooLargeError } from '../errors';
 import { LIMITS } from '../limits';
 import type { ApiEvent, ApiResult } from '../http/response';
 import { toErrorResponse } from '../http/error-envelope';
-import type { LambdaHandler, ServedRoute } from './functions';
+import { DEFAULT_ROUTE_KEY, type LambdaHandler, type ServedRoute } from './functions';
 
 interface CompiledRoute {
   route: ServedRoute;
@@ -141,7 +141,7 @@ export async function startApiServer(options: {
         return { routeKey: `${route.method} ${route.path}`, handler: route.handler, ...(params.length ? { pathParameters } : {}) };
       }
     }
-    return { routeKey: '$default', handler: options.defaultRoute };
+    return { routeKey: DEFAULT_ROUTE_KEY, handler: options.defaultRoute };
   };
   const handlers = new Map<string, Promise<LambdaHandler>>();
   const docsUrl = () => `${process.env.DOCS_URL ?? `${process.env.BASE_URL ?? ''}/docs`}`;

@@ -1,13 +1,11 @@
 import { AWS_LIMITS } from '../../aws-limits';
 import type { ApiEvent, ApiResult } from '../../http/response';
 import { logger } from '../../observability/logger';
+import { DEFAULT_ROUTE_KEY } from '../functions';
 import type { AccessDecision } from './iam';
 import type { LocalResources } from './resources';
 import { resourcesOfType, type SynthesizedStack } from './template';
 import type { FunctionSpec, InvokeOutcome } from './workers';
-
-/** API Gateway's catch-all route key: the requests no other route takes. */
-export const DEFAULT_ROUTE_KEY = '$default';
 
 /** One route of the template's HTTP API and what API Gateway knows of it. */
 export interface ApiRoute {
