@@ -3,6 +3,9 @@ import type { ApiEvent, ApiResult } from '../../shared/http/response';
 
 export type LambdaHandler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
 
+/** API Gateway's catch-all route key: the requests no other route takes. */
+export const DEFAULT_ROUTE_KEY = '$default';
+
 /** A route the local API server serves: `handler` is what `loadHandler` takes. */
 export interface ServedRoute {
   method: string;
@@ -17,6 +20,8 @@ export interface ServedRoute {
  */
 export interface LocalFunctions {
   routes: ServedRoute[];
+  /** What answers a request no route takes (API Gateway's `$default` route): what `loadHandler` takes. */
+  defaultRoute: string;
   loadHandler(name: string): Promise<LambdaHandler>;
   /** The minute jobs and the event machinery, until `stop`. */
   startBackground(): Promise<void>;

@@ -2,7 +2,8 @@ import { createDocumentClient } from '../../shared/db/client';
 import { runAllJobs } from '../../shared/jobs';
 import { createServices } from '../../shared/services';
 import { createDirectory } from '../../shared/db/directory';
-import { routes } from '../../shared/api';
+import { routes, unmatchedRouteHandler } from '../../shared/api';
+import { methodsOf } from '../../shared/api/operation';
 import { SCOPES } from '../../shared/auth/principal';
 import { startArtifactFunctions, type ArtifactFunctions } from './artifacts/functions';
 import { backgroundTasks } from './background';
@@ -58,7 +59,9 @@ async function sourceFunctions(options: LocalStackOptions): Promise<LocalFunctio
   await ensureTable(options.dynamodbEndpoint, options.tableName);
   const stoppers: (() => Promise<void>)[] = [];
   return {
-    routes,
+    // One route per method, as the stack deploys them.
+    routes: routes.flatMap((route) => methodsOf(route).map((method) => ({ method, path: route.path, handler: route.handler }))),
+    defaultRoute: unmatchedRouteHandler,
     loadHandler,
     async startBackground() {
       stoppers.push(startMinuteJobs(options));
@@ -103,6 +106,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     stoppers.push(functions.stop);
     api = await startApiServer({
       routes: functions.routes,
+      defaultRoute: functions.defaultRoute,
       port: options.port,
       host: options.host,
       loadHandler: functions.loadHandler,

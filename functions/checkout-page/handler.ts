@@ -1,5 +1,5 @@
 import { checkoutOpeningServices } from '../../shared/services/checkout';
-import { checkoutPage, deniedPage } from '../../shared/checkout/pages';
+import { checkoutErrorPage, checkoutPage, deniedPage } from '../../shared/checkout/pages';
 import { CLIENT_KEY_COOKIE, clientKeyCookie, isClientKey, newClientKey } from '../../shared/checkout/session';
 import { cookiesOf } from '../../shared/http/cookies';
 import { pageHandler } from '../../shared/http/page';
@@ -22,4 +22,4 @@ export const handler = pageHandler(async (event, urls) => {
     if (error instanceof CheckoutDeniedError) return { status: 409, html: deniedPage(error.denial), cookies };
     throw error;
   }
-});
+}, checkoutErrorPage);

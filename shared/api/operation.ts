@@ -135,3 +135,15 @@ export function defineForm<P extends z.ZodMiniObject, Q extends z.ZodMiniObject,
 }
 
 export const pathParamNames = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
+
+/** A route's path as API Gateway matches it: each `{name}` is one segment, captured in order. */
+export const pathPattern = (path: string) => new RegExp(`^${path.replace(/\{\w+\}/g, '([^/]+)')}$`);
+
+export type Method = 'GET' | 'HEAD' | 'POST';
+
+/**
+ * The methods a route answers: its own, and HEAD for a page read with GET (a browser, a link
+ * checker or a preview asks for the headers only). HTTP API does not answer HEAD on a GET route
+ * by itself: the stack routes it too.
+ */
+export const methodsOf = (route: Route): Method[] => (route.kind === 'page' && route.method === 'GET' ? ['GET', 'HEAD'] : [route.method]);

@@ -203,7 +203,12 @@ export const eventEntity = /* @__PURE__ */ defineEntity<{ orgId: string; mode: M
  */
 export const EVENT_PREFIX_INDEXES = ['gsi3', 'gsi4', 'gsi5'] as const;
 
-export const deliveryAttemptEntity = /* @__PURE__ */ defineEntity({ name: 'delivery_attempt', label: 'Delivery attempt', key: { pk: 'EVT#{evt}', sk: 'DLV#{attempt}' } });
+/** One attempt of a delivery, under its event, in time order (the event's deliveries list them oldest first). */
+export const deliveryAttemptEntity = /* @__PURE__ */ defineEntity({
+  name: 'delivery_attempt',
+  label: 'Delivery attempt',
+  key: { pk: 'EVT#{evt}', sk: 'DLV#{at}#{attempt}#{target}' },
+});
 
 export const webhookSubscriptionEntity = /* @__PURE__ */ defineEntity<{ id: string; orgId: string; mode: Mode }>({
   name: 'webhook_subscription',

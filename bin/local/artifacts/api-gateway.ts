@@ -1,6 +1,7 @@
 import { AWS_LIMITS } from '../../../shared/aws-limits';
 import type { ApiEvent, ApiResult } from '../../../shared/http/response';
 import { logger } from '../../../shared/observability/logger';
+import { DEFAULT_ROUTE_KEY } from '../functions';
 import type { AccessDecision } from './iam';
 import type { LocalResources } from './resources';
 import { resourcesOfType, type SynthesizedStack } from './template';
@@ -8,8 +9,8 @@ import type { FunctionSpec, InvokeOutcome } from './workers';
 
 /** One route of the template's HTTP API and what API Gateway knows of it. */
 export interface ApiRoute {
-  method: string;
-  path: string;
+  /** `METHOD /path`, or `$default`. */
+  key: string;
   /** The route's logical id: what the local server's loadHandler takes. */
   handler: string;
   spec: FunctionSpec;
@@ -27,8 +28,9 @@ const API_GATEWAY = {
 
 /**
  * The template's HTTP API routes: RouteKey → Integration → function, Lambda proxy integrations
- * of payload format 2.0 only. API Gateway prefers a literal segment to a path parameter, and
- * the local server takes the first match: routes with fewer parameters come first.
+ * of payload format 2.0 only; `METHOD /path` routes and the `$default` route. API Gateway prefers
+ * a literal segment to a path parameter, and the local server takes the first match: routes with
+ * fewer parameters come first.
  */
 export function readRoutes(stack: SynthesizedStack, resources: LocalResources, functionByKey: (key: string) => FunctionSpec | undefined): ApiRoute[] {
   const { resolve, nameOf } = resources;
@@ -38,8 +40,11 @@ export function readRoutes(stack: SynthesizedStack, resources: LocalResources, f
     .sort(([, a], [, b]) => parameters(a.Properties?.RouteKey) - parameters(b.Properties?.RouteKey))
     .map(([logicalId, route]) => {
       const properties = route.Properties ?? {};
-      const [method, path] = String(properties.RouteKey).split(' ');
-      if (!path || method === 'ANY' || path.includes('+}')) throw new Error(`Route ${properties.RouteKey} is not imitated in artifact mode (only METHOD /path routes)`);
+      const key = String(properties.RouteKey);
+      const [method, path] = key.split(' ');
+      if (key !== DEFAULT_ROUTE_KEY && (!path || method === 'ANY' || path.includes('+}'))) {
+        throw new Error(`Route ${key} is not imitated in artifact mode (only METHOD /path routes and $default)`);
+      }
       const integration = integrations.get(String(resolve(properties.Target)).replace(/^integrations\//, ''))?.Properties ?? {};
       if (integration.IntegrationType !== 'AWS_PROXY' || integration.PayloadFormatVersion !== '2.0') {
         throw new Error(`Route ${properties.RouteKey}: artifact mode serves Lambda proxy integrations of payload format 2.0`);
@@ -47,11 +52,11 @@ export function readRoutes(stack: SynthesizedStack, resources: LocalResources, f
       const spec = functionByKey(resolve(integration.IntegrationUri) as string);
       if (!spec) throw new Error(`Route ${properties.RouteKey} invokes no function of the stack`);
       return {
-        method,
-        path,
+        key,
         handler: logicalId,
         spec,
-        sourceArn: `arn:aws:execute-api:${stack.region}:${stack.account}:${resolve(properties.ApiId)}/$default/${method}${path}`,
+        // What API Gateway names as the source of the invocation: stage, then method and path, or `$default`.
+        sourceArn: `arn:aws:execute-api:${stack.region}:${stack.account}:${resolve(properties.ApiId)}/$default/${key === DEFAULT_ROUTE_KEY ? key : `${method}${path}`}`,
         timeoutMs: Math.min(Number(integration.TimeoutInMillis ?? AWS_LIMITS.apiGateway.integrationTimeoutMs), AWS_LIMITS.apiGateway.integrationTimeoutMs),
       };
     });
@@ -64,7 +69,7 @@ export function readRoutes(stack: SynthesizedStack, resources: LocalResources, f
  * `{"message":"Service Unavailable"}` (docs/architecture.md, artifact mode).
  */
 export function routeHandler(route: ApiRoute, deps: { invoke(event: ApiEvent): Promise<InvokeOutcome>; mayInvoke(): AccessDecision }) {
-  const name = `${route.method} ${route.path}`;
+  const name = route.key;
   return async (event: ApiEvent): Promise<ApiResult> => {
     if (!deps.mayInvoke().allowed) {
       logger.error('artifact mode: API Gateway may not invoke the function (AWS::Lambda::Permission)', { route: name, function: route.spec.name });

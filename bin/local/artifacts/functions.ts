@@ -4,7 +4,7 @@ import { join, resolve as resolvePath } from 'node:path';
 import { AWS_LIMITS } from '../../../shared/aws-limits';
 import { logger } from '../../../shared/observability/logger';
 import { freePort } from '../free-port';
-import type { LocalFunctions } from '../functions';
+import { DEFAULT_ROUTE_KEY, type LocalFunctions } from '../functions';
 import { readRoutes, routeHandler } from './api-gateway';
 import { startAwsEdge, type AccessDenial, type EdgeCaller } from './edge';
 import { createLocalEventBridge, ruleOf, type BusEvent, type LocalRule, type RuleTarget } from './eventbridge';
@@ -243,6 +243,8 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
   const eventBridge = createLocalEventBridge({ region, account, buses, rules, deliver });
 
   const routes = readRoutes(stack, resources, functionByKey);
+  const defaultRoute = routes.find(({ key }) => key === DEFAULT_ROUTE_KEY);
+  if (!defaultRoute) throw new Error(`The template's HTTP API has no ${DEFAULT_ROUTE_KEY} route: requests no route takes would get no answer of the service`);
   const loadHandler = async (routeId: string) => {
     const route = routes.find((candidate) => candidate.handler === routeId)!;
     return routeHandler(route, {
@@ -270,7 +272,13 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
   return {
     awsEndpoint: edgeUrl,
     recentDenials: () => [...denials],
-    routes: routes.map(({ method, path, handler }) => ({ method, path, handler })),
+    routes: routes
+      .filter(({ key }) => key !== DEFAULT_ROUTE_KEY)
+      .map(({ key, handler }) => {
+        const [method, path] = key.split(' ');
+        return { method, path, handler };
+      }),
+    defaultRoute: defaultRoute.handler,
     loadHandler,
     async startBackground() {
       background.push(eventBridge.startSchedules());
@@ -292,7 +300,7 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
     },
     stats: () => Object.fromEntries([...pools.values()].map((pool) => [pool.spec.name, pool.stats()])),
     functionOfRoute(routeKey) {
-      const route = routes.find((candidate) => `${candidate.method} ${candidate.path}` === routeKey);
+      const route = routes.find((candidate) => candidate.key === routeKey);
       if (!route) throw new Error(`The template has no route ${routeKey}`);
       return route.spec.name;
     },
