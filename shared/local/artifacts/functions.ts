@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { join, resolve as resolvePath } from 'node:path';
 import { AWS_LIMITS } from '../../aws-limits';
 import { logger } from '../../observability/logger';
+import { LOCAL_WEBHOOK_SETTINGS, retryPolicyVariables } from '../../webhooks/settings';
 import { freePort } from '../free-port';
 import type { LocalFunctions } from '../functions';
 import { readRoutes, routeHandler } from './api-gateway';
@@ -167,6 +168,8 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
         AWS_ACCESS_KEY_ID: logicalId,
         AWS_SECRET_ACCESS_KEY: 'artifact-mode',
         AWS_ENDPOINT_URL: edgeUrl,
+        // Local webhook retries are seconds apart (product-decisions §9), not AWS's 30 s and more.
+        ...retryPolicyVariables(LOCAL_WEBHOOK_SETTINGS.policy),
         // Every webhook receiver on this machine has a private address.
         WEBHOOK_ALLOW_PRIVATE_URLS: process.env.WEBHOOK_ALLOW_PRIVATE_URLS ?? 'true',
         ...Object.fromEntries(PASSED_THROUGH.filter((variable) => process.env[variable] !== undefined).map((variable) => [variable, process.env[variable]!])),
