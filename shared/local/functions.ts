@@ -1,7 +1,7 @@
-import type { Context } from 'aws-lambda';
 import type { ApiEvent, ApiResult } from '../http/response';
 
-export type LambdaHandler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
+/** One route's function behind API Gateway: the answer the client gets for an event. */
+export type RouteInvoker = (event: ApiEvent) => Promise<ApiResult>;
 
 /** A route the local API server serves: `handler` is what `loadHandler` takes. */
 export interface ServedRoute {
@@ -17,7 +17,7 @@ export interface ServedRoute {
  */
 export interface LocalFunctions {
   routes: ServedRoute[];
-  loadHandler(name: string): Promise<LambdaHandler>;
+  loadHandler(name: string): Promise<RouteInvoker>;
   /** The minute jobs and the event machinery, until `stop`. */
   startBackground(): Promise<void>;
   stop(): Promise<void>;

@@ -1,4 +1,3 @@
-import type { Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -6,7 +5,7 @@ import { NotFoundError, PayloadTooLargeError } from '../errors';
 import { LIMITS } from '../limits';
 import type { ApiEvent, ApiResult } from '../http/response';
 import { toErrorResponse } from '../http/error-envelope';
-import type { LambdaHandler, ServedRoute } from './functions';
+import type { RouteInvoker, ServedRoute } from './functions';
 
 interface CompiledRoute {
   route: ServedRoute;
@@ -21,27 +20,6 @@ function compile(route: ServedRoute): CompiledRoute {
     return '([^/]+)';
   });
   return { route, pattern: new RegExp(`^${source}$`), params };
-}
-
-export function lambdaContext(name: string): Context {
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName: name,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${name}`,
-    memoryLimitInMB: '1024',
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/${name}`,
-    logStreamName: 'local',
-    // No function timeout in source mode: its one process serves every invocation with one
-    // socket pool and the per-link lock, waits no Lambda has, so the 10 s budget failed requests
-    // that AWS would answer (the 200-payer test under full-suite load). Artifact mode enforces
-    // each function's timeout with the kill (shared/local/artifacts/workers.ts).
-    getRemainingTimeInMillis: () => 900_000,
-    done: () => {},
-    fail: () => {},
-    succeed: () => {},
-  };
 }
 
 /** Like API Gateway: a segment that is not valid percent-encoding is passed on as written. */
@@ -121,17 +99,18 @@ export interface LocalApiServer {
 
 /**
  * Serves the route table over HTTP by turning each request into the API Gateway event the
- * deployed API would send and invoking the very same Lambda handler module.
+ * deployed API would send and handing it to the route's function (the handler module in this
+ * process, or its bundle in artifact mode), which answers as API Gateway would.
  */
 export async function startApiServer(options: {
   routes: ServedRoute[];
   port: number;
   host?: string;
-  loadHandler: (name: string) => Promise<LambdaHandler>;
+  loadHandler: (name: string) => Promise<RouteInvoker>;
   onListening?: (port: number) => void;
 }): Promise<LocalApiServer> {
   const compiled = options.routes.map(compile);
-  const handlers = new Map<string, Promise<LambdaHandler>>();
+  const handlers = new Map<string, Promise<RouteInvoker>>();
   const docsUrl = () => `${process.env.DOCS_URL ?? `${process.env.BASE_URL ?? ''}/docs`}`;
 
   const respond = (response: ServerResponse, result: ApiResult) => {
@@ -168,7 +147,7 @@ export async function startApiServer(options: {
         }));
       }
       const handler = await handlers.get(name)!;
-      const result = await handler(toEvent(request, url, matched.route, matched.values, body), lambdaContext(name));
+      const result = await handler(toEvent(request, url, matched.route, matched.values, body));
       respond(response, result);
     } catch (error) {
       const { status, envelope } = toErrorResponse(error, docsUrl());

@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { join, resolve as resolvePath } from 'node:path';
 import { AWS_LIMITS } from '../../aws-limits';
 import { logger } from '../../observability/logger';
 import { LOCAL_WEBHOOK_SETTINGS, retryPolicyVariables } from '../../webhooks/settings';
 import { freePort } from '../free-port';
+import { defaultEnvironmentsPerFunction } from '../invocation';
 import type { LocalFunctions } from '../functions';
 import { readRoutes, routeHandler } from './api-gateway';
 import { startAwsEdge, type AccessDenial, type EdgeCaller } from './edge';
@@ -127,7 +127,7 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
   }
 
   // Functions: the bundle the template's Code asset names, with its role, memory, timeout and environment.
-  const maxWorkers = options.maxWorkersPerFunction ?? Math.max(2, availableParallelism() * 2);
+  const maxWorkers = options.maxWorkersPerFunction ?? defaultEnvironmentsPerFunction();
   for (const [logicalId, fn] of resourcesOfType(stack, 'AWS::Lambda::Function')) {
     const properties = fn.Properties ?? {};
     const asset = fn.Metadata?.['aws:asset:path'];

@@ -1,5 +1,5 @@
 import { startApiServer } from '../../../shared/local/http-server';
-import { loadHandler } from '../../../shared/local/stack';
+import { sourceRoutes } from '../../../shared/local/stack';
 import { routes } from '../../../shared/api';
 import { client, expectEnvelope } from '../../support/http';
 
@@ -7,7 +7,7 @@ import { client, expectEnvelope } from '../../support/http';
 test('key store unreachable -> 503 with Retry-After, never 401 or 500', async () => {
   process.env.DYNAMODB_ENDPOINT = 'http://127.0.0.1:9';
   process.env.TABLE_NAME = 'unreachable';
-  const api = await startApiServer({ routes, port: 0, loadHandler });
+  const api = await startApiServer({ routes, port: 0, loadHandler: sourceRoutes() });
   try {
     const result = await client(`http://127.0.0.1:${api.port}`, 'live_' + 'a'.repeat(43)).get('/v1/payments/pay_x');
     expectEnvelope(result, 503);

@@ -7,7 +7,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Mode } from '../../../shared/auth/principal';
 import { readBalance } from '../../../shared/db/balance';
 import * as keys from '../../../shared/db/keys';
-import { lambdaContext } from '../../../shared/local/http-server';
+import { lambdaContext } from '../../../shared/local/invocation';
 import { createPaymentRepository } from '../../../shared/db/payment-repository';
 import { ChargebackListItemSchema, ChargebackSchema } from '../../../shared/domain/chargebacks';
 import type { Payment } from '../../../shared/domain/payments';

@@ -8,7 +8,7 @@ import { csvField, toCsv } from '../../../shared/csv';
 import { readBalance } from '../../../shared/db/balance';
 import { SettlementImportError } from '../../../shared/domain/settlement-import';
 import { newId } from '../../../shared/ids';
-import { lambdaContext } from '../../../shared/local/http-server';
+import { lambdaContext } from '../../../shared/local/invocation';
 import { runOps } from '../../../shared/ops/cli';
 import { opsCommands } from '../../../shared/ops/commands';
 import { client } from '../../support/http';

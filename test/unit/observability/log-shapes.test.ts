@@ -1,4 +1,4 @@
-import { lambdaContext } from '../../../shared/local/http-server';
+import { lambdaContext } from '../../../shared/local/invocation';
 import { METRICS_NAMESPACE } from '../../../shared/observability/catalog';
 
 type Line = Record<string, unknown>;
