@@ -15,9 +15,10 @@ const backLink = (link: PaymentLink, merchant: string) =>
 /**
  * The checkout: whom the customer pays, the amount as the customer reads it, the description
  * and the expiry; in test mode one button per outcome, the ones other than Pay without the
- * collected fields (`formnovalidate`), so they work in one click.
+ * collected fields (`formnovalidate`), so they work in one click. Without a payment (a preview:
+ * a HEAD, a client that does not take HTML) it has no form.
  */
-export function checkoutPage(page: { link: PaymentLink; merchant: string; paymentId: string; action: string; error?: string }): string {
+export function checkoutPage(page: { link: PaymentLink; merchant: string; paymentId?: string; action: string; error?: string }): string {
   const { link, paymentId, action, error } = page;
   const fields = [
     link.collectEmail && field('email', 'Email address', 'email', 'email'),
@@ -25,7 +26,9 @@ export function checkoutPage(page: { link: PaymentLink; merchant: string; paymen
     link.collectAddress && textarea('address', 'Billing address', 'street-address'),
   ].filter(Boolean);
   const form =
-    link.mode === 'test'
+    paymentId === undefined
+      ? ''
+      : link.mode === 'test'
       ? `<form method="post" action="${escapeHtml(action)}">
   <input type="hidden" name="payment_id" value="${escapeHtml(paymentId)}">
   ${fields.join('\n  ')}

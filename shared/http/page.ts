@@ -77,12 +77,13 @@ export function pageHandler(run: (event: ApiEvent, urls: PublicUrls, deadline: n
     .use(observeRequests())
     .use({
       onError: async (request) => {
-        const { status, envelope } = toErrorResponse(request.error, urlsFor(request.event).docs);
+        const { status, envelope, retryAfterSeconds } = toErrorResponse(request.error, urlsFor(request.event).docs);
         if (status === 500) logger.error('page failed', { error: request.error as Error, path: request.event.rawPath });
         request.response = withPageHeaders(
           toResult({
             status,
             html: htmlDocument(envelope.type, `<h1>${escapeHtml(envelope.type)}</h1><p>${escapeHtml(envelope.detail)}</p>`),
+            ...(retryAfterSeconds !== undefined ? { headers: { 'retry-after': String(retryAfterSeconds) } } : {}),
           }),
         );
       },
@@ -94,4 +95,25 @@ export function pageHandler(run: (event: ApiEvent, urls: PublicUrls, deadline: n
 export function formFields(event: ApiEvent): Record<string, string> {
   const raw = event.body ? (event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body) : '';
   return Object.fromEntries(new URLSearchParams(raw));
+}
+
+/**
+ * Whether the request takes an HTML page (RFC 9110 §12.5.1): no Accept header takes anything;
+ * otherwise the most specific range it names that covers `text/html` (the exact type, then
+ * `text` with any subtype, then any type) decides, by its `q`.
+ */
+export function acceptsHtml(event: ApiEvent): boolean {
+  const accept = event.headers?.accept;
+  if (accept === undefined || accept.trim() === '') return true;
+  let specificity = -1;
+  let quality = 0;
+  for (const range of accept.split(',')) {
+    const [mediaRange, ...parameters] = range.split(';').map((part) => part.trim().toLowerCase());
+    const matching = ['*/*', 'text/*', 'text/html'].indexOf(mediaRange);
+    if (matching <= specificity) continue;
+    const q = parameters.find((parameter) => parameter.startsWith('q='));
+    specificity = matching;
+    quality = q === undefined ? 1 : Number(q.slice(2)) || 0;
+  }
+  return quality > 0;
 }
