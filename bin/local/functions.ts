@@ -1,7 +1,7 @@
-import type { Context } from 'aws-lambda';
 import type { ApiEvent, ApiResult } from '../../shared/http/response';
 
-export type LambdaHandler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
+/** One route's function behind API Gateway: the answer the client gets for an event. */
+export type RouteInvoker = (event: ApiEvent) => Promise<ApiResult>;
 
 /** API Gateway's catch-all route key: the requests no other route takes. */
 export const DEFAULT_ROUTE_KEY = '$default';
@@ -22,7 +22,7 @@ export interface LocalFunctions {
   routes: ServedRoute[];
   /** What answers a request no route takes (API Gateway's `$default` route): what `loadHandler` takes. */
   defaultRoute: string;
-  loadHandler(name: string): Promise<LambdaHandler>;
+  loadHandler(name: string): Promise<RouteInvoker>;
   /** The minute jobs and the event machinery, until `stop`. */
   startBackground(): Promise<void>;
   stop(): Promise<void>;

@@ -1,4 +1,3 @@
-import type { Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,7 +6,7 @@ import { PayloadTooLargeError } from '../../shared/errors';
 import { LIMITS } from '../../shared/limits';
 import type { ApiEvent, ApiResult } from '../../shared/http/response';
 import { toErrorResponse } from '../../shared/http/error-envelope';
-import { DEFAULT_ROUTE_KEY, type LambdaHandler, type ServedRoute } from './functions';
+import { DEFAULT_ROUTE_KEY, type RouteInvoker, type ServedRoute } from './functions';
 
 interface CompiledRoute {
   route: ServedRoute;
@@ -22,27 +21,6 @@ interface Matched {
   routeKey: string;
   handler: string;
   pathParameters?: Record<string, string>;
-}
-
-export function lambdaContext(name: string): Context {
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName: name,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${name}`,
-    memoryLimitInMB: '1024',
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/${name}`,
-    logStreamName: 'local',
-    // No function timeout in source mode: its one process serves every invocation with one
-    // socket pool and the per-link lock, waits no Lambda has, so the 10 s budget failed requests
-    // that AWS would answer (the 200-payer test under full-suite load). Artifact mode enforces
-    // each function's timeout with the kill (bin/local/artifacts/workers.ts).
-    getRemainingTimeInMillis: () => 900_000,
-    done: () => {},
-    fail: () => {},
-    succeed: () => {},
-  };
 }
 
 /** Like API Gateway: a segment that is not valid percent-encoding is passed on as written. */
@@ -120,16 +98,17 @@ export interface LocalApiServer {
 
 /**
  * Serves the route table over HTTP by turning each request into the API Gateway event the
- * deployed API would send and invoking the very same Lambda handler module. A route matches its
- * method and path exactly (HEAD only where a HEAD route is declared); a request no route takes
- * goes to `defaultRoute`, as API Gateway's `$default` route.
+ * deployed API would send and handing it to the route's function (the handler module in this
+ * process, or its bundle in artifact mode), which answers as API Gateway would. A route matches
+ * its method and path exactly (HEAD only where a HEAD route is declared); a request no route
+ * takes goes to `defaultRoute`, as API Gateway's `$default` route.
  */
 export async function startApiServer(options: {
   routes: ServedRoute[];
   defaultRoute: string;
   port: number;
   host?: string;
-  loadHandler: (name: string) => Promise<LambdaHandler>;
+  loadHandler: (name: string) => Promise<RouteInvoker>;
   onListening?: (port: number) => void;
 }): Promise<LocalApiServer> {
   const compiled = options.routes.map(compile);
@@ -143,7 +122,7 @@ export async function startApiServer(options: {
     }
     return { routeKey: DEFAULT_ROUTE_KEY, handler: options.defaultRoute };
   };
-  const handlers = new Map<string, Promise<LambdaHandler>>();
+  const handlers = new Map<string, Promise<RouteInvoker>>();
   const docsUrl = () => `${process.env.DOCS_URL ?? `${process.env.BASE_URL ?? ''}/docs`}`;
 
   const respond = (response: ServerResponse, result: ApiResult) => {
@@ -168,7 +147,7 @@ export async function startApiServer(options: {
         }));
       }
       const handler = await handlers.get(name)!;
-      const result = await handler(toEvent(request, url, matched, body), lambdaContext(name));
+      const result = await handler(toEvent(request, url, matched, body));
       respond(response, result);
     } catch (error) {
       const { status, envelope } = toErrorResponse(error, docsUrl());

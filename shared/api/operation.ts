@@ -10,6 +10,12 @@ import type { Mode, Scope } from '../auth/principal';
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 500 | 503;
 export type Tag = 'Payment links' | 'Payments' | 'Refunds' | 'Chargebacks' | 'Settlements' | 'Events' | 'Test helpers' | 'Reference';
 
+/**
+ * The timeout of a route's function: the stack's default (lib/api-function.ts), which every
+ * route keeps. Source mode times its in-process invocations out at it too (shared/local/invocation.ts).
+ */
+export const ROUTE_TIMEOUT_SECONDS = 10;
+
 /** Table access of the route's function: decides its IAM grant (`none`: no table access). */
 export type TableAccess = 'read' | 'write' | 'none';
 

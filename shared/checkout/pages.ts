@@ -19,13 +19,16 @@ const backLink = (link: PaymentLink, merchant: string) =>
  * The checkout: whom the customer pays, the amount as the customer reads it, the description
  * and the expiry; in test mode one button per outcome, the ones other than Pay without the
  * collected fields (`formnovalidate`), so they work in one click. A `refused` form comes back
- * with what the customer typed and each problem beside its field.
+ * with what the customer typed and each problem beside its field. Without a payment (a preview:
+ * a HEAD, a client that does not take HTML) it has no form.
  */
-export function checkoutPage(page: { link: PaymentLink; merchant: string; paymentId: string; action: string; refused?: RefusedForm }): string {
+export function checkoutPage(page: { link: PaymentLink; merchant: string; paymentId?: string; action: string; refused?: RefusedForm }): string {
   const { link, paymentId, action, refused } = page;
   const fields = collectedFields(link).map((name) => customerField(CUSTOMER_FIELDS[name], refused?.values[name] ?? '', refused?.problems[name]));
   const form =
-    link.mode === 'test'
+    paymentId === undefined
+      ? ''
+      : link.mode === 'test'
       ? `<form method="post" action="${escapeHtml(action)}">
   <input type="hidden" name="payment_id" value="${escapeHtml(paymentId)}">
   ${fields.join('\n  ')}

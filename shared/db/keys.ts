@@ -56,6 +56,8 @@ export const payment = (id: string) => paymentEntity.key({ pay: id });
 export const paymentList = (scope: string) => paymentEntity.partition('gsi1', scopeValues(scope));
 export const paymentStatusList = (scope: string, status: string) => paymentEntity.partition('gsi2', { scope, status });
 export const paymentsOfLink = (linkId: string) => paymentEntity.partition('gsi3', { pl: linkId });
+/** One shard of the open payments, by last activity (sparse DUE index). */
+export const openPaymentsDue = (shard: number) => paymentEntity.partition('due', { shard });
 
 export const refund = (id: string) => refundEntity.key({ rf: id });
 export const refundList = (scope: string) => refundEntity.partition('gsi1', scopeValues(scope));

@@ -88,11 +88,12 @@ export type ErrorPage = (status: number) => string | undefined;
 
 /** The HTML page of an error: its mapped status, in the readers' words (`ownWords`) or the house page's type and detail, never internals. */
 export function errorPage(error: unknown, urls: PublicUrls, ownWords?: ErrorPage): ApiResult {
-  const { status, envelope } = toErrorResponse(error, urls.docs);
+  const { status, envelope, headers } = toErrorResponse(error, urls.docs);
   return withPageHeaders(
     toResult({
       status,
       html: ownWords?.(status) ?? htmlDocument(envelope.type, `<h1>${escapeHtml(envelope.type)}</h1><p>${escapeHtml(envelope.detail)}</p>`),
+      headers,
     }),
   );
 }
@@ -121,4 +122,25 @@ export function pageHandler(run: (event: ApiEvent, urls: PublicUrls, deadline: n
 export function formFields(event: ApiEvent): Record<string, string> {
   const raw = event.body ? (event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body) : '';
   return Object.fromEntries(new URLSearchParams(raw));
+}
+
+/**
+ * Whether the request takes an HTML page (RFC 9110 §12.5.1): no Accept header takes anything;
+ * otherwise the most specific range it names that covers `text/html` (the exact type, then
+ * `text` with any subtype, then any type) decides, by its `q`.
+ */
+export function acceptsHtml(event: ApiEvent): boolean {
+  const accept = event.headers?.accept;
+  if (accept === undefined || accept.trim() === '') return true;
+  let specificity = -1;
+  let quality = 0;
+  for (const range of accept.split(',')) {
+    const [mediaRange, ...parameters] = range.split(';').map((part) => part.trim().toLowerCase());
+    const matching = ['*/*', 'text/*', 'text/html'].indexOf(mediaRange);
+    if (matching <= specificity) continue;
+    const q = parameters.find((parameter) => parameter.startsWith('q='));
+    specificity = matching;
+    quality = q === undefined ? 1 : Number(q.slice(2)) || 0;
+  }
+  return quality > 0;
 }

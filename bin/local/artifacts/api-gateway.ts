@@ -63,10 +63,27 @@ export function readRoutes(stack: SynthesizedStack, resources: LocalResources, f
 }
 
 /**
- * API Gateway's side of a route: the function's permission, the payload limit and the
- * integration timeout. A function error (a timeout kill included) is HTTP API's 500
- * `{"message":"Internal Server Error"}`; no answer within the integration timeout is its 503
- * `{"message":"Service Unavailable"}` (docs/architecture.md, artifact mode).
+ * What HTTP API answers for one invocation behind a route, in both local modes: the function's
+ * result; for a function error (a timeout kill included) its 500 `{"message":"Internal Server
+ * Error"}`; when no answer comes within the integration timeout, its 503 `{"message":"Service
+ * Unavailable"}` (docs/architecture.md).
+ */
+export async function gatewayAnswer(invocation: Promise<InvokeOutcome>, integrationTimeoutMs: number, about: { route: string; function: string }): Promise<ApiResult> {
+  let timer: NodeJS.Timeout | undefined;
+  const integrationTimeout = new Promise<'timeout'>((done) => (timer = setTimeout(() => done('timeout'), integrationTimeoutMs)));
+  const outcome = await Promise.race([invocation, integrationTimeout]);
+  clearTimeout(timer);
+  if (outcome === 'timeout') return API_GATEWAY.timeout;
+  if (!outcome.ok) {
+    logger.error('local stack: function error behind a route', { ...about, errorType: outcome.errorType, error: outcome.errorMessage });
+    return API_GATEWAY.internalError;
+  }
+  return outcome.result as ApiResult;
+}
+
+/**
+ * API Gateway's side of a route of the template: the function's permission, the payload limit,
+ * then `gatewayAnswer` with the route's integration timeout.
  */
 export function routeHandler(route: ApiRoute, deps: { invoke(event: ApiEvent): Promise<InvokeOutcome>; mayInvoke(): AccessDecision }) {
   const name = route.key;
@@ -76,15 +93,6 @@ export function routeHandler(route: ApiRoute, deps: { invoke(event: ApiEvent): P
       return API_GATEWAY.internalError;
     }
     if (Buffer.byteLength(event.body ?? '') > AWS_LIMITS.apiGateway.payloadBytes) return API_GATEWAY.tooLarge;
-    let timer: NodeJS.Timeout | undefined;
-    const integrationTimeout = new Promise<'timeout'>((done) => (timer = setTimeout(() => done('timeout'), route.timeoutMs)));
-    const outcome = await Promise.race([deps.invoke(event), integrationTimeout]);
-    clearTimeout(timer);
-    if (outcome === 'timeout') return API_GATEWAY.timeout;
-    if (!outcome.ok) {
-      logger.error('artifact mode: function error behind a route', { route: name, function: route.spec.name, errorType: outcome.errorType, error: outcome.errorMessage });
-      return API_GATEWAY.internalError;
-    }
-    return outcome.result as ApiResult;
+    return gatewayAnswer(deps.invoke(event), route.timeoutMs, { route: name, function: route.spec.name });
   };
 }

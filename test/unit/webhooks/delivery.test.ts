@@ -21,7 +21,7 @@ import { newEvent } from '../../../shared/events';
 import { ensureTable } from '../../../bin/local/dynamodb-local';
 import { createLocalWebhookService } from '../../../bin/local/delivery-queue';
 import { createHttpSender } from '../../../shared/webhooks/http-sender';
-import { AWS_WEBHOOK_SETTINGS, LOCAL_WEBHOOK_SETTINGS, loadWebhookSettings } from '../../../shared/webhooks/settings';
+import { AWS_WEBHOOK_SETTINGS, LOCAL_WEBHOOK_SETTINGS, loadWebhookSettings, retryPolicyVariables } from '../../../shared/webhooks/settings';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver';
 import { createAttemptReader } from '../../../shared/db/delivery-attempts';
 
@@ -237,6 +237,10 @@ describe('retry settings', () => {
     expect(() => loadWebhookSettings({ WEBHOOK_TENANT_IN_FLIGHT: '0' }, AWS_WEBHOOK_SETTINGS)).toThrow(/WEBHOOK_TENANT_IN_FLIGHT/);
     expect(() => loadWebhookSettings({ WEBHOOK_RETRY_SCHEDULE: '1,x' }, LOCAL_WEBHOOK_SETTINGS)).toThrow(/WEBHOOK_RETRY_SCHEDULE/);
     expect(() => loadWebhookSettings({ WEBHOOK_ALLOW_PRIVATE_URLS: 'yes' }, LOCAL_WEBHOOK_SETTINGS)).toThrow(/WEBHOOK_ALLOW_PRIVATE_URLS/);
+  });
+
+  test("artifact mode: the local retry policy as variables is what the bundles' AWS defaults give way to", () => {
+    expect(loadWebhookSettings(retryPolicyVariables(LOCAL_WEBHOOK_SETTINGS.policy), AWS_WEBHOOK_SETTINGS).policy).toEqual(LOCAL_WEBHOOK_SETTINGS.policy);
   });
 });
 
