@@ -50,12 +50,13 @@ function normalizeItem(item: Item | undefined): Item | undefined {
  * request then answers 503 with Retry-After). A conflict clears when the transactions holding
  * the item end, so the bound is time, not attempts. Within a request the invocation's deadline
  * bounds it first (its last attempt starts LAST_ATTEMPT_MS before, so that the answer fits: in
- * AWS an API function's 10 s timeout leaves 8 s); this ceiling bounds the rest (jobs, streams,
- * ops) and the local source mode, whose invocations have no timeout: about 50 writers of one
- * item take their turns well within it even on DynamoDB Local, which runs transactions one at
- * a time (docs/decisions.md). In AWS a transaction holds its items for tens of milliseconds.
+ * AWS an API function's 10 s timeout leaves 8 s). This ceiling bounds the rest: the jobs, whose
+ * functions run for up to a minute, the streams, `ops`, and the local source mode, whose
+ * invocations have no timeout. There DynamoDB Local runs transactions one at a time, hundreds of
+ * milliseconds each on a loaded machine, so 50 writers of one item can take tens of seconds to
+ * take their turns (docs/decisions.md); in AWS a transaction holds its items for tens of ms.
  */
-export const CONFLICT_RETRY_MS = 30_000;
+export const CONFLICT_RETRY_MS = 60_000;
 const LAST_ATTEMPT_MS = 2_000;
 
 /**
