@@ -60,9 +60,10 @@ export const CONFLICT_RETRY_MS = 60_000;
 const LAST_ATTEMPT_MS = 2_000;
 
 /**
- * Retries `attempt` on transaction conflicts with exponential backoff and full jitter (10 ms
- * doubling up to 1 s: many writers of one item retry about once a second, not in a storm),
- * until CONFLICT_RETRY_MS or the invocation's deadline.
+ * Retries `attempt` on transaction conflicts with exponential backoff and full jitter, 10 ms
+ * doubling up to 250 ms: a low cap, so that a writer that has lost many times still retries
+ * about as often as a newcomer and is not starved by it (docs/decisions.md); until
+ * CONFLICT_RETRY_MS or the invocation's deadline.
  */
 export async function withConflictRetry<T>(attempt: () => Promise<T>): Promise<T> {
   const giveUpAt = Math.min(Date.now() + CONFLICT_RETRY_MS, invocationDeadline() - LAST_ATTEMPT_MS);
@@ -70,7 +71,7 @@ export async function withConflictRetry<T>(attempt: () => Promise<T>): Promise<T
     try {
       return await attempt();
     } catch (error) {
-      const wait = backoffMs(n, 10, 1_000);
+      const wait = backoffMs(n, 10, 250);
       if (!isTransactionConflict(error) || Date.now() + wait >= giveUpAt) throw error;
       await sleep(wait);
     }
