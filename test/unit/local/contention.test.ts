@@ -358,7 +358,7 @@ describe('Class: contention layer', () => {
   describe('The hold', () => {
     test('a transaction holds its items after DynamoDB answered, for the hold, and frees them with its answer', async () => {
       // Prepare
-      const holdMs = 1_500;
+      const holdMs = 3_000;
       const holding = await startContentionLayer({ port: await freePort(), upstream: gate.endpoint, holdMs });
       const client = new DynamoDBClient(localAwsConfig(holding.endpoint));
       const gated = gate.hold('TransactWriteItems');
