@@ -5,7 +5,7 @@ import { expectEnvelope } from '../../support/http';
 import { seedPaidPayment } from '../../support/refunds';
 import { startMerchantStack, type Api, type Merchant, type TestStack } from '../../support/stack';
 
-/** In the AWS configuration a webhook URL that is not a public http(s) address is refused when given (decisions §9). */
+/** In the AWS configuration a webhook URL that is not https on a public address is refused when given (decisions §9). */
 let stack: TestStack;
 let merchant: Merchant;
 let api: Api;
@@ -22,20 +22,26 @@ afterAll(async () => {
 });
 
 const NON_PUBLIC = [
-  'http://10.0.0.1/hook',
-  'http://localhost:4000/hook',
-  'http://[::1]/hook',
-  'http://[::a00:1]/hook',
-  'http://[::ffff:127.0.0.1]/hook',
-  'http://[64:ff9b::a00:1]/hook',
-  'http://[2002:a00:1::1]/hook',
-  'http://[fec0::1]/hook',
+  'https://10.0.0.1/hook',
+  'https://localhost:4000/hook',
+  'https://[::1]/hook',
+  'https://[::a00:1]/hook',
+  'https://[::ffff:127.0.0.1]/hook',
+  'https://[64:ff9b::a00:1]/hook',
+  'https://[2002:a00:1::1]/hook',
+  'https://[fec0::1]/hook',
 ];
 
 describe('Webhook URLs: checked when given', () => {
   test.each(NON_PUBLIC)('a refund webhook_url %s is a 422 at creation', async (url) => {
     const payment = await seedPaidPayment(stack, merchant, { amount: '10.00' });
     expectEnvelope(await api.post(`/v1/payments/${payment.id}/refunds`, { webhook_url: url }), 422, 'webhook_url');
+  });
+
+  test('a refund webhook_url over http, even on a public address, is a 422 at creation', async () => {
+    const payment = await seedPaidPayment(stack, merchant, { amount: '10.00' });
+    const refused = expectEnvelope(await api.post(`/v1/payments/${payment.id}/refunds`, { webhook_url: 'http://93.184.216.34/hook' }), 422, 'webhook_url');
+    expect(refused.detail).toMatch(/https/);
   });
 
   test('a public address is accepted', async () => {
@@ -45,8 +51,8 @@ describe('Webhook URLs: checked when given', () => {
 
   test('ops webhook create refuses a private address', async () => {
     await expect(
-      runOps(opsCommands(), ['webhook', 'create', '--org', merchant.orgId, '--mode', 'test', '--url', 'http://192.168.1.5/hooks', '--events', '*']),
-    ).rejects.toThrow(/url must be a public http\(s\) address/);
+      runOps(opsCommands(), ['webhook', 'create', '--org', merchant.orgId, '--mode', 'test', '--url', 'https://192.168.1.5/hooks', '--events', '*']),
+    ).rejects.toThrow(/url must be a public https address: .*192\.168\.1\.5/);
   });
 
   test.each(['::a00:1', '64:ff9b::808:808', '2002:808:808::1', 'fec0::1', '::ffff:10.1.2.3'])('the block list covers %s', (address) => {
