@@ -8,7 +8,7 @@ import type { Mode, Scope } from '../auth/principal';
  */
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 500 | 503;
-export type Tag = 'Payment links' | 'Payments' | 'Refunds' | 'Chargebacks' | 'Settlements' | 'Events' | 'Test helpers' | 'Reference';
+export type Tag = 'Payment links' | 'Payments' | 'Refunds' | 'Chargebacks' | 'Settlements' | 'Events' | 'Webhook endpoints' | 'Test helpers' | 'Reference';
 
 /** Table access of the route's function: decides its IAM grant (`none`: no table access). */
 export type TableAccess = 'read' | 'write' | 'none';
@@ -23,7 +23,7 @@ export const ANY_KEY = 'any key' as const;
 export type Auth = { scope: Scope | typeof ANY_KEY; mode?: Mode } | 'public';
 
 interface RouteBase {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   path: string;
   /** The folder under functions/ holding the route's handler.ts. */
   handler: string;

@@ -205,12 +205,27 @@ export const EVENT_PREFIX_INDEXES = ['gsi3', 'gsi4', 'gsi5'] as const;
 
 export const deliveryAttemptEntity = /* @__PURE__ */ defineEntity({ name: 'delivery_attempt', label: 'Delivery attempt', key: { pk: 'EVT#{evt}', sk: 'DLV#{attempt}' } });
 
+/**
+ * A webhook subscription, the API's webhook endpoint: the fan-out reads an organization and
+ * mode's subscriptions from the base table (strongly consistent); the API lists them on GSI1.
+ */
 export const webhookSubscriptionEntity = /* @__PURE__ */ defineEntity<{ id: string; orgId: string; mode: Mode }>({
   name: 'webhook_subscription',
   label: 'Webhook subscription',
   key: { pk: 'ORG#{org}', sk: 'WHK#{mode}#{whk}' },
-  indexes: { gsi3: { pk: 'WHK#{whk}', sk: 'WHK' } },
-  values: (subscription) => ({ org: subscription.orgId, mode: subscription.mode, whk: subscription.id }),
+  indexes: { gsi1: { pk: '{scope}#WHK', sk: '{whk}' }, gsi3: { pk: 'WHK#{whk}', sk: 'WHK' } },
+  values: (subscription) => ({ org: subscription.orgId, mode: subscription.mode, whk: subscription.id, scope: scoped(subscription) }),
+});
+
+/**
+ * How many webhook subscriptions an organization and mode has: raised under the limit's
+ * condition in each creation's transaction and lowered in each deletion's, so concurrent
+ * creations never pass the limit.
+ */
+export const webhookSubscriptionCountEntity = /* @__PURE__ */ defineEntity({
+  name: 'webhook_subscription_count',
+  label: 'Webhook subscription count',
+  key: { pk: 'ORG#{org}', sk: 'WHKCOUNT#{mode}' },
 });
 
 /** Signs deliveries to per-object URLs (a refund's or a payment's webhook_url) of one org + mode. */
@@ -261,6 +276,7 @@ export const entities = [
   eventEntity,
   deliveryAttemptEntity,
   webhookSubscriptionEntity,
+  webhookSubscriptionCountEntity,
   idempotencyEntity,
   streamCheckpointEntity,
   dashboardSessionEntity,

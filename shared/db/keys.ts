@@ -30,6 +30,7 @@ import {
   settlementRecordEntity,
   streamCheckpointEntity,
   userEntity,
+  webhookSubscriptionCountEntity,
   webhookSubscriptionEntity,
   webhookUrlSecretEntity,
 } from './entities';
@@ -101,6 +102,7 @@ export const webhookSubscription = (orgId: string, mode: Mode, id: string) => we
 export const webhookSubscriptionsPrefix = (mode?: Mode) =>
   mode ? render(webhookSubscriptionEntity.definition.key.sk, { mode, whk: '' }) : literalPrefix(webhookSubscriptionEntity.definition.key.sk);
 export const webhookIdLookup = (id: string) => webhookSubscriptionEntity.partition('gsi3', { whk: id });
+export const webhookSubscriptionCount = (orgId: string, mode: Mode) => webhookSubscriptionCountEntity.key({ org: orgId, mode });
 export const webhookUrlSecret = (orgId: string, mode: Mode) => webhookUrlSecretEntity.key({ org: orgId, mode });
 export const deliveryState = (eventId: string, deliveryKey: string) => deliveryEntity.key({ evt: eventId, delivery: deliveryKey });
 export const eventResend = (eventId: string, requestId: string) => eventResendEntity.key({ evt: eventId, resend: requestId });

@@ -5,7 +5,7 @@ import { expectEnvelope } from '../../support/http';
 import { seedPaidPayment } from '../../support/refunds';
 import { startMerchantStack, type Api, type Merchant, type TestStack } from '../../support/stack';
 
-/** In the AWS configuration a webhook URL that is not https on a public address is refused when given (decisions §9). */
+/** In the AWS configuration a webhook URL that is not https on a public address is refused when given (decisions §9, §14). */
 let stack: TestStack;
 let merchant: Merchant;
 let api: Api;
@@ -42,6 +42,14 @@ describe('Webhook URLs: checked when given', () => {
     const payment = await seedPaidPayment(stack, merchant, { amount: '10.00' });
     const refused = expectEnvelope(await api.post(`/v1/payments/${payment.id}/refunds`, { webhook_url: 'http://93.184.216.34/hook' }), 422, 'webhook_url');
     expect(refused.detail).toMatch(/https/);
+  });
+
+  test.each([...NON_PUBLIC, 'http://93.184.216.34/hook'])('a webhook endpoint url %s is a 422, at creation and at update', async (url) => {
+    expectEnvelope(await api.post('/v1/webhook_endpoints', { url, enabled_events: ['*'] }), 422, 'url');
+    const endpoint = (await api.post('/v1/webhook_endpoints', { url: 'https://93.184.216.34/hook', enabled_events: ['*'] })).body;
+    expectEnvelope(await api.post(`/v1/webhook_endpoints/${endpoint.id}`, { url }), 422, 'url');
+    expect((await api.get(`/v1/webhook_endpoints/${endpoint.id}`)).body.url).toBe('https://93.184.216.34/hook');
+    expect((await api.call('DELETE', `/v1/webhook_endpoints/${endpoint.id}`)).status).toBe(200);
   });
 
   test('a public address is accepted', async () => {
