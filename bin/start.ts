@@ -2,7 +2,8 @@
  * `npm start`: the whole service on this machine. Environment (product-decisions §11):
  * PORT (3000), DYNAMODB_ENDPOINT (http://127.0.0.1:8000), TABLE_NAME (payment-ops),
  * DATA_DIR (.data; ':memory:' keeps nothing); LAMBDA_ARTIFACTS (a `cdk synth -o` folder: run
- * its bundles, artifact mode) with LAMBDA_MAX_WORKERS (per function; two per core).
+ * its bundles, artifact mode); LAMBDA_MAX_WORKERS (invocations per function at once, in both
+ * modes; two per core).
  */
 import '../shared/quiet-sdk';
 import { startLocalStack } from './local/stack';

@@ -1,13 +1,15 @@
-import { createDocumentClient } from '../../shared/db/client';
+import { createDocumentClient, documentClient } from '../../shared/db/client';
 import { runAllJobs } from '../../shared/jobs';
 import { createServices } from '../../shared/services';
 import { createDirectory } from '../../shared/db/directory';
-import { routes } from '../../shared/api';
+import { routes, unmatchedRouteHandler } from '../../shared/api';
+import { methodsOf } from '../../shared/api/operation';
 import { SCOPES } from '../../shared/auth/principal';
 import { startArtifactFunctions, type ArtifactFunctions } from './artifacts/functions';
 import { backgroundTasks } from './background';
 import { ensureDynamoDbLocal, ensureTable, type RunningDynamoDb } from './dynamodb-local';
-import type { LocalFunctions } from './functions';
+import type { LocalFunctions, RouteInvoker } from './functions';
+import { createConcurrencyLimit, defaultEnvironmentsPerFunction, inProcessRoute, refuseCallsPastDeadline } from './invocation';
 import { startApiServer, type LocalApiServer } from './http-server';
 
 export interface LocalStackOptions {
@@ -25,7 +27,7 @@ export interface LocalStackOptions {
    * instead of the sources (artifact mode, docs/architecture.md).
    */
   artifacts?: string;
-  /** Artifact mode: execution environments per function at the same time. */
+  /** Execution environments per function at the same time (invocations beyond wait). */
   maxWorkersPerFunction?: number;
   /** Artifact mode: a folder for each function's output (`<name>.log`) instead of this process's stdout. */
   logDir?: string;
@@ -47,10 +49,18 @@ export interface DemoAccount {
   liveToken: string;
 }
 
-/** The handler modules, loaded the way Lambda would load each function's bundle. */
-export async function loadHandler(name: string) {
-  const module = await import(`../../functions/${name}/handler`);
-  return module.handler;
+/**
+ * Source mode's functions: each handler module loaded the way Lambda would load its function's
+ * bundle, behind its route with the function's timeout and at most `environmentsPerFunction`
+ * invocations at once. Every handler calls the table through the process-wide client, which
+ * refuses the calls of an invocation past its timeout.
+ */
+export function sourceRoutes(environmentsPerFunction = defaultEnvironmentsPerFunction()): (name: string) => Promise<RouteInvoker> {
+  return async (name) => {
+    const module = await import(`../../functions/${name}/handler`);
+    refuseCallsPastDeadline(documentClient());
+    return inProcessRoute(module.handler, name, createConcurrencyLimit(environmentsPerFunction));
+  };
 }
 
 /** The TypeScript sources: the same handler modules in this process, the minute jobs and the event pipeline in-process too. */
@@ -58,8 +68,10 @@ async function sourceFunctions(options: LocalStackOptions): Promise<LocalFunctio
   await ensureTable(options.dynamodbEndpoint, options.tableName);
   const stoppers: (() => Promise<void>)[] = [];
   return {
-    routes,
-    loadHandler,
+    // One route per method, as the stack deploys them.
+    routes: routes.flatMap((route) => methodsOf(route).map((method) => ({ method, path: route.path, handler: route.handler }))),
+    defaultRoute: unmatchedRouteHandler,
+    loadHandler: sourceRoutes(options.maxWorkersPerFunction),
     async startBackground() {
       stoppers.push(startMinuteJobs(options));
       for (const start of backgroundTasks) stoppers.push(await start({ dynamodbEndpoint: options.dynamodbEndpoint, tableName: options.tableName }));
@@ -103,6 +115,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     stoppers.push(functions.stop);
     api = await startApiServer({
       routes: functions.routes,
+      defaultRoute: functions.defaultRoute,
       port: options.port,
       host: options.host,
       loadHandler: functions.loadHandler,

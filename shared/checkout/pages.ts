@@ -2,7 +2,7 @@ import { collectedFields, type CustomerField, type DenialReason, type PaymentLin
 import { EMAIL_ADDRESS_PATTERN, PHONE_NUMBER_PATTERN } from '../domain/inputs';
 import { LIMITS } from '../limits';
 import { formatForCustomer } from '../money';
-import { escapeHtml, htmlDocument } from '../http/page';
+import { escapeHtml, htmlDocument, type ErrorPage } from '../http/page';
 import type { FieldProblem, RefusedForm } from './form';
 
 export const TEST_OUTCOMES = ['paid', 'failed', 'canceled', 'expired'] as const;
@@ -19,13 +19,16 @@ const backLink = (link: PaymentLink, merchant: string) =>
  * The checkout: whom the customer pays, the amount as the customer reads it, the description
  * and the expiry; in test mode one button per outcome, the ones other than Pay without the
  * collected fields (`formnovalidate`), so they work in one click. A `refused` form comes back
- * with what the customer typed and each problem beside its field.
+ * with what the customer typed and each problem beside its field. Without a payment (a preview:
+ * a HEAD, a client that does not take HTML) it has no form.
  */
-export function checkoutPage(page: { link: PaymentLink; merchant: string; paymentId: string; action: string; refused?: RefusedForm }): string {
+export function checkoutPage(page: { link: PaymentLink; merchant: string; paymentId?: string; action: string; refused?: RefusedForm }): string {
   const { link, paymentId, action, refused } = page;
   const fields = collectedFields(link).map((name) => customerField(CUSTOMER_FIELDS[name], refused?.values[name] ?? '', refused?.problems[name]));
   const form =
-    link.mode === 'test'
+    paymentId === undefined
+      ? ''
+      : link.mode === 'test'
       ? `<form method="post" action="${escapeHtml(action)}">
   <input type="hidden" name="payment_id" value="${escapeHtml(paymentId)}">
   ${fields.join('\n  ')}
@@ -113,6 +116,19 @@ const DENIAL_TEXT: Record<DenialReason, string> = {
   inactive: 'This payment link is no longer active.',
   limit_reached: 'This payment link has reached its maximum number of payments.',
 };
+
+/**
+ * The checkout's errors where the API's words would not do for a customer: a link, a payment or a
+ * checkout that is not there (404) is a link that does not work; other statuses keep the house page.
+ */
+export const checkoutErrorPage: ErrorPage = (status) =>
+  status === 404
+    ? htmlDocument(
+        'Payment link not found',
+        `<h1>This payment link does not work</h1>
+<p>There is no payment at this address. Check that the link is complete (copy it again from the message you received), or ask whoever sent it to you for a new one.</p>`,
+      )
+    : undefined;
 
 /** The 409 page of a link that cannot be paid. */
 export function deniedPage(reason: DenialReason): string {

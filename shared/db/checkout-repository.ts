@@ -5,8 +5,9 @@ import { PaymentNotOpenError, type Payment } from '../domain/payments';
 import { type OutboxEvent } from '../events';
 import { balanceChange } from './balance';
 import { cancellationReasons } from './conditional';
+import { queryDuePage } from './due';
 import { stripKeys } from './entity';
-import { checkoutSessionEntity, paymentLinkEntity } from './entities';
+import { checkoutSessionEntity, OPEN_PAYMENT_SHARDS, paymentLinkEntity } from './entities';
 import * as keys from './keys';
 import { transactWithEvents, type TransactAction } from './outbox';
 import { paymentCreateAction, paymentOutcomeAction } from './payment-repository';
@@ -94,13 +95,29 @@ export function createCheckoutRepository(db: DynamoDBDocumentClient, tableName: 
       }
     },
 
-    /** A payment's final outcome other than paid, while it is still open (PaymentNotOpenError otherwise). */
-    async finishPayment(payment: Payment): Promise<void> {
+    /**
+     * An open payment written anew with its events, while it is still open and, with
+     * `activityRead`, untouched since (PaymentNotOpenError otherwise): an outcome other than
+     * paid, the expiry sweep's, or a returning customer's new activity.
+     */
+    async updateOpenPayment(payment: Payment, events: OutboxEvent[], activityRead?: string): Promise<void> {
       try {
-        await transactWithEvents(db, tableName, [paymentOutcomeAction(tableName, payment)], []);
+        await transactWithEvents(db, tableName, [paymentOutcomeAction(tableName, payment, activityRead)], events);
       } catch (error) {
         if (cancellationReasons(error)?.[0]?.code === 'ConditionalCheckFailed') throw new PaymentNotOpenError();
         throw error;
+      }
+    },
+
+    /** Open payments with no activity since `idleSince`: each shard of the sparse DUE index in turn, longest idle first, page by page. */
+    async *idlePayments(idleSince: string): AsyncGenerator<Payment> {
+      for (let shard = 0; shard < OPEN_PAYMENT_SHARDS; shard++) {
+        let startKey: Record<string, unknown> | undefined;
+        do {
+          const page = await queryDuePage(db, tableName, keys.openPaymentsDue(shard), { upTo: `${idleSince}#~`, startKey });
+          for (const item of page.items) yield stripKeys<Payment>(item)!;
+          startKey = page.nextKey;
+        } while (startKey);
       }
     },
 

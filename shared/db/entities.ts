@@ -1,7 +1,7 @@
 import type { Mode } from '../auth/principal';
 import type { Chargeback, FeedIdentity } from '../domain/chargebacks';
 import type { VersionedLink } from '../domain/payment-links';
-import type { Payment } from '../domain/payments';
+import { lastActivityOf, type Payment } from '../domain/payments';
 import type { Refund } from '../domain/refunds';
 import type { Settlement } from '../domain/settlements';
 import { typePrefixes } from '../domain/webhooks';
@@ -62,6 +62,15 @@ export const checkoutSessionEntity = /* @__PURE__ */ defineEntity<{ paymentId: s
   values: (_session, { pl, clientKey }) => ({ pl, client_key: clientKey }),
 });
 
+/**
+ * Open payments are spread over this many DUE partitions by id, so that no partition takes the
+ * writes of every payment of every organization; the expiry sweep reads each one.
+ */
+export const OPEN_PAYMENT_SHARDS = 8;
+
+/** A payment's shard: its id's characters summed (the random end of the id spreads them evenly). */
+export const openPaymentShard = (paymentId: string) => [...paymentId].reduce((sum, character) => sum + character.charCodeAt(0), 0) % OPEN_PAYMENT_SHARDS;
+
 export const paymentEntity = /* @__PURE__ */ defineEntity<Payment>({
   name: 'payment',
   label: 'Payment',
@@ -70,8 +79,17 @@ export const paymentEntity = /* @__PURE__ */ defineEntity<Payment>({
     gsi1: { pk: '{scope}#PAY', sk: '{pay}' },
     gsi2: { pk: '{scope}#PAY#{status}', sk: '{pay}' },
     gsi3: { pk: 'PL#{pl}#PAY', sk: '{pay}' },
+    // While open, by last activity: the expiry sweep reads each shard up to the idle bound.
+    due: { pk: 'DUE#PAY_OPEN#{shard}', sk: '{active_at}#{pay}', when: (payment) => payment.status === 'open' },
   },
-  values: (payment) => ({ pay: payment.id, scope: scoped(payment), status: payment.status, pl: payment.paymentLinkId }),
+  values: (payment) => ({
+    pay: payment.id,
+    scope: scoped(payment),
+    status: payment.status,
+    pl: payment.paymentLinkId,
+    shard: openPaymentShard(payment.id),
+    active_at: lastActivityOf(payment),
+  }),
 });
 
 /** The refunds' DUE partitions. */
@@ -203,7 +221,12 @@ export const eventEntity = /* @__PURE__ */ defineEntity<{ orgId: string; mode: M
  */
 export const EVENT_PREFIX_INDEXES = ['gsi3', 'gsi4', 'gsi5'] as const;
 
-export const deliveryAttemptEntity = /* @__PURE__ */ defineEntity({ name: 'delivery_attempt', label: 'Delivery attempt', key: { pk: 'EVT#{evt}', sk: 'DLV#{attempt}' } });
+/** One attempt of a delivery, under its event, in time order (the event's deliveries list them oldest first). */
+export const deliveryAttemptEntity = /* @__PURE__ */ defineEntity({
+  name: 'delivery_attempt',
+  label: 'Delivery attempt',
+  key: { pk: 'EVT#{evt}', sk: 'DLV#{at}#{attempt}#{target}' },
+});
 
 /**
  * A webhook subscription, the API's webhook endpoint: the fan-out reads an organization and

@@ -34,17 +34,14 @@ export type RunOnce = (principal: Principal | undefined, event: ApiEvent, execut
 export type Authenticate = (event: ApiEvent, auth: Exclude<Auth, 'public'>) => Promise<Principal>;
 
 /** Every error leaves as the one envelope; 5xx are logged with their cause, nothing else is. */
-const errorEnvelope = (): MiddlewareObj<ApiEvent, ApiResult> => ({
+export const errorEnvelope = (): MiddlewareObj<ApiEvent, ApiResult> => ({
   onError: async (request) => {
-    const { status, envelope, retryAfterSeconds } = toErrorResponse(request.error, urlsFor(request.event).docs);
+    const { status, envelope, headers } = toErrorResponse(request.error, urlsFor(request.event).docs);
     if (status === 500) logger.error('request failed', { error: request.error as Error, path: request.event.rawPath });
     else if (status === 503) logger.warn('dependency unavailable', { path: request.event.rawPath });
     request.response = {
       statusCode: status,
-      headers: {
-        'content-type': 'application/json; charset=utf-8',
-        ...(retryAfterSeconds ? { 'retry-after': String(retryAfterSeconds) } : {}),
-      },
+      headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
       body: JSON.stringify(envelope),
     };
   },

@@ -1,5 +1,6 @@
 import { configuredUrls, type PublicUrls } from '../config';
 import { createCheckoutRepository } from '../db/checkout-repository';
+import { createRateLimiter } from '../db/rate-limit';
 import type { CheckoutDeps, CheckoutOpeningDeps } from '../use-cases/checkout';
 import type { RefundUseCases } from '../use-cases/refunds';
 import { paymentLinksFor } from './payment-links';
@@ -7,7 +8,7 @@ import { refundRelease } from './refunds';
 import { once, processWiring, type Wiring } from './wiring';
 
 /** The checkout's ports without the refunds' hook: opening a checkout pays nothing. */
-function openingFor(wiring: Wiring) {
+export function openingFor(wiring: Wiring) {
   const paymentLinks = paymentLinksFor(wiring);
   const checkout = createCheckoutRepository(wiring.db, wiring.tableName);
   return (urls: PublicUrls = configuredUrls()): CheckoutOpeningDeps => ({ ...paymentLinks(urls), checkout });
@@ -23,5 +24,13 @@ function checkoutFor(wiring: Wiring, refunds: Pick<RefundUseCases, 'releaseAfter
 }
 
 export const checkoutServices = /* @__PURE__ */ once(() => checkoutFor(processWiring(), refundRelease()));
-/** The checkout page's (GET): it opens the checkout, so its bundle holds nothing of the refunds. */
-export const checkoutOpeningServices = /* @__PURE__ */ once(() => openingFor(processWiring()));
+/**
+ * The checkout page's (GET): it opens the checkout, so its bundle holds nothing of the refunds;
+ * anonymous visitors open new payments within the link's bound.
+ */
+export const checkoutOpeningServices = /* @__PURE__ */ once(() => {
+  const wiring = processWiring();
+  const opening = openingFor(wiring);
+  const newPayments = createRateLimiter(wiring.db, wiring.tableName);
+  return (urls?: PublicUrls): CheckoutOpeningDeps => ({ ...opening(urls), newPayments });
+});

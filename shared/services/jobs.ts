@@ -1,7 +1,8 @@
 import type { Job } from '../jobs';
-import { expireDueLinks } from '../use-cases/checkout';
+import { expireDueLinks, expireIdlePayments } from '../use-cases/checkout';
 import { runRefundJob } from '../use-cases/refunds';
 import { chargebacksFor } from './chargebacks';
+import { openingFor } from './checkout';
 import { paymentLinksFor } from './payment-links';
 import { refundPortsFor, releaseWith } from './refunds';
 import { once, processWiring, type Wiring } from './wiring';
@@ -12,8 +13,10 @@ export function jobsFor(wiring: Wiring): Job[] {
   const refunds = refundPortsFor(wiring);
   const chargebacks = chargebacksFor(wiring, releaseWith(refunds));
   const links = paymentLinksFor(wiring);
+  const checkout = openingFor(wiring);
   return [
     { name: 'expire-payment-links', run: (at, only) => expireDueLinks(links(), at, only) },
+    { name: 'expire-open-payments', run: (at, only) => expireIdlePayments(checkout(), at, only) },
     { name: 'accept-overdue-chargebacks', run: (at, only) => chargebacks.acceptOverdue(at, only) },
     { name: 'process-refunds', run: (at, only) => runRefundJob(refunds, at, only) },
   ];

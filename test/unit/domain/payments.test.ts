@@ -4,7 +4,7 @@ import type { PaymentRepository } from '../../../shared/db/payment-repository';
 import type { BalanceRef } from '../../../shared/domain/balance';
 import { PAYMENT_LINK_EVENT, StaleLinkError, paidPaymentLink, type PaymentLink, type VersionedLink } from '../../../shared/domain/payment-links';
 import {
-  PAYMENT_PAID_EVENT,
+  PAYMENT_EVENT,
   PAYMENT_STATUSES,
   PaymentListItemSchema,
   PaymentNotOpenError,
@@ -12,7 +12,7 @@ import {
   linkPaymentPage,
   paymentListItem,
   paymentPage,
-  paymentPaidEvent,
+  paymentEvent,
   paymentResource,
   type Payment,
   type PaymentStatus,
@@ -119,15 +119,15 @@ describe('Function: paymentPage and linkPaymentPage', () => {
   });
 });
 
-describe('Function: paymentPaidEvent', () => {
+describe('Function: paymentEvent', () => {
   test('events: transactions.payment.paid carries the payment object, in its organization and mode', () => {
     // Prepare
     const payment = aPayment({ mode: 'live' });
     // Act
-    const event = paymentPaidEvent(payment, urls);
+    const event = paymentEvent(PAYMENT_EVENT.paid, payment, urls);
     // Assess
     expect(event.orgId).toBe(payment.orgId);
-    expect(event.envelope).toMatchObject({ type: PAYMENT_PAID_EVENT, mode: 'live', data: paymentResource(payment, urls) });
+    expect(event.envelope).toMatchObject({ type: PAYMENT_EVENT.paid, mode: 'live', data: paymentResource(payment, urls) });
   });
 });
 
@@ -220,9 +220,9 @@ describe('Use case: completePayment (status moves)', () => {
   );
 
   test.each<[string, Partial<PaymentLink>, Partial<PaymentLink>, string[], number | null]>([
-    ['paid: on an unlimited link -> counted; transactions.payment.paid only', {}, { paidCount: 1, status: 'active' }, [PAYMENT_PAID_EVENT], null],
-    ['paid: on a limited link with payments left -> remaining_payments.decremented', { paymentsLimit: 3, paidCount: 1 }, { paidCount: 2, status: 'active' }, [PAYMENT_PAID_EVENT, PAYMENT_LINK_EVENT.remainingDecremented], 1],
-    ['paid: the last slot -> the link auto-inactivated in the same write', { paymentsLimit: 3, paidCount: 2 }, { paidCount: 3, status: 'inactive' }, [PAYMENT_PAID_EVENT, PAYMENT_LINK_EVENT.remainingDecremented, PAYMENT_LINK_EVENT.autoInactivated], 0],
+    ['paid: on an unlimited link -> counted; transactions.payment.paid only', {}, { paidCount: 1, status: 'active' }, [PAYMENT_EVENT.paid], null],
+    ['paid: on a limited link with payments left -> remaining_payments.decremented', { paymentsLimit: 3, paidCount: 1 }, { paidCount: 2, status: 'active' }, [PAYMENT_EVENT.paid, PAYMENT_LINK_EVENT.remainingDecremented], 1],
+    ['paid: the last slot -> the link auto-inactivated in the same write', { paymentsLimit: 3, paidCount: 2 }, { paidCount: 3, status: 'inactive' }, [PAYMENT_EVENT.paid, PAYMENT_LINK_EVENT.remainingDecremented, PAYMENT_LINK_EVENT.autoInactivated], 0],
   ])('%s', async (_rule, stored, expected, types, remaining) => {
     // Prepare
     const store = checkoutStore(aLink(stored), [openPayment()]);
@@ -273,7 +273,7 @@ describe('Use case: completePayment (status moves)', () => {
     // Assess
     expect(results.map((payment) => payment.status).sort()).toEqual(['canceled', 'paid']);
     expect(store.link()).toMatchObject({ paidCount: 1, status: 'inactive' });
-    expect(typesOf(store.events).filter((type) => type === PAYMENT_PAID_EVENT)).toHaveLength(1);
+    expect(typesOf(store.events).filter((type) => type === PAYMENT_EVENT.paid)).toHaveLength(1);
   });
 
   test('paid: a payment counted meanwhile is seen: the write is computed again, its events carry the exact remaining_payments', async () => {
@@ -287,7 +287,7 @@ describe('Use case: completePayment (status moves)', () => {
     // Assess
     expect(paid.status).toBe('paid');
     expect(store.link()).toMatchObject({ paidCount: 3, status: 'inactive', firstPaidAt: CREATED_AT });
-    expect(typesOf(store.events)).toEqual([PAYMENT_PAID_EVENT, PAYMENT_LINK_EVENT.remainingDecremented, PAYMENT_LINK_EVENT.autoInactivated]);
+    expect(typesOf(store.events)).toEqual([PAYMENT_EVENT.paid, PAYMENT_LINK_EVENT.remainingDecremented, PAYMENT_LINK_EVENT.autoInactivated]);
     expect(store.events[1].envelope.data).toMatchObject({ remaining_payments: 0, paid_count: 3 });
   });
 
