@@ -59,12 +59,13 @@ export function isSubscribedTo(subscription: Pick<WebhookSubscription, 'events'>
 }
 
 /**
- * Whether the subscription takes an event of `type` now: enabled, with a pattern matching it.
- * The fan-out asks before queueing, and every attempt asks again before it sends, so a
- * subscription disabled, narrowed or deleted meanwhile stops its queued deliveries too.
+ * Whether the subscription takes an event of `type` now: not disabled, with a pattern matching
+ * it (one written before statuses existed has none and keeps receiving). The fan-out asks
+ * before queueing, and every attempt asks again before it sends, so a subscription disabled,
+ * narrowed or deleted meanwhile stops its queued deliveries too.
  */
 export function receives(subscription: Pick<WebhookSubscription, 'events' | 'status'>, type: string): boolean {
-  return subscription.status === 'enabled' && isSubscribedTo(subscription, type);
+  return subscription.status !== 'disabled' && isSubscribedTo(subscription, type);
 }
 
 export const SIGNING_SECRET_PREFIX = 'whsec_';
