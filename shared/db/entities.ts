@@ -221,11 +221,23 @@ export const eventEntity = /* @__PURE__ */ defineEntity<{ orgId: string; mode: M
  */
 export const EVENT_PREFIX_INDEXES = ['gsi3', 'gsi4', 'gsi5'] as const;
 
-/** One attempt of a delivery, under its event, in time order (the event's deliveries list them oldest first). */
-export const deliveryAttemptEntity = /* @__PURE__ */ defineEntity({
+/**
+ * One attempt of a delivery, under its event, in time order (the event's deliveries list them
+ * oldest first); an attempt to a subscription is also on GSI1 under the subscription, newest
+ * last (an endpoint's recent deliveries).
+ */
+export const deliveryAttemptEntity = /* @__PURE__ */ defineEntity<{ eventId: string; targetKey: string; subscriptionId?: string; at: string; attempt: number }>({
   name: 'delivery_attempt',
   label: 'Delivery attempt',
   key: { pk: 'EVT#{evt}', sk: 'DLV#{at}#{attempt}#{target}' },
+  indexes: { gsi1: { pk: 'WHK#{whk}#DLV', sk: '{at}#{evt}#{attempt}', when: (attempt) => attempt.subscriptionId !== undefined } },
+  values: (attempt) => ({
+    evt: attempt.eventId,
+    at: attempt.at,
+    attempt: String(attempt.attempt).padStart(3, '0'),
+    target: attempt.targetKey,
+    whk: attempt.subscriptionId ?? '',
+  }),
 });
 
 /**

@@ -100,6 +100,8 @@ export const eventPrefixList = (scope: string, prefix: string) => {
 /** An attempt's key: its time, its number (three digits, so that keys sort by it) and its target. */
 export const deliveryAttempt = (eventId: string, attempt: { at: string; attempt: number; targetKey: string }) =>
   deliveryAttemptEntity.key({ evt: eventId, at: attempt.at, attempt: String(attempt.attempt).padStart(3, '0'), target: attempt.targetKey });
+/** A subscription's attempts, in time order (GSI1). */
+export const subscriptionAttempts = (subscriptionId: string) => deliveryAttemptEntity.partition('gsi1', { whk: subscriptionId });
 /** `begins_with` of an event's attempts. */
 export const deliveryAttemptsPrefix = /* @__PURE__ */ literalPrefix(deliveryAttemptEntity.definition.key.sk);
 

@@ -1,5 +1,6 @@
 import type { Mode, Principal } from '../auth/principal';
 import type { WebhookRepository } from '../db/webhook-repository';
+import type { DeliveryAttempt, DeliveryLog } from '../domain/dashboard';
 import {
   distinct,
   endpointChanges,
@@ -64,9 +65,7 @@ export function webhookEndpointUseCases(deps: WebhookEndpointDeps) {
       return endpoints.create({ ...owner, url: body.url, events: distinct(body.enabled_events), description: body.description ?? null });
     },
 
-    list(principal: Principal, query: { limit?: string; starting_after?: string; ending_before?: string }) {
-      return endpoints.page(principal, pageRequest(query, (value) => isId('webhook', value)));
-    },
+    list: (principal: Principal, query: ListQuery) => pageOfEndpoints(endpoints, principal, query),
 
     /** Any of url, enabled_events, description, status; an empty body is a 422, a new URL is checked like a new endpoint's. */
     async update(principal: Principal, id: string, body: WebhookEndpointUpdateBody): Promise<WebhookSubscription> {
@@ -91,3 +90,27 @@ export function webhookEndpointUseCases(deps: WebhookEndpointDeps) {
 }
 
 export type WebhookEndpointUseCases = ReturnType<typeof webhookEndpointUseCases>;
+
+type ListQuery = { limit?: string; starting_after?: string; ending_before?: string };
+
+/** A page of the caller's endpoints, with the list rules (decisions §2). */
+const pageOfEndpoints = (endpoints: Pick<WebhookRepository, 'page'>, principal: Principal, query: ListQuery) =>
+  endpoints.page(principal, pageRequest(query, (value) => isId('webhook', value)));
+
+/**
+ * The dashboard's webhooks page: a page of the caller's endpoints, each with its `perEndpoint`
+ * most recent delivery attempts, newest first (one Query per endpoint, in parallel; the
+ * attempts' own failures marked by `succeeded`).
+ */
+export async function endpointsWithRecentDeliveries(
+  deps: { endpoints: Pick<WebhookRepository, 'page'>; deliveries: Pick<DeliveryLog, 'attemptsOfEndpoint'> },
+  principal: Principal,
+  query: ListQuery,
+  perEndpoint: number,
+): Promise<{ items: { endpoint: WebhookSubscription; attempts: DeliveryAttempt[] }[]; hasMore: boolean }> {
+  const page = await pageOfEndpoints(deps.endpoints, principal, query);
+  const items = await Promise.all(
+    page.items.map(async (endpoint) => ({ endpoint, attempts: await deps.deliveries.attemptsOfEndpoint(endpoint.id, perEndpoint) })),
+  );
+  return { items, hasMore: page.hasMore };
+}

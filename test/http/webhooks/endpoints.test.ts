@@ -1,7 +1,10 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook } from 'standardwebhooks';
 import { SCOPES, type Scope } from '../../../shared/auth/principal';
+import { createDeliveryLog } from '../../../shared/db/delivery-log';
 import * as keys from '../../../shared/db/keys';
+import { createWebhookRepository } from '../../../shared/db/webhook-repository';
+import { endpointsWithRecentDeliveries } from '../../../shared/use-cases/webhook-endpoints';
 import { client, expectEnvelope, type HttpResult } from '../../support/http';
 import { createMerchant, startTestStack, type Api, type Merchant, type TestStack } from '../../support/stack';
 import { waitUntil } from '../../support/wait';
@@ -272,6 +275,41 @@ describe('Webhook endpoints: deliveries', () => {
     expect(receiver.verify(after, again.secret)).toEqual(after.envelope);
     expect(() => receiver.verify(after, rolled.secret)).toThrow();
     expect(() => receiver.verify(after, endpoint.secret)).toThrow();
+  }, 150_000);
+
+  test("the dashboard's read: each endpoint of a page with its most recent attempts, newest first, failures marked", async () => {
+    const { merchant, api } = await merchantApi();
+    const flaky = await startWebhookReceiver();
+    try {
+      const busy = (await create(api, { url: flaky.url, enabled_events: ['transactions.payment_link.created'] })).body;
+      const quiet = (await create(api, { url: flaky.url, enabled_events: ['transactions.refund.refunded'] })).body;
+      flaky.failNext(1);
+      const first = await emitEvent(api, merchant);
+      await flaky.waitFor(() => flaky.delivered().some(forLink(first)), 'the first event after a failed attempt', 60_000);
+      const second = await emitEvent(api, merchant);
+      await flaky.waitFor(() => flaky.delivered().some(forLink(second)), 'the second event', 60_000);
+      const deps = { endpoints: createWebhookRepository(stack.db, stack.tableName), deliveries: createDeliveryLog(stack.db, stack.tableName) };
+      const principal = { keyId: 'key_dashboard', orgId: merchant.orgId, mode: 'test' as const, scopes: [] };
+      const seen = async () => (await endpointsWithRecentDeliveries(deps, principal, {}, 2)).items;
+      // The attempts' index is a GSI: it may lag the deliveries a moment.
+      await waitUntil(async () => (await seen())[1]?.attempts.length === 2, 'two attempts on the index', { timeoutMs: 30_000, intervalMs: 200 });
+      const eventOf = (linkId: string) => flaky.requests.find(forLink(linkId))!.envelope.id;
+      const page = await seen();
+      expect(page.map((entry) => entry.endpoint.id)).toEqual([quiet.id, busy.id]);
+      expect(page[0].attempts).toEqual([]);
+      expect(page[1].attempts.map((attempt) => [attempt.eventId, attempt.eventType, attempt.succeeded, attempt.statusCode])).toEqual([
+        [eventOf(second), 'transactions.payment_link.created', true, 200],
+        [eventOf(first), 'transactions.payment_link.created', true, 200],
+      ]);
+      const all = (await endpointsWithRecentDeliveries(deps, principal, { limit: '1', starting_after: quiet.id }, 5)).items[0];
+      expect(all.attempts.map((attempt) => [attempt.eventId, attempt.succeeded, attempt.statusCode])).toEqual([
+        [eventOf(second), true, 200],
+        [eventOf(first), true, 200],
+        [eventOf(first), false, 500],
+      ]);
+    } finally {
+      await flaky.close();
+    }
   }, 150_000);
 
   test.each([
