@@ -12,7 +12,7 @@ export type Tag = 'Payment links' | 'Payments' | 'Refunds' | 'Chargebacks' | 'Se
 
 /**
  * The timeout of a route's function: the stack's default (lib/api-function.ts), which every
- * route keeps. Source mode times its in-process invocations out at it too (shared/local/invocation.ts).
+ * route keeps. Source mode times its in-process invocations out at it too (bin/local/invocation.ts).
  */
 export const ROUTE_TIMEOUT_SECONDS = 10;
 

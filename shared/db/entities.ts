@@ -25,21 +25,35 @@ export const organizationEntity = /* @__PURE__ */ defineEntity<{ id: string }>({
   values: (org) => ({ org: org.id }),
 });
 
-export const acceptorEntity = /* @__PURE__ */ defineEntity({ name: 'acceptor', label: 'Acceptor', key: { pk: 'ORG#{org}', sk: 'ACCEPTOR#{acceptor}' } });
+export const acceptorEntity = /* @__PURE__ */ defineEntity<{ id: string; orgId: string }>({
+  name: 'acceptor',
+  label: 'Acceptor',
+  key: { pk: 'ORG#{org}', sk: 'ACCEPTOR#{acceptor}' },
+  values: (acceptor) => ({ org: acceptor.orgId, acceptor: acceptor.id }),
+});
 
-export const userEntity = /* @__PURE__ */ defineEntity({ name: 'user', label: 'User', key: { pk: 'USER#{usr}', sk: 'USER' } });
+/** Users are found by id (a key's creator) and listed per organization (ops). */
+export const userEntity = /* @__PURE__ */ defineEntity<{ userId: string; orgId: string }>({
+  name: 'user',
+  label: 'User',
+  key: { pk: 'USER#{usr}', sk: 'USER' },
+  indexes: { gsi1: { pk: '{org}#USERS', sk: '{usr}' } },
+  values: (user) => ({ usr: user.userId, org: user.orgId }),
+});
 
 /** API keys are found by the SHA-256 of their token; the token itself is never stored. */
-export const apiKeyEntity = /* @__PURE__ */ defineEntity<{ keyId: string; creatorId: string }, { tokenHash: string }>({
+export const apiKeyEntity = /* @__PURE__ */ defineEntity<{ keyId: string; creatorId: string; orgId: string }, { tokenHash: string }>({
   name: 'api_key',
   label: 'API key',
   key: { pk: 'TOKEN#{hash}', sk: 'TOKEN' },
   indexes: {
+    // An organization's keys, for the operator (ops key list).
+    gsi1: { pk: '{org}#KEYS', sk: '{key}' },
     // A user's keys, rewritten when the user's standing changes.
     gsi2: { pk: 'USERKEYS#{creator}', sk: '{key}' },
     gsi3: { pk: 'KEY#{key}', sk: 'KEY' },
   },
-  values: (key, { tokenHash }) => ({ hash: tokenHash, creator: key.creatorId, key: key.keyId }),
+  values: (key, { tokenHash }) => ({ hash: tokenHash, creator: key.creatorId, key: key.keyId, org: key.orgId }),
 });
 
 export const paymentLinkEntity = /* @__PURE__ */ defineEntity<VersionedLink>({

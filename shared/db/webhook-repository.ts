@@ -216,6 +216,7 @@ export function createWebhookRepository(db: DynamoDBDocumentClient, tableName: s
         updatedAt: now,
       };
       try {
+        // Creations in one organization and mode meet on its item and its count: their transactions conflict.
         await withConflictRetry(() =>
           db.send(
             new TransactWriteCommand({

@@ -434,6 +434,10 @@ function linkStore(stored: VersionedLink[], concurrent?: (current: VersionedLink
       sessions.set(`${payment.paymentLinkId}#${clientKey}`, payment.id);
       events.push(...written);
     },
+    async updateOpenPayment(payment: Payment, written: OutboxEvent[]) {
+      payments.set(payment.id, payment);
+      events.push(...written);
+    },
   };
   const deps = {
     links: links as unknown as PaymentLinkRepository,

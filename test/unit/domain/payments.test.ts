@@ -162,9 +162,10 @@ function checkoutStore(link: PaymentLink, payments: Payment[], concurrent?: (cur
       stored.set(paid.id, paid);
       events.push(...written);
     },
-    async finishPayment(next: Payment) {
+    async updateOpenPayment(next: Payment, written: OutboxEvent[]) {
       requireOpen(next);
       stored.set(next.id, next);
+      events.push(...written);
     },
   };
   const deps = {
@@ -181,7 +182,11 @@ function checkoutStore(link: PaymentLink, payments: Payment[], concurrent?: (cur
 const openPayment = (id = 'pay_open') => aPayment({ id, status: 'open', paidAt: undefined });
 
 describe('Use case: completePayment (status moves)', () => {
-  test.each(PAYMENT_STATUSES.filter((status) => status !== 'open' && status !== 'paid'))('move: open -> %s; the link is not counted, nothing is credited or announced', async (outcome) => {
+  test.each([
+    ['failed', []],
+    ['canceled', []],
+    ['expired', [PAYMENT_EVENT.expired]],
+  ] as const)('move: open -> %s; the link is not counted, nothing is credited, announced: %j', async (outcome, announced) => {
     // Prepare
     const store = checkoutStore(aLink({ paymentsLimit: 2 }), [openPayment()]);
     // Act
@@ -191,7 +196,7 @@ describe('Use case: completePayment (status moves)', () => {
     expect(result.paidAt).toBeUndefined();
     expect(store.payment('pay_open').status).toBe(outcome);
     expect(store.link()).toMatchObject({ paidCount: 0, status: 'active' });
-    expect(store.events).toEqual([]);
+    expect(store.events.map((event) => event.envelope.type)).toEqual(announced);
     expect(store.credited).toEqual([]);
   });
 
