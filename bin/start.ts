@@ -28,10 +28,10 @@ async function main() {
   console.log(`Local S3 (evidence documents) at ${stack.s3Url}`);
   if (stack.artifacts) console.log(`Artifact mode: every function runs from its bundle in ${process.env.LAMBDA_ARTIFACTS}`);
   if (stack.demo) {
-    console.log(`Demo organization ${stack.demo.orgId}, acceptor ${stack.demo.acceptorId}`);
+    console.log(`Demo organization ${stack.demo.orgId}, acceptor ${stack.demo.acceptorId}, user ${stack.demo.userId}`);
     console.log(`Test key (every scope): ${stack.demo.testToken}`);
     console.log(`Live key (every scope): ${stack.demo.liveToken}`);
-    console.log('Keys are shown once; create more with `npm run ops -- key create …`.');
+    console.log(`Keys are shown once; create more with \`npm run ops -- key create --org ${stack.demo.orgId} --creator ${stack.demo.userId} --mode test --scopes …\``);
   }
   let stopping = false;
   const stop = async () => {

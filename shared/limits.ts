@@ -48,6 +48,8 @@ export const LIMITS = {
    * within `uploadSeconds` of its creation.
    */
   evidence: { textLength: 20_000, documents: 5, bytes: 256 * 1024, documentBytes: 4 * 1024 * 1024, uploadSeconds: 15 * 60, filenameLength: 255 },
+  /** A webhook endpoint's `enabled_events`: how many patterns, and how long each (characters). */
+  webhookEndpoint: { patterns: 64, patternLength: 200 },
   /** No event the service writes is larger (its envelope as JSON, in bytes). */
   eventBytes: 64 * 1024,
 } as const;

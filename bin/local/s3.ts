@@ -8,10 +8,10 @@ import { localAwsConfig } from '../../shared/db/client';
 
 /**
  * The local stack's S3 (product-decisions §13): @20minutes/s3rver, an S3-compatible server
- * (docs/decisions.md 43), serving the evidence documents' bucket. It checks SigV4 signatures,
+ * (docs/decisions.md 46), serving the evidence documents' bucket. It checks SigV4 signatures,
  * header and presigned, of the access keys it is given, so a presigned upload of another
  * Content-Type or Content-Length is refused as S3 refuses it. Kinder than S3 (docs/decisions.md
- * 43): it takes an unsigned request as anonymous and serves it (no bucket policy, no block of
+ * 46): it takes an unsigned request as anonymous and serves it (no bucket policy, no block of
  * public access), and it keeps no versions; the dispute's HeadObject check of type and size
  * holds either way.
  */

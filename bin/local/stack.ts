@@ -50,6 +50,8 @@ export interface LocalStack {
 export interface DemoAccount {
   orgId: string;
   acceptorId: string;
+  /** The member user who created the demo keys: the `--creator` of `ops key create`. */
+  userId: string;
   testToken: string;
   liveToken: string;
 }
@@ -172,7 +174,7 @@ async function seedDemoWith(directory: ReturnType<typeof createDirectory>): Prom
   const scopes = [...SCOPES];
   const test = await directory.createApiKey({ orgId: org.id, creatorId: user.userId, mode: 'test', scopes });
   const live = await directory.createApiKey({ orgId: org.id, creatorId: user.userId, mode: 'live', scopes });
-  return { orgId: org.id, acceptorId: acceptor.id, testToken: test.token, liveToken: live.token };
+  return { orgId: org.id, acceptorId: acceptor.id, userId: user.userId, testToken: test.token, liveToken: live.token };
 }
 
 /** The EventBridge schedule's local twin: every minute job, every minute, until stopped. */

@@ -9,7 +9,8 @@ import { queryDuePage } from './due';
 import { stripKeys } from './entity';
 import { checkoutSessionEntity, OPEN_PAYMENT_SHARDS, paymentLinkEntity } from './entities';
 import * as keys from './keys';
-import { transactWithEvents, type TransactAction } from './outbox';
+import { transactWithEvents, transactWithEventsOnce, type TransactAction } from './outbox';
+import { isTransactionConflict } from './transaction-conflict';
 import { paymentCreateAction, paymentOutcomeAction } from './payment-repository';
 import { INDEXES } from './table';
 
@@ -81,13 +82,16 @@ export function createCheckoutRepository(db: DynamoDBDocumentClient, tableName: 
      * paid count the events were computed from (`remaining_payments`, the inactivation). An
      * unrelated change (a new description) never sends a payer back; the version is still
      * raised, so a whole-item write read before this one is refused. Throws StaleLinkError
-     * (with the current link) or PaymentNotOpenError.
+     * (with the current link; without one when a transaction in flight held one of its items,
+     * which loses the round all the same) or PaymentNotOpenError. Tried once: the payer's loop
+     * retries its rounds (checkout.ts).
      */
     async recordPaid(read: VersionedLink, next: PaymentLink, paid: Payment, events: OutboxEvent[]): Promise<void> {
       try {
         const credit = balanceChange(tableName, balanceOf(paid), paid.amountMinor);
-        await transactWithEvents(db, tableName, [paidCountUpdate(tableName, read, next, paid.paidAt!), paymentOutcomeAction(tableName, paid), credit], events);
+        await transactWithEventsOnce(db, tableName, [paidCountUpdate(tableName, read, next, paid.paidAt!), paymentOutcomeAction(tableName, paid), credit], events);
       } catch (error) {
+        if (isTransactionConflict(error)) throw new StaleLinkError(undefined);
         const reasons = cancellationReasons(error);
         if (reasons?.[0]?.code === 'ConditionalCheckFailed') throw new StaleLinkError(stripKeys<VersionedLink>(reasons[0].item));
         if (reasons?.[1]?.code === 'ConditionalCheckFailed') throw new PaymentNotOpenError();

@@ -12,6 +12,7 @@ import {
   ServiceError,
   TooManyRequestsError,
 } from '../errors';
+import { isTransactionConflict } from '../db/transaction-conflict';
 
 export const STATUS_TYPES: Record<number, string> = {
   400: 'Bad Request',
@@ -69,14 +70,13 @@ const TRANSIENT_AWS_ERRORS = new Set([
   'RequestLimitExceeded',
   'InternalServerError',
   'ServiceUnavailable',
-  'TransactionConflictException',
 ]);
 
-/** A throttled or unreachable dependency: safe to retry, so 503 rather than 500. */
+/** A throttled or unreachable dependency, or a transaction conflict that outlasted its retries: safe to retry, so 503 rather than 500. */
 function isTransient(error: unknown): boolean {
   const name = (error as { name?: string; code?: string })?.name ?? '';
   const code = (error as { code?: string })?.code ?? '';
-  return TRANSIENT_AWS_ERRORS.has(name) || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT'].includes(code);
+  return TRANSIENT_AWS_ERRORS.has(name) || isTransactionConflict(error) || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT'].includes(code);
 }
 
 /**

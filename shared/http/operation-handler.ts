@@ -4,6 +4,7 @@ import type * as z from '../zod';
 import type { Principal } from '../auth/principal';
 import type { ApiOperation, Auth } from '../api/operation';
 import type { PublicUrls } from '../config';
+import { runWithDeadline } from '../deadline';
 import { toErrorResponse } from './error-envelope';
 import { logger } from '../observability/logger';
 import { observeRequests } from '../observability/middleware';
@@ -89,7 +90,7 @@ export function operationHandler<P extends z.ZodMiniObject, Q extends z.ZodMiniO
         });
         return toResult(response);
       };
-      return runOnce ? runOnce(principal, event, execute) : execute();
+      return runWithDeadline(deadline, () => (runOnce ? runOnce(principal, event, execute) : execute()));
     });
 }
 

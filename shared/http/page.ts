@@ -1,5 +1,6 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
+import { runWithDeadline } from '../deadline';
 import { toErrorResponse } from './error-envelope';
 import { logger } from '../observability/logger';
 import { observeRequests } from '../observability/middleware';
@@ -115,7 +116,10 @@ export function pageHandler(run: (event: ApiEvent, urls: PublicUrls, deadline: n
         request.response = response;
       },
     })
-    .handler(async (event, context) => withPageHeaders(toResult(await run(event, urlsFor(event), Date.now() + context.getRemainingTimeInMillis()))));
+    .handler(async (event, context) => {
+      const deadline = Date.now() + context.getRemainingTimeInMillis();
+      return withPageHeaders(toResult(await runWithDeadline(deadline, () => run(event, urlsFor(event), deadline))));
+    });
 }
 
 /** Form fields of an `application/x-www-form-urlencoded` body. */

@@ -220,9 +220,10 @@ async function completeOpenPayment(deps: CheckoutDeps, payment: Payment, link: V
 const paymentLinkLock = createKeyedLock();
 
 /**
- * A payer loses a round only to another payment counted on the same limited link, so it needs
- * at most `payments_limit` + 1 attempts before it is paid or the link is full; this bound only
- * guards against a link changing endlessly (503, to be retried by the client).
+ * A payer loses a round to another payment counted on the same limited link (at most
+ * `payments_limit` + 1 rounds) or to a transaction in flight on one of its items (the link, the
+ * balance: a conflict); this bound, with the invocation's deadline, guards against a link
+ * changing endlessly (503, to be retried by the client).
  */
 const MAX_PAID_ATTEMPTS = 250;
 
@@ -255,10 +256,10 @@ async function payOnLink(deps: CheckoutDeps, payment: Payment, known: VersionedL
     try {
       await deps.checkout.recordPaid(link, next, paid, events);
     } catch (error) {
-      if (error instanceof StaleLinkError && error.current) {
+      if (error instanceof StaleLinkError) {
         // Payers of one link take its slots one at a time; back off so the losers of a round
-        // do not all retry at once.
-        link = error.current;
+        // do not all retry at once. A round lost to a transaction in flight keeps the link read.
+        link = error.current ?? link;
         await backoff(attempt);
         continue;
       }

@@ -185,6 +185,7 @@ test('stack: functions that build links outside a request (minute jobs, chargeba
 test('stack: refund routes, each with its own function; reads are read-only, writes may write', () => {
   const refundRoutes = routes.filter((route) => route.path.startsWith('/v1/') && /refund|balance_adjustments/.test(route.path));
   expect(refundRoutes.map((route) => `${route.method} ${route.path}`).sort()).toEqual([
+    'GET /v1/payments/{id}/refunds',
     'GET /v1/refunds',
     'GET /v1/refunds/{id}',
     'POST /v1/payments/{id}/refunds',
