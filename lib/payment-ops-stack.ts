@@ -95,11 +95,14 @@ export class PaymentOpsStack extends Stack {
 
     // Jobs and events render links too, so the public base URL is configuration, not request-derived.
     const environment = { TABLE_NAME: this.table.tableName, EVENT_BUS_NAME: this.bus.eventBusName, BASE_URL: this.api.apiEndpoint };
+    // One log group for every route's function (each line names its function, `function_name`, and so
+    // does each stream): a group per function would take 60-odd of CloudFormation's 500 resources.
+    const routeLogs = new LogGroup(this, 'RouteLogs', { retention: RetentionDays.ONE_MONTH });
     // The dashboard is served by the API, so its origin is the API's.
     this.documents = new EvidenceDocuments(this, 'EvidenceDocuments', { dashboardOrigin: this.api.apiEndpoint });
     for (const route of routes) {
       const documentsBucket: Record<string, string> = route.documents ? { DOCUMENTS_BUCKET: this.documents.bucket.bucketName } : {};
-      const fn = new ServiceFunction(this, `Route-${route.handler}`, { handler: route.handler, environment: { ...environment, ...documentsBucket }, files: route.files }).function;
+      const fn = new ServiceFunction(this, `Route-${route.handler}`, { handler: route.handler, environment: { ...environment, ...documentsBucket }, files: route.files, logGroup: routeLogs }).function;
       if (route.table === 'write') this.table.grantReadWriteData(fn);
       else if (route.table === 'read') this.table.grantReadData(fn);
       if (route.documents) this.documents.grant(fn, route.documents);
@@ -112,7 +115,7 @@ export class PaymentOpsStack extends Stack {
       });
     }
     // Every request no route takes: a wrong method on a route's path (405 with Allow) or an unknown path (404), as the envelope.
-    const unmatched = new ServiceFunction(this, `Route-${unmatchedRouteHandler}`, { handler: unmatchedRouteHandler, environment }).function;
+    const unmatched = new ServiceFunction(this, `Route-${unmatchedRouteHandler}`, { handler: unmatchedRouteHandler, environment, logGroup: routeLogs }).function;
     new HttpRoute(this.api, 'DefaultRoute', {
       httpApi: this.api,
       routeKey: HttpRouteKey.DEFAULT,
