@@ -13,6 +13,8 @@ declare module '@20minutes/s3rver' {
 
   export default class S3rver {
     constructor(options: S3rverOptions);
+    /** Its file store: what `configureBuckets` creates buckets with. */
+    store: { getBucket(name: string): Promise<unknown>; putBucket(name: string): Promise<unknown> };
     run(): Promise<AddressInfo>;
     close(): Promise<void>;
   }

@@ -1,3 +1,8 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runOps } from '../../../bin/ops/cli';
+import { opsCommands } from '../../../bin/ops/commands';
 import { ChargebackSchema } from '../../../shared/domain/chargebacks';
 import { DisputeDocumentSchema } from '../../../shared/domain/dispute-documents';
 import { newId } from '../../../shared/ids';
@@ -317,6 +322,34 @@ describe('access: scope chargeback:update, organization and mode', () => {
     // Assess
     for (const result of results) expectEnvelope(result, 403);
     expect(await statusOf(chargeback.id)).toBe('open');
+  });
+});
+
+describe('live: the acquirer takes the answer first', () => {
+  /** A live chargeback, as the acquirer's feed opens one (its acquirer reference names the dispute there). */
+  async function liveChargeback(owner: Merchant): Promise<any> {
+    const payment = await storePaidPayment(stack, owner, { mode: 'live' });
+    const file = join(await mkdtemp(join(tmpdir(), 'live-chargeback-')), 'feed.json');
+    await writeFile(file, JSON.stringify({ chargebacks: [{ payment_id: payment.id, reason: { code: '10.4', description: 'Fraud' }, amount: { value: '25.00', currency: 'EUR' } }] }));
+    expect(await runOps(opsCommands(), ['chargeback', 'ingest', '--file', file])).toEqual({ ingested: 1 });
+    return (await api(owner.live).get(`/v1/payments/${payment.id}/chargebacks`)).body.data[0];
+  }
+
+  test('live: the acquirer cannot be reached -> 503 with Retry-After; the chargeback stays open, no event', async () => {
+    // Prepare
+    const shop = await createMerchant(stack);
+    const chargeback = await liveChargeback(shop);
+    const document = (await declare(chargeback.id, {}, shop.live)).body;
+    expect((await upload(document.upload, PDF)).status).toBe(200);
+    // Act
+    const results = [await accept(chargeback.id, shop.live), await dispute(chargeback.id, { refund_policy: 'None', documents: [document.id] }, shop.live)];
+    // Assess
+    for (const result of results) {
+      expectEnvelope(result, 503);
+      expect(Number(result.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+    expect((await api(shop.live).get(`/v1/chargebacks/${chargeback.id}`)).body).toMatchObject({ status: 'open' });
+    expect((await outboxEvents(stack, shop.orgId, 'live')).filter((event) => event.data.id === chargeback.id).map((event) => event.type)).toEqual(['transactions.chargeback.open']);
   });
 });
 
