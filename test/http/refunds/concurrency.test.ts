@@ -17,6 +17,9 @@ beforeAll(async () => {
 afterAll(() => stack.stop());
 
 const PARALLEL = 50;
+// A client retries a 503 for as long as it cares to: counted in time, not in tries, because how many
+// rounds 50 writers of one item lose depends on how busy the machine is, not on the service.
+const RETRY_FOR_MS = 90_000;
 const eur = (value: string) => ({ value, currency: 'eur' });
 
 /**
@@ -29,9 +32,10 @@ async function fire(merchant: Merchant, paymentId: string, body: unknown) {
   const api = client(stack.baseUrl, merchant.test);
   const refund = async () => {
     const headers = { 'idempotency-key': randomUUID() };
-    for (let retries = 0; ; retries++) {
+    const giveUpAt = Date.now() + RETRY_FOR_MS;
+    for (;;) {
       const result = await api.post(`/v1/payments/${paymentId}/refunds`, body, headers);
-      if (result.status !== 503 || retries === 10) return result;
+      if (result.status !== 503 || Date.now() > giveUpAt) return result;
       await new Promise((resolve) => setTimeout(resolve, Number(result.headers.get('retry-after') ?? 1) * 1000));
     }
   };
@@ -87,7 +91,7 @@ describe('concurrency', () => {
     await api.post('/v1/test_helpers/balance_adjustments', { amount: eur('5.00') });
     const payment = await seedPaidPayment(stack, merchant, { amount: '100.00', credit: false });
     const results = await fire(merchant, payment.id, { amount: eur('1.00') });
-    expect(results.every((result) => result.status === 201)).toBe(true);
+    expect(results.filter((result) => result.status !== 201).map((result) => result.body)).toEqual([]);
     const funded = results.filter((result) => result.body.on_hold === false);
     const held = results.filter((result) => result.body.on_hold === true);
     expect(funded.length).toBeLessThanOrEqual(5);
