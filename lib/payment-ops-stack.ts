@@ -1,4 +1,4 @@
-import { CfnOutput, Duration, Names, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { HttpApi, HttpRoute, HttpRouteKey, HttpStage, type CfnStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
@@ -13,7 +13,9 @@ import { minimumVisibilityTimeoutSeconds } from '../shared/aws-limits';
 import { INDEXES, KEY, TTL_ATTRIBUTE } from '../shared/db/table';
 import { routes, unmatchedRouteHandler } from '../shared/api';
 import { ServiceFunction } from './api-function';
+import { EvidenceDocuments } from './documents';
 import { Monitoring } from './monitoring';
+import { resourceFinding } from './nag-findings';
 import { RouteArea, routesByArea } from './route-area';
 import { DELIVERER_TIMEOUT_SECONDS, WEBHOOK_QUEUE_MAX_RECEIVES, WebhookDelivery } from './webhooks';
 
@@ -27,6 +29,7 @@ export class PaymentOpsStack extends Stack {
   readonly bus: EventBus;
   readonly webhookQueue: Queue;
   readonly webhookDeadLetterQueue: Queue;
+  readonly documents: EvidenceDocuments;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -93,9 +96,15 @@ export class PaymentOpsStack extends Stack {
 
     // Jobs and events render links too, so the public base URL is configuration, not request-derived.
     const environment = { TABLE_NAME: this.table.tableName, EVENT_BUS_NAME: this.bus.eventBusName, BASE_URL: this.api.apiEndpoint };
-    for (const [area, areaRoutes] of routesByArea(routes)) new RouteArea(this, `${area}Routes`, { routes: areaRoutes, api: this.api, table: this.table, environment });
+    // One log group for every route's function (decisions 49): each line names its function (`function_name`), and so does each stream.
+    const routeLogs = new LogGroup(this, 'RouteLogs', { retention: RetentionDays.ONE_MONTH });
+    // The dashboard is served by the API, so its origin is the API's.
+    this.documents = new EvidenceDocuments(this, 'EvidenceDocuments', { dashboardOrigin: this.api.apiEndpoint });
+    for (const [area, areaRoutes] of routesByArea(routes)) {
+      new RouteArea(this, `${area}Routes`, { routes: areaRoutes, api: this.api, table: this.table, documents: this.documents, logGroup: routeLogs, environment });
+    }
     // Every request no route takes: a wrong method on a route's path (405 with Allow) or an unknown path (404), as the envelope.
-    const unmatched = new ServiceFunction(this, `Route-${unmatchedRouteHandler}`, { handler: unmatchedRouteHandler, environment }).function;
+    const unmatched = new ServiceFunction(this, `Route-${unmatchedRouteHandler}`, { handler: unmatchedRouteHandler, environment, logGroup: routeLogs }).function;
     new HttpRoute(this.api, 'DefaultRoute', {
       httpApi: this.api,
       routeKey: HttpRouteKey.DEFAULT,
@@ -109,7 +118,7 @@ export class PaymentOpsStack extends Stack {
     }).function;
     this.table.grantReadWriteData(jobs);
     new Rule(this, 'EveryMinute', {
-      description: 'Minute jobs: expire payment links, accept overdue chargebacks, process held refunds',
+      description: 'Minute jobs: expire payment links and open payments, remind of and accept overdue chargebacks, process held refunds',
       schedule: Schedule.rate(Duration.minutes(1)),
       targets: [new LambdaFunction(jobs, { retryAttempts: 0 })],
     });
@@ -153,11 +162,7 @@ export class PaymentOpsStack extends Stack {
    * rules without finding ids are scoped to the one resource they were reviewed on.
    */
   private suppressReviewedFindings(): void {
-    const cfnTable = this.table.node.defaultChild as CfnTable;
-    // The table's ARN as a policy names it: in this stack by its logical id, in a nested stack by
-    // the parameter CDK passes it through (named after the table's unique id).
-    const tableArn = `${this.getLogicalId(cfnTable)}\\.Arn|referenceto${Names.nodeUniqueId(cfnTable.node)}Arn`;
-    const tableIndexes = { regex: `/^Resource::<(?:${tableArn})>\\/index\\/\\*$/` };
+    const tableIndexes = resourceFinding(this.table.node.defaultChild as CfnTable, '/index/*');
     for (const fn of this.node.findAll().filter((construct) => construct instanceof ServiceFunction)) {
       NagSuppressions.addResourceSuppressions(
         fn,

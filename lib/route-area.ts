@@ -2,10 +2,12 @@ import { NestedStack } from 'aws-cdk-lib';
 import { HttpMethod, HttpRoute, HttpRouteKey, type HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { methodsOf, type Route } from '../shared/api/operation';
 import { ServiceFunction } from './api-function';
+import type { EvidenceDocuments } from './documents';
 
 /**
  * The area a route belongs to, which names the nested stack its function is deployed in: a
@@ -35,22 +37,33 @@ export interface RouteAreaProps {
   routes: Route[];
   api: HttpApi;
   table: Table;
+  /** The evidence documents' bucket, granted to the routes that declare `documents`. */
+  documents: EvidenceDocuments;
+  /** The one log group of every route's function (decisions 49). */
+  logGroup: ILogGroup;
   environment: Record<string, string>;
 }
 
 /**
  * One area's routes in a nested stack of their own (docs/decisions.md), so that the stack
  * grows by areas and no template nears CloudFormation's 500 resources: per route its function
- * (role, policy, log group), its table grant, its integration, one invoke permission whatever
+ * (role, policy; the parent's log group), its table and bucket grants, its integration, one invoke permission whatever
  * its methods, and a route per method on the parent's HTTP API.
  */
 export class RouteArea extends NestedStack {
   constructor(scope: Construct, id: string, props: RouteAreaProps) {
     super(scope, id, { description: `Routes of the ${id.replace(/Routes$/, "")} area: their functions, grants, integrations and permissions` });
     for (const route of props.routes) {
-      const fn = new ServiceFunction(this, `Route-${route.handler}`, { handler: route.handler, environment: props.environment, files: route.files }).function;
+      const documentsBucket: Record<string, string> = route.documents ? { DOCUMENTS_BUCKET: props.documents.bucket.bucketName } : {};
+      const fn = new ServiceFunction(this, `Route-${route.handler}`, {
+        handler: route.handler,
+        environment: { ...props.environment, ...documentsBucket },
+        files: route.files,
+        logGroup: props.logGroup,
+      }).function;
       if (route.table === 'write') props.table.grantReadWriteData(fn);
       else if (route.table === 'read') props.table.grantReadData(fn);
+      if (route.documents) props.documents.grant(fn, route.documents);
       // One invoke permission per function, whatever its methods: a permission per route would add a resource for each HEAD route.
       const integration = new HttpLambdaIntegration(`Integration-${route.handler}`, fn, { scopePermissionToRoute: false });
       for (const method of methodsOf(route)) {
