@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, type CfnBucket } from 'aws-cdk-lib/aws-s3';
 import { NagSuppressions } from 'cdk-nag';
@@ -6,6 +6,7 @@ import { Construct } from 'constructs';
 import type { DocumentAccess } from '../shared/api/operation';
 import { DOCUMENT_PREFIX } from '../shared/domain/dispute-documents';
 import { LIMITS } from '../shared/limits';
+import { resourceFinding } from './nag-findings';
 
 /** product-decisions §13: evidence documents are kept 2 years. */
 export const DOCUMENT_RETENTION_DAYS = 730;
@@ -76,14 +77,13 @@ export class EvidenceDocuments extends Construct {
             new PolicyStatement({ actions: ['s3:ListBucket'], resources: [this.bucket.bucketArn] }),
           ];
     for (const statement of statements) grantee.grantPrincipal.addToPrincipalPolicy(statement);
-    const bucketArn = `<${Stack.of(this).getLogicalId(this.bucket.node.defaultChild as CfnBucket)}.Arn>`;
     NagSuppressions.addResourceSuppressions(
       grantee,
       [
         {
           id: 'AwsSolutions-IAM5',
           reason: `Function ${grantee.node.id} ${access === 'upload' ? 'signs uploads of' : 'checks and reads'} evidence documents, each its own object under ${DOCUMENT_PREFIX} in bucket ${this.bucket.node.path}, and nothing else of it.`,
-          appliesTo: [`Resource::${bucketArn}/${DOCUMENT_PREFIX}*`],
+          appliesTo: [resourceFinding(this.bucket.node.defaultChild as CfnBucket, `/${DOCUMENT_PREFIX}*`)],
         },
       ],
       true,

@@ -1,5 +1,5 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
-import { HttpApi, HttpMethod, HttpRoute, HttpRouteKey, HttpStage, type CfnStage } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpApi, HttpRoute, HttpRouteKey, HttpStage, type CfnStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table, type CfnTable } from 'aws-cdk-lib/aws-dynamodb';
@@ -12,10 +12,11 @@ import { Construct } from 'constructs';
 import { minimumVisibilityTimeoutSeconds } from '../shared/aws-limits';
 import { INDEXES, KEY, TTL_ATTRIBUTE } from '../shared/db/table';
 import { routes, unmatchedRouteHandler } from '../shared/api';
-import { methodsOf } from '../shared/api/operation';
 import { ServiceFunction } from './api-function';
 import { EvidenceDocuments } from './documents';
 import { Monitoring } from './monitoring';
+import { resourceFinding } from './nag-findings';
+import { RouteArea, routesByArea } from './route-area';
 import { DELIVERER_TIMEOUT_SECONDS, WEBHOOK_QUEUE_MAX_RECEIVES, WebhookDelivery } from './webhooks';
 
 /**
@@ -95,24 +96,12 @@ export class PaymentOpsStack extends Stack {
 
     // Jobs and events render links too, so the public base URL is configuration, not request-derived.
     const environment = { TABLE_NAME: this.table.tableName, EVENT_BUS_NAME: this.bus.eventBusName, BASE_URL: this.api.apiEndpoint };
-    // One log group for every route's function (each line names its function, `function_name`, and so
-    // does each stream): a group per function would take 60-odd of CloudFormation's 500 resources.
+    // One log group for every route's function (decisions 49): each line names its function (`function_name`), and so does each stream.
     const routeLogs = new LogGroup(this, 'RouteLogs', { retention: RetentionDays.ONE_MONTH });
     // The dashboard is served by the API, so its origin is the API's.
     this.documents = new EvidenceDocuments(this, 'EvidenceDocuments', { dashboardOrigin: this.api.apiEndpoint });
-    for (const route of routes) {
-      const documentsBucket: Record<string, string> = route.documents ? { DOCUMENTS_BUCKET: this.documents.bucket.bucketName } : {};
-      const fn = new ServiceFunction(this, `Route-${route.handler}`, { handler: route.handler, environment: { ...environment, ...documentsBucket }, files: route.files, logGroup: routeLogs }).function;
-      if (route.table === 'write') this.table.grantReadWriteData(fn);
-      else if (route.table === 'read') this.table.grantReadData(fn);
-      if (route.documents) this.documents.grant(fn, route.documents);
-      this.api.addRoutes({
-        path: route.path,
-        methods: methodsOf(route).map((method) => HttpMethod[method]),
-        // One invoke permission per function, whatever its methods: a permission per route would
-        // add a resource for each HEAD route, and the stack is held to CloudFormation's 500.
-        integration: new HttpLambdaIntegration(`Integration-${route.handler}`, fn, { scopePermissionToRoute: false }),
-      });
+    for (const [area, areaRoutes] of routesByArea(routes)) {
+      new RouteArea(this, `${area}Routes`, { routes: areaRoutes, api: this.api, table: this.table, documents: this.documents, logGroup: routeLogs, environment });
     }
     // Every request no route takes: a wrong method on a route's path (405 with Allow) or an unknown path (404), as the envelope.
     const unmatched = new ServiceFunction(this, `Route-${unmatchedRouteHandler}`, { handler: unmatchedRouteHandler, environment, logGroup: routeLogs }).function;
@@ -173,7 +162,7 @@ export class PaymentOpsStack extends Stack {
    * rules without finding ids are scoped to the one resource they were reviewed on.
    */
   private suppressReviewedFindings(): void {
-    const tableIndexes = `Resource::<${this.getLogicalId(this.table.node.defaultChild as CfnTable)}.Arn>/index/*`;
+    const tableIndexes = resourceFinding(this.table.node.defaultChild as CfnTable, '/index/*');
     for (const fn of this.node.findAll().filter((construct) => construct instanceof ServiceFunction)) {
       NagSuppressions.addResourceSuppressions(
         fn,
@@ -192,8 +181,7 @@ export class PaymentOpsStack extends Stack {
       [
         {
           id: 'AwsSolutions-APIG4',
-          reason:
-            'Routes of HTTP API Api: every /v1 route authenticates the bearer API key inside its function (hashed key lookup, scopes, modes); public routes (checkout, docs) are public by design, dashboard pages check their session item and its API key inside the function, and the $default route answers 404 or 405 and reads nothing.',
+          reason: 'The $default route of HTTP API Api answers 404 or 405 and reads nothing; every other route is suppressed on its own, in its area (lib/route-area.ts).',
         },
       ],
       true,

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -30,7 +30,9 @@ type Resources = Record<string, CfnResource>;
 
 /**
  * A copy of a synth folder whose template `edit` changed (the bundles are linked, not copied);
- * `bundles` adds asset folders by name, each a map of file name to content.
+ * `bundles` adds asset folders by name, each a map of file name to content. `edit` gets the
+ * resources as artifact mode reads them, nested stacks read in (`readSynthesizedStack`), and the
+ * copy's stack template is that one flat template.
  */
 export function withEditedTemplate(dir: string, edit: (resources: Resources) => void, bundles: Record<string, Record<string, string>> = {}): ArtifactsFolder {
   const copy = mkdtempSync(join(tmpdir(), 'artifacts-edited-'));
@@ -42,11 +44,9 @@ export function withEditedTemplate(dir: string, edit: (resources: Resources) => 
     mkdirSync(join(copy, asset));
     for (const [name, content] of Object.entries(files)) writeFileSync(join(copy, asset, name), content);
   }
-  const stack = readSynthesizedStack(copy);
-  const file = join(copy, `${stack.stackName}.template.json`);
-  const template = JSON.parse(readFileSync(file, 'utf8')) as { Resources: Resources };
-  edit(template.Resources);
-  writeFileSync(file, JSON.stringify(template));
+  const { resources, templateFiles } = readSynthesizedStack(copy);
+  edit(resources);
+  writeFileSync(templateFiles[0], JSON.stringify({ Resources: resources }));
   return temporary(copy);
 }
 

@@ -254,13 +254,15 @@ describe('artifact mode: an edited template', () => {
   });
 });
 
-describe('the synthesized template', () => {
+describe('the synthesized templates', () => {
   // CI installs cfn-lint (.ci/run); a developer machine without it skips this one check.
   const cfnLint = spawnSync('cfn-lint', ['--version'], { encoding: 'utf8' }).status === 0;
   const lintTest = cfnLint || process.env.CI === 'true' ? test : test.skip;
 
-  lintTest('lints without errors (cfn-lint; W3005 is CDK\'s own DependsOn beside a GetAtt)', () => {
-    const lint = spawnSync('cfn-lint', ['--non-zero-exit-code', 'error', '--ignore-checks', 'W3005', '--', join(artifacts, `${stackName}.template.json`)], { encoding: 'utf8' });
+  lintTest('the stack and each nested stack lint without errors (cfn-lint; W3005 is CDK\'s own DependsOn beside a GetAtt)', () => {
+    const { templateFiles } = readSynthesizedStack(artifacts);
+    expect(templateFiles.length).toBeGreaterThan(1);
+    const lint = spawnSync('cfn-lint', ['--non-zero-exit-code', 'error', '--ignore-checks', 'W3005', '--', ...templateFiles], { encoding: 'utf8' });
     expect({ status: lint.status, output: `${lint.stdout}${lint.stderr}`.split('\n').filter((line) => /^E\d/.test(line)) }).toEqual({ status: 0, output: [] });
   });
 });

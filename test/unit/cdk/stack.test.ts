@@ -1,20 +1,25 @@
 import { DELIVERER_TIMEOUT_SECONDS, PUBLISHER_RETRY_ATTEMPTS, WEBHOOK_QUEUE_MAX_RECEIVES } from '../../../lib/webhooks';
 import { AWS_WEBHOOK_SETTINGS } from '../../../shared/webhooks/settings';
 import { receivesToAttempt } from '../../../shared/webhooks/sqs-delivery-queue';
-import { App, Aspects, Stack } from 'aws-cdk-lib';
+import { App, Aspects, NestedStack, Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { PaymentOpsStack } from '../../../lib/payment-ops-stack';
 import { INDEXES } from '../../../shared/db/table';
 import { routes, unmatchedRouteHandler } from '../../../shared/api';
 import { methodsOf } from '../../../shared/api/operation';
-import { functionOfRoute } from '../../../bin/local/artifacts/template';
+import { flattenNestedStacks, functionOfRoute, type CfnTemplate } from '../../../bin/local/artifacts/template';
+import { areaOf } from '../../../lib/route-area';
 import { PUBLISHABLE_RECORD_FILTERS } from '../../../shared/webhooks/stream-records';
 import { METRIC, METRICS_NAMESPACE, SERVICE_NAME } from '../../../shared/observability/catalog';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 let stack: Stack;
+/** The parent's template and each nested stack's, by the logical id of its AWS::CloudFormation::Stack resource. */
+let parent: CfnTemplate;
+const nested = new Map<string, { stack: NestedStack; template: CfnTemplate }>();
+/** The parent with its nested stacks read in, as artifact mode reads them (a nested resource's id after its stack's). */
 let template: Template;
 
 beforeAll(() => {
@@ -22,8 +27,19 @@ beforeAll(() => {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
   stack = new PaymentOpsStack(app, 'Test');
   Aspects.of(stack).add(new AwsSolutionsChecks());
-  template = Template.fromStack(stack);
+  parent = Template.fromStack(stack).toJSON();
+  for (const child of stack.node.findAll().filter((construct) => NestedStack.isNestedStack(construct))) {
+    nested.set(stack.getLogicalId(child.nestedStackResource!), { stack: child, template: Template.fromStack(child).toJSON() });
+  }
+  const flattened = flattenNestedStacks(parent, 'Test', (logicalId) => nested.get(logicalId)!.template);
+  template = Template.fromJSON({
+    Resources: flattened.resources,
+    Outputs: Object.fromEntries(Object.entries(flattened.outputs).map(([name, value]) => [name, { Value: value }])),
+  });
 });
+
+/** A flattened logical id without its nested stack's: the id within its own template. */
+const ownId = (id: string) => id.slice([...nested.keys()].find((stackId) => id.startsWith(stackId))?.length ?? 0);
 
 test('stack: one HTTP API route per operation and method, each operation to its own function; $default to the unmatched-route function', () => {
   const keys = routes.flatMap((route) => methodsOf(route).map((method) => `${method} ${route.path}`));
@@ -42,8 +58,32 @@ test('stack: HEAD is routed to the function of every page read with GET (HTTP AP
   for (const page of pages) expect(functionOfRoute(resources, `HEAD ${page.path}`)).toBe(functionOfRoute(resources, `GET ${page.path}`));
 });
 
-test("stack: within CloudFormation's 500 resources per stack", () => {
-  expect(Object.keys(template.toJSON().Resources).length).toBeLessThanOrEqual(500);
+test("stack: the parent and every nested stack within CloudFormation's 500 resources per stack", () => {
+  const templates: [string, CfnTemplate][] = [['parent', parent], ...[...nested.values()].map(({ stack: child, template: own }): [string, CfnTemplate] => [child.node.id, own])];
+  const counts = templates.map(([name, own]) => ({ name, resources: Object.keys(own.Resources ?? {}).length }));
+  expect(counts.filter(({ resources }) => resources > 500)).toEqual([]);
+});
+
+test('stack: each route is deployed in the nested stack of its area, with its function, integration, permission and routes; the parent keeps the shared resources', () => {
+  const stackOfArea = new Map([...nested].map(([logicalId, { stack: child }]) => [child.node.id, logicalId]));
+  for (const route of routes) {
+    const areaStack = stackOfArea.get(`${areaOf(route)}Routes`);
+    expect(areaStack).toBeDefined();
+    const own = nested.get(areaStack!)!.template.Resources!;
+    const key = `${route.method} ${route.path}`;
+    expect(functionOfRoute(template.toJSON().Resources, key).startsWith(areaStack!)).toBe(true);
+    expect(Object.values(own).filter((resource) => resource.Type === 'AWS::ApiGatewayV2::Route' && resource.Properties?.RouteKey === key)).toHaveLength(1);
+  }
+  for (const { template: own } of nested.values()) {
+    const types = Object.values(own.Resources ?? {}).map((resource) => resource.Type);
+    const functions = types.filter((type) => type === 'AWS::Lambda::Function').length;
+    expect(types.filter((type) => type === 'AWS::Lambda::Permission')).toHaveLength(functions);
+    expect(types.filter((type) => type === 'AWS::ApiGatewayV2::Integration')).toHaveLength(functions);
+  }
+  const parentTypes = new Set(Object.values(parent.Resources!).map((resource) => resource.Type));
+  for (const type of ['AWS::DynamoDB::Table', 'AWS::ApiGatewayV2::Api', 'AWS::ApiGatewayV2::Stage', 'AWS::Events::EventBus', 'AWS::SQS::Queue', 'AWS::Events::Rule', 'AWS::CloudWatch::Dashboard']) {
+    expect(parentTypes).toContain(type);
+  }
 });
 
 test('stack: functions run Node.js 22 on ARM64 with tracing and the table name', () => {
@@ -156,7 +196,7 @@ test('stack: only the documents route may upload (s3:PutObject under documents/)
         .map((statement) => ({ policy: id, actions: [statement.Action].flat(), resource: JSON.stringify(statement.Resource) })),
     );
   // Assess
-  expect(s3Grants.map(({ policy, actions }) => `${policy.replace(/[0-9A-F]{8}$/, '')} ${actions.join(',')}`).sort()).toEqual([
+  expect(s3Grants.map(({ policy, actions }) => `${ownId(policy).replace(/[0-9A-F]{8}$/, '')} ${actions.join(',')}`).sort()).toEqual([
     'RoutecreatedisputedocumentFunctionServiceRoleDefaultPolicy s3:PutObject',
     'RoutedisputechargebackFunctionServiceRoleDefaultPolicy s3:GetObject,s3:GetObjectVersion',
     'RoutedisputechargebackFunctionServiceRoleDefaultPolicy s3:ListBucket',
@@ -196,7 +236,7 @@ test('stack: refund routes, each with its own function; reads are read-only, wri
   const policies = template.findResources('AWS::IAM::Policy');
   for (const route of refundRoutes) {
     template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: `${route.method} ${route.path}` });
-    const policy = Object.entries(policies).find(([id]) => id.startsWith(`Route${route.handler.replace(/-/g, '')}`));
+    const policy = Object.entries(policies).find(([id]) => id.includes(`Route${route.handler.replace(/-/g, '')}Function`));
     expect(policy).toBeDefined();
     const actions = JSON.stringify(policy![1].Properties.PolicyDocument.Statement.map((s: { Action: unknown }) => s.Action));
     if (route.table === 'read') expect(actions).not.toMatch(/PutItem|UpdateItem|TransactWrite/);
@@ -239,7 +279,7 @@ test('stack: settlement routes are read-only GETs sharing the {code} path parame
 test('stack: dashboard pages only read the table; sign-in and sign-out write their session item; forms write as the operation they perform', () => {
   const policies = template.findResources('AWS::IAM::Policy');
   const actionsOf = (handler: string) => {
-    const found = Object.entries(policies).find(([id]) => id.startsWith(`Route${handler.replace(/-/g, '')}Function`));
+    const found = Object.entries(policies).find(([id]) => id.includes(`Route${handler.replace(/-/g, '')}Function`));
     expect(found).toBeDefined();
     return JSON.stringify(found![1].Properties.PolicyDocument.Statement.map((s: { Action: unknown }) => s.Action));
   };
@@ -264,9 +304,9 @@ test('stack: the API reference routes are public functions without table access'
     const route = routes.find((candidate) => candidate.handler === handler)!;
     expect(route.table).toBe('none');
     template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: `${route.method} ${route.path}`, AuthorizationType: 'NONE' });
-    const prefix = `Route${handler.replace(/-/g, '')}`;
-    expect(functions.some((id) => id.startsWith(prefix))).toBe(true);
-    const policy = Object.entries(policies).find(([id]) => id.startsWith(prefix));
+    const prefix = `Route${handler.replace(/-/g, '')}Function`;
+    expect(functions.some((id) => id.includes(prefix))).toBe(true);
+    const policy = Object.entries(policies).find(([id]) => id.includes(prefix));
     expect(JSON.stringify(policy?.[1] ?? {})).not.toMatch(/dynamodb:/);
   }
   expect(routes.find((route) => route.handler === 'docs-asset')!.files).toEqual(

@@ -23,6 +23,7 @@ describe('Function: createAccessPolicies', () => {
     stackName: 'S',
     region: 'local',
     account: '000000000000',
+    templateFiles: [],
     resources: {
       Role: { Type: 'AWS::IAM::Role' },
       Policy: {
