@@ -100,7 +100,7 @@ async function main() {
   delete process.env.BASE_URL;
   // The functions' request lines go to their own files, as to their log groups in AWS, not above the table.
   const logDir = mkdtempSync(join(tmpdir(), 'bench-hot-link-logs-'));
-  const stack = await startLocalStack({ port: 0, dynamodbEndpoint: endpoint, tableName, dataDir: ':memory:', artifacts: artifacts.dir, maxWorkersPerFunction: WORKERS, logDir });
+  const stack = await startLocalStack({ port: 0, dynamodbEndpoint: endpoint, tableName, dataDir: ':memory:', artifacts: artifacts.dir, maxWorkersPerFunction: WORKERS, logDir, acquirerPort: 0 });
   try {
     const db = createDocumentClient({ endpoint });
     const merchant = await seedOrganization(db, tableName, 0);

@@ -1,8 +1,9 @@
 /**
  * `npm start`: the whole service on this machine. Environment (product-decisions §11):
  * PORT (3000), DYNAMODB_ENDPOINT (http://127.0.0.1:8000), TABLE_NAME (payment-ops),
- * DATA_DIR (.data; ':memory:' keeps nothing); LAMBDA_ARTIFACTS (a `cdk synth -o` folder: run
- * its bundles, artifact mode) with LAMBDA_MAX_WORKERS (per function; two per core).
+ * DATA_DIR (.data; ':memory:' keeps nothing), ACQUIRER_PORT (3001, the local Adyen);
+ * LAMBDA_ARTIFACTS (a `cdk synth -o` folder: run its bundles, artifact mode) with
+ * LAMBDA_MAX_WORKERS (per function; two per core).
  */
 import '../shared/quiet-sdk';
 import { startLocalStack } from './local/stack';
@@ -20,8 +21,10 @@ async function main() {
     artifacts: process.env.LAMBDA_ARTIFACTS,
     maxWorkersPerFunction: process.env.LAMBDA_MAX_WORKERS ? Number(process.env.LAMBDA_MAX_WORKERS) : undefined,
     logDir: process.env.LAMBDA_LOG_DIR,
+    acquirerPort: process.env.ACQUIRER_PORT ? Number(process.env.ACQUIRER_PORT) : undefined,
   });
   console.log(`Payment operations service ready at ${stack.baseUrl} (API under ${stack.baseUrl}/v1)`);
+  console.log(`Local Adyen (the acquirer of live payments) at ${stack.acquirer.url}`);
   if (stack.artifacts) console.log(`Artifact mode: every function runs from its bundle in ${process.env.LAMBDA_ARTIFACTS}`);
   if (stack.demo) {
     console.log(`Demo organization ${stack.demo.orgId}, acceptor ${stack.demo.acceptorId}`);

@@ -1,11 +1,16 @@
+import type { AdyenSecret } from '../../shared/acquirer/adyen-secret';
 import { createDocumentClient } from '../../shared/db/client';
 import { runAllJobs } from '../../shared/jobs';
 import { createServices } from '../../shared/services';
 import { createDirectory } from '../../shared/db/directory';
 import { routes } from '../../shared/api';
 import { SCOPES } from '../../shared/auth/principal';
+import { DEFAULT_ACQUIRER_PORT, type LocalAcquirer } from './adyen';
+import { LOCAL_MERCHANT_ACCOUNT, planLocalAcquirer, startNotificationMapping, type LocalAcquirerPlan } from './acquirer';
 import { startArtifactFunctions, type ArtifactFunctions } from './artifacts/functions';
 import { backgroundTasks } from './background';
+import { freePort } from './free-port';
+import { localSecrets, startLocalSecretsManager } from './secrets-manager';
 import { ensureDynamoDbLocal, ensureTable, type RunningDynamoDb } from './dynamodb-local';
 import type { LocalFunctions } from './functions';
 import { startApiServer, type LocalApiServer } from './http-server';
@@ -29,11 +34,17 @@ export interface LocalStackOptions {
   maxWorkersPerFunction?: number;
   /** Artifact mode: a folder for each function's output (`<name>.log`) instead of this process's stdout. */
   logDir?: string;
+  /** ACQUIRER_PORT: where the local Adyen listens (default 3001; 0 takes a free port). */
+  acquirerPort?: number;
 }
 
 export interface LocalStack {
   baseUrl: string;
   port: number;
+  /** The local Adyen (product-decisions §12): where its hosted pages and test controls are, and the credentials of this run. */
+  acquirer: { url: string; secret: AdyenSecret };
+  /** Runs every minute job once now, as the schedule would (artifact mode: the schedule's function), and waits for it. */
+  runMinuteJobs(): Promise<void>;
   demo?: DemoAccount;
   /** Artifact mode only: the functions' execution environments. */
   artifacts?: ArtifactFunctions;
@@ -53,16 +64,27 @@ export async function loadHandler(name: string) {
   return module.handler;
 }
 
-/** The TypeScript sources: the same handler modules in this process, the minute jobs and the event pipeline in-process too. */
-async function sourceFunctions(options: LocalStackOptions): Promise<LocalFunctions> {
+/**
+ * The TypeScript sources: the same handler modules in this process, the minute jobs, the event
+ * pipeline and the acquirer notifications' stream mapping in-process too. The acquirer's secret
+ * is read as in AWS (ADYEN_SECRET_ARN), from a local Secrets Manager (SECRETS_MANAGER_ENDPOINT).
+ */
+async function sourceFunctions(options: LocalStackOptions, acquirer: LocalAcquirerPlan): Promise<LocalFunctions> {
   await ensureTable(options.dynamodbEndpoint, options.tableName);
-  const stoppers: (() => Promise<void>)[] = [];
+  const secretsManager = await startLocalSecretsManager(localSecrets([acquirer.secret]));
+  process.env.SECRETS_MANAGER_ENDPOINT = secretsManager.url;
+  process.env.ADYEN_SECRET_ARN = acquirer.secret.arn;
+  const stoppers: (() => Promise<void>)[] = [secretsManager.close];
   return {
     routes,
     loadHandler,
     async startBackground() {
       stoppers.push(startMinuteJobs(options));
       for (const start of backgroundTasks) stoppers.push(await start({ dynamodbEndpoint: options.dynamodbEndpoint, tableName: options.tableName }));
+      stoppers.push(await startNotificationMapping({ endpoint: options.dynamodbEndpoint, tableName: options.tableName, dataDir: options.dataDir }));
+    },
+    runMinuteJobs: async () => {
+      await runJobsOnce(options);
     },
     async stop() {
       for (const stop of stoppers.reverse()) await stop();
@@ -76,7 +98,8 @@ async function sourceFunctions(options: LocalStackOptions): Promise<LocalFunctio
  * 2. serve every route through the same Lambda handlers (the sources, or the bundles of a
  *    `cdk synth` output in artifact mode);
  * 3. on an empty store, create the demo organization with a test and a live key;
- * 4. run the minute jobs and the outbox publisher until stopped.
+ * 4. start the local Adyen, its notifications going to the stack's receiver;
+ * 5. run the minute jobs, the outbox publisher and the notifications' processing until stopped.
  */
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const dynamo: RunningDynamoDb = await ensureDynamoDbLocal(options.dynamodbEndpoint, options.dataDir);
@@ -88,6 +111,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   let api: LocalApiServer | undefined;
   try {
     const local = { ...options, dynamodbEndpoint: dynamo.endpoint };
+    const acquirer = planLocalAcquirer(options.acquirerPort === 0 ? await freePort() : (options.acquirerPort ?? DEFAULT_ACQUIRER_PORT));
     const artifacts = options.artifacts
       ? await startArtifactFunctions({
           dir: options.artifacts,
@@ -97,9 +121,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
           maxWorkersPerFunction: options.maxWorkersPerFunction,
           logDir: options.logDir,
           apiUrl: () => configuredBaseUrl ?? `http://127.0.0.1:${api!.port}`,
+          acquirerSecret: acquirer.secret.value,
         })
       : undefined;
-    const functions = artifacts ?? (await sourceFunctions(local));
+    const functions = artifacts ?? (await sourceFunctions(local, acquirer));
     stoppers.push(functions.stop);
     api = await startApiServer({
       routes: functions.routes,
@@ -111,11 +136,18 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       },
     });
     stoppers.push(api.close);
+    const baseUrl = configuredBaseUrl ?? `http://127.0.0.1:${api.port}`;
+    const localAdyen: LocalAcquirer = await acquirer.start(`${baseUrl}/acquirer/adyen/notifications`).catch((error: NodeJS.ErrnoException) => {
+      throw error.code === 'EADDRINUSE' ? new Error(`ACQUIRER_PORT ${acquirer.port} is in use: set ACQUIRER_PORT to a free port for the local Adyen`) : error;
+    });
+    stoppers.push(localAdyen.stop);
     const demo = options.seedDemo ? await seedDemo(local) : undefined;
     if (options.background) await functions.startBackground();
     return {
-      baseUrl: configuredBaseUrl ?? `http://127.0.0.1:${api.port}`,
+      baseUrl,
       port: api.port,
+      acquirer: { url: localAdyen.url, secret: JSON.parse(acquirer.secret.value) as AdyenSecret },
+      runMinuteJobs: functions.runMinuteJobs,
       demo,
       artifacts,
       stop: async () => {
@@ -142,7 +174,7 @@ async function seedDemo(options: LocalStackOptions): Promise<DemoAccount | undef
 async function seedDemoWith(directory: ReturnType<typeof createDirectory>): Promise<DemoAccount | undefined> {
   if (await directory.hasAnyOrganization()) return undefined;
   const org = await directory.createOrganization('Demo organization');
-  const acceptor = await directory.createAcceptor(org.id, 'Demo web shop');
+  const acceptor = await directory.createAcceptor(org.id, 'Demo web shop', LOCAL_MERCHANT_ACCOUNT);
   const user = await directory.createUser(org.id, 'member');
   const scopes = [...SCOPES];
   const test = await directory.createApiKey({ orgId: org.id, creatorId: user.userId, mode: 'test', scopes });
@@ -150,22 +182,25 @@ async function seedDemoWith(directory: ReturnType<typeof createDirectory>): Prom
   return { orgId: org.id, acceptorId: acceptor.id, testToken: test.token, liveToken: live.token };
 }
 
+/** Every minute job once, as the schedule runs them; a failed job is reported, the others run. */
+async function runJobsOnce(options: LocalStackOptions): Promise<void> {
+  const db = createDocumentClient({ endpoint: options.dynamodbEndpoint });
+  try {
+    for (const result of await runAllJobs(createServices(db, options.tableName).jobs)) if (result.error) console.error(`job ${result.name} failed: ${result.error}`);
+  } finally {
+    db.destroy();
+  }
+}
+
 /** The EventBridge schedule's local twin: every minute job, every minute, until stopped. */
 function startMinuteJobs(options: LocalStackOptions): () => Promise<void> {
-  const db = createDocumentClient({ endpoint: options.dynamodbEndpoint });
-  const { jobs } = createServices(db, options.tableName);
   let running: Promise<unknown> | undefined;
   const timer = setInterval(() => {
     if (running) return; // a run longer than a minute is not overlapped by the next
-    running = runAllJobs(jobs)
-      .then((results) => {
-        for (const result of results) if (result.error) console.error(`job ${result.name} failed: ${result.error}`);
-      })
-      .finally(() => (running = undefined));
+    running = runJobsOnce(options).finally(() => (running = undefined));
   }, 60_000);
   return async () => {
     clearInterval(timer);
     await running;
-    db.destroy();
   };
 }

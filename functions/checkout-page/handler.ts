@@ -4,10 +4,11 @@ import { CLIENT_KEY_COOKIE, clientKeyCookie, isClientKey, newClientKey } from '.
 import { cookiesOf } from '../../shared/http/cookies';
 import { pageHandler } from '../../shared/http/page';
 import { CheckoutDeniedError, merchantOf, openCheckout } from '../../shared/use-cases/checkout';
+import { hostedPaymentPage } from '../../shared/use-cases/live-checkout';
 
 const deps = checkoutOpeningServices();
 
-/** GET /checkout/{id}: the customer's checkout page (public). */
+/** GET /checkout/{id}: the customer's checkout page (public); in live mode it opens the acquirer's hosted payment page for its Pay. */
 export const handler = pageHandler(async (event, urls) => {
   const linkId = event.pathParameters?.id ?? '';
   const known = cookiesOf(event)[CLIENT_KEY_COOKIE];
@@ -16,6 +17,7 @@ export const handler = pageHandler(async (event, urls) => {
   const context = deps(urls);
   try {
     const { link, payment } = await openCheckout(context, linkId, { clientKey, returning: known === clientKey });
+    if (link.mode === 'live') await hostedPaymentPage(context, link, payment, urls);
     const merchant = await merchantOf(context, link);
     return { status: 200, html: checkoutPage({ link, merchant, paymentId: payment.id, action: `${urls.checkout}/${link.id}` }), cookies };
   } catch (error) {

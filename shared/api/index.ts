@@ -1,3 +1,4 @@
+import { acquirerNotifications } from './acquirer';
 import { chargebackOperations } from './chargebacks';
 import { eventOperations } from './events';
 import { testHelperRunJob } from './jobs';
@@ -25,4 +26,4 @@ export const apiOperations: ApiOperation[] = [
  * Every HTTP route of the service, one function each: the CDK stack deploys them and the local
  * stack serves them from this list.
  */
-export const routes: Route[] = [...apiOperations, ...checkoutPages, ...dashboardPages, ...referencePages];
+export const routes: Route[] = [...apiOperations, ...checkoutPages, ...dashboardPages, ...referencePages, acquirerNotifications];

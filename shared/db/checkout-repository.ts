@@ -1,7 +1,7 @@
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { balanceOf } from '../domain/balance';
 import { StaleLinkError, type PaymentLink, type VersionedLink } from '../domain/payment-links';
-import { PaymentNotOpenError, type Payment } from '../domain/payments';
+import { PaymentNotOpenError, type CaptureStatus, type Payment } from '../domain/payments';
 import { type OutboxEvent } from '../events';
 import { balanceChange } from './balance';
 import { cancellationReasons } from './conditional';
@@ -79,13 +79,14 @@ export function createCheckoutRepository(db: DynamoDBDocumentClient, tableName: 
      * on, not its version: still active and not expired and, for a limited link, still at the
      * paid count the events were computed from (`remaining_payments`, the inactivation). An
      * unrelated change (a new description) never sends a payer back; the version is still
-     * raised, so a whole-item write read before this one is refused. Throws StaleLinkError
-     * (with the current link) or PaymentNotOpenError.
+     * raised, so a whole-item write read before this one is refused. `also` commits with it
+     * (live: the capture owed to the acquirer, the notification's processed mark). Throws
+     * StaleLinkError (with the current link) or PaymentNotOpenError.
      */
-    async recordPaid(read: VersionedLink, next: PaymentLink, paid: Payment, events: OutboxEvent[]): Promise<void> {
+    async recordPaid(read: VersionedLink, next: PaymentLink, paid: Payment, events: OutboxEvent[], also: TransactAction[] = []): Promise<void> {
       try {
         const credit = balanceChange(tableName, balanceOf(paid), paid.amountMinor);
-        await transactWithEvents(db, tableName, [paidCountUpdate(tableName, read, next, paid.paidAt!), paymentOutcomeAction(tableName, paid), credit], events);
+        await transactWithEvents(db, tableName, [paidCountUpdate(tableName, read, next, paid.paidAt!), paymentOutcomeAction(tableName, paid), credit, ...also], events);
       } catch (error) {
         const reasons = cancellationReasons(error);
         if (reasons?.[0]?.code === 'ConditionalCheckFailed') throw new StaleLinkError(stripKeys<VersionedLink>(reasons[0].item));
@@ -94,12 +95,39 @@ export function createCheckoutRepository(db: DynamoDBDocumentClient, tableName: 
       }
     },
 
-    /** A payment's final outcome other than paid, while it is still open (PaymentNotOpenError otherwise). */
-    async finishPayment(payment: Payment): Promise<void> {
+    /** A payment's final outcome other than paid, while it is still open (PaymentNotOpenError otherwise), with `also`. */
+    async finishPayment(payment: Payment, also: TransactAction[] = []): Promise<void> {
       try {
-        await transactWithEvents(db, tableName, [paymentOutcomeAction(tableName, payment)], []);
+        await transactWithEvents(db, tableName, [paymentOutcomeAction(tableName, payment), ...also], []);
       } catch (error) {
         if (cancellationReasons(error)?.[0]?.code === 'ConditionalCheckFailed') throw new PaymentNotOpenError();
+        throw error;
+      }
+    },
+
+    /**
+     * A paid live payment's capture as the acquirer reports it, while it is still `from`
+     * (false otherwise: another notification moved it first). A capture that fails takes the
+     * payment's credit back from the balance; one that succeeds after a failure gives it back
+     * (docs/decisions.md). `also` commits with it.
+     */
+    async recordCapture(payment: Payment, from: CaptureStatus, to: CaptureStatus, also: TransactAction[] = []): Promise<boolean> {
+      const delta = (to === 'failed' ? -payment.amountMinor : 0) + (from === 'failed' ? payment.amountMinor : 0);
+      const capture = {
+        Update: {
+          TableName: tableName,
+          Key: keys.payment(payment.id),
+          UpdateExpression: 'SET #acquirer.#capture = :to',
+          ConditionExpression: '#acquirer.#capture = :from',
+          ExpressionAttributeNames: { '#acquirer': 'acquirer', '#capture': 'capture' },
+          ExpressionAttributeValues: { ':to': to, ':from': from },
+        },
+      };
+      try {
+        await transactWithEvents(db, tableName, [capture, ...(delta === 0 ? [] : [balanceChange(tableName, balanceOf(payment), delta)]), ...also], []);
+        return true;
+      } catch (error) {
+        if (cancellationReasons(error)?.[0]?.code === 'ConditionalCheckFailed') return false;
         throw error;
       }
     },

@@ -89,9 +89,9 @@ export function createDirectory(db: DynamoDBDocumentClient, tableName: string) {
 
     getOrganization: (orgId: string) => get<Organization>(keys.organization(orgId)),
 
-    async createAcceptor(orgId: string, name: string): Promise<Acceptor> {
+    async createAcceptor(orgId: string, name: string, merchantAccount?: string): Promise<Acceptor> {
       await requireOrganization(orgId);
-      const acceptor = { id: newId('acceptor'), orgId, name, createdAt: isoMillis() };
+      const acceptor = { id: newId('acceptor'), orgId, name, ...(merchantAccount ? { merchantAccount } : {}), createdAt: isoMillis() };
       await db.send(new PutCommand({ TableName: tableName, Item: { ...keys.acceptor(orgId, acceptor.id), ...acceptor } }));
       return acceptor;
     },

@@ -5,12 +5,16 @@
  * the keys it uses, and only their entities.
  */
 import type { Mode } from '../auth/principal';
+import type { FeedIdentity } from '../domain/chargebacks';
 import { literalPrefix, render } from './entity';
 import {
   acceptorEntity,
+  acquirerCommandEntity,
+  acquirerNotificationEntity,
   apiKeyEntity,
   balanceEntity,
   chargebackEntity,
+  chargebackReferenceEntity,
   checkoutSessionEntity,
   dashboardSessionEntity,
   deadLetterEntity,
@@ -72,6 +76,8 @@ export const chargebackList = (scope: string) => chargebackEntity.partition('gsi
 export const chargebackAcceptorList = (scope: string, acceptorId: string) => chargebackEntity.partition('gsi2', { scope, acceptor: acceptorId });
 export const chargebacksOfPayment = (paymentId: string) => chargebackEntity.partition('gsi3', { pay: paymentId });
 export const chargebackDeadlineDue = /* @__PURE__ */ chargebackEntity.partition('due', {});
+/** The claim of a fed or notified chargeback's identity (its acquirer and reference). */
+export const chargebackReference = (identity: FeedIdentity) => chargebackReferenceEntity.key(chargebackReferenceEntity.definition.values!({ chargebackId: '' }, identity));
 
 export const settlement = (id: string) => settlementEntity.key({ stl: id });
 export const settlementList = (orgId: string) => settlementEntity.partition('gsi1', { org: orgId });
@@ -115,3 +121,7 @@ export const webhookDeadLetters = /* @__PURE__ */ (() => render(deadLetterEntity
 export const idempotency = (keyId: string, idempotencyKey: string) => idempotencyEntity.key({ key: keyId, idempotency_key: idempotencyKey });
 export const streamCheckpoint = (shardId: string) => streamCheckpointEntity.key({ shard: shardId });
 export const dashboardSession = (sessionIdHash: string) => dashboardSessionEntity.key({ hash: sessionIdHash });
+
+export const acquirerNotification = (id: string) => acquirerNotificationEntity.key({ notification: id });
+export const acquirerCommand = (reference: string, operation: string) => acquirerCommandEntity.key({ reference, operation });
+export const acquirerCommandsDue = /* @__PURE__ */ acquirerCommandEntity.partition('due', {});

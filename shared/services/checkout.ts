@@ -1,6 +1,8 @@
 import { configuredUrls, type PublicUrls } from '../config';
 import { createCheckoutRepository } from '../db/checkout-repository';
 import type { CheckoutDeps, CheckoutOpeningDeps } from '../use-cases/checkout';
+import type { LiveCheckoutDeps } from '../use-cases/live-checkout';
+import { paymentAcquirer } from './acquirer-payments';
 import type { RefundUseCases } from '../use-cases/refunds';
 import { paymentLinksFor } from './payment-links';
 import { refundRelease } from './refunds';
@@ -14,7 +16,7 @@ function openingFor(wiring: Wiring) {
 }
 
 /** The checkout's ports: the payment links' and a paid payment's hook into the refunds it may cover. */
-function checkoutFor(wiring: Wiring, refunds: Pick<RefundUseCases, 'releaseAfterCommit'>) {
+export function checkoutFor(wiring: Wiring, refunds: Pick<RefundUseCases, 'releaseAfterCommit'>) {
   const opening = openingFor(wiring);
   return (urls: PublicUrls = configuredUrls()): CheckoutDeps => ({
     ...opening(urls),
@@ -23,5 +25,11 @@ function checkoutFor(wiring: Wiring, refunds: Pick<RefundUseCases, 'releaseAfter
 }
 
 export const checkoutServices = /* @__PURE__ */ once(() => checkoutFor(processWiring(), refundRelease()));
-/** The checkout page's (GET): it opens the checkout, so its bundle holds nothing of the refunds. */
-export const checkoutOpeningServices = /* @__PURE__ */ once(() => openingFor(processWiring()));
+/**
+ * The checkout page's (GET): it opens the checkout, so its bundle holds nothing of the refunds;
+ * in live mode it opens the acquirer's hosted payment page too.
+ */
+export const checkoutOpeningServices = /* @__PURE__ */ once(() => {
+  const opening = openingFor(processWiring());
+  return (urls?: PublicUrls): CheckoutOpeningDeps & LiveCheckoutDeps => ({ ...opening(urls), acquirer: paymentAcquirer });
+});

@@ -10,6 +10,7 @@ import { startAwsEdge, type AccessDenial, type EdgeCaller } from './edge';
 import { createLocalEventBridge, ruleOf, type BusEvent, type LocalRule, type RuleTarget } from './eventbridge';
 import { mappingCheckpoints, readMappings, startQueueMapping, startStreamMapping } from './event-sources';
 import { createAccessPolicies } from './iam';
+import { localSecrets } from '../secrets-manager';
 import { localResources } from './resources';
 import { LocalQueue } from './sqs';
 import { ensureTables } from './tables';
@@ -32,6 +33,8 @@ export interface ArtifactOptions {
   maxWorkersPerFunction?: number;
   /** Each function's output to `<logDir>/<function name>.log`, as CloudWatch keeps a log group per function, instead of this process's stdout. */
   logDir?: string;
+  /** The value of the template's one Secrets Manager secret (the acquirer's credentials, naming the local Adyen). */
+  acquirerSecret: string;
 }
 
 export interface ArtifactFunctions extends LocalFunctions {
@@ -253,6 +256,11 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
 
   const mappings = readMappings(stack, resolve, { functionByKey, queueAt: (arn) => queuesByKey.get(arn), policies });
 
+  // The template's one secret, holding the local acquirer's credentials under its local ARN.
+  const secretResources = resourcesOfType(stack, 'AWS::SecretsManager::Secret');
+  if (secretResources.length > 1) throw new Error('Artifact mode serves one secret (the acquirer\'s); the template has more');
+  const secrets = localSecrets(secretResources.map(([logicalId]) => ({ arn: arnOf(logicalId), name: nameOf(logicalId), value: options.acquirerSecret })));
+
   const edge = await startAwsEdge(edgePort, {
     dynamodbEndpoint: options.dynamodbEndpoint,
     callerOf: (accessKeyId): EdgeCaller | undefined => {
@@ -263,6 +271,7 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
     tableArn: (nameOrArn) => (nameOrArn.startsWith('arn:') ? nameOrArn : `arn:aws:dynamodb:${region}:${account}:table/${nameOrArn}`),
     queueAt: (key) => queuesByKey.get(key) ?? queuesByKey.get(key.split('/').at(-1)!),
     eventBridge,
+    secrets,
     onDenied,
   });
   const background: (() => Promise<void>)[] = [];
@@ -290,6 +299,7 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
         background.push(started.stop);
       }
     },
+    runMinuteJobs: () => eventBridge.fireSchedules(),
     stats: () => Object.fromEntries([...pools.values()].map((pool) => [pool.spec.name, pool.stats()])),
     functionOfRoute(routeKey) {
       const route = routes.find((candidate) => `${candidate.method} ${candidate.path}` === routeKey);

@@ -20,6 +20,7 @@ const NAME_PROPERTY: Record<string, string> = {
   'AWS::Lambda::Function': 'FunctionName',
   'AWS::IAM::Role': 'RoleName',
   'AWS::Logs::LogGroup': 'LogGroupName',
+  'AWS::SecretsManager::Secret': 'Name',
 };
 
 /**
@@ -66,6 +67,9 @@ export function localResources(stack: SynthesizedStack, endpoints: LocalEndpoint
         return `arn:aws:iam::${account}:role/${name}`;
       case 'AWS::Logs::LogGroup':
         return `${arnPrefix('logs')}log-group:${name}:*`;
+      case 'AWS::SecretsManager::Secret':
+        // Secrets Manager adds six random characters to a secret's name in its ARN.
+        return `${arnPrefix('secretsmanager')}secret:${name}-local0`;
       default:
         throw new Error(`No local ARN for ${logicalId} (${Type})`);
     }
@@ -76,6 +80,7 @@ export function localResources(stack: SynthesizedStack, endpoints: LocalEndpoint
     if (!attribute) {
       if (Type === 'AWS::SQS::Queue') return queueUrl(logicalId);
       if (Type === 'AWS::ApiGatewayV2::Api') return logicalId;
+      if (Type === 'AWS::SecretsManager::Secret') return arnOf(logicalId);
       return nameOf(logicalId);
     }
     if (attribute === 'Arn') return arnOf(logicalId);
