@@ -2,8 +2,8 @@
  * `npm start`: the whole service on this machine. Environment (product-decisions §11):
  * PORT (3000), DYNAMODB_ENDPOINT (http://127.0.0.1:8000), TABLE_NAME (payment-ops),
  * DATA_DIR (.data; ':memory:' keeps nothing), ACQUIRER_PORT (3001, the local Adyen);
- * LAMBDA_ARTIFACTS (a `cdk synth -o` folder: run its bundles, artifact mode) with
- * LAMBDA_MAX_WORKERS (per function; two per core).
+ * LAMBDA_ARTIFACTS (a `cdk synth -o` folder: run its bundles, artifact mode);
+ * LAMBDA_MAX_WORKERS (invocations per function at once, in both modes; two per core).
  */
 import '../shared/quiet-sdk';
 import { startLocalStack } from './local/stack';
@@ -27,10 +27,10 @@ async function main() {
   console.log(`Local Adyen (the acquirer of live payments) at ${stack.acquirer.url}`);
   if (stack.artifacts) console.log(`Artifact mode: every function runs from its bundle in ${process.env.LAMBDA_ARTIFACTS}`);
   if (stack.demo) {
-    console.log(`Demo organization ${stack.demo.orgId}, acceptor ${stack.demo.acceptorId}`);
+    console.log(`Demo organization ${stack.demo.orgId}, acceptor ${stack.demo.acceptorId}, user ${stack.demo.userId}`);
     console.log(`Test key (every scope): ${stack.demo.testToken}`);
     console.log(`Live key (every scope): ${stack.demo.liveToken}`);
-    console.log('Keys are shown once; create more with `npm run ops -- key create …`.');
+    console.log(`Keys are shown once; create more with \`npm run ops -- key create --org ${stack.demo.orgId} --creator ${stack.demo.userId} --mode test --scopes …\``);
   }
   let stopping = false;
   const stop = async () => {

@@ -5,6 +5,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { join, posix } from 'node:path';
+import { ROUTE_TIMEOUT_SECONDS } from '../shared/api/operation';
 import { METRICS_NAMESPACE } from '../shared/observability/catalog';
 
 const ROOT = join(__dirname, '..');
@@ -42,7 +43,7 @@ export class ServiceFunction extends Construct {
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? 1024,
-      timeout: props.timeout ?? Duration.seconds(10),
+      timeout: props.timeout ?? Duration.seconds(ROUTE_TIMEOUT_SECONDS),
       tracing: Tracing.ACTIVE,
       logGroup,
       environment: {

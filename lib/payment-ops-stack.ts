@@ -1,5 +1,5 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
-import { HttpApi, HttpMethod, HttpStage, type CfnStage } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpApi, HttpMethod, HttpRoute, HttpRouteKey, HttpStage, type CfnStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table, type CfnTable } from 'aws-cdk-lib/aws-dynamodb';
@@ -11,7 +11,8 @@ import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { minimumVisibilityTimeoutSeconds } from '../shared/aws-limits';
 import { INDEXES, KEY, TTL_ATTRIBUTE } from '../shared/db/table';
-import { routes } from '../shared/api';
+import { routes, unmatchedRouteHandler } from '../shared/api';
+import { methodsOf } from '../shared/api/operation';
 import { ServiceFunction } from './api-function';
 import { Monitoring } from './monitoring';
 import { DELIVERER_TIMEOUT_SECONDS, WEBHOOK_QUEUE_MAX_RECEIVES, WebhookDelivery } from './webhooks';
@@ -98,10 +99,19 @@ export class PaymentOpsStack extends Stack {
       else if (route.table === 'read') this.table.grantReadData(fn);
       this.api.addRoutes({
         path: route.path,
-        methods: [HttpMethod[route.method]],
-        integration: new HttpLambdaIntegration(`Integration-${route.handler}`, fn),
+        methods: methodsOf(route).map((method) => HttpMethod[method]),
+        // One invoke permission per function, whatever its methods: a permission per route would
+        // add a resource for each HEAD route, and the stack is held to CloudFormation's 500.
+        integration: new HttpLambdaIntegration(`Integration-${route.handler}`, fn, { scopePermissionToRoute: false }),
       });
     }
+    // Every request no route takes: a wrong method on a route's path (405 with Allow) or an unknown path (404), as the envelope.
+    const unmatched = new ServiceFunction(this, `Route-${unmatchedRouteHandler}`, { handler: unmatchedRouteHandler, environment }).function;
+    new HttpRoute(this.api, 'DefaultRoute', {
+      httpApi: this.api,
+      routeKey: HttpRouteKey.DEFAULT,
+      integration: new HttpLambdaIntegration(`Integration-${unmatchedRouteHandler}`, unmatched),
+    });
 
     const jobs = new ServiceFunction(this, 'MinuteJobs', {
       handler: 'run-jobs',
@@ -174,7 +184,7 @@ export class PaymentOpsStack extends Stack {
         {
           id: 'AwsSolutions-APIG4',
           reason:
-            'Routes of HTTP API Api: every /v1 route authenticates the bearer API key inside its function (hashed key lookup, scopes, modes); public routes (checkout, docs) are public by design, and dashboard pages check their session item and its API key inside the function.',
+            'Routes of HTTP API Api: every /v1 route authenticates the bearer API key inside its function (hashed key lookup, scopes, modes); public routes (checkout, docs) are public by design, dashboard pages check their session item and its API key inside the function, and the $default route answers 404 or 405 and reads nothing.',
         },
       ],
       true,

@@ -30,6 +30,16 @@ export class NotFoundError extends ServiceError {
   }
 }
 
+/** The path exists, but not with this method (405): `allow` lists the methods it takes. */
+export class MethodNotAllowedError extends ServiceError {
+  constructor(
+    detail: string,
+    readonly allow: string[],
+  ) {
+    super(detail);
+  }
+}
+
 /** The resource's state forbids the action (409). `reason` is added to the envelope when set. */
 export class ConflictError extends ServiceError {
   constructor(

@@ -32,6 +32,12 @@ export const LIMITS = {
    * the change), so a balance plus any amount stays below 2^53, an exact JavaScript integer.
    */
   balanceMinor: 999_999_999_999_999,
+  /**
+   * New open payments that the checkout page opens on one link per fixed window (decisions 42):
+   * what a link preview or a mail scanner can write, without holding back a crowd of customers.
+   * Returning customers (their open payment reused) and the test helper do not count.
+   */
+  checkoutOpenings: { perLink: 100, windowSeconds: 60 },
   /** Resends (`POST /v1/events/:id/resend`) per fixed window: of one event, and of one organization and mode. */
   resends: { perEvent: 5, perOrganization: 60, windowSeconds: 60 },
   /** No event the service writes is larger (its envelope as JSON, in bytes). */

@@ -48,23 +48,6 @@ export const objectListSchema = <T extends z.ZodMiniType>(item: T, id: string, d
     { id, description },
   );
 
-/**
- * One page of a list already read whole and in its order (an event's delivery attempts: a
- * bounded set, one Query): the same cursor rules as every other list.
- */
-export function pageOf<T>(items: T[], request: PageRequest, idOf: (item: T) => string): { items: T[]; hasMore: boolean } {
-  const cursor = request.startingAfter ?? request.endingBefore;
-  const attribute = request.startingAfter !== undefined ? 'starting_after' : 'ending_before';
-  const at = cursor === undefined ? -1 : items.findIndex((item) => idOf(item) === cursor);
-  if (cursor !== undefined && at === -1) throw new BusinessRuleError(`${attribute} does not name an item of this list`, attribute);
-  if (request.endingBefore !== undefined) {
-    const from = Math.max(0, at - request.limit);
-    return { items: items.slice(from, at), hasMore: from > 0 };
-  }
-  const rest = items.slice(at + 1);
-  return { items: rest.slice(0, request.limit), hasMore: rest.length > request.limit };
-}
-
 export interface PageRequest {
   limit: number;
   startingAfter?: string;

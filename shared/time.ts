@@ -18,7 +18,8 @@ export function toIsoMicros(value: string): string {
   const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?(Z|[+-]\d{2}:\d{2})$/.exec(value);
   if (!match) return isoMicros(value);
   const [, seconds, fraction = '', zone] = match;
-  if (zone !== 'Z' && zone !== '+00:00') return isoMicros(value);
+  // Another offset: the instant in UTC (Date keeps milliseconds), then the given digits beyond them.
+  if (zone !== 'Z' && zone !== '+00:00') return `${isoMicros(value).slice(0, 23)}${fraction.padEnd(6, '0').slice(3)}+00:00`;
   return `${seconds}.${fraction.padEnd(6, '0')}+00:00`;
 }
 
@@ -52,7 +53,15 @@ export function isValidDatetime(value: string): boolean {
 /** An output datetime of every resource but settlements: ISO 8601 in UTC, milliseconds, `Z`. */
 export const DatetimeSchema = /* @__PURE__ */ (() => z.withMeta(z.iso.datetime({ precision: 3 }), { example: '2026-11-20T10:00:00.000Z' }))();
 
-/** Exponential backoff with full jitter: a random wait up to base·2^attempt, capped. */
+/** Exponential backoff with full jitter: a random wait up to base·2^attempt, capped (ms). */
+export function backoffMs(attempt: number, baseMs = 5, capMs = 250): number {
+  return Math.random() * Math.min(capMs, baseMs * 2 ** attempt);
+}
+
 export function backoff(attempt: number, baseMs = 5, capMs = 250): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(capMs, baseMs * 2 ** attempt)));
+  return sleep(backoffMs(attempt, baseMs, capMs));
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }

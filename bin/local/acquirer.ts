@@ -4,7 +4,7 @@ import type { AdyenSecret } from '../../shared/acquirer/adyen-secret';
 import { startLocalAcquirer, type LocalAcquirer } from './adyen';
 import { mappingCheckpoints, startStreamMapping } from './artifacts/event-sources';
 import { eventPattern } from './artifacts/patterns';
-import { lambdaContext } from './http-server';
+import { lambdaContext } from './invocation';
 import type { LocalSecret } from './secrets-manager';
 
 /**

@@ -14,6 +14,8 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { localAwsConfig } from '../../shared/db/client';
 import { tableDefinition } from '../../shared/db/table';
+import { contentionStats, startContentionLayer } from './contention';
+import { freePort } from './free-port';
 
 export interface RunningDynamoDb {
   endpoint: string;
@@ -51,12 +53,40 @@ async function answers(endpoint: string): Promise<boolean> {
 }
 
 /**
- * Uses whatever DynamoDB answers at `endpoint`, or starts AWS's DynamoDB Local jar (Java)
- * on its port. `dataDir` ':memory:' keeps nothing; any other value is a folder for its file.
+ * The DynamoDB of the local stack at `endpoint`, always behind the contention layer
+ * (./contention.ts), so that every client of the stack contends as in AWS:
+ * - a contention layer answers there already (another stack's, the test run's): used as it is;
+ * - another DynamoDB answers there (one started by hand): a layer of this process is put in
+ *   front of it on a free port, and the stack uses that port;
+ * - nothing answers: AWS's DynamoDB Local jar (Java) starts on a private port, behind a layer
+ *   on `endpoint`. `dataDir` ':memory:' keeps nothing; any other value is a folder for its file.
  */
 export async function ensureDynamoDbLocal(endpoint: string, dataDir = ':memory:'): Promise<RunningDynamoDb> {
-  if (await answers(endpoint)) return { endpoint, started: false, stop: async () => {} };
-  const port = Number(new URL(endpoint).port || 8000);
+  if (await contentionStats(endpoint)) return { endpoint, started: false, stop: async () => {} };
+  if (await answers(endpoint)) {
+    const layer = await startContentionLayer({ port: await freePort(), upstream: endpoint });
+    return { endpoint: layer.endpoint, started: true, stop: layer.close };
+  }
+  const jar = await startDynamoDbLocal(await freePort(), dataDir);
+  try {
+    const layer = await startContentionLayer({ port: Number(new URL(endpoint).port || 8000), upstream: jar.endpoint });
+    return {
+      endpoint,
+      started: true,
+      stop: async () => {
+        await layer.close();
+        await jar.stop();
+      },
+    };
+  } catch (error) {
+    await jar.stop();
+    throw error;
+  }
+}
+
+/** AWS's DynamoDB Local jar on 127.0.0.1:`port`, once it answers. */
+async function startDynamoDbLocal(port: number, dataDir: string): Promise<{ endpoint: string; stop(): Promise<void> }> {
+  const endpoint = `http://127.0.0.1:${port}`;
   const inMemory = dataDir === ':memory:';
   if (!inMemory) mkdirSync(resolve(dataDir), { recursive: true });
   const child = spawnDynamoDbLocal({ port, sharedDb: true, ...(inMemory ? {} : { path: resolve(dataDir) }) });
@@ -79,7 +109,6 @@ export async function ensureDynamoDbLocal(endpoint: string, dataDir = ':memory:'
   }
   return {
     endpoint,
-    started: true,
     stop: () =>
       new Promise<void>((done) => {
         if (exited) return done();

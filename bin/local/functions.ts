@@ -1,7 +1,10 @@
-import type { Context } from 'aws-lambda';
 import type { ApiEvent, ApiResult } from '../../shared/http/response';
 
-export type LambdaHandler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
+/** One route's function behind API Gateway: the answer the client gets for an event. */
+export type RouteInvoker = (event: ApiEvent) => Promise<ApiResult>;
+
+/** API Gateway's catch-all route key: the requests no other route takes. */
+export const DEFAULT_ROUTE_KEY = '$default';
 
 /** A route the local API server serves: `handler` is what `loadHandler` takes. */
 export interface ServedRoute {
@@ -17,9 +20,13 @@ export interface ServedRoute {
  */
 export interface LocalFunctions {
   routes: ServedRoute[];
-  loadHandler(name: string): Promise<LambdaHandler>;
+  /** What answers a request no route takes (API Gateway's `$default` route): what `loadHandler` takes. */
+  defaultRoute: string;
+  loadHandler(name: string): Promise<RouteInvoker>;
   /** The minute jobs and the event machinery, until `stop`. */
   startBackground(): Promise<void>;
+  /** Every minute job once now, as the schedule would run them (tests need not wait a minute). */
+  runMinuteJobs(): Promise<void>;
   /** Every minute job once now, as the schedule would run them (tests need not wait a minute). */
   runMinuteJobs(): Promise<void>;
   stop(): Promise<void>;

@@ -1,12 +1,12 @@
-import type { Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { NotFoundError, PayloadTooLargeError } from '../../shared/errors';
+import { pathParamNames, pathPattern } from '../../shared/api/operation';
+import { PayloadTooLargeError } from '../../shared/errors';
 import { LIMITS } from '../../shared/limits';
 import type { ApiEvent, ApiResult } from '../../shared/http/response';
 import { toErrorResponse } from '../../shared/http/error-envelope';
-import type { LambdaHandler, ServedRoute } from './functions';
+import { DEFAULT_ROUTE_KEY, type RouteInvoker, type ServedRoute } from './functions';
 
 interface CompiledRoute {
   route: ServedRoute;
@@ -14,34 +14,13 @@ interface CompiledRoute {
   params: string[];
 }
 
-function compile(route: ServedRoute): CompiledRoute {
-  const params: string[] = [];
-  const source = route.path.replace(/\{(\w+)\}/g, (_match, name: string) => {
-    params.push(name);
-    return '([^/]+)';
-  });
-  return { route, pattern: new RegExp(`^${source}$`), params };
-}
+const compile = (route: ServedRoute): CompiledRoute => ({ route, pattern: pathPattern(route.path), params: pathParamNames(route.path) });
 
-export function lambdaContext(name: string): Context {
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName: name,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${name}`,
-    memoryLimitInMB: '1024',
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/${name}`,
-    logStreamName: 'local',
-    // No function timeout in source mode: its one process serves every invocation with one
-    // socket pool and the per-link lock, waits no Lambda has, so the 10 s budget failed requests
-    // that AWS would answer (the 200-payer test under full-suite load). Artifact mode enforces
-    // each function's timeout with the kill (bin/local/artifacts/workers.ts).
-    getRemainingTimeInMillis: () => 900_000,
-    done: () => {},
-    fail: () => {},
-    succeed: () => {},
-  };
+/** What a request matched: a route with its path parameters, or `$default` (no method, no path, no parameters). */
+interface Matched {
+  routeKey: string;
+  handler: string;
+  pathParameters?: Record<string, string>;
 }
 
 /** Like API Gateway: a segment that is not valid percent-encoding is passed on as written. */
@@ -69,7 +48,7 @@ async function readBody(request: IncomingMessage): Promise<string> {
 const TOO_LARGE = `The request body is larger than ${LIMITS.requestBodyBytes} bytes`;
 
 /** The API Gateway HTTP API (payload 2.0) event that the deployed route would produce. */
-function toEvent(request: IncomingMessage, url: URL, match: CompiledRoute, values: string[], body: string): ApiEvent {
+function toEvent(request: IncomingMessage, url: URL, match: Matched, body: string): ApiEvent {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
     if (value !== undefined && name !== 'cookie') headers[name] = Array.isArray(value) ? value.join(',') : value;
@@ -81,15 +60,13 @@ function toEvent(request: IncomingMessage, url: URL, match: CompiledRoute, value
   const now = Date.now();
   return {
     version: '2.0',
-    routeKey: `${match.route.method} ${match.route.path}`,
+    routeKey: match.routeKey,
     rawPath: url.pathname,
     rawQueryString: url.search.slice(1),
     headers,
     ...(cookies?.length ? { cookies } : {}),
     ...(Object.keys(query).length ? { queryStringParameters: query } : {}),
-    ...(match.params.length
-      ? { pathParameters: Object.fromEntries(match.params.map((name, i) => [name, decodePathSegment(values[i])])) }
-      : {}),
+    ...(match.pathParameters ? { pathParameters: match.pathParameters } : {}),
     ...(body ? { body } : {}),
     isBase64Encoded: false,
     requestContext: {
@@ -105,7 +82,7 @@ function toEvent(request: IncomingMessage, url: URL, match: CompiledRoute, value
         userAgent: headers['user-agent'] ?? '',
       },
       requestId: randomUUID(),
-      routeKey: `${match.route.method} ${match.route.path}`,
+      routeKey: match.routeKey,
       stage: '$default',
       time: new Date(now).toISOString(),
       timeEpoch: now,
@@ -121,17 +98,31 @@ export interface LocalApiServer {
 
 /**
  * Serves the route table over HTTP by turning each request into the API Gateway event the
- * deployed API would send and invoking the very same Lambda handler module.
+ * deployed API would send and handing it to the route's function (the handler module in this
+ * process, or its bundle in artifact mode), which answers as API Gateway would. A route matches
+ * its method and path exactly (HEAD only where a HEAD route is declared); a request no route
+ * takes goes to `defaultRoute`, as API Gateway's `$default` route.
  */
 export async function startApiServer(options: {
   routes: ServedRoute[];
+  defaultRoute: string;
   port: number;
   host?: string;
-  loadHandler: (name: string) => Promise<LambdaHandler>;
+  loadHandler: (name: string) => Promise<RouteInvoker>;
   onListening?: (port: number) => void;
 }): Promise<LocalApiServer> {
   const compiled = options.routes.map(compile);
-  const handlers = new Map<string, Promise<LambdaHandler>>();
+  const match = (method: string, path: string): Matched => {
+    for (const { route, pattern, params } of compiled) {
+      const values = route.method === method ? pattern.exec(path) : null;
+      if (values) {
+        const pathParameters = Object.fromEntries(params.map((name, i) => [name, decodePathSegment(values[i + 1])]));
+        return { routeKey: `${route.method} ${route.path}`, handler: route.handler, ...(params.length ? { pathParameters } : {}) };
+      }
+    }
+    return { routeKey: DEFAULT_ROUTE_KEY, handler: options.defaultRoute };
+  };
+  const handlers = new Map<string, Promise<RouteInvoker>>();
   const docsUrl = () => `${process.env.DOCS_URL ?? `${process.env.BASE_URL ?? ''}/docs`}`;
 
   const respond = (response: ServerResponse, result: ApiResult) => {
@@ -145,21 +136,9 @@ export async function startApiServer(options: {
   const server = createServer(async (request, response) => {
     try {
       const url = new URL(request.url ?? '/', 'http://localhost');
-      let matched: { route: CompiledRoute; values: string[] } | undefined;
-      for (const route of compiled) {
-        if (route.route.method !== request.method) continue;
-        const values = route.pattern.exec(url.pathname);
-        if (values) {
-          matched = { route, values: values.slice(1) };
-          break;
-        }
-      }
-      if (!matched) {
-        const { status, envelope } = toErrorResponse(new NotFoundError('No such route'), docsUrl());
-        return respond(response, { statusCode: status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(envelope) });
-      }
+      const matched = match(request.method ?? 'GET', url.pathname);
       const body = await readBody(request);
-      const name = matched.route.route.handler;
+      const name = matched.handler;
       if (!handlers.has(name)) {
         // A failed import is not cached: the next request tries again.
         handlers.set(name, options.loadHandler(name).catch((error) => {
@@ -168,7 +147,7 @@ export async function startApiServer(options: {
         }));
       }
       const handler = await handlers.get(name)!;
-      const result = await handler(toEvent(request, url, matched.route, matched.values, body), lambdaContext(name));
+      const result = await handler(toEvent(request, url, matched, body));
       respond(response, result);
     } catch (error) {
       const { status, envelope } = toErrorResponse(error, docsUrl());

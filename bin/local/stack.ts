@@ -1,9 +1,10 @@
 import type { AdyenSecret } from '../../shared/acquirer/adyen-secret';
-import { createDocumentClient } from '../../shared/db/client';
+import { createDocumentClient, documentClient } from '../../shared/db/client';
 import { runAllJobs } from '../../shared/jobs';
 import { createServices } from '../../shared/services';
 import { createDirectory } from '../../shared/db/directory';
-import { routes } from '../../shared/api';
+import { routes, unmatchedRouteHandler } from '../../shared/api';
+import { methodsOf } from '../../shared/api/operation';
 import { SCOPES } from '../../shared/auth/principal';
 import { DEFAULT_ACQUIRER_PORT, type LocalAcquirer } from './adyen';
 import { LOCAL_MERCHANT_ACCOUNT, planLocalAcquirer, startNotificationMapping, type LocalAcquirerPlan } from './acquirer';
@@ -12,7 +13,8 @@ import { backgroundTasks } from './background';
 import { freePort } from './free-port';
 import { localSecrets, startLocalSecretsManager } from './secrets-manager';
 import { ensureDynamoDbLocal, ensureTable, type RunningDynamoDb } from './dynamodb-local';
-import type { LocalFunctions } from './functions';
+import type { LocalFunctions, RouteInvoker } from './functions';
+import { createConcurrencyLimit, defaultEnvironmentsPerFunction, inProcessRoute, refuseCallsPastDeadline } from './invocation';
 import { startApiServer, type LocalApiServer } from './http-server';
 
 export interface LocalStackOptions {
@@ -30,7 +32,7 @@ export interface LocalStackOptions {
    * instead of the sources (artifact mode, docs/architecture.md).
    */
   artifacts?: string;
-  /** Artifact mode: execution environments per function at the same time. */
+  /** Execution environments per function at the same time (invocations beyond wait). */
   maxWorkersPerFunction?: number;
   /** Artifact mode: a folder for each function's output (`<name>.log`) instead of this process's stdout. */
   logDir?: string;
@@ -54,14 +56,24 @@ export interface LocalStack {
 export interface DemoAccount {
   orgId: string;
   acceptorId: string;
+  /** The member user who created the demo keys: the `--creator` of `ops key create`. */
+  userId: string;
   testToken: string;
   liveToken: string;
 }
 
-/** The handler modules, loaded the way Lambda would load each function's bundle. */
-export async function loadHandler(name: string) {
-  const module = await import(`../../functions/${name}/handler`);
-  return module.handler;
+/**
+ * Source mode's functions: each handler module loaded the way Lambda would load its function's
+ * bundle, behind its route with the function's timeout and at most `environmentsPerFunction`
+ * invocations at once. Every handler calls the table through the process-wide client, which
+ * refuses the calls of an invocation past its timeout.
+ */
+export function sourceRoutes(environmentsPerFunction = defaultEnvironmentsPerFunction()): (name: string) => Promise<RouteInvoker> {
+  return async (name) => {
+    const module = await import(`../../functions/${name}/handler`);
+    refuseCallsPastDeadline(documentClient());
+    return inProcessRoute(module.handler, name, createConcurrencyLimit(environmentsPerFunction));
+  };
 }
 
 /**
@@ -76,16 +88,16 @@ async function sourceFunctions(options: LocalStackOptions, acquirer: LocalAcquir
   process.env.ADYEN_SECRET_ARN = acquirer.secret.arn;
   const stoppers: (() => Promise<void>)[] = [secretsManager.close];
   return {
-    routes,
-    loadHandler,
+    // One route per method, as the stack deploys them.
+    routes: routes.flatMap((route) => methodsOf(route).map((method) => ({ method, path: route.path, handler: route.handler }))),
+    defaultRoute: unmatchedRouteHandler,
+    loadHandler: sourceRoutes(options.maxWorkersPerFunction),
     async startBackground() {
       stoppers.push(startMinuteJobs(options));
       for (const start of backgroundTasks) stoppers.push(await start({ dynamodbEndpoint: options.dynamodbEndpoint, tableName: options.tableName }));
       stoppers.push(await startNotificationMapping({ endpoint: options.dynamodbEndpoint, tableName: options.tableName, dataDir: options.dataDir }));
     },
-    runMinuteJobs: async () => {
-      await runJobsOnce(options);
-    },
+    runMinuteJobs: () => runJobsOnce(options),
     async stop() {
       for (const stop of stoppers.reverse()) await stop();
     },
@@ -128,6 +140,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     stoppers.push(functions.stop);
     api = await startApiServer({
       routes: functions.routes,
+      defaultRoute: functions.defaultRoute,
       port: options.port,
       host: options.host,
       loadHandler: functions.loadHandler,
@@ -179,7 +192,7 @@ async function seedDemoWith(directory: ReturnType<typeof createDirectory>): Prom
   const scopes = [...SCOPES];
   const test = await directory.createApiKey({ orgId: org.id, creatorId: user.userId, mode: 'test', scopes });
   const live = await directory.createApiKey({ orgId: org.id, creatorId: user.userId, mode: 'live', scopes });
-  return { orgId: org.id, acceptorId: acceptor.id, testToken: test.token, liveToken: live.token };
+  return { orgId: org.id, acceptorId: acceptor.id, userId: user.userId, testToken: test.token, liveToken: live.token };
 }
 
 /** Every minute job once, as the schedule runs them; a failed job is reported, the others run. */

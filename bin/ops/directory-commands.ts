@@ -32,6 +32,14 @@ export function directoryCommands(directory: () => Directory): OpsCommand[] {
       run: async ({ name }) => ({ id: (await directory().createOrganization(nameOf(name))).id }),
     },
     {
+      words: 'org list',
+      usage: '',
+      options: {},
+      run: async () => ({
+        organizations: (await directory().listOrganizations()).map((org) => ({ id: org.id, name: org.name, created_at: org.createdAt })),
+      }),
+    },
+    {
       words: 'acceptor create',
       usage: '--org ORG --name N [--merchant-account NAME]',
       options: { org: { type: 'string', required: true }, name: { type: 'string', required: true }, 'merchant-account': { type: 'string' } },
@@ -47,6 +55,14 @@ export function directoryCommands(directory: () => Directory): OpsCommand[] {
         const chosen = oneOf('role', role ?? 'member', ['member', 'admin'] as const);
         return { id: (await directory().createUser(String(org), chosen)).userId };
       },
+    },
+    {
+      words: 'user list',
+      usage: '--org ORG',
+      options: { org: { type: 'string', required: true } },
+      run: async ({ org }) => ({
+        users: (await directory().listUsers(String(org))).map((user) => ({ id: user.userId, role: user.role, org_permission: user.orgPermission })),
+      }),
     },
     {
       words: 'user update',
@@ -86,6 +102,23 @@ export function directoryCommands(directory: () => Directory): OpsCommand[] {
         });
         return { id: created.id, token: created.token };
       },
+    },
+    {
+      words: 'key list',
+      usage: '--org ORG',
+      options: { org: { type: 'string', required: true } },
+      // What each key may do and who made it; a token is shown once, at creation, and never again.
+      run: async ({ org }) => ({
+        keys: (await directory().listApiKeys(String(org))).map((key) => ({
+          id: key.keyId,
+          mode: key.mode,
+          scopes: key.scopes,
+          acceptor_id: key.acceptorId ?? null,
+          creator: key.creatorId,
+          created_at: key.createdAt,
+          valid_until: key.validUntil ?? null,
+        })),
+      }),
     },
     {
       words: 'key revoke',

@@ -1,7 +1,7 @@
 import { checkoutServices } from '../../shared/services/checkout';
 import * as z from '../../shared/zod';
 import { readCustomerDetails } from '../../shared/checkout/form';
-import { TEST_OUTCOMES, checkoutPage, outcomePage } from '../../shared/checkout/pages';
+import { TEST_OUTCOMES, checkoutErrorPage, checkoutPage, outcomePage } from '../../shared/checkout/pages';
 import { thankYouUrl } from '../../shared/domain/payments';
 import { CLIENT_KEY_COOKIE } from '../../shared/checkout/session';
 import { ConflictError, NotFoundError } from '../../shared/errors';
@@ -44,7 +44,7 @@ export const handler = pageHandler(async (event, urls, deadline) => {
   if (done.status !== 'paid') return { status: 200, html: outcomePage(done.status, `${urls.checkout}/${link.id}`) };
   const target = link.redirectUrl ? withPaymentId(link.redirectUrl, done.id) : thankYouUrl(urls, done);
   return { status: 303, headers: { location: target }, html: '' };
-});
+}, checkoutErrorPage);
 
 function withPaymentId(url: string, paymentId: string): string {
   const target = new URL(url);

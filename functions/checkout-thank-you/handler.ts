@@ -1,5 +1,5 @@
 import { paymentLinkServices } from '../../shared/services/payment-links';
-import { outcomePage, processingPage, thankYouPage } from '../../shared/checkout/pages';
+import { checkoutErrorPage, outcomePage, processingPage, thankYouPage } from '../../shared/checkout/pages';
 import { NotFoundError } from '../../shared/errors';
 import { pageHandler } from '../../shared/http/page';
 import { merchantOf } from '../../shared/use-cases/checkout';
@@ -20,4 +20,4 @@ export const handler = pageHandler(async (event, urls) => {
   if (payment.status === 'paid') return { status: 200, html: thankYouPage(payment.id, link, merchant) };
   if (payment.status === 'open') return { status: 200, html: processingPage(payment.id, link, merchant) };
   return { status: 200, html: outcomePage(payment.status, `${urls.checkout}/${link.id}`) };
-});
+}, checkoutErrorPage);

@@ -24,6 +24,12 @@ export const apiOperations: ApiOperation[] = [
 
 /**
  * Every HTTP route of the service, one function each: the CDK stack deploys them and the local
- * stack serves them from this list.
+ * stack serves them from this list, each with the methods `methodsOf` gives it.
  */
 export const routes: Route[] = [...apiOperations, ...checkoutPages, ...dashboardPages, ...referencePages, acquirerNotifications];
+
+/**
+ * The function of API Gateway's `$default` route, which takes every request no route takes: a
+ * wrong method on a route's path (405 with `Allow`) or an unknown path (404).
+ */
+export const unmatchedRouteHandler = 'unmatched-route';

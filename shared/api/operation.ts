@@ -10,6 +10,12 @@ import type { Mode, Scope } from '../auth/principal';
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 500 | 503;
 export type Tag = 'Payment links' | 'Payments' | 'Refunds' | 'Chargebacks' | 'Settlements' | 'Events' | 'Test helpers' | 'Reference';
 
+/**
+ * The timeout of a route's function: the stack's default (lib/api-function.ts), which every
+ * route keeps. Source mode times its in-process invocations out at it too (bin/local/invocation.ts).
+ */
+export const ROUTE_TIMEOUT_SECONDS = 10;
+
 /** Table access of the route's function: decides its IAM grant (`none`: no table access). */
 export type TableAccess = 'read' | 'write' | 'none';
 
@@ -149,3 +155,15 @@ export function defineForm<P extends z.ZodMiniObject, Q extends z.ZodMiniObject,
 }
 
 export const pathParamNames = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
+
+/** A route's path as API Gateway matches it: each `{name}` is one segment, captured in order. */
+export const pathPattern = (path: string) => new RegExp(`^${path.replace(/\{\w+\}/g, '([^/]+)')}$`);
+
+export type Method = 'GET' | 'HEAD' | 'POST';
+
+/**
+ * The methods a route answers: its own, and HEAD for a page read with GET (a browser, a link
+ * checker or a preview asks for the headers only). HTTP API does not answer HEAD on a GET route
+ * by itself: the stack routes it too.
+ */
+export const methodsOf = (route: Route): Method[] => (route.kind === 'page' && route.method === 'GET' ? ['GET', 'HEAD'] : [route.method]);

@@ -83,5 +83,8 @@ export function infoDescription(urls: PublicUrls): string {
       `shape problems are 400, broken business rules 422. See [the error reference](${urls.docs}/errors).`,
     '',
     '**Retries.** Every POST accepts an `Idempotency-Key` header.',
+    '',
+    '**Request ids.** Every answer carries a `Request-Id` header: quote it when asking about a request. ' +
+      'A method a path does not take is a 405 whose `Allow` header lists the ones it does.',
   ].join('\n');
 }

@@ -2,7 +2,7 @@ import { collectedFields, type CustomerField, type DenialReason, type PaymentLin
 import { EMAIL_ADDRESS_PATTERN, PHONE_NUMBER_PATTERN } from '../domain/inputs';
 import { LIMITS } from '../limits';
 import { formatForCustomer } from '../money';
-import { escapeHtml, htmlDocument } from '../http/page';
+import { escapeHtml, htmlDocument, type ErrorPage } from '../http/page';
 import type { FieldProblem, RefusedForm } from './form';
 
 export const TEST_OUTCOMES = ['paid', 'failed', 'canceled', 'expired'] as const;
@@ -21,28 +21,29 @@ const backLink = (link: PaymentLink, merchant: string) =>
  * collected fields (`formnovalidate`), so they work in one click; in live mode one Pay, which
  * keeps the collected fields and goes on to the acquirer's payment page (the card is typed
  * there, never here). A `refused` form comes back with what the customer typed and each
- * problem beside its field.
+ * problem beside its field. Without a payment (a preview: a HEAD, a client that does not take
+ * HTML) it has no form.
  */
-export function checkoutPage(page: { link: PaymentLink; merchant: string; paymentId: string; action: string; refused?: RefusedForm }): string {
+export function checkoutPage(page: { link: PaymentLink; merchant: string; paymentId?: string; action: string; refused?: RefusedForm }): string {
   const { link, paymentId, action, refused } = page;
   const fields = collectedFields(link).map((name) => customerField(CUSTOMER_FIELDS[name], refused?.values[name] ?? '', refused?.problems[name]));
-  const form =
+  const choices =
     link.mode === 'test'
-      ? `<form method="post" action="${escapeHtml(action)}">
-  <input type="hidden" name="payment_id" value="${escapeHtml(paymentId)}">
-  ${fields.join('\n  ')}
-  <p class="note">Test mode: choose the outcome of this payment.</p>
+      ? `<p class="note">Test mode: choose the outcome of this payment.</p>
   <div class="actions">
     ${TEST_OUTCOMES.map((outcome) => `<button type="submit" name="outcome" value="${outcome}"${outcome === 'paid' ? '' : ' formnovalidate'}>${outcomeLabel[outcome]}</button>`).join('\n    ')}
-  </div>
-</form>`
+  </div>`
+      : `<p class="note">You pay on the secure page of our payment provider.</p>
+  <div class="actions">
+    <button type="submit" name="outcome" value="paid">Pay</button>
+  </div>`;
+  const form =
+    paymentId === undefined
+      ? ''
       : `<form method="post" action="${escapeHtml(action)}">
   <input type="hidden" name="payment_id" value="${escapeHtml(paymentId)}">
   ${fields.join('\n  ')}
-  <p class="note">You pay on the secure page of our payment provider.</p>
-  <div class="actions">
-    <button type="submit" name="outcome" value="paid">Pay</button>
-  </div>
+  ${choices}
 </form>`;
   return htmlDocument(
     `Pay ${formatAmount(link)}`,
@@ -122,6 +123,19 @@ const DENIAL_TEXT: Record<DenialReason, string> = {
   inactive: 'This payment link is no longer active.',
   limit_reached: 'This payment link has reached its maximum number of payments.',
 };
+
+/**
+ * The checkout's errors where the API's words would not do for a customer: a link, a payment or a
+ * checkout that is not there (404) is a link that does not work; other statuses keep the house page.
+ */
+export const checkoutErrorPage: ErrorPage = (status) =>
+  status === 404
+    ? htmlDocument(
+        'Payment link not found',
+        `<h1>This payment link does not work</h1>
+<p>There is no payment at this address. Check that the link is complete (copy it again from the message you received), or ask whoever sent it to you for a new one.</p>`,
+      )
+    : undefined;
 
 /** The 409 page of a link that cannot be paid. */
 export function deniedPage(reason: DenialReason): string {

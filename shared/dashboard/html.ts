@@ -90,14 +90,8 @@ const STYLE = `
   }
 `;
 
-/** An inline SVG icon (a data: URL), so the browser asks for no /favicon.ico. */
-const FAVICON = `data:image/svg+xml,${encodeURIComponent(
-  "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'><rect width='32' height='32' rx='7' fill='#1d4ed8'/><path d='M8 22h16M10 18v-5M16 18V9M22 18v-7' stroke='#fff' stroke-width='3' stroke-linecap='round'/></svg>",
-)}`;
-
-/** A dashboard page; pages with tables (all but the sign-in form) are wide. */
-export const dashboardDocument = (title: string, body: string, wide = true) =>
-  htmlDocument(title, body, wide ? STYLE + WIDE : STYLE, `<link rel="icon" type="image/svg+xml" href="${FAVICON}">\n`);
+/** A dashboard page (the house style names the inline icon); pages with tables (all but the sign-in form) are wide. */
+export const dashboardDocument = (title: string, body: string, wide = true) => htmlDocument(title, body, wide ? STYLE + WIDE : STYLE);
 
 // ---------------------------------------------------------------------------------------------
 // Small pieces

@@ -2,7 +2,7 @@ import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk
 import type { BalanceRef } from '../domain/balance';
 import { BusinessRuleError } from '../errors';
 import { LIMITS } from '../limits';
-import { cancellationReasons, conditionalWrite } from './conditional';
+import { cancellationReasons, conditionalWrite, withConflictRetry } from './conditional';
 import { transactWrite } from './side-effects';
 import { queryDuePage } from './due';
 import * as keys from './keys';
@@ -120,22 +120,27 @@ export async function hasHeldRefunds(db: DynamoDBDocumentClient, tableName: stri
   return ((Item?.heldCount as number | undefined) ?? 0) > 0 || Item?.[INDEXES.due.pk] !== undefined;
 }
 
-/** Removes the held-refunds marker once no refund of this balance is held any more. */
+/**
+ * Removes the held-refunds marker once no refund of this balance is held any more; the balance
+ * item is in every payment's transaction, so conflicts are retried.
+ */
 export async function clearHoldMarker(db: DynamoDBDocumentClient, tableName: string, ref: BalanceRef): Promise<void> {
-  await conditionalWrite(
-    () =>
-      db.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key: balanceKey(ref),
-          UpdateExpression: 'REMOVE #duePk, #dueSk',
-          ConditionExpression: 'attribute_exists(#duePk) AND (attribute_not_exists(#held) OR #held <= :zero)',
-          ExpressionAttributeNames: { '#duePk': INDEXES.due.pk, '#dueSk': INDEXES.due.sk, '#held': 'heldCount' },
-          ExpressionAttributeValues: { ':zero': 0 },
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
-      ),
-    () => undefined, // a refund was held meanwhile, or the marker is already gone: keep it as it is
+  await withConflictRetry(() =>
+    conditionalWrite(
+      () =>
+        db.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: balanceKey(ref),
+            UpdateExpression: 'REMOVE #duePk, #dueSk',
+            ConditionExpression: 'attribute_exists(#duePk) AND (attribute_not_exists(#held) OR #held <= :zero)',
+            ExpressionAttributeNames: { '#duePk': INDEXES.due.pk, '#dueSk': INDEXES.due.sk, '#held': 'heldCount' },
+            ExpressionAttributeValues: { ':zero': 0 },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+        ),
+      () => undefined, // a refund was held meanwhile, or the marker is already gone: keep it as it is
+    ),
   );
 }
 
@@ -158,7 +163,7 @@ export function createBalanceStore(db: DynamoDBDocumentClient, tableName: string
     /** Adds a signed amount (test helper; no cover condition, only the balance range). */
     async adjust(ref: BalanceRef, deltaMinor: number): Promise<void> {
       try {
-        await transactWrite(db, [balanceChange(tableName, ref, deltaMinor)]);
+        await withConflictRetry(() => transactWrite(db, [balanceChange(tableName, ref, deltaMinor)]));
       } catch (error) {
         if (cancellationReasons(error)?.[0]?.code !== 'ConditionalCheckFailed') throw error;
         throw new BusinessRuleError(`The balance would leave its range of ±${LIMITS.balanceMinor} minor units`, 'amount.value');

@@ -1,4 +1,5 @@
 import { BatchWriteCommand, type BatchWriteCommandInput, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { sleep } from '../time';
 
 export type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][number];
 
@@ -13,8 +14,6 @@ export interface BatchOptions {
   /** Base of the exponential backoff between attempts, in milliseconds. */
   backoffMs?: number;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function writeBatch(db: DynamoDBDocumentClient, tableName: string, batch: WriteRequest[], options: Required<BatchOptions>) {
   let pending = batch;

@@ -5,10 +5,12 @@ import { PaymentNotOpenError, type CaptureStatus, type Payment } from '../domain
 import { type OutboxEvent } from '../events';
 import { balanceChange } from './balance';
 import { cancellationReasons } from './conditional';
+import { queryDuePage } from './due';
 import { stripKeys } from './entity';
-import { checkoutSessionEntity, paymentLinkEntity } from './entities';
+import { checkoutSessionEntity, OPEN_PAYMENT_SHARDS, paymentLinkEntity } from './entities';
 import * as keys from './keys';
-import { transactWithEvents, type TransactAction } from './outbox';
+import { transactWithEvents, transactWithEventsOnce, type TransactAction } from './outbox';
+import { isTransactionConflict } from './transaction-conflict';
 import { paymentCreateAction, paymentOutcomeAction } from './payment-repository';
 import { INDEXES } from './table';
 
@@ -81,13 +83,16 @@ export function createCheckoutRepository(db: DynamoDBDocumentClient, tableName: 
      * unrelated change (a new description) never sends a payer back; the version is still
      * raised, so a whole-item write read before this one is refused. `also` commits with it
      * (live: the capture owed to the acquirer, the notification's processed mark). Throws
-     * StaleLinkError (with the current link) or PaymentNotOpenError.
+     * StaleLinkError (with the current link; without one when a transaction in flight held one
+     * of its items, which loses the round all the same) or PaymentNotOpenError. Tried once: the
+     * payer's loop retries its rounds (checkout.ts).
      */
     async recordPaid(read: VersionedLink, next: PaymentLink, paid: Payment, events: OutboxEvent[], also: TransactAction[] = []): Promise<void> {
       try {
         const credit = balanceChange(tableName, balanceOf(paid), paid.amountMinor);
-        await transactWithEvents(db, tableName, [paidCountUpdate(tableName, read, next, paid.paidAt!), paymentOutcomeAction(tableName, paid), credit, ...also], events);
+        await transactWithEventsOnce(db, tableName, [paidCountUpdate(tableName, read, next, paid.paidAt!), paymentOutcomeAction(tableName, paid), credit, ...also], events);
       } catch (error) {
+        if (isTransactionConflict(error)) throw new StaleLinkError(undefined);
         const reasons = cancellationReasons(error);
         if (reasons?.[0]?.code === 'ConditionalCheckFailed') throw new StaleLinkError(stripKeys<VersionedLink>(reasons[0].item));
         if (reasons?.[1]?.code === 'ConditionalCheckFailed') throw new PaymentNotOpenError();
@@ -95,10 +100,14 @@ export function createCheckoutRepository(db: DynamoDBDocumentClient, tableName: 
       }
     },
 
-    /** A payment's final outcome other than paid, while it is still open (PaymentNotOpenError otherwise), with `also`. */
-    async finishPayment(payment: Payment, also: TransactAction[] = []): Promise<void> {
+    /**
+     * An open payment written anew with its events, while it is still open and, with
+     * `activityRead`, untouched since (PaymentNotOpenError otherwise): an outcome other than
+     * paid, the expiry sweep's, or a returning customer's new activity; `also` commits with it.
+     */
+    async updateOpenPayment(payment: Payment, events: OutboxEvent[], activityRead?: string, also: TransactAction[] = []): Promise<void> {
       try {
-        await transactWithEvents(db, tableName, [paymentOutcomeAction(tableName, payment), ...also], []);
+        await transactWithEvents(db, tableName, [paymentOutcomeAction(tableName, payment, activityRead), ...also], events);
       } catch (error) {
         if (cancellationReasons(error)?.[0]?.code === 'ConditionalCheckFailed') throw new PaymentNotOpenError();
         throw error;
@@ -129,6 +138,18 @@ export function createCheckoutRepository(db: DynamoDBDocumentClient, tableName: 
       } catch (error) {
         if (cancellationReasons(error)?.[0]?.code === 'ConditionalCheckFailed') return false;
         throw error;
+      }
+    },
+
+    /** Open payments with no activity since `idleSince`: each shard of the sparse DUE index in turn, longest idle first, page by page. */
+    async *idlePayments(idleSince: string): AsyncGenerator<Payment> {
+      for (let shard = 0; shard < OPEN_PAYMENT_SHARDS; shard++) {
+        let startKey: Record<string, unknown> | undefined;
+        do {
+          const page = await queryDuePage(db, tableName, keys.openPaymentsDue(shard), { upTo: `${idleSince}#~`, startKey });
+          for (const item of page.items) yield stripKeys<Payment>(item)!;
+          startKey = page.nextKey;
+        } while (startKey);
       }
     },
 

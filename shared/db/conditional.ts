@@ -1,6 +1,8 @@
-import { backoff } from '../time';
+import { invocationDeadline } from '../deadline';
+import { backoffMs, sleep } from '../time';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { isTransactionConflict } from './transaction-conflict';
 
 type Item = Record<string, unknown>;
 
@@ -33,14 +35,6 @@ export function cancellationReasons(error: unknown): { code?: string; item?: Ite
   }));
 }
 
-export function isTransactionConflict(error: unknown): boolean {
-  const reasons = cancellationReasons(error);
-  return (
-    (error as { name?: string })?.name === 'TransactionConflictException' ||
-    (reasons?.some((reason) => reason.code === 'TransactionConflict') ?? false)
-  );
-}
-
 function normalizeItem(item: Item | undefined): Item | undefined {
   if (!item) return undefined;
   const looksMarshalled = Object.values(item).every(
@@ -51,14 +45,35 @@ function normalizeItem(item: Item | undefined): Item | undefined {
   return looksMarshalled ? unmarshall(item as any) : item;
 }
 
-/** Retries `attempt` on transaction conflicts with exponential backoff and full jitter. */
-export async function withConflictRetry<T>(attempt: () => Promise<T>, maxAttempts = 6): Promise<T> {
+/**
+ * How long a write retries transaction conflicts, at most, before the conflict surfaces (a
+ * request then answers 503 with Retry-After). A conflict clears when the transactions holding
+ * the item end, so the bound is time, not attempts. Within a request the invocation's deadline
+ * bounds it first (its last attempt starts LAST_ATTEMPT_MS before, so that the answer fits: in
+ * AWS an API function's 10 s timeout leaves 8 s). This ceiling bounds the rest: the jobs, whose
+ * functions run for up to a minute, the streams, `ops`, and the local source mode, whose
+ * invocations have no timeout. There DynamoDB Local runs transactions one at a time, hundreds of
+ * milliseconds each on a loaded machine, so 50 writers of one item can take tens of seconds to
+ * take their turns (docs/decisions.md); in AWS a transaction holds its items for tens of ms.
+ */
+export const CONFLICT_RETRY_MS = 60_000;
+const LAST_ATTEMPT_MS = 2_000;
+
+/**
+ * Retries `attempt` on transaction conflicts with exponential backoff and full jitter, 10 ms
+ * doubling up to 250 ms: a low cap, so that a writer that has lost many times still retries
+ * about as often as a newcomer and is not starved by it (docs/decisions.md); until
+ * CONFLICT_RETRY_MS or the invocation's deadline.
+ */
+export async function withConflictRetry<T>(attempt: () => Promise<T>): Promise<T> {
+  const giveUpAt = Math.min(Date.now() + CONFLICT_RETRY_MS, invocationDeadline() - LAST_ATTEMPT_MS);
   for (let n = 1; ; n++) {
     try {
       return await attempt();
     } catch (error) {
-      if (n >= maxAttempts || !isTransactionConflict(error)) throw error;
-      await backoff(n, 10, 500);
+      const wait = backoffMs(n, 10, 250);
+      if (!isTransactionConflict(error) || Date.now() + wait >= giveUpAt) throw error;
+      await sleep(wait);
     }
   }
 }

@@ -7,7 +7,7 @@ import * as keys from './keys';
 import { scopeOf } from './entities';
 import { INDEXES } from './table';
 
-/** At most this many attempt items are read per event. */
+/** At most this many attempt items are read per event: its newest (attempts are keyed in time order). */
 export const ATTEMPTS_PER_EVENT = 50;
 
 /**
@@ -20,16 +20,13 @@ export const ATTEMPTS_PER_EVENT = 50;
  * is a success.
  */
 export function createDeliveryLog(db: DynamoDBDocumentClient, tableName: string): DeliveryLog {
-  const attemptPrefix = (eventId: string) => keys.deliveryAttempt(eventId, '');
-
   async function attemptsOf(eventId: string, eventType: string): Promise<DeliveryAttempt[]> {
-    const prefix = attemptPrefix(eventId);
     const result = await db.send(
       new QueryCommand({
         TableName: tableName,
         KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
         ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK' },
-        ExpressionAttributeValues: { ':pk': prefix.PK, ':prefix': prefix.SK },
+        ExpressionAttributeValues: { ':pk': keys.event(eventId).PK, ':prefix': keys.deliveryAttemptsPrefix },
         ScanIndexForward: false,
         Limit: ATTEMPTS_PER_EVENT,
       }),

@@ -6,7 +6,8 @@ import { BusinessRuleError, NotFoundError } from '../errors';
 import { newId } from '../ids';
 import { isoMillis } from '../time';
 import { conditionalWrite } from './conditional';
-import { apiKeyEntity, organizationEntity } from './entities';
+import { acceptorEntity, apiKeyEntity, organizationEntity, userEntity } from './entities';
+import { stripKeys } from './entity';
 import * as keys from './keys';
 import { createAcceptorLookup, createKeyStore, getItem, type Acceptor } from './directory-lookups';
 
@@ -53,6 +54,17 @@ export function createDirectory(db: DynamoDBDocumentClient, tableName: string) {
     }
   }
 
+  async function listOnGsi1<T>(partition: string): Promise<T[]> {
+    const items = await queryAll(db, {
+      TableName: tableName,
+      IndexName: INDEXES.gsi1.name,
+      KeyConditionExpression: '#pk = :pk',
+      ExpressionAttributeNames: { '#pk': INDEXES.gsi1.pk },
+      ExpressionAttributeValues: { ':pk': partition },
+    });
+    return items.map((item) => stripKeys<T>(item)!);
+  }
+
   async function requireOrganization(orgId: string): Promise<Organization> {
     const org = await get<Organization>(keys.organization(orgId));
     if (!org) throw new NotFoundError(`Organization ${orgId} does not exist`);
@@ -89,10 +101,21 @@ export function createDirectory(db: DynamoDBDocumentClient, tableName: string) {
 
     getOrganization: (orgId: string) => get<Organization>(keys.organization(orgId)),
 
+    /** Every organization, oldest first (the operator's view). */
+    listOrganizations: () => listOnGsi1<Organization>(keys.organizationsPartition),
+
+    /** An organization's users, oldest first. */
+    listUsers: (orgId: string) => listOnGsi1<StoredUser>(userEntity.partition('gsi1', { org: orgId })),
+
+    /** An organization's API keys, oldest first: what each may do and its standing, never a token or its hash. */
+    async listApiKeys(orgId: string): Promise<StoredApiKey[]> {
+      return listOnGsi1<StoredApiKey>(apiKeyEntity.partition('gsi1', { org: orgId }));
+    },
+
     async createAcceptor(orgId: string, name: string, merchantAccount?: string): Promise<Acceptor> {
       await requireOrganization(orgId);
       const acceptor = { id: newId('acceptor'), orgId, name, ...(merchantAccount ? { merchantAccount } : {}), createdAt: isoMillis() };
-      await db.send(new PutCommand({ TableName: tableName, Item: { ...keys.acceptor(orgId, acceptor.id), ...acceptor } }));
+      await db.send(new PutCommand({ TableName: tableName, Item: acceptorEntity.item(acceptor) }));
       return acceptor;
     },
 
@@ -101,7 +124,7 @@ export function createDirectory(db: DynamoDBDocumentClient, tableName: string) {
     async createUser(orgId: string, role: Exclude<UserRole, 'demoted'> = 'member'): Promise<StoredUser> {
       await requireOrganization(orgId);
       const user: StoredUser = { userId: newId('user'), orgId, role, orgPermission: true };
-      await db.send(new PutCommand({ TableName: tableName, Item: { ...keys.user(user.userId), ...user } }));
+      await db.send(new PutCommand({ TableName: tableName, Item: userEntity.item(user) }));
       return user;
     },
 

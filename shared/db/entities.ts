@@ -2,7 +2,7 @@ import type { Mode } from '../auth/principal';
 import type { AcquirerCommand } from '../domain/acquirer-commands';
 import type { Chargeback, FeedIdentity } from '../domain/chargebacks';
 import type { VersionedLink } from '../domain/payment-links';
-import type { Payment } from '../domain/payments';
+import { lastActivityOf, type Payment } from '../domain/payments';
 import type { Refund } from '../domain/refunds';
 import type { Settlement } from '../domain/settlements';
 import { typePrefixes } from '../domain/webhooks';
@@ -26,21 +26,35 @@ export const organizationEntity = /* @__PURE__ */ defineEntity<{ id: string }>({
   values: (org) => ({ org: org.id }),
 });
 
-export const acceptorEntity = /* @__PURE__ */ defineEntity({ name: 'acceptor', label: 'Acceptor', key: { pk: 'ORG#{org}', sk: 'ACCEPTOR#{acceptor}' } });
+export const acceptorEntity = /* @__PURE__ */ defineEntity<{ id: string; orgId: string }>({
+  name: 'acceptor',
+  label: 'Acceptor',
+  key: { pk: 'ORG#{org}', sk: 'ACCEPTOR#{acceptor}' },
+  values: (acceptor) => ({ org: acceptor.orgId, acceptor: acceptor.id }),
+});
 
-export const userEntity = /* @__PURE__ */ defineEntity({ name: 'user', label: 'User', key: { pk: 'USER#{usr}', sk: 'USER' } });
+/** Users are found by id (a key's creator) and listed per organization (ops). */
+export const userEntity = /* @__PURE__ */ defineEntity<{ userId: string; orgId: string }>({
+  name: 'user',
+  label: 'User',
+  key: { pk: 'USER#{usr}', sk: 'USER' },
+  indexes: { gsi1: { pk: '{org}#USERS', sk: '{usr}' } },
+  values: (user) => ({ usr: user.userId, org: user.orgId }),
+});
 
 /** API keys are found by the SHA-256 of their token; the token itself is never stored. */
-export const apiKeyEntity = /* @__PURE__ */ defineEntity<{ keyId: string; creatorId: string }, { tokenHash: string }>({
+export const apiKeyEntity = /* @__PURE__ */ defineEntity<{ keyId: string; creatorId: string; orgId: string }, { tokenHash: string }>({
   name: 'api_key',
   label: 'API key',
   key: { pk: 'TOKEN#{hash}', sk: 'TOKEN' },
   indexes: {
+    // An organization's keys, for the operator (ops key list).
+    gsi1: { pk: '{org}#KEYS', sk: '{key}' },
     // A user's keys, rewritten when the user's standing changes.
     gsi2: { pk: 'USERKEYS#{creator}', sk: '{key}' },
     gsi3: { pk: 'KEY#{key}', sk: 'KEY' },
   },
-  values: (key, { tokenHash }) => ({ hash: tokenHash, creator: key.creatorId, key: key.keyId }),
+  values: (key, { tokenHash }) => ({ hash: tokenHash, creator: key.creatorId, key: key.keyId, org: key.orgId }),
 });
 
 export const paymentLinkEntity = /* @__PURE__ */ defineEntity<VersionedLink>({
@@ -63,6 +77,15 @@ export const checkoutSessionEntity = /* @__PURE__ */ defineEntity<{ paymentId: s
   values: (_session, { pl, clientKey }) => ({ pl, client_key: clientKey }),
 });
 
+/**
+ * Open payments are spread over this many DUE partitions by id, so that no partition takes the
+ * writes of every payment of every organization; the expiry sweep reads each one.
+ */
+export const OPEN_PAYMENT_SHARDS = 8;
+
+/** A payment's shard: its id's characters summed (the random end of the id spreads them evenly). */
+export const openPaymentShard = (paymentId: string) => [...paymentId].reduce((sum, character) => sum + character.charCodeAt(0), 0) % OPEN_PAYMENT_SHARDS;
+
 export const paymentEntity = /* @__PURE__ */ defineEntity<Payment>({
   name: 'payment',
   label: 'Payment',
@@ -71,8 +94,17 @@ export const paymentEntity = /* @__PURE__ */ defineEntity<Payment>({
     gsi1: { pk: '{scope}#PAY', sk: '{pay}' },
     gsi2: { pk: '{scope}#PAY#{status}', sk: '{pay}' },
     gsi3: { pk: 'PL#{pl}#PAY', sk: '{pay}' },
+    // While open, by last activity: the expiry sweep reads each shard up to the idle bound.
+    due: { pk: 'DUE#PAY_OPEN#{shard}', sk: '{active_at}#{pay}', when: (payment) => payment.status === 'open' },
   },
-  values: (payment) => ({ pay: payment.id, scope: scoped(payment), status: payment.status, pl: payment.paymentLinkId }),
+  values: (payment) => ({
+    pay: payment.id,
+    scope: scoped(payment),
+    status: payment.status,
+    pl: payment.paymentLinkId,
+    shard: openPaymentShard(payment.id),
+    active_at: lastActivityOf(payment),
+  }),
 });
 
 /** The refunds' DUE partitions. */
@@ -204,7 +236,12 @@ export const eventEntity = /* @__PURE__ */ defineEntity<{ orgId: string; mode: M
  */
 export const EVENT_PREFIX_INDEXES = ['gsi3', 'gsi4', 'gsi5'] as const;
 
-export const deliveryAttemptEntity = /* @__PURE__ */ defineEntity({ name: 'delivery_attempt', label: 'Delivery attempt', key: { pk: 'EVT#{evt}', sk: 'DLV#{attempt}' } });
+/** One attempt of a delivery, under its event, in time order (the event's deliveries list them oldest first). */
+export const deliveryAttemptEntity = /* @__PURE__ */ defineEntity({
+  name: 'delivery_attempt',
+  label: 'Delivery attempt',
+  key: { pk: 'EVT#{evt}', sk: 'DLV#{at}#{attempt}#{target}' },
+});
 
 export const webhookSubscriptionEntity = /* @__PURE__ */ defineEntity<{ id: string; orgId: string; mode: Mode }>({
   name: 'webhook_subscription',

@@ -1,5 +1,5 @@
 import { DeleteCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { conditionalWrite } from './conditional';
+import { conditionalWrite, withConflictRetry } from './conditional';
 import * as keys from './keys';
 import { TTL_ATTRIBUTE } from './table';
 
@@ -38,33 +38,36 @@ export function createIdempotencyStore(db: DynamoDBDocumentClient, tableName: st
   return {
     async claim(keyId: string, idempotencyKey: string, fingerprint: string, now = Date.now()): Promise<IdempotencyClaim> {
       const nowSeconds = Math.floor(now / 1000);
-      return conditionalWrite<IdempotencyClaim>(
-        async () => {
-          await db.send(
-            new PutCommand({
-              TableName: tableName,
-              Item: {
-                ...keys.idempotency(keyId, idempotencyKey),
-                entity: 'idempotency',
-                state: 'in_flight',
-                leaseUntil: now + IN_FLIGHT_LEASE_MS,
-                fingerprint,
-                [TTL_ATTRIBUTE]: nowSeconds + IDEMPOTENCY_TTL_SECONDS,
-              },
-              ConditionExpression: 'attribute_not_exists(#pk) OR #ttl < :now OR (#state = :inFlight AND #lease < :nowMs AND attribute_not_exists(#carriedOut))',
-              ExpressionAttributeNames: { '#pk': 'PK', '#ttl': TTL_ATTRIBUTE, '#state': 'state', '#lease': 'leaseUntil', '#carriedOut': 'carriedOut' },
-              ExpressionAttributeValues: { ':now': nowSeconds, ':inFlight': 'in_flight', ':nowMs': now },
-              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-            }),
-          );
-          return { kind: 'claimed' };
-        },
-        (old): IdempotencyClaim => {
-          const fingerprint = String(old?.fingerprint ?? '');
-          if (old?.state === 'completed') return { kind: 'completed', fingerprint, response: old.response as StoredResponse };
-          const leaseOver = Number(old?.leaseUntil) < now;
-          return old?.carriedOut === true && leaseOver ? { kind: 'carried_out', fingerprint } : { kind: 'in_flight', fingerprint };
-        },
+      // The first request's transactions mark its record (carriedOut): a repeat arriving meanwhile waits for them to end.
+      return withConflictRetry(() =>
+        conditionalWrite<IdempotencyClaim>(
+          async () => {
+            await db.send(
+              new PutCommand({
+                TableName: tableName,
+                Item: {
+                  ...keys.idempotency(keyId, idempotencyKey),
+                  entity: 'idempotency',
+                  state: 'in_flight',
+                  leaseUntil: now + IN_FLIGHT_LEASE_MS,
+                  fingerprint,
+                  [TTL_ATTRIBUTE]: nowSeconds + IDEMPOTENCY_TTL_SECONDS,
+                },
+                ConditionExpression: 'attribute_not_exists(#pk) OR #ttl < :now OR (#state = :inFlight AND #lease < :nowMs AND attribute_not_exists(#carriedOut))',
+                ExpressionAttributeNames: { '#pk': 'PK', '#ttl': TTL_ATTRIBUTE, '#state': 'state', '#lease': 'leaseUntil', '#carriedOut': 'carriedOut' },
+                ExpressionAttributeValues: { ':now': nowSeconds, ':inFlight': 'in_flight', ':nowMs': now },
+                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+              }),
+            );
+            return { kind: 'claimed' };
+          },
+          (old): IdempotencyClaim => {
+            const fingerprint = String(old?.fingerprint ?? '');
+            if (old?.state === 'completed') return { kind: 'completed', fingerprint, response: old.response as StoredResponse };
+            const leaseOver = Number(old?.leaseUntil) < now;
+            return old?.carriedOut === true && leaseOver ? { kind: 'carried_out', fingerprint } : { kind: 'in_flight', fingerprint };
+          },
+        ),
       );
     },
 

@@ -60,6 +60,8 @@ export const payment = (id: string) => paymentEntity.key({ pay: id });
 export const paymentList = (scope: string) => paymentEntity.partition('gsi1', scopeValues(scope));
 export const paymentStatusList = (scope: string, status: string) => paymentEntity.partition('gsi2', { scope, status });
 export const paymentsOfLink = (linkId: string) => paymentEntity.partition('gsi3', { pl: linkId });
+/** One shard of the open payments, by last activity (sparse DUE index). */
+export const openPaymentsDue = (shard: number) => paymentEntity.partition('due', { shard });
 
 export const refund = (id: string) => refundEntity.key({ rf: id });
 export const refundList = (scope: string) => refundEntity.partition('gsi1', scopeValues(scope));
@@ -100,7 +102,11 @@ export const eventPrefixList = (scope: string, prefix: string) => {
   const index = EVENT_PREFIX_INDEXES[depth - 1];
   return index && { index, partition: eventEntity.partition(index, { scope, prefix1: prefix, prefix2: prefix, prefix3: prefix }) };
 };
-export const deliveryAttempt = (eventId: string, attemptKey: string) => deliveryAttemptEntity.key({ evt: eventId, attempt: attemptKey });
+/** An attempt's key: its time, its number (three digits, so that keys sort by it) and its target. */
+export const deliveryAttempt = (eventId: string, attempt: { at: string; attempt: number; targetKey: string }) =>
+  deliveryAttemptEntity.key({ evt: eventId, at: attempt.at, attempt: String(attempt.attempt).padStart(3, '0'), target: attempt.targetKey });
+/** `begins_with` of an event's attempts. */
+export const deliveryAttemptsPrefix = /* @__PURE__ */ literalPrefix(deliveryAttemptEntity.definition.key.sk);
 
 export const webhookSubscription = (orgId: string, mode: Mode, id: string) => webhookSubscriptionEntity.key({ org: orgId, mode, whk: id });
 /** `begins_with` of a mode's subscriptions, or of every mode's. */

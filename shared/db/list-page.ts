@@ -1,4 +1,4 @@
-import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Mode, Principal } from '../auth/principal';
 import { isOwned } from '../domain/scope';
 import { BusinessRuleError } from '../errors';
@@ -8,14 +8,22 @@ import { stripKeys, type defineEntity } from './entity';
 import { KEY, INDEXES, type IndexName } from './table';
 
 /**
- * One page of a list (product-decisions §2): newest first, one Query of at most limit+1 items,
- * the cursor mapped onto the list's sort key.
+ * One page of a list (product-decisions §2): newest first (or oldest first, when the source says
+ * so), one Query of at most limit+1 items, the cursor mapped onto the list's sort key.
  */
 
 export interface ListSource {
   /** `table` for the base table's PK/SK, or one of the global secondary indexes. */
   index: IndexName | 'table';
   partition: string;
+  /**
+   * The list is the partition's items whose sort key begins with this (one kind of item among
+   * others: an event's delivery attempts). Base table only: a cursor then starts the Query as its
+   * ExclusiveStartKey, which keeps it inside the prefix.
+   */
+  sortKeyPrefix?: string;
+  /** Ascending sort keys (an event's attempts, oldest first); lists are newest first otherwise. */
+  oldestFirst?: boolean;
   /** Maps a cursor id to its sort key in this list, or undefined when it is not an item of it. */
   resolveCursor: (id: string) => Promise<string | undefined>;
 }
@@ -36,14 +44,41 @@ export interface Page<T> {
   hasMore: boolean;
 }
 
-/** One page of a list, newest first, with the table's key attributes stripped. */
+/**
+ * The Query's key condition: the partition, and the items past the cursor, or under the sort-key
+ * prefix (the cursor is then the Query's ExclusiveStartKey).
+ */
+function keyCondition(
+  source: ListSource,
+  cursorKey: string | undefined,
+  ascending: boolean,
+): Pick<QueryCommandInput, 'KeyConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'> {
+  const attributes = source.index === 'table' ? { pk: KEY.pk, sk: KEY.sk } : INDEXES[source.index];
+  if (source.sortKeyPrefix !== undefined) {
+    if (source.index !== 'table') throw new Error('A sort-key prefix lists the base table only');
+    return {
+      KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+      ExpressionAttributeNames: { '#pk': attributes.pk, '#sk': attributes.sk },
+      ExpressionAttributeValues: { ':pk': source.partition, ':prefix': source.sortKeyPrefix },
+    };
+  }
+  if (cursorKey === undefined) {
+    return { KeyConditionExpression: '#pk = :pk', ExpressionAttributeNames: { '#pk': attributes.pk }, ExpressionAttributeValues: { ':pk': source.partition } };
+  }
+  return {
+    KeyConditionExpression: `#pk = :pk AND #sk ${ascending ? '>' : '<'} :cursor`,
+    ExpressionAttributeNames: { '#pk': attributes.pk, '#sk': attributes.sk },
+    ExpressionAttributeValues: { ':pk': source.partition, ':cursor': cursorKey },
+  };
+}
+
+/** One page of a list, in the list's order, with the table's key attributes stripped. */
 export async function listPage<T>(
   db: DynamoDBDocumentClient,
   tableName: string,
   source: ListSource,
   request: PageRequest,
 ): Promise<Page<T>> {
-  const attributes = source.index === 'table' ? { pk: KEY.pk, sk: KEY.sk } : INDEXES[source.index];
   const cursor = request.startingAfter ?? request.endingBefore;
   const attribute = request.startingAfter !== undefined ? 'starting_after' : 'ending_before';
   let cursorKey: string | undefined;
@@ -52,18 +87,20 @@ export async function listPage<T>(
     if (cursorKey === undefined) throw new BusinessRuleError(`${attribute} does not name an item of this list`, attribute);
   }
   const backwards = request.endingBefore !== undefined;
+  // Sort keys ascend when reading an oldest-first list forwards, or a newest-first one backwards.
+  const ascending = backwards !== Boolean(source.oldestFirst);
+  const condition = keyCondition(source, cursorKey, ascending);
   const found: T[] = [];
-  let startKey: Record<string, unknown> | undefined;
+  let startKey: Record<string, unknown> | undefined =
+    source.sortKeyPrefix !== undefined && cursorKey !== undefined ? { [KEY.pk]: source.partition, [KEY.sk]: cursorKey } : undefined;
   // A Query stops at 1 MB read: read on until the page (plus one, for `has_more`) is full.
   do {
     const result = await db.send(
       new QueryCommand({
         TableName: tableName,
         ...(source.index === 'table' ? {} : { IndexName: INDEXES[source.index].name }),
-        KeyConditionExpression: cursorKey === undefined ? '#pk = :pk' : `#pk = :pk AND #sk ${backwards ? '>' : '<'} :cursor`,
-        ExpressionAttributeNames: { '#pk': attributes.pk, ...(cursorKey === undefined ? {} : { '#sk': attributes.sk }) },
-        ExpressionAttributeValues: { ':pk': source.partition, ...(cursorKey === undefined ? {} : { ':cursor': cursorKey }) },
-        ScanIndexForward: backwards,
+        ...condition,
+        ScanIndexForward: ascending,
         Limit: request.limit + 1 - found.length,
         ExclusiveStartKey: startKey,
       }),

@@ -40,8 +40,13 @@ export type TransactAction = NonNullable<TransactWriteCommandInput['TransactItem
 
 /**
  * The actions, then their events, in one TransactWriteItems (a cancellation reason's index is
- * its action's), retried on a TransactionConflict.
+ * its action's), tried once: for a caller whose own loop retries a lost round, conflicts included.
  */
+export async function transactWithEventsOnce(db: DynamoDBDocumentClient, tableName: string, actions: TransactAction[], events: OutboxEvent[]): Promise<void> {
+  await transactWrite(db, [...actions, ...events.map((event) => outboxPut(tableName, event))]);
+}
+
+/** The same, retried on a TransactionConflict. */
 export async function transactWithEvents(db: DynamoDBDocumentClient, tableName: string, actions: TransactAction[], events: OutboxEvent[]): Promise<void> {
-  await withConflictRetry(() => transactWrite(db, [...actions, ...events.map((event) => outboxPut(tableName, event))]));
+  await withConflictRetry(() => transactWithEventsOnce(db, tableName, actions, events));
 }

@@ -14,15 +14,19 @@ import * as keys from './keys';
 /** The table item of a payment (shared/db/entities.ts). */
 export const paymentItem = (payment: Payment) => paymentEntity.item(payment);
 
-/** A TransactWriteItems action moving an `open` payment to its outcome (fails unless still open). */
-export function paymentOutcomeAction(tableName: string, next: Payment) {
+/**
+ * A TransactWriteItems action writing an `open` payment anew (its outcome, its last activity):
+ * fails unless it is still open and, with `activityRead`, still at the activity read (so that
+ * the expiry sweep never ends a payment its customer just came back to).
+ */
+export function paymentOutcomeAction(tableName: string, next: Payment, activityRead?: string) {
   return {
     Put: {
       TableName: tableName,
       Item: paymentItem(next),
-      ConditionExpression: '#status = :open',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':open': 'open' },
+      ConditionExpression: activityRead === undefined ? '#status = :open' : '#status = :open AND #lastActivityAt = :activityRead',
+      ExpressionAttributeNames: { '#status': 'status', ...(activityRead === undefined ? {} : { '#lastActivityAt': 'lastActivityAt' }) },
+      ExpressionAttributeValues: { ':open': 'open', ...(activityRead === undefined ? {} : { ':activityRead': activityRead }) },
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
     },
   };

@@ -17,7 +17,7 @@ import { type PageRequest } from '../pagination';
 import { listPage } from './list-page';
 import { balanceChange } from './balance';
 import { batchWriteAll } from './batch';
-import { cancellationReasons, isTransactionConflict } from './conditional';
+import { cancellationReasons, withConflictRetry } from './conditional';
 import { stripKeys } from './entity';
 import { settlementEntity, settlementRecordEntity } from './entities';
 import * as keys from './keys';
@@ -144,8 +144,8 @@ export function createSettlementRepository(db: DynamoDBDocumentClient, tableName
     );
   }
 
-  const isLostRace = (error: unknown) =>
-    isTransactionConflict(error) || (cancellationReasons(error)?.some((reason) => reason.code === 'ConditionalCheckFailed') ?? false);
+  /** Another import committed first (a transaction conflict is retried in place, not re-read). */
+  const isLostRace = (error: unknown) => cancellationReasons(error)?.some((reason) => reason.code === 'ConditionalCheckFailed') ?? false;
 
   /**
    * The versioned import (SettlementImportStore.save):
@@ -169,7 +169,8 @@ export function createSettlementRepository(db: DynamoDBDocumentClient, tableName
     );
     for (let attempt = 1; ; attempt++) {
       try {
-        await commit(draft, version, current);
+        // The balance item is shared with every live payment of the organization: conflicts on it are retried.
+        await withConflictRetry(() => commit(draft, version, current));
         break;
       } catch (error) {
         if (!isLostRace(error)) throw error;

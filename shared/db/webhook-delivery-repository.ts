@@ -35,7 +35,7 @@ const dueSortKey = (task: DeliveryTask, dueAt: number) => keys.webhookRetrySortK
 
 /*
  * The delivery records of the table, under the event's partition `EVT#{evt}`:
- * - `DLV#{target}#{time}#{attempt}`: one item per attempt (keys.deliveryAttempt);
+ * - `DLV#{time}#{attempt}#{target}`: one item per attempt, in time order (keys.deliveryAttempt);
  * - `DELIVERY#{target}[#{resend}]`: the delivery's outcome, which makes duplicates harmless.
  *   In the local stack the same item is also the durable queue entry (task + DUE keys).
  * Each store below is what one kind of caller writes: the delivery function bundles the
@@ -59,12 +59,11 @@ export function createDeliveryJournal(db: DynamoDBDocumentClient, tableName: str
     },
 
     async recordAttempt(task, record: AttemptRecord) {
-      const sortKey = `${task.target.key}#${record.at}#${String(record.attempt).padStart(3, '0')}`;
       await db.send(
         new PutCommand({
           TableName: tableName,
           Item: {
-            ...keys.deliveryAttempt(task.event.envelope.id, sortKey),
+            ...keys.deliveryAttempt(task.event.envelope.id, { ...record, targetKey: task.target.key }),
             entity: 'delivery_attempt',
             eventId: task.event.envelope.id,
             targetKey: task.target.key,

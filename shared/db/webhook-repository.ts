@@ -10,7 +10,7 @@ import { NotFoundError } from '../errors';
 import { newId } from '../ids';
 import { newSigningSecret, type SubscriptionInput, type WebhookSubscription } from '../domain/webhooks';
 import { isoMillis } from '../time';
-import { cancellationReasons, conditionalWrite } from './conditional';
+import { cancellationReasons, conditionalWrite, withConflictRetry } from './conditional';
 import { stripKeys } from './entity';
 import { webhookSubscriptionEntity } from './entities';
 import * as keys from './keys';
@@ -112,25 +112,28 @@ export function createWebhookRepository(db: DynamoDBDocumentClient, tableName: s
         createdAt: isoMillis(),
       };
       try {
-        await db.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              {
-                ConditionCheck: {
-                  TableName: tableName,
-                  Key: keys.organization(input.orgId),
-                  ConditionExpression: 'attribute_exists(#pk)',
-                  ExpressionAttributeNames: { '#pk': 'PK' },
+        // Creations in one organization check its item at the same time: their transactions conflict.
+        await withConflictRetry(() =>
+          db.send(
+            new TransactWriteCommand({
+              TransactItems: [
+                {
+                  ConditionCheck: {
+                    TableName: tableName,
+                    Key: keys.organization(input.orgId),
+                    ConditionExpression: 'attribute_exists(#pk)',
+                    ExpressionAttributeNames: { '#pk': 'PK' },
+                  },
                 },
-              },
-              {
-                Put: {
-                  TableName: tableName,
-                  Item: webhookSubscriptionEntity.item(subscription),
+                {
+                  Put: {
+                    TableName: tableName,
+                    Item: webhookSubscriptionEntity.item(subscription),
+                  },
                 },
-              },
-            ],
-          }),
+              ],
+            }),
+          ),
         );
       } catch (error) {
         if (cancellationReasons(error)?.[0]?.code === 'ConditionalCheckFailed') {

@@ -1,6 +1,6 @@
 import type { PublicUrls } from '../config';
 import { STATUS_TYPES } from '../http/error-envelope';
-import { escapeHtml, htmlPage } from '../http/page';
+import { escapeHtml, htmlPage, ICON_LINK } from '../http/page';
 import { SWAGGER_UI_VERSION } from './swagger-ui';
 
 /**
@@ -8,11 +8,22 @@ import { SWAGGER_UI_VERSION } from './swagger-ui';
  * its files served by the stack) and the error reference the error envelope links to.
  */
 
+/** The pages fit a 390 px phone: the header's items wrap to a new line rather than past the edge. */
 const HEADER_STYLE = `
   body { margin: 0; }
-  header.site { font-family: system-ui, sans-serif; background: #1d2330; color: #fff; padding: .75rem 1.5rem; display: flex; gap: 1.5rem; align-items: baseline; }
+  header.site { font-family: system-ui, sans-serif; background: #1d2330; color: #fff; padding: .75rem 1.5rem; display: flex; flex-wrap: wrap; gap: .25rem 1.5rem; align-items: baseline; }
   header.site strong { font-size: 1.05rem; }
+  header.site strong, header.site a { white-space: nowrap; }
   header.site a { color: #9ecbff; }
+`;
+
+/**
+ * Swagger UI's long words (schema titles such as PaymentLinkRemainingPaymentsDecrementedEventData,
+ * an operation's response table) break rather than widen a phone's page.
+ */
+const REFERENCE_STYLE = `${HEADER_STYLE}
+  .swagger-ui .json-schema-2020-12-accordion, .swagger-ui .json-schema-2020-12-accordion__children { max-width: 100%; text-align: left; }
+  .swagger-ui .json-schema-2020-12__title, .swagger-ui table td, .swagger-ui table th { overflow-wrap: anywhere; }
 `;
 
 const STYLE = `${HEADER_STYLE}
@@ -26,6 +37,15 @@ const STYLE = `${HEADER_STYLE}
   table { border-collapse: collapse; width: 100%; }
   th, td { text-align: left; vertical-align: top; border-bottom: 1px solid #e3e6eb; padding: .4rem .5rem; }
   .retry { color: #555e6e; }
+  /* A phone: each row of a table (what, then what it is) reads as a short paragraph. */
+  @media (max-width: 40rem) {
+    table, tbody, tr { display: block; }
+    thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
+    tr { border-bottom: 1px solid #e3e6eb; padding: .5rem 0; }
+    td { display: inline; border: 0; padding: 0; overflow-wrap: anywhere; }
+    td:nth-child(2)::before { content: " — "; }
+    td:last-child { display: block; margin-top: .2rem; }
+  }
 `;
 
 function nav(urls: PublicUrls): string {
@@ -54,7 +74,7 @@ export function apiReferencePage(urls: PublicUrls): string {
     `<link rel="stylesheet" href="${escapeHtml(asset('swagger-ui.css'))}">
 <link rel="icon" type="image/png" sizes="32x32" href="${escapeHtml(asset('favicon-32x32.png'))}">
 <link rel="icon" type="image/png" sizes="16x16" href="${escapeHtml(asset('favicon-16x16.png'))}">
-<style>${HEADER_STYLE}</style>`,
+<style>${REFERENCE_STYLE}</style>`,
     `${nav(urls)}
 <div id="swagger-ui"></div>
 <noscript><main><p>The reference needs JavaScript. The document itself is at <a href="${escapeHtml(options.url)}">${escapeHtml(options.url)}</a>.</p></main></noscript>
@@ -115,6 +135,12 @@ const STATUSES: StatusEntry[] = [
     action: 'Check the id and that the key has the object\'s mode.',
   },
   {
+    status: 405,
+    meaning: 'The path exists, but not with this method. The <code>Allow</code> header lists the methods it takes.',
+    causes: ['For example <code>DELETE /v1/payment_links</code> (it takes <code>GET, POST</code>), or <code>HEAD</code> on an API path (the API answers <code>GET</code>; pages answer <code>HEAD</code> too).'],
+    action: 'Use one of the methods in <code>Allow</code>.',
+  },
+  {
     status: 409,
     meaning: 'The current state of an object refuses the action.',
     causes: [
@@ -170,12 +196,13 @@ export function errorReferencePage(urls: PublicUrls): string {
   };
   return htmlPage(
     'Errors · Payment Operations API',
-    `<style>${STYLE}</style>`,
+    `${ICON_LINK}\n<style>${STYLE}</style>`,
     `${nav(urls)}
 <main>
 <h1>Errors</h1>
 <p>Every error of every endpoint, including the test helpers and the checkout's JSON answers, is one JSON envelope with the
-HTTP status mirrored in the body. Details are actionable and never show internals (no stack traces, table or index names).</p>
+HTTP status mirrored in the body. Details are actionable and never show internals (no stack traces, table or index names).
+Every answer, an error or not, carries a <code>Request-Id</code> header: quote it when you ask us about a request.</p>
 <pre>${escapeHtml(JSON.stringify(example, null, 2))}</pre>
 
 <h2 id="envelope">The envelope</h2>

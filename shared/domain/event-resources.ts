@@ -100,11 +100,22 @@ export const DeliveryAttemptSchema = /* @__PURE__ */ (() =>
 
 export const DeliveryAttemptListSchema = /* @__PURE__ */ (() => pageSchema(DeliveryAttemptSchema, 'DeliveryAttemptList', 'Every delivery attempt of the event, oldest first.'))();
 
-export type StoredAttempt = AttemptRecord & { SK: string; subscriptionId?: string; resendId?: string };
+export type StoredAttempt = AttemptRecord & { targetKey: string; subscriptionId?: string; resendId?: string };
 
-/** An attempt's id: its place in the event's partition, opaque to clients. */
-export const attemptId = (attempt: Pick<StoredAttempt, 'SK'>) => `dla_${Buffer.from(attempt.SK).toString('base64url')}`;
-export const isAttemptId = (value: string) => /^dla_[A-Za-z0-9_-]+$/.test(value);
+/** What names one attempt of an event: when it was made, which attempt of its delivery, to which target. */
+export type AttemptName = Pick<StoredAttempt, 'at' | 'attempt' | 'targetKey'>;
+
+const ATTEMPT_NAME = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)#(\d{1,3})#(\w{1,64})$/;
+
+/** An attempt's id, opaque to clients: its name, which is also its place in the event's list. */
+export const attemptId = (attempt: AttemptName) => `dla_${Buffer.from(`${attempt.at}#${attempt.attempt}#${attempt.targetKey}`).toString('base64url')}`;
+export const isAttemptId = (value: string) => /^dla_[A-Za-z0-9_-]{1,200}$/.test(value);
+
+/** The attempt an id names, or undefined when it names none (a cursor of no attempt: 422). */
+export function attemptNamed(id: string): AttemptName | undefined {
+  const match = ATTEMPT_NAME.exec(Buffer.from(id.slice('dla_'.length), 'base64url').toString('utf8'));
+  return match ? { at: match[1], attempt: Number(match[2]), targetKey: match[3] } : undefined;
+}
 
 export function deliveryAttemptResource(attempt: StoredAttempt): z.infer<typeof DeliveryAttemptSchema> {
   return {

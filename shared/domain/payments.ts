@@ -24,6 +24,8 @@ export interface Payment {
   amountMinor: number;
   currency: string;
   createdAt: string;
+  /** While open: when the customer last opened its checkout (its creation, a reuse); idle too long, it expires. */
+  lastActivityAt?: string;
   paidAt?: string;
   clientKey?: string;
   customer?: { email?: string; phone?: string };
@@ -179,16 +181,30 @@ export function linkPaymentPage(page: { items: Payment[]; hasMore: boolean }): z
   return { object: 'list', data: page.items.map(paymentListItem), has_more: page.hasMore };
 }
 
-export const PAYMENT_PAID_EVENT = 'transactions.payment.paid';
+/** An `open` payment with no activity for this long becomes `expired` (product-decisions §4). */
+export const OPEN_PAYMENT_IDLE_MS = 30 * 60_000;
 
-/** The payment events: only the paid transition is announced (the trigger of the link's limit events). */
+/** When the payment's customer last opened its checkout. */
+export const lastActivityOf = (payment: Payment) => payment.lastActivityAt ?? payment.createdAt;
+
+export const PAYMENT_EVENT = { paid: 'transactions.payment.paid', expired: 'transactions.payment.expired' } as const;
+
+/**
+ * The payment events: the paid transition (the trigger of the link's limit events) and the
+ * expiry, whoever decides it; the other outcomes (failed, canceled) are not announced.
+ */
 export const PAYMENT_EVENTS = /* @__PURE__ */ (() =>
   ({
-    [PAYMENT_PAID_EVENT]: { data: PaymentSchema, description: 'A payment was paid; its link\'s limit events are committed with it.' },
+    [PAYMENT_EVENT.paid]: { data: PaymentSchema, description: 'A payment was paid; its link\'s limit events are committed with it.' },
+    [PAYMENT_EVENT.expired]: {
+      data: PaymentSchema,
+      description: 'An open payment expired: no activity for 30 minutes (the minute job), or the customer chose that outcome on the test-mode checkout.',
+    },
   }) as const satisfies EventFamily)();
 
-export function paymentPaidEvent(payment: Payment, urls: PublicUrls): OutboxEvent {
-  return resourceEvent(PAYMENT_PAID_EVENT, payment, paymentResource(payment, urls));
+/** The event of a payment that reached `paid` or `expired`: the payment object. */
+export function paymentEvent(type: (typeof PAYMENT_EVENT)[keyof typeof PAYMENT_EVENT], payment: Payment, urls: PublicUrls): OutboxEvent {
+  return resourceEvent(type, payment, paymentResource(payment, urls));
 }
 
 /** The payment reached another outcome first (two tabs, a retried submit). */

@@ -4,6 +4,7 @@ import {
   ConflictError,
   DependencyUnavailableError,
   InvalidRequestError,
+  MethodNotAllowedError,
   NotAuthenticatedError,
   NotFoundError,
   PermissionDeniedError,
@@ -11,12 +12,14 @@ import {
   ServiceError,
   TooManyRequestsError,
 } from '../errors';
+import { isTransactionConflict } from '../db/transaction-conflict';
 
 export const STATUS_TYPES: Record<number, string> = {
   400: 'Bad Request',
   401: 'Unauthorized',
   403: 'Forbidden',
   404: 'Not Found',
+  405: 'Method Not Allowed',
   409: 'Conflict',
   413: 'Content Too Large',
   422: 'Unprocessable Entity',
@@ -53,6 +56,7 @@ const STATUS_OF: [new (...args: never[]) => ServiceError, number][] = [
   [NotAuthenticatedError, 401],
   [PermissionDeniedError, 403],
   [NotFoundError, 404],
+  [MethodNotAllowedError, 405],
   [ConflictError, 409],
   [PayloadTooLargeError, 413],
   [BusinessRuleError, 422],
@@ -66,40 +70,43 @@ const TRANSIENT_AWS_ERRORS = new Set([
   'RequestLimitExceeded',
   'InternalServerError',
   'ServiceUnavailable',
-  'TransactionConflictException',
 ]);
 
-/** A throttled or unreachable dependency: safe to retry, so 503 rather than 500. */
+/** A throttled or unreachable dependency, or a transaction conflict that outlasted its retries: safe to retry, so 503 rather than 500. */
 function isTransient(error: unknown): boolean {
   const name = (error as { name?: string; code?: string })?.name ?? '';
   const code = (error as { code?: string })?.code ?? '';
-  return TRANSIENT_AWS_ERRORS.has(name) || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT'].includes(code);
+  return TRANSIENT_AWS_ERRORS.has(name) || isTransactionConflict(error) || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT'].includes(code);
 }
 
-/** The one mapping from any thrown value to status + envelope. Internals never leak. */
+/**
+ * The one mapping from any thrown value to status + envelope, and the headers that go with it
+ * (`Retry-After` of a 429 or 503, `Allow` of a 405). Internals never leak.
+ */
 export function toErrorResponse(
   error: unknown,
   docsUrl: string,
-): { status: number; envelope: ErrorEnvelope; retryAfterSeconds?: number } {
+): { status: number; envelope: ErrorEnvelope; headers: Record<string, string> } {
   let status = 500;
   let detail = 'An unexpected error occurred';
   let attribute: string | undefined;
   let reason: string | undefined;
-  let retryAfterSeconds: number | undefined;
+  const headers: Record<string, string> = {};
   if (error instanceof ServiceError) {
     status = STATUS_OF.find(([type]) => error instanceof type)?.[1] ?? 500;
     detail = error.detail;
     attribute = error.attribute;
     if (error instanceof ConflictError) reason = error.reason;
-    if (error instanceof DependencyUnavailableError || error instanceof TooManyRequestsError) retryAfterSeconds = error.retryAfterSeconds;
+    if (error instanceof DependencyUnavailableError || error instanceof TooManyRequestsError) headers['retry-after'] = String(error.retryAfterSeconds);
+    if (error instanceof MethodNotAllowedError) headers.allow = error.allow.join(', ');
   } else if (isTransient(error)) {
     status = 503;
     detail = 'The service is temporarily unavailable; retry with exponential backoff';
-    retryAfterSeconds = 1;
+    headers['retry-after'] = '1';
   }
   return {
     status,
-    retryAfterSeconds,
+    headers,
     envelope: {
       status,
       type: STATUS_TYPES[status],

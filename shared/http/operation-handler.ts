@@ -4,6 +4,7 @@ import type * as z from '../zod';
 import type { Principal } from '../auth/principal';
 import type { ApiOperation, Auth } from '../api/operation';
 import type { PublicUrls } from '../config';
+import { runWithDeadline } from '../deadline';
 import { toErrorResponse } from './error-envelope';
 import { logger } from '../observability/logger';
 import { observeRequests } from '../observability/middleware';
@@ -34,17 +35,14 @@ export type RunOnce = (principal: Principal | undefined, event: ApiEvent, execut
 export type Authenticate = (event: ApiEvent, auth: Exclude<Auth, 'public'>) => Promise<Principal>;
 
 /** Every error leaves as the one envelope; 5xx are logged with their cause, nothing else is. */
-const errorEnvelope = (): MiddlewareObj<ApiEvent, ApiResult> => ({
+export const errorEnvelope = (): MiddlewareObj<ApiEvent, ApiResult> => ({
   onError: async (request) => {
-    const { status, envelope, retryAfterSeconds } = toErrorResponse(request.error, urlsFor(request.event).docs);
+    const { status, envelope, headers } = toErrorResponse(request.error, urlsFor(request.event).docs);
     if (status === 500) logger.error('request failed', { error: request.error as Error, path: request.event.rawPath });
     else if (status === 503) logger.warn('dependency unavailable', { path: request.event.rawPath });
     request.response = {
       statusCode: status,
-      headers: {
-        'content-type': 'application/json; charset=utf-8',
-        ...(retryAfterSeconds ? { 'retry-after': String(retryAfterSeconds) } : {}),
-      },
+      headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
       body: JSON.stringify(envelope),
     };
   },
@@ -92,7 +90,7 @@ export function operationHandler<P extends z.ZodMiniObject, Q extends z.ZodMiniO
         });
         return toResult(response);
       };
-      return runOnce ? runOnce(principal, event, execute) : execute();
+      return runWithDeadline(deadline, () => (runOnce ? runOnce(principal, event, execute) : execute()));
     });
 }
 

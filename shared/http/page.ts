@@ -1,5 +1,6 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
+import { runWithDeadline } from '../deadline';
 import { toErrorResponse } from './error-envelope';
 import { logger } from '../observability/logger';
 import { observeRequests } from '../observability/middleware';
@@ -32,11 +33,17 @@ ${body}
 </html>`;
 }
 
-/** A page of the house style; `extraStyle` is appended to (and may override) its style sheet, `extraHead` follows it. */
+/** The service's icon, inline (a data: URL): a page that names it makes the browser ask for no /favicon.ico. */
+export const ICON_LINK = `<link rel="icon" type="image/svg+xml" href="data:image/svg+xml,${encodeURIComponent(
+  "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'><rect width='32' height='32' rx='7' fill='#1d4ed8'/><path d='M8 22h16M10 18v-5M16 18V9M22 18v-7' stroke='#fff' stroke-width='3' stroke-linecap='round'/></svg>",
+)}">`;
+
+/** A page of the house style (with the service's icon); `extraStyle` is appended to (and may override) its style sheet. */
 export function htmlDocument(title: string, body: string, extraStyle = '', extraHead = ''): string {
   return htmlPage(
     title,
-    `${extraHead}<style>
+    `${ICON_LINK}${extraHead}
+<style>
   body { font-family: system-ui, sans-serif; margin: 0; background: #f5f6f8; color: #1d2330; }
   main { max-width: 28rem; margin: 3rem auto; background: #fff; border-radius: 12px; padding: 2rem; box-shadow: 0 1px 4px rgba(0,0,0,.08); }
   h1 { font-size: 1.4rem; margin-top: 0; }
@@ -68,36 +75,76 @@ const PAGE_HEADERS = {
 
 const withPageHeaders = (result: ApiResult): ApiResult => ({ ...result, headers: { ...PAGE_HEADERS, ...result.headers } });
 
-/** The HTML page of an error: its mapped status, type and detail, never internals. */
-export function errorPage(error: unknown, urls: PublicUrls): ApiResult {
-  const { status, envelope } = toErrorResponse(error, urls.docs);
+type PageRequest = middy.Request<ApiEvent, ApiResult, Error, Context>;
+
+/** A HEAD request gets what GET would, headers and status, without the body. */
+function headersOnlyForHead(request: PageRequest): void {
+  if (request.event.requestContext?.http?.method !== 'HEAD' || !request.response) return;
+  const { isBase64Encoded: _encoding, ...answer } = request.response;
+  request.response = { ...answer, body: '' };
+}
+
+/** An error as a page in its readers' own words, or undefined for the house page (the status name and the detail). */
+export type ErrorPage = (status: number) => string | undefined;
+
+/** The HTML page of an error: its mapped status, in the readers' words (`ownWords`) or the house page's type and detail, never internals. */
+export function errorPage(error: unknown, urls: PublicUrls, ownWords?: ErrorPage): ApiResult {
+  const { status, envelope, headers } = toErrorResponse(error, urls.docs);
   return withPageHeaders(
     toResult({
       status,
-      html: htmlDocument(envelope.type, `<h1>${escapeHtml(envelope.type)}</h1><p>${escapeHtml(envelope.detail)}</p>`),
+      html: ownWords?.(status) ?? htmlDocument(envelope.type, `<h1>${escapeHtml(envelope.type)}</h1><p>${escapeHtml(envelope.detail)}</p>`),
+      headers,
     }),
   );
 }
 
 /**
  * A handler for the customer's HTML pages: like `apiHandler`'s error mapping, but every error
- * is an HTML page with the mapped status (`errorPage`), never JSON and never internals.
+ * is an HTML page with the mapped status, never JSON and never internals (`errorPage`, in the
+ * readers' own words where they are not developers: the checkout's customers). HEAD (routed to
+ * every page read with GET) is answered like GET, without the body.
  */
-export function pageHandler(run: (event: ApiEvent, urls: PublicUrls, deadline: number) => Promise<ApiResponse>) {
+export function pageHandler(run: (event: ApiEvent, urls: PublicUrls, deadline: number) => Promise<ApiResponse>, ownWords?: ErrorPage) {
   return middy<ApiEvent, ApiResult, Error, Context>()
     .use(observeRequests())
+    .use({ after: headersOnlyForHead, onError: headersOnlyForHead })
     .use({
       onError: async (request) => {
-        const response = errorPage(request.error, urlsFor(request.event));
+        const response = errorPage(request.error, urlsFor(request.event), ownWords);
         if (response.statusCode === 500) logger.error('page failed', { error: request.error as Error, path: request.event.rawPath });
         request.response = response;
       },
     })
-    .handler(async (event, context) => withPageHeaders(toResult(await run(event, urlsFor(event), Date.now() + context.getRemainingTimeInMillis()))));
+    .handler(async (event, context) => {
+      const deadline = Date.now() + context.getRemainingTimeInMillis();
+      return withPageHeaders(toResult(await runWithDeadline(deadline, () => run(event, urlsFor(event), deadline))));
+    });
 }
 
 /** Form fields of an `application/x-www-form-urlencoded` body. */
 export function formFields(event: ApiEvent): Record<string, string> {
   const raw = event.body ? (event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body) : '';
   return Object.fromEntries(new URLSearchParams(raw));
+}
+
+/**
+ * Whether the request takes an HTML page (RFC 9110 §12.5.1): no Accept header takes anything;
+ * otherwise the most specific range it names that covers `text/html` (the exact type, then
+ * `text` with any subtype, then any type) decides, by its `q`.
+ */
+export function acceptsHtml(event: ApiEvent): boolean {
+  const accept = event.headers?.accept;
+  if (accept === undefined || accept.trim() === '') return true;
+  let specificity = -1;
+  let quality = 0;
+  for (const range of accept.split(',')) {
+    const [mediaRange, ...parameters] = range.split(';').map((part) => part.trim().toLowerCase());
+    const matching = ['*/*', 'text/*', 'text/html'].indexOf(mediaRange);
+    if (matching <= specificity) continue;
+    const q = parameters.find((parameter) => parameter.startsWith('q='));
+    specificity = matching;
+    quality = q === undefined ? 1 : Number(q.slice(2)) || 0;
+  }
+  return quality > 0;
 }

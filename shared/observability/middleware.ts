@@ -17,6 +17,21 @@ type HttpRequest = middy.Request<APIGatewayProxyEventV2, APIGatewayProxyStructur
 
 const startedAt = new WeakMap<object, number>();
 
+/**
+ * The request id on the answer (`Request-Id`): the id of the function's log lines, so a client
+ * quoting it leads to them. An answer is always there by now: the handler's, or the error's.
+ */
+function answerWithRequestId(request: HttpRequest): void {
+  const id = request.event.requestContext?.requestId;
+  if (!id || !request.response) return;
+  request.response = { ...request.response, headers: { ...request.response.headers, 'request-id': id } };
+}
+
+function finishRequest(request: HttpRequest): void {
+  answerWithRequestId(request);
+  logRequest(request);
+}
+
 function logRequest(request: HttpRequest): void {
   const route = request.event.routeKey;
   const status = request.response?.statusCode ?? 500;
@@ -27,10 +42,10 @@ function logRequest(request: HttpRequest): void {
 
 /**
  * The first middlewares of every HTTP function (API and pages): the API Gateway request id as
- * correlation id, which joins a function's lines with the stage's access log; then one
- * `request` line per request (route, status, latency, plus the keys the handler appended) and
- * the 4xx/5xx count by route. Registered before the error middleware, so its `onError` runs
- * after the error has become a response.
+ * correlation id, which joins a function's lines with the stage's access log and is sent back
+ * as `Request-Id`; then one `request` line per request (route, status, latency, plus the keys
+ * the handler appended) and the 4xx/5xx count by route. Registered before the error
+ * middleware, so its `onError` runs after the error has become a response.
  */
 export function observeRequests(): MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>[] {
   return [
@@ -40,8 +55,8 @@ export function observeRequests(): MiddlewareObj<APIGatewayProxyEventV2, APIGate
         startedAt.set(request.event, Date.now());
         logger.setCorrelationId(request.event.requestContext?.requestId);
       },
-      after: logRequest,
-      onError: logRequest,
+      after: finishRequest,
+      onError: finishRequest,
     },
   ];
 }

@@ -1,5 +1,6 @@
 import { configuredUrls, type PublicUrls } from '../config';
 import { createCheckoutRepository } from '../db/checkout-repository';
+import { createRateLimiter } from '../db/rate-limit';
 import type { CheckoutDeps, CheckoutOpeningDeps } from '../use-cases/checkout';
 import type { LiveCheckoutDeps } from '../use-cases/live-checkout';
 import { paymentAcquirer } from './acquirer-payments';
@@ -9,7 +10,7 @@ import { refundRelease } from './refunds';
 import { once, processWiring, type Wiring } from './wiring';
 
 /** The checkout's ports without the refunds' hook: opening a checkout pays nothing. */
-function openingFor(wiring: Wiring) {
+export function openingFor(wiring: Wiring) {
   const paymentLinks = paymentLinksFor(wiring);
   const checkout = createCheckoutRepository(wiring.db, wiring.tableName);
   return (urls: PublicUrls = configuredUrls()): CheckoutOpeningDeps => ({ ...paymentLinks(urls), checkout });
@@ -27,9 +28,12 @@ export function checkoutFor(wiring: Wiring, refunds: Pick<RefundUseCases, 'relea
 export const checkoutServices = /* @__PURE__ */ once(() => checkoutFor(processWiring(), refundRelease()));
 /**
  * The checkout page's (GET): it opens the checkout, so its bundle holds nothing of the refunds;
- * in live mode it opens the acquirer's hosted payment page too.
+ * anonymous visitors open new payments within the link's bound; in live mode it opens the
+ * acquirer's hosted payment page too.
  */
 export const checkoutOpeningServices = /* @__PURE__ */ once(() => {
-  const opening = openingFor(processWiring());
-  return (urls?: PublicUrls): CheckoutOpeningDeps & LiveCheckoutDeps => ({ ...opening(urls), acquirer: paymentAcquirer });
+  const wiring = processWiring();
+  const opening = openingFor(wiring);
+  const newPayments = createRateLimiter(wiring.db, wiring.tableName);
+  return (urls?: PublicUrls): CheckoutOpeningDeps & LiveCheckoutDeps => ({ ...opening(urls), newPayments, acquirer: paymentAcquirer });
 });

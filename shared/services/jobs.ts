@@ -2,10 +2,11 @@ import { createAcquirerCommandStore } from '../db/acquirer-command-store';
 import type { PaymentAcquirer } from '../domain/acquirer';
 import type { Job } from '../jobs';
 import { sendDueCommands } from '../use-cases/acquirer-commands';
-import { expireDueLinks } from '../use-cases/checkout';
+import { expireDueLinks, expireIdlePayments } from '../use-cases/checkout';
 import { runRefundJob } from '../use-cases/refunds';
 import { paymentAcquirer } from './acquirer-payments';
 import { chargebacksFor } from './chargebacks';
+import { openingFor } from './checkout';
 import { paymentLinksFor } from './payment-links';
 import { refundPortsFor, releaseWith } from './refunds';
 import { once, processWiring, type Wiring } from './wiring';
@@ -21,8 +22,10 @@ export function jobsFor(wiring: Wiring, acquirer?: () => Promise<PaymentAcquirer
   const refunds = { ...refundPortsFor(wiring), acquirer };
   const chargebacks = chargebacksFor(wiring, releaseWith(refunds));
   const links = paymentLinksFor(wiring);
+  const checkout = openingFor(wiring);
   const jobs: Job[] = [
     { name: 'expire-payment-links', run: (at, only) => expireDueLinks(links(), at, only) },
+    { name: 'expire-open-payments', run: (at, only) => expireIdlePayments(checkout(), at, only) },
     { name: 'accept-overdue-chargebacks', run: (at, only) => chargebacks.acceptOverdue(at, only) },
     { name: 'process-refunds', run: (at, only) => runRefundJob(refunds, at, only) },
   ];

@@ -146,7 +146,7 @@ async function refused({ deps, notification: n, mark, only, unmatched }: Process
   if (!payment) return unmatched('no live payment of this merchant account has this reference');
   if (payment.status !== 'open') return only('ignored');
   try {
-    await deps.checkout.finishPayment({ ...payment, status: 'failed', acquirer: { merchantAccount: n.merchantAccount, reference: n.acquirerReference } }, [mark('failed')]);
+    await deps.checkout.updateOpenPayment({ ...payment, status: 'failed', acquirer: { merchantAccount: n.merchantAccount, reference: n.acquirerReference } }, [], undefined, [mark('failed')]);
     return 'failed';
   } catch (error) {
     if (error instanceof PaymentNotOpenError) return only('ignored');

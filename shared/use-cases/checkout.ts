@@ -15,8 +15,19 @@ import {
 import type { CheckoutRepository } from '../db/checkout-repository';
 import type { TransactAction } from '../db/outbox';
 import type { BalanceRef } from '../domain/balance';
-import { paymentPaidEvent, type CustomerDetails, type Payment, type PaymentStatus } from '../domain/payments';
-import { ConflictError, DependencyUnavailableError, NotFoundError } from '../errors';
+import type { RateLimiter } from '../db/rate-limit';
+import {
+  lastActivityOf,
+  OPEN_PAYMENT_IDLE_MS,
+  PAYMENT_EVENT,
+  paymentEvent,
+  PaymentNotOpenError,
+  type CustomerDetails,
+  type Payment,
+  type PaymentStatus,
+} from '../domain/payments';
+import { ConflictError, DependencyUnavailableError, NotFoundError, TooManyRequestsError } from '../errors';
+import { LIMITS } from '../limits';
 import { createKeyedLock } from '../keyed-lock';
 import { newId } from '../ids';
 import { inJobScope, type JobScope } from '../jobs';
@@ -26,6 +37,11 @@ import type { PaymentLinkDeps } from './payment-links';
 /** What opening a checkout needs: the links' ports and the checkout's own writes. */
 export interface CheckoutOpeningDeps extends PaymentLinkDeps {
   checkout: CheckoutRepository;
+  /**
+   * The checkout page's bound on new open payments per link (anonymous visits); the test
+   * helper, called with the merchant's own key, has none.
+   */
+  newPayments?: Pick<RateLimiter, 'take'>;
 }
 
 /** What ending one needs besides: a paid payment credits the balance, which may cover held refunds. */
@@ -70,8 +86,9 @@ export interface CheckoutCustomer {
  * 3. An expired, inactive or limit-reached link is denied with the contract's reason precedence
  *    (`checkout.denied`); the caller answers 409.
  * 4. Otherwise `checkout.requested`, and a returning customer's still-open payment is reused
- *    (`payment.reused`) or a new open payment is created (`payment.created`); a live one
- *    carries its acceptor's merchant account at the acquirer (none: 409, nothing written).
+ *    (`payment.reused`, its activity renewed) or a new open payment is created
+ *    (`payment.created`), within the link's bound on new payments when there is one (429); a
+ *    live one carries its acceptor's merchant account at the acquirer (none: 409, nothing written).
  */
 export async function openCheckout(deps: CheckoutOpeningDeps, linkOrId: string | VersionedLink, customer: CheckoutCustomer) {
   let link = typeof linkOrId === 'string' ? await deps.links.get(linkOrId) : linkOrId;
@@ -104,13 +121,21 @@ export async function openCheckout(deps: CheckoutOpeningDeps, linkOrId: string |
 
   const { clientKey } = customer;
   const requested = linkEvent(deps.urls, PAYMENT_LINK_EVENT.checkoutRequested, link);
+  const at = isoMillis(deps.now());
   const openPaymentId = customer.returning ? await deps.checkout.sessionPayment(link.id, clientKey) : undefined;
   const openPayment = openPaymentId ? await deps.payments.get(openPaymentId) : undefined;
   if (openPayment?.status === 'open') {
-    await deps.links.recordEvents([requested, linkEvent(deps.urls, PAYMENT_LINK_EVENT.paymentReused, link, { payment_id: openPayment.id })]);
-    return { link, payment: openPayment, reused: true };
+    const renewed = { ...openPayment, lastActivityAt: at };
+    try {
+      await deps.checkout.updateOpenPayment(renewed, [requested, linkEvent(deps.urls, PAYMENT_LINK_EVENT.paymentReused, link, { payment_id: openPayment.id })]);
+      return { link, payment: renewed, reused: true };
+    } catch (error) {
+      // Ended meanwhile (paid in another tab, expired by the sweep): the customer gets a new one.
+      if (!(error instanceof PaymentNotOpenError)) throw error;
+    }
   }
   const merchantAccount = link.mode === 'live' ? await merchantAccountOf(deps, link) : undefined;
+  if (deps.newPayments) await admitNewPayment(deps.newPayments, link.id);
   const payment: Payment = {
     id: newId('payment'),
     orgId: link.orgId,
@@ -120,7 +145,8 @@ export async function openCheckout(deps: CheckoutOpeningDeps, linkOrId: string |
     status: 'open',
     amountMinor: link.amountMinor,
     currency: link.currency,
-    createdAt: isoMillis(deps.now()),
+    createdAt: at,
+    lastActivityAt: at,
     clientKey,
     ...(merchantAccount ? { acquirer: { merchantAccount } } : {}),
   };
@@ -132,6 +158,24 @@ async function merchantAccountOf(deps: PaymentLinkDeps, link: PaymentLink): Prom
   const merchantAccount = (await deps.directory.getAcceptor(link.orgId, link.acceptorId))?.merchantAccount;
   if (!merchantAccount) throw new NoMerchantAccountError();
   return merchantAccount;
+}
+
+/** One more new open payment on the link within its bound (LIMITS.checkoutOpenings), or 429 until its window ends. */
+async function admitNewPayment(limiter: Pick<RateLimiter, 'take'>, linkId: string): Promise<void> {
+  const { perLink, windowSeconds } = LIMITS.checkoutOpenings;
+  const wait = await limiter.take(`checkout#${linkId}`, perLink, windowSeconds);
+  if (wait !== undefined) throw new TooManyRequestsError(`Too many customers are opening this payment link right now; try again in ${wait} seconds`, wait);
+}
+
+/**
+ * Whether a link's checkout would be denied, and why, without opening anything or writing an
+ * event: what a HEAD or a request that does not take HTML (a link preview, a mail scanner) is
+ * answered with (product-decisions §4). Unknown ids are 404.
+ */
+export async function checkoutPreview(deps: PaymentLinkDeps, linkId: string): Promise<{ link: VersionedLink; denial?: DenialReason }> {
+  const link = await deps.links.get(linkId);
+  if (!link) throw new NotFoundError();
+  return { link, denial: checkoutDenial(link, deps.now()) };
 }
 
 /** Whom the customer pays: the name of the link's acceptor. */
@@ -156,7 +200,8 @@ export function withDetails(payment: Payment, details: CustomerDetails): Payment
  *   limit events, under the condition that the link is still active, unexpired and at the
  *   limit it was read with (and, when limited, at the paid count read). A payment that loses
  *   the race for the last slot ends `canceled` and is never counted.
- * - `failed`, `canceled`, `expired`: the payment takes that status.
+ * - `failed`, `canceled`, `expired`: the payment takes that status (`expired` with
+ *   `transactions.payment.expired`).
  * `deadline`: when the invocation ends (epoch ms); a payer still losing rounds near it gets a 503 to retry, never a timeout.
  */
 export async function completePayment(deps: CheckoutDeps, paymentId: string, outcome: PaymentStatus, details: CustomerDetails = {}, deadline = Infinity) {
@@ -218,9 +263,10 @@ export function payAuthorised(deps: CheckoutDeps, payment: Payment, settle: Sett
 const paymentLinkLock = createKeyedLock();
 
 /**
- * A payer loses a round only to another payment counted on the same limited link, so it needs
- * at most `payments_limit` + 1 attempts before it is paid or the link is full; this bound only
- * guards against a link changing endlessly (503, to be retried by the client).
+ * A payer loses a round to another payment counted on the same limited link (at most
+ * `payments_limit` + 1 rounds) or to a transaction in flight on one of its items (the link, the
+ * balance: a conflict); this bound, with the invocation's deadline, guards against a link
+ * changing endlessly (503, to be retried by the client).
  */
 const MAX_PAID_ATTEMPTS = 250;
 
@@ -241,13 +287,13 @@ async function payOnLink(deps: CheckoutDeps, payment: Payment, known: VersionedL
     if (attempt > 0 && now.getTime() > deadline - LAST_ROUND_MS) break;
     if (checkoutDenial(link, now)) {
       const lost = settle(withDetails({ ...payment, status: 'canceled' }, details));
-      return finish(deps, lost.payment, lost.also);
+      return finish(deps, lost.payment, undefined, lost.also);
     }
     const paidAt = isoMillis(now);
     const { payment: paid, also } = settle(withDetails({ ...payment, status: 'paid', paidAt }, details));
     const next = paidPaymentLink(link, paidAt);
     const remaining = remainingPayments(next);
-    const events = [paymentPaidEvent(paid, deps.urls)];
+    const events = [paymentEvent(PAYMENT_EVENT.paid, paid, deps.urls)];
     if (remaining !== null) {
       events.push(linkEvent(deps.urls, PAYMENT_LINK_EVENT.remainingDecremented, next, { payment_id: paid.id }));
     }
@@ -257,10 +303,10 @@ async function payOnLink(deps: CheckoutDeps, payment: Payment, known: VersionedL
     try {
       await deps.checkout.recordPaid(link, next, paid, events, also);
     } catch (error) {
-      if (error instanceof StaleLinkError && error.current) {
+      if (error instanceof StaleLinkError) {
         // Payers of one link take its slots one at a time; back off so the losers of a round
-        // do not all retry at once.
-        link = error.current;
+        // do not all retry at once. A round lost to a transaction in flight keeps the link read.
+        link = error.current ?? link;
         await backoff(attempt);
         continue;
       }
@@ -272,9 +318,35 @@ async function payOnLink(deps: CheckoutDeps, payment: Payment, known: VersionedL
   throw new DependencyUnavailableError('The payment link is being changed concurrently; retry with exponential backoff');
 }
 
-async function finish(deps: CheckoutOpeningDeps, next: Payment, also: TransactAction[] = []): Promise<Payment> {
-  await deps.checkout.finishPayment(next, also);
+/**
+ * An open payment's outcome other than paid, while it is still open (and, with `activityRead`,
+ * untouched since), with `also`: an expiry, whoever decides it, comes with `transactions.payment.expired`.
+ */
+async function finish(deps: Pick<CheckoutOpeningDeps, 'checkout' | 'urls'>, next: Payment, activityRead?: string, also: TransactAction[] = []): Promise<Payment> {
+  await deps.checkout.updateOpenPayment(next, next.status === 'expired' ? [paymentEvent(PAYMENT_EVENT.expired, next, deps.urls)] : [], activityRead, also);
   return next;
+}
+
+/**
+ * The minute job `expire-open-payments`: every open payment without activity for 30 minutes
+ * becomes `expired`, with `transactions.payment.expired`. It reads each shard of the sparse
+ * index of open payments up to the idle bound, so its cost follows the payments due, not the
+ * table. A payment paid, failed, canceled or reused in the same moment keeps that: the write
+ * requires it still open and at the activity read, and one that lost is skipped.
+ */
+export async function expireIdlePayments(deps: Pick<CheckoutOpeningDeps, 'checkout' | 'urls'>, now: Date, only?: JobScope): Promise<number> {
+  const idleSince = isoMillis(new Date(now.getTime() - OPEN_PAYMENT_IDLE_MS));
+  let processed = 0;
+  for await (const payment of deps.checkout.idlePayments(idleSince)) {
+    if (!inJobScope(payment, only)) continue;
+    try {
+      await finish(deps, { ...payment, status: 'expired' }, lastActivityOf(payment));
+      processed++;
+    } catch (error) {
+      if (!(error instanceof PaymentNotOpenError)) throw error;
+    }
+  }
+  return processed;
 }
 
 /**

@@ -4,12 +4,12 @@ import type { EventRepository } from '../db/event-repository';
 import type { ResendRequests } from '../db/webhook-delivery-repository';
 import type { RateLimiter } from '../db/rate-limit';
 import type { SubscriptionReads } from '../db/webhook-repository';
-import { attemptId, deliveryAttemptResource, isAttemptId, type StoredAttempt } from '../domain/event-resources';
+import { deliveryAttemptResource, isAttemptId } from '../domain/event-resources';
 import { requireOwned } from '../domain/scope';
 import { BusinessRuleError, TooManyRequestsError } from '../errors';
 import { LIMITS } from '../limits';
 import { isId } from '../ids';
-import { pageOf, pageRequest } from '../pagination';
+import { pageRequest } from '../pagination';
 
 export interface EventReadDeps {
   events: EventRepository;
@@ -36,13 +36,11 @@ export function eventReads({ events, attemptReader }: EventReadDeps) {
       return { has_more: result.hasMore, data: result.items };
     },
 
-    /** Every attempt of the event, oldest first (time, endpoint, status code, duration). */
+    /** A page of the event's attempts, oldest first (time, endpoint, status code, duration). */
     async listDeliveries(principal: Principal, id: string, query: { limit?: string; starting_after?: string; ending_before?: string }) {
       const request = pageRequest(query, isAttemptId);
       await ownedEvent(events, principal, id);
-      const attempts = (await attemptReader.attemptsOf(id)) as StoredAttempt[];
-      attempts.sort((a, b) => a.at.localeCompare(b.at) || a.attempt - b.attempt);
-      const page = pageOf(attempts, request, attemptId);
+      const page = await attemptReader.page(id, request);
       return { has_more: page.hasMore, data: page.items.map(deliveryAttemptResource) };
     },
   };

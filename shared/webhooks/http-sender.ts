@@ -1,70 +1,41 @@
 import { lookup as dnsLookup, promises as dnsPromises, type LookupAddress, type LookupAllOptions } from 'node:dns';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { BlockList, isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { SendResult, WebhookSender } from '../domain/webhook-delivery';
 import { BusinessRuleError } from '../errors';
+import { isIpAddress, nonPublicRange } from './public-address';
 import type { WebhookSettings } from './settings';
 
 /**
- * Addresses a webhook may not reach from AWS: private, loopback, link-local, and the other
- * non-public ranges (unspecified, carrier-grade NAT, benchmarking, multicast, reserved,
- * unique-local IPv6), and the IPv6 forms that embed an IPv4 address (IPv4-compatible `::/96`,
- * NAT64 `64:ff9b::/96`, 6to4 `2002::/16`) or that were once site-local (`fec0::/10`). BlockList checks IPv4-mapped IPv6 addresses (`::ffff:10.0.0.1`) against
- * the IPv4 rules.
- */
-const nonPublic = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  nonPublic.addSubnet(network, prefix, 'ipv4');
-}
-for (const [network, prefix] of [
-  ['::', 96],
-  ['64:ff9b::', 96],
-  ['2002::', 16],
-  ['fec0::', 10],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const) {
-  nonPublic.addSubnet(network, prefix, 'ipv6');
-}
-
-export function isNonPublicAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 0) return false;
-  return nonPublic.check(address, family === 4 ? 'ipv4' : 'ipv6');
-}
-
-/**
  * Why a webhook URL given to the service would never be delivered from AWS, or undefined when it
- * is a public address: an IP literal or a name is checked against the ranges above when given,
- * not only at send time (the sender checks again, against the address it connects to).
+ * is a public address: an IP literal, or every address a name resolves to, is checked when the URL
+ * is given, not only at send time (the sender checks again, against the address it connects to).
  */
 export async function nonPublicReason(url: string): Promise<string | undefined> {
   const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host)) return isNonPublicAddress(host) ? `${host} is not a public address` : undefined;
+  if (isIpAddress(host)) return literalRefusal(host);
   if (host === 'localhost' || host.endsWith('.localhost')) return `${host} is not a public address`;
   try {
-    const addresses = await dnsPromises.lookup(host, { all: true });
-    const refused = addresses.find((entry) => isNonPublicAddress(entry.address));
-    return refused ? `${host} resolves to ${refused.address}, not a public address` : undefined;
+    return resolvedRefusal(host, await dnsPromises.lookup(host, { all: true }));
   } catch {
     return `${host} does not resolve`;
   }
+}
+
+/** Why an IP literal host is refused; undefined for a public address or a name. */
+function literalRefusal(host: string): string | undefined {
+  const range = nonPublicRange(host);
+  return range && `${host} is not a public address (${range})`;
+}
+
+/** Why a name is refused: the first of its addresses that is not public, or undefined when all are. */
+function resolvedRefusal(host: string, addresses: LookupAddress[]): string | undefined {
+  for (const { address } of addresses) {
+    const range = nonPublicRange(address);
+    if (range) return `${host} resolves to ${address}, not a public address (${range})`;
+  }
+  return undefined;
 }
 
 /** The check where URLs are given (refunds, subscriptions): a 422 on `attribute` unless private URLs are allowed. */
@@ -90,8 +61,8 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
 function publicOnlyLookup(hostname: string, options: LookupAllOptions & { all?: boolean }, callback: LookupCallback): void {
   dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
     if (error) return callback(error, []);
-    const refused = addresses.find((entry) => isNonPublicAddress(entry.address));
-    if (refused) return callback(new RefusedAddressError(`${hostname} resolves to the non-public address ${refused.address}`), []);
+    const refused = resolvedRefusal(hostname, addresses);
+    if (refused) return callback(new RefusedAddressError(refused), []);
     if (options.all) return callback(null, addresses);
     callback(null, addresses[0].address, addresses[0].family);
   });
@@ -125,10 +96,8 @@ export function createHttpSender(options: { allowPrivateUrls: boolean }): Webhoo
       if (target.protocol !== 'http:' && target.protocol !== 'https:') {
         return Promise.resolve(finish({ error: `unsupported protocol ${target.protocol}` }));
       }
-      const literal = target.hostname.replace(/^\[|\]$/g, '');
-      if (!options.allowPrivateUrls && isNonPublicAddress(literal)) {
-        return Promise.resolve(finish({ error: `refused: ${literal} is not a public address` }));
-      }
+      const refused = options.allowPrivateUrls ? undefined : literalRefusal(target.hostname.replace(/^\[|\]$/g, ''));
+      if (refused) return Promise.resolve(finish({ error: `refused: ${refused}` }));
 
       return new Promise<SendResult>((resolve) => {
         let statusCode: number | undefined;

@@ -46,6 +46,15 @@ export const LOCAL_WEBHOOK_SETTINGS: WebhookSettings = {
 export const webhookSettingsHere = (env: NodeJS.ProcessEnv = process.env): WebhookSettings =>
   loadWebhookSettings(env, env.DYNAMODB_ENDPOINT ? LOCAL_WEBHOOK_SETTINGS : AWS_WEBHOOK_SETTINGS);
 
+/**
+ * The variables that make `loadWebhookSettings` read `policy`: artifact mode gives them to the
+ * bundled functions, whose defaults are AWS's, so that they retry as the local stack does while
+ * the template keeps AWS's schedule.
+ */
+export function retryPolicyVariables(policy: RetryPolicy): { WEBHOOK_RETRY_SCHEDULE: string; WEBHOOK_RETRY_JITTER: string } {
+  return { WEBHOOK_RETRY_SCHEDULE: policy.scheduleMs.map((ms) => ms / 1000).join(','), WEBHOOK_RETRY_JITTER: String(policy.jitter) };
+}
+
 function number(name: string, value: string, min: number, max: number): number {
   const parsed = Number(value);
   if (value.trim() === '' || !Number.isFinite(parsed) || parsed < min || parsed > max) {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as keys from '../../shared/db/keys';
+import type { AttemptRecord } from '../../shared/domain/webhook-delivery';
 import { outboxEvents } from './events';
 import { client } from './http';
 import { createMerchant, startTestStack, type Merchant, type TestStack } from './stack';
@@ -172,12 +173,13 @@ export async function seedAccount(stack: TestStack, merchant: Merchant, descript
   };
 }
 
-/** A delivery attempt item as the webhook journal records it (AttemptRecord). */
-export async function putAttempt(stack: TestStack, eventId: string, attempt: Record<string, unknown>) {
+/** A delivery attempt item as the webhook journal records it (AttemptRecord), to target `whk_test` unless it names one. */
+export async function putAttempt(stack: TestStack, eventId: string, attempt: AttemptRecord & { targetKey?: string }) {
+  const record = { targetKey: 'whk_test', ...attempt };
   await stack.db.send(
     new PutCommand({
       TableName: stack.tableName,
-      Item: { ...keys.deliveryAttempt(eventId, `whk_test#${attempt.at}#001`), entity: 'delivery_attempt', eventId, ...attempt },
+      Item: { ...keys.deliveryAttempt(eventId, record), entity: 'delivery_attempt', eventId, ...record },
     }),
   );
 }

@@ -1,6 +1,35 @@
 import { eventsFor, outboxEvents } from './events';
-import { client } from './http';
+import { client, type HttpResult } from './http';
 import { createMerchant, type TestStack } from './stack';
+
+/**
+ * How long one payer keeps retrying: a payer still losing rounds near its function's deadline
+ * is told to retry (503 with Retry-After), and how many rounds it takes depends on the
+ * machine's load, so the payer retries until its payment ends, within this bound, never a
+ * fixed number of times.
+ */
+const PAYER_SETTLES_WITHIN_MS = 80_000;
+
+/**
+ * API Gateway's own 503: it stopped waiting for an invocation (queued behind the others on a
+ * loaded machine) that may still run and commit; that answer is lost to the payer.
+ */
+const isGatewayTimeout = (result: HttpResult) => result.status === 503 && result.body?.message === 'Service Unavailable';
+
+/**
+ * One customer paying on the link, retrying a 503 after its Retry-After as a client should (a
+ * retry is a new checkout). Its last answer, and how many answers API Gateway lost on the way.
+ */
+async function pay(api: ReturnType<typeof client>, linkId: string): Promise<HttpResult & { lostAnswers: number }> {
+  const deadline = Date.now() + PAYER_SETTLES_WITHIN_MS;
+  let lostAnswers = 0;
+  for (;;) {
+    const result = await api.post(`/v1/test_helpers/payment_links/${linkId}/checkout`, { outcome: 'paid' });
+    if (isGatewayTimeout(result)) lostAnswers++;
+    if (result.status !== 503 || Date.now() > deadline) return { ...result, lostAnswers };
+    await new Promise((resolve) => setTimeout(resolve, Number(result.headers.get('retry-after') ?? 1) * 1000));
+  }
+}
 
 /**
  * 200 parallel paid checkouts on a link limited to 25: exactly 25 pay, the others are canceled
@@ -12,21 +41,15 @@ export async function expectTheLimitHoldsUnderConcurrentPayers(stack: TestStack)
   const api = client(stack.baseUrl, merchant.test);
   const link = (await api.post('/v1/payment_links', { amount: { value: '2.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId, payments_limit: 25 })).body;
 
-  // A payer still losing rounds near its function's deadline is told to retry (503 with
-  // Retry-After), and retries as a client should; every payer ends paid, canceled or denied.
-  const pay = async () => {
-    for (let retries = 0; ; retries++) {
-      const result = await api.post(`/v1/test_helpers/payment_links/${link.id}/checkout`, { outcome: 'paid' });
-      if (result.status !== 503 || retries === 5) return result;
-      await new Promise((resolve) => setTimeout(resolve, Number(result.headers.get('retry-after') ?? 1) * 1000));
-    }
-  };
-  const results = await Promise.all(Array.from({ length: 200 }, pay));
+  const results = await Promise.all(Array.from({ length: 200 }, () => pay(api, link.id)));
 
   const paid = results.filter((result) => result.status === 201 && result.body.status === 'paid');
   const lost = results.filter((result) => result.status === 201 && result.body.status === 'canceled');
   const denied = results.filter((result) => result.status === 409);
-  expect(paid).toHaveLength(25);
+  // Exactly 25 answers say paid, but for answers API Gateway lost (the link's counts below are exact in any case).
+  const lostAnswers = results.reduce((sum, result) => sum + result.lostAnswers, 0);
+  expect(paid.length).toBeLessThanOrEqual(25);
+  expect(paid.length + lostAnswers).toBeGreaterThanOrEqual(25);
   expect(paid.length + lost.length + denied.length).toBe(200);
   expect(results.every((result) => result.status !== 500)).toBe(true);
 
@@ -59,14 +82,7 @@ export async function expectACapSetMidFlightHolds(stack: TestStack, options: { i
   for (let round = 0; round < options.rounds; round++) {
     // Prepare
     const link = (await api.post('/v1/payment_links', { amount: { value: '1.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId, payments_limit: options.initialLimit })).body;
-    const pay = async () => {
-      for (let retries = 0; ; retries++) {
-        const result = await api.post(`/v1/test_helpers/payment_links/${link.id}/checkout`, { outcome: 'paid' });
-        if (result.status !== 503 || retries === 5) return result;
-        await new Promise((resolve) => setTimeout(resolve, Number(result.headers.get('retry-after') ?? 1) * 1000));
-      }
-    };
-    const payers = Promise.all(Array.from({ length: options.payers }, pay));
+    const payers = Promise.all(Array.from({ length: options.payers }, () => pay(api, link.id)));
 
     // Act
     let cap: number | undefined;

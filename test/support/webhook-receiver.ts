@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { waitUntil } from './wait';
 
 export interface ReceivedWebhook {
   headers: Record<string, string>;
@@ -102,16 +103,8 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     },
     held: () => waiting.length,
     verify: (request, secret) => new Webhook(secret).verify(request.body, request.headers),
-    async waitFor(condition, what, timeoutMs = 20_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (!(await condition())) {
-        if (Date.now() > deadline) {
-          const seen = requests.map((r) => `${r.envelope?.type ?? '?'}→${r.answeredWith ?? 'held'}`).join(', ');
-          throw new Error(`Timed out waiting for ${what}; received: [${seen}]`);
-        }
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    },
+    waitFor: (condition, what, timeoutMs = 20_000) =>
+      waitUntil(condition, () => `${what}; received: [${requests.map((r) => `${r.envelope?.type ?? '?'}→${r.answeredWith ?? 'held'}`).join(', ')}]`, { timeoutMs }),
     close: () =>
       new Promise<void>((resolve) => {
         receiver.release(503);

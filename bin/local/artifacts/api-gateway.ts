@@ -1,6 +1,7 @@
 import { AWS_LIMITS } from '../../../shared/aws-limits';
 import type { ApiEvent, ApiResult } from '../../../shared/http/response';
 import { logger } from '../../../shared/observability/logger';
+import { DEFAULT_ROUTE_KEY } from '../functions';
 import type { AccessDecision } from './iam';
 import type { LocalResources } from './resources';
 import { resourcesOfType, type SynthesizedStack } from './template';
@@ -8,8 +9,8 @@ import type { FunctionSpec, InvokeOutcome } from './workers';
 
 /** One route of the template's HTTP API and what API Gateway knows of it. */
 export interface ApiRoute {
-  method: string;
-  path: string;
+  /** `METHOD /path`, or `$default`. */
+  key: string;
   /** The route's logical id: what the local server's loadHandler takes. */
   handler: string;
   spec: FunctionSpec;
@@ -27,8 +28,9 @@ const API_GATEWAY = {
 
 /**
  * The template's HTTP API routes: RouteKey → Integration → function, Lambda proxy integrations
- * of payload format 2.0 only. API Gateway prefers a literal segment to a path parameter, and
- * the local server takes the first match: routes with fewer parameters come first.
+ * of payload format 2.0 only; `METHOD /path` routes and the `$default` route. API Gateway prefers
+ * a literal segment to a path parameter, and the local server takes the first match: routes with
+ * fewer parameters come first.
  */
 export function readRoutes(stack: SynthesizedStack, resources: LocalResources, functionByKey: (key: string) => FunctionSpec | undefined): ApiRoute[] {
   const { resolve, nameOf } = resources;
@@ -38,8 +40,11 @@ export function readRoutes(stack: SynthesizedStack, resources: LocalResources, f
     .sort(([, a], [, b]) => parameters(a.Properties?.RouteKey) - parameters(b.Properties?.RouteKey))
     .map(([logicalId, route]) => {
       const properties = route.Properties ?? {};
-      const [method, path] = String(properties.RouteKey).split(' ');
-      if (!path || method === 'ANY' || path.includes('+}')) throw new Error(`Route ${properties.RouteKey} is not imitated in artifact mode (only METHOD /path routes)`);
+      const key = String(properties.RouteKey);
+      const [method, path] = key.split(' ');
+      if (key !== DEFAULT_ROUTE_KEY && (!path || method === 'ANY' || path.includes('+}'))) {
+        throw new Error(`Route ${key} is not imitated in artifact mode (only METHOD /path routes and $default)`);
+      }
       const integration = integrations.get(String(resolve(properties.Target)).replace(/^integrations\//, ''))?.Properties ?? {};
       if (integration.IntegrationType !== 'AWS_PROXY' || integration.PayloadFormatVersion !== '2.0') {
         throw new Error(`Route ${properties.RouteKey}: artifact mode serves Lambda proxy integrations of payload format 2.0`);
@@ -47,39 +52,47 @@ export function readRoutes(stack: SynthesizedStack, resources: LocalResources, f
       const spec = functionByKey(resolve(integration.IntegrationUri) as string);
       if (!spec) throw new Error(`Route ${properties.RouteKey} invokes no function of the stack`);
       return {
-        method,
-        path,
+        key,
         handler: logicalId,
         spec,
-        sourceArn: `arn:aws:execute-api:${stack.region}:${stack.account}:${resolve(properties.ApiId)}/$default/${method}${path}`,
+        // What API Gateway names as the source of the invocation: stage, then method and path, or `$default`.
+        sourceArn: `arn:aws:execute-api:${stack.region}:${stack.account}:${resolve(properties.ApiId)}/$default/${key === DEFAULT_ROUTE_KEY ? key : `${method}${path}`}`,
         timeoutMs: Math.min(Number(integration.TimeoutInMillis ?? AWS_LIMITS.apiGateway.integrationTimeoutMs), AWS_LIMITS.apiGateway.integrationTimeoutMs),
       };
     });
 }
 
 /**
- * API Gateway's side of a route: the function's permission, the payload limit and the
- * integration timeout. A function error (a timeout kill included) is HTTP API's 500
- * `{"message":"Internal Server Error"}`; no answer within the integration timeout is its 503
- * `{"message":"Service Unavailable"}` (docs/architecture.md, artifact mode).
+ * What HTTP API answers for one invocation behind a route, in both local modes: the function's
+ * result; for a function error (a timeout kill included) its 500 `{"message":"Internal Server
+ * Error"}`; when no answer comes within the integration timeout, its 503 `{"message":"Service
+ * Unavailable"}` (docs/architecture.md).
+ */
+export async function gatewayAnswer(invocation: Promise<InvokeOutcome>, integrationTimeoutMs: number, about: { route: string; function: string }): Promise<ApiResult> {
+  let timer: NodeJS.Timeout | undefined;
+  const integrationTimeout = new Promise<'timeout'>((done) => (timer = setTimeout(() => done('timeout'), integrationTimeoutMs)));
+  const outcome = await Promise.race([invocation, integrationTimeout]);
+  clearTimeout(timer);
+  if (outcome === 'timeout') return API_GATEWAY.timeout;
+  if (!outcome.ok) {
+    logger.error('local stack: function error behind a route', { ...about, errorType: outcome.errorType, error: outcome.errorMessage });
+    return API_GATEWAY.internalError;
+  }
+  return outcome.result as ApiResult;
+}
+
+/**
+ * API Gateway's side of a route of the template: the function's permission, the payload limit,
+ * then `gatewayAnswer` with the route's integration timeout.
  */
 export function routeHandler(route: ApiRoute, deps: { invoke(event: ApiEvent): Promise<InvokeOutcome>; mayInvoke(): AccessDecision }) {
-  const name = `${route.method} ${route.path}`;
+  const name = route.key;
   return async (event: ApiEvent): Promise<ApiResult> => {
     if (!deps.mayInvoke().allowed) {
       logger.error('artifact mode: API Gateway may not invoke the function (AWS::Lambda::Permission)', { route: name, function: route.spec.name });
       return API_GATEWAY.internalError;
     }
     if (Buffer.byteLength(event.body ?? '') > AWS_LIMITS.apiGateway.payloadBytes) return API_GATEWAY.tooLarge;
-    let timer: NodeJS.Timeout | undefined;
-    const integrationTimeout = new Promise<'timeout'>((done) => (timer = setTimeout(() => done('timeout'), route.timeoutMs)));
-    const outcome = await Promise.race([deps.invoke(event), integrationTimeout]);
-    clearTimeout(timer);
-    if (outcome === 'timeout') return API_GATEWAY.timeout;
-    if (!outcome.ok) {
-      logger.error('artifact mode: function error behind a route', { route: name, function: route.spec.name, errorType: outcome.errorType, error: outcome.errorMessage });
-      return API_GATEWAY.internalError;
-    }
-    return outcome.result as ApiResult;
+    return gatewayAnswer(deps.invoke(event), route.timeoutMs, { route: name, function: route.spec.name });
   };
 }

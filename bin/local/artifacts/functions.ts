@@ -1,10 +1,11 @@
 import { mkdirSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { join, resolve as resolvePath } from 'node:path';
 import { AWS_LIMITS } from '../../../shared/aws-limits';
 import { logger } from '../../../shared/observability/logger';
+import { LOCAL_WEBHOOK_SETTINGS, retryPolicyVariables } from '../../../shared/webhooks/settings';
 import { freePort } from '../free-port';
-import type { LocalFunctions } from '../functions';
+import { defaultEnvironmentsPerFunction } from '../invocation';
+import { DEFAULT_ROUTE_KEY, type LocalFunctions } from '../functions';
 import { readRoutes, routeHandler } from './api-gateway';
 import { startAwsEdge, type AccessDenial, type EdgeCaller } from './edge';
 import { createLocalEventBridge, ruleOf, type BusEvent, type LocalRule, type RuleTarget } from './eventbridge';
@@ -129,7 +130,7 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
   }
 
   // Functions: the bundle the template's Code asset names, with its role, memory, timeout and environment.
-  const maxWorkers = options.maxWorkersPerFunction ?? Math.max(2, availableParallelism() * 2);
+  const maxWorkers = options.maxWorkersPerFunction ?? defaultEnvironmentsPerFunction();
   for (const [logicalId, fn] of resourcesOfType(stack, 'AWS::Lambda::Function')) {
     const properties = fn.Properties ?? {};
     const asset = fn.Metadata?.['aws:asset:path'];
@@ -170,6 +171,8 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
         AWS_ACCESS_KEY_ID: logicalId,
         AWS_SECRET_ACCESS_KEY: 'artifact-mode',
         AWS_ENDPOINT_URL: edgeUrl,
+        // Local webhook retries are seconds apart (product-decisions §9), not AWS's 30 s and more.
+        ...retryPolicyVariables(LOCAL_WEBHOOK_SETTINGS.policy),
         // Every webhook receiver on this machine has a private address.
         WEBHOOK_ALLOW_PRIVATE_URLS: process.env.WEBHOOK_ALLOW_PRIVATE_URLS ?? 'true',
         ...Object.fromEntries(PASSED_THROUGH.filter((variable) => process.env[variable] !== undefined).map((variable) => [variable, process.env[variable]!])),
@@ -246,6 +249,8 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
   const eventBridge = createLocalEventBridge({ region, account, buses, rules, deliver });
 
   const routes = readRoutes(stack, resources, functionByKey);
+  const defaultRoute = routes.find(({ key }) => key === DEFAULT_ROUTE_KEY);
+  if (!defaultRoute) throw new Error(`The template's HTTP API has no ${DEFAULT_ROUTE_KEY} route: requests no route takes would get no answer of the service`);
   const loadHandler = async (routeId: string) => {
     const route = routes.find((candidate) => candidate.handler === routeId)!;
     return routeHandler(route, {
@@ -279,7 +284,13 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
   return {
     awsEndpoint: edgeUrl,
     recentDenials: () => [...denials],
-    routes: routes.map(({ method, path, handler }) => ({ method, path, handler })),
+    routes: routes
+      .filter(({ key }) => key !== DEFAULT_ROUTE_KEY)
+      .map(({ key, handler }) => {
+        const [method, path] = key.split(' ');
+        return { method, path, handler };
+      }),
+    defaultRoute: defaultRoute.handler,
     loadHandler,
     async startBackground() {
       background.push(eventBridge.startSchedules());
@@ -302,7 +313,7 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
     runMinuteJobs: () => eventBridge.fireSchedules(),
     stats: () => Object.fromEntries([...pools.values()].map((pool) => [pool.spec.name, pool.stats()])),
     functionOfRoute(routeKey) {
-      const route = routes.find((candidate) => `${candidate.method} ${candidate.path}` === routeKey);
+      const route = routes.find((candidate) => candidate.key === routeKey);
       if (!route) throw new Error(`The template has no route ${routeKey}`);
       return route.spec.name;
     },

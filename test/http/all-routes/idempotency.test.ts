@@ -1,5 +1,8 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ROUTE_TIMEOUT_SECONDS } from '../../../shared/api/operation';
 import { hashToken } from '../../../shared/auth/tokens';
 import { documentClient } from '../../../shared/db/client';
+import * as keys from '../../../shared/db/keys';
 import { createPaymentLinkRepository } from '../../../shared/db/payment-link-repository';
 import { runWatchingWrites } from '../../../shared/db/side-effects';
 import { newPaymentLink } from '../../../shared/domain/payment-links';
@@ -140,4 +143,60 @@ inProcess('idempotency: a 5xx', () => {
     expect((await api.post('/v1/payment_links', body(), { 'idempotency-key': 'failed-early' })).status).toBe(201);
     expect(await countLinks()).toBe(before + 1);
   });
+});
+
+// Holds a request inside this process (source mode: its one process serves every invocation).
+inProcess('idempotency: a request still queued past its function timeout', () => {
+  /** The next TransactWriteItems the handlers send waits here until released: a request queued in the process. */
+  let hold: { reached(): void; released: Promise<void> } | undefined;
+  beforeAll(() => {
+    documentClient().middlewareStack.add(
+      (next, context) => async (args) => {
+        const held = context.commandName === 'TransactWriteItemsCommand' ? hold : undefined;
+        if (held) {
+          hold = undefined;
+          held.reached();
+          await held.released;
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'holdNextTransaction' },
+    );
+  });
+
+  /** The rest of the claim's 30 s lease, moved to now instead of waited for. */
+  async function endLease(idempotencyKey: string) {
+    const keyId = (await stack.directory.keyStore.findKeyByTokenHash(hashToken(merchant.test)))!.keyId;
+    await stack.db.send(new UpdateCommand({ TableName: stack.tableName, Key: keys.idempotency(keyId, idempotencyKey), UpdateExpression: 'SET leaseUntil = :past', ExpressionAttributeValues: { ':past': Date.now() - 1 } }));
+  }
+
+  test('answers 500 at its function timeout and commits nothing after it: a retry with the same key after the lease runs once', async () => {
+    // Prepare
+    const before = await countLinks();
+    let reached!: () => void;
+    let release!: () => void;
+    const atHold = new Promise<void>((resolve) => (reached = resolve));
+    hold = { reached, released: new Promise<void>((resolve) => (release = resolve)) };
+    const timeoutMs = ROUTE_TIMEOUT_SECONDS * 1000;
+
+    // Act
+    const started = Date.now();
+    const first = api.post('/v1/payment_links', body(), { 'idempotency-key': 'queued' });
+    await atHold;
+    let waiting: ReturnType<typeof setTimeout> | undefined;
+    const answeredInTime = await Promise.race([first, new Promise<undefined>((resolve) => (waiting = setTimeout(() => resolve(undefined), timeoutMs + 5_000)))]);
+    clearTimeout(waiting);
+    const answeredAfterMs = Date.now() - started;
+    await endLease('queued');
+    const retry = await api.post('/v1/payment_links', body(), { 'idempotency-key': 'queued' });
+    release();
+    await first;
+
+    // Assess
+    // The function's own 500 (middy answers just before its timeout, as in Lambda), or the gateway's.
+    expect(answeredInTime?.status).toBe(500);
+    expect(answeredAfterMs).toBeGreaterThanOrEqual(timeoutMs - 100);
+    expect(retry.status).toBe(201);
+    expect(await countLinks()).toBe(before + 1);
+  }, 60_000);
 });

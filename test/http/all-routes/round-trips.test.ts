@@ -2,6 +2,8 @@ import { batchWriteAll } from '../../../shared/db/batch';
 import { documentClient } from '../../../shared/db/client';
 import { outboxItem } from '../../../shared/db/outbox';
 import { newEvent } from '../../../shared/events';
+import { putAttempt } from '../../support/dashboard';
+import { outboxEvents } from '../../support/events';
 import { client } from '../../support/http';
 import { testInProcess } from '../../support/mode';
 import { startMerchantStack, type Api, type Merchant, type TestStack } from '../../support/stack';
@@ -14,6 +16,8 @@ let stack: TestStack;
 let merchant: Merchant;
 let api: Api;
 const calls: string[] = [];
+/** The items each Query of the request read (its ScannedCount), in order. */
+const queried: number[] = [];
 
 beforeAll(async () => {
   ({ stack, merchant, api } = await startMerchantStack());
@@ -23,7 +27,9 @@ beforeAll(async () => {
       const pk = typeof key === 'string' ? key : key?.S;
       // The key lookup is told apart, so that a cache expiring on a slow machine changes no count.
       calls.push(pk?.startsWith('TOKEN#') ? 'auth' : String(context.commandName).replace(/Command$/, ''));
-      return next(args);
+      const result = await next(args);
+      if (context.commandName === 'QueryCommand') queried.push((result.output as { ScannedCount?: number }).ScannedCount ?? 0);
+      return result;
     },
     { step: 'initialize', name: 'countCalls' },
   );
@@ -33,6 +39,7 @@ afterAll(() => stack.stop());
 /** The calls a request makes, without the key lookup (`withAuth` keeps it). */
 async function countCalls(request: () => Promise<unknown>, withAuth = false): Promise<string[]> {
   calls.length = 0;
+  queried.length = 0;
   await request();
   return calls.filter((call) => withAuth || call !== 'auth');
 }
@@ -62,6 +69,22 @@ testInProcess('list: a page is one Query of limit + 1 whatever the list size; a 
   expect(await countCalls(() => api.get('/v1/refunds'))).toEqual(['Query']);
   expect(await countCalls(() => api.get('/v1/chargebacks'))).toEqual(['Query']);
   expect(await countCalls(() => api.get('/v1/events?type=transactions.payment_link.created&limit=3'))).toEqual(['Query']);
+});
+
+testInProcess("an event's deliveries: a page is one Query of at most limit + 1 attempts whatever their number; a cursor adds one GetItem", async () => {
+  await createLink();
+  const eventId = (await outboxEvents(stack, merchant.orgId, 'test')).at(-1)!.id;
+  for (let second = 0; second < 30; second++) {
+    const at = new Date(Date.UTC(2026, 10, 23, 10, 0, second)).toISOString();
+    await putAttempt(stack, eventId, { attempt: (second % 6) + 1, at, url: `https://hooks.example/${second % 2}`, statusCode: 500, durationMs: 10 });
+  }
+  const page = await api.get(`/v1/events/${eventId}/deliveries?limit=5`);
+  expect(page.body.data).toHaveLength(5);
+  expect(await countCalls(() => api.get(`/v1/events/${eventId}/deliveries?limit=5`))).toEqual(['GetItem', 'Query']);
+  expect(queried).toEqual([expect.any(Number)]);
+  expect(queried[0]).toBeLessThanOrEqual(6);
+  expect(await countCalls(() => api.get(`/v1/events/${eventId}/deliveries?limit=5&starting_after=${page.body.data[4].id}`))).toEqual(['GetItem', 'GetItem', 'Query']);
+  expect(queried[0]).toBeLessThanOrEqual(6);
 });
 
 testInProcess('a type wildcard is one Query however many events of other types are newer', async () => {

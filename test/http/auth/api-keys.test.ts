@@ -3,6 +3,10 @@ import { newId } from '../../../shared/ids';
 import { isoMillis } from '../../../shared/time';
 import { client, expectEnvelope } from '../../support/http';
 import { createMerchant, startTestStack, type Merchant, type TestStack } from '../../support/stack';
+import { requestUntil } from '../../support/wait';
+
+/** product-decisions §3: a change to a key or its creator takes effect within 5 seconds. */
+const CHANGE_TAKES_EFFECT_MS = 5_000;
 
 let stack: TestStack;
 let merchant: Merchant;
@@ -52,10 +56,19 @@ describe('authentication and scopes', () => {
   test('a revoked key works during its grace period, then 401', async () => {
     const token = await merchant.key({ mode: 'live' });
     const keyId = await keyIdOf(token);
+    // The grace runs from the revocation, which comes after this instant.
+    const graceEnds = Date.now() + 3_000;
     await stack.directory.revokeApiKey(keyId, 3);
-    expect((await getPayment(token)).status).toBe(200);
-    await new Promise((done) => setTimeout(done, 3100));
-    expectEnvelope(await getPayment(token), 401);
+    const refused = await requestUntil(
+      () => getPayment(token),
+      (result) => {
+        if (result.status !== 401) expect(result.status).toBe(200);
+        return result.status === 401;
+      },
+      'the revoked key refused once its grace period is over',
+      { notBefore: graceEnds },
+    );
+    expectEnvelope(refused, 401);
   });
 
   test('a key whose creator was demoted -> 401', async () => {
@@ -89,8 +102,8 @@ describe('authentication and scopes', () => {
     const token = await merchant.key({ mode: 'live', creatorId: user.userId });
     expect((await getPayment(token)).status).toBe(200);
     await stack.directory.updateUser(user.userId, { role: 'demoted' });
-    await new Promise((done) => setTimeout(done, 4_100));
-    expectEnvelope(await getPayment(token), 401);
+    const refused = await requestUntil(() => getPayment(token), (result) => result.status === 401, "the demoted creator's key refused", { by: Date.now() + CHANGE_TAKES_EFFECT_MS });
+    expectEnvelope(refused, 401);
   });
 });
 

@@ -1,13 +1,13 @@
 import { startApiServer } from '../../../bin/local/http-server';
-import { loadHandler } from '../../../bin/local/stack';
-import { routes } from '../../../shared/api';
+import { sourceRoutes } from '../../../bin/local/stack';
+import { routes, unmatchedRouteHandler } from '../../../shared/api';
 import { client, expectEnvelope } from '../../support/http';
 
 /** The handlers in this file talk to a DynamoDB endpoint where nothing listens. */
 test('key store unreachable -> 503 with Retry-After, never 401 or 500', async () => {
   process.env.DYNAMODB_ENDPOINT = 'http://127.0.0.1:9';
   process.env.TABLE_NAME = 'unreachable';
-  const api = await startApiServer({ routes, port: 0, loadHandler });
+  const api = await startApiServer({ routes, defaultRoute: unmatchedRouteHandler, port: 0, loadHandler: sourceRoutes() });
   try {
     const result = await client(`http://127.0.0.1:${api.port}`, 'live_' + 'a'.repeat(43)).get('/v1/payments/pay_x');
     expectEnvelope(result, 503);

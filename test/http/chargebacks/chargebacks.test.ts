@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import type { Mode } from '../../../shared/auth/principal';
 import { readBalance } from '../../../shared/db/balance';
 import * as keys from '../../../shared/db/keys';
-import { lambdaContext } from '../../../bin/local/http-server';
+import { lambdaContext } from '../../../bin/local/invocation';
 import { createPaymentRepository } from '../../../shared/db/payment-repository';
 import { ChargebackListItemSchema, ChargebackSchema } from '../../../shared/domain/chargebacks';
 import type { Payment } from '../../../shared/domain/payments';

@@ -63,7 +63,7 @@ test('docs: the error reference explains every error status, the envelope and th
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toMatch(/^text\/html/);
   const html = await response.text();
-  for (const status of [400, 401, 403, 404, 409, 422, 500, 503]) expect(html).toContain(`id="status-${status}"`);
+  for (const status of [400, 401, 403, 404, 405, 409, 422, 500, 503]) expect(html).toContain(`id="status-${status}"`);
   for (const field of ['status', 'type', 'detail', 'attribute', 'links.documentation']) expect(html).toContain(`<code>${field}</code>`);
   expect(html).toContain('400 or 422: shape or business rule');
   expect(html).toContain('Retry-After');
@@ -91,6 +91,19 @@ describeBrowser('docs in headless Chromium', () => {
     expect(await page.getByText('Create a payment link').first().isVisible()).toBe(true);
     expect(await page.getByText('/v1/settlements/{code}/records').first().isVisible()).toBe(true);
     expect(foreign).toEqual([]);
+    await page.close();
+  });
+
+  test.each(['/docs', '/docs/errors'])('browser: %s fits a 390 px wide phone without scrolling sideways', async (path) => {
+    // Prepare
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+
+    // Act
+    await page.goto(`${stack.baseUrl}${path}`, { waitUntil: 'networkidle' });
+    if (path === '/docs') await page.getByText('/v1/payment_links', { exact: true }).first().waitFor();
+
+    // Assess
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await page.close();
   });
 

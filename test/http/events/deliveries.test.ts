@@ -34,6 +34,25 @@ describe('Event deliveries: a list like the others', () => {
     expect(before).toMatchObject({ has_more: true, data: [{ attempt: 2 }] });
   });
 
+  test('attempts to several targets interleave oldest first, and page across targets', async () => {
+    // Prepare
+    await api.post('/v1/payment_links', { amount: { value: '4.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId });
+    const other = (await outboxEvents(stack, merchant.orgId, 'test')).at(-1)!.id;
+    const at = (second: number) => new Date(Date.UTC(2026, 10, 23, 11, 0, second)).toISOString();
+    for (const [second, targetKey, attempt] of [[1, 'whk_b', 1], [2, 'whk_a', 1], [3, 'whk_b', 2], [4, 'whk_a', 2], [5, 'whk_b', 3]] as const) {
+      await putAttempt(stack, other, { attempt, at: at(second), url: `https://hooks.example/${targetKey}`, statusCode: 500, durationMs: 10, targetKey });
+    }
+
+    // Act
+    const first = (await api.get(`/v1/events/${other}/deliveries?limit=3`)).body;
+    const rest = (await api.get(`/v1/events/${other}/deliveries?limit=3&starting_after=${first.data[2].id}`)).body;
+
+    // Assess
+    const seen = [...first.data, ...rest.data].map((attempt: { attempted_at: string; endpoint: string }) => [attempt.attempted_at, attempt.endpoint.split('/').at(-1)]);
+    expect(seen).toEqual([1, 2, 3, 4, 5].map((second) => [at(second), second % 2 ? 'whk_b' : 'whk_a']));
+    expect([first.has_more, rest.has_more]).toEqual([true, false]);
+  });
+
   test('bad list parameters: unknown -> 400, limit out of range or a cursor of no attempt of this event -> 422', async () => {
     expectEnvelope(await api.get(`/v1/events/${eventId}/deliveries?page=2`), 400);
     expectEnvelope(await api.get(`/v1/events/${eventId}/deliveries?limit=0`), 422, 'limit');

@@ -44,6 +44,8 @@ test('every declared event type is produced over HTTP, and each event matches it
   ok(await checkout(seat.id, {}), 409);
   await createLink({ expires_at: '2021-01-01T00:00:00Z' });
   ok(await api.post('/v1/test_helpers/jobs/expire-payment-links'), 200);
+  // A payment that expires (the job does the same after 30 minutes without activity).
+  ok(await checkout((await createLink()).id, { outcome: 'expired' }), 201);
 
   // Refunds through every status.
   const paid = ok(await checkout((await createLink()).id, {}), 201);

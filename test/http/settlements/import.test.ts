@@ -8,7 +8,7 @@ import { csvField, toCsv } from '../../../shared/csv';
 import { readBalance } from '../../../shared/db/balance';
 import { SettlementImportError } from '../../../shared/domain/settlement-import';
 import { newId } from '../../../shared/ids';
-import { lambdaContext } from '../../../bin/local/http-server';
+import { lambdaContext } from '../../../bin/local/invocation';
 import { runOps } from '../../../bin/ops/cli';
 import { opsCommands } from '../../../bin/ops/commands';
 import { client } from '../../support/http';

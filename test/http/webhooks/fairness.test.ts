@@ -1,6 +1,7 @@
 import { createWebhookRepository } from '../../../shared/db/webhook-repository';
 import { LIMITS } from '../../../shared/limits';
 import { client, expectEnvelope } from '../../support/http';
+import { atWindowStartIfLate } from '../../support/rate-windows';
 import { createMerchant, startTestStack, type Merchant, type TestStack } from '../../support/stack';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver';
 
@@ -27,14 +28,6 @@ afterAll(async () => {
 
 async function subscribe(merchant: Merchant, url: string) {
   await createWebhookRepository(stack.db, stack.tableName).create({ orgId: merchant.orgId, mode: 'test', url, events: ['*'] });
-}
-/**
- * The resend limits count in fixed windows of wall-clock time: a test that must stay inside one
- * window starts at the next window when fewer than `neededSeconds` are left of the current one.
- */
-async function atWindowStartIfLate(windowSeconds: number, neededSeconds: number) {
-  const leftMs = windowSeconds * 1000 - (Date.now() % (windowSeconds * 1000));
-  if (leftMs < neededSeconds * 1000) await new Promise((resolve) => setTimeout(resolve, leftMs + 50));
 }
 const createLink = (merchant: Merchant) =>
   client(stack.baseUrl, merchant.test).post('/v1/payment_links', { amount: { value: '1.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId });

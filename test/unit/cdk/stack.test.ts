@@ -6,7 +6,9 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { PaymentOpsStack } from '../../../lib/payment-ops-stack';
 import { INDEXES } from '../../../shared/db/table';
-import { routes } from '../../../shared/api';
+import { routes, unmatchedRouteHandler } from '../../../shared/api';
+import { methodsOf } from '../../../shared/api/operation';
+import { functionOfRoute } from '../../../bin/local/artifacts/template';
 import { PUBLISHABLE_RECORD_FILTERS } from '../../../shared/webhooks/stream-records';
 import { METRIC, METRICS_NAMESPACE, SERVICE_NAME } from '../../../shared/observability/catalog';
 import { readFileSync } from 'node:fs';
@@ -23,14 +25,25 @@ beforeAll(() => {
   template = Template.fromStack(stack);
 });
 
-test('stack: one HTTP API route per operation, each to its own function', () => {
-  template.resourceCountIs('AWS::ApiGatewayV2::Route', routes.length);
-  for (const route of routes) {
-    template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: `${route.method} ${route.path}` });
-  }
+test('stack: one HTTP API route per operation and method, each operation to its own function; $default to the unmatched-route function', () => {
+  const keys = routes.flatMap((route) => methodsOf(route).map((method) => `${method} ${route.path}`));
+  template.resourceCountIs('AWS::ApiGatewayV2::Route', keys.length + 1);
+  for (const key of keys) template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: key });
   const integrations = template.findResources('AWS::ApiGatewayV2::Integration');
   const targets = new Set(Object.values(integrations).map((integration) => JSON.stringify(integration.Properties.IntegrationUri)));
-  expect(targets.size).toBe(routes.length);
+  expect(targets.size).toBe(routes.length + 1);
+  expect(functionOfRoute(template.toJSON().Resources, '$default')).toMatch(new RegExp(`^Route${unmatchedRouteHandler.replace(/-/g, '')}`));
+});
+
+test('stack: HEAD is routed to the function of every page read with GET (HTTP API does not map it by itself)', () => {
+  const pages = routes.filter((route) => route.kind === 'page' && route.method === 'GET');
+  expect(pages.map((page) => page.path)).toEqual(expect.arrayContaining(['/checkout/{id}', '/dashboard', '/docs', '/docs/errors']));
+  const resources = template.toJSON().Resources;
+  for (const page of pages) expect(functionOfRoute(resources, `HEAD ${page.path}`)).toBe(functionOfRoute(resources, `GET ${page.path}`));
+});
+
+test("stack: within CloudFormation's 500 resources per stack", () => {
+  expect(Object.keys(template.toJSON().Resources).length).toBeLessThanOrEqual(500);
 });
 
 test('stack: functions run Node.js 22 on ARM64 with tracing and the table name', () => {

@@ -6,10 +6,11 @@ import { createPaymentLinkRepository, paymentLinkItem } from '../../../shared/db
 import { createPaymentRepository, paymentItem } from '../../../shared/db/payment-repository';
 import type { PaymentLink } from '../../../shared/domain/payment-links';
 import type { Payment } from '../../../shared/domain/payments';
+import { DependencyUnavailableError } from '../../../shared/errors';
 import { newId } from '../../../shared/ids';
 import { completePayment } from '../../../shared/use-cases/checkout';
 
-/** DynamoDB Local never throws TransactionConflict; this covers that path with a mocked client. */
+/** Transaction conflicts, exactly as many as a test needs, from a mocked client (the contention layer makes them by timing). */
 const documentClient = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'local' }));
 const dynamo = mockClient(documentClient);
 afterEach(() => dynamo.reset());
@@ -55,18 +56,20 @@ test('paid transition: TransactionConflict is retried with backoff and then succ
   expect(credited.mock.calls).toEqual([[{ orgId: 'org_x', mode: 'test', currency: 'EUR' }]]);
   expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(3);
   const actions = dynamo.commandCalls(TransactWriteCommand)[2].args[0].input.TransactItems!;
-  // The link's condition is its counters and status, never its version.
-  expect(actions[0].Update?.ConditionExpression).toBe('#status = :active AND (attribute_type(#expiresAt, :null) OR #expiresAt > :paidAt) AND #paidCount = :readCount AND attribute_type(#firstPaidAt, :null)');
+  // The link's condition is its status, limit and counters, never its version.
+  expect(actions[0].Update?.ConditionExpression).toBe('#status = :active AND (attribute_type(#expiresAt, :null) OR #expiresAt > :paidAt) AND #paymentsLimit = :readLimit AND #paidCount = :readCount AND attribute_type(#firstPaidAt, :null)');
   expect(actions.map((action) => Object.keys(action)[0])).toEqual(['Update', 'Put', 'Update', 'Put', 'Put']);
 });
 
-test('paid transition: a conflict that never clears surfaces as an error, not as a paid payment', async () => {
+test('paid transition: a conflict that never clears loses every round until the deadline -> 503, not a paid payment', async () => {
   dynamo.on(GetCommand).callsFake((input) =>
     input.Key.PK.startsWith('PL#') ? { Item: paymentLinkItem(link, 1) } : { Item: paymentItem(payment) },
   );
   dynamo.on(TransactWriteCommand).rejects(conflict());
   const credited = jest.fn(async () => 0);
-  await expect(completePayment(deps(credited), payment.id, 'paid')).rejects.toBeInstanceOf(TransactionCanceledException);
+  // Rounds stop 2 s before the invocation's deadline: this one leaves half a second of rounds.
+  await expect(completePayment(deps(credited), payment.id, 'paid', {}, Date.now() + 2_500)).rejects.toBeInstanceOf(DependencyUnavailableError);
+  expect(dynamo.commandCalls(TransactWriteCommand).length).toBeGreaterThan(1);
   expect(credited).not.toHaveBeenCalled();
 });
 
@@ -78,6 +81,7 @@ test('paid transition: an unlimited link is counted without a paid-count conditi
   dynamo.on(TransactWriteCommand).resolves({});
   await completePayment(deps(), payment.id, 'paid');
   const update = dynamo.commandCalls(TransactWriteCommand)[0].args[0].input.TransactItems![0].Update!;
-  expect(update.ConditionExpression).toBe('#status = :active AND (attribute_type(#expiresAt, :null) OR #expiresAt > :paidAt)');
+  // Still unlimited at commit time: a limit set meanwhile sends the payer back to read it.
+  expect(update.ConditionExpression).toBe('#status = :active AND (attribute_type(#expiresAt, :null) OR #expiresAt > :paidAt) AND (attribute_not_exists(#paymentsLimit) OR attribute_type(#paymentsLimit, :null))');
   expect(update.UpdateExpression).toBe('SET #paidCount = #paidCount + :one, #version = #version + :one, #lastPaidAt = :paidAt, #firstPaidAt = :firstPaidAt');
 });

@@ -1,5 +1,5 @@
 import { outboxItem } from '../../../shared/db/outbox';
-import { paymentPaidEvent, testCheckoutBody, type Payment } from '../../../shared/domain/payments';
+import { PAYMENT_EVENT, paymentEvent, testCheckoutBody, type Payment } from '../../../shared/domain/payments';
 import { newRefund, refundCreateBody, refundEvent } from '../../../shared/domain/refunds';
 import { newEvent } from '../../../shared/events';
 import { newId } from '../../../shared/ids';
@@ -58,7 +58,7 @@ describe('Events: no event above 64 KB', () => {
     };
 
     // Act
-    const event = paymentPaidEvent(payment, urls);
+    const event = paymentEvent(PAYMENT_EVENT.paid, payment, urls);
 
     // Assess
     expect(() => outboxItem(event)).not.toThrow();

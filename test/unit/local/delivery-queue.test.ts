@@ -1,5 +1,6 @@
 import type { DeliveryOutcome, DeliveryTask } from '../../../shared/domain/webhook-delivery';
 import { createLocalDeliveryQueue, type LocalWebhookService } from '../../../bin/local/delivery-queue';
+import { waitUntil } from '../../support/wait';
 
 /** The queue's own rules, with an in-memory service: claims, attempts, persistence failures. */
 const task = (id: string): DeliveryTask => ({
@@ -28,13 +29,11 @@ function fakeService(overrides: { claim?: (task: DeliveryTask) => Promise<boolea
   return { service, delivered };
 }
 
-const settle = () => new Promise((done) => setTimeout(done, 50));
-
 test('queue: when one claim fails, the deliveries whose claims were taken still run, and the error surfaces', async () => {
   const { service, delivered } = fakeService({ claim: async (t) => (t.event.envelope.id === 'evt_b' ? Promise.reject(new Error('table down')) : true) });
   const queue = createLocalDeliveryQueue(service);
   await expect(queue.enqueue([task('evt_a'), task('evt_b')])).rejects.toThrow('table down');
-  await settle();
+  await waitUntil(() => delivered.length > 0, 'the delivery whose claim was taken');
   expect(delivered).toEqual(['evt_a#1']);
   await queue.stop();
 });
@@ -50,7 +49,7 @@ test('queue: a retry whose due time cannot be stored still runs once, as the nex
   });
   const queue = createLocalDeliveryQueue(service);
   await queue.enqueue([task('evt_c')]);
-  await settle();
+  await waitUntil(() => attempts.length >= 2, 'the second attempt');
   expect(attempts).toEqual([1, 2]);
   await queue.stop();
 });
@@ -71,9 +70,9 @@ test('queue: an organization whose endpoint never answers holds at most its own 
   const queue = createLocalDeliveryQueue(service, { concurrency: 8, perOrganization: 3 });
   const noisy = Array.from({ length: 50 }, (_, n) => ({ ...task(`evt_noisy_${n}`), event: { ...task(`evt_noisy_${n}`).event, orgId: 'org_noisy' } }));
   await queue.enqueue(noisy);
-  await settle();
+  await waitUntil(() => inFlight.get('org_noisy') === 3, "the noisy organization's slots taken");
   await queue.enqueue([task('evt_quiet')]);
-  await settle();
+  await waitUntil(() => delivered.length > 0, "the quiet organization's delivery");
   expect(delivered).toEqual(['evt_quiet']);
   expect(inFlight.get('org_noisy')).toBe(3);
   release();

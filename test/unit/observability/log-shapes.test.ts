@@ -1,4 +1,4 @@
-import { lambdaContext } from '../../../bin/local/http-server';
+import { lambdaContext } from '../../../bin/local/invocation';
 import { METRICS_NAMESPACE } from '../../../shared/observability/catalog';
 
 type Line = Record<string, unknown>;

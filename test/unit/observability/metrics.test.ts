@@ -3,7 +3,7 @@ import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { outboxItem } from '../../../shared/db/outbox';
 import type { Refund } from '../../../shared/domain/refunds';
 import { newEvent, type OutboxEvent } from '../../../shared/events';
-import { lambdaContext } from '../../../bin/local/http-server';
+import { lambdaContext } from '../../../bin/local/invocation';
 import { METRIC, METRICS_NAMESPACE } from '../../../shared/observability/catalog';
 
 let sequence = 0;

@@ -2,7 +2,7 @@ import '../../support/debug-logs';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { InvalidRequestError } from '../../../shared/errors';
 import { pageHandler } from '../../../shared/http/page';
-import { lambdaContext } from '../../../bin/local/http-server';
+import { lambdaContext } from '../../../bin/local/invocation';
 
 const TOKEN = 'live_3f9a0c1e5b7d4f2a8c6e0b1d3f5a7c9e';
 const EMAIL = 'customer@example.com';

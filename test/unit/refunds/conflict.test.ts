@@ -1,14 +1,16 @@
 import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
+import { CONFLICT_RETRY_MS } from '../../../shared/db/conditional';
 import { paymentItem } from '../../../shared/db/payment-repository';
+import { runWithDeadline } from '../../../shared/deadline';
 import { DependencyUnavailableError } from '../../../shared/errors';
 import { newId } from '../../../shared/ids';
 import { createServices } from '../../../shared/services';
 
 /**
- * DynamoDB Local never reports transaction conflicts; real DynamoDB does when concurrent
- * transactions touch the same payment or balance. Those paths are covered with a mock.
+ * Concurrent transactions on the same payment or balance conflict (locally through the contention
+ * layer, by timing); a mock makes exactly the conflicts these paths need.
  */
 const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'local', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } }));
 const mock = mockClient(db);
@@ -42,8 +44,29 @@ test('create: a transaction conflict is retried, then the refund is created', as
   expect(mock.commandCalls(TransactWriteCommand)).toHaveLength(3);
 });
 
-test('create: conflicts that outlast the retries -> 503 (DependencyUnavailableError), never a 500', async () => {
+test('create: conflicts that outlast the retries (CONFLICT_RETRY_MS) -> 503 (DependencyUnavailableError), never a 500', async () => {
   mock.on(GetCommand).resolves({ Item: paymentItem(payment) });
   mock.on(TransactWriteCommand).rejects(conflict());
-  await expect(createServices(db, 'table').refunds.create(principal, payment.id, {}, urls)).rejects.toBeInstanceOf(DependencyUnavailableError);
+  jest.useFakeTimers();
+  try {
+    const creating = expect(createServices(db, 'table').refunds.create(principal, payment.id, {}, urls)).rejects.toBeInstanceOf(DependencyUnavailableError);
+    await jest.advanceTimersByTimeAsync(CONFLICT_RETRY_MS + 1_000);
+    await creating;
+  } finally {
+    jest.useRealTimers();
+  }
+});
+
+test('create: within a request, conflict retries stop 2 s before the invocation deadline -> 503 in time to answer', async () => {
+  // Prepare
+  mock.on(GetCommand).resolves({ Item: paymentItem(payment) });
+  mock.on(TransactWriteCommand).rejects(conflict());
+  const deadline = Date.now() + 3_000;
+
+  // Act
+  const creating = runWithDeadline(deadline, () => createServices(db, 'table').refunds.create(principal, payment.id, {}, urls));
+
+  // Assess
+  await expect(creating).rejects.toBeInstanceOf(DependencyUnavailableError);
+  expect(Date.now()).toBeLessThan(deadline);
 });
