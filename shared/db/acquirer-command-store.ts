@@ -31,13 +31,13 @@ export function createAcquirerCommandStore(db: DynamoDBDocumentClient, tableName
     doneAction,
 
     async done(command: AcquirerCommand): Promise<void> {
-      await db.send(new DeleteCommand({ TableName: tableName, Key: keys.acquirerCommand(command.authorisation.acquirerReference, command.operation) }));
+      await withConflictRetry(() => db.send(new DeleteCommand({ TableName: tableName, Key: keys.acquirerCommand(command.authorisation.acquirerReference, command.operation) })));
     },
 
     /** After a failed call: due later, or parked. A command done meanwhile (its notification came) is not written back. */
     async reschedule(command: AcquirerCommand): Promise<void> {
       try {
-        await db.send(new PutCommand({ TableName: tableName, Item: item(command), ConditionExpression: 'attribute_exists(#pk)', ExpressionAttributeNames: { '#pk': 'PK' } }));
+        await withConflictRetry(() => db.send(new PutCommand({ TableName: tableName, Item: item(command), ConditionExpression: 'attribute_exists(#pk)', ExpressionAttributeNames: { '#pk': 'PK' } })));
       } catch (error) {
         if (!(error instanceof ConditionalCheckFailedException)) throw error;
       }

@@ -2,6 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AcquirerNotification } from '../domain/acquirer';
+import { withConflictRetry } from './conditional';
 import { acquirerNotificationEntity } from './entities';
 import { literalPrefix, stripKeys } from './entity';
 import * as keys from './keys';
@@ -86,13 +87,16 @@ export function createAcquirerNotificationStore(db: DynamoDBDocumentClient, tabl
       const kept = await Promise.all(
         notifications.map(async (notification) => {
           try {
-            await db.send(
-              new PutCommand({
-                TableName: tableName,
-                Item: { ...acquirerNotificationEntity.item({ id: notification.id }), id: notification.id, notification, receivedAt, [TTL_ATTRIBUTE]: expires },
-                ConditionExpression: 'attribute_not_exists(#pk)',
-                ExpressionAttributeNames: { '#pk': 'PK' },
-              }),
+            // A repeat may meet its first copy in the transaction that processes it: retried, it finds it kept.
+            await withConflictRetry(() =>
+              db.send(
+                new PutCommand({
+                  TableName: tableName,
+                  Item: { ...acquirerNotificationEntity.item({ id: notification.id }), id: notification.id, notification, receivedAt, [TTL_ATTRIBUTE]: expires },
+                  ConditionExpression: 'attribute_not_exists(#pk)',
+                  ExpressionAttributeNames: { '#pk': 'PK' },
+                }),
+              ),
             );
             return 1;
           } catch (error) {
@@ -115,7 +119,7 @@ export function createAcquirerNotificationStore(db: DynamoDBDocumentClient, tabl
     /** Marks a notification processed that changes nothing; false when it was processed before. */
     async markProcessed(id: string, outcome: string, at: string): Promise<boolean> {
       try {
-        await db.send(new UpdateCommand(processedUpdate(id, outcome, at)));
+        await withConflictRetry(() => db.send(new UpdateCommand(processedUpdate(id, outcome, at))));
         return true;
       } catch (error) {
         if (error instanceof ConditionalCheckFailedException) return false;

@@ -5,6 +5,7 @@ import type { HostedPayment } from '../domain/acquirer';
 import { PaymentNotOpenError, type Payment } from '../domain/payments';
 import { isId } from '../ids';
 import { type PageRequest } from '../pagination';
+import { withConflictRetry } from './conditional';
 import { cursorById, listPage, scopeListPage } from './list-page';
 import { stripKeys as strip } from './entity';
 import { paymentEntity } from './entities';
@@ -54,15 +55,17 @@ export function createPaymentRepository(db: DynamoDBDocumentClient, tableName: s
   /** An Update of a payment conditioned on its still being open. */
   async function whileOpen(paymentId: string, update: string, names: Record<string, string>, values: Record<string, unknown>): Promise<void> {
     try {
-      await db.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key: keys.payment(paymentId),
-          UpdateExpression: update,
-          ConditionExpression: '#status = :open',
-          ExpressionAttributeNames: { '#status': 'status', ...names },
-          ExpressionAttributeValues: { ':open': 'open', ...values },
-        }),
+      await withConflictRetry(() =>
+        db.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keys.payment(paymentId),
+            UpdateExpression: update,
+            ConditionExpression: '#status = :open',
+            ExpressionAttributeNames: { '#status': 'status', ...names },
+            ExpressionAttributeValues: { ':open': 'open', ...values },
+          }),
+        ),
       );
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) throw new PaymentNotOpenError();

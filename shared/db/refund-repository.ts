@@ -151,15 +151,17 @@ export function createRefundRepository(db: DynamoDBDocumentClient, tableName: st
     /** The acquirer took a live refund: its reference, which also tells the job not to send it again. */
     async recordAcquirerReference(id: string, reference: string): Promise<void> {
       try {
-        await db.send(
-          new UpdateCommand({
-            TableName: tableName,
-            Key: keys.refund(id),
-            UpdateExpression: 'SET #reference = :reference',
-            ConditionExpression: 'attribute_exists(#pk) AND attribute_not_exists(#reference)',
-            ExpressionAttributeNames: { '#pk': 'PK', '#reference': 'acquirerReference' },
-            ExpressionAttributeValues: { ':reference': reference },
-          }),
+        await withConflictRetry(() =>
+          db.send(
+            new UpdateCommand({
+              TableName: tableName,
+              Key: keys.refund(id),
+              UpdateExpression: 'SET #reference = :reference',
+              ConditionExpression: 'attribute_exists(#pk) AND attribute_not_exists(#reference)',
+              ExpressionAttributeNames: { '#pk': 'PK', '#reference': 'acquirerReference' },
+              ExpressionAttributeValues: { ':reference': reference },
+            }),
+          ),
         );
       } catch (error) {
         // Its notification came first and recorded it.

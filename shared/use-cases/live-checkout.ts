@@ -2,7 +2,7 @@ import type { PublicUrls } from '../config';
 import type { PaymentRepository } from '../db/payment-repository';
 import type { HostedPayment, PaymentAcquirer } from '../domain/acquirer';
 import type { PaymentLink } from '../domain/payment-links';
-import { PaymentNotOpenError, thankYouUrl, type CustomerDetails, type Payment } from '../domain/payments';
+import { OPEN_PAYMENT_IDLE_MS, PaymentNotOpenError, thankYouUrl, type CustomerDetails, type Payment } from '../domain/payments';
 import { isoMillis } from '../time';
 import { acquirerCall } from './acquirer-calls';
 import { withDetails } from './checkout';
@@ -14,11 +14,6 @@ export interface LiveCheckoutDeps {
   now: () => Date;
 }
 
-/**
- * How long the acquirer's hosted page stays open: as long as the customer's open payment lasts
- * without activity (product-decisions §4), or until the link expires, whichever comes first.
- */
-export const HOSTED_PAYMENT_MINUTES = 30;
 /** A page that closes within this is not handed to a customer: a new one is opened instead. */
 const STILL_OPEN_MS = 60_000;
 
@@ -32,7 +27,8 @@ export function openHostedPage(payment: Payment, now: Date): HostedPayment | und
  * The acquirer's hosted payment page of an open live payment (product-decisions §12):
  * 1. the payment's own page, while it stays open (a returning customer pays on the same one);
  * 2. otherwise a new one: the payment id as reference, the thank-you page to come back to, the
- *    capture held back; closing with the payment's inactivity window or the link's expiry;
+ *    capture held back; closing when the open payment would expire without activity
+ *    (product-decisions §4) or the link expires, whichever comes first;
  * 3. kept on the payment, which must still be open (PaymentNotOpenError otherwise).
  * The acquirer unreachable: 503 with Retry-After, the payment still open without a page.
  */
@@ -40,7 +36,7 @@ export async function hostedPaymentPage(deps: LiveCheckoutDeps, link: PaymentLin
   const now = deps.now();
   const open = openHostedPage(payment, now);
   if (open) return open;
-  const closes = Math.min(now.getTime() + HOSTED_PAYMENT_MINUTES * 60_000, link.expiresAt ? Date.parse(link.expiresAt) : Infinity);
+  const closes = Math.min(now.getTime() + OPEN_PAYMENT_IDLE_MS, link.expiresAt ? Date.parse(link.expiresAt) : Infinity);
   const acquirer = await deps.acquirer();
   const session = await acquirerCall('session', () =>
     acquirer.startHostedPayment({

@@ -1,7 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { signature, type NotificationItem } from '../../bin/local/adyen/notifier';
 import { waitFor } from './acquirer';
-import type { Api, TestStack } from './stack';
+import { client } from './http';
+import { createMerchant, startTestStack, type Api, type TestStack } from './stack';
 
 export { waitFor };
 
@@ -86,12 +87,46 @@ export function signedBatch(stack: TestStack, items: NotificationItem[], hmacKey
 export const basicAuth = (stack: TestStack, password = stack.acquirer.secret.notificationPassword) =>
   `Basic ${Buffer.from(`${stack.acquirer.secret.notificationUsername}:${password}`).toString('base64')}`;
 
-/** Delivers a batch to the stack's receiver as the acquirer would. */
-export async function deliver(stack: TestStack, body: string, authorization: string | undefined = basicAuth(stack)) {
+/** Delivers a batch to the stack's receiver as the acquirer would (`authorization` null: no header). */
+export async function deliver(stack: TestStack, body: string, authorization: string | null = basicAuth(stack)) {
   const response = await fetch(`${stack.baseUrl}${NOTIFICATIONS_PATH}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
+    headers: { 'content-type': 'application/json', ...(authorization === null ? {} : { authorization }) },
     body,
   });
   return { status: response.status, text: await response.text(), headers: response.headers };
 }
+
+/**
+ * A live payment paid over plain HTTP, as a browser would post the forms: the checkout (its
+ * client_key cookie), its Pay, the hosted page's form; then, once the AUTHORISATION is processed,
+ * captured at the local Adyen. Answers the payment as the API shows it.
+ */
+export async function paidLivePayment(stack: TestStack, live: Api, acceptorId: string, extra: Record<string, unknown> = {}) {
+  const link = await liveLink(live, acceptorId, extra);
+  const opened = await fetch(link.links.checkout.href, { headers: { accept: 'text/html' } });
+  const cookie = opened.headers.getSetCookie().map((value) => value.split(';')[0]).join('; ');
+  const paymentId = /name="payment_id" value="([^"]+)"/.exec(await opened.text())![1];
+  const pay = await fetch(link.links.checkout.href, {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
+    body: new URLSearchParams({ payment_id: paymentId, outcome: 'paid' }),
+    redirect: 'manual',
+  });
+  const hosted = pay.headers.get('location')!;
+  const paid = await fetch(hosted, { method: 'POST', body: new URLSearchParams({ holderName: 'Ada Lovelace', ...VISA }), redirect: 'manual' });
+  if (paid.status !== 303) throw new Error(`the hosted page refused the card: ${paid.status}`);
+  const payment = await paymentWhen(live, paymentId, (found) => found.status === 'paid');
+  await acquirerWhen(stack, payment.acquirer_reference, (state) => state.captured === state.amount.value, 'the capture');
+  return payment as { id: string; acquirer_reference: string; amount: { value: string; currency: string } };
+}
+
+/** A stack that processes the acquirer's notifications (background on), one merchant and an API client with its live key. */
+export async function startLiveStack(env: Record<string, string> = {}) {
+  const stack = await startTestStack({ background: true, env });
+  const merchant = await createMerchant(stack);
+  return { stack, merchant, live: client(stack.baseUrl, merchant.live) };
+}
+
+/** A payment's chargebacks, as the API lists them. */
+export const chargebacksOf = async (live: Api, paymentId: string) => (await live.get(`/v1/payments/${paymentId}/chargebacks`)).body.data as any[];

@@ -1,8 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { browserAvailable, launchBrowser } from '../../support/browser';
-import { client } from '../../support/http';
-import { acquirerWhen, continueToAcquirer, liveLink, livePayment, payOnHostedPage, paymentWhen } from '../../support/live';
-import { createMerchant, startTestStack, type Api, type Merchant, type TestStack } from '../../support/stack';
+import { acquirerWhen, continueToAcquirer, liveLink, livePayment, payOnHostedPage, paymentWhen, startLiveStack } from '../../support/live';
+import type { Api, Merchant, TestStack } from '../../support/stack';
 
 /**
  * Live payments through the acquirer (product-decisions §12), over real HTTP and in headless
@@ -18,9 +17,7 @@ describeBrowser('live checkout in headless Chromium', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    stack = await startTestStack({ background: true });
-    merchant = await createMerchant(stack);
-    live = client(stack.baseUrl, merchant.live);
+    ({ stack, merchant, live } = await startLiveStack());
     browser = await launchBrowser();
   }, 120_000);
   afterAll(async () => {
