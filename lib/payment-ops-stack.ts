@@ -13,6 +13,7 @@ import { minimumVisibilityTimeoutSeconds } from '../shared/aws-limits';
 import { INDEXES, KEY, TTL_ATTRIBUTE } from '../shared/db/table';
 import { routes, unmatchedRouteHandler } from '../shared/api';
 import { methodsOf } from '../shared/api/operation';
+import { Acquirer } from './acquirer';
 import { ServiceFunction } from './api-function';
 import { Monitoring } from './monitoring';
 import { DELIVERER_TIMEOUT_SECONDS, WEBHOOK_QUEUE_MAX_RECEIVES, WebhookDelivery } from './webhooks';
@@ -93,10 +94,12 @@ export class PaymentOpsStack extends Stack {
 
     // Jobs and events render links too, so the public base URL is configuration, not request-derived.
     const environment = { TABLE_NAME: this.table.tableName, EVENT_BUS_NAME: this.bus.eventBusName, BASE_URL: this.api.apiEndpoint };
+    const acquirer = new Acquirer(this, 'Acquirer', { table: this.table, environment });
     for (const route of routes) {
       const fn = new ServiceFunction(this, `Route-${route.handler}`, { handler: route.handler, environment, files: route.files }).function;
       if (route.table === 'write') this.table.grantReadWriteData(fn);
       else if (route.table === 'read') this.table.grantReadData(fn);
+      if (route.acquirer) acquirer.connect(fn);
       this.api.addRoutes({
         path: route.path,
         methods: methodsOf(route).map((method) => HttpMethod[method]),
@@ -119,8 +122,10 @@ export class PaymentOpsStack extends Stack {
       timeout: Duration.seconds(55),
     }).function;
     this.table.grantReadWriteData(jobs);
+    // Live refunds go to the acquirer, and the captures and cancels it could not take are sent again.
+    acquirer.connect(jobs);
     new Rule(this, 'EveryMinute', {
-      description: 'Minute jobs: expire payment links, accept overdue chargebacks, process held refunds',
+      description: 'Minute jobs: expire payment links and open payments, accept overdue chargebacks, process refunds, send owed captures and cancels',
       schedule: Schedule.rate(Duration.minutes(1)),
       targets: [new LambdaFunction(jobs, { retryAttempts: 0 })],
     });
@@ -148,12 +153,14 @@ export class PaymentOpsStack extends Stack {
     new Monitoring(this, 'Monitoring', {
       api: this.api,
       publisherFailures: webhooks.publisherFailures,
+      acquirerProcessingFailures: acquirer.processingFailures,
       jobs,
-      alarms: [deadLettersAlarm, webhooks.publisherIteratorAgeAlarm],
+      alarms: [deadLettersAlarm, webhooks.publisherIteratorAgeAlarm, acquirer.processorIteratorAgeAlarm],
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
+    new CfnOutput(this, 'AcquirerSecretArn', { value: acquirer.secret.secretArn });
 
     this.suppressReviewedFindings();
   }
