@@ -69,7 +69,7 @@ export async function benchApi(): Promise<string[]> {
   const endpoint = `http://127.0.0.1:${await freePort()}`;
   const tableName = 'bench';
   delete process.env.BASE_URL;
-  const stack = await startLocalStack({ port: 0, dynamodbEndpoint: endpoint, tableName, dataDir: ':memory:', acquirerPort: 0 });
+  const stack = await startLocalStack({ port: 0, dynamodbEndpoint: endpoint, tableName, dataDir: ':memory:' });
   try {
     const db = createDocumentClient({ endpoint });
     const small = await seedOrganization(db, tableName, 1_000);

@@ -35,7 +35,7 @@ async function main() {
   process.env.LOG_LEVEL ??= 'ERROR';
   const dynamodbEndpoint = process.env.DYNAMODB_ENDPOINT ?? `http://127.0.0.1:${await freePort()}`;
   const tableName = `bench-events-${Date.now()}`;
-  const stack = await startLocalStack({ port: 0, dynamodbEndpoint, tableName, dataDir: ':memory:', background: true, acquirerPort: 0 });
+  const stack = await startLocalStack({ port: 0, dynamodbEndpoint, tableName, dataDir: ':memory:', background: true });
   const receiver = await startWebhookReceiver();
   try {
     const db = createDocumentClient({ endpoint: dynamodbEndpoint });

@@ -24,7 +24,7 @@ export async function benchRequestPath(): Promise<string[]> {
   const endpoint = `http://127.0.0.1:${await freePort()}`;
   const tableName = 'bench-request-path';
   delete process.env.BASE_URL;
-  const stack = await startLocalStack({ port: 0, dynamodbEndpoint: endpoint, tableName, dataDir: ':memory:', acquirerPort: 0 });
+  const stack = await startLocalStack({ port: 0, dynamodbEndpoint: endpoint, tableName, dataDir: ':memory:' });
   let floor: Server | undefined;
   try {
     const db = createDocumentClient({ endpoint });

@@ -6,6 +6,7 @@
  * LAMBDA_MAX_WORKERS (invocations per function at once, in both modes; two per core).
  */
 import '../shared/quiet-sdk';
+import { DEFAULT_ACQUIRER_PORT } from './local/adyen';
 import { startLocalStack } from './local/stack';
 
 async function main() {
@@ -21,7 +22,7 @@ async function main() {
     artifacts: process.env.LAMBDA_ARTIFACTS,
     maxWorkersPerFunction: process.env.LAMBDA_MAX_WORKERS ? Number(process.env.LAMBDA_MAX_WORKERS) : undefined,
     logDir: process.env.LAMBDA_LOG_DIR,
-    acquirerPort: process.env.ACQUIRER_PORT ? Number(process.env.ACQUIRER_PORT) : undefined,
+    acquirerPort: process.env.ACQUIRER_PORT ? Number(process.env.ACQUIRER_PORT) : DEFAULT_ACQUIRER_PORT,
   });
   console.log(`Payment operations service ready at ${stack.baseUrl} (API under ${stack.baseUrl}/v1)`);
   console.log(`Local Adyen (the acquirer of live payments) at ${stack.acquirer.url}`);

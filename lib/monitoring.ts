@@ -1,4 +1,4 @@
-import { Duration, Stack } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import {
   Alarm,
@@ -18,6 +18,8 @@ import { Construct } from 'constructs';
 import { DIMENSION, METRIC, METRICS_NAMESPACE, SERVICE_NAME } from '../shared/observability/catalog';
 
 export interface MonitoringProps {
+  /** The stack whose functions it watches (it lives in a stack of its own). */
+  watched: Construct;
   api: HttpApi;
   /** The queue the stream publisher's on-failure destination writes to. */
   publisherFailures: Queue;
@@ -60,7 +62,7 @@ function byDimension(metricName: string, dimension: string): MathExpression {
 
 /**
  * The alarms of docs/operations.md (each one a runbook section there) and one dashboard with
- * the business metrics and every alarm. Created last in the stack: it watches every function.
+ * the business metrics and every alarm. Created last: it watches every function of `watched`.
  */
 export class Monitoring extends Construct {
   readonly alarms: Alarm[] = [];
@@ -102,8 +104,8 @@ export class Monitoring extends Construct {
       comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
     });
 
-    const functions = Stack.of(this)
-      .node.findAll()
+    const functions = props.watched.node
+      .findAll()
       .filter((construct): construct is LambdaFunction => construct instanceof LambdaFunction);
     for (let start = 0, group = 1; start < functions.length; start += METRICS_PER_ALARM, group++) {
       const members = functions.slice(start, start + METRICS_PER_ALARM);

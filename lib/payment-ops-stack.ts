@@ -1,4 +1,4 @@
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, NestedStack, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { HttpApi, HttpMethod, HttpRoute, HttpRouteKey, HttpStage, type CfnStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
@@ -150,7 +150,10 @@ export class PaymentOpsStack extends Stack {
 
     const webhooks = new WebhookDelivery(this, 'Webhooks', { table: this.table, bus: this.bus, queue: this.webhookQueue, deadLetterQueue: this.webhookDeadLetterQueue });
 
-    new Monitoring(this, 'Monitoring', {
+    // CloudFormation takes at most 500 resources a stack: what only watches (the alarms, the
+    // dashboard) lives in a nested stack of its own, which counts as one.
+    new Monitoring(new NestedStack(this, 'Observability'), 'Monitoring', {
+      watched: this,
       api: this.api,
       publisherFailures: webhooks.publisherFailures,
       acquirerProcessingFailures: acquirer.processingFailures,

@@ -40,6 +40,8 @@ export const LIMITS = {
   checkoutOpenings: { perLink: 100, windowSeconds: 60 },
   /** Resends (`POST /v1/events/:id/resend`) per fixed window: of one event, and of one organization and mode. */
   resends: { perEvent: 5, perOrganization: 60, windowSeconds: 60 },
+  /** A webhook endpoint's `enabled_events`: how many patterns, and how long each (characters). */
+  webhookEndpoint: { patterns: 64, patternLength: 200 },
   /** No event the service writes is larger (its envelope as JSON, in bytes). */
   eventBytes: 64 * 1024,
 } as const;

@@ -6,7 +6,7 @@ import { createDirectory } from '../../shared/db/directory';
 import { routes, unmatchedRouteHandler } from '../../shared/api';
 import { methodsOf } from '../../shared/api/operation';
 import { SCOPES } from '../../shared/auth/principal';
-import { DEFAULT_ACQUIRER_PORT, type LocalAcquirer } from './adyen';
+import type { LocalAcquirer } from './adyen';
 import { LOCAL_MERCHANT_ACCOUNT, planLocalAcquirer, startNotificationMapping, type LocalAcquirerPlan } from './acquirer';
 import { startArtifactFunctions, type ArtifactFunctions } from './artifacts/functions';
 import { backgroundTasks } from './background';
@@ -36,7 +36,7 @@ export interface LocalStackOptions {
   maxWorkersPerFunction?: number;
   /** Artifact mode: a folder for each function's output (`<name>.log`) instead of this process's stdout. */
   logDir?: string;
-  /** ACQUIRER_PORT: where the local Adyen listens (default 3001; 0 takes a free port). */
+  /** Where the local Adyen listens (`npm start`: ACQUIRER_PORT, default 3001); unset or 0 takes a free port. */
   acquirerPort?: number;
 }
 
@@ -123,7 +123,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   let api: LocalApiServer | undefined;
   try {
     const local = { ...options, dynamodbEndpoint: dynamo.endpoint };
-    const acquirer = planLocalAcquirer(options.acquirerPort === 0 ? await freePort() : (options.acquirerPort ?? DEFAULT_ACQUIRER_PORT));
+    const acquirer = planLocalAcquirer(options.acquirerPort || (await freePort()));
     const artifacts = options.artifacts
       ? await startArtifactFunctions({
           dir: options.artifacts,

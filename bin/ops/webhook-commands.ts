@@ -1,11 +1,11 @@
-import { createWebhookUrlCheck } from '../../shared/webhooks/http-sender';
-import { webhookSettingsHere } from '../../shared/webhooks/settings';
-import type { Mode } from '../../shared/auth/principal';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Mode } from '../../shared/auth/principal';
 import { createDeliveryRepository } from '../../shared/db/webhook-delivery-repository';
 import { createWebhookRepository } from '../../shared/db/webhook-repository';
-import { isKnownEventPattern } from '../../shared/domain/event-types';
-import { parseSubscriptionInput, subscriptionSummary } from '../../shared/domain/webhooks';
+import { webhookEndpointCreateBody } from '../../shared/domain/webhook-endpoints';
+import { subscriptionSummary } from '../../shared/domain/webhooks';
+import { parseWith } from '../../shared/http/validation';
+import { webhookEndpointsFor } from '../../shared/services/webhook-endpoints';
 import { UsageError, type OpsCommand } from './cli';
 
 const mode = (value: unknown): Mode => {
@@ -26,21 +26,21 @@ export function webhookCommands(db: () => DynamoDBDocumentClient, tableName: str
   return [
     {
       words: 'webhook create',
-      usage: '--org ORG --mode test|live --url URL --events P1,P2   (prints the signing secret once)',
+      usage: '--org ORG --mode test|live --url URL --events P1,P2 [--description TEXT]   (prints the signing secret once)',
       options: {
         org: { type: 'string', required: true },
         mode: { type: 'string', required: true },
         url: { type: 'string', required: true },
         events: { type: 'string', required: true },
+        description: { type: 'string' },
       },
+      // The API's creation (POST /v1/webhook_endpoints): the same body rules, URL check and limit.
       run: async (values) => {
         const patterns = list(values.events);
         if (patterns.length === 0) throw new UsageError('--events needs at least one event pattern');
-        const input = parseSubscriptionInput({ orgId: values.org, mode: mode(values.mode), url: values.url, events: patterns });
-        const unknown = input.events.filter((pattern) => !isKnownEventPattern(pattern));
-        if (unknown.length) throw new UsageError(`--events: ${unknown.join(', ')} match no event type the service emits (see docs/webhooks.md)`);
-        await createWebhookUrlCheck(webhookSettingsHere())(input.url, 'url');
-        const created = await webhooks().create(input);
+        const owner = { orgId: String(values.org), mode: mode(values.mode) };
+        const body = parseWith(webhookEndpointCreateBody, { url: values.url, enabled_events: patterns, description: values.description }, 'body');
+        const created = await webhookEndpointsFor({ db: db(), tableName, now: () => new Date() }).create(owner, body);
         return { id: created.id, secret: created.secret };
       },
     },

@@ -4,7 +4,7 @@ import { refundResource } from '../../shared/domain/refunds';
 import { requireOwned } from '../../shared/domain/scope';
 import { apiHandler } from '../../shared/http/api';
 
-const refunds = refundReads();
+const { refunds } = refundReads();
 
 /** GET /v1/refunds/{id} */
 export const handler = apiHandler(getRefund, async ({ principal, path, urls }) => ({

@@ -5,7 +5,7 @@ import { apiHandler } from '../../shared/http/api';
 import { isId } from '../../shared/ids';
 import { pageRequest } from '../../shared/pagination';
 
-const refunds = refundReads();
+const { refunds } = refundReads();
 
 /** GET /v1/refunds: the standard list, newest first, `{has_more, data}`. */
 export const handler = apiHandler(listRefunds, async ({ principal, query, urls }) => {

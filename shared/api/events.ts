@@ -55,7 +55,7 @@ export const resendEvent = /* @__PURE__ */ defineOperation({
     'Replays the event to every subscription matching it now (and its per-object URLs), or with `subscription_id` to that subscription only. Delivered asynchronously with the same `webhook-id`.',
   success: { status: 202, description: 'The replay request.', schema: EventResendSchema },
   errors: {
-    422: { description: '`subscription_id` names no subscription of this organization and mode.' },
+    422: { description: '`subscription_id` names no subscription of this organization and mode, or a disabled one.' },
     429: { description: 'More than 5 resends of this event, or 60 of this organization and mode, in the current minute.' },
   },
 });

@@ -9,6 +9,7 @@ import { paymentOperations } from './payments';
 import { refundOperations } from './refunds';
 import { referencePages, getOpenApi } from './reference';
 import { settlementOperations } from './settlements';
+import { webhookEndpointOperations } from './webhook-endpoints';
 
 /** Every `/v1` operation, in the order the reference lists them. */
 export const apiOperations: ApiOperation[] = [
@@ -19,6 +20,7 @@ export const apiOperations: ApiOperation[] = [
   ...refundOperations,
   ...settlementOperations,
   ...eventOperations,
+  ...webhookEndpointOperations,
   getOpenApi,
 ] as ApiOperation[];
 

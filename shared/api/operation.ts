@@ -8,7 +8,7 @@ import type { Mode, Scope } from '../auth/principal';
  */
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 500 | 503;
-export type Tag = 'Payment links' | 'Payments' | 'Refunds' | 'Chargebacks' | 'Settlements' | 'Events' | 'Test helpers' | 'Reference';
+export type Tag = 'Payment links' | 'Payments' | 'Refunds' | 'Chargebacks' | 'Settlements' | 'Events' | 'Webhook endpoints' | 'Test helpers' | 'Reference';
 
 /**
  * The timeout of a route's function: the stack's default (lib/api-function.ts), which every
@@ -29,7 +29,7 @@ export const ANY_KEY = 'any key' as const;
 export type Auth = { scope: Scope | typeof ANY_KEY; mode?: Mode } | 'public';
 
 interface RouteBase {
-  method: 'GET' | 'POST';
+  method: Exclude<Method, 'HEAD'>;
   path: string;
   /** The folder under functions/ holding the route's handler.ts. */
   handler: string;
@@ -159,7 +159,7 @@ export const pathParamNames = (path: string) => [...path.matchAll(/\{(\w+)\}/g)]
 /** A route's path as API Gateway matches it: each `{name}` is one segment, captured in order. */
 export const pathPattern = (path: string) => new RegExp(`^${path.replace(/\{\w+\}/g, '([^/]+)')}$`);
 
-export type Method = 'GET' | 'HEAD' | 'POST';
+export type Method = 'GET' | 'HEAD' | 'POST' | 'DELETE';
 
 /**
  * The methods a route answers: its own, and HEAD for a page read with GET (a browser, a link

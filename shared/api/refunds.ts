@@ -50,6 +50,18 @@ export const listRefunds = /* @__PURE__ */ defineList({
   success: { status: 200, description: 'A page of refunds.', schema: RefundListSchema },
 });
 
+export const listPaymentRefunds = /* @__PURE__ */ defineList({
+  path: '/v1/payments/{id}/refunds',
+  handler: 'list-payment-refunds',
+  auth: { scope: 'refund:read' },
+  params: paymentId,
+  query: ListQuery,
+  tag: 'Refunds',
+  summary: "List a payment's refunds",
+  description: 'The refunds of one payment, every status, newest first (organization-wide).',
+  success: { status: 200, description: "A page of the payment's refunds.", schema: RefundListSchema },
+});
+
 export const cancelRefund = /* @__PURE__ */ defineOperation({
   method: 'POST',
   path: '/v1/refunds/{id}/cancel',
@@ -98,4 +110,4 @@ export const testHelperBalanceAdjustment = /* @__PURE__ */ defineOperation({
   success: { status: 201, description: 'The balance after the adjustment.', schema: BalanceSchema },
 });
 
-export const refundOperations = [createRefund, getRefund, listRefunds, cancelRefund, testHelperRefundTransition, testHelperBalanceAdjustment];
+export const refundOperations = [createRefund, getRefund, listRefunds, listPaymentRefunds, cancelRefund, testHelperRefundTransition, testHelperBalanceAdjustment];

@@ -11,6 +11,8 @@ export const SCOPES = [
   'settlement:read',
   'event:read',
   'event:resend',
+  'webhook:read',
+  'webhook:write',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

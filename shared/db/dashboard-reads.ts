@@ -1,15 +1,12 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { PaidAmount, PaidPayments } from '../domain/dashboard';
-import type { Refund } from '../domain/refunds';
-import type { PageRequest } from '../pagination';
-import { cursorById, listPage } from './list-page';
 import * as keys from './keys';
 import { scopeOf } from './entities';
 import { queryAll } from './query-all';
 import { INDEXES } from './table';
 
-/** Reads only the dashboard makes: the chart's paid payments and a payment's refunds. */
-export function createDashboardReads(db: DynamoDBDocumentClient, tableName: string, refunds: { get(id: string): Promise<Refund | undefined> }) {
+/** Reads only the dashboard makes: the chart's paid payments. */
+export function createDashboardReads(db: DynamoDBDocumentClient, tableName: string) {
   const paidPayments: PaidPayments = {
     /**
      * The scope's `paid` list (GSI2 `{scope}#PAY#paid`, sorted by id, so by creation time) from
@@ -35,18 +32,5 @@ export function createDashboardReads(db: DynamoDBDocumentClient, tableName: stri
     },
   };
 
-  return {
-    paidPayments,
-
-    /** One payment's refunds (GSI2 `PAY#{pay}#RF`), newest first, with the list rules. */
-    refundsOfPayment: (paymentId: string, page: PageRequest) =>
-      listPage<Refund>(
-        db,
-        tableName,
-        { index: 'gsi2', partition: keys.refundsOfPayment(paymentId), resolveCursor: cursorById(refunds.get, (refund) => refund.paymentId === paymentId) },
-        page,
-      ),
-  };
+  return { paidPayments };
 }
-
-export type DashboardReads = ReturnType<typeof createDashboardReads>;

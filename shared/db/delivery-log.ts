@@ -31,10 +31,7 @@ export function createDeliveryLog(db: DynamoDBDocumentClient, tableName: string)
         Limit: ATTEMPTS_PER_EVENT,
       }),
     );
-    return (result.Items ?? []).flatMap((item) => {
-      const attempt = toAttempt(eventId, eventType, item);
-      return attempt ? [attempt] : [];
-    });
+    return attemptsIn(result.Items, { eventId, eventType });
   }
 
   return {
@@ -58,6 +55,22 @@ export function createDeliveryLog(db: DynamoDBDocumentClient, tableName: string)
     },
 
     attemptsOf: async (eventId, eventType) => newestAttemptsFirst(await attemptsOf(eventId, eventType)),
+
+    /** One Query of the endpoint's attempts (GSI1 `WHK#{whk}#DLV`, in time order), newest first. */
+    async attemptsOfEndpoint(endpointId, limit) {
+      const result = await db.send(
+        new QueryCommand({
+          TableName: tableName,
+          IndexName: INDEXES.gsi1.name,
+          KeyConditionExpression: '#pk = :pk',
+          ExpressionAttributeNames: { '#pk': INDEXES.gsi1.pk },
+          ExpressionAttributeValues: { ':pk': keys.subscriptionAttempts(endpointId) },
+          ScanIndexForward: false,
+          Limit: limit,
+        }),
+      );
+      return attemptsIn(result.Items);
+    },
 
     /**
      * The link family's events of the scope (the type-prefix index of `transactions.payment_link.`),
@@ -103,19 +116,27 @@ export function createDeliveryLog(db: DynamoDBDocumentClient, tableName: string)
   };
 }
 
-/** An attempt item as the dashboard shows it; items without a time or URL are skipped. */
-function toAttempt(eventId: string, eventType: string, item: Record<string, unknown>): DeliveryAttempt | undefined {
-  if (typeof item.at !== 'string' || typeof item.url !== 'string') return undefined;
-  const statusCode = typeof item.statusCode === 'number' ? item.statusCode : undefined;
-  const succeeded = statusCode !== undefined && statusCode >= 200 && statusCode < 300;
-  return {
-    eventId,
-    eventType,
-    attemptedAt: item.at,
-    url: item.url,
-    succeeded,
-    ...(statusCode !== undefined ? { statusCode } : {}),
-    ...(typeof item.durationMs === 'number' ? { durationMs: item.durationMs } : {}),
-    ...(typeof item.error === 'string' ? { error: item.error } : {}),
-  };
+/**
+ * Attempt items as the dashboard shows them, their event named by the caller (its list read it)
+ * or by the item (`eventId`, and `eventType` on attempts written since endpoints' reads); items
+ * without a time or URL are skipped.
+ */
+function attemptsIn(items: Record<string, unknown>[] | undefined, event?: { eventId: string; eventType: string }): DeliveryAttempt[] {
+  return (items ?? []).flatMap((item) => {
+    if (typeof item.at !== 'string' || typeof item.url !== 'string') return [];
+    const statusCode = typeof item.statusCode === 'number' ? item.statusCode : undefined;
+    const succeeded = statusCode !== undefined && statusCode >= 200 && statusCode < 300;
+    return [
+      {
+        eventId: event?.eventId ?? String(item.eventId),
+        eventType: event?.eventType ?? String(item.eventType ?? ''),
+        attemptedAt: item.at,
+        url: item.url,
+        succeeded,
+        ...(statusCode !== undefined ? { statusCode } : {}),
+        ...(typeof item.durationMs === 'number' ? { durationMs: item.durationMs } : {}),
+        ...(typeof item.error === 'string' ? { error: item.error } : {}),
+      },
+    ];
+  });
 }

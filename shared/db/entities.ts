@@ -236,19 +236,46 @@ export const eventEntity = /* @__PURE__ */ defineEntity<{ orgId: string; mode: M
  */
 export const EVENT_PREFIX_INDEXES = ['gsi3', 'gsi4', 'gsi5'] as const;
 
-/** One attempt of a delivery, under its event, in time order (the event's deliveries list them oldest first). */
-export const deliveryAttemptEntity = /* @__PURE__ */ defineEntity({
+/**
+ * One attempt of a delivery, under its event, in time order (the event's deliveries list them
+ * oldest first); an attempt to a subscription is also on GSI1 under the subscription, newest
+ * last (an endpoint's recent deliveries).
+ */
+export const deliveryAttemptEntity = /* @__PURE__ */ defineEntity<{ eventId: string; targetKey: string; subscriptionId?: string; at: string; attempt: number }>({
   name: 'delivery_attempt',
   label: 'Delivery attempt',
   key: { pk: 'EVT#{evt}', sk: 'DLV#{at}#{attempt}#{target}' },
+  indexes: { gsi1: { pk: 'WHK#{whk}#DLV', sk: '{at}#{evt}#{attempt}', when: (attempt) => attempt.subscriptionId !== undefined } },
+  values: (attempt) => ({
+    evt: attempt.eventId,
+    at: attempt.at,
+    attempt: String(attempt.attempt).padStart(3, '0'),
+    target: attempt.targetKey,
+    whk: attempt.subscriptionId ?? '',
+  }),
 });
 
+/**
+ * A webhook subscription, the API's webhook endpoint: the fan-out reads an organization and
+ * mode's subscriptions from the base table (strongly consistent); the API lists them on GSI1.
+ */
 export const webhookSubscriptionEntity = /* @__PURE__ */ defineEntity<{ id: string; orgId: string; mode: Mode }>({
   name: 'webhook_subscription',
   label: 'Webhook subscription',
   key: { pk: 'ORG#{org}', sk: 'WHK#{mode}#{whk}' },
-  indexes: { gsi3: { pk: 'WHK#{whk}', sk: 'WHK' } },
-  values: (subscription) => ({ org: subscription.orgId, mode: subscription.mode, whk: subscription.id }),
+  indexes: { gsi1: { pk: '{scope}#WHK', sk: '{whk}' }, gsi3: { pk: 'WHK#{whk}', sk: 'WHK' } },
+  values: (subscription) => ({ org: subscription.orgId, mode: subscription.mode, whk: subscription.id, scope: scoped(subscription) }),
+});
+
+/**
+ * How many webhook subscriptions an organization and mode has: raised under the limit's
+ * condition in each creation's transaction and lowered in each deletion's, so concurrent
+ * creations never pass the limit.
+ */
+export const webhookSubscriptionCountEntity = /* @__PURE__ */ defineEntity({
+  name: 'webhook_subscription_count',
+  label: 'Webhook subscription count',
+  key: { pk: 'ORG#{org}', sk: 'WHKCOUNT#{mode}' },
 });
 
 /** Signs deliveries to per-object URLs (a refund's or a payment's webhook_url) of one org + mode. */
@@ -321,6 +348,7 @@ export const entities = [
   eventEntity,
   deliveryAttemptEntity,
   webhookSubscriptionEntity,
+  webhookSubscriptionCountEntity,
   idempotencyEntity,
   streamCheckpointEntity,
   dashboardSessionEntity,

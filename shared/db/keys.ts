@@ -34,6 +34,7 @@ import {
   settlementRecordEntity,
   streamCheckpointEntity,
   userEntity,
+  webhookSubscriptionCountEntity,
   webhookSubscriptionEntity,
   webhookUrlSecretEntity,
 } from './entities';
@@ -105,6 +106,8 @@ export const eventPrefixList = (scope: string, prefix: string) => {
 /** An attempt's key: its time, its number (three digits, so that keys sort by it) and its target. */
 export const deliveryAttempt = (eventId: string, attempt: { at: string; attempt: number; targetKey: string }) =>
   deliveryAttemptEntity.key({ evt: eventId, at: attempt.at, attempt: String(attempt.attempt).padStart(3, '0'), target: attempt.targetKey });
+/** A subscription's attempts, in time order (GSI1). */
+export const subscriptionAttempts = (subscriptionId: string) => deliveryAttemptEntity.partition('gsi1', { whk: subscriptionId });
 /** `begins_with` of an event's attempts. */
 export const deliveryAttemptsPrefix = /* @__PURE__ */ literalPrefix(deliveryAttemptEntity.definition.key.sk);
 
@@ -113,6 +116,7 @@ export const webhookSubscription = (orgId: string, mode: Mode, id: string) => we
 export const webhookSubscriptionsPrefix = (mode?: Mode) =>
   mode ? render(webhookSubscriptionEntity.definition.key.sk, { mode, whk: '' }) : literalPrefix(webhookSubscriptionEntity.definition.key.sk);
 export const webhookIdLookup = (id: string) => webhookSubscriptionEntity.partition('gsi3', { whk: id });
+export const webhookSubscriptionCount = (orgId: string, mode: Mode) => webhookSubscriptionCountEntity.key({ org: orgId, mode });
 export const webhookUrlSecret = (orgId: string, mode: Mode) => webhookUrlSecretEntity.key({ org: orgId, mode });
 export const deliveryState = (eventId: string, deliveryKey: string) => deliveryEntity.key({ evt: eventId, delivery: deliveryKey });
 export const eventResend = (eventId: string, requestId: string) => eventResendEntity.key({ evt: eventId, resend: requestId });

@@ -7,7 +7,7 @@ import { type OutboxEvent } from '../events';
 import { outboxPut, type TransactAction } from './outbox';
 import { isId } from '../ids';
 import { type PageRequest } from '../pagination';
-import { scopeListPage } from './list-page';
+import { cursorById, listPage, scopeListPage } from './list-page';
 import { balanceOf, type BalanceRef } from '../domain/balance';
 import { refundBalanceChange } from './balance';
 import { cancellationReasons, withConflictRetry } from './conditional';
@@ -88,6 +88,16 @@ export function createRefundRepository(db: DynamoDBDocumentClient, tableName: st
     /** Newest first, one Query of limit+1 (product-decisions §2). */
     async list(principal: Principal, page: PageRequest) {
       return scopeListPage<Refund>(db, tableName, refundEntity, get, principal, page);
+    },
+
+    /** One payment's refunds (GSI2 `PAY#{pay}#RF`), newest first, with the list rules. */
+    listOfPayment(paymentId: string, page: PageRequest) {
+      return listPage<Refund>(
+        db,
+        tableName,
+        { index: 'gsi2', partition: keys.refundsOfPayment(paymentId), resolveCursor: cursorById(get, (refund) => refund.paymentId === paymentId) },
+        page,
+      );
     },
 
     /**

@@ -15,7 +15,8 @@ const watched = new AsyncLocalStorage<{ wrote: boolean; mark?: CarriedOutMark }>
 /**
  * Runs `action` and tells whether it may have changed the table, whatever it returns or throws:
  * a failure after a write is not a failure to retry (idempotency keeps its key). A write counts
- * once it is sent, since a timeout or a lost answer can follow a commit. Sees the writes of
+ * once it is sent, since a timeout or a lost answer can follow a commit, unless DynamoDB refused
+ * it outright (a conflict that outlasted its retries frees the key). Sees the writes of
  * clients that `watchWrites` was applied to, made within `action`.
  */
 export async function runWatchingWrites<T>(action: () => Promise<T>, mark?: CarriedOutMark): Promise<{ outcome: PromiseSettledResult<T>; wrote: boolean }> {
@@ -24,12 +25,29 @@ export async function runWatchingWrites<T>(action: () => Promise<T>, mark?: Carr
   return { outcome, wrote: state.wrote };
 }
 
+/**
+ * DynamoDB refused the write outright: a 4xx (a failed condition, a cancelled transaction, a
+ * conflict, a throttle, a validation error) is an answer that nothing was applied. A timeout, a
+ * lost connection or a 5xx is no such answer: the write may have committed.
+ */
+const refusedOutright = (error: unknown) => {
+  const status = (error as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode;
+  return status !== undefined && status >= 400 && status < 500;
+};
+
 export function watchWrites(client: DynamoDBDocumentClient): void {
   client.middlewareStack.add(
     (next, context) => async (args) => {
       const state = watched.getStore();
-      if (state && WRITES.has(String(context.commandName))) state.wrote = true;
-      return next(args);
+      if (!state || !WRITES.has(String(context.commandName))) return next(args);
+      try {
+        const result = await next(args);
+        state.wrote = true;
+        return result;
+      } catch (error) {
+        if (!refusedOutright(error)) state.wrote = true;
+        throw error;
+      }
     },
     { step: 'initialize', name: 'watchWrites' },
   );

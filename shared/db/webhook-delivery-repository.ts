@@ -14,6 +14,7 @@ import { EVENT_RETENTION_DAYS, type OutboxEvent } from '../events';
 import { isId } from '../ids';
 import { isoMillis } from '../time';
 import { conditionalWrite } from './conditional';
+import { deliveryAttemptEntity } from './entities';
 import * as keys from './keys';
 import { queryAll } from './query-all';
 import { INDEXES, TTL_ATTRIBUTE } from './table';
@@ -63,13 +64,14 @@ export function createDeliveryJournal(db: DynamoDBDocumentClient, tableName: str
         new PutCommand({
           TableName: tableName,
           Item: {
-            ...keys.deliveryAttempt(task.event.envelope.id, { ...record, targetKey: task.target.key }),
-            entity: 'delivery_attempt',
-            eventId: task.event.envelope.id,
-            targetKey: task.target.key,
-            ...(task.target.subscriptionId ? { subscriptionId: task.target.subscriptionId } : {}),
+            ...deliveryAttemptEntity.item({
+              eventId: task.event.envelope.id,
+              targetKey: task.target.key,
+              ...(task.target.subscriptionId ? { subscriptionId: task.target.subscriptionId } : {}),
+              ...record,
+            }),
+            eventType: task.event.envelope.type,
             ...(task.resendId ? { resendId: task.resendId } : {}),
-            ...record,
             [TTL_ATTRIBUTE]: expiresAt(task),
           },
         }),

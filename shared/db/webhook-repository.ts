@@ -1,42 +1,44 @@
 import {
-  DeleteCommand,
   GetCommand,
   PutCommand,
   TransactWriteCommand,
+  UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
-import type { Mode } from '../auth/principal';
+import type { Mode, Principal } from '../auth/principal';
 import { NotFoundError } from '../errors';
 import { newId } from '../ids';
-import { newSigningSecret, type SubscriptionInput, type WebhookSubscription } from '../domain/webhooks';
+import { EndpointLimitError, ENDPOINTS_PER_SCOPE, type EndpointChanges } from '../domain/webhook-endpoints';
+import { newSigningSecret, type WebhookSubscription } from '../domain/webhooks';
+import type { PageRequest } from '../pagination';
 import { isoMillis } from '../time';
 import { cancellationReasons, conditionalWrite, withConflictRetry } from './conditional';
 import { stripKeys } from './entity';
 import { webhookSubscriptionEntity } from './entities';
 import * as keys from './keys';
+import { scopeListPage } from './list-page';
 import { queryAll } from './query-all';
 import { INDEXES } from './table';
 
 /*
- * Webhook subscriptions (`ORG#{org}` / `WHK#{mode}#{whk}`, found by id through GSI3) and the
+ * Webhook subscriptions, the API's webhook endpoints (`ORG#{org}` / `WHK#{mode}#{whk}`, listed
+ * on GSI1, found by id alone through GSI3), their count per organization and mode, and the
  * per-organization+mode secret that signs deliveries to per-object URLs.
  */
 
+/** What a new subscription is made of; the repository adds its id, secret, status and times. */
+export interface SubscriptionInput {
+  orgId: string;
+  mode: Mode;
+  url: string;
+  events: string[];
+  description?: string | null;
+}
+
 /** What deliveries and the resend read: subscriptions and the URL secret (created on first use). */
 export function createSubscriptionReads(db: DynamoDBDocumentClient, tableName: string) {
-  async function findById(id: string): Promise<WebhookSubscription | undefined> {
-    const [item] = await queryAll(db, {
-      TableName: tableName,
-      IndexName: INDEXES.gsi3.name,
-      KeyConditionExpression: '#pk = :pk',
-      ExpressionAttributeNames: { '#pk': INDEXES.gsi3.pk },
-      ExpressionAttributeValues: { ':pk': keys.webhookIdLookup(id) },
-    });
-    return stripKeys<WebhookSubscription>(item);
-  }
-
   return {
-    /** The subscriptions of an organization, of one mode or both. */
+    /** The subscriptions of an organization, of one mode or both (strongly consistent: the fan-out's read). */
     async list(orgId: string, mode?: Mode): Promise<WebhookSubscription[]> {
       const items = await queryAll(db, {
         TableName: tableName,
@@ -46,13 +48,28 @@ export function createSubscriptionReads(db: DynamoDBDocumentClient, tableName: s
           ':pk': keys.organization(orgId).PK,
           ':prefix': keys.webhookSubscriptionsPrefix(mode),
         },
+        ConsistentRead: true,
       });
       return items.map((item) => stripKeys<WebhookSubscription>(item)!);
     },
 
-    findById,
+    /** A subscription of the operator's commands, by its id alone. */
+    async findById(id: string): Promise<WebhookSubscription | undefined> {
+      const [item] = await queryAll(db, {
+        TableName: tableName,
+        IndexName: INDEXES.gsi3.name,
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': INDEXES.gsi3.pk },
+        ExpressionAttributeValues: { ':pk': keys.webhookIdLookup(id) },
+      });
+      return stripKeys<WebhookSubscription>(item);
+    },
 
-    /** A subscription read by its full key (strongly consistent): what deliveries sign with. */
+    /**
+     * A subscription read by its full key (strongly consistent): what each delivery attempt reads
+     * (its state, URL and secrets now), and the API's retrieve. Another organization's or mode's
+     * id names no item here.
+     */
     async get(orgId: string, mode: Mode, id: string): Promise<WebhookSubscription | undefined> {
       const result = await db.send(
         new GetCommand({ TableName: tableName, Key: keys.webhookSubscription(orgId, mode, id), ConsistentRead: true }),
@@ -91,28 +108,115 @@ export function createSubscriptionReads(db: DynamoDBDocumentClient, tableName: s
 
 export type SubscriptionReads = ReturnType<typeof createSubscriptionReads>;
 
-/** Subscriptions with their writes: the operator's commands and the tests. */
+/** A change of the count of an organization and mode's subscriptions, inside a transaction. */
+function countChange(tableName: string, orgId: string, mode: Mode, delta: 1 | -1) {
+  return {
+    Update: {
+      TableName: tableName,
+      Key: keys.webhookSubscriptionCount(orgId, mode),
+      UpdateExpression: 'SET #entity = :entity ADD #count :delta',
+      // A new subscription only while the count is under the limit.
+      ...(delta > 0 ? { ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit' } : {}),
+      ExpressionAttributeNames: { '#entity': 'entity', '#count': 'count' },
+      ExpressionAttributeValues: { ':entity': 'webhook_subscription_count', ':delta': delta, ...(delta > 0 ? { ':limit': ENDPOINTS_PER_SCOPE } : {}) },
+    },
+  };
+}
+
+/** Subscriptions with their writes: the webhook endpoint use cases, the operator's commands and the tests. */
 export function createWebhookRepository(db: DynamoDBDocumentClient, tableName: string) {
   const reads = createSubscriptionReads(db, tableName);
+
+  /**
+   * An UpdateItem of an existing subscription: the record after it, or undefined when there is
+   * none. With `keepPreviousSecret` the secret before the update becomes `previousSecret`
+   * (`SET a = b` reads b as it was before the update).
+   */
+  async function updateExisting(orgId: string, mode: Mode, id: string, set: Record<string, unknown>, keepPreviousSecret = false): Promise<WebhookSubscription | undefined> {
+    const names: Record<string, string> = { '#pk': 'PK' };
+    const values: Record<string, unknown> = {};
+    const assignments = Object.entries(set).map(([name, value], n) => {
+      names[`#a${n}`] = name;
+      values[`:a${n}`] = value;
+      return `#a${n} = :a${n}`;
+    });
+    if (keepPreviousSecret) {
+      Object.assign(names, { '#previousSecret': 'previousSecret', '#secret': 'secret' });
+      assignments.push('#previousSecret = #secret');
+    }
+    return conditionalWrite(
+      async () => {
+        // A deletion's transaction holding the item refuses the write for a moment: retried.
+        const result = await withConflictRetry(() =>
+          db.send(
+            new UpdateCommand({
+              TableName: tableName,
+              Key: keys.webhookSubscription(orgId, mode, id),
+              UpdateExpression: `SET ${assignments.join(', ')}`,
+              ConditionExpression: 'attribute_exists(#pk)',
+              ExpressionAttributeNames: names,
+              ExpressionAttributeValues: values,
+              ReturnValues: 'ALL_NEW',
+            }),
+          ),
+        );
+        return stripKeys<WebhookSubscription>(result.Attributes);
+      },
+      () => undefined,
+    );
+  }
+
+  /** Deletes a subscription and lowers its scope's count, in one transaction: false when it did not exist. */
+  async function remove(orgId: string, mode: Mode, id: string): Promise<boolean> {
+    try {
+      await withConflictRetry(() =>
+        db.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Delete: {
+                  TableName: tableName,
+                  Key: keys.webhookSubscription(orgId, mode, id),
+                  ConditionExpression: 'attribute_exists(#pk)',
+                  ExpressionAttributeNames: { '#pk': 'PK' },
+                },
+              },
+              countChange(tableName, orgId, mode, -1),
+            ],
+          }),
+        ),
+      );
+      return true;
+    } catch (error) {
+      if (cancellationReasons(error)?.[0]?.code === 'ConditionalCheckFailed') return false;
+      throw error;
+    }
+  }
+
   return {
     ...reads,
 
     /**
-     * Creates a subscription with a fresh signing secret, in one transaction with a check that
-     * the organization exists.
+     * Creates an enabled subscription with a fresh signing secret, in one transaction with a
+     * check that the organization exists and the raise of its scope's count under the limit
+     * (EndpointLimitError beyond). Creations in one scope conflict on the count: retried.
      */
     async create(input: SubscriptionInput): Promise<WebhookSubscription> {
+      const now = isoMillis();
       const subscription: WebhookSubscription = {
         id: newId('webhook'),
         orgId: input.orgId,
         mode: input.mode,
         url: input.url,
         events: input.events,
+        description: input.description ?? null,
+        status: 'enabled',
         secret: newSigningSecret(),
-        createdAt: isoMillis(),
+        createdAt: now,
+        updatedAt: now,
       };
       try {
-        // Creations in one organization check its item at the same time: their transactions conflict.
+        // Creations in one organization and mode meet on its item and its count: their transactions conflict.
         await withConflictRetry(() =>
           db.send(
             new TransactWriteCommand({
@@ -125,43 +229,45 @@ export function createWebhookRepository(db: DynamoDBDocumentClient, tableName: s
                     ExpressionAttributeNames: { '#pk': 'PK' },
                   },
                 },
-                {
-                  Put: {
-                    TableName: tableName,
-                    Item: webhookSubscriptionEntity.item(subscription),
-                  },
-                },
+                countChange(tableName, input.orgId, input.mode, 1),
+                { Put: { TableName: tableName, Item: webhookSubscriptionEntity.item(subscription) } },
               ],
             }),
           ),
         );
       } catch (error) {
-        if (cancellationReasons(error)?.[0]?.code === 'ConditionalCheckFailed') {
-          throw new NotFoundError(`Organization ${input.orgId} does not exist`);
-        }
+        const [organization, count] = cancellationReasons(error) ?? [];
+        if (organization?.code === 'ConditionalCheckFailed') throw new NotFoundError(`Organization ${input.orgId} does not exist`);
+        if (count?.code === 'ConditionalCheckFailed') throw new EndpointLimitError();
         throw error;
       }
       return subscription;
     },
 
+    /** The API's list: the caller's organization and mode, newest first (GSI1 `{scope}#WHK`). */
+    page(caller: Principal, request: PageRequest) {
+      return scopeListPage<WebhookSubscription>(db, tableName, webhookSubscriptionEntity, (id) => reads.get(caller.orgId, caller.mode, id), caller, request);
+    },
+
+    /** Applies `changes`; undefined when the subscription does not exist. */
+    update(orgId: string, mode: Mode, id: string, changes: EndpointChanges) {
+      return updateExisting(orgId, mode, id, { ...changes, updatedAt: isoMillis() });
+    },
+
+    /**
+     * A new secret in one UpdateItem: the current one becomes the previous secret, signing
+     * beside the new one until `previousExpiresAt` (a roll replaces an earlier previous secret).
+     */
+    rollSecret(orgId: string, mode: Mode, id: string, previousExpiresAt: string) {
+      return updateExisting(orgId, mode, id, { secret: newSigningSecret(), previousSecretExpiresAt: previousExpiresAt, updatedAt: isoMillis() }, true);
+    },
+
+    remove,
+
+    /** `ops webhook delete`: by id alone. */
     async delete(id: string): Promise<WebhookSubscription> {
       const found = await reads.findById(id);
-      if (!found) throw new NotFoundError(`Webhook subscription ${id} does not exist`);
-      await conditionalWrite(
-        () =>
-          db.send(
-            new DeleteCommand({
-              TableName: tableName,
-              Key: keys.webhookSubscription(found.orgId, found.mode, found.id),
-              ConditionExpression: 'attribute_exists(#pk)',
-              ExpressionAttributeNames: { '#pk': 'PK' },
-              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-            }),
-          ),
-        () => {
-          throw new NotFoundError(`Webhook subscription ${id} does not exist`);
-        },
-      );
+      if (!found || !(await remove(found.orgId, found.mode, found.id))) throw new NotFoundError(`Webhook subscription ${id} does not exist`);
       return found;
     },
   };

@@ -61,6 +61,8 @@ export interface DeliveryLog {
   recentDeliveries(principal: Principal, limit: number): Promise<DeliveryAttempt[]>;
   /** The attempts of one event, newest first (at most ATTEMPTS_PER_EVENT). */
   attemptsOf(eventId: string, eventType: string): Promise<DeliveryAttempt[]>;
+  /** The `limit` most recent attempts to one webhook endpoint (subscription), newest first. */
+  attemptsOfEndpoint(endpointId: string, limit: number): Promise<DeliveryAttempt[]>;
   /**
    * The `transactions.payment_link.*` events about one link, newest first, created since the link
    * (`sinceId`: an event id bound at its creation time), `limit` of them after `startingAfter`;

@@ -9,7 +9,8 @@ import { matchesPattern } from './webhooks';
  * The registry of event types: each type the service emits, with the schema of its `data` and
  * when it fires. Every family is declared next to the rules that build its events; adding a type
  * is one entry there. The OpenAPI document (its `webhooks` and the `Event` union), the events
- * API's `type` filter, the `ops webhook create` pattern check and the tests read this.
+ * API's `type` filter, the webhook endpoints' pattern check (API and `ops webhook create`) and the
+ * tests read this.
  */
 export const EVENT_REGISTRY = {
   ...PAYMENT_LINK_EVENTS,

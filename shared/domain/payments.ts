@@ -119,6 +119,12 @@ export const PaymentSchema = /* @__PURE__ */ (() =>
   z.withMeta(
     z.strictObject({
       ...PaymentListItemSchema.shape,
+      amount_refunded: z.withMeta(AmountSchema, {
+        description:
+          'The sum of its refunds that are not `failed` or `canceled` (pending, processing and refunded ones: what leaves or has left), in the currency of `amount`. ' +
+          '`amount` less this is what can still be refunded without `allow_overcaptured`.',
+      }),
+      amount_chargedback: z.withMeta(AmountSchema, { description: 'The sum of its chargebacks that are not `won`, in the currency of `amount`.' }),
       acceptor_id: z.string(),
       org_id: z.string(),
       mode: z.enum(['test', 'live']),
@@ -161,6 +167,8 @@ export function paymentListItem(payment: Payment): PaymentListItem {
 export function paymentResource(payment: Payment, urls: PublicUrls): PaymentResource {
   return {
     ...paymentListItem(payment),
+    amount_refunded: { value: formatMinor(payment.refundedMinor ?? 0), currency: payment.currency },
+    amount_chargedback: { value: formatMinor(payment.chargedBackMinor ?? 0), currency: payment.currency },
     acceptor_id: payment.acceptorId,
     org_id: payment.orgId,
     mode: payment.mode,

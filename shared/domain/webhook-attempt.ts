@@ -1,7 +1,7 @@
 import { isoMillis } from '../time';
 import * as z from '../zod';
 import { retryDelayMs } from './retry-policy';
-import { webhookSignature } from './webhooks';
+import { receives, signingSecrets, webhookSignature } from './webhooks';
 import {
   deliveryKey,
   RECORD_TRIES,
@@ -30,23 +30,41 @@ export const WebhookHeadersSchema = /* @__PURE__ */ (() =>
     }),
   }))();
 
-/** The headers of one attempt, signed per Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `id.timestamp.body`. */
-export function signedHeaders(secret: string, eventId: string, at: Date, body: string): Record<string, string> {
+/**
+ * The headers of one attempt, signed per Standard Webhooks: `v1,` + base64 HMAC-SHA256 of
+ * `id.timestamp.body`, once per secret, space-separated (a rolled secret's overlap).
+ */
+export function signedHeaders(secrets: string[], eventId: string, at: Date, body: string): Record<string, string> {
   const unixSeconds = Math.floor(at.getTime() / 1000);
   const signed: z.infer<typeof WebhookHeadersSchema> = {
     'webhook-id': eventId,
     'webhook-timestamp': String(unixSeconds),
-    'webhook-signature': webhookSignature(secret, eventId, unixSeconds, body),
+    'webhook-signature': secrets.map((secret) => webhookSignature(secret, eventId, unixSeconds, body)).join(' '),
   };
   return { 'content-type': 'application/json', 'user-agent': 'payment-operations-webhooks/1', ...signed };
 }
 
 /**
+ * Where this attempt goes and the secrets that sign it, read now: a subscription's current URL
+ * and secrets (with a rolled secret's predecessor while it lasts), or undefined when the
+ * subscription was deleted, disabled or narrowed since the fan-out; a per-object URL's org+mode
+ * secret.
+ */
+async function destinationOf(task: DeliveryTask, ports: DeliveryPorts): Promise<{ url: string; secrets: string[] } | undefined> {
+  const { envelope, orgId } = task.event;
+  if (!task.target.subscriptionId) return { url: task.target.url, secrets: [await ports.endpoints.urlSecret(orgId, envelope.mode)] };
+  const subscription = await ports.endpoints.subscription(orgId, envelope.mode, task.target.subscriptionId);
+  if (!subscription || !receives(subscription, envelope.type)) return undefined;
+  return { url: subscription.url, secrets: signingSecrets(subscription, ports.now()) };
+}
+
+/**
  * One attempt of one delivery.
  * 1. skip it when this delivery already ended (a duplicate publish, a twin message);
- * 2. take one of its tenant's attempt slots, or come back later (`busy`): one tenant's slow
+ * 2. read its destination now: a subscription deleted, disabled or no longer matching the type
+ *    cancels the delivery, so what was queued to it stops (AWS messages and local timers alike);
+ * 3. take one of its tenant's attempt slots, or come back later (`busy`): one tenant's slow
  *    endpoint never holds more than its slots;
- * 3. find the signing secret (a deleted subscription cancels the delivery);
  * 4. POST the envelope, signed, with the attempt's timeout, then give the slot back;
  * 5. record the attempt and what follows from it (`concludeAttempt`).
  * A task whose attempt was made but not recorded (`made`) starts at 5: once a POST may have
@@ -54,27 +72,25 @@ export function signedHeaders(secret: string, eventId: string, at: Date, body: s
  */
 export async function attemptDelivery(task: DeliveryTask, ports: DeliveryPorts): Promise<DeliveryOutcome> {
   if (task.made) return concludeAttempt(task, task.made.record, task.made.tries + 1, ports);
-  const { envelope, orgId } = task.event;
+  const { envelope } = task.event;
   if (await ports.journal.isSettled(envelope.id, deliveryKey(task))) return { kind: 'skipped', reason: 'already settled' };
+  const destination = await destinationOf(task, ports);
+  if (!destination) {
+    await ports.journal.settle(task, 'canceled');
+    return { kind: 'skipped', reason: 'subscription stopped' };
+  }
   const release = await ports.slots.take(tenantOf(task), ports.timeoutMs + SLOT_LEASE_MARGIN_MS);
   if (!release) return { kind: 'busy', task, delayMs: Math.round(ports.busyRetryMs * (1 + (ports.random ?? Math.random)())) };
 
   let record: AttemptRecord;
   try {
-    const secret = task.target.subscriptionId
-      ? await ports.secrets.subscriptionSecret(orgId, envelope.mode, task.target.subscriptionId)
-      : await ports.secrets.urlSecret(orgId, envelope.mode);
-    if (!secret) {
-      await ports.journal.settle(task, 'canceled');
-      return { kind: 'skipped', reason: 'subscription deleted' };
-    }
     const at = ports.now();
     const body = JSON.stringify(envelope);
-    const result = await ports.sender.post(task.target.url, signedHeaders(secret, envelope.id, at, body), body, ports.timeoutMs);
+    const result = await ports.sender.post(destination.url, signedHeaders(destination.secrets, envelope.id, at, body), body, ports.timeoutMs);
     record = {
       attempt: task.attempt,
       at: isoMillis(at),
-      url: task.target.url,
+      url: destination.url,
       durationMs: result.durationMs,
       ...(result.statusCode !== undefined ? { statusCode: result.statusCode } : {}),
       ...(result.error ? { error: result.error } : {}),

@@ -105,10 +105,10 @@ export interface DeliveryJournal {
   settle(task: DeliveryTask, status: DeliveryStatus): Promise<void>;
 }
 
-/** Secrets that sign: a subscription's own, or the org+mode secret for per-object URLs. */
-export interface SigningSecrets {
-  /** Undefined when the subscription was deleted since the event was fanned out. */
-  subscriptionSecret(orgId: string, mode: Mode, subscriptionId: string): Promise<string | undefined>;
+/** Where an attempt goes and what signs it: the subscription as it is now, or the org+mode secret of per-object URLs. */
+export interface DeliveryEndpoints {
+  /** Read at each attempt; undefined when the subscription was deleted since the event was fanned out. */
+  subscription(orgId: string, mode: Mode, subscriptionId: string): Promise<WebhookSubscription | undefined>;
   urlSecret(orgId: string, mode: Mode): Promise<string>;
 }
 
@@ -134,7 +134,7 @@ export interface DeliveryPorts {
   slots: AttemptSlots;
   /** A delivery whose tenant has every slot taken is tried again after this (up to twice, jittered). */
   busyRetryMs: number;
-  secrets: SigningSecrets;
+  endpoints: DeliveryEndpoints;
   sender: WebhookSender;
   deadLetters: DeadLetters;
   policy: RetryPolicy;
@@ -145,7 +145,8 @@ export interface DeliveryPorts {
 
 export type DeliveryOutcome =
   | { kind: 'delivered'; task: DeliveryTask }
-  | { kind: 'skipped'; reason: 'already settled' | 'subscription deleted' }
+  /** `subscription stopped`: deleted, disabled, or no longer matching the event's type since the fan-out (the delivery is canceled). */
+  | { kind: 'skipped'; reason: 'already settled' | 'subscription stopped' }
   | { kind: 'retry'; task: DeliveryTask; delayMs: number }
   | { kind: 'dead'; task: DeliveryTask }
   /** The attempt was made but not recorded: run `task` (record only) after `delayMs`. */

@@ -1,11 +1,13 @@
 /**
- * Webhook subscriptions (product-decisions §9): organization + mode + URL + event patterns,
- * each with its own Standard Webhooks signing secret. Pure rules: no I/O here.
+ * Webhook subscriptions (product-decisions §9), which the API calls webhook endpoints (§14):
+ * organization + mode + URL + event patterns, each with its own Standard Webhooks signing
+ * secret. Pure rules: no I/O here.
  */
 import { createHash, createHmac, randomBytes } from 'node:crypto';
-import * as z from '../zod';
 import type { Mode } from '../auth/principal';
-import { BusinessRuleError } from '../errors';
+
+export const ENDPOINT_STATUSES = ['enabled', 'disabled'] as const;
+export type EndpointStatus = (typeof ENDPOINT_STATUSES)[number];
 
 export interface WebhookSubscription {
   id: string;
@@ -14,9 +16,16 @@ export interface WebhookSubscription {
   url: string;
   /** Patterns: an exact type, a `prefix.*` wildcard, or `*`. */
   events: string[];
+  description: string | null;
+  /** A disabled subscription receives nothing, not even the deliveries queued before. */
+  status: EndpointStatus;
   /** `whsec_` + base64; stored so deliveries can sign, never logged, never listed. */
   secret: string;
+  /** The secret before the last roll: deliveries carry its signature too until it expires. */
+  previousSecret?: string;
+  previousSecretExpiresAt?: string;
   createdAt: string;
+  updatedAt: string;
 }
 
 const EVENT_TYPE = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/;
@@ -49,12 +58,32 @@ export function isSubscribedTo(subscription: Pick<WebhookSubscription, 'events'>
   return subscription.events.some((pattern) => matchesPattern(pattern, type));
 }
 
+/**
+ * Whether the subscription takes an event of `type` now: not disabled, with a pattern matching
+ * it (one written before statuses existed has none and keeps receiving). The fan-out asks
+ * before queueing, and every attempt asks again before it sends, so a subscription disabled,
+ * narrowed or deleted meanwhile stops its queued deliveries too.
+ */
+export function receives(subscription: Pick<WebhookSubscription, 'events' | 'status'>, type: string): boolean {
+  return subscription.status !== 'disabled' && isSubscribedTo(subscription, type);
+}
+
 export const SIGNING_SECRET_PREFIX = 'whsec_';
 /** Standard Webhooks asks for 24 to 64 random bytes. */
 const SECRET_BYTES = 32;
 
 export function newSigningSecret(): string {
   return `${SIGNING_SECRET_PREFIX}${randomBytes(SECRET_BYTES).toString('base64')}`;
+}
+
+/**
+ * The secrets a delivery at `at` is signed with, newest first: the subscription's secret, and
+ * after a roll the one before until it expires, so a receiver verifies with either (§14).
+ */
+export function signingSecrets(subscription: Pick<WebhookSubscription, 'secret' | 'previousSecret' | 'previousSecretExpiresAt'>, at: Date): string[] {
+  const { secret, previousSecret, previousSecretExpiresAt } = subscription;
+  const previousValid = previousSecret !== undefined && previousSecretExpiresAt !== undefined && Date.parse(previousSecretExpiresAt) > at.getTime();
+  return previousValid ? [secret, previousSecret] : [secret];
 }
 
 /**
@@ -87,33 +116,10 @@ export function urlTargetKey(url: string): string {
  */
 export function deliveryTargets(type: string, subscriptions: WebhookSubscription[], targetUrls: string[] = []): DeliveryTarget[] {
   const targets: DeliveryTarget[] = subscriptions
-    .filter((subscription) => isSubscribedTo(subscription, type))
+    .filter((subscription) => receives(subscription, type))
     .map((subscription) => ({ key: subscription.id, url: subscription.url, subscriptionId: subscription.id }));
   for (const url of new Set(targetUrls)) targets.push({ key: urlTargetKey(url), url });
   return targets;
-}
-
-export const subscriptionInputSchema = /* @__PURE__ */ (() =>
-  z.withMeta(
-    z.strictObject({
-      orgId: z.string().check(z.minLength(1)),
-      mode: z.enum(['test', 'live']),
-      url: z.url({ protocol: /^https?$/, error: 'url must be an absolute http or https URL' }),
-      events: z
-        .array(z.string().check(z.refine(isEventPattern, { error: 'each event pattern is an event type, a prefix ending in .*, or *' })))
-        .check(z.minLength(1, { error: 'give at least one event pattern' })),
-    }),
-    { id: 'WebhookSubscriptionInput' },
-  ))();
-
-export type SubscriptionInput = z.infer<typeof subscriptionInputSchema>;
-
-/** Validates a new subscription; a violation is a 422 naming the offending field. */
-export function parseSubscriptionInput(input: unknown): SubscriptionInput {
-  const parsed = subscriptionInputSchema.safeParse(input);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  throw new BusinessRuleError(issue.message, String(issue.path[0] ?? ''));
 }
 
 /** What `webhook list` shows: never the secret. */
@@ -124,6 +130,8 @@ export function subscriptionSummary(subscription: WebhookSubscription) {
     mode: subscription.mode,
     url: subscription.url,
     events: subscription.events,
+    description: subscription.description,
+    status: subscription.status,
     created_at: subscription.createdAt,
   };
 }

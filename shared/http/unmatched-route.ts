@@ -6,7 +6,7 @@ import { observeRequests } from '../observability/middleware';
 import { errorEnvelope } from './operation-handler';
 import type { ApiEvent, ApiResult } from './response';
 
-const METHOD_ORDER: Method[] = ['GET', 'HEAD', 'POST'];
+const METHOD_ORDER: Method[] = ['GET', 'HEAD', 'POST', 'DELETE'];
 
 /**
  * The answer to a request no route takes (API Gateway's `$default` route), as the error

@@ -34,5 +34,5 @@ export const chargebackPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ ch
 export const deliveryPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ deliveries: createDeliveryLog(db, tableName) }));
 export const eventPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ events: createEventRepository(db, tableName), ...deliveryPorts() }));
 export const acceptorPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ acceptors: createAcceptorList(db, tableName) }));
-/** The chart's paid payments and a payment's refunds: reads only the dashboard makes. */
-export const dashboardReadPorts = /* @__PURE__ */ port(({ db, tableName, now }) => ({ ...createDashboardReads(db, tableName, refundPorts().refunds), now }));
+/** The chart's paid payments: a read only the dashboard makes. */
+export const dashboardReadPorts = /* @__PURE__ */ port(({ db, tableName, now }) => ({ ...createDashboardReads(db, tableName), now }));

@@ -3,7 +3,6 @@ import type { Authenticator } from '../auth/authenticate';
 import type { Principal, Scope } from '../auth/principal';
 import { hashToken } from '../auth/tokens';
 import type { ChargebackRepository } from '../db/chargeback-repository';
-import type { DashboardReads } from '../db/dashboard-reads';
 import type { Acceptor } from '../db/directory-lookups';
 import type { EventRepository } from '../db/event-repository';
 import type { Page } from '../db/list-page';
@@ -50,8 +49,7 @@ export interface DashboardDeps {
   sessions: DashboardSessionStore;
   links: Pick<PaymentLinkRepository, 'list' | 'get'>;
   payments: Pick<PaymentRepository, 'list' | 'get' | 'listOfLink'>;
-  refunds: Pick<RefundRepository, 'list' | 'get'>;
-  refundsOfPayment: DashboardReads['refundsOfPayment'];
+  refunds: Pick<RefundRepository, 'list' | 'get' | 'listOfPayment'>;
   chargebacks: Pick<ChargebackRepository, 'list'>;
   events: Pick<EventRepository, 'list'>;
   deliveries: DeliveryLog;
@@ -260,10 +258,10 @@ export async function paymentLinkView(
 }
 
 /** A payment's page (`payment:read`, 404 unless the caller's) with a page of its refunds (`refund:read`). */
-export async function paymentView(deps: Needs<'payments' | 'refundsOfPayment'>, principal: Principal, id: string, query: ListParams): Promise<PaymentView> {
+export async function paymentView(deps: Needs<'payments' | 'refunds'>, principal: Principal, id: string, query: ListParams): Promise<PaymentView> {
   const payment = await retrieve(principal, SECTION_SCOPES.payments, deps.payments.get, id);
   if (!canSee(principal, SECTION_SCOPES.refunds)) return { payment, refunds: { allowed: false, scope: SECTION_SCOPES.refunds } };
-  const refunds = await listOf(principal, SECTION_SCOPES.refunds, 'refund', query, (request) => deps.refundsOfPayment(payment.id, request));
+  const refunds = await listOf(principal, SECTION_SCOPES.refunds, 'refund', query, (request) => deps.refunds.listOfPayment(payment.id, request));
   return { payment, refunds: { ...refunds, allowed: true } };
 }
 

@@ -61,7 +61,8 @@ export function eventUseCases({ events, deliveries, webhooks, limiter }: EventDe
     /**
      * Replays an event.
      * 1. The event must be the caller's (404 otherwise).
-     * 2. With `subscription_id`, that subscription must be the caller's organization and mode (422).
+     * 2. With `subscription_id`, that subscription must be the caller's organization and mode,
+     *    and enabled: a disabled one receives nothing (422).
      * 3. A replay request is written next to the event; the stream carries it to delivery.
      */
     async resend(principal: Principal, id: string, subscriptionId?: string) {
@@ -71,6 +72,7 @@ export function eventUseCases({ events, deliveries, webhooks, limiter }: EventDe
         if (!subscription) {
           throw new BusinessRuleError('subscription_id does not name a webhook subscription of this organization and mode', 'subscription_id');
         }
+        if (subscription.status === 'disabled') throw new BusinessRuleError('subscription_id names a disabled webhook endpoint', 'subscription_id');
       }
       await takeResend(principal, id);
       const requested = await deliveries.requestResend(id, subscriptionId);

@@ -37,8 +37,8 @@ export function createWebhookService(
     journal: createDeliveryJournal(db, tableName),
     slots: createAttemptSlots(db, tableName, settings.inFlight.perTenant),
     busyRetryMs: settings.inFlight.busyRetryMs,
-    secrets: {
-      subscriptionSecret: async (orgId, mode, id) => (await webhooks.get(orgId, mode, id))?.secret,
+    endpoints: {
+      subscription: (orgId, mode, id) => webhooks.get(orgId, mode, id),
       urlSecret: (orgId, mode) => webhooks.urlSecret(orgId, mode),
     },
     policy: settings.policy,

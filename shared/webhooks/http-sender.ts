@@ -38,12 +38,16 @@ function resolvedRefusal(host: string, addresses: LookupAddress[]): string | und
   return undefined;
 }
 
-/** The check where URLs are given (refunds, subscriptions): a 422 on `attribute` unless private URLs are allowed. */
+/**
+ * The check where URLs are given (a refund's webhook_url, webhook endpoints): where the service
+ * runs in AWS (private URLs not allowed) a URL must be https, for what deliveries carry, on a
+ * public address; a 422 on `attribute` otherwise. Locally anything goes.
+ */
 export function createWebhookUrlCheck(settings: Pick<WebhookSettings, 'allowPrivateUrls'>) {
   return async (url: string, attribute: string): Promise<void> => {
     if (settings.allowPrivateUrls) return;
-    const reason = await nonPublicReason(url);
-    if (reason) throw new BusinessRuleError(`${attribute} must be a public http(s) address: ${reason}`, attribute);
+    const reason = new URL(url).protocol === 'https:' ? await nonPublicReason(url) : 'deliveries go over https only';
+    if (reason) throw new BusinessRuleError(`${attribute} must be a public https address: ${reason}`, attribute);
   };
 }
 

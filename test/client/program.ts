@@ -1,7 +1,8 @@
 /**
  * A consumer of the API through a generated client: `openapi-typescript` types (generated/api.d.ts,
  * from the served document) and `openapi-fetch`. It creates a link, pages the link list, pays the
- * link and reads the refund it creates, and narrows events by `type`; it prints what it saw as JSON.
+ * link and reads the refund it creates, narrows events by `type`, and manages a webhook endpoint
+ * (create, disable, roll its secret, delete); it prints what it saw as JSON.
  * Compiled with `tsc --strict` (tsconfig.json beside it) before it runs.
  */
 import createClient from 'openapi-fetch';
@@ -74,6 +75,17 @@ async function main() {
     void createdEvent.data.reason;
   }
   const one = dataOf(await api.GET('/v1/events/{id}', { params: { path: { id: events[0]!.id } } }));
+  const paymentRefunds = dataOf(await api.GET('/v1/payments/{id}/refunds', { params: { path: { id: payment.id } } })).data.map((item) => item.id);
+  const paid = dataOf(await api.GET('/v1/payments/{id}', { params: { path: { id: payment.id } } }));
+
+  const endpoint = dataOf(
+    await api.POST('/v1/webhook_endpoints', { body: { url: 'https://hooks.example/typed', enabled_events: ['transactions.refund.*'] } }),
+  );
+  const path = { path: { id: endpoint.id } };
+  const disabled = dataOf(await api.POST('/v1/webhook_endpoints/{id}', { params: path, body: { status: 'disabled' } }));
+  const rolled = dataOf(await api.POST('/v1/webhook_endpoints/{id}/roll_secret', { params: path, body: { expires_in_seconds: 3600 } }));
+  const listedEndpoints = dataOf(await api.GET('/v1/webhook_endpoints', { params: { query: { limit: 5 } } })).data.map((item) => item.id);
+  const deleted = dataOf(await api.DELETE('/v1/webhook_endpoints/{id}', { params: path }));
 
   console.log(
     JSON.stringify({
@@ -83,6 +95,14 @@ async function main() {
       denied: { status: denied.response.status, reason: denied.error && 'reason' in denied.error ? denied.error.reason : undefined },
       events: events.map(describe),
       retrieved: { id: one.id, type: one.type },
+      paymentRefunds,
+      refunded: paid.amount_refunded,
+      endpoint: {
+        status: disabled.status,
+        rolled: rolled.secret !== endpoint.secret && rolled.secret.startsWith('whsec_'),
+        listed: listedEndpoints.includes(endpoint.id),
+        deleted: deleted.deleted,
+      },
     }),
   );
 }

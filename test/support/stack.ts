@@ -35,7 +35,6 @@ export async function startTestStack(options: { background?: boolean; artifacts?
     dataDir: ':memory:',
     background: options.background ?? false,
     artifacts: options.artifacts ?? process.env.LAMBDA_ARTIFACTS,
-    acquirerPort: 0,
     // One folder per stack: the suites run side by side, and their functions have the same names.
     logDir,
   });

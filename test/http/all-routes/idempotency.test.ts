@@ -1,3 +1,4 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ROUTE_TIMEOUT_SECONDS } from '../../../shared/api/operation';
 import { hashToken } from '../../../shared/auth/tokens';
@@ -111,9 +112,18 @@ test('idempotency: a claim left in flight by a crashed request frees itself afte
 inProcess('idempotency: a 5xx', () => {
   /** Fails the next `command` the handlers send, after it reached DynamoDB (`after`) or before. */
   let failNext: { command: string; after: boolean } | undefined;
+  /** While set, every TransactWriteItems is refused as DynamoDB refuses one that conflicts (HTTP 400). */
+  let conflicting = false;
   beforeAll(() => {
     documentClient().middlewareStack.add(
       (next, context) => async (args) => {
+        if (conflicting && context.commandName === 'TransactWriteItemsCommand') {
+          throw new TransactionCanceledException({
+            message: 'Transaction cancelled, please refer cancellation reasons for specific reasons [TransactionConflict]',
+            CancellationReasons: [{ Code: 'TransactionConflict' }, { Code: 'None' }],
+            $metadata: { httpStatusCode: 400 },
+          });
+        }
         const failing = failNext?.command === context.commandName ? failNext : undefined;
         if (failing) failNext = undefined;
         if (failing && !failing.after) throw Object.assign(new Error('injected before'), { name: 'InternalServerError' });
@@ -133,6 +143,22 @@ inProcess('idempotency: a 5xx', () => {
     expectEnvelope(again, 409);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body.detail).toMatch(/carried out/);
+    expect(await countLinks()).toBe(before + 1);
+  });
+
+  test('after conflicts that outlasted their retries (503) frees the key: DynamoDB applied nothing, and the repeat runs', async () => {
+    // Prepare
+    const before = await countLinks();
+    conflicting = true;
+    // Act
+    const refused = await api.post('/v1/payment_links', body(), { 'idempotency-key': 'conflicted' });
+    conflicting = false;
+    const again = await api.post('/v1/payment_links', body(), { 'idempotency-key': 'conflicted' });
+    // Assess
+    expectEnvelope(refused, 503);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBeNull();
     expect(await countLinks()).toBe(before + 1);
   });
 

@@ -48,6 +48,8 @@ describe('405 Method Not Allowed', () => {
     ['POST', '/docs', 'GET, HEAD'],
     ['PATCH', '/checkout/{link}', 'GET, HEAD, POST'],
     ['GET', '/dashboard/session', 'POST'],
+    ['PUT', '/v1/webhook_endpoints/whk_00000000000000000000000000', 'GET, POST, DELETE'],
+    ['DELETE', '/v1/webhook_endpoints', 'GET, POST'],
   ])('%s %s -> 405 envelope, Allow: %s', async (method, template, allow) => {
     // Act
     const result = await client(stack.baseUrl).call(method, template.replace('{link}', linkId));

@@ -40,6 +40,8 @@ testInProcess('logs: no token, key hash or signing secret appears in any log lin
     url: receiver.url,
     events: ['*'],
   });
+  const created = (await api.post('/v1/webhook_endpoints', { url: receiver.url, enabled_events: ['transactions.refund.*'] }, { 'idempotency-key': 'log-check' })).body;
+  const rolled = (await api.post(`/v1/webhook_endpoints/${created.id}/roll_secret`, {})).body;
   receiver.failNext(1);
   const link = (await api.post('/v1/payment_links', { amount: { value: '4.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId })).body;
   await api.post(`/v1/test_helpers/payment_links/${link.id}/checkout`, {});
@@ -49,7 +51,10 @@ testInProcess('logs: no token, key hash or signing secret appears in any log lin
   await api.post('/v1/test_helpers/jobs/expire-payment-links');
   await receiver.waitFor(() => receiver.delivered().length >= 4, 'deliveries after a failed attempt', 20_000);
 
-  const secrets = [merchant.test, merchant.live, hashToken(merchant.test), hashToken(merchant.live), subscription.secret, subscription.secret.slice(6)];
+  const secrets = [
+    ...[merchant.test, merchant.live].flatMap((token) => [token, hashToken(token)]),
+    ...[subscription.secret, created.secret, rolled.secret].flatMap((secret) => [secret, secret.slice(6)]),
+  ];
   const joined = lines.join('');
   expect(lines.filter((line) => line.includes('"message":"request"')).length).toBeGreaterThanOrEqual(6);
   expect(joined).toContain(merchant.orgId);

@@ -113,6 +113,17 @@ testInProcess('operations: retrieve one GetItem, create a GetItem and one transa
   expect(await countCalls(() => api.post(`/v1/payment_links/${link.id}`, { description: 'x' }))).toEqual(['GetItem', 'TransactWriteItems']);
 });
 
+testInProcess("webhook endpoints: create and delete one transaction each, update and roll one UpdateItem, retrieve one GetItem, a page one Query; an unknown payment's refunds one GetItem", async () => {
+  let id = '';
+  expect(await countCalls(async () => (id = (await api.post('/v1/webhook_endpoints', { url: 'https://hooks.example/count', enabled_events: ['*'] })).body.id))).toEqual(['TransactWriteItems']);
+  expect(await countCalls(() => api.get(`/v1/webhook_endpoints/${id}`))).toEqual(['GetItem']);
+  expect(await countCalls(() => api.get('/v1/webhook_endpoints'))).toEqual(['Query']);
+  expect(await countCalls(() => api.post(`/v1/webhook_endpoints/${id}`, { status: 'disabled' }))).toEqual(['UpdateItem']);
+  expect(await countCalls(() => api.post(`/v1/webhook_endpoints/${id}/roll_secret`, {}))).toEqual(['UpdateItem']);
+  expect(await countCalls(() => api.call('DELETE', `/v1/webhook_endpoints/${id}`))).toEqual(['TransactWriteItems']);
+  expect(await countCalls(() => api.get(`/v1/payments/pay_00000000000000000000000000/refunds`))).toEqual(['GetItem']);
+});
+
 testInProcess('money movements: a paid checkout and a refund, call by call', async () => {
   const link = (await createLink()).body;
   await api.post('/v1/test_helpers/balance_adjustments', { amount: { value: '50.00', currency: 'eur' } });

@@ -40,7 +40,7 @@ function resolveResponse(method: string, path: string, status: number) {
 }
 
 /** The answer is documented for this operation and status, and matches the documented schema. */
-function expectDocumented(method: 'GET' | 'POST', path: string, result: HttpResult) {
+function expectDocumented(method: 'GET' | 'POST' | 'DELETE', path: string, result: HttpResult) {
   const route = routes.find((candidate) => candidate.method === method && candidate.path === path);
   expect(route).toBeDefined();
   const documented = resolveResponse(method, path, result.status);
@@ -114,6 +114,9 @@ test('answers match the documented schemas: refunds, the balance helper and a mi
   expectDocumented('POST', '/v1/refunds/{id}/cancel', await api.post(`/v1/refunds/${held.id}/cancel`));
   const other = (await api.post(`/v1/payments/${payment.id}/refunds`, { amount: { value: '1.00', currency: 'eur' } })).body;
   expectDocumented('POST', '/v1/test_helpers/refunds/{id}/transitions', await api.post(`/v1/test_helpers/refunds/${other.id}/transitions`, { status: 'canceled' }));
+  const ofPayment = expectDocumented('GET', '/v1/payments/{id}/refunds', await api.get(`/v1/payments/${payment.id}/refunds`));
+  expect(ofPayment.data.map((refund: { id: string }) => refund.id)).toEqual([other.id, held.id]);
+  expect(expectDocumented('GET', '/v1/payments/{id}', await api.get(`/v1/payments/${payment.id}`)).amount_refunded).toEqual({ value: '0.00', currency: 'EUR' });
   expectDocumented('POST', '/v1/test_helpers/jobs/{name}', await api.post('/v1/test_helpers/jobs/process-refunds'));
 });
 
@@ -181,6 +184,21 @@ test('answers match the documented schemas: the events API', async () => {
   expectDocumented('GET', '/v1/events/{id}', await api.get(`/v1/events/${event.id}`));
   expectDocumented('GET', '/v1/events/{id}/deliveries', await api.get(`/v1/events/${event.id}/deliveries`));
   expectDocumented('POST', '/v1/events/{id}/resend', await api.post(`/v1/events/${event.id}/resend`, {}));
+});
+
+test('answers match the documented schemas: webhook endpoints', async () => {
+  const created = expectDocumented(
+    'POST',
+    '/v1/webhook_endpoints',
+    await api.post('/v1/webhook_endpoints', { url: 'https://hooks.example/reference', enabled_events: ['transactions.refund.*'], description: 'Reference' }),
+  );
+  expectDocumented('GET', '/v1/webhook_endpoints', await api.get('/v1/webhook_endpoints'));
+  expectDocumented('GET', '/v1/webhook_endpoints/{id}', await api.get(`/v1/webhook_endpoints/${created.id}`));
+  expectDocumented('POST', '/v1/webhook_endpoints/{id}', await api.post(`/v1/webhook_endpoints/${created.id}`, { status: 'disabled' }));
+  expectDocumented('POST', '/v1/webhook_endpoints/{id}/roll_secret', await api.post(`/v1/webhook_endpoints/${created.id}/roll_secret`, { expires_in_seconds: 60 }));
+  expectDocumented('POST', '/v1/webhook_endpoints', await api.post('/v1/webhook_endpoints', { url: 'https://hooks.example/x', enabled_events: ['no.such.type'] }));
+  expectDocumented('DELETE', '/v1/webhook_endpoints/{id}', await api.call('DELETE', `/v1/webhook_endpoints/${created.id}`));
+  expectDocumented('DELETE', '/v1/webhook_endpoints/{id}', await api.call('DELETE', `/v1/webhook_endpoints/${created.id}`));
 });
 
 test('every /v1 operation had its success answer checked against the reference above', () => {

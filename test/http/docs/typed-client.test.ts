@@ -65,6 +65,9 @@ test('typed client: types generated from the served document compile a strict op
     ]),
   );
   expect(seen.retrieved).toEqual({ id: expect.stringMatching(/^evt_/), type: expect.any(String) });
+  expect(seen.paymentRefunds).toEqual([seen.refund.id]);
+  expect(seen.refunded).toEqual({ value: '2.50', currency: 'EUR' });
+  expect(seen.endpoint).toEqual({ status: 'disabled', rolled: true, listed: true, deleted: true });
 }, 120_000);
 
 test('the webhook consumer docs/webhooks.md shows verifies, narrows by type and drops duplicates', async () => {

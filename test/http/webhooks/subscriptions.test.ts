@@ -2,8 +2,8 @@ import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook } from 'standardwebhooks';
 import * as keys from '../../../shared/db/keys';
 import { createWebhookRepository } from '../../../shared/db/webhook-repository';
-import { isEventPattern, matchesPattern, newSigningSecret, parseSubscriptionInput } from '../../../shared/domain/webhooks';
-import { BusinessRuleError, NotFoundError } from '../../../shared/errors';
+import { isEventPattern, matchesPattern, newSigningSecret } from '../../../shared/domain/webhooks';
+import { BusinessRuleError, InvalidRequestError, NotFoundError } from '../../../shared/errors';
 import { newEvent } from '../../../shared/events';
 import { outboxPut } from '../../../shared/db/outbox';
 import { UsageError, runOps } from '../../../bin/ops/cli';
@@ -40,23 +40,6 @@ describe('event patterns', () => {
     expect(newSigningSecret()).not.toBe(secret);
     expect(() => new Webhook(secret)).not.toThrow();
   });
-
-  test('subscription input: url must be http(s), patterns valid, at least one -> 422 with the attribute', () => {
-    const base = { orgId: 'org_x', mode: 'test', url: 'https://example.com/hooks', events: ['*'] };
-    expect(parseSubscriptionInput(base)).toEqual(base);
-    const rejection = (change: object) => {
-      try {
-        parseSubscriptionInput({ ...base, ...change });
-      } catch (error) {
-        return { kind: (error as Error).constructor.name, attribute: (error as BusinessRuleError).attribute };
-      }
-      return undefined;
-    };
-    expect(rejection({ url: 'ftp://example.com' })).toEqual({ kind: 'BusinessRuleError', attribute: 'url' });
-    expect(rejection({ url: 'not a url' })).toEqual({ kind: 'BusinessRuleError', attribute: 'url' });
-    expect(rejection({ events: [] })).toEqual({ kind: 'BusinessRuleError', attribute: 'events' });
-    expect(rejection({ events: ['transactions.*.x'] })).toEqual({ kind: 'BusinessRuleError', attribute: 'events' });
-  });
 });
 
 describe('ops webhook and event commands', () => {
@@ -90,6 +73,8 @@ describe('ops webhook and event commands', () => {
       mode: 'test',
       url: 'https://example.com/t',
       events: ['*'],
+      description: null,
+      status: 'enabled',
       created_at: expect.any(String),
     });
     const onlyLive = await ops('webhook', 'list', '--org', org.id, '--mode', 'live');
@@ -104,15 +89,27 @@ describe('ops webhook and event commands', () => {
     await expect(ops('webhook', 'delete', '--id', created.id)).rejects.toThrow(NotFoundError);
   });
 
-  test('webhook create: unknown org -> not found; bad mode -> usage; bad url or pattern -> 422', async () => {
-    await expect(ops('webhook', 'create', '--org', 'org_unknown', '--mode', 'test', '--url', 'https://example.com', '--events', '*')).rejects.toThrow(NotFoundError);
-    await expect(ops('webhook', 'create', '--org', merchant.orgId, '--mode', 'prod', '--url', 'https://example.com', '--events', '*')).rejects.toThrow(UsageError);
-    await expect(ops('webhook', 'create', '--org', merchant.orgId, '--mode', 'test', '--url', 'mailto:x@example.com', '--events', '*')).rejects.toThrow(BusinessRuleError);
-    await expect(ops('webhook', 'create', '--org', merchant.orgId, '--mode', 'test', '--url', 'https://example.com', '--events', 'a.*.b')).rejects.toThrow(BusinessRuleError);
-    // Well-formed but matching nothing the service emits, or no pattern at all: refused too.
-    for (const events of ['transactions.refund.refundedd', 'payments.*', 'transactions.payment_link.*,unknown.type', ',', ' ']) {
-      await expect(ops('webhook', 'create', '--org', merchant.orgId, '--mode', 'test', '--url', 'https://example.com', '--events', events)).rejects.toThrow(UsageError);
+  test('webhook create: unknown org -> not found; bad mode or no pattern -> usage; the API body rules: bad url 400, pattern matching nothing 422', async () => {
+    const create = (org: string, mode: string, url: string, events: string) => ops('webhook', 'create', '--org', org, '--mode', mode, '--url', url, '--events', events);
+    await expect(create('org_unknown', 'test', 'https://example.com', '*')).rejects.toThrow(NotFoundError);
+    await expect(create(merchant.orgId, 'prod', 'https://example.com', '*')).rejects.toThrow(UsageError);
+    await expect(create(merchant.orgId, 'test', 'mailto:x@example.com', '*')).rejects.toThrow(InvalidRequestError);
+    for (const events of [',', ' ']) await expect(create(merchant.orgId, 'test', 'https://example.com', events)).rejects.toThrow(UsageError);
+    // Malformed, or well-formed but matching nothing the service emits: the API's 422 on enabled_events.
+    for (const events of ['a.*.b', 'transactions.refund.refundedd', 'payments.*', 'transactions.payment_link.*,unknown.type']) {
+      await expect(create(merchant.orgId, 'test', 'https://example.com', events)).rejects.toThrow(BusinessRuleError);
     }
+  });
+
+  test('webhook create makes the API\'s endpoints: enabled, described, counted against the 16 of the organization and mode', async () => {
+    const org = await stack.directory.createOrganization('Operator org');
+    const created = await ops('webhook', 'create', '--org', org.id, '--mode', 'live', '--url', 'https://example.com/ops', '--events', 'transactions.refund.*', '--description', 'By the operator');
+    const stored = await createWebhookRepository(stack.db, stack.tableName).get(org.id, 'live', created.id);
+    expect(stored).toMatchObject({ status: 'enabled', description: 'By the operator', events: ['transactions.refund.*'], secret: created.secret });
+    for (let n = 1; n < 16; n++) await ops('webhook', 'create', '--org', org.id, '--mode', 'live', '--url', `https://example.com/${n}`, '--events', '*');
+    await expect(ops('webhook', 'create', '--org', org.id, '--mode', 'live', '--url', 'https://example.com/17', '--events', '*')).rejects.toThrow(/at most 16/);
+    await ops('webhook', 'delete', '--id', created.id);
+    expect(await ops('webhook', 'create', '--org', org.id, '--mode', 'live', '--url', 'https://example.com/again', '--events', '*')).toEqual({ id: expect.any(String), secret: expect.any(String) });
   });
 
   test('webhook url-secret: one secret per org and mode, created once even when asked concurrently', async () => {

@@ -13,7 +13,7 @@ describe('Function: toErrorResponse', () => {
     const answers = conflicts.map((error) => toErrorResponse(error, 'http://docs'));
 
     // Assess
-    for (const answer of answers) expect(answer).toMatchObject({ status: 503, retryAfterSeconds: 1, envelope: { status: 503, type: 'Service Unavailable' } });
+    for (const answer of answers) expect(answer).toMatchObject({ status: 503, headers: { 'retry-after': '1' }, envelope: { status: 503, type: 'Service Unavailable' } });
   });
 
   test('a transaction cancelled for another reason is not a conflict: 500', () => {

@@ -36,8 +36,11 @@ function subscription(overrides: Partial<WebhookSubscription> = {}): WebhookSubs
     mode: 'test',
     url: 'https://receiver.example/hooks',
     events: ['transactions.payment_link.*'],
+    description: null,
+    status: 'enabled',
     secret,
     createdAt: '2026-11-21T10:00:00.000Z',
+    updatedAt: '2026-11-21T10:00:00.000Z',
     ...overrides,
   };
 }
@@ -51,7 +54,7 @@ const event = newEvent({
 });
 
 /** In-memory ports: a scripted sender and a journal that remembers what it was told. */
-function fakes(answers: SendResult[], options: { settled?: boolean; deleted?: boolean; busy?: boolean } = {}) {
+function fakes(answers: SendResult[], options: { settled?: boolean; endpoint?: WebhookSubscription | 'deleted'; busy?: boolean } = {}) {
   const sent: { url: string; headers: Record<string, string>; body: string }[] = [];
   const attempts: AttemptRecord[] = [];
   const settled: DeliveryStatus[] = [];
@@ -64,8 +67,8 @@ function fakes(answers: SendResult[], options: { settled?: boolean; deleted?: bo
       recordAttempt: async (_task, record) => void attempts.push(record),
       settle: async (_task, status) => void settled.push(status),
     },
-    secrets: {
-      subscriptionSecret: async () => (options.deleted ? undefined : secret),
+    endpoints: {
+      subscription: async () => (options.endpoint === 'deleted' ? undefined : (options.endpoint ?? subscription())),
       urlSecret: async () => urlSecret,
     },
     sender: {
@@ -98,6 +101,11 @@ describe('fan-out', () => {
       { key: expect.stringMatching(/^url_[0-9a-f]{24}$/), url: 'https://merchant.example/refund-hook' },
     ]);
     expect(subscriptionTask).toMatchObject({ kind: 'webhook_delivery', attempt: 1, history: [], event: { envelope: event.envelope, orgId: 'org_1' } });
+  });
+
+  test('a disabled subscription is no target, even with a matching pattern', () => {
+    const tasks = firstAttempts(event, [subscription({ status: 'disabled' }), subscription({ id: 'whk_enabled' })]);
+    expect(tasks.map((task) => task.target.key)).toEqual(['whk_enabled', expect.stringMatching(/^url_/)]);
   });
 });
 
@@ -199,20 +207,41 @@ describe('one delivery attempt', () => {
     expect(sent).toEqual([]);
   });
 
-  test('a subscription deleted since the fan-out cancels its delivery', async () => {
-    const { ports, sent, settled } = fakes([], { deleted: true });
-    expect(await attemptDelivery(subscriptionTask, ports)).toEqual({ kind: 'skipped', reason: 'subscription deleted' });
-    expect(sent).toEqual([]);
-    expect(settled).toEqual(['canceled']);
+  test.each([
+    ['deleted', 'deleted' as const],
+    ['disabled', subscription({ status: 'disabled' })],
+    ['no longer matching the type', subscription({ events: ['transactions.refund.*'] })],
+  ])('a subscription %s since the fan-out cancels its delivery: nothing sent, no slot taken', async (_case, endpoint) => {
+    const { ports, sent, settled, slotEvents } = fakes([], { endpoint });
+    expect(await attemptDelivery(subscriptionTask, ports)).toEqual({ kind: 'skipped', reason: 'subscription stopped' });
+    expect({ sent, settled, slotEvents }).toEqual({ sent: [], settled: ['canceled'], slotEvents: [] });
   });
 
-  test('a delivery that already ended takes no slot; a canceled one gives its slot back', async () => {
+  test("each attempt goes to the subscription's URL as it is now", async () => {
+    const { ports, sent, attempts } = fakes([], { endpoint: subscription({ url: 'https://moved.example/hooks' }) });
+    expect((await attemptDelivery(subscriptionTask, ports)).kind).toBe('delivered');
+    expect([sent[0].url, attempts[0].url]).toEqual(['https://moved.example/hooks', 'https://moved.example/hooks']);
+  });
+
+  test('after a roll both secrets sign until the previous one expires: a receiver verifies with either', async () => {
+    const rolled = newSigningSecret();
+    const during = fakes([], { endpoint: subscription({ secret: rolled, previousSecret: secret, previousSecretExpiresAt: new Date(Date.now() + 60_000).toISOString() }) });
+    await attemptDelivery(subscriptionTask, during.ports);
+    const [signed] = during.sent;
+    expect(signed.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=* v1,[A-Za-z0-9+/]+=*$/);
+    expect(new Webhook(rolled).verify(signed.body, signed.headers)).toEqual(event.envelope);
+    expect(new Webhook(secret).verify(signed.body, signed.headers)).toEqual(event.envelope);
+
+    const after = fakes([], { endpoint: subscription({ secret: rolled, previousSecret: secret, previousSecretExpiresAt: new Date(Date.now() - 1).toISOString() }) });
+    await attemptDelivery(subscriptionTask, after.ports);
+    expect(new Webhook(rolled).verify(after.sent[0].body, after.sent[0].headers)).toEqual(event.envelope);
+    expect(() => new Webhook(secret).verify(after.sent[0].body, after.sent[0].headers)).toThrow();
+  });
+
+  test('a delivery that already ended takes no slot', async () => {
     const ended = fakes([], { settled: true });
     await attemptDelivery(subscriptionTask, ended.ports);
     expect(ended.slotEvents).toEqual([]);
-    const deleted = fakes([], { deleted: true });
-    await attemptDelivery(subscriptionTask, deleted.ports);
-    expect(deleted.slotEvents).toEqual([expect.stringMatching(/^take /), 'give back after 0 sent']);
   });
 });
 
