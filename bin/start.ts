@@ -2,11 +2,12 @@
  * `npm start`: the whole service on this machine. Environment (product-decisions §11):
  * PORT (3000), DYNAMODB_ENDPOINT (http://127.0.0.1:8000), TABLE_NAME (payment-ops),
  * DATA_DIR (.data; ':memory:' keeps nothing); S3_PORT (4568: the local S3 of the evidence
- * documents); LAMBDA_ARTIFACTS (a `cdk synth -o` folder: run
- * its bundles, artifact mode); LAMBDA_MAX_WORKERS (invocations per function at once, in both
- * modes; two per core).
+ * documents); ACQUIRER_PORT (3001, the local Adyen); LAMBDA_ARTIFACTS (a `cdk synth -o`
+ * folder: run its bundles, artifact mode); LAMBDA_MAX_WORKERS (invocations per function at
+ * once, in both modes; two per core).
  */
 import '../shared/quiet-sdk';
+import { DEFAULT_ACQUIRER_PORT } from './local/adyen';
 import { startLocalStack } from './local/stack';
 
 async function main() {
@@ -23,9 +24,11 @@ async function main() {
     artifacts: process.env.LAMBDA_ARTIFACTS,
     maxWorkersPerFunction: process.env.LAMBDA_MAX_WORKERS ? Number(process.env.LAMBDA_MAX_WORKERS) : undefined,
     logDir: process.env.LAMBDA_LOG_DIR,
+    acquirerPort: process.env.ACQUIRER_PORT ? Number(process.env.ACQUIRER_PORT) : DEFAULT_ACQUIRER_PORT,
   });
   console.log(`Payment operations service ready at ${stack.baseUrl} (API under ${stack.baseUrl}/v1)`);
   console.log(`Local S3 (evidence documents) at ${stack.s3Url}`);
+  console.log(`Local Adyen (the acquirer of live payments) at ${stack.acquirer.url}`);
   if (stack.artifacts) console.log(`Artifact mode: every function runs from its bundle in ${process.env.LAMBDA_ARTIFACTS}`);
   if (stack.demo) {
     console.log(`Demo organization ${stack.demo.orgId}, acceptor ${stack.demo.acceptorId}, user ${stack.demo.userId}`);

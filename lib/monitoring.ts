@@ -1,4 +1,4 @@
-import { Duration, Stack } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import {
   Alarm,
@@ -18,9 +18,13 @@ import { Construct } from 'constructs';
 import { DIMENSION, METRIC, METRICS_NAMESPACE, SERVICE_NAME } from '../shared/observability/catalog';
 
 export interface MonitoringProps {
+  /** The stack whose functions it watches (it lives in a stack of its own). */
+  watched: Construct;
   api: HttpApi;
   /** The queue the stream publisher's on-failure destination writes to. */
   publisherFailures: Queue;
+  /** The queue the acquirer notification processor's on-failure destination writes to. */
+  acquirerProcessingFailures: Queue;
   jobs: IFunction;
   /** Alarms created next to what they watch (dead letters, stream iterator age), shown on the dashboard too. */
   alarms: IAlarm[];
@@ -37,6 +41,16 @@ export function serviceMetric(metricName: string, statistic = 'Sum', dimensions:
   return new Metric({ namespace: METRICS_NAMESPACE, metricName, dimensionsMap: { service: SERVICE_NAME, ...dimensions }, statistic, period: FIVE_MINUTES });
 }
 
+/** The sum of a metric over the values of its dimension: alarms may not search, so each value is named. */
+function sumOver(metricName: string, dimension: string, values: string[]): MathExpression {
+  return new MathExpression({
+    expression: values.map((_, index) => `FILL(m${index}, 0)`).join(' + '),
+    usingMetrics: Object.fromEntries(values.map((value, index) => [`m${index}`, serviceMetric(metricName, 'Sum', { [dimension]: value })])),
+    label: metricName,
+    period: FIVE_MINUTES,
+  });
+}
+
 /** Every value of a metric's dimension, one line each (dashboards may search; alarms may not). */
 function byDimension(metricName: string, dimension: string): MathExpression {
   return new MathExpression({
@@ -48,7 +62,7 @@ function byDimension(metricName: string, dimension: string): MathExpression {
 
 /**
  * The alarms of docs/operations.md (each one a runbook section there) and one dashboard with
- * the business metrics and every alarm. Created last in the stack: it watches every function.
+ * the business metrics and every alarm. Created last: it watches every function of `watched`.
  */
 export class Monitoring extends Construct {
   readonly alarms: Alarm[] = [];
@@ -90,8 +104,8 @@ export class Monitoring extends Construct {
       comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
     });
 
-    const functions = Stack.of(this)
-      .node.findAll()
+    const functions = props.watched.node
+      .findAll()
       .filter((construct): construct is LambdaFunction => construct instanceof LambdaFunction);
     for (let start = 0, group = 1; start < functions.length; start += METRICS_PER_ALARM, group++) {
       const members = functions.slice(start, start + METRICS_PER_ALARM);
@@ -142,6 +156,44 @@ export class Monitoring extends Construct {
       comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
     });
 
+    // The acquirer (docs/operations.md "The acquirer").
+    alarm('AcquirerNotificationsRefused', 'Notification batches refused unread at POST /acquirer/adyen/notifications: bad credentials, a bad signature, or not a batch.', {
+      metric: sumOver(METRIC.acquirerNotificationsRefused, DIMENSION.reason, ['credentials', 'signature', 'malformed']),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    });
+    alarm('AcquirerNotificationsUnmatched', 'Acquirer notifications that name nothing the service can apply them to (processed, nothing changed).', {
+      metric: serviceMetric(METRIC.acquirerNotificationsUnmatched),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    });
+    alarm('AcquirerModificationsFailed', 'The acquirer reported a capture (CAPTURE_FAILED: the credit was taken back) or a cancel that failed.', {
+      metric: sumOver(METRIC.acquirerModificationsFailed, DIMENSION.operation, ['capture', 'cancel']),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    });
+    alarm('AcquirerCommandsParked', 'A capture or cancel owed to the acquirer is no longer retried (refused, or unreachable for hours).', {
+      metric: serviceMetric(METRIC.acquirerCommandsParked),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    });
+    alarm('AcquirerUnavailable', 'Calls to the acquirer (sessions, captures, cancels, refunds) fail as unreachable, in 3 of the last 3 five-minute periods.', {
+      metric: sumOver(METRIC.acquirerUnavailable, DIMENSION.operation, ['session', 'capture', 'cancel', 'refund']),
+      threshold: 5,
+      evaluationPeriods: 3,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    });
+    alarm('AcquirerNotificationsOnFailure', 'Acquirer notifications the processor gave up on after its retries (kept in the table, not processed).', {
+      metric: props.acquirerProcessingFailures.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES }),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    });
+
     const graph = (title: string, left: IMetric[], right: IMetric[] = []) => new GraphWidget({ title, left, right, width: 12, height: 6 });
     const count = (name: string) => serviceMetric(name).with({ label: name });
     this.dashboard = new Dashboard(this, 'Dashboard', { defaultInterval: Duration.hours(24) });
@@ -155,6 +207,11 @@ export class Monitoring extends Construct {
         [serviceMetric(METRIC.oldestHeldRefundAge, 'Maximum').with({ label: 'oldest held refund (s)' })],
       ),
       graph('Chargebacks', [count(METRIC.chargebacksOpened), count(METRIC.chargebacksAutoAccepted)]),
+      graph(
+        'Acquirer',
+        [byDimension(METRIC.acquirerNotificationsRefused, DIMENSION.reason), count(METRIC.acquirerNotificationsUnmatched), count(METRIC.acquirerCommandsParked)],
+        [byDimension(METRIC.acquirerModificationsFailed, DIMENSION.operation), byDimension(METRIC.acquirerUnavailable, DIMENSION.operation)],
+      ),
       graph(
         'Webhook attempts',
         [byDimension(METRIC.webhookAttempts, DIMENSION.outcome)],

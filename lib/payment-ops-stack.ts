@@ -12,6 +12,7 @@ import { Construct } from 'constructs';
 import { minimumVisibilityTimeoutSeconds } from '../shared/aws-limits';
 import { INDEXES, KEY, TTL_ATTRIBUTE } from '../shared/db/table';
 import { routes, unmatchedRouteHandler } from '../shared/api';
+import { Acquirer } from './acquirer';
 import { ServiceFunction } from './api-function';
 import { EvidenceDocuments } from './documents';
 import { Monitoring } from './monitoring';
@@ -100,8 +101,9 @@ export class PaymentOpsStack extends Stack {
     const routeLogs = new LogGroup(this, 'RouteLogs', { retention: RetentionDays.ONE_MONTH });
     // The dashboard is served by the API, so its origin is the API's.
     this.documents = new EvidenceDocuments(this, 'EvidenceDocuments', { dashboardOrigin: this.api.apiEndpoint });
+    const acquirer = new Acquirer(this, 'Acquirer', { table: this.table, environment });
     for (const [area, areaRoutes] of routesByArea(routes)) {
-      new RouteArea(this, `${area}Routes`, { routes: areaRoutes, api: this.api, table: this.table, documents: this.documents, logGroup: routeLogs, environment });
+      new RouteArea(this, `${area}Routes`, { routes: areaRoutes, api: this.api, table: this.table, documents: this.documents, acquirer, logGroup: routeLogs, environment });
     }
     // Every request no route takes: a wrong method on a route's path (405 with Allow) or an unknown path (404), as the envelope.
     const unmatched = new ServiceFunction(this, `Route-${unmatchedRouteHandler}`, { handler: unmatchedRouteHandler, environment, logGroup: routeLogs }).function;
@@ -117,8 +119,10 @@ export class PaymentOpsStack extends Stack {
       timeout: Duration.seconds(55),
     }).function;
     this.table.grantReadWriteData(jobs);
+    // Live refunds go to the acquirer, and the captures and cancels it could not take are sent again.
+    acquirer.connect(jobs);
     new Rule(this, 'EveryMinute', {
-      description: 'Minute jobs: expire payment links and open payments, remind of and accept overdue chargebacks, process held refunds',
+      description: 'Minute jobs: expire payment links and open payments, remind of and accept overdue chargebacks, process refunds, send owed captures and cancels',
       schedule: Schedule.rate(Duration.minutes(1)),
       targets: [new LambdaFunction(jobs, { retryAttempts: 0 })],
     });
@@ -144,14 +148,17 @@ export class PaymentOpsStack extends Stack {
     const webhooks = new WebhookDelivery(this, 'Webhooks', { table: this.table, bus: this.bus, queue: this.webhookQueue, deadLetterQueue: this.webhookDeadLetterQueue });
 
     new Monitoring(this, 'Monitoring', {
+      watched: this,
       api: this.api,
       publisherFailures: webhooks.publisherFailures,
+      acquirerProcessingFailures: acquirer.processingFailures,
       jobs,
-      alarms: [deadLettersAlarm, webhooks.publisherIteratorAgeAlarm],
+      alarms: [deadLettersAlarm, webhooks.publisherIteratorAgeAlarm, acquirer.processorIteratorAgeAlarm],
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
+    new CfnOutput(this, 'AcquirerSecretArn', { value: acquirer.secret.secretArn });
 
     this.suppressReviewedFindings();
   }

@@ -6,6 +6,7 @@ import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { methodsOf, type Route } from '../shared/api/operation';
+import type { Acquirer } from './acquirer';
 import { ServiceFunction } from './api-function';
 import type { EvidenceDocuments } from './documents';
 
@@ -39,6 +40,8 @@ export interface RouteAreaProps {
   table: Table;
   /** The evidence documents' bucket, granted to the routes that declare `documents`. */
   documents: EvidenceDocuments;
+  /** The acquirer, connected to the routes that declare `acquirer` (its secret). */
+  acquirer: Acquirer;
   /** The one log group of every route's function (decisions 49). */
   logGroup: ILogGroup;
   environment: Record<string, string>;
@@ -47,7 +50,7 @@ export interface RouteAreaProps {
 /**
  * One area's routes in a nested stack of their own (docs/decisions.md), so that the stack
  * grows by areas and no template nears CloudFormation's 500 resources: per route its function
- * (role, policy; the parent's log group), its table and bucket grants, its integration, one invoke permission whatever
+ * (role, policy; the parent's log group), its table, bucket and acquirer grants, its integration, one invoke permission whatever
  * its methods, and a route per method on the parent's HTTP API.
  */
 export class RouteArea extends NestedStack {
@@ -64,6 +67,7 @@ export class RouteArea extends NestedStack {
       if (route.table === 'write') props.table.grantReadWriteData(fn);
       else if (route.table === 'read') props.table.grantReadData(fn);
       if (route.documents) props.documents.grant(fn, route.documents);
+      if (route.acquirer) props.acquirer.connect(fn);
       // One invoke permission per function, whatever its methods: a permission per route would add a resource for each HEAD route.
       const integration = new HttpLambdaIntegration(`Integration-${route.handler}`, fn, { scopePermissionToRoute: false });
       for (const method of methodsOf(route)) {

@@ -1,18 +1,18 @@
 import { Duration } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, type EventBus } from 'aws-cdk-lib/aws-events';
 import { SqsQueue } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { FilterCriteria, StartingPosition, type IFunction } from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
-import { NagSuppressions } from 'cdk-nag';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { AWS_WEBHOOK_SETTINGS } from '../shared/webhooks/settings';
 import { receivesToAttempt } from '../shared/webhooks/sqs-delivery-queue';
 import { EVENT_SOURCE, PUBLISHABLE_RECORD_FILTERS } from '../shared/webhooks/stream-records';
 import { ServiceFunction } from './api-function';
+import { consumeTableStream } from './stream-consumer';
 
 /** The delivery function's timeout: its queue's visibility timeout is six times this (AWS_LIMITS). */
 export const DELIVERER_TIMEOUT_SECONDS = 30;
@@ -56,24 +56,18 @@ export class WebhookDelivery extends Construct {
       environment: { EVENT_BUS_NAME: props.bus.eventBusName },
       timeout: Duration.seconds(60),
     }).function;
-    this.publisherFailures = new Queue(this, 'PublisherFailures', {
-      retentionPeriod: Duration.days(14),
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
+    // One record EventBridge refuses never blocks its shard: after the retries it goes to the on-failure queue, which alarms.
+    const consumer = consumeTableStream(this, publisher, {
+      table: props.table,
+      batchSize: 100,
+      retryAttempts: PUBLISHER_RETRY_ATTEMPTS,
+      filters: PUBLISHABLE_RECORD_FILTERS,
+      failuresId: 'PublisherFailures',
+      alarmId: 'PublisherIteratorAgeAlarm',
+      alarmDescription: 'Outbox events wait in the table stream for more than 5 minutes (publisher failing or throttled). Runbook: docs/operations.md#publisheriteratoragealarm',
     });
-    publisher.addEventSource(
-      new DynamoEventSource(props.table, {
-        startingPosition: StartingPosition.TRIM_HORIZON,
-        batchSize: 100,
-        bisectBatchOnError: true,
-        reportBatchItemFailures: true,
-        // Bounded, so one record EventBridge refuses never blocks its shard: after the retries
-        // (the batch bisected down to that record) it goes to the on-failure queue, which alarms.
-        retryAttempts: PUBLISHER_RETRY_ATTEMPTS,
-        filters: PUBLISHABLE_RECORD_FILTERS.map((filter) => FilterCriteria.filter(filter)),
-        onFailure: new SqsDlq(this.publisherFailures),
-      }),
-    );
+    this.publisherFailures = consumer.failures;
+    this.publisherIteratorAgeAlarm = consumer.iteratorAgeAlarm;
     props.bus.grantPutEventsTo(publisher);
     this.publisher = publisher;
 
@@ -105,30 +99,5 @@ export class WebhookDelivery extends Construct {
       }),
     );
     this.deliverer = deliverer;
-
-    this.publisherIteratorAgeAlarm = new Alarm(this, 'PublisherIteratorAgeAlarm', {
-      alarmDescription: 'Outbox events wait in the table stream for more than 5 minutes (publisher failing or throttled). Runbook: docs/operations.md#publisheriteratoragealarm',
-      metric: publisher.metric('IteratorAge', { statistic: 'Maximum', period: Duration.minutes(1) }),
-      threshold: 5 * 60 * 1000,
-      evaluationPeriods: 5,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-    });
-
-    NagSuppressions.addResourceSuppressions(
-      publisher,
-      [
-        {
-          id: 'AwsSolutions-IAM5',
-          reason: 'Function Publisher: dynamodb:ListStreams has no resource-level permissions; its stream read actions are limited to this table\'s stream.',
-          appliesTo: ['Resource::*'],
-        },
-      ],
-      true,
-    );
-    // SQS3 has no finding ids, so it cannot take appliesTo: it is scoped to this queue.
-    NagSuppressions.addResourceSuppressions(this.publisherFailures, [
-      { id: 'AwsSolutions-SQS3', reason: 'Queue PublisherFailures is itself a dead-letter destination (the publisher stream\'s on-failure destination).' },
-    ]);
   }
 }

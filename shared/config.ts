@@ -14,6 +14,10 @@ export interface ServiceConfig {
   documentsBucket?: string;
   /** S3_ENDPOINT: the local stack's S3-compatible server (source mode), as DYNAMODB_ENDPOINT is its DynamoDB. */
   s3Endpoint?: string;
+  /** ADYEN_SECRET_ARN: the one secret holding the acquirer's credentials; set only on the functions that talk to Adyen. */
+  adyenSecretArn?: string;
+  /** SECRETS_MANAGER_ENDPOINT: the local stack's Secrets Manager (source mode), as DYNAMODB_ENDPOINT is its DynamoDB. */
+  secretsManagerEndpoint?: string;
   eventVersion: string;
   /** REFUND_CANCEL_WINDOW_SECONDS: how long a covered pending refund can be canceled before it is processed. */
   refundCancelWindowSeconds: number;
@@ -42,6 +46,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     dynamodbEndpoint: env.DYNAMODB_ENDPOINT,
     documentsBucket: env.DOCUMENTS_BUCKET,
     s3Endpoint: env.S3_ENDPOINT,
+    adyenSecretArn: env.ADYEN_SECRET_ARN,
+    secretsManagerEndpoint: env.SECRETS_MANAGER_ENDPOINT,
     eventVersion: EVENT_VERSION,
     refundCancelWindowSeconds: seconds(env, 'REFUND_CANCEL_WINDOW_SECONDS', DEFAULT_REFUND_CANCEL_WINDOW_SECONDS),
   };

@@ -25,5 +25,9 @@ export interface LocalFunctions {
   loadHandler(name: string): Promise<RouteInvoker>;
   /** The minute jobs and the event machinery, until `stop`. */
   startBackground(): Promise<void>;
+  /** Every minute job once now, as the schedule would run them (tests need not wait a minute). */
+  runMinuteJobs(): Promise<void>;
+  /** Every minute job once now, as the schedule would run them (tests need not wait a minute). */
+  runMinuteJobs(): Promise<void>;
   stop(): Promise<void>;
 }

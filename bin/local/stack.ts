@@ -1,3 +1,4 @@
+import type { AdyenSecret } from '../../shared/acquirer/adyen-secret';
 import { createDocumentClient, documentClient } from '../../shared/db/client';
 import { runAllJobs } from '../../shared/jobs';
 import { createServices } from '../../shared/services';
@@ -5,8 +6,12 @@ import { createDirectory } from '../../shared/db/directory';
 import { routes, unmatchedRouteHandler } from '../../shared/api';
 import { methodsOf } from '../../shared/api/operation';
 import { SCOPES } from '../../shared/auth/principal';
+import type { LocalAcquirer } from './adyen';
+import { LOCAL_MERCHANT_ACCOUNT, planLocalAcquirer, startNotificationMapping, type LocalAcquirerPlan } from './acquirer';
 import { startArtifactFunctions, type ArtifactFunctions } from './artifacts/functions';
 import { backgroundTasks } from './background';
+import { freePort } from './free-port';
+import { localSecrets, startLocalSecretsManager } from './secrets-manager';
 import { ensureDynamoDbLocal, ensureTable, type RunningDynamoDb } from './dynamodb-local';
 import { LOCAL_DOCUMENTS_BUCKET, startLocalS3 } from './s3';
 import type { LocalFunctions, RouteInvoker } from './functions';
@@ -34,6 +39,8 @@ export interface LocalStackOptions {
   s3Port?: number;
   /** Artifact mode: a folder for each function's output (`<name>.log`) instead of this process's stdout. */
   logDir?: string;
+  /** Where the local Adyen listens (`npm start`: ACQUIRER_PORT, default 3001); unset or 0 takes a free port. */
+  acquirerPort?: number;
 }
 
 export interface LocalStack {
@@ -41,6 +48,10 @@ export interface LocalStack {
   port: number;
   /** The local S3 (evidence documents). */
   s3Url: string;
+  /** The local Adyen (product-decisions §12): where its hosted pages and test controls are, and the credentials of this run. */
+  acquirer: { url: string; secret: AdyenSecret };
+  /** Runs every minute job once now, as the schedule would (artifact mode: the schedule's function), and waits for it. */
+  runMinuteJobs(): Promise<void>;
   demo?: DemoAccount;
   /** Artifact mode only: the functions' execution environments. */
   artifacts?: ArtifactFunctions;
@@ -70,10 +81,17 @@ export function sourceRoutes(environmentsPerFunction = defaultEnvironmentsPerFun
   };
 }
 
-/** The TypeScript sources: the same handler modules in this process, the minute jobs and the event pipeline in-process too. */
-async function sourceFunctions(options: LocalStackOptions): Promise<LocalFunctions> {
+/**
+ * The TypeScript sources: the same handler modules in this process, the minute jobs, the event
+ * pipeline and the acquirer notifications' stream mapping in-process too. The acquirer's secret
+ * is read as in AWS (ADYEN_SECRET_ARN), from a local Secrets Manager (SECRETS_MANAGER_ENDPOINT).
+ */
+async function sourceFunctions(options: LocalStackOptions, acquirer: LocalAcquirerPlan): Promise<LocalFunctions> {
   await ensureTable(options.dynamodbEndpoint, options.tableName);
-  const stoppers: (() => Promise<void>)[] = [];
+  const secretsManager = await startLocalSecretsManager(localSecrets([acquirer.secret]));
+  process.env.SECRETS_MANAGER_ENDPOINT = secretsManager.url;
+  process.env.ADYEN_SECRET_ARN = acquirer.secret.arn;
+  const stoppers: (() => Promise<void>)[] = [secretsManager.close];
   return {
     // One route per method, as the stack deploys them.
     routes: routes.flatMap((route) => methodsOf(route).map((method) => ({ method, path: route.path, handler: route.handler }))),
@@ -82,7 +100,9 @@ async function sourceFunctions(options: LocalStackOptions): Promise<LocalFunctio
     async startBackground() {
       stoppers.push(startMinuteJobs(options));
       for (const start of backgroundTasks) stoppers.push(await start({ dynamodbEndpoint: options.dynamodbEndpoint, tableName: options.tableName }));
+      stoppers.push(await startNotificationMapping({ endpoint: options.dynamodbEndpoint, tableName: options.tableName, dataDir: options.dataDir }));
     },
+    runMinuteJobs: () => runJobsOnce(options),
     async stop() {
       for (const stop of stoppers.reverse()) await stop();
     },
@@ -95,7 +115,8 @@ async function sourceFunctions(options: LocalStackOptions): Promise<LocalFunctio
  * 2. serve every route through the same Lambda handlers (the sources, or the bundles of a
  *    `cdk synth` output in artifact mode);
  * 3. on an empty store, create the demo organization with a test and a live key;
- * 4. run the minute jobs and the outbox publisher until stopped.
+ * 4. start the local Adyen, its notifications going to the stack's receiver;
+ * 5. run the minute jobs, the outbox publisher and the notifications' processing until stopped.
  */
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const dynamo: RunningDynamoDb = await ensureDynamoDbLocal(options.dynamodbEndpoint, options.dataDir);
@@ -112,6 +133,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // Source mode's functions reach it as the deployed ones reach S3; artifact mode's through the AWS edge.
     process.env.S3_ENDPOINT = s3.url;
     process.env.DOCUMENTS_BUCKET ??= LOCAL_DOCUMENTS_BUCKET;
+    const acquirer = planLocalAcquirer(options.acquirerPort || (await freePort()));
     const artifacts = options.artifacts
       ? await startArtifactFunctions({
           dir: options.artifacts,
@@ -122,9 +144,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
           maxWorkersPerFunction: options.maxWorkersPerFunction,
           logDir: options.logDir,
           apiUrl: () => configuredBaseUrl ?? `http://127.0.0.1:${api!.port}`,
+          acquirerSecret: acquirer.secret.value,
         })
       : undefined;
-    const functions = artifacts ?? (await sourceFunctions(local));
+    const functions = artifacts ?? (await sourceFunctions(local, acquirer));
     stoppers.push(functions.stop);
     api = await startApiServer({
       routes: functions.routes,
@@ -137,12 +160,19 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       },
     });
     stoppers.push(api.close);
+    const baseUrl = configuredBaseUrl ?? `http://127.0.0.1:${api.port}`;
+    const localAdyen: LocalAcquirer = await acquirer.start(`${baseUrl}/acquirer/adyen/notifications`).catch((error: NodeJS.ErrnoException) => {
+      throw error.code === 'EADDRINUSE' ? new Error(`ACQUIRER_PORT ${acquirer.port} is in use: set ACQUIRER_PORT to a free port for the local Adyen`) : error;
+    });
+    stoppers.push(localAdyen.stop);
     const demo = options.seedDemo ? await seedDemo(local) : undefined;
     if (options.background) await functions.startBackground();
     return {
-      baseUrl: configuredBaseUrl ?? `http://127.0.0.1:${api.port}`,
+      baseUrl,
       port: api.port,
       s3Url: s3.url,
+      acquirer: { url: localAdyen.url, secret: JSON.parse(acquirer.secret.value) as AdyenSecret },
+      runMinuteJobs: functions.runMinuteJobs,
       demo,
       artifacts,
       stop: async () => {
@@ -169,7 +199,7 @@ async function seedDemo(options: LocalStackOptions): Promise<DemoAccount | undef
 async function seedDemoWith(directory: ReturnType<typeof createDirectory>): Promise<DemoAccount | undefined> {
   if (await directory.hasAnyOrganization()) return undefined;
   const org = await directory.createOrganization('Demo organization');
-  const acceptor = await directory.createAcceptor(org.id, 'Demo web shop');
+  const acceptor = await directory.createAcceptor(org.id, 'Demo web shop', LOCAL_MERCHANT_ACCOUNT);
   const user = await directory.createUser(org.id, 'member');
   const scopes = [...SCOPES];
   const test = await directory.createApiKey({ orgId: org.id, creatorId: user.userId, mode: 'test', scopes });
@@ -177,22 +207,25 @@ async function seedDemoWith(directory: ReturnType<typeof createDirectory>): Prom
   return { orgId: org.id, acceptorId: acceptor.id, userId: user.userId, testToken: test.token, liveToken: live.token };
 }
 
+/** Every minute job once, as the schedule runs them; a failed job is reported, the others run. */
+async function runJobsOnce(options: LocalStackOptions): Promise<void> {
+  const db = createDocumentClient({ endpoint: options.dynamodbEndpoint });
+  try {
+    for (const result of await runAllJobs(createServices(db, options.tableName).jobs)) if (result.error) console.error(`job ${result.name} failed: ${result.error}`);
+  } finally {
+    db.destroy();
+  }
+}
+
 /** The EventBridge schedule's local twin: every minute job, every minute, until stopped. */
 function startMinuteJobs(options: LocalStackOptions): () => Promise<void> {
-  const db = createDocumentClient({ endpoint: options.dynamodbEndpoint });
-  const { jobs } = createServices(db, options.tableName);
   let running: Promise<unknown> | undefined;
   const timer = setInterval(() => {
     if (running) return; // a run longer than a minute is not overlapped by the next
-    running = runAllJobs(jobs)
-      .then((results) => {
-        for (const result of results) if (result.error) console.error(`job ${result.name} failed: ${result.error}`);
-      })
-      .finally(() => (running = undefined));
+    running = runJobsOnce(options).finally(() => (running = undefined));
   }, 60_000);
   return async () => {
     clearInterval(timer);
     await running;
-    db.destroy();
   };
 }

@@ -10,6 +10,13 @@ const nameOf = (value: unknown): string => {
   return name;
 };
 
+/** An acquirer merchant account code, as Adyen's Customer Area names them (`AdyenDemoECOM`). */
+const merchantAccountOf = (value: unknown): string => {
+  const account = String(value);
+  if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,79}$/.test(account)) throw new UsageError('--merchant-account must be 1 to 80 letters, digits, _ . or -, starting with a letter or digit');
+  return account;
+};
+
 const oneOf = <T extends string>(name: string, value: unknown, allowed: readonly T[]): T => {
   if (!allowed.includes(value as T)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')}`);
   return value as T;
@@ -34,9 +41,11 @@ export function directoryCommands(directory: () => Directory): OpsCommand[] {
     },
     {
       words: 'acceptor create',
-      usage: '--org ORG --name N',
-      options: { org: { type: 'string', required: true }, name: { type: 'string', required: true } },
-      run: async ({ org, name }) => ({ id: (await directory().createAcceptor(String(org), nameOf(name))).id }),
+      usage: '--org ORG --name N [--merchant-account NAME]',
+      options: { org: { type: 'string', required: true }, name: { type: 'string', required: true }, 'merchant-account': { type: 'string' } },
+      run: async ({ org, name, 'merchant-account': merchantAccount }) => ({
+        id: (await directory().createAcceptor(String(org), nameOf(name), merchantAccount === undefined ? undefined : merchantAccountOf(merchantAccount))).id,
+      }),
     },
     {
       words: 'user create',

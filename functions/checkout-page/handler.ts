@@ -4,13 +4,15 @@ import { CLIENT_KEY_COOKIE, clientKeyCookie, isClientKey, newClientKey } from '.
 import { cookiesOf } from '../../shared/http/cookies';
 import { acceptsHtml, pageHandler } from '../../shared/http/page';
 import { CheckoutDeniedError, checkoutPreview, merchantOf, openCheckout } from '../../shared/use-cases/checkout';
+import { hostedPaymentPage } from '../../shared/use-cases/live-checkout';
 
 const deps = checkoutOpeningServices();
 
 /**
- * GET /checkout/{id}: the customer's checkout page (public). A HEAD, or a request that does not
- * take HTML (a link preview, a mail scanner), only looks: it gets the page's status (200, the
- * 409 of a denial, 404) and the page without a form, and opens no payment nor writes anything.
+ * GET /checkout/{id}: the customer's checkout page (public); in live mode it opens the
+ * acquirer's hosted payment page for its Pay. A HEAD, or a request that does not take HTML (a
+ * link preview, a mail scanner), only looks: it gets the page's status (200, the 409 of a
+ * denial, 404) and the page without a form, and opens no payment nor writes anything.
  */
 export const handler = pageHandler(async (event, urls) => {
   const linkId = event.pathParameters?.id ?? '';
@@ -26,6 +28,7 @@ export const handler = pageHandler(async (event, urls) => {
   const cookies = known === clientKey ? undefined : [clientKeyCookie(clientKey, urls.checkout.startsWith('https:'))];
   try {
     const { link, payment } = await openCheckout(context, linkId, { clientKey, returning: known === clientKey });
+    if (link.mode === 'live') await hostedPaymentPage(context, link, payment, urls);
     const merchant = await merchantOf(context, link);
     return { status: 200, html: checkoutPage({ link, merchant, paymentId: payment.id, action }), cookies };
   } catch (error) {

@@ -1,10 +1,10 @@
-import { jobServices } from '../../shared/services/jobs';
+import { testModeJobServices } from '../../shared/services/jobs';
 import { testHelperRunJob } from '../../shared/api/jobs';
 import { NotFoundError } from '../../shared/errors';
 import { idempotentApiHandler } from '../../shared/http/idempotent-api';
 import { findJob, jobRunResource } from '../../shared/jobs';
 
-const jobs = jobServices();
+const jobs = testModeJobServices();
 
 /** POST /v1/test_helpers/jobs/{name}: runs one minute job now (test keys only). */
 export const handler = idempotentApiHandler(

@@ -26,7 +26,7 @@ import {
   type ModificationReceipt,
   type RefundRequest,
 } from '../domain/acquirer';
-import type { Money } from '../money';
+import { minorDigitsOf, type Money } from '../money';
 import * as z from '../zod';
 
 /**
@@ -36,7 +36,21 @@ import * as z from '../zod';
  * `adyen-disputes.ts` and `adyen-notifications.ts` send and receive what these build.
  */
 
-const amountOf = (money: Money) => ({ value: money.minor, currency: money.currency });
+/**
+ * Adyen counts in each currency's own minor unit (JPY in yen, KWD in fils), the service in
+ * hundredths of the major unit in every currency (shared/money.ts): `100000` JPY hundredths are
+ * `1000` at Adyen, `150` KWD hundredths `1500`.
+ */
+function amountOf(money: Money) {
+  const shift = (minorDigitsOf(money.currency) ?? 2) - 2;
+  return { value: shift >= 0 ? money.minor * 10 ** shift : money.minor / 10 ** -shift, currency: money.currency };
+}
+
+/** An amount Adyen names, in the service's hundredths; a KWD amount's third digit is rounded (the service's amounts have two). */
+function moneyOf(amount: { value: number; currency: string }): Money {
+  const shift = (minorDigitsOf(amount.currency) ?? 2) - 2;
+  return { minor: shift >= 0 ? Math.round(amount.value / 10 ** shift) : amount.value * 10 ** -shift, currency: amount.currency.toUpperCase() };
+}
 
 /** A Hosted Checkout session (§12): the payment id as reference, capture held back for the service. */
 export function sessionRequest(request: HostedPaymentRequest): CreateCheckoutSessionRequest {
@@ -188,7 +202,7 @@ export function translate(item: NotificationItem): AcquirerNotification | null |
     id: `${item.eventCode}:${item.pspReference}:${item.success}`,
     occurredAt,
     merchantAccount: item.merchantAccountCode,
-    amount: { minor: item.amount.value, currency: item.amount.currency },
+    amount: moneyOf(item.amount),
   };
   if (item.eventCode === 'AUTHORISATION') {
     const payment = { ...base, paymentId: item.merchantReference, acquirerReference: item.pspReference };
@@ -220,21 +234,22 @@ function modification(item: NotificationItem, base: Base, paymentReference: stri
 
 /** A dispute's notifications share its own pspReference; `originalReference` is the disputed payment. */
 function dispute(item: NotificationItem, base: Base): AcquirerNotification | null | undefined {
-  const about = { ...base, disputeReference: item.pspReference, paymentId: item.merchantReference, paymentAcquirerReference: item.originalReference ?? null };
+  const about = {
+    ...base,
+    disputeReference: item.pspReference,
+    paymentId: item.merchantReference,
+    paymentAcquirerReference: item.originalReference ?? null,
+    // Adyen's notifications carry no case id of their own: the disputed payment's reference names the case.
+    caseId: item.originalReference ?? item.pspReference,
+    reason: { code: extra(item, 'chargebackReasonCode') ?? '', description: item.reason ?? '' },
+  };
   if (DISPUTE_WON.has(item.eventCode)) return { kind: 'dispute.won', ...about };
   if (DISPUTE_LOST.has(item.eventCode)) return { kind: 'dispute.lost', ...about };
   if (!DISPUTE_OPENED.has(item.eventCode)) return null;
   const deadline = extra(item, 'defensePeriodEndsAt');
   const deadlineAt = deadline === undefined ? null : instant(deadline);
   if (deadlineAt === undefined) return undefined;
-  return {
-    kind: 'dispute.opened',
-    ...about,
-    // Adyen's notifications carry no case id of their own: the disputed payment's reference names the case.
-    caseId: item.originalReference ?? item.pspReference,
-    reason: { code: extra(item, 'chargebackReasonCode') ?? '', description: item.reason ?? '' },
-    deadlineAt,
-  };
+  return { kind: 'dispute.opened', ...about, deadlineAt };
 }
 
 function extra(item: NotificationItem, name: string): string | undefined {

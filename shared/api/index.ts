@@ -1,3 +1,4 @@
+import { acquirerNotifications } from './acquirer';
 import { chargebackOperations } from './chargebacks';
 import { eventOperations } from './events';
 import { testHelperRunJob } from './jobs';
@@ -27,7 +28,7 @@ export const apiOperations: ApiOperation[] = [
  * Every HTTP route of the service, one function each: the CDK stack deploys them and the local
  * stack serves them from this list, each with the methods `methodsOf` gives it.
  */
-export const routes: Route[] = [...apiOperations, ...checkoutPages, ...dashboardPages, ...referencePages];
+export const routes: Route[] = [...apiOperations, ...checkoutPages, ...dashboardPages, ...referencePages, acquirerNotifications];
 
 /**
  * The function of API Gateway's `$default` route, which takes every request no route takes: a

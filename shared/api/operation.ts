@@ -45,6 +45,8 @@ interface RouteBase {
   documents?: DocumentAccess;
   /** Project files the function reads at run time, copied into its bundle at the same path. */
   files?: string[];
+  /** The function talks to the acquirer: it alone is given the acquirer's secret (ADYEN_SECRET_ARN) and may read it. */
+  acquirer?: boolean;
 }
 
 /** An HTML page or asset (checkout, dashboard, docs): outside the API document. */
@@ -83,7 +85,17 @@ export interface ApiOperation<
   body?: B;
 }
 
-export type Route = ApiOperation | PageRoute;
+/**
+ * Where another system posts its notifications (the acquirer's): public to API Gateway, the
+ * function checks the sender (credentials and signatures); outside the API document.
+ */
+export interface ReceiverRoute extends RouteBase {
+  kind: 'receiver';
+  method: 'POST';
+  auth: 'sender signature';
+}
+
+export type Route = ApiOperation | PageRoute | ReceiverRoute;
 
 export const LIST_422 =
   'A list parameter breaks a rule: `limit` outside 1..100, a malformed cursor or one naming no item of this list, both cursors at once.';
@@ -121,6 +133,8 @@ export const defineRetrieve = <P extends z.ZodMiniObject>(retrieve: Omit<Declare
   defineOperation<P, typeof NoQuery, NoBody>({ method: 'GET', table: 'read', query: NoQuery, ...retrieve });
 
 export const definePage = (page: Omit<PageRoute, 'kind'>): PageRoute => ({ kind: 'page', ...page });
+
+export const defineReceiver = (receiver: Omit<ReceiverRoute, 'kind' | 'method' | 'auth'>): ReceiverRoute => ({ kind: 'receiver', method: 'POST', auth: 'sender signature', ...receiver });
 
 /** A dashboard form performing `acts`; `scope` is the one that operation requires. */
 export type FormRoute<P extends z.ZodMiniObject = z.ZodMiniObject, B extends z.ZodMiniType = z.ZodMiniType> = PageRoute & {

@@ -4,7 +4,8 @@ import { cancelRefund, createRefund } from './refunds';
 
 /** The customer's checkout: public, keyed by the link id and the client_key cookie. */
 export const checkoutPages = /* @__PURE__ */ (() => [
-  definePage({ method: 'GET', path: '/checkout/{id}', handler: 'checkout-page', table: 'write', auth: 'public' }),
+  // In live mode it opens the acquirer's hosted payment page.
+  definePage({ method: 'GET', path: '/checkout/{id}', handler: 'checkout-page', table: 'write', auth: 'public', acquirer: true }),
   definePage({ method: 'POST', path: '/checkout/{id}', handler: 'checkout-submit', table: 'write', auth: 'public' }),
   definePage({ method: 'GET', path: '/checkout/{id}/thank-you', handler: 'checkout-thank-you', table: 'read', auth: 'public' }),
 ])();

@@ -18,26 +18,33 @@ const backLink = (link: PaymentLink, merchant: string) =>
 /**
  * The checkout: whom the customer pays, the amount as the customer reads it, the description
  * and the expiry; in test mode one button per outcome, the ones other than Pay without the
- * collected fields (`formnovalidate`), so they work in one click. A `refused` form comes back
- * with what the customer typed and each problem beside its field. Without a payment (a preview:
- * a HEAD, a client that does not take HTML) it has no form.
+ * collected fields (`formnovalidate`), so they work in one click; in live mode one Pay, which
+ * keeps the collected fields and goes on to the acquirer's payment page (the card is typed
+ * there, never here). A `refused` form comes back with what the customer typed and each
+ * problem beside its field. Without a payment (a preview: a HEAD, a client that does not take
+ * HTML) it has no form.
  */
 export function checkoutPage(page: { link: PaymentLink; merchant: string; paymentId?: string; action: string; refused?: RefusedForm }): string {
   const { link, paymentId, action, refused } = page;
   const fields = collectedFields(link).map((name) => customerField(CUSTOMER_FIELDS[name], refused?.values[name] ?? '', refused?.problems[name]));
+  const choices =
+    link.mode === 'test'
+      ? `<p class="note">Test mode: choose the outcome of this payment.</p>
+  <div class="actions">
+    ${TEST_OUTCOMES.map((outcome) => `<button type="submit" name="outcome" value="${outcome}"${outcome === 'paid' ? '' : ' formnovalidate'}>${outcomeLabel[outcome]}</button>`).join('\n    ')}
+  </div>`
+      : `<p class="note">You pay on the secure page of our payment provider.</p>
+  <div class="actions">
+    <button type="submit" name="outcome" value="paid">Pay</button>
+  </div>`;
   const form =
     paymentId === undefined
       ? ''
-      : link.mode === 'test'
-      ? `<form method="post" action="${escapeHtml(action)}">
+      : `<form method="post" action="${escapeHtml(action)}">
   <input type="hidden" name="payment_id" value="${escapeHtml(paymentId)}">
   ${fields.join('\n  ')}
-  <p class="note">Test mode: choose the outcome of this payment.</p>
-  <div class="actions">
-    ${TEST_OUTCOMES.map((outcome) => `<button type="submit" name="outcome" value="${outcome}"${outcome === 'paid' ? '' : ' formnovalidate'}>${outcomeLabel[outcome]}</button>`).join('\n    ')}
-  </div>
-</form>`
-      : `<p class="note">In live mode this page hands the payment over to the acquirer's payment page, which is not part of this service.</p>`;
+  ${choices}
+</form>`;
   return htmlDocument(
     `Pay ${formatAmount(link)}`,
     `${link.mode === 'test' ? '<span class="mode">Test mode</span>' : ''}
@@ -147,6 +154,20 @@ export function thankYouPage(paymentId: string, link: PaymentLink, merchant: str
 <p class="merchant">Paid to <strong data-testid="merchant">${escapeHtml(merchant)}</strong></p>
 <p>Payment reference: <strong data-testid="payment-id">${escapeHtml(paymentId)}</strong></p>
 ${backLink(link, merchant)}`,
+  );
+}
+
+/** A live payment whose outcome the acquirer has not told yet: the page looks again every two seconds. */
+export function processingPage(paymentId: string, link: PaymentLink, merchant: string): string {
+  return htmlDocument(
+    'Processing your payment',
+    `<h1>Processing your payment</h1>
+<p class="amount">${escapeHtml(formatAmount(link))}</p>
+<p class="merchant">To <strong data-testid="merchant">${escapeHtml(merchant)}</strong></p>
+<p data-testid="processing">We are waiting for the payment provider's answer. This page updates by itself.</p>
+<p>Payment reference: <strong data-testid="payment-id">${escapeHtml(paymentId)}</strong></p>`,
+    '',
+    '<meta http-equiv="refresh" content="2">',
   );
 }
 

@@ -5,19 +5,17 @@ import type { Payment } from '../domain/payments';
 import { isOwned } from '../domain/scope';
 import { BusinessRuleError } from '../errors';
 import { type OutboxEvent } from '../events';
-import { outboxPut } from './outbox';
+import { outboxPut, type TransactAction } from './outbox';
 import { isId } from '../ids';
 import { type PageRequest } from '../pagination';
 import { cursorById, listPage, type ListSource } from './list-page';
-import { isoMillis } from '../time';
 import { balanceOf } from '../domain/balance';
 import { balanceChange } from './balance';
 import { cancellationReasons, withConflictRetry } from './conditional';
 import { transactWrite } from './side-effects';
 import { stripKeys } from './entity';
 import { chargebackEntity, chargebackReferenceEntity } from './entities';
-import { queryDuePage } from './due';
-import type { IndexName } from './table';
+import { dueAt } from './due';
 import * as keys from './keys';
 import { scopeOf } from './entities';
 
@@ -36,15 +34,16 @@ export function createChargebackRepository(db: DynamoDBDocumentClient, tableName
 
   /**
    * One transaction: the chargeback item under `guard` (its old image comes back when the guard
-   * fails), any `checks`, the balance change of its status and its event.
+   * fails), any `checks`, the balance change of its move from `from` (undefined: created) and its event.
    */
   async function commit(
+    from: ChargebackStatus | undefined,
     chargeback: Chargeback,
     event: OutboxEvent,
     guard: { ConditionExpression: string; ExpressionAttributeNames: Record<string, string>; ExpressionAttributeValues?: Record<string, unknown> },
     checks: object[] = [],
   ): Promise<void> {
-    const delta = balanceDeltaOf(chargeback);
+    const delta = balanceDeltaOf(from, chargeback);
     // Transaction conflicts are retried here: callers see only the conditions' outcomes.
     await withConflictRetry(() =>
       transactWrite(db, [
@@ -54,15 +53,6 @@ export function createChargebackRepository(db: DynamoDBDocumentClient, tableName
         outboxPut(tableName, event),
       ]),
     );
-  }
-
-  async function* dueChargebacks(partition: string, now: Date, index?: IndexName): AsyncGenerator<Chargeback> {
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await queryDuePage(db, tableName, partition, { upTo: `${isoMillis(now)}#~`, startKey, index });
-      for (const item of page.items) yield stripKeys<Chargeback>(item)!;
-      startKey = page.nextKey;
-    } while (startKey);
   }
 
   async function page(source: Omit<ListSource, 'resolveCursor'>, accepts: (chargeback: Chargeback) => boolean, request: PageRequest) {
@@ -75,10 +65,11 @@ export function createChargebackRepository(db: DynamoDBDocumentClient, tableName
     /**
      * Records a new `open` chargeback: the item, the debit of the balance (no cover needed: a
      * chargeback may drive it negative) and the `open` event, under the condition that the
-     * payment is still paid. A payment that is not: 422 `payment_id`. A fed chargeback also
-     * claims its identity: one claimed before makes it a `duplicate`, and nothing is written.
+     * payment is still paid. A payment that is not: 422 `payment_id`. A fed chargeback (or one
+     * from the acquirer's notifications) also claims its identity: one claimed before makes it a
+     * `duplicate`, and nothing is written. `also` commits with it.
      */
-    async create(chargeback: Chargeback, paymentAmountMinor: number, event: OutboxEvent, feedIdentity?: FeedIdentity): Promise<'created' | 'duplicate'> {
+    async create(chargeback: Chargeback, paymentAmountMinor: number, event: OutboxEvent, feedIdentity?: FeedIdentity, also: TransactAction[] = []): Promise<'created' | 'duplicate'> {
       // Money leaves once: the payment is still paid and its chargebacks not won stay within its amount.
       const paymentStillPaid = {
         Update: {
@@ -104,9 +95,10 @@ export function createChargebackRepository(db: DynamoDBDocumentClient, tableName
           ]
         : [];
       try {
-        await commit(chargeback, event, { ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: { '#pk': 'PK' } }, [
+        await commit(undefined, chargeback, event, { ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: { '#pk': 'PK' } }, [
           paymentStillPaid,
           ...referenceClaim,
+          ...also,
         ]);
         return 'created';
       } catch (error) {
@@ -122,25 +114,28 @@ export function createChargebackRepository(db: DynamoDBDocumentClient, tableName
 
     /**
      * Writes `next` (with its balance change and event) only while the stored status is still
-     * `from`. When another writer moved it first, answers the stored chargeback instead.
+     * `from`, with `also`. When another writer moved it first, answers the stored chargeback instead.
      */
-    async saveTransition(from: ChargebackStatus, next: Chargeback, event: OutboxEvent): Promise<TransitionOutcome> {
-      // A won chargeback gives its amount back to the payment: it may be refunded again.
-      const paymentWon = {
+    async saveTransition(from: ChargebackStatus, next: Chargeback, event: OutboxEvent, also: TransactAction[] = []): Promise<TransitionOutcome> {
+      // A won chargeback gives its amount back to the payment (it may be refunded again); a won one lost after all takes it again.
+      const wins = next.status === 'won' && from !== 'won';
+      const losesWon = from === 'won' && next.status !== 'won';
+      const paymentMoves = {
         Update: {
           TableName: tableName,
           Key: keys.payment(next.paymentId),
           UpdateExpression: 'ADD #chargedBack :amount, #unwon :one',
           ExpressionAttributeNames: { '#chargedBack': 'chargedBackMinor', '#unwon': 'unwonChargebacks' },
-          ExpressionAttributeValues: { ':amount': -next.amountMinor, ':one': -1 },
+          ExpressionAttributeValues: wins ? { ':amount': -next.amountMinor, ':one': -1 } : { ':amount': next.amountMinor, ':one': 1 },
         },
       };
       try {
         await commit(
+          from,
           next,
           event,
           { ConditionExpression: '#status = :from', ExpressionAttributeNames: { '#status': 'status' }, ExpressionAttributeValues: { ':from': from } },
-          next.status === 'won' && from !== 'won' ? [paymentWon] : [],
+          [...(wins || losesWon ? [paymentMoves] : []), ...also],
         );
         return { saved: true };
       } catch (error) {
@@ -179,6 +174,11 @@ export function createChargebackRepository(db: DynamoDBDocumentClient, tableName
         if (reason?.code === 'ConditionalCheckFailed') return { saved: false, current: stripKeys<Chargeback>(reason.item) };
         throw error;
       }
+    /** The chargeback that claimed a feed identity (an acquirer's reference of a dispute), if any. */
+    async byIdentity(identity: FeedIdentity): Promise<Chargeback | undefined> {
+      const claim = await db.send(new GetCommand({ TableName: tableName, Key: keys.chargebackReference(identity), ConsistentRead: true }));
+      const chargebackId = claim.Item?.chargebackId as string | undefined;
+      return chargebackId ? get(chargebackId) : undefined;
     },
 
     /** GET /v1/chargebacks: an acceptor-bound key sees its acceptor's, an org-scoped key all (§3). */
@@ -200,10 +200,10 @@ export function createChargebackRepository(db: DynamoDBDocumentClient, tableName
     },
 
     /** Open chargebacks whose deadline_at is at or before `now`: the sparse DUE index, oldest deadline first, page by page. */
-    overdue: (now: Date) => dueChargebacks(keys.chargebackDeadlineDue, now),
+    overdue: (now: Date) => dueAt<Chargeback>(db, tableName, keys.chargebackDeadlineDue, now),
 
     /** Open chargebacks whose next deadline reminder is due at `now`: the sparse reminder entries of GSI4, the earliest first. */
-    remindersDue: (now: Date) => dueChargebacks(keys.chargebackReminderDue, now, 'gsi4'),
+    remindersDue: (now: Date) => dueAt<Chargeback>(db, tableName, keys.chargebackReminderDue, now, 'gsi4'),
   };
 }
 

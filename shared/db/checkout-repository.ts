@@ -1,7 +1,7 @@
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { balanceOf } from '../domain/balance';
 import { StaleLinkError, type PaymentLink, type VersionedLink } from '../domain/payment-links';
-import { PaymentNotOpenError, type Payment } from '../domain/payments';
+import { PaymentNotOpenError, type CaptureStatus, type Payment } from '../domain/payments';
 import { type OutboxEvent } from '../events';
 import { balanceChange } from './balance';
 import { cancellationReasons } from './conditional';
@@ -81,15 +81,16 @@ export function createCheckoutRepository(db: DynamoDBDocumentClient, tableName: 
      * on, not its version: still active and not expired and, for a limited link, still at the
      * paid count the events were computed from (`remaining_payments`, the inactivation). An
      * unrelated change (a new description) never sends a payer back; the version is still
-     * raised, so a whole-item write read before this one is refused. Throws StaleLinkError
-     * (with the current link; without one when a transaction in flight held one of its items,
-     * which loses the round all the same) or PaymentNotOpenError. Tried once: the payer's loop
-     * retries its rounds (checkout.ts).
+     * raised, so a whole-item write read before this one is refused. `also` commits with it
+     * (live: the capture owed to the acquirer, the notification's processed mark). Throws
+     * StaleLinkError (with the current link; without one when a transaction in flight held one
+     * of its items, which loses the round all the same) or PaymentNotOpenError. Tried once: the
+     * payer's loop retries its rounds (checkout.ts).
      */
-    async recordPaid(read: VersionedLink, next: PaymentLink, paid: Payment, events: OutboxEvent[]): Promise<void> {
+    async recordPaid(read: VersionedLink, next: PaymentLink, paid: Payment, events: OutboxEvent[], also: TransactAction[] = []): Promise<void> {
       try {
         const credit = balanceChange(tableName, balanceOf(paid), paid.amountMinor);
-        await transactWithEventsOnce(db, tableName, [paidCountUpdate(tableName, read, next, paid.paidAt!), paymentOutcomeAction(tableName, paid), credit], events);
+        await transactWithEventsOnce(db, tableName, [paidCountUpdate(tableName, read, next, paid.paidAt!), paymentOutcomeAction(tableName, paid), credit, ...also], events);
       } catch (error) {
         if (isTransactionConflict(error)) throw new StaleLinkError(undefined);
         const reasons = cancellationReasons(error);
@@ -102,13 +103,40 @@ export function createCheckoutRepository(db: DynamoDBDocumentClient, tableName: 
     /**
      * An open payment written anew with its events, while it is still open and, with
      * `activityRead`, untouched since (PaymentNotOpenError otherwise): an outcome other than
-     * paid, the expiry sweep's, or a returning customer's new activity.
+     * paid, the expiry sweep's, or a returning customer's new activity; `also` commits with it.
      */
-    async updateOpenPayment(payment: Payment, events: OutboxEvent[], activityRead?: string): Promise<void> {
+    async updateOpenPayment(payment: Payment, events: OutboxEvent[], activityRead?: string, also: TransactAction[] = []): Promise<void> {
       try {
-        await transactWithEvents(db, tableName, [paymentOutcomeAction(tableName, payment, activityRead)], events);
+        await transactWithEvents(db, tableName, [paymentOutcomeAction(tableName, payment, activityRead), ...also], events);
       } catch (error) {
         if (cancellationReasons(error)?.[0]?.code === 'ConditionalCheckFailed') throw new PaymentNotOpenError();
+        throw error;
+      }
+    },
+
+    /**
+     * A paid live payment's capture as the acquirer reports it, while it is still `from`
+     * (false otherwise: another notification moved it first). A capture that fails takes the
+     * payment's credit back from the balance; one that succeeds after a failure gives it back
+     * (docs/decisions.md). `also` commits with it.
+     */
+    async recordCapture(payment: Payment, from: CaptureStatus, to: CaptureStatus, also: TransactAction[] = []): Promise<boolean> {
+      const delta = (to === 'failed' ? -payment.amountMinor : 0) + (from === 'failed' ? payment.amountMinor : 0);
+      const capture = {
+        Update: {
+          TableName: tableName,
+          Key: keys.payment(payment.id),
+          UpdateExpression: 'SET #acquirer.#capture = :to',
+          ConditionExpression: '#acquirer.#capture = :from',
+          ExpressionAttributeNames: { '#acquirer': 'acquirer', '#capture': 'capture' },
+          ExpressionAttributeValues: { ':to': to, ':from': from },
+        },
+      };
+      try {
+        await transactWithEvents(db, tableName, [capture, ...(delta === 0 ? [] : [balanceChange(tableName, balanceOf(payment), delta)]), ...also], []);
+        return true;
+      } catch (error) {
+        if (cancellationReasons(error)?.[0]?.code === 'ConditionalCheckFailed') return false;
         throw error;
       }
     },

@@ -2,7 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { watchWrites } from './side-effects';
 
-/** AWS SDK settings for DynamoDB Local at `endpoint`: any static credentials do (shared database). */
+/** AWS SDK settings for a local stand-in at `endpoint` (DynamoDB Local, the local Secrets Manager): any static credentials do. */
 export function localAwsConfig(endpoint: string) {
   return { endpoint, region: process.env.AWS_REGION ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
 }

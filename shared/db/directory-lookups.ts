@@ -14,6 +14,8 @@ export interface Acceptor {
   id: string;
   orgId: string;
   name: string;
+  /** The acceptor's merchant account at the acquirer: its live payments are taken there (product-decisions §12). */
+  merchantAccount?: string;
   createdAt: string;
 }
 

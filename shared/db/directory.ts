@@ -112,9 +112,9 @@ export function createDirectory(db: DynamoDBDocumentClient, tableName: string) {
       return listOnGsi1<StoredApiKey>(apiKeyEntity.partition('gsi1', { org: orgId }));
     },
 
-    async createAcceptor(orgId: string, name: string): Promise<Acceptor> {
+    async createAcceptor(orgId: string, name: string, merchantAccount?: string): Promise<Acceptor> {
       await requireOrganization(orgId);
-      const acceptor = { id: newId('acceptor'), orgId, name, createdAt: isoMillis() };
+      const acceptor = { id: newId('acceptor'), orgId, name, ...(merchantAccount ? { merchantAccount } : {}), createdAt: isoMillis() };
       await db.send(new PutCommand({ TableName: tableName, Item: acceptorEntity.item(acceptor) }));
       return acceptor;
     },

@@ -1,4 +1,6 @@
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { isoMillis } from '../time';
+import { stripKeys } from './entity';
 import { INDEXES, type IndexName } from './table';
 
 export interface DuePageOptions {
@@ -29,4 +31,14 @@ export async function queryDuePage(db: DynamoDBDocumentClient, tableName: string
     }),
   );
   return { items: result.Items ?? [], nextKey: result.LastEvaluatedKey };
+}
+
+/** Every record of a DUE partition whose sort key starts with an instant at or before `now`, oldest first, page by page. */
+export async function* dueAt<T>(db: DynamoDBDocumentClient, tableName: string, partition: string, now: Date, index?: IndexName): AsyncGenerator<T> {
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await queryDuePage(db, tableName, partition, { upTo: `${isoMillis(now)}#~`, startKey, index });
+    for (const item of page.items) yield stripKeys<T>(item)!;
+    startKey = page.nextKey;
+  } while (startKey);
 }

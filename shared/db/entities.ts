@@ -1,4 +1,5 @@
 import type { Mode } from '../auth/principal';
+import type { AcquirerCommand } from '../domain/acquirer-commands';
 import { reminderDueAt, type Chargeback, type FeedIdentity } from '../domain/chargebacks';
 import type { DisputeDocument } from '../domain/dispute-documents';
 import type { VersionedLink } from '../domain/payment-links';
@@ -323,6 +324,28 @@ export const attemptSlotEntity = /* @__PURE__ */ defineEntity({ name: 'attempt_s
 /** One fixed window of a rate limit (resends): a counter that TTL removes after its window. */
 export const rateLimitEntity = /* @__PURE__ */ defineEntity({ name: 'rate_limit', label: 'Rate limit window', key: { pk: 'RATE#{subject}#{window}', sk: 'RATE' } });
 
+/**
+ * A notification of the acquirer, kept before it is acknowledged (`{notification}`: its identity,
+ * `eventCode:pspReference:success` for Adyen): a repeat of it finds it kept. The table stream
+ * hands it, while not processed, to the function that processes it once. TTL after 60 days,
+ * longer than Adyen retries one (30 days).
+ */
+export const acquirerNotificationEntity = /* @__PURE__ */ defineEntity<{ id: string }>({
+  name: 'acquirer_notification',
+  label: 'Acquirer notification',
+  key: { pk: 'ACQN#{notification}', sk: 'ACQN' },
+  values: (notification) => ({ notification: notification.id }),
+});
+
+/** A capture or cancel owed to the acquirer, per authorisation (`{reference}`: its pspReference); due while not taken. */
+export const acquirerCommandEntity = /* @__PURE__ */ defineEntity<AcquirerCommand>({
+  name: 'acquirer_command',
+  label: 'Acquirer command',
+  key: { pk: 'ACQCMD#{reference}', sk: '{operation}' },
+  indexes: { due: { pk: 'DUE#ACQ_COMMAND', sk: '{due_at}#{reference}#{operation}', when: (command) => command.status === 'due' } },
+  values: (command) => ({ reference: command.authorisation.acquirerReference, operation: command.operation, due_at: command.dueAt }),
+});
+
 export const entities = [
   organizationEntity,
   acceptorEntity,
@@ -352,4 +375,6 @@ export const entities = [
   deadLetterEntity,
   rateLimitEntity,
   attemptSlotEntity,
+  acquirerNotificationEntity,
+  acquirerCommandEntity,
 ];

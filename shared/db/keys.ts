@@ -5,13 +5,17 @@
  * the keys it uses, and only their entities.
  */
 import type { Mode } from '../auth/principal';
+import type { FeedIdentity } from '../domain/chargebacks';
 import { literalPrefix, render } from './entity';
 import {
   acceptorEntity,
+  acquirerCommandEntity,
+  acquirerNotificationEntity,
   apiKeyEntity,
   balanceEntity,
   chargebackEntity,
   disputeDocumentEntity,
+  chargebackReferenceEntity,
   checkoutSessionEntity,
   dashboardSessionEntity,
   deadLetterEntity,
@@ -79,6 +83,8 @@ export const chargebackDeadlineDue = /* @__PURE__ */ chargebackEntity.partition(
 /** Open chargebacks by the moment their next deadline reminder is due (GSI4, sparse). */
 export const chargebackReminderDue = /* @__PURE__ */ chargebackEntity.partition('gsi4', {});
 export const disputeDocument = (chargebackId: string, documentId: string) => disputeDocumentEntity.key({ cb: chargebackId, doc: documentId });
+/** The claim of a fed or notified chargeback's identity (its acquirer and reference). */
+export const chargebackReference = (identity: FeedIdentity) => chargebackReferenceEntity.key(chargebackReferenceEntity.definition.values!({ chargebackId: '' }, identity));
 
 export const settlement = (id: string) => settlementEntity.key({ stl: id });
 export const settlementList = (orgId: string) => settlementEntity.partition('gsi1', { org: orgId });
@@ -129,3 +135,7 @@ export const webhookDeadLetters = /* @__PURE__ */ (() => render(deadLetterEntity
 export const idempotency = (keyId: string, idempotencyKey: string) => idempotencyEntity.key({ key: keyId, idempotency_key: idempotencyKey });
 export const streamCheckpoint = (shardId: string) => streamCheckpointEntity.key({ shard: shardId });
 export const dashboardSession = (sessionIdHash: string) => dashboardSessionEntity.key({ hash: sessionIdHash });
+
+export const acquirerNotification = (id: string) => acquirerNotificationEntity.key({ notification: id });
+export const acquirerCommand = (reference: string, operation: string) => acquirerCommandEntity.key({ reference, operation });
+export const acquirerCommandsDue = /* @__PURE__ */ acquirerCommandEntity.partition('due', {});

@@ -1,8 +1,11 @@
-import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Principal } from '../auth/principal';
-import type { Payment } from '../domain/payments';
+import type { HostedPayment } from '../domain/acquirer';
+import { PaymentNotOpenError, type Payment } from '../domain/payments';
 import { isId } from '../ids';
 import { type PageRequest } from '../pagination';
+import { withConflictRetry } from './conditional';
 import { cursorById, listPage, scopeListPage } from './list-page';
 import { stripKeys as strip } from './entity';
 import { paymentEntity } from './entities';
@@ -49,11 +52,49 @@ export function createPaymentRepository(db: DynamoDBDocumentClient, tableName: s
     return strip<Payment>(result.Item);
   }
 
+  /** An Update of a payment conditioned on its still being open. */
+  async function whileOpen(paymentId: string, update: string, names: Record<string, string>, values: Record<string, unknown>): Promise<void> {
+    try {
+      await withConflictRetry(() =>
+        db.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keys.payment(paymentId),
+            UpdateExpression: update,
+            ConditionExpression: '#status = :open',
+            ExpressionAttributeNames: { '#status': 'status', ...names },
+            ExpressionAttributeValues: { ':open': 'open', ...values },
+          }),
+        ),
+      );
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) throw new PaymentNotOpenError();
+      throw error;
+    }
+  }
+
   return {
     get,
 
     async put(payment: Payment): Promise<void> {
       await db.send(new PutCommand({ TableName: tableName, Item: paymentItem(payment) }));
+    },
+
+    /** Keeps the acquirer's hosted payment page on a live payment that is still open (PaymentNotOpenError otherwise). */
+    async attachSession(paymentId: string, session: HostedPayment): Promise<void> {
+      await whileOpen(paymentId, 'SET #acquirer.#session = :session', { '#acquirer': 'acquirer', '#session': 'session' }, { ':session': session });
+    },
+
+    /** The customer's details on a payment that is still open (live: they are given before the acquirer's page). */
+    async saveDetails(paymentId: string, details: Pick<Payment, 'customer' | 'billing'>): Promise<void> {
+      const sets = Object.entries(details).filter(([, value]) => value !== undefined);
+      if (sets.length === 0) return;
+      await whileOpen(
+        paymentId,
+        `SET ${sets.map(([name]) => `#${name} = :${name}`).join(', ')}`,
+        Object.fromEntries(sets.map(([name]) => [`#${name}`, name])),
+        Object.fromEntries(sets.map(([name, value]) => [`:${name}`, value])),
+      );
     },
 
     /** Newest first, optionally one status only. */

@@ -1,9 +1,10 @@
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { transactWrite } from './side-effects';
 import type { Principal } from '../auth/principal';
 import type { Refund, RefundMove } from '../domain/refunds';
 import { type OutboxEvent } from '../events';
-import { outboxPut } from './outbox';
+import { outboxPut, type TransactAction } from './outbox';
 import { isId } from '../ids';
 import { type PageRequest } from '../pagination';
 import { cursorById, listPage, scopeListPage } from './list-page';
@@ -33,10 +34,13 @@ function paymentRefundedTotal(tableName: string, paymentId: string, deltaMinor: 
       Key: keys.payment(paymentId),
       UpdateExpression: 'ADD #refunded :delta',
       ConditionExpression: limited
-        ? '#status = :paid AND (attribute_not_exists(#refunded) OR #refunded <= :room) AND (attribute_not_exists(#unwon) OR #unwon <= :zero)'
+        ? '#status = :paid AND (attribute_not_exists(#refunded) OR #refunded <= :room) AND (attribute_not_exists(#unwon) OR #unwon <= :zero) AND (attribute_not_exists(#acquirer.#capture) OR #acquirer.#capture <> :failed)'
         : 'attribute_exists(#pk)',
-      ExpressionAttributeNames: { '#refunded': 'refundedMinor', ...(limited ? { '#status': 'status', '#unwon': 'unwonChargebacks' } : { '#pk': 'PK' }) },
-      ExpressionAttributeValues: { ':delta': deltaMinor, ...(limited ? { ':paid': 'paid', ':room': limitMinor - deltaMinor, ':zero': 0 } : {}) },
+      ExpressionAttributeNames: {
+        '#refunded': 'refundedMinor',
+        ...(limited ? { '#status': 'status', '#unwon': 'unwonChargebacks', '#acquirer': 'acquirer', '#capture': 'capture' } : { '#pk': 'PK' }),
+      },
+      ExpressionAttributeValues: { ':delta': deltaMinor, ...(limited ? { ':paid': 'paid', ':room': limitMinor - deltaMinor, ':zero': 0, ':failed': 'failed' } : {}) },
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
     },
   };
@@ -121,9 +125,9 @@ export function createRefundRepository(db: DynamoDBDocumentClient, tableName: st
     /**
      * Applies a transition: the refund (condition: still in its `from` state and hold), the
      * balance (a debit must be covered), the payment's refunded total and the events, in one
-     * transaction.
+     * transaction, with `also` (an acquirer notification's processed mark).
      */
-    async move(move: RefundMove, previous: Refund, events: OutboxEvent[]): Promise<MoveOutcome> {
+    async move(move: RefundMove, previous: Refund, events: OutboxEvent[], also: TransactAction[] = []): Promise<MoveOutcome> {
       const { refund } = move;
       const balanceMoves = move.balanceDeltaMinor !== 0 || move.heldDelta !== 0;
       const reasons = await transact([
@@ -147,10 +151,32 @@ export function createRefundRepository(db: DynamoDBDocumentClient, tableName: st
           : []),
         ...(move.refundedDeltaMinor !== 0 ? [paymentRefundedTotal(tableName, refund.paymentId, move.refundedDeltaMinor)] : []),
         ...events.map((event) => outboxPut(tableName, event)),
+        ...also,
       ]);
       if (!reasons) return 'moved';
       if (reasons === 'conflict') return 'conflict';
       return outcomeOf<MoveOutcome>(reasons, [[0, 'stale'], ...(balanceMoves ? [[1, 'not-covered'] as [number, MoveOutcome]] : [])], 'refund move');
+    },
+
+    /** The acquirer took a live refund: its reference, which also tells the job not to send it again. */
+    async recordAcquirerReference(id: string, reference: string): Promise<void> {
+      try {
+        await withConflictRetry(() =>
+          db.send(
+            new UpdateCommand({
+              TableName: tableName,
+              Key: keys.refund(id),
+              UpdateExpression: 'SET #reference = :reference',
+              ConditionExpression: 'attribute_exists(#pk) AND attribute_not_exists(#reference)',
+              ExpressionAttributeNames: { '#pk': 'PK', '#reference': 'acquirerReference' },
+              ExpressionAttributeValues: { ':reference': reference },
+            }),
+          ),
+        );
+      } catch (error) {
+        // Its notification came first and recorded it.
+        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      }
     },
 
     /** The held refunds of one balance, oldest first (the DUE index may lag a write briefly). */

@@ -136,6 +136,10 @@ interface AboutDispute extends NotificationBase {
   paymentId: string;
   /** The acquirer's reference of the disputed payment, when the notification names it. */
   paymentAcquirerReference: string | null;
+  /** The acquirer's case id of the dispute. */
+  caseId: string;
+  /** The scheme's reason code and the acquirer's wording of it. */
+  reason: { code: string; description: string };
 }
 
 /** What the acquirer reports, in the service's words. `reason` is the acquirer's explanation. */
@@ -150,9 +154,6 @@ export type AcquirerNotification =
   | ({ kind: 'refund.failed'; reason: string } & AboutRefund)
   | ({
       kind: 'dispute.opened';
-      /** The acquirer's case id of the dispute. */
-      caseId: string;
-      reason: { code: string; description: string };
       /** The end of the defense period; null when the acquirer gave none (the service's default applies). */
       deadlineAt: string | null;
     } & AboutDispute)

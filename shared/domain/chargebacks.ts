@@ -97,19 +97,40 @@ export function maskAccountNumber(value: string): string {
 }
 
 /**
+ * Who moves a chargeback: a merchant's action (or the test helper), the deadline sweep, or the
+ * acquirer's dispute notifications (product-decisions §12).
+ */
+export type ChargebackTrigger = 'action' | 'deadline' | 'acquirer';
+
+/**
+ * What the acquirer's outcome may move: the scheme decides whatever the chargeback's state
+ * here (a merchant need not have disputed it, and a deadline passed here does not bind the
+ * issuer), and a won chargeback can still be lost (Adyen's SECOND_CHARGEBACK after a reversal).
+ */
+const ACQUIRER_NEXT: Record<ChargebackStatus, readonly ChargebackStatus[]> = {
+  open: ['won', 'lost'],
+  disputed: ['won', 'lost'],
+  accepted: ['won', 'lost'],
+  won: ['lost'],
+  lost: [],
+};
+
+/**
  * The chargeback after moving to `to`, or a 422 naming `status` when the state table forbids the
  * move. A merchant action (`action`) on an open chargeback must come before deadline_at; the
- * deadline (`deadline`) only accepts open chargebacks at or after it. A dispute records what
- * was submitted with it (`evidence`; none from the test helper).
+ * deadline (`deadline`) only accepts open chargebacks at or after it; the acquirer (`acquirer`)
+ * rules as ACQUIRER_NEXT allows, whatever the deadline. A dispute records what was submitted
+ * with it (`evidence`; none from the test helper).
  */
 export function transitionChargeback(
   chargeback: Chargeback,
   to: ChargebackStatus,
   now: Date,
-  trigger: 'action' | 'deadline' = 'action',
+  trigger: ChargebackTrigger = 'action',
   evidence: Evidence = {},
 ): Chargeback {
-  if (!NEXT[chargeback.status].includes(to)) {
+  const allowed = (trigger === 'acquirer' ? ACQUIRER_NEXT : NEXT)[chargeback.status];
+  if (!allowed.includes(to)) {
     throw new BusinessRuleError(`A chargeback in status ${chargeback.status} cannot become ${to}`, 'status');
   }
   const overdue = now.getTime() >= Date.parse(chargeback.deadlineAt);
@@ -162,11 +183,15 @@ export function reminded(chargeback: Chargeback, hours: ReminderHours): Chargeba
   return hours === 72 ? { ...rest, nextReminderHours: 24 } : rest;
 }
 
-/** The balance movement of entering the chargeback's current status: open debits, won gives it back. */
-export function balanceDeltaOf(chargeback: Chargeback): number {
-  if (chargeback.status === 'open') return -chargeback.amountMinor;
-  if (chargeback.status === 'won') return chargeback.amountMinor;
-  return 0;
+/** What a chargeback in `status` holds of the balance: its amount, except once won. */
+const heldBy = (chargeback: Chargeback, status: ChargebackStatus | undefined) => (status === undefined || status === 'won' ? 0 : chargeback.amountMinor);
+
+/**
+ * The balance movement of a chargeback going from `from` (undefined: created) to its current
+ * status: opening debits its amount, winning gives it back, losing a won chargeback debits it again.
+ */
+export function balanceDeltaOf(from: ChargebackStatus | undefined, chargeback: Chargeback): number {
+  return heldBy(chargeback, from) - heldBy(chargeback, chargeback.status);
 }
 
 

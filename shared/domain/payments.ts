@@ -6,6 +6,7 @@ import type { PublicUrls } from '../config';
 import { AmountSchema, formatMinor } from '../money';
 import { listQueryFields, objectListSchema, pageSchema } from '../pagination';
 import { DatetimeSchema } from '../time';
+import type { HostedPayment } from './acquirer';
 import { emailAddressInput, phoneNumberInput, postalAddressInput } from './inputs';
 import { jsonLink, LinkSchema } from './links';
 
@@ -36,6 +37,34 @@ export interface Payment {
   chargedBackMinor?: number;
   /** How many of its chargebacks are not won: while any is, the payment cannot be refunded. */
   unwonChargebacks?: number;
+  /** Live only: the payment at the acquirer (product-decisions §12). */
+  acquirer?: PaymentAtAcquirer;
+}
+
+/**
+ * A paid live payment's capture: `requested` when the paid transaction commits, then as the
+ * acquirer reports it. `failed` takes the payment's credit back from the balance until a
+ * capture succeeds after all (docs/decisions.md).
+ */
+export type CaptureStatus = 'requested' | 'captured' | 'failed';
+
+export interface PaymentAtAcquirer {
+  /** The acceptor's merchant account at the acquirer, fixed when the payment opens. */
+  merchantAccount: string;
+  /** The acquirer's hosted payment page for this payment, while it is open. */
+  session?: HostedPayment;
+  /** The acquirer's reference of the authorisation that decided the payment (`acquirer_reference`). */
+  reference?: string;
+  capture?: CaptureStatus;
+}
+
+/** Where the customer reads a payment's outcome: the thank-you page (live: the acquirer's page sends the customer back there). */
+export const thankYouUrl = (urls: PublicUrls, payment: Pick<Payment, 'id' | 'paymentLinkId'>) => `${urls.checkout}/${payment.paymentLinkId}/thank-you?payment_id=${payment.id}`;
+
+/** The authorisation of a live payment, as the acquirer port names it; undefined before the acquirer named it. */
+export function authorisationOf(payment: Payment): { paymentId: string; acquirerReference: string; merchantAccount: string } | undefined {
+  const { acquirer } = payment;
+  return acquirer?.reference ? { paymentId: payment.id, acquirerReference: acquirer.reference, merchantAccount: acquirer.merchantAccount } : undefined;
 }
 
 /** `GET /v1/payments`: the standard list parameters and a `status` filter. */
@@ -101,6 +130,10 @@ export const PaymentSchema = /* @__PURE__ */ (() =>
       mode: z.enum(['test', 'live']),
       customer: z.optional(z.strictObject({ email: z.optional(z.string()), phone: z.optional(z.string()) })),
       billing: z.optional(z.strictObject({ address: z.optional(z.string()) })),
+      acquirer_reference: z.withMeta(z.nullable(z.string()), {
+        description: "Live mode: the acquirer's reference of the payment (Adyen's pspReference); null in test mode and until the acquirer names it.",
+        example: '8815850542287543',
+      }),
       links: z.strictObject({ api: LinkSchema }),
     }),
     { id: 'Payment', description: 'A payment.' },
@@ -141,6 +174,7 @@ export function paymentResource(payment: Payment, urls: PublicUrls): PaymentReso
     mode: payment.mode,
     ...(payment.customer ? { customer: payment.customer } : {}),
     ...(payment.billing ? { billing: payment.billing } : {}),
+    acquirer_reference: payment.acquirer?.reference ?? null,
     links: { api: jsonLink(`${urls.base}/v1/payments/${payment.id}`) },
   };
 }

@@ -43,6 +43,8 @@ export interface Refund {
   description: string;
   webhookUrl?: string;
   metadata: Record<string, string>;
+  /** Live: the acquirer's reference of the refund, once the acquirer took it (until then the job sends it again). */
+  acquirerReference?: string;
   createdAt: string;
   updatedAt: string;
 }
@@ -56,6 +58,8 @@ export interface RefundablePayment {
   refundedMinor?: number;
   /** Chargebacks of the payment that are not won: while any is, nothing can be refunded. */
   unwonChargebacks?: number;
+  /** Live: a payment whose capture failed took no money, so there is nothing to give back. */
+  acquirer?: { capture?: string };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -195,6 +199,8 @@ export interface RefundAmountPlan {
   limitMinor: number;
 }
 
+export const CAPTURE_FAILED_DETAIL = "The payment's capture failed at the acquirer: it took no money to refund";
+
 /**
  * Decides the refund's amount and the ceiling the payment's refunded total must respect.
  * The database enforces the ceiling again in the write (refunded total <= limit - amount), so
@@ -205,6 +211,7 @@ export function planRefundAmount(payment: RefundablePayment, request: RefundAmou
   if ((payment.unwonChargebacks ?? 0) > 0) {
     throw new BusinessRuleError('A payment with a chargeback that is not won cannot be refunded', 'payment_id');
   }
+  if (payment.acquirer?.capture === 'failed') throw new BusinessRuleError(CAPTURE_FAILED_DETAIL, 'payment_id');
   if (payment.currency.toUpperCase() !== REFUND_CURRENCY) {
     throw new BusinessRuleError('Refunds support only the currency eur', 'amount.currency');
   }
@@ -269,9 +276,14 @@ export interface RefundMove {
  * its amount, which the balance must cover. A covered refund keeps its reservation through
  * `processing` and `refunded`; `failed` and `canceled` give back what the refund reserved and
  * release the amount on the payment's refunded total. Throws 422 for a forbidden move.
+ *
+ * `acquirer`: the acquirer reported it. Besides the table, a `refunded` refund may become
+ * `failed`: the acquirer refunded it, then the scheme returned the money (Adyen's REFUND_FAILED
+ * after a REFUND success), which comes back to the balance (docs/decisions.md).
  */
-export function transitionRefund(refund: Refund, to: RefundStatus, at: string): RefundMove {
-  const allowed = REFUND_MOVES[refund.status].includes(to) && (to !== 'pending' || refund.onHold);
+export function transitionRefund(refund: Refund, to: RefundStatus, at: string, by: 'service' | 'acquirer' = 'service'): RefundMove {
+  const returned = by === 'acquirer' && refund.status === 'refunded' && to === 'failed';
+  const allowed = returned || (REFUND_MOVES[refund.status].includes(to) && (to !== 'pending' || refund.onHold));
   if (!allowed) throw new BusinessRuleError(`A refund cannot move from ${refund.status}${refund.onHold ? ' (on hold)' : ''} to ${to}`, 'status');
   const next: Refund = { ...refund, status: to, onHold: false, updatedAt: at };
   const leavesHold = refund.onHold ? -1 : 0;

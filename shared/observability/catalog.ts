@@ -31,6 +31,16 @@ export const METRIC = {
   /** Dimension `Job`. */
   jobFailures: 'JobFailures',
   oldestHeldRefundAge: 'OldestHeldRefundAgeSeconds',
+  /** Dimension `Reason`: credentials, signature, malformed (a notification batch refused unread). */
+  acquirerNotificationsRefused: 'AcquirerNotificationsRefused',
+  /** Notifications that name nothing the service can apply them to (docs/operations.md). */
+  acquirerNotificationsUnmatched: 'AcquirerNotificationsUnmatched',
+  /** Dimension `Operation`: capture, cancel (the acquirer reported the modification failed). */
+  acquirerModificationsFailed: 'AcquirerModificationsFailed',
+  /** Captures and cancels no longer retried: the acquirer refused them or stayed unreachable. */
+  acquirerCommandsParked: 'AcquirerCommandsParked',
+  /** Dimension `Operation`: session, capture, cancel, refund (the acquirer could not be reached). */
+  acquirerUnavailable: 'AcquirerUnavailable',
 } as const;
 
-export const DIMENSION = { reason: 'Reason', outcome: 'Outcome', route: 'Route', job: 'Job' } as const;
+export const DIMENSION = { reason: 'Reason', outcome: 'Outcome', route: 'Route', job: 'Job', operation: 'Operation' } as const;

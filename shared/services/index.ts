@@ -1,4 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { paymentAcquirer } from './acquirer-payments';
 import { chargebacksFor } from './chargebacks';
 import { jobsFor } from './jobs';
 import { refundsFor } from './refunds';
@@ -17,5 +18,5 @@ import { refundsFor } from './refunds';
 export function createServices(db: DynamoDBDocumentClient, tableName: string, now: () => Date = () => new Date()) {
   const wiring = { db, tableName, now };
   const refunds = refundsFor(wiring);
-  return { refunds, chargebacks: chargebacksFor(wiring, refunds), jobs: jobsFor(wiring) };
+  return { refunds, chargebacks: chargebacksFor(wiring, refunds), jobs: jobsFor(wiring, paymentAcquirer) };
 }

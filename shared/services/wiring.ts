@@ -15,5 +15,15 @@ export function once<T>(build: () => T): () => T {
   return () => (built ??= { value: build() }).value;
 }
 
+/** Builds on first use and shares that promise; a failed build is forgotten, so the next call builds again. */
+export function onceAsync<T>(build: () => Promise<T>): () => Promise<T> {
+  let building: Promise<T> | undefined;
+  return () =>
+    (building ??= build().catch((error: unknown) => {
+      building = undefined;
+      throw error;
+    }));
+}
+
 /** The deployed function's table and clock. */
 export const processWiring = /* @__PURE__ */ once((): Wiring => ({ db: documentClient(), tableName: loadConfig().tableName, now: () => new Date() }));

@@ -1,5 +1,6 @@
 import type { PublicUrls } from '../config';
 import type { ChargebackRepository } from '../db/chargeback-repository';
+import type { TransactAction } from '../db/outbox';
 import type { PaymentRepository } from '../db/payment-repository';
 import type { BalanceRef } from '../domain/balance';
 import {
@@ -14,6 +15,7 @@ import {
   type Chargeback,
   type ChargebackStatus,
   type Evidence,
+  type ChargebackTrigger,
   type FeedIdentity,
   type OpenChargebackInput,
 } from '../domain/chargebacks';
@@ -60,8 +62,8 @@ export interface ChargebackDeps {
 }
 
 export function createChargebackUseCases({ chargebacks, payments, onBalanceCredited, now: clock, configuredUrls }: ChargebackDeps) {
-  const record = (chargeback: Chargeback, payment: Payment, urls: PublicUrls, feedIdentity?: FeedIdentity) =>
-    chargebacks.create(chargeback, payment.amountMinor, chargebackEvent(chargeback, urls), feedIdentity);
+  const record = (chargeback: Chargeback, payment: Payment, urls: PublicUrls, feedIdentity?: FeedIdentity, also: TransactAction[] = []) =>
+    chargebacks.create(chargeback, payment.amountMinor, chargebackEvent(chargeback, urls), feedIdentity, also);
 
   /**
    * Opens a chargeback on a paid payment.
@@ -75,23 +77,33 @@ export function createChargebackUseCases({ chargebacks, payments, onBalanceCredi
   }
 
   /**
+   * Opens a chargeback that claims `identity` (an acquirer's dispute, product-decisions §12),
+   * with `also`: a `duplicate` when the identity was claimed before, and nothing is written.
+   */
+  async function openOnce(input: Omit<OpenChargebackInput, 'id' | 'now'>, identity: FeedIdentity, urls: PublicUrls, also: TransactAction[] = []): Promise<'created' | 'duplicate'> {
+    const chargeback = openChargeback({ ...input, id: newId('chargeback'), now: clock() });
+    return record(chargeback, input.payment, urls, identity, also);
+  }
+
+  /**
    * Moves a chargeback along the state table (a dispute with what was submitted, `evidence`).
    * 1. Check the move with the domain's transition function (forbidden: 422 `status`).
-   * 2. Write it, with its balance change and event, under the condition that the status is unchanged.
+   * 2. Write it, with its balance change and event (and `also`), under the condition that the status is unchanged.
    * 3. If another writer moved it first, check the move again against what is stored now.
    */
   async function transition(
     current: Chargeback,
     to: ChargebackStatus,
     urls: PublicUrls,
-    trigger: 'action' | 'deadline' = 'action',
+    trigger: ChargebackTrigger = 'action',
     now = clock(),
     evidence?: Evidence,
+    also: TransactAction[] = [],
   ): Promise<Chargeback> {
     for (;;) {
       const next = transitionChargeback(current, to, now, trigger, evidence);
       const from = current.status;
-      const outcome = await chargebacks.saveTransition(from, next, chargebackEvent(next, urls));
+      const outcome = await chargebacks.saveTransition(from, next, chargebackEvent(next, urls), also);
       if (outcome.saved) {
         // A won chargeback credits the balance back: held refunds may now be covered.
         if (next.status === 'won') await onBalanceCredited({ orgId: next.orgId, mode: next.mode, currency: next.currency }, urls);
@@ -210,7 +222,7 @@ export function createChargebackUseCases({ chargebacks, payments, onBalanceCredi
     return sent;
   }
 
-  return { chargebacks, payments, open, transition, ingest, acceptOverdue, remindDeadlines };
+  return { chargebacks, payments, open, openOnce, transition, ingest, acceptOverdue, remindDeadlines };
 }
 
 export type ChargebackUseCases = ReturnType<typeof createChargebackUseCases>;

@@ -13,6 +13,7 @@ import {
   type VersionedLink,
 } from '../domain/payment-links';
 import type { CheckoutRepository } from '../db/checkout-repository';
+import type { TransactAction } from '../db/outbox';
 import type { BalanceRef } from '../domain/balance';
 import type { RateLimiter } from '../db/rate-limit';
 import {
@@ -57,6 +58,13 @@ export class CheckoutDeniedError extends ConflictError {
   }
 }
 
+/** A live link whose acceptor has no merchant account at the acquirer: nothing can be paid on it yet. */
+export class NoMerchantAccountError extends ConflictError {
+  constructor() {
+    super('This payment link cannot take live payments yet: its merchant has no account at the acquirer');
+  }
+}
+
 const DENIAL_DETAIL: Record<DenialReason, string> = {
   expired: 'This payment link has expired',
   inactive: 'This payment link is no longer active',
@@ -79,7 +87,8 @@ export interface CheckoutCustomer {
  *    (`checkout.denied`); the caller answers 409.
  * 4. Otherwise `checkout.requested`, and a returning customer's still-open payment is reused
  *    (`payment.reused`, its activity renewed) or a new open payment is created
- *    (`payment.created`), within the link's bound on new payments when there is one (429).
+ *    (`payment.created`), within the link's bound on new payments when there is one (429); a
+ *    live one carries its acceptor's merchant account at the acquirer (none: 409, nothing written).
  */
 export async function openCheckout(deps: CheckoutOpeningDeps, linkOrId: string | VersionedLink, customer: CheckoutCustomer) {
   let link = typeof linkOrId === 'string' ? await deps.links.get(linkOrId) : linkOrId;
@@ -125,6 +134,7 @@ export async function openCheckout(deps: CheckoutOpeningDeps, linkOrId: string |
       if (!(error instanceof PaymentNotOpenError)) throw error;
     }
   }
+  const merchantAccount = link.mode === 'live' ? await merchantAccountOf(deps, link) : undefined;
   if (deps.newPayments) await admitNewPayment(deps.newPayments, link.id);
   const payment: Payment = {
     id: newId('payment'),
@@ -138,9 +148,16 @@ export async function openCheckout(deps: CheckoutOpeningDeps, linkOrId: string |
     createdAt: at,
     lastActivityAt: at,
     clientKey,
+    ...(merchantAccount ? { acquirer: { merchantAccount } } : {}),
   };
   await deps.checkout.openPayment(payment, clientKey, [requested, linkEvent(deps.urls, PAYMENT_LINK_EVENT.paymentCreated, link, { payment_id: payment.id })]);
   return { link, payment, reused: false };
+}
+
+async function merchantAccountOf(deps: PaymentLinkDeps, link: PaymentLink): Promise<string> {
+  const merchantAccount = (await deps.directory.getAcceptor(link.orgId, link.acceptorId))?.merchantAccount;
+  if (!merchantAccount) throw new NoMerchantAccountError();
+  return merchantAccount;
 }
 
 /** One more new open payment on the link within its bound (LIMITS.checkoutOpenings), or 429 until its window ends. */
@@ -166,7 +183,8 @@ export async function merchantOf(deps: PaymentLinkDeps, link: PaymentLink): Prom
   return (await deps.directory.getAcceptor(link.orgId, link.acceptorId))?.name ?? 'the merchant';
 }
 
-function withDetails(payment: Payment, details: CustomerDetails): Payment {
+/** The payment with the customer's details in its fields (`customer`, `billing`). */
+export function withDetails(payment: Payment, details: CustomerDetails): Payment {
   const customer = { ...payment.customer, ...(details.email ? { email: details.email } : {}), ...(details.phone ? { phone: details.phone } : {}) };
   return {
     ...payment,
@@ -208,7 +226,32 @@ async function completeOpenPayment(deps: CheckoutDeps, payment: Payment, link: V
   if (payment.status !== 'open') throw new ConflictError(`This payment is already ${payment.status}`);
   if (outcome === 'open') return payment;
   if (outcome !== 'paid') return finish(deps, withDetails({ ...payment, status: outcome }, details));
-  return paymentLinkLock(payment.paymentLinkId, () => payOnLink(deps, payment, link, details, deadline));
+  return paymentLinkLock(payment.paymentLinkId, () => payOnLink(deps, payment, link, { details, checkDetails: true, deadline, settle: asItIs }));
+}
+
+/**
+ * What a payment's outcome carries and commits besides, paid or lost (`canceled`): in test mode
+ * nothing; in live mode the acquirer's reference of the authorisation, the capture or cancel owed
+ * to the acquirer and the notification's processed mark (shared/use-cases/acquirer-notifications.ts).
+ */
+export type Settle = (outcome: Payment) => { payment: Payment; also: TransactAction[] };
+const asItIs: Settle = (payment) => ({ payment, also: [] });
+
+interface PaidTransition {
+  details: CustomerDetails;
+  /** The details must hold what the link collects (the page's Pay and the helper; a live payment's were checked before the acquirer's page). */
+  checkDetails: boolean;
+  deadline: number;
+  settle: Settle;
+}
+
+/**
+ * The live payment an acquirer authorised: the same paid transition as the test mode's Pay,
+ * with what `settle` adds. The payment ends `paid`, or `canceled` when the link can no longer
+ * be paid (limit reached, inactive, expired); PaymentNotOpenError when it is no longer open.
+ */
+export function payAuthorised(deps: CheckoutDeps, payment: Payment, settle: Settle): Promise<Payment> {
+  return paymentLinkLock(payment.paymentLinkId, () => payOnLink(deps, payment, undefined, { details: {}, checkDetails: false, deadline: Infinity, settle }));
 }
 
 /**
@@ -234,16 +277,20 @@ const MAX_PAID_ATTEMPTS = 250;
  */
 const LAST_ROUND_MS = 2_000;
 
-async function payOnLink(deps: CheckoutDeps, payment: Payment, known: VersionedLink | undefined, details: CustomerDetails, deadline: number): Promise<Payment> {
+async function payOnLink(deps: CheckoutDeps, payment: Payment, known: VersionedLink | undefined, transition: PaidTransition): Promise<Payment> {
+  const { details, deadline, settle } = transition;
   let link = known ?? (await deps.links.get(payment.paymentLinkId));
   if (!link) throw new NotFoundError();
-  requireCollectedDetails(link, details);
+  if (transition.checkDetails) requireCollectedDetails(link, details);
   for (let attempt = 0; attempt < MAX_PAID_ATTEMPTS; attempt++) {
     const now = deps.now();
     if (attempt > 0 && now.getTime() > deadline - LAST_ROUND_MS) break;
-    if (checkoutDenial(link, now)) return finish(deps, withDetails({ ...payment, status: 'canceled' }, details));
+    if (checkoutDenial(link, now)) {
+      const lost = settle(withDetails({ ...payment, status: 'canceled' }, details));
+      return finish(deps, lost.payment, undefined, lost.also);
+    }
     const paidAt = isoMillis(now);
-    const paid = withDetails({ ...payment, status: 'paid', paidAt }, details);
+    const { payment: paid, also } = settle(withDetails({ ...payment, status: 'paid', paidAt }, details));
     const next = paidPaymentLink(link, paidAt);
     const remaining = remainingPayments(next);
     const events = [paymentEvent(PAYMENT_EVENT.paid, paid, deps.urls)];
@@ -254,7 +301,7 @@ async function payOnLink(deps: CheckoutDeps, payment: Payment, known: VersionedL
       events.push(linkEvent(deps.urls, PAYMENT_LINK_EVENT.autoInactivated, next, { payment_id: paid.id, paid_count_at_inactivation: next.paidCount, reason: 'limit_reached' }));
     }
     try {
-      await deps.checkout.recordPaid(link, next, paid, events);
+      await deps.checkout.recordPaid(link, next, paid, events, also);
     } catch (error) {
       if (error instanceof StaleLinkError) {
         // Payers of one link take its slots one at a time; back off so the losers of a round
@@ -273,10 +320,10 @@ async function payOnLink(deps: CheckoutDeps, payment: Payment, known: VersionedL
 
 /**
  * An open payment's outcome other than paid, while it is still open (and, with `activityRead`,
- * untouched since): an expiry, whoever decides it, comes with `transactions.payment.expired`.
+ * untouched since), with `also`: an expiry, whoever decides it, comes with `transactions.payment.expired`.
  */
-async function finish(deps: Pick<CheckoutOpeningDeps, 'checkout' | 'urls'>, next: Payment, activityRead?: string): Promise<Payment> {
-  await deps.checkout.updateOpenPayment(next, next.status === 'expired' ? [paymentEvent(PAYMENT_EVENT.expired, next, deps.urls)] : [], activityRead);
+async function finish(deps: Pick<CheckoutOpeningDeps, 'checkout' | 'urls'>, next: Payment, activityRead?: string, also: TransactAction[] = []): Promise<Payment> {
+  await deps.checkout.updateOpenPayment(next, next.status === 'expired' ? [paymentEvent(PAYMENT_EVENT.expired, next, deps.urls)] : [], activityRead, also);
   return next;
 }
 

@@ -3,7 +3,10 @@ import type { PublicUrls } from '../config';
 import type { BalanceStore } from '../db/balance';
 import { balanceOf, type BalanceRef } from '../domain/balance';
 import type { PaymentRepository } from '../db/payment-repository';
-import type { RefundRepository } from '../db/refund-repository';
+import type { MoveOutcome, RefundRepository } from '../db/refund-repository';
+import type { TransactAction } from '../db/outbox';
+import { AcquirerRefusedError, AcquirerUnavailableError, type PaymentAcquirer } from '../domain/acquirer';
+import { authorisationOf } from '../domain/payments';
 import {
   balanceResource,
   isDueForProcessing,
@@ -23,6 +26,7 @@ import { parseMinor } from '../money';
 import { inJobScope, type JobScope } from '../jobs';
 import { logger } from '../observability/logger';
 import { isoMillis } from '../time';
+import { acquirerCall } from './acquirer-calls';
 
 /** A create or transition re-reads and retries after a concurrent change at most this often. */
 const MAX_ATTEMPTS = 60;
@@ -44,6 +48,11 @@ export interface RefundDeps {
   checkWebhookUrl: (url: string, attribute: string) => Promise<void>;
   /** How long a covered pending refund can be canceled before the job processes it (§6). */
   cancelWindowSeconds: number;
+  /**
+   * Live refunds are paid out by the acquirer (product-decisions §12), built on first use; absent
+   * where no live refund is ever moved (the test helper's jobs, which reach test mode only).
+   */
+  acquirer?: () => Promise<PaymentAcquirer>;
 }
 
 /**
@@ -234,44 +243,109 @@ export async function adjustBalance(deps: HoldPorts, principal: Principal, amoun
 }
 
 /**
- * Moves every refund of one DUE partition read by `due` (up to `upTo`) that `isDue` to `to`;
- * each move is conditional, so a cancel or another run that got there first wins.
+ * Visits every refund of one DUE partition read by `due` (up to `upTo`) in the run's scope;
+ * `visit` answers whether it processed the refund. Each move it makes is conditional, so a
+ * cancel or another run that got there first wins.
  */
-async function moveDue(
-  deps: Needs<'refunds' | 'now'>,
+async function eachDue(
   due: RefundRepository['processingDue'],
   upTo: Date,
-  isDue: (refund: Refund) => boolean,
-  to: RefundStatus,
-  run: { now: Date; urls: PublicUrls; only?: JobScope },
+  only: JobScope | undefined,
+  visit: (refund: Refund) => Promise<boolean>,
 ): Promise<number> {
-  let moved = 0;
+  let processed = 0;
   let startKey: Record<string, unknown> | undefined;
   do {
     const page = await due(isoMillis(upTo), PROCESSING_BATCH, startKey);
-    for (const refund of page.refunds) {
-      if (!isDue(refund) || !inJobScope(refund, run.only)) continue;
-      if ((await move(deps, refund, to, run.urls, run.now)).outcome === 'moved') moved++;
-    }
+    for (const refund of page.refunds) if (inJobScope(refund, only) && (await visit(refund))) processed++;
     startKey = page.nextKey;
   } while (startKey);
-  return moved;
+  return processed;
+}
+
+type RefundJobPorts = HoldPorts & Needs<'cancelWindowSeconds' | 'payments' | 'acquirer'>;
+interface RefundJobRun {
+  now: Date;
+  urls: PublicUrls;
+  only?: JobScope;
+}
+
+/**
+ * A live refund in `processing` goes to the acquirer (product-decisions §12), the refund id its
+ * idempotency key, so sending it again after a lost answer repeats the same refund:
+ * 1. once the payment's capture is confirmed (until then it waits for a later run);
+ * 2. taken: its reference is kept, the job sends it no more, its notification settles it;
+ * 3. unreachable: it stays unsent and the next run sends it again;
+ * 4. refused, or the payment's capture failed: `failed`, its reservation given back.
+ * The job never completes a live refund by itself.
+ */
+async function sendToAcquirer(deps: RefundJobPorts, refund: Refund, run: RefundJobRun): Promise<boolean> {
+  if (!deps.acquirer) throw new Error(`live refund ${refund.id} is due, but these jobs have no acquirer`);
+  const payment = await deps.payments.get(refund.paymentId);
+  const authorisation = payment && authorisationOf(payment);
+  if (!authorisation || payment.acquirer?.capture === 'failed') return failAtAcquirer(deps, refund, 'the payment holds no captured authorisation', run);
+  if (payment.acquirer?.capture !== 'captured') return false;
+  try {
+    const acquirer = await deps.acquirer();
+    const receipt = await acquirerCall('refund', () => acquirer.refund({ refundId: refund.id, payment: authorisation, amount: { minor: refund.amountMinor, currency: refund.currency } }));
+    await deps.refunds.recordAcquirerReference(refund.id, receipt.acquirerReference);
+    return true;
+  } catch (error) {
+    if (error instanceof AcquirerUnavailableError) return false;
+    if (error instanceof AcquirerRefusedError) return failAtAcquirer(deps, refund, error.message, run);
+    throw error;
+  }
+}
+
+async function failAtAcquirer(deps: RefundJobPorts, refund: Refund, why: string, run: RefundJobRun): Promise<boolean> {
+  logger.warn('live refund failed before the acquirer took it', { refundId: refund.id, paymentId: refund.paymentId, why });
+  const { outcome } = await move(deps, refund, 'failed', run.urls, run.now);
+  if (outcome === 'moved') await releaseAfterCommit(deps, balanceOf(refund), run.urls);
+  return outcome === 'moved';
 }
 
 /**
  * The process-refunds job, in this order so that each refund takes one step a run:
- * 1. `processing` refunds become `refunded` (there is no external acquirer: the job pays out);
- * 2. covered `pending` refunds older than the cancel window become `processing`;
+ * 1. `processing` refunds: a test one becomes `refunded` (the job pays out); a live one the
+ *    acquirer has not taken yet is sent to it (again);
+ * 2. covered `pending` refunds older than the cancel window become `processing`, and a live one
+ *    is sent to the acquirer at once;
  * 3. held refunds of every balance that has some are covered, oldest first.
  */
-export async function runRefundJob(deps: HoldPorts & Needs<'cancelWindowSeconds'>, now: Date, only?: JobScope): Promise<number> {
+export async function runRefundJob(deps: RefundJobPorts, now: Date, only?: JobScope): Promise<number> {
   const { refunds, cancelWindowSeconds } = deps;
-  const run = { now, urls: deps.configuredUrls(), only };
-  let moved = await moveDue(deps, refunds.processingDue, now, (refund) => refund.status === 'processing', 'refunded', run);
+  const run: RefundJobRun = { now, urls: deps.configuredUrls(), only };
+  const moved = async (refund: Refund, to: RefundStatus) => (await move(deps, refund, to, run.urls, now)).outcome === 'moved';
+  let processed = await eachDue(refunds.processingDue, now, only, async (refund) => {
+    if (refund.status !== 'processing') return false;
+    if (refund.mode === 'test') return moved(refund, 'refunded');
+    return !refund.acquirerReference && sendToAcquirer(deps, refund, run);
+  });
   const windowStart = new Date(now.getTime() - cancelWindowSeconds * 1000);
-  moved += await moveDue(deps, refunds.coveredDue, windowStart, (refund) => isDueForProcessing(refund, now, cancelWindowSeconds), 'processing', run);
-  for (const ref of await deps.balances.withHeldRefunds()) if (inJobScope(ref, only)) moved += await processHeld(deps, ref, { urls: run.urls, now });
-  return moved;
+  processed += await eachDue(refunds.coveredDue, windowStart, only, async (refund) => {
+    if (!isDueForProcessing(refund, now, cancelWindowSeconds)) return false;
+    const { outcome, refund: processing } = await move(deps, refund, 'processing', run.urls, now);
+    if (outcome !== 'moved') return false;
+    if (processing.mode === 'live') await sendToAcquirer(deps, processing, run);
+    return true;
+  });
+  for (const ref of await deps.balances.withHeldRefunds()) if (inJobScope(ref, only)) processed += await processHeld(deps, ref, { urls: run.urls, now });
+  return processed;
+}
+
+/**
+ * A live refund as the acquirer reports it (shared/use-cases/acquirer-notifications.ts):
+ * `refunded`, or `failed` with its reservation given back, from `processing` or, when the
+ * scheme returned the money after the acquirer had refunded it, from `refunded`. The refund keeps
+ * the acquirer's reference; `also` commits with the move. Answers the move's outcome.
+ */
+export async function settleLiveRefund(deps: HoldPorts, refund: Refund, to: 'refunded' | 'failed', acquirerReference: string, also: TransactAction[]): Promise<MoveOutcome> {
+  const now = deps.now();
+  const urls = deps.configuredUrls();
+  const transition = transitionRefund({ ...refund, acquirerReference }, to, isoMillis(now), 'acquirer');
+  const outcome = await deps.refunds.move(transition, refund, [refundEvent(transition.refund, urls, now)], also);
+  if (outcome === 'moved' && to === 'failed') await releaseAfterCommit(deps, balanceOf(refund), urls);
+  return outcome;
 }
 
 /**

@@ -5,9 +5,12 @@ import { createDocumentClient } from '../../shared/db/client';
 import { client } from './http';
 import { createDirectory, type Directory } from '../../shared/db/directory';
 import { startLocalStack, type LocalStack } from '../../bin/local/stack';
+import { LOCAL_MERCHANT_ACCOUNT } from '../../bin/local/acquirer';
 
 export interface TestStack extends LocalStack {
   tableName: string;
+  /** Artifact mode: the folder of this stack's function logs (`<function name>.log`), when LAMBDA_LOG_DIR is set. */
+  logDir?: string;
   directory: Directory;
   db: ReturnType<typeof createDocumentClient>;
 }
@@ -24,6 +27,7 @@ export async function startTestStack(options: { background?: boolean; artifacts?
   delete process.env.BASE_URL;
   const settings = Object.entries(options.env ?? {});
   for (const [name, value] of settings) process.env[name] = value;
+  const logDir = options.logDir ?? (process.env.LAMBDA_LOG_DIR && join(process.env.LAMBDA_LOG_DIR, tableName));
   const stack = await startLocalStack({
     port: 0,
     dynamodbEndpoint: process.env.DYNAMODB_ENDPOINT!,
@@ -33,14 +37,14 @@ export async function startTestStack(options: { background?: boolean; artifacts?
     background: options.background ?? false,
     artifacts: options.artifacts ?? process.env.LAMBDA_ARTIFACTS,
     // One folder per stack: the suites run side by side, and their functions have the same names.
-    logDir: options.logDir ?? (process.env.LAMBDA_LOG_DIR && join(process.env.LAMBDA_LOG_DIR, tableName)),
+    logDir,
   });
   const db = createDocumentClient({ endpoint: process.env.DYNAMODB_ENDPOINT });
   const stop = async () => {
     await stack.stop();
     for (const [name] of settings) delete process.env[name];
   };
-  return { ...stack, stop, tableName, db, directory: createDirectory(db, tableName) };
+  return { ...stack, stop, tableName, logDir, db, directory: createDirectory(db, tableName) };
 }
 
 export interface Merchant {
@@ -53,11 +57,11 @@ export interface Merchant {
   key(options?: { mode?: Mode; scopes?: Scope[]; acceptorId?: string; creatorId?: string }): Promise<string>;
 }
 
-/** A fresh organization with one acceptor, one member user and a test and a live key. */
+/** A fresh organization with one acceptor (with the local Adyen's merchant account), one member user and a test and a live key. */
 export async function createMerchant(stack: TestStack): Promise<Merchant> {
   const { directory } = stack;
   const org = await directory.createOrganization(`Org ${randomUUID().slice(0, 8)}`);
-  const acceptor = await directory.createAcceptor(org.id, 'Web shop');
+  const acceptor = await directory.createAcceptor(org.id, 'Web shop', LOCAL_MERCHANT_ACCOUNT);
   const user = await directory.createUser(org.id, 'member');
   const key: Merchant['key'] = async (options = {}) =>
     (

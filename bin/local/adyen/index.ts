@@ -11,7 +11,8 @@ import { ADYEN_RETRY_DELAYS_MS, startNotifier } from './notifier';
  * The local Adyen (product-decisions §12): the subset of Checkout v71 and Dispute Service v30 that
  * the adapter calls, at the documents' paths (`/v71/...`, `/ca/services/DisputeService/v30/...`),
  * so that the same adapter reaches it by swapping the origin; a hosted payment page per session;
- * signed notifications in batches, retried until accepted; and the test controls under `/_test/`.
+ * signed notifications in batches, retried until accepted; and the test controls under `/_test/`
+ * (§12's three, and `GET /_test/payments/{pspReference}`: what became of a payment here).
  * Part of the local stack only: nothing under `functions/` or the rest of `shared/` imports it.
  */
 export interface LocalAcquirerOptions {
@@ -41,6 +42,7 @@ export const DEFAULT_ACQUIRER_PORT = 3001;
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 const HOSTED_PAGE = /^\/checkoutshopper\/sessions\/([A-Za-z0-9]+)$/;
 const OUTCOME = /^\/_test\/disputes\/([A-Za-z0-9]+)\/outcome$/;
+const PAYMENT_STATE = /^\/_test\/payments\/([A-Za-z0-9]+)$/;
 
 const ChargebackControl = /* @__PURE__ */ (() =>
   z.object({ pspReference: z.string(), amount: z.optional(z.object({ value: z.int(), currency: z.string() })), reasonCode: z.optional(z.string()) }))();
@@ -143,7 +145,10 @@ export async function startLocalAcquirer(options: LocalAcquirerOptions): Promise
     }
   }
 
-  function testControl(path: string, body: string): Answer {
+  function testControl(method: string, path: string, body: string): Answer | undefined {
+    const state = PAYMENT_STATE.exec(path);
+    if (method === 'GET' && state) return { status: 200, body: ledger.paymentState(state[1]) };
+    if (method !== 'POST') return undefined;
     if (path === '/_test/chargebacks') {
       const { pspReference, amount, reasonCode } = control(ChargebackControl, body);
       return { status: 201, body: ledger.raiseChargeback(pspReference, amount, reasonCode) };
@@ -186,7 +191,7 @@ export async function startLocalAcquirer(options: LocalAcquirerOptions): Promise
     const page = HOSTED_PAGE.exec(pathname);
     if (page) return hostedPage(method, page[1], body, response);
     const operation = adyenContract().operation(method, pathname);
-    const answer = operation ? await api(operation, request.headers, body) : method === 'POST' && pathname.startsWith('/_test/') ? testControl(pathname, body) : undefined;
+    const answer = operation ? await api(operation, request.headers, body) : pathname.startsWith('/_test/') ? testControl(method, pathname, body) : undefined;
     if (!answer) throw new AdyenServiceError(404, '000', 'Not Found', 'validation');
     response.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
     response.end(JSON.stringify(answer.body));

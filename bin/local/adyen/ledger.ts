@@ -323,6 +323,14 @@ export function createLedger(options: { send(item: NotificationItem): void; merc
       return answer;
     },
 
+    /** Test control: what became of a payment here (authorised, refused or cancelled; captured and refunded, in minor units). */
+    paymentState(reference: string) {
+      const payment = payments.get(reference);
+      if (!payment) throw new AdyenServiceError(404, '000', 'No payment has this pspReference', 'validation');
+      const { pspReference: psp, merchantAccount, reference: merchantReference, amount, status, captured, refunded } = payment;
+      return { pspReference: psp, merchantAccount, merchantReference, amount, status, captured, refunded };
+    },
+
     /** Test control: how the next refund of the payment fails. */
     failNextRefund(reference: string, eventCode: 'REFUND' | 'REFUND_FAILED') {
       const payment = payments.get(reference);

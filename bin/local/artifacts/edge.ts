@@ -5,6 +5,7 @@ import { AwsError } from './aws-error';
 import type { LocalEventBridge } from './eventbridge';
 import type { AccessPolicies } from './iam';
 import type { LocalQueue } from './sqs';
+import type { LocalSecrets } from '../secrets-manager';
 
 /** A function calling AWS: identified by the access key id of its environment's credentials. */
 export interface EdgeCaller {
@@ -37,6 +38,7 @@ export interface EdgeOptions {
   eventBridge: LocalEventBridge;
   /** The local S3 (bin/local/s3.ts), which S3 requests are forwarded to after IAM's check. */
   s3Url: string;
+  secrets: LocalSecrets;
   onDenied(denial: AccessDenial): void;
 }
 
@@ -98,7 +100,7 @@ const sqsAction = (operation: string) => `sqs:${operation.replace(/Batch$/, '')}
 /**
  * The local AWS edge: every SDK call of every function comes here (AWS_ENDPOINT_URL), is
  * checked against the caller's role as the template deploys it, and is then forwarded to
- * DynamoDB Local or the local S3, or served by the local EventBridge and SQS. A refusal answers
+ * DynamoDB Local or the local S3, or served by the local EventBridge, SQS and Secrets Manager. A refusal answers
  * AccessDeniedException as IAM would and names the missing grant in the log.
  */
 export async function startAwsEdge(port: number, options: EdgeOptions): Promise<{ close(): Promise<void> }> {
@@ -264,6 +266,12 @@ export async function startAwsEdge(port: number, options: EdgeOptions): Promise<
         return reply(response, 200, options.eventBridge.putEvents(body), { 'content-type': 'application/x-amz-json-1.1' });
       }
       if (service === 'AmazonSQS') return reply(response, 200, await serveSqs(operation, body, caller));
+      if (service === 'secretsmanager') {
+        const secret = options.secrets.find(String(body.SecretId ?? ''));
+        // IAM decides on the secret's ARN; an unknown secret is refused as IAM refuses a resource no policy names.
+        authorize(caller, [{ action: `secretsmanager:${operation}`, resource: secret?.arn ?? String(body.SecretId ?? '') }]);
+        return reply(response, 200, options.secrets.serve(operation, body, secret), { 'content-type': 'application/x-amz-json-1.1' });
+      }
       throw new AwsError('UnknownOperationException', `${target || 'A call without X-Amz-Target'} is not served in artifact mode`);
     } catch (error) {
       if (error instanceof AwsError) return fail(response, target, error);

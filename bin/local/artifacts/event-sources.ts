@@ -82,7 +82,8 @@ interface LambdaStreamRecord {
  */
 export function startStreamMapping(options: {
   settings: MappingSettings;
-  pool: FunctionPool;
+  /** The function's execution environments (source mode: its handler in this process). */
+  pool: { spec: { arn: string }; invoke: FunctionPool['invoke'] };
   endpoint: string;
   tableName: string;
   region: string;

@@ -91,7 +91,27 @@ export function createLocalEventBridge(options: {
     ...fields,
   });
 
+  const scheduledEvent = (rule: LocalRule) => busEvent({ 'detail-type': 'Scheduled Event', source: 'aws.events', resources: [rule.arn], detail: {} }, new Date());
+
+  function rateRules(): { rule: LocalRule; periodMs: number }[] {
+    return options.rules.flatMap((rule) => {
+      if (!rule.schedule) return [];
+      const rate = /^rate\((\d+) (minute|minutes|hour|hours|day|days)\)$/.exec(rule.schedule);
+      if (!rate) {
+        logger.warn('artifact mode: only rate() schedules run locally', { rule: rule.name, schedule: rule.schedule });
+        return [];
+      }
+      const unitMs = { minute: 60_000, hour: 3_600_000, day: 86_400_000 }[rate[2].replace(/s$/, '') as 'minute' | 'hour' | 'day'];
+      return [{ rule, periodMs: Number(rate[1]) * unitMs }];
+    });
+  }
+
   return {
+    /** Every `rate(…)` schedule rule fires now, once; resolves when its targets have run (tests need not wait a period). */
+    async fireSchedules(): Promise<void> {
+      await Promise.all(rateRules().flatMap(({ rule }) => rule.targets.map((target) => options.deliver(target, scheduledEvent(rule), rule))));
+    },
+
     /** The bus ARN each entry puts to, for the caller's access check before putEvents. */
     busArnsOf(request: { Entries?: PutEventsEntry[] }): string[] {
       return (request.Entries ?? []).map((entry) => options.buses.get(busName(entry.EventBusName)) ?? entry.EventBusName ?? 'default');
@@ -129,20 +149,7 @@ export function createLocalEventBridge(options: {
     /** Runs each `rate(…)` schedule rule's targets on its period until stopped; other schedules are reported, not run. */
     startSchedules(): () => Promise<void> {
       const timers: NodeJS.Timeout[] = [];
-      for (const rule of options.rules.filter((candidate) => candidate.schedule)) {
-        const rate = /^rate\((\d+) (minute|minutes|hour|hours|day|days)\)$/.exec(rule.schedule!);
-        if (!rate) {
-          logger.warn('artifact mode: only rate() schedules run locally', { rule: rule.name, schedule: rule.schedule });
-          continue;
-        }
-        const unitMs = { minute: 60_000, hour: 3_600_000, day: 86_400_000 }[rate[2].replace(/s$/, '') as 'minute' | 'hour' | 'day'];
-        timers.push(
-          setInterval(
-            () => dispatch(rule, busEvent({ 'detail-type': 'Scheduled Event', source: 'aws.events', resources: [rule.arn], detail: {} }, new Date())),
-            Number(rate[1]) * unitMs,
-          ),
-        );
-      }
+      for (const { rule, periodMs } of rateRules()) timers.push(setInterval(() => dispatch(rule, scheduledEvent(rule)), periodMs));
       return async () => {
         for (const timer of timers) clearInterval(timer);
         await Promise.all(pending);

@@ -12,6 +12,7 @@ import { startAwsEdge, type AccessDenial, type EdgeCaller } from './edge';
 import { createLocalEventBridge, ruleOf, type BusEvent, type LocalRule, type RuleTarget } from './eventbridge';
 import { mappingCheckpoints, readMappings, startQueueMapping, startStreamMapping } from './event-sources';
 import { createAccessPolicies } from './iam';
+import { localSecrets } from '../secrets-manager';
 import { localResources } from './resources';
 import { LocalQueue } from './sqs';
 import { ensureTables } from './tables';
@@ -36,6 +37,8 @@ export interface ArtifactOptions {
   maxWorkersPerFunction?: number;
   /** Each function's output to `<logDir>/<function name>.log`, as CloudWatch keeps a log group per function, instead of this process's stdout. */
   logDir?: string;
+  /** The value of the template's one Secrets Manager secret (the acquirer's credentials, naming the local Adyen). */
+  acquirerSecret: string;
 }
 
 export interface ArtifactFunctions extends LocalFunctions {
@@ -267,6 +270,11 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
 
   const mappings = readMappings(stack, resolve, { functionByKey, queueAt: (arn) => queuesByKey.get(arn), policies });
 
+  // The template's one secret, holding the local acquirer's credentials under its local ARN.
+  const secretResources = resourcesOfType(stack, 'AWS::SecretsManager::Secret');
+  if (secretResources.length > 1) throw new Error('Artifact mode serves one secret (the acquirer\'s); the template has more');
+  const secrets = localSecrets(secretResources.map(([logicalId]) => ({ arn: arnOf(logicalId), name: nameOf(logicalId), value: options.acquirerSecret })));
+
   const edge = await startAwsEdge(edgePort, {
     dynamodbEndpoint: options.dynamodbEndpoint,
     callerOf: (accessKeyId): EdgeCaller | undefined => {
@@ -278,6 +286,7 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
     queueAt: (key) => queuesByKey.get(key) ?? queuesByKey.get(key.split('/').at(-1)!),
     eventBridge,
     s3Url: options.s3.url,
+    secrets,
     onDenied,
   });
   const background: (() => Promise<void>)[] = [];
@@ -311,6 +320,7 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
         background.push(started.stop);
       }
     },
+    runMinuteJobs: () => eventBridge.fireSchedules(),
     stats: () => Object.fromEntries([...pools.values()].map((pool) => [pool.spec.name, pool.stats()])),
     functionOfRoute(routeKey) {
       const route = routes.find((candidate) => candidate.key === routeKey);

@@ -21,6 +21,7 @@ const NAME_PROPERTY: Record<string, string> = {
   'AWS::IAM::Role': 'RoleName',
   'AWS::Logs::LogGroup': 'LogGroupName',
   'AWS::S3::Bucket': 'BucketName',
+  'AWS::SecretsManager::Secret': 'Name',
 };
 
 /**
@@ -71,6 +72,9 @@ export function localResources(stack: SynthesizedStack, endpoints: LocalEndpoint
         return `${arnPrefix('logs')}log-group:${name}:*`;
       case 'AWS::S3::Bucket':
         return `arn:aws:s3:::${name}`;
+      case 'AWS::SecretsManager::Secret':
+        // Secrets Manager adds six random characters to a secret's name in its ARN.
+        return `${arnPrefix('secretsmanager')}secret:${name}-local0`;
       default:
         throw new Error(`No local ARN for ${logicalId} (${Type})`);
     }
@@ -81,6 +85,7 @@ export function localResources(stack: SynthesizedStack, endpoints: LocalEndpoint
     if (!attribute) {
       if (Type === 'AWS::SQS::Queue') return queueUrl(logicalId);
       if (Type === 'AWS::ApiGatewayV2::Api') return logicalId;
+      if (Type === 'AWS::SecretsManager::Secret') return arnOf(logicalId);
       return nameOf(logicalId);
     }
     if (attribute === 'Arn') return arnOf(logicalId);

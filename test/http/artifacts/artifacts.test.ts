@@ -31,10 +31,11 @@ beforeAll(async () => {
 afterAll(() => synthesized?.remove());
 
 const ofType = (type: string) => Object.entries(resources).filter(([, resource]) => resource.Type === type);
-/** The function a stream or queue mapping invokes. */
+/** The function a stream or queue mapping invokes (of the table's stream: the outbox publisher, not the acquirer notifications' processor). */
 const consumerOf = (source: 'stream' | 'queue') =>
   ofType('AWS::Lambda::EventSourceMapping')
     .map(([, mapping]) => mapping.Properties!)
+    .filter((properties) => JSON.stringify(properties.FunctionName).includes(source === 'stream' ? 'WebhooksPublisher' : 'WebhooksDeliverer'))
     .find((properties) => JSON.stringify(properties.EventSourceArn).includes(source === 'stream' ? 'StreamArn' : '"Arn"'))!.FunctionName as { Ref: string };
 const timeoutOf = (functionId: string) => Number(resources[functionId].Properties!.Timeout) * 1000;
 const credentialsOf = (functionId: string) => ({ accessKeyId: functionId, secretAccessKey: 'test' });

@@ -80,12 +80,23 @@ describe('checkout page', () => {
     expect(paid.body).toMatchObject({ id: open.body.id, status: 'paid' });
   });
 
-  test('checkout: a live link says it hands over to the acquirer and offers no test buttons', async () => {
+  test('checkout: a live link offers one Pay, which goes on to the acquirer, and no test outcome', async () => {
     const live = client(stack.baseUrl, merchant.live);
     const link = (await live.post('/v1/payment_links', { amount: { value: '3.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId })).body;
     const html = await (await openPage(link.id)).text();
-    expect(html).toContain('acquirer');
-    expect(html).not.toContain('name="outcome"');
+    expect(html).toContain('<button type="submit" name="outcome" value="paid">Pay</button>');
+    expect(html).not.toMatch(/value="(failed|canceled|expired)"/);
+    expect(html).toContain('payment provider');
+  });
+
+  test('checkout: a live link whose acceptor has no merchant account at the acquirer -> 409 page, no payment opened', async () => {
+    const live = client(stack.baseUrl, merchant.live);
+    const acceptor = await stack.directory.createAcceptor(merchant.orgId, 'Shop without an acquirer account');
+    const link = (await live.post('/v1/payment_links', { amount: { value: '3.00', currency: 'EUR' }, acceptor_id: acceptor.id })).body;
+    const response = await openPage(link.id);
+    expect(response.status).toBe(409);
+    expect(await response.text()).toContain('cannot take live payments yet');
+    expect((await live.get(`/v1/payment_links/${link.id}/payments`)).body.data).toEqual([]);
   });
 
   test('checkout: unknown link -> 404 page', async () => {

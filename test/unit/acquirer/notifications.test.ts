@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { adyenNotifications } from '../../../shared/acquirer/adyen-notifications';
+import { sessionRequest } from '../../../shared/acquirer/adyen-transformers';
 import { adyenDocument } from '../../../bin/local/adyen/contract';
 import { signature, type NotificationItem } from '../../../bin/local/adyen/notifier';
 
@@ -85,5 +86,35 @@ describe('Adyen notifications: the documented examples in the port\'s words', ()
   test('the credentials are read from a Basic header whatever the scheme\'s letter case', () => {
     const lower = { ...delivery('post-CAPTURE-capture'), authorization: authorization.replace('Basic', 'basic') };
     expect(notifications.check(lower).accepted).toBe(true);
+  });
+});
+
+describe('Adyen amounts: each currency\'s own minor unit at Adyen, hundredths in the service', () => {
+  const settings = { username: 'adyen', password: 'p', hmacKey: randomBytes(32).toString('hex') };
+  const notifications = adyenNotifications(settings);
+  const authorization = `Basic ${Buffer.from('adyen:p').toString('base64')}`;
+  const authorisation = (value: number, currency: string): NotificationItem => ({
+    eventCode: 'AUTHORISATION',
+    pspReference: 'QFQTPCQ8HXSKGK82',
+    merchantAccountCode: 'ShopECOM',
+    merchantReference: 'pay_1',
+    eventDate: '2026-11-25T10:00:00+01:00',
+    success: 'true',
+    amount: { value, currency },
+  });
+
+  test.each<[string, number, string, number]>([
+    ['EUR 25.00 is 2500 at Adyen and 2500 hundredths here', 2500, 'EUR', 2500],
+    ['JPY 1,000 is 1000 yen at Adyen and 100000 hundredths here', 1000, 'JPY', 100000],
+    ['KWD 1.500 is 1500 fils at Adyen and 150 hundredths here', 1500, 'KWD', 150],
+  ])('%s', (_rule, adyenValue, currency, minor) => {
+    // Prepare
+    const item = authorisation(adyenValue, currency);
+    item.additionalData = { hmacSignature: signature(item, settings.hmacKey) };
+    // Act
+    const check = notifications.check({ authorization, body: JSON.stringify({ live: 'false', notificationItems: [{ NotificationRequestItem: item }] }) });
+    // Assess
+    expect(check).toMatchObject({ accepted: true, notifications: [{ amount: { minor, currency } }] });
+    expect(sessionRequest({ paymentId: 'pay_1', amount: { minor, currency }, merchantAccount: 'ShopECOM', returnUrl: 'https://shop.example/', expiresAt: '2026-11-25T10:30:00Z' }).amount).toEqual({ value: adyenValue, currency });
   });
 });

@@ -11,6 +11,7 @@ import { methodsOf } from '../../../shared/api/operation';
 import { flattenNestedStacks, functionOfRoute, type CfnTemplate } from '../../../bin/local/artifacts/template';
 import { areaOf } from '../../../lib/route-area';
 import { PUBLISHABLE_RECORD_FILTERS } from '../../../shared/webhooks/stream-records';
+import { NOTIFICATION_MAPPING, NOTIFICATION_RECORD_FILTERS } from '../../../shared/db/acquirer-notification-store';
 import { METRIC, METRICS_NAMESPACE, SERVICE_NAME } from '../../../shared/observability/catalog';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -428,6 +429,13 @@ describe('observability', () => {
       'MonitoringMinuteJobFailures',
       'WebhookDeadLettersAlarm',
       'WebhooksPublisherIteratorAgeAlarm',
+      'MonitoringAcquirerNotificationsRefused',
+      'MonitoringAcquirerNotificationsUnmatched',
+      'MonitoringAcquirerModificationsFailed',
+      'MonitoringAcquirerCommandsParked',
+      'MonitoringAcquirerUnavailable',
+      'MonitoringAcquirerNotificationsOnFailure',
+      'AcquirerNotificationProcessingIteratorAgeAlarm',
     ]) {
       expect(alarmIds().some((id) => id.startsWith(prefix))).toBe(true);
     }
@@ -471,5 +479,58 @@ describe('observability', () => {
     expect(body).toContain(METRICS_NAMESPACE);
     for (const name of Object.values(METRIC)) expect(body).toContain(name);
     for (const id of alarmIds()) expect(body).toContain(id);
+  });
+
+});
+
+describe('acquirer', () => {
+  const resources = () => template.toJSON().Resources as Record<string, { Type: string; Properties: Record<string, any> }>;
+  const ofType = (type: string) => Object.entries(resources()).filter(([, resource]) => resource.Type === type);
+  const secretId = () => {
+    const secrets = ofType('AWS::SecretsManager::Secret');
+    expect(secrets).toHaveLength(1);
+    return secrets[0][0];
+  };
+  /** The functions whose role may read the secret, by the logical id of the function. */
+  const readers = () => {
+    const roles = ofType('AWS::IAM::Policy')
+      .filter(([, policy]) => JSON.stringify(policy.Properties.PolicyDocument).includes('secretsmanager:GetSecretValue'))
+      .flatMap(([, policy]) => policy.Properties.Roles.map((role: { Ref: string }) => role.Ref));
+    return ofType('AWS::Lambda::Function')
+      .filter(([, fn]) => roles.includes(fn.Properties.Role['Fn::GetAtt'][0]))
+      .map(([id]) => id)
+      .sort();
+  };
+  const talkers = ['Routecheckoutpage', 'Routeacquirernotifications', 'AcquirerNotificationProcessor', 'MinuteJobs'];
+
+  test('secret: one, with no value in the template; only the four functions that talk to Adyen may read it, and its ARN is their one acquirer setting', () => {
+    // Assess
+    const id = secretId();
+    expect(resources()[id].Properties.SecretString).toBeUndefined();
+    expect(readers().map((reader) => talkers.find((talker) => reader.startsWith(talker)))).toEqual(expect.arrayContaining(talkers));
+    expect(readers()).toHaveLength(talkers.length);
+    const settings = ofType('AWS::Lambda::Function').filter(([, fn]) => fn.Properties.Environment.Variables.ADYEN_SECRET_ARN);
+    expect(settings.map(([fnId]) => fnId).sort()).toEqual(readers());
+    for (const [, fn] of settings) {
+      expect(fn.Properties.Environment.Variables.ADYEN_SECRET_ARN).toEqual({ Ref: id });
+      expect(Object.keys(fn.Properties.Environment.Variables).filter((name) => /ADYEN|HMAC|API_KEY|PASSWORD/.test(name))).toEqual(['ADYEN_SECRET_ARN']);
+    }
+  });
+
+  test('notifications: POST /acquirer/adyen/notifications reaches its function; the processor reads the table stream, filtered, bounded retries, bisected, then its on-failure queue', () => {
+    // Assess
+    expect(functionOfRoute(resources(), 'POST /acquirer/adyen/notifications')).toMatch(/^Routeacquirernotifications/);
+    const table = ofType('AWS::DynamoDB::Table')[0][0];
+    const [processor] = ofType('AWS::Lambda::Function').find(([id]) => id.startsWith('AcquirerNotificationProcessor'))!;
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [table, 'StreamArn'] },
+      FunctionName: { Ref: processor },
+      StartingPosition: 'TRIM_HORIZON',
+      BisectBatchOnFunctionError: true,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      MaximumRetryAttempts: NOTIFICATION_MAPPING.retryAttempts,
+      FilterCriteria: { Filters: NOTIFICATION_RECORD_FILTERS.map((filter) => ({ Pattern: JSON.stringify(filter) })) },
+      DestinationConfig: { OnFailure: { Destination: Match.anyValue() } },
+    });
   });
 });

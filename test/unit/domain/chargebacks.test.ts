@@ -18,6 +18,7 @@ import {
   transitionChargeback,
   type Chargeback,
   type ChargebackStatus,
+  type ChargebackTrigger,
   type OpenChargebackInput,
 } from '../../../shared/domain/chargebacks';
 import { PAYMENT_STATUSES, type Payment } from '../../../shared/domain/payments';
@@ -48,6 +49,20 @@ describe('Function: transitionChargeback', () => {
       const chargeback = aChargeback({ status: from, ...(from === 'disputed' ? { dispute: { submitted_at: CREATED_AT, evidence: { product_description: 'Shipped' } } } : {}) });
       // Act
       const run = () => transitionChargeback(chargeback, to, BEFORE_DEADLINE);
+      // Assess
+      if (verdict === 'allowed') expect(run().status).toBe(to);
+      else expect(ruleError(run).attribute).toBe('status');
+    },
+  );
+
+  const ACQUIRER_ALLOWED = ['open->won', 'open->lost', 'disputed->won', 'disputed->lost', 'accepted->won', 'accepted->lost', 'won->lost'];
+  test.each(everyMove.map(([from, to]) => [from, to, ACQUIRER_ALLOWED.includes(`${from}->${to}`) ? 'allowed' : 'refused (422 status)'] as const))(
+    "acquirer: the scheme's ruling %s -> %s is %s, whatever the deadline",
+    (from, to, verdict) => {
+      // Prepare
+      const chargeback = aChargeback({ status: from, deadlineAt: DEADLINE });
+      // Act
+      const run = () => transitionChargeback(chargeback, to, AFTER_DEADLINE, 'acquirer');
       // Assess
       if (verdict === 'allowed') expect(run().status).toBe(to);
       else expect(ruleError(run).attribute).toBe('status');
@@ -96,32 +111,36 @@ describe('Function: transitionChargeback', () => {
 });
 
 describe('Function: balanceDeltaOf', () => {
-  test.each<[ChargebackStatus, number]>([
-    ['open', -1000],
-    ['accepted', 0],
-    ['disputed', 0],
-    ['won', 1000],
-    ['lost', 0],
-  ])('balance: entering %s moves the balance by %i', (status, delta) => {
+  test.each<[ChargebackStatus | undefined, ChargebackStatus, number]>([
+    [undefined, 'open', -1000],
+    ['open', 'accepted', 0],
+    ['open', 'disputed', 0],
+    ['disputed', 'won', 1000],
+    ['disputed', 'lost', 0],
+    ['open', 'won', 1000],
+    ['won', 'lost', -1000],
+  ])('balance: from %s to %s moves the balance by %i', (from, status, delta) => {
     // Act
-    const moved = balanceDeltaOf(aChargeback({ status }));
+    const moved = balanceDeltaOf(from, aChargeback({ status }));
     // Assess
     expect(moved).toBe(delta);
   });
 
-  test.each<[string, ChargebackStatus[], number]>([
-    ['money leaves once: open -> accepted takes the amount once', ['accepted'], -1000],
-    ['money leaves once: open -> disputed -> lost takes the amount once', ['disputed', 'lost'], -1000],
-    ['money leaves once: open -> disputed -> won gives it all back', ['disputed', 'won'], 0],
-  ])('%s', (_rule, path, net) => {
+  test.each<[string, ChargebackStatus[], ChargebackTrigger, number]>([
+    ['money leaves once: open -> accepted takes the amount once', ['accepted'], 'action', -1000],
+    ['money leaves once: open -> disputed -> lost takes the amount once', ['disputed', 'lost'], 'action', -1000],
+    ['money leaves once: open -> disputed -> won gives it all back', ['disputed', 'won'], 'action', 0],
+    ['money leaves once: the acquirer\'s open -> won -> lost (a second chargeback) takes the amount once', ['won', 'lost'], 'acquirer', -1000],
+  ])('%s', (_rule, path, trigger, net) => {
     // Prepare
     const opened = aChargeback();
     // Act
     let chargeback = opened;
-    let total = balanceDeltaOf(opened);
+    let total = balanceDeltaOf(undefined, opened);
     for (const to of path) {
-      chargeback = transitionChargeback(chargeback, to, BEFORE_DEADLINE);
-      total += balanceDeltaOf(chargeback);
+      const from = chargeback.status;
+      chargeback = transitionChargeback(chargeback, to, BEFORE_DEADLINE, trigger);
+      total += balanceDeltaOf(from, chargeback);
     }
     // Assess
     expect(total).toBe(net);

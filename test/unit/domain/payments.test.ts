@@ -64,9 +64,10 @@ describe('Function: paymentListItem', () => {
 });
 
 describe('Function: paymentResource', () => {
-  test('payment object (decisions §5): the list item plus the refunded and charged-back amounts, acceptor_id, org_id, mode and links.api; nothing internal', () => {
+  test('payment object (decisions §5): the list item plus the refunded and charged-back amounts, acceptor_id, org_id, mode, acquirer_reference and links.api; nothing internal', () => {
     // Prepare
-    const payment = aPayment({ mode: 'live', clientKey: 'ck', refundedMinor: 250, chargedBackMinor: 100, unwonChargebacks: 1, webhookUrl: 'https://x.example/' });
+    const acquirer = { merchantAccount: 'ShopECOM', session: { id: 'CS1', url: 'https://pay.example/CS1', expiresAt: CREATED_AT }, reference: '8815850542287543', capture: 'captured' as const };
+    const payment = aPayment({ mode: 'live', clientKey: 'ck', refundedMinor: 250, chargedBackMinor: 100, unwonChargebacks: 1, webhookUrl: 'https://x.example/', acquirer });
     // Act
     const resource = paymentResource(payment, urls);
     // Assess
@@ -77,12 +78,15 @@ describe('Function: paymentResource', () => {
       acceptor_id: payment.acceptorId,
       org_id: payment.orgId,
       mode: 'live',
+      acquirer_reference: '8815850542287543',
       links: { api: { href: `${urls.base}/v1/payments/${payment.id}`, type: 'application/json' } },
     });
     expect(PaymentSchema.safeParse(resource).success).toBe(true);
   });
 
   test.each<[string, Partial<Payment>, Record<string, unknown>]>([
+    ['payment object: acquirer_reference null in test mode', {}, { acquirer_reference: null }],
+    ['payment object: acquirer_reference null until the acquirer names it', { mode: 'live', acquirer: { merchantAccount: 'ShopECOM' } }, { acquirer_reference: null }],
     ['payment object: no refund and no chargeback yet: both amounts zero', {}, { amount_refunded: { value: '0.00', currency: 'EUR' }, amount_chargedback: { value: '0.00', currency: 'EUR' } }],
     ['payment object: customer shown when captured', { customer: { email: 'a@b.example', phone: '+31 6' } }, { customer: { email: 'a@b.example', phone: '+31 6' } }],
     ['payment object: billing shown when captured', { billing: { address: 'Main St 1' } }, { billing: { address: 'Main St 1' } }],

@@ -135,6 +135,7 @@ describe('Function: planRefundAmount', () => {
     ['money leaves once: a payment with a chargeback not won -> 422 payment_id', payment(1000, 0, { unwonChargebacks: 1 }), { amountMinor: 100 }, 'payment_id', 'A payment with a chargeback that is not won cannot be refunded'],
     ['plan: a payment not in EUR -> 422 amount.currency', payment(1000, 0, { currency: 'USD' }), {}, 'amount.currency', 'Refunds support only the currency eur'],
     ['plan: a requested currency other than eur -> 422 amount.currency', payment(1000), { amountMinor: 100, currency: 'gbp' }, 'amount.currency', 'Refunds support only the currency eur'],
+    ['live: a payment whose capture failed took no money -> 422 payment_id', payment(1000, 0, { acquirer: { capture: 'failed' } }), {}, 'payment_id', "The payment's capture failed at the acquirer: it took no money to refund"],
   ])('%s', (_rule, paid, request, attribute, detail) => {
     // Act
     const error = ruleError(() => planRefundAmount(paid, request));
@@ -192,6 +193,15 @@ describe('Function: transitionRefund', () => {
     // Assess
     expect(move).toMatchObject({ from, ...effects });
     expect(move.refund).toMatchObject({ status: to, onHold: false, updatedAt: 't' });
+  });
+
+  test('acquirer: a refunded refund the scheme returned becomes failed and gives its reservation back; nobody else may move it', () => {
+    // Act
+    const returned = transitionRefund(refund('refunded'), 'failed', 't', 'acquirer');
+    // Assess
+    expect(returned).toMatchObject({ from: 'refunded', balanceDeltaMinor: 500, heldDelta: 0, refundedDeltaMinor: -500, refund: { status: 'failed' } });
+    expect(ruleError(() => transitionRefund(refund('refunded'), 'failed', 't')).attribute).toBe('status');
+    expect(ruleError(() => transitionRefund(refund('refunded'), 'canceled', 't', 'acquirer')).attribute).toBe('status');
   });
 
   test.each<[string, RefundStatus[]]>([

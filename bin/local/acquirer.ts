@@ -1,0 +1,89 @@
+import { randomBytes } from 'node:crypto';
+import { NOTIFICATION_MAPPING, NOTIFICATION_RECORD_FILTERS } from '../../shared/db/acquirer-notification-store';
+import type { AdyenSecret } from '../../shared/acquirer/adyen-secret';
+import { startLocalAcquirer, type LocalAcquirer } from './adyen';
+import { mappingCheckpoints, startStreamMapping } from './artifacts/event-sources';
+import { eventPattern } from './artifacts/patterns';
+import { lambdaContext } from './invocation';
+import type { LocalSecret } from './secrets-manager';
+
+/**
+ * The acquirer in the local stack (product-decisions §12): the local Adyen and the one secret
+ * the functions read it with, exactly as in AWS (ADYEN_SECRET_ARN, Secrets Manager), its
+ * `endpoint` naming the local Adyen so that the same adapter talks to it.
+ */
+export interface LocalAcquirerPlan {
+  port: number;
+  secret: LocalSecret;
+  /** Starts the local Adyen, its notifications going to the stack's receiver at `notificationUrl`. */
+  start(notificationUrl: string): Promise<LocalAcquirer>;
+}
+
+/** The merchant account of the demo acceptor and of the tests' merchants. */
+export const LOCAL_MERCHANT_ACCOUNT = 'LocalShopECOM';
+
+/** Locally an unaccepted notification is retried seconds apart, not Adyen's minutes to hours. */
+const LOCAL_RETRY_DELAYS_MS = [1_000, 2_000, 5_000, 10_000, 30_000, 60_000];
+
+/** Fresh credentials for one run of the stack, and the secret that carries them. */
+export function planLocalAcquirer(port: number): LocalAcquirerPlan {
+  const value: AdyenSecret = {
+    apiKey: `local_${randomBytes(24).toString('base64url')}`,
+    environment: 'test',
+    endpoint: `http://127.0.0.1:${port}`,
+    hmacKey: randomBytes(32).toString('hex'),
+    notificationUsername: 'adyen-notifications',
+    notificationPassword: randomBytes(18).toString('base64url'),
+  };
+  const name = 'payment-ops-acquirer';
+  return {
+    port,
+    secret: { arn: `arn:aws:secretsmanager:local:000000000000:secret:${name}-local0`, name, value: JSON.stringify(value) },
+    start: (notificationUrl) =>
+      startLocalAcquirer({
+        port,
+        notificationUrl,
+        hmacKey: value.hmacKey,
+        basicAuth: { username: value.notificationUsername, password: value.notificationPassword },
+        apiKey: value.apiKey,
+        retryDelaysMs: LOCAL_RETRY_DELAYS_MS,
+      }),
+  };
+}
+
+/**
+ * Source mode's twin of the stream mapping that invokes process-acquirer-notifications in AWS:
+ * the same filters, batch size and retries (artifact mode's stand-in of a mapping), invoking the
+ * handler module in this process.
+ */
+export async function startNotificationMapping(options: { endpoint: string; tableName: string; dataDir: string }): Promise<() => Promise<void>> {
+  const name = 'process-acquirer-notifications';
+  const { handler } = await import('../../functions/process-acquirer-notifications/handler');
+  const mapping = startStreamMapping({
+    settings: {
+      name,
+      batchSize: NOTIFICATION_MAPPING.batchSize,
+      filters: NOTIFICATION_RECORD_FILTERS.map(eventPattern),
+      reportBatchItemFailures: true,
+      maximumRetryAttempts: NOTIFICATION_MAPPING.retryAttempts,
+      bisectBatchOnFunctionError: true,
+      maximumRecordAgeSeconds: -1,
+    },
+    pool: {
+      spec: { arn: lambdaContext(name).invokedFunctionArn },
+      async invoke(event) {
+        try {
+          return { ok: true, result: await handler(event as never, lambdaContext(name)) };
+        } catch (error) {
+          return { ok: false, errorType: (error as Error).name, errorMessage: (error as Error).message };
+        }
+      },
+    },
+    endpoint: options.endpoint,
+    tableName: options.tableName,
+    region: 'local',
+    eventSourceArn: `arn:aws:dynamodb:local:000000000000:table/${options.tableName}/stream/local`,
+    checkpoints: mappingCheckpoints(options.dataDir, `${options.tableName}#${name}`),
+  });
+  return mapping.stop;
+}

@@ -1,0 +1,76 @@
+import { Duration } from 'aws-cdk-lib';
+import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
+import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { Function as LambdaFunction, IFunction } from 'aws-cdk-lib/aws-lambda';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
+import { NagSuppressions } from 'cdk-nag';
+import { Construct } from 'constructs';
+import { NOTIFICATION_MAPPING, NOTIFICATION_RECORD_FILTERS } from '../shared/db/acquirer-notification-store';
+import { ServiceFunction } from './api-function';
+import { consumeTableStream } from './stream-consumer';
+
+export interface AcquirerProps {
+  table: Table;
+  /** The service functions' common environment (table, bus, public URL). */
+  environment: Record<string, string>;
+}
+
+/**
+ * The acquirer (Adyen, product-decisions §12) in AWS: its one secret, and the processing of its
+ * notifications. The receiving route is declared with the others (shared/api/acquirer.ts); it
+ * keeps each notification in the table, whose stream hands the ones not yet processed to the
+ * processor (filtered at the event source), which processes each once, with bounded retries and
+ * an on-failure queue that alarms. Only the functions that talk to Adyen get the secret
+ * (`connect`): its ARN is their only setting, and its value is read at run time, once per cold
+ * start; the template holds neither the credentials nor the value (docs/operations.md sets it).
+ */
+export class Acquirer extends Construct {
+  readonly secret: Secret;
+  readonly processor: IFunction;
+  /** Where the stream sends a notification the processor gave up on (it stays kept, unprocessed, for the runbook). */
+  readonly processingFailures: Queue;
+  readonly processorIteratorAgeAlarm: Alarm;
+
+  constructor(scope: Construct, id: string, props: AcquirerProps) {
+    super(scope, id);
+    this.secret = new Secret(this, 'Secret', {
+      description:
+        'Adyen: {"apiKey","environment":"test"|"live","liveEndpointUrlPrefix","hmacKey","notificationUsername","notificationPassword"} (docs/operations.md#the-acquirers-secret). Created with a random placeholder; set the value after the first deploy.',
+    });
+
+    const processor = new ServiceFunction(this, 'NotificationProcessor', {
+      handler: 'process-acquirer-notifications',
+      environment: props.environment,
+      // A batch of ten, each with a capture or cancel sent at once (8 s at most each).
+      timeout: Duration.seconds(120),
+    }).function;
+    props.table.grantReadWriteData(processor);
+    this.connect(processor);
+    const consumer = consumeTableStream(this, processor, {
+      table: props.table,
+      ...NOTIFICATION_MAPPING,
+      filters: NOTIFICATION_RECORD_FILTERS,
+      failuresId: 'ProcessingFailures',
+      alarmId: 'NotificationProcessingIteratorAgeAlarm',
+      alarmDescription: 'Acquirer notifications wait in the table stream for more than 5 minutes (processor failing or throttled). Runbook: docs/operations.md#acquirernotificationprocessingiteratoragealarm',
+    });
+    this.processor = processor;
+    this.processingFailures = consumer.failures;
+    this.processorIteratorAgeAlarm = consumer.iteratorAgeAlarm;
+
+    NagSuppressions.addResourceSuppressions(this.secret, [
+      {
+        id: 'AwsSolutions-SMG4',
+        reason:
+          "Secret Secret holds Adyen's API key, HMAC key and notification credentials, which Adyen issues: they are rotated in Adyen's Customer Area and then written here (docs/operations.md), not by a Secrets Manager rotation function.",
+      },
+    ]);
+  }
+
+  /** A function that talks to Adyen: the secret's ARN as its one setting, and the right to read that secret. */
+  connect(fn: LambdaFunction): void {
+    fn.addEnvironment('ADYEN_SECRET_ARN', this.secret.secretArn);
+    this.secret.grantRead(fn);
+  }
+}

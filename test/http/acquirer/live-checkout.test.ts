@@ -1,0 +1,108 @@
+import type { Browser } from 'playwright-core';
+import { browserAvailable, launchBrowser } from '../../support/browser';
+import { acquirerWhen, continueToAcquirer, liveLink, livePayment, payOnHostedPage, paymentWhen, startLiveStack } from '../../support/live';
+import type { Api, Merchant, TestStack } from '../../support/stack';
+
+/**
+ * Live payments through the acquirer (product-decisions §12), over real HTTP and in headless
+ * Chromium on the real pages: the service's checkout, the local Adyen's hosted page, back to the
+ * thank-you page, the outcome from the AUTHORISATION notification, then the capture or cancel.
+ */
+const describeBrowser = browserAvailable() ? describe : describe.skip;
+
+describeBrowser('live checkout in headless Chromium', () => {
+  let stack: TestStack;
+  let merchant: Merchant;
+  let live: Api;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    ({ stack, merchant, live } = await startLiveStack());
+    browser = await launchBrowser();
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  test('live paid: checkout -> Pay -> the hosted page -> back "processing" -> paid, acquirer_reference set, captured', async () => {
+    // Prepare
+    const link = await liveLink(live, merchant.acceptorId, { collect_email: true });
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(link.links.checkout.href);
+    // The card is typed on the acquirer's page only: this one has no card field.
+    expect(await page.locator('input[name="number"], input[autocomplete="cc-number"]').count()).toBe(0);
+    await page.getByLabel('Email address').fill('ada@example.com');
+
+    // Act
+    await page.getByRole('button', { name: 'Pay', exact: true }).click();
+    await page.waitForURL((url) => url.href.startsWith(stack.acquirer.url));
+    const paymentId = await payOnHostedPage(page, 'Ada Lovelace');
+
+    // Assess
+    await page.getByRole('heading', { name: 'Thank you for your payment' }).waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('payment-id').textContent()).toBe(paymentId);
+    const payment = await paymentWhen(live, paymentId, (found) => found.status === 'paid');
+    expect(payment).toMatchObject({ status: 'paid', mode: 'live', customer: { email: 'ada@example.com' }, acquirer_reference: expect.stringMatching(/^[A-Z0-9]{16}$/) });
+    const captured = await acquirerWhen(stack, payment.acquirer_reference, (state) => state.captured === 2500, 'the capture');
+    expect(captured).toMatchObject({ status: 'authorised', captured: 2500, amount: { value: 2500, currency: 'EUR' } });
+    const paidEvents = (await live.get('/v1/events?type=transactions.payment.paid')).body.data;
+    expect(paidEvents.find((event: any) => event.data.id === paymentId)?.data.acquirer_reference).toBe(payment.acquirer_reference);
+    await context.close();
+  });
+
+  test('live declined: holder name DECLINED -> failed, the thank-you page says so', async () => {
+    // Prepare
+    const link = await liveLink(live, merchant.acceptorId);
+
+    // Act
+    const customer = await livePayment(browser, stack, link.links.checkout.href, 'DECLINED');
+
+    // Assess
+    await customer.page.getByRole('heading', { name: 'Payment failed' }).waitFor({ timeout: 30_000 });
+    const payment = await paymentWhen(live, customer.paymentId, (found) => found.status !== 'open');
+    expect(payment).toMatchObject({ status: 'failed', acquirer_reference: expect.any(String) });
+    await customer.close();
+  });
+
+  test('live thank-you page: an open payment says "processing" and looks again', async () => {
+    // Prepare
+    const link = await liveLink(live, merchant.acceptorId);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await continueToAcquirer(page, stack, link.links.checkout.href);
+    const paymentId = (await live.get(`/v1/payment_links/${link.id}/payments`)).body.data[0].id;
+
+    // Act
+    const answer = await page.goto(`${stack.baseUrl}/checkout/${link.id}/thank-you?payment_id=${paymentId}`);
+
+    // Assess
+    expect(answer?.status()).toBe(200);
+    expect(await page.getByRole('heading').textContent()).toBe('Processing your payment');
+    expect(await page.locator('meta[http-equiv="refresh"]').getAttribute('content')).toBe('2');
+    expect((await live.get(`/v1/payments/${paymentId}`)).body).toMatchObject({ status: 'open', acquirer_reference: null });
+    await context.close();
+  });
+
+  test('live race: two customers pay the last slot of a limit-1 link -> one paid and captured, the other canceled and its authorisation cancelled', async () => {
+    // Prepare: both customers are on the acquirer's page before either pays.
+    const link = await liveLink(live, merchant.acceptorId, { payments_limit: 1 });
+    const contexts = await Promise.all([browser.newContext(), browser.newContext()]);
+    const pages = await Promise.all(contexts.map((context) => context.newPage()));
+    for (const page of pages) await continueToAcquirer(page, stack, link.links.checkout.href);
+
+    // Act
+    const paymentIds = await Promise.all(pages.map((page, index) => payOnHostedPage(page, `Customer ${index}`)));
+
+    // Assess
+    const payments = await Promise.all(paymentIds.map((id) => paymentWhen(live, id, (found) => found.status !== 'open')));
+    expect(payments.map((payment) => payment.status).sort()).toEqual(['canceled', 'paid']);
+    const paid = payments.find((payment) => payment.status === 'paid')!;
+    const lost = payments.find((payment) => payment.status === 'canceled')!;
+    await acquirerWhen(stack, paid.acquirer_reference, (state) => state.captured === 2500, 'the winner captured');
+    await acquirerWhen(stack, lost.acquirer_reference, (state) => state.status === 'cancelled' && state.captured === 0, 'the loser cancelled');
+    expect((await live.get(`/v1/payment_links/${link.id}`)).body).toMatchObject({ status: 'inactive', payments_limit: 1, remaining_payments: 0 });
+    await Promise.all(contexts.map((context) => context.close()));
+  });
+});

@@ -1,0 +1,168 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { NotificationItem } from '../../../bin/local/adyen/notifier';
+import { pspReference } from '../../../bin/local/adyen/ledger';
+import * as keys from '../../../shared/db/keys';
+import { METRIC } from '../../../shared/observability/catalog';
+import { chargebacksOf, basicAuth, deliver, liveLink, NOTIFICATIONS_PATH, paidLivePayment, signedBatch, waitFor, startLiveStack } from '../../support/live';
+import { metricsWhile, sumOf } from '../../support/metrics';
+import { balanceOf } from '../../support/refunds';
+import type { Api, Merchant, TestStack } from '../../support/stack';
+
+/**
+ * `POST /acquirer/adyen/notifications` (product-decisions §12): a batch is checked (Basic
+ * credentials, every item's HMAC), kept, acknowledged `[accepted]`, then processed once from
+ * the table stream, in any order; a refused batch changes nothing and is counted.
+ */
+describe('acquirer notifications', () => {
+  let stack: TestStack;
+  let merchant: Merchant;
+  let live: Api;
+
+  beforeAll(async () => {
+    ({ stack, merchant, live } = await startLiveStack());
+  }, 120_000);
+  afterAll(() => stack?.stop());
+
+  const adyenDate = () => `${new Date().toISOString().slice(0, 19)}+00:00`;
+  const kept = async (id: string) => (await stack.db.send(new GetCommand({ TableName: stack.tableName, Key: keys.acquirerNotification(id), ConsistentRead: true }))).Item;
+  const processed = (id: string) => waitFor(async () => ((await kept(id))?.processedAt ? true : undefined), `notification ${id} processed`, 30_000);
+  const idOf = (item: NotificationItem) => `${item.eventCode}:${item.pspReference}:${item.success}`;
+
+  /** A dispute notification about a paid live payment, as Adyen words it. */
+  const disputeItem = (payment: { id: string; acquirer_reference: string }, dispute: string, eventCode: string): NotificationItem => ({
+    eventCode,
+    pspReference: dispute,
+    originalReference: payment.acquirer_reference,
+    merchantAccountCode: 'LocalShopECOM',
+    merchantReference: payment.id,
+    eventDate: adyenDate(),
+    success: 'true',
+    reason: 'Other Fraud-Card Absent Environment',
+    amount: { value: 2500, currency: 'EUR' },
+    additionalData: { chargebackReasonCode: '10.4', defensePeriodEndsAt: `${new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 19)}+00:00` },
+  });
+
+  test('repeated: the same notification twice is kept once and changes nothing twice', async () => {
+    // Prepare
+    const payment = await paidLivePayment(stack, live, merchant.acceptorId);
+    const before = await balanceOf(stack, merchant, 'live');
+    const opening = disputeItem(payment, pspReference(), 'NOTIFICATION_OF_CHARGEBACK');
+
+    // Act
+    const answers = await Promise.all([deliver(stack, signedBatch(stack, [opening])), deliver(stack, signedBatch(stack, [opening]))]);
+    await processed(idOf(opening));
+    const again = await deliver(stack, signedBatch(stack, [opening]));
+
+    // Assess
+    expect([...answers, again].map((answer) => [answer.status, answer.text])).toEqual(Array(3).fill([200, '[accepted]']));
+    expect(await chargebacksOf(live, payment.id)).toHaveLength(1);
+    expect(await balanceOf(stack, merchant, 'live')).toBe(before - 2500);
+  });
+
+  test('reordered: a dispute\'s outcome before its opening opens and decides it once; the late opening changes nothing', async () => {
+    // Prepare
+    const payment = await paidLivePayment(stack, live, merchant.acceptorId);
+    const before = await balanceOf(stack, merchant, 'live');
+    const dispute = pspReference();
+    const [won, notified, charged] = ['CHARGEBACK_REVERSED', 'NOTIFICATION_OF_CHARGEBACK', 'CHARGEBACK'].map((code) => disputeItem(payment, dispute, code));
+
+    // Act
+    await deliver(stack, signedBatch(stack, [won]));
+    await processed(idOf(won));
+    await deliver(stack, signedBatch(stack, [notified, charged]));
+    await Promise.all([notified, charged].map((item) => processed(idOf(item))));
+
+    // Assess
+    const chargebacks = await chargebacksOf(live, payment.id);
+    expect(chargebacks).toHaveLength(1);
+    expect((await live.get(`/v1/chargebacks/${chargebacks[0].id}`)).body).toMatchObject({ status: 'won', acquirer: { name: 'adyen', reference: dispute } });
+    expect(await balanceOf(stack, merchant, 'live')).toBe(before);
+    const types = (await live.get('/v1/events?type=transactions.chargeback.*&limit=100')).body.data.filter((event: any) => event.data.id === chargebacks[0].id).map((event: any) => event.type);
+    expect(types.sort()).toEqual(['transactions.chargeback.open', 'transactions.chargeback.won']);
+  });
+
+  test('CAPTURE_FAILED: the payment stays paid and counted, its credit is taken back and refunds are refused; a capture that succeeds after all gives it back', async () => {
+    // Prepare
+    const payment = await paidLivePayment(stack, live, merchant.acceptorId, { payments_limit: 1 });
+    const before = await balanceOf(stack, merchant, 'live');
+    const modification = (eventCode: string, success: 'true' | 'false'): NotificationItem => ({
+      eventCode,
+      pspReference: pspReference(),
+      originalReference: payment.acquirer_reference,
+      merchantAccountCode: 'LocalShopECOM',
+      merchantReference: payment.id,
+      eventDate: adyenDate(),
+      success,
+      reason: success === 'true' ? '' : 'Capture Failed',
+      amount: { value: 2500, currency: 'EUR' },
+    });
+    const failed = modification('CAPTURE_FAILED', 'true');
+
+    // Act
+    await deliver(stack, signedBatch(stack, [failed]));
+    await processed(idOf(failed));
+
+    // Assess
+    expect((await live.get(`/v1/payments/${payment.id}`)).body).toMatchObject({ status: 'paid' });
+    const link = (await live.get(`/v1/payments/${payment.id}`)).body.payment_link_id;
+    expect((await live.get(`/v1/payment_links/${link}`)).body).toMatchObject({ remaining_payments: 0 });
+    expect(await balanceOf(stack, merchant, 'live')).toBe(before - 2500);
+    const refused = await live.post(`/v1/payments/${payment.id}/refunds`, {});
+    expect(refused).toMatchObject({ status: 422, body: { attribute: 'payment_id' } });
+
+    // Act: captured after all (retried in the acquirer's back office)
+    const captured = modification('CAPTURE', 'true');
+    await deliver(stack, signedBatch(stack, [captured]));
+    await processed(idOf(captured));
+
+    // Assess
+    expect(await balanceOf(stack, merchant, 'live')).toBe(before);
+    expect((await live.post(`/v1/payments/${payment.id}/refunds`, { amount: { value: '1.00', currency: 'eur' } })).status).toBe(201);
+  });
+
+  describe('refused batches: nothing kept or changed, the refusal counted', () => {
+    const route = `POST ${NOTIFICATIONS_PATH}`;
+
+    /** A forged AUTHORISATION of an open live payment: were it taken, the payment would be paid. */
+    async function forgedAuthorisation() {
+      const link = await liveLink(live, merchant.acceptorId);
+      const opened = await fetch(link.links.checkout.href, { headers: { accept: 'text/html' } });
+      const paymentId = /name="payment_id" value="([^"]+)"/.exec(await opened.text())![1];
+      const item: NotificationItem = {
+        eventCode: 'AUTHORISATION',
+        pspReference: pspReference(),
+        merchantAccountCode: 'LocalShopECOM',
+        merchantReference: paymentId,
+        eventDate: adyenDate(),
+        success: 'true',
+        amount: { value: 2500, currency: 'EUR' },
+      };
+      return { paymentId, item };
+    }
+
+    test.each<[string, (stack: TestStack) => { credentials: string | null; hmacKey?: string }, number, string]>([
+      ['a bad HMAC -> 403', (on) => ({ credentials: basicAuth(on), hmacKey: 'ab'.repeat(32) }), 403, 'signature'],
+      ['missing credentials -> 401 with WWW-Authenticate', () => ({ credentials: null }), 401, 'credentials'],
+      ['a wrong password -> 401', (on) => ({ credentials: basicAuth(on, 'wrong') }), 401, 'credentials'],
+    ])('%s', async (_rule, variant, status, reason) => {
+      // Prepare
+      const { paymentId, item } = await forgedAuthorisation();
+      const { credentials, hmacKey } = variant(stack);
+      const body = signedBatch(stack, [item], hmacKey);
+
+      // Act
+      let answer: Awaited<ReturnType<typeof deliver>> | undefined;
+      const documents = await metricsWhile(stack, route, async () => {
+        answer = await deliver(stack, body, credentials);
+      });
+
+      // Assess
+      expect(answer!.status).toBe(status);
+      expect(answer!.text).not.toContain('[accepted]');
+      if (status === 401) expect(answer!.headers.get('www-authenticate')).toMatch(/^Basic /);
+      expect(await kept(idOf(item))).toBeUndefined();
+      expect((await live.get(`/v1/payments/${paymentId}`)).body).toMatchObject({ status: 'open', acquirer_reference: null });
+      expect(sumOf(documents, METRIC.acquirerNotificationsRefused, ['Reason', reason])).toBe(1);
+    });
+  });
+});

@@ -1,0 +1,52 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { METRICS_NAMESPACE } from '../../shared/observability/catalog';
+import type { TestStack } from './stack';
+
+/** One EMF document (CloudWatch's embedded metric format) as a function writes it. */
+export type EmfDocument = Record<string, unknown> & { _aws: { CloudWatchMetrics: { Metrics: { Name: string }[] }[] } };
+
+const documentsIn = (text: string): EmfDocument[] =>
+  text
+    .split('\n')
+    .filter((line) => line.includes('"_aws"'))
+    .map((line) => JSON.parse(line.slice(line.indexOf('{'))) as EmfDocument);
+
+/**
+ * The metric documents one route's function writes while `act` runs: in source mode the lines
+ * this process writes (with the namespace the stack sets on every function, so metrics are on),
+ * in artifact mode the new lines of the function's log file (the stack needs LAMBDA_LOG_DIR).
+ */
+export async function metricsWhile(stack: TestStack, routeKey: string, act: () => Promise<unknown>): Promise<EmfDocument[]> {
+  if (stack.artifacts) {
+    if (!stack.logDir) throw new Error('Reading metrics in artifact mode needs LAMBDA_LOG_DIR');
+    const file = join(stack.logDir, `${stack.artifacts.functionOfRoute(routeKey)}.log`);
+    const read = () => (existsSync(file) ? readFileSync(file, 'utf8') : '');
+    const before = read().length;
+    await act();
+    return documentsIn(read().slice(before));
+  }
+  const written: string[] = [];
+  const write = process.stdout.write.bind(process.stdout);
+  const namespace = process.env.METRICS_NAMESPACE;
+  process.env.METRICS_NAMESPACE = METRICS_NAMESPACE;
+  process.stdout.write = ((chunk: unknown, ...rest: unknown[]) => {
+    written.push(String(chunk));
+    return String(chunk).includes('"_aws"') ? true : (write as (...args: unknown[]) => boolean)(chunk, ...rest);
+  }) as typeof process.stdout.write;
+  try {
+    await act();
+  } finally {
+    process.stdout.write = write;
+    if (namespace === undefined) delete process.env.METRICS_NAMESPACE;
+    else process.env.METRICS_NAMESPACE = namespace;
+  }
+  return documentsIn(written.join(''));
+}
+
+/** The sum of `metric` in the documents, where `dimension` (name, value) holds when given. */
+export function sumOf(documents: EmfDocument[], metric: string, dimension?: [string, string]): number {
+  return documents
+    .filter((document) => metric in document && (!dimension || document[dimension[0]] === dimension[1]))
+    .reduce((sum, document) => sum + [document[metric] as number | number[]].flat().reduce((a, b) => a + b, 0), 0);
+}
