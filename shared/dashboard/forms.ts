@@ -1,4 +1,5 @@
 import { escapeHtml } from '../http/page';
+import { CONFIRM_FIELD } from './html';
 
 /**
  * Dashboard forms. Field names are the API's attribute paths (`amount.value`, `payments_limit`),
@@ -61,6 +62,11 @@ export function formOf(form: string, state: FormState = { values: {} }) {
 
   return {
     field,
+    /**
+     * The checkbox a form that acts for good requires (dashboardForm's `confirm`), saying what
+     * it does; never ticked in advance, its refusal beside it.
+     */
+    confirm: (label: string) => `<div class="confirm">${field({ name: CONFIRM_FIELD, label, type: 'checkbox' })}</div>`,
     /** The alert above the form: a problem that names none of the fields rendered so far. */
     alert: () => (problem && !fieldNames.includes(problem.attribute ?? '') ? `<p role="alert" id="${form}-error">${escapeHtml(problem.detail)}</p>` : ''),
   };

@@ -46,6 +46,11 @@ const STYLE = `
   .badge.bad { background: #fee2e2; color: #7f1d1d; }
   tr.failed, li.failed { background: #fef2f2; }
   .mode.live { background: #bbf7d0; }
+  .notice { background: #dcfce7; color: #14532d; padding: .6rem .8rem; border-radius: 6px; margin: .75rem 0; }
+  .notice p { margin: 0 0 .4rem; }
+  .notice label { margin-top: .25rem; }
+  .notice .hint { margin: .35rem 0 0; font-size: .85rem; }
+  input.secret { font-family: ui-monospace, monospace; font-size: .85rem; background: #fff; }
   [role="alert"], .field-error { background: #fee2e2; color: #7f1d1d; padding: .6rem .8rem; border-radius: 6px; }
   .field-error { margin: .35rem 0 0; padding: .35rem .6rem; font-size: .9rem; }
   dl { display: grid; grid-template-columns: max-content 1fr; gap: .4rem 1rem; }
@@ -61,6 +66,11 @@ const STYLE = `
   form.stacked .hint { color: #555e6e; font-size: .85rem; margin: .25rem 0 0; }
   form.stacked button { margin-top: 1.25rem; }
   form.inline { display: inline; }
+  .confirm label { display: flex; gap: .5rem; align-items: baseline; font-weight: 400; margin: .75rem 0 .25rem; }
+  .confirm input { width: auto; flex: none; }
+  form.act { margin: .5rem 0; padding: .75rem; border: 1px solid #e3e6ec; border-radius: 8px; max-width: 32rem; }
+  form.act .confirm label { margin-top: 0; }
+  form.act button { margin-top: .5rem; }
   select { width: 100%; box-sizing: border-box; padding: .5rem; font: inherit; border: 1px solid #b8bfcc; border-radius: 6px; background: #fff; }
   figure.chart { margin: 0 0 1.25rem; }
   .chart svg { display: block; width: 100%; height: 10rem; background: #f8fafc; border-radius: 6px; }
@@ -165,6 +175,34 @@ export const FORM_NONCE_FIELD = 'form_nonce';
 
 /** 128 random bits, base64url: what a page's form carries and what a form's function accepts. */
 export const isFormNonce = (value: string | undefined): value is string => /^[A-Za-z0-9_-]{22}$/.test(value ?? '');
+
+/** A form that acts for good (a refund, a deactivation, an answer) acts only with this checkbox ticked. */
+export const CONFIRM_FIELD = 'confirm';
+
+/**
+ * What a form's outcome tells the page it redirects to, once: a sentence, and a secret the
+ * person must copy now (a webhook endpoint's, at its creation or roll). `key` names the object
+ * of the page that shows it (an endpoint id).
+ */
+export interface Notice {
+  key: string;
+  text: string;
+  secret?: string;
+}
+
+/** A notice where its page shows it: the sentence, and a secret in a field to copy from, said to be shown this once. */
+export function noticeBox(notice: Notice | undefined): string {
+  if (!notice) return '';
+  const secret = notice.secret
+    ? `
+<label for="revealed-secret">Signing secret</label>
+<input id="revealed-secret" class="secret" type="text" value="${escapeHtml(notice.secret)}" readonly spellcheck="false" autocomplete="off" aria-describedby="revealed-secret-hint">
+<p class="hint" id="revealed-secret-hint">Copy it now: it is not shown again, not even on this page after a reload.</p>`
+    : '';
+  return `<div class="notice" role="status">
+<p>${escapeHtml(notice.text)}</p>${secret}
+</div>`;
+}
 
 /** The hidden fields of a form that performs an operation: the session's token and a fresh one-time nonce. */
 export const actionFields = (formToken: string) =>

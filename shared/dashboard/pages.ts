@@ -221,7 +221,11 @@ export function linkPage(frame: Frame, view: LinkView, forms: LinkForms = {}): s
   const toggle =
     link.status === 'expired'
       ? '<p class="note">An expired link cannot be activated again.</p>'
-      : `<form class="inline" method="post" action="${action}">${actionFields(formToken)}<input type="hidden" name="status" value="${link.status === 'active' ? 'inactive' : 'active'}"><button type="submit">${link.status === 'active' ? 'Deactivate' : 'Reactivate'}</button></form>`;
+      : link.status === 'active'
+        ? `<form class="act" method="post" action="${action}" novalidate>${actionFields(formToken)}<input type="hidden" name="status" value="inactive">
+${status.confirm('Stop taking payments through this link: its checkout refuses new payments until it is reactivated')}
+<button type="submit">Deactivate</button></form>`
+        : `<form class="inline" method="post" action="${action}">${actionFields(formToken)}<input type="hidden" name="status" value="active"><button type="submit">Reactivate</button></form>`;
 
   const edit = formOf('edit-link', forms.edit ?? { values: { description: link.description ?? '', payments_limit: String(link.paymentsLimit ?? ''), expires_at: utcLocalValue(link.expiresAt) } });
   const editForm = `<section aria-labelledby="edit">
@@ -307,6 +311,7 @@ ${form.alert()}
 ${actionFields(formToken)}
 ${form.field({ name: 'amount.value', label: 'Amount (EUR)', hint: `Empty: the whole refundable rest, ${formatForCustomer(rest, payment.currency)}. A smaller amount is a partial refund.`, attributes: 'inputmode="decimal" autocomplete="off"' })}
 ${form.field({ name: 'description', label: 'Description', attributes: 'maxlength="500"' })}
+${form.confirm('Send this refund to the customer (empty amount: the whole refundable rest)')}
 <button class="primary" type="submit">Refund</button>
 </form>
 </section>`;
