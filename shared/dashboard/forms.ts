@@ -25,7 +25,7 @@ const fieldId = (form: string, name: string) => `${form}-${name.replace(/[^A-Za-
 export interface FieldOptions {
   name: string;
   label: string;
-  type?: 'text' | 'number' | 'datetime-local' | 'checkbox' | 'select';
+  type?: 'text' | 'number' | 'datetime-local' | 'checkbox' | 'select' | 'textarea' | 'url';
   hint?: string;
   attributes?: string;
   /** For `select`: value and text of each option. */
@@ -55,6 +55,10 @@ export function formOf(form: string, state: FormState = { values: {} }) {
         .map(([optionValue, text]) => `<option value="${escapeHtml(optionValue)}"${optionValue === value ? ' selected' : ''}>${escapeHtml(text)}</option>`)
         .join('');
       return `<div><label for="${id}">${escapeHtml(options.label)}</label>\n<select id="${id}" name="${escapeHtml(options.name)}"${aria}${extra}>${choices}</select>${hint}${errorText}</div>`;
+    }
+    if (options.type === 'textarea') {
+      return `<div><label for="${id}">${escapeHtml(options.label)}</label>
+<textarea id="${id}" name="${escapeHtml(options.name)}"${aria}${extra}>${escapeHtml(value)}</textarea>${hint}${errorText}</div>`;
     }
     return `<div><label for="${id}">${escapeHtml(options.label)}</label>
 <input id="${id}" name="${escapeHtml(options.name)}" type="${options.type ?? 'text'}" value="${escapeHtml(value)}"${aria}${extra}>${hint}${errorText}</div>`;
@@ -94,6 +98,9 @@ export const optionalUtcDatetime = (value: string | undefined) => {
 
 /** The `datetime-local` value of a stored datetime (UTC, to the minute). */
 export const utcLocalValue = (iso: string | null) => (iso ? iso.slice(0, 16) : '');
+
+/** A list typed one item a line (or comma-separated): each item trimmed, empty ones dropped. */
+export const lines = (value: string | undefined) => (value ?? '').split(/[\r\n,]+/).map((item) => item.trim()).filter(Boolean);
 
 /** A checkbox: present means true. */
 export const checkbox = (value: string | undefined) => value !== undefined;

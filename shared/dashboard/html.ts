@@ -57,7 +57,16 @@ const STYLE = `
   dt { font-weight: 600; }
   dd { margin: 0; overflow-wrap: anywhere; }
   nav.pager { display: flex; gap: 1rem; margin-top: .75rem; }
-  ul.attempts { list-style: none; margin: 0; padding: 0; }
+  ul.attempts, ul.plain { list-style: none; margin: 0; padding: 0; }
+  ul.plain li { overflow-wrap: anywhere; }
+  pre.payload { white-space: pre-wrap; overflow-wrap: anywhere; background: #f8fafc; border: 1px solid #e3e6ec; border-radius: 6px; padding: .75rem; font-size: .8rem; max-height: 32rem; overflow-y: auto; }
+  details.types { margin: .5rem 0 0; font-size: .9rem; }
+  details.types ul { columns: 2 18rem; margin-top: .35rem; }
+  form.filter { display: flex; flex-wrap: wrap; align-items: center; gap: .5rem; margin: .5rem 0 .75rem; }
+  form.filter label { margin: 0; }
+  form.filter select { width: auto; }
+  .deadline { background: #fef3c7; color: #78350f; padding: .6rem .8rem; border-radius: 6px; }
+  textarea { font-family: ui-monospace, monospace; font-size: .9rem; }
   ul.attempts li { padding: .15rem .3rem; border-radius: 4px; overflow-wrap: anywhere; }
   form.stacked { max-width: 32rem; }
   form.stacked .row { display: grid; grid-template-columns: 1fr 1fr; gap: 0 1rem; }
@@ -146,14 +155,14 @@ export const eventType = (type: string) => escapeHtml(type).replace(/\./g, '.<wb
 /** A link whose text is an id in code type. */
 export const idLink = (href: string, id: string) => `<a href="${escapeHtml(href)}">${code(id)}</a>`;
 
-/** How far a deadline is: `in 2 days 23 hours`, `in 5 hours 10 minutes`, `in 12 minutes`, or `overdue` (rounded down). */
-export function untilText(iso: string, now: Date): string {
+/** How far a deadline is: `due in 2 days 23 hours`, `due in 5 hours 10 minutes`, `due in 12 minutes`, or `overdue` (rounded down). */
+export function dueText(iso: string, now: Date): string {
   const minutes = Math.floor((Date.parse(iso) - now.getTime()) / 60_000);
   if (minutes < 0) return 'overdue';
-  if (minutes === 0) return 'in under a minute';
+  if (minutes === 0) return 'due in under a minute';
   const [days, hours, rest] = [Math.floor(minutes / 1440), Math.floor((minutes % 1440) / 60), minutes % 60];
   const parts: [number, string][] = days ? [[days, 'day'], [hours, 'hour']] : hours ? [[hours, 'hour'], [rest, 'minute']] : [[rest, 'minute']];
-  return `in ${parts
+  return `due in ${parts
     .filter(([amount], index) => index === 0 || amount > 0)
     .map(([amount, unit]) => `${amount} ${unit}${amount === 1 ? '' : 's'}`)
     .join(' ')}`;
@@ -207,6 +216,27 @@ export function noticeBox(notice: Notice | undefined): string {
 /** The hidden fields of a form that performs an operation: the session's token and a fresh one-time nonce. */
 export const actionFields = (formToken: string) =>
   `${tokenField(formToken)}<input type="hidden" name="${FORM_NONCE_FIELD}" value="${randomBytes(16).toString('base64url')}">`;
+
+/**
+ * A form that performs an operation: it posts to `action` with the session's token and a fresh
+ * one-time nonce, then `fields` (rendered before the caller asks its form for the alert, so a
+ * problem shows beside its field), then its button. The server checks what the browser would
+ * (`novalidate`), so every refusal reads as the API's.
+ */
+export function postForm(form: { action: string; formToken: string; fields?: string; button: string; kind?: 'stacked' | 'act' | 'inline'; primary?: boolean }): string {
+  return `<form class="${form.kind ?? 'stacked'}" method="post" action="${escapeHtml(form.action)}" novalidate>
+${actionFields(form.formToken)}
+${form.fields ?? ''}
+<button${form.primary ? ' class="primary"' : ''} type="submit">${escapeHtml(form.button)}</button>
+</form>`;
+}
+
+/** A section of a page under its own heading. */
+export const titledSection = (id: string, title: string, body: string) =>
+  `<section aria-labelledby="${id}">
+<h2 id="${id}">${escapeHtml(title)}</h2>
+${body}
+</section>`;
 
 // ---------------------------------------------------------------------------------------------
 // Tables
@@ -308,6 +338,8 @@ export const NAV = [
   { path: '/refunds', title: 'Refunds' },
   { path: '/chargebacks', title: 'Chargebacks' },
   { path: '/events', title: 'Events' },
+  { path: '/webhooks', title: 'Webhooks' },
+  { path: '/settlements', title: 'Settlements' },
 ] as const;
 
 export type NavPath = (typeof NAV)[number]['path'];
@@ -340,7 +372,7 @@ export function signedInPage(
 <div class="brand">${modeBadge(principal)} <a href="${escapeHtml(urls.dashboard)}">Payment operations</a></div>
 <form class="search" role="search" method="get" action="${escapeHtml(`${urls.dashboard}/search`)}">
 <label class="visually-hidden" for="search-id">Search by id</label>
-<input id="search-id" name="id" type="search" value="${escapeHtml(search)}" placeholder="pl_…, pay_… or rf_…" autocomplete="off" spellcheck="false" required>
+<input id="search-id" name="id" type="search" value="${escapeHtml(search)}" placeholder="pl_…, pay_…, cb_… or another id" autocomplete="off" spellcheck="false" required>
 <button type="submit">Search</button>
 </form>
 <form method="post" action="${escapeHtml(`${urls.dashboard}/sign-out`)}">${tokenField(formToken)}<button type="submit">Sign out</button></form>

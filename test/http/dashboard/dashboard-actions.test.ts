@@ -376,6 +376,16 @@ describe('refund a payment', () => {
     expect((await api.get('/v1/refunds?limit=100')).body.data.filter((refund: { payment_id: string }) => refund.payment_id === payment.id)).toEqual([]);
   });
 
+  test('a problem shown beside its field is not repeated above the form: the refund and the edit of a link', async () => {
+    const payment = await seedPaidPayment(stack, merchant, { amount: '30.00' });
+    const refund = await browser.submit(`/dashboard/payments/${payment.id}/refunds`, cookie, { confirm: 'on', 'amount.value': '30.01' });
+    expect([refund.status, fieldError(refund.html, 'refund-amount-value')]).toEqual([422, 'amount.value exceeds the refundable rest of 30.00 eur']);
+    expect(refund.html).not.toContain('<p role="alert"');
+    const edit = await browser.submit(`/dashboard/payment-links/${seeded.linkId}`, cookie, { description: 'x', payments_limit: '1', expires_at: '' });
+    expect([edit.status, fieldError(edit.html, 'edit-link-payments_limit')]).toEqual([422, 'payments_limit cannot be set below the count of payments already completed']);
+    expect(edit.html).not.toContain('<p role="alert"');
+  });
+
   test('a payment with an open chargeback -> 422 above the form (payment_id), as the API answers', async () => {
     const paymentId = seeded.paymentIds[1];
     const result = await browser.submit(`/dashboard/payments/${paymentId}/refunds`, cookie, { confirm: 'on', 'amount.value': '1.00' });
@@ -671,6 +681,8 @@ describe('search by id', () => {
     ['a payment link', () => seeded.linkId, 'payment-links'],
     ['a payment', () => seeded.paymentIds[0], 'payments'],
     ['a refund', () => seeded.heldRefundId, 'refunds'],
+    ['a chargeback', () => seeded.openChargebacks[0].id, 'chargebacks'],
+    ['an event', () => seeded.eventId, 'events'],
   ])('%s -> 303 to its page', async (_name, id, path) => {
     const result = await browser.get(`/dashboard/search?id=${encodeURIComponent(` ${id()} `)}`, cookie);
     expect(result.status).toBe(303);
@@ -685,9 +697,11 @@ describe('search by id', () => {
       expect(result.html).toContain(`<p role="alert">Nothing with the id ${id} in this organization and mode.</p>`);
       expect(result.html).toContain(`name="id" type="search" value="${id}"`);
     }
-    const other = await browser.get(`/dashboard/search?id=${seeded.openChargebacks[0].id}`, cookie);
+    const other = await browser.get(`/dashboard/search?id=${merchant.acceptorId}`, cookie);
     expect(other.status).toBe(422);
-    expect(other.html).toContain('Search takes the id of a payment link');
+    expect(other.html).toContain(
+      'Search takes the id of a payment link (pl_…), a payment (pay_…), a refund (rf_…), a chargeback (cb_…), an event (evt_…), a webhook endpoint (whk_…) or a settlement (stl_…)',
+    );
   });
 });
 
