@@ -1,7 +1,8 @@
 /**
  * `npm start`: the whole service on this machine. Environment (product-decisions §11):
  * PORT (3000), DYNAMODB_ENDPOINT (http://127.0.0.1:8000), TABLE_NAME (payment-ops),
- * DATA_DIR (.data; ':memory:' keeps nothing); LAMBDA_ARTIFACTS (a `cdk synth -o` folder: run
+ * DATA_DIR (.data; ':memory:' keeps nothing); S3_PORT (4568: the local S3 of the evidence
+ * documents); LAMBDA_ARTIFACTS (a `cdk synth -o` folder: run
  * its bundles, artifact mode); LAMBDA_MAX_WORKERS (invocations per function at once, in both
  * modes; two per core).
  */
@@ -16,6 +17,7 @@ async function main() {
     dynamodbEndpoint: process.env.DYNAMODB_ENDPOINT ?? 'http://127.0.0.1:8000',
     tableName: process.env.TABLE_NAME ?? 'payment-ops',
     dataDir: process.env.DATA_DIR ?? '.data',
+    s3Port: process.env.S3_PORT ? Number(process.env.S3_PORT) : undefined,
     seedDemo: true,
     background: true,
     artifacts: process.env.LAMBDA_ARTIFACTS,
@@ -23,6 +25,7 @@ async function main() {
     logDir: process.env.LAMBDA_LOG_DIR,
   });
   console.log(`Payment operations service ready at ${stack.baseUrl} (API under ${stack.baseUrl}/v1)`);
+  console.log(`Local S3 (evidence documents) at ${stack.s3Url}`);
   if (stack.artifacts) console.log(`Artifact mode: every function runs from its bundle in ${process.env.LAMBDA_ARTIFACTS}`);
   if (stack.demo) {
     console.log(`Demo organization ${stack.demo.orgId}, acceptor ${stack.demo.acceptorId}, user ${stack.demo.userId}`);

@@ -1,7 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, type ICommandHooks, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { LogGroup, RetentionDays, type ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { join, posix } from 'node:path';
@@ -20,13 +20,15 @@ export interface ServiceFunctionProps {
   memorySize?: number;
   /** Project files (relative to the root) the function reads at run time: copied into its bundle at the same path. */
   files?: string[];
+  /** A log group shared with other functions (the routes'); otherwise the function gets its own. */
+  logGroup?: ILogGroup;
 }
 
 /**
  * The one place for function defaults: Node 22 on ARM64, minified ESM bundle with an external
  * source map (no sourcesContent) shipped beside it but not loaded at run time
  * (`--enable-source-maps` made the GET payment-link init 1.4× slower: `npm run bench:cold`;
- * stack traces are mapped offline, docs/operations.md), its own log group, X-Ray tracing, INFO
+ * stack traces are mapped offline, docs/operations.md), its own log group (or one it shares), X-Ray tracing, INFO
  * logs and the service's metric namespace. Grants are added per function by the stack.
  */
 export class ServiceFunction extends Construct {
@@ -34,7 +36,7 @@ export class ServiceFunction extends Construct {
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
-    const logGroup = new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH });
+    const logGroup = props.logGroup ?? new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH });
     const options: NodejsFunctionProps = {
       entry: props.entry ?? join(ROOT, 'functions', props.handler, 'handler.ts'),
       handler: 'handler',

@@ -14,6 +14,7 @@ import { INDEXES, KEY, TTL_ATTRIBUTE } from '../shared/db/table';
 import { routes, unmatchedRouteHandler } from '../shared/api';
 import { methodsOf } from '../shared/api/operation';
 import { ServiceFunction } from './api-function';
+import { EvidenceDocuments } from './documents';
 import { Monitoring } from './monitoring';
 import { DELIVERER_TIMEOUT_SECONDS, WEBHOOK_QUEUE_MAX_RECEIVES, WebhookDelivery } from './webhooks';
 
@@ -27,6 +28,7 @@ export class PaymentOpsStack extends Stack {
   readonly bus: EventBus;
   readonly webhookQueue: Queue;
   readonly webhookDeadLetterQueue: Queue;
+  readonly documents: EvidenceDocuments;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -93,10 +95,17 @@ export class PaymentOpsStack extends Stack {
 
     // Jobs and events render links too, so the public base URL is configuration, not request-derived.
     const environment = { TABLE_NAME: this.table.tableName, EVENT_BUS_NAME: this.bus.eventBusName, BASE_URL: this.api.apiEndpoint };
+    // One log group for every route's function (each line names its function, `function_name`, and so
+    // does each stream): a group per function would take 60-odd of CloudFormation's 500 resources.
+    const routeLogs = new LogGroup(this, 'RouteLogs', { retention: RetentionDays.ONE_MONTH });
+    // The dashboard is served by the API, so its origin is the API's.
+    this.documents = new EvidenceDocuments(this, 'EvidenceDocuments', { dashboardOrigin: this.api.apiEndpoint });
     for (const route of routes) {
-      const fn = new ServiceFunction(this, `Route-${route.handler}`, { handler: route.handler, environment, files: route.files }).function;
+      const documentsBucket: Record<string, string> = route.documents ? { DOCUMENTS_BUCKET: this.documents.bucket.bucketName } : {};
+      const fn = new ServiceFunction(this, `Route-${route.handler}`, { handler: route.handler, environment: { ...environment, ...documentsBucket }, files: route.files, logGroup: routeLogs }).function;
       if (route.table === 'write') this.table.grantReadWriteData(fn);
       else if (route.table === 'read') this.table.grantReadData(fn);
+      if (route.documents) this.documents.grant(fn, route.documents);
       this.api.addRoutes({
         path: route.path,
         methods: methodsOf(route).map((method) => HttpMethod[method]),
@@ -106,7 +115,7 @@ export class PaymentOpsStack extends Stack {
       });
     }
     // Every request no route takes: a wrong method on a route's path (405 with Allow) or an unknown path (404), as the envelope.
-    const unmatched = new ServiceFunction(this, `Route-${unmatchedRouteHandler}`, { handler: unmatchedRouteHandler, environment }).function;
+    const unmatched = new ServiceFunction(this, `Route-${unmatchedRouteHandler}`, { handler: unmatchedRouteHandler, environment, logGroup: routeLogs }).function;
     new HttpRoute(this.api, 'DefaultRoute', {
       httpApi: this.api,
       routeKey: HttpRouteKey.DEFAULT,
@@ -120,7 +129,7 @@ export class PaymentOpsStack extends Stack {
     }).function;
     this.table.grantReadWriteData(jobs);
     new Rule(this, 'EveryMinute', {
-      description: 'Minute jobs: expire payment links, accept overdue chargebacks, process held refunds',
+      description: 'Minute jobs: expire payment links and open payments, remind of and accept overdue chargebacks, process held refunds',
       schedule: Schedule.rate(Duration.minutes(1)),
       targets: [new LambdaFunction(jobs, { retryAttempts: 0 })],
     });

@@ -10,6 +10,10 @@ export interface ServiceConfig {
   dashboardUrl?: string;
   docsUrl?: string;
   dynamodbEndpoint?: string;
+  /** DOCUMENTS_BUCKET: the evidence documents' bucket (lib/documents.ts); set only on the functions that reach it. */
+  documentsBucket?: string;
+  /** S3_ENDPOINT: the local stack's S3-compatible server (source mode), as DYNAMODB_ENDPOINT is its DynamoDB. */
+  s3Endpoint?: string;
   eventVersion: string;
   /** REFUND_CANCEL_WINDOW_SECONDS: how long a covered pending refund can be canceled before it is processed. */
   refundCancelWindowSeconds: number;
@@ -36,6 +40,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     dashboardUrl: env.DASHBOARD_URL,
     docsUrl: env.DOCS_URL,
     dynamodbEndpoint: env.DYNAMODB_ENDPOINT,
+    documentsBucket: env.DOCUMENTS_BUCKET,
+    s3Endpoint: env.S3_ENDPOINT,
     eventVersion: EVENT_VERSION,
     refundCancelWindowSeconds: seconds(env, 'REFUND_CANCEL_WINDOW_SECONDS', DEFAULT_REFUND_CANCEL_WINDOW_SECONDS),
   };

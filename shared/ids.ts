@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
  */
 export const ID_PREFIXES = {
   chargeback: 'cb',
+  disputeDocument: 'doc',
   payment: 'pay',
   paymentLink: 'pl',
   refund: 'rf',

@@ -40,6 +40,14 @@ export const LIMITS = {
   checkoutOpenings: { perLink: 100, windowSeconds: 60 },
   /** Resends (`POST /v1/events/:id/resend`) per fixed window: of one event, and of one organization and mode. */
   resends: { perEvent: 5, perOrganization: 60, windowSeconds: 60 },
+  /**
+   * A dispute's evidence (product-decisions §13): each text in characters, the documents named,
+   * and all the texts together as UTF-8 JSON at most `bytes`, so that the chargeback's item and
+   * the answer an Idempotency-Key keeps stay inside DynamoDB's 400 KB item (five full ASCII
+   * texts take about 100 KB). A document is at most `documentBytes` (4 MiB) and is uploaded
+   * within `uploadSeconds` of its creation.
+   */
+  evidence: { textLength: 20_000, documents: 5, bytes: 256 * 1024, documentBytes: 4 * 1024 * 1024, uploadSeconds: 15 * 60, filenameLength: 255 },
   /** A webhook endpoint's `enabled_events`: how many patterns, and how long each (characters). */
   webhookEndpoint: { patterns: 64, patternLength: 200 },
   /** No event the service writes is larger (its envelope as JSON, in bytes). */

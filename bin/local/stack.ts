@@ -8,6 +8,7 @@ import { SCOPES } from '../../shared/auth/principal';
 import { startArtifactFunctions, type ArtifactFunctions } from './artifacts/functions';
 import { backgroundTasks } from './background';
 import { ensureDynamoDbLocal, ensureTable, type RunningDynamoDb } from './dynamodb-local';
+import { LOCAL_DOCUMENTS_BUCKET, startLocalS3 } from './s3';
 import type { LocalFunctions, RouteInvoker } from './functions';
 import { createConcurrencyLimit, defaultEnvironmentsPerFunction, inProcessRoute, refuseCallsPastDeadline } from './invocation';
 import { startApiServer, type LocalApiServer } from './http-server';
@@ -29,6 +30,8 @@ export interface LocalStackOptions {
   artifacts?: string;
   /** Execution environments per function at the same time (invocations beyond wait). */
   maxWorkersPerFunction?: number;
+  /** The local S3's port (S3_PORT, default 4568); 0 takes a free one. */
+  s3Port?: number;
   /** Artifact mode: a folder for each function's output (`<name>.log`) instead of this process's stdout. */
   logDir?: string;
 }
@@ -36,6 +39,8 @@ export interface LocalStackOptions {
 export interface LocalStack {
   baseUrl: string;
   port: number;
+  /** The local S3 (evidence documents). */
+  s3Url: string;
   demo?: DemoAccount;
   /** Artifact mode only: the functions' execution environments. */
   artifacts?: ArtifactFunctions;
@@ -86,7 +91,7 @@ async function sourceFunctions(options: LocalStackOptions): Promise<LocalFunctio
 
 /**
  * The whole service on one machine (product-decisions §11):
- * 1. use or start DynamoDB Local and create the table;
+ * 1. use or start DynamoDB Local and create the table; start the local S3 with its bucket;
  * 2. serve every route through the same Lambda handlers (the sources, or the bundles of a
  *    `cdk synth` output in artifact mode);
  * 3. on an empty store, create the demo organization with a test and a live key;
@@ -102,9 +107,15 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   let api: LocalApiServer | undefined;
   try {
     const local = { ...options, dynamodbEndpoint: dynamo.endpoint };
+    const s3 = await startLocalS3({ port: options.s3Port, dataDir: options.dataDir, buckets: [LOCAL_DOCUMENTS_BUCKET] });
+    stoppers.push(s3.stop);
+    // Source mode's functions reach it as the deployed ones reach S3; artifact mode's through the AWS edge.
+    process.env.S3_ENDPOINT = s3.url;
+    process.env.DOCUMENTS_BUCKET ??= LOCAL_DOCUMENTS_BUCKET;
     const artifacts = options.artifacts
       ? await startArtifactFunctions({
           dir: options.artifacts,
+          s3,
           dynamodbEndpoint: dynamo.endpoint,
           tableName: options.tableName,
           dataDir: options.dataDir,
@@ -131,6 +142,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     return {
       baseUrl: configuredBaseUrl ?? `http://127.0.0.1:${api.port}`,
       port: api.port,
+      s3Url: s3.url,
       demo,
       artifacts,
       stop: async () => {

@@ -1,4 +1,6 @@
-import { ChargebackListSchema, ChargebackSchema, ChargebackTransitionBody, TestChargebackBody } from '../domain/chargebacks';
+import { ChargebackListSchema, ChargebackSchema, ChargebackTransitionBody, DisputeBody, DocumentBody, TestChargebackBody } from '../domain/chargebacks';
+import { DisputeDocumentSchema } from '../domain/dispute-documents';
+import { LIMITS } from '../limits';
 import { ListQuery } from '../pagination';
 import { defineList, defineRetrieve, defineOperation, NoQuery, NoParams, pathParam } from './operation';
 import { paymentId } from './payments';
@@ -40,6 +42,66 @@ export const listPaymentChargebacks = /* @__PURE__ */ defineList({
   success: { status: 200, description: "A page of the payment's chargebacks.", schema: ChargebackListSchema },
 });
 
+const ANSWERABLE = 'The chargeback is not `open`, or its `deadline_at` has passed (attribute `status`).';
+const LIVE = 'In live mode the acquirer takes the answer first; the chargeback moves only once it did (acquirer unreachable: 503 with `Retry-After`, nothing changed).';
+
+export const acceptChargeback = /* @__PURE__ */ defineOperation({
+  method: 'POST',
+  path: '/v1/chargebacks/{id}/accept',
+  handler: 'accept-chargeback',
+  table: 'write',
+  auth: { scope: 'chargeback:update' },
+  params: chargebackId,
+  query: NoQuery,
+  tag: 'Chargebacks',
+  summary: 'Accept a chargeback',
+  description: `An \`open\` chargeback, before its \`deadline_at\`, becomes \`accepted\` (its amount goes to the cardholder). No body. ${LIVE}`,
+  success: { status: 200, description: 'The accepted chargeback.', schema: ChargebackSchema },
+  errors: { 422: { description: `${ANSWERABLE} In live mode also: the acquirer refused the acceptance.` } },
+});
+
+export const disputeChargeback = /* @__PURE__ */ defineOperation({
+  method: 'POST',
+  path: '/v1/chargebacks/{id}/dispute',
+  handler: 'dispute-chargeback',
+  table: 'write',
+  documents: 'read',
+  auth: { scope: 'chargeback:update' },
+  params: chargebackId,
+  query: NoQuery,
+  body: DisputeBody,
+  tag: 'Chargebacks',
+  summary: 'Dispute a chargeback',
+  description:
+    `An \`open\` chargeback, before its \`deadline_at\`, becomes \`disputed\` with \`dispute: {submitted_at, evidence}\`. Evidence: at least one field, each text at most ${LIMITS.evidence.textLength} characters, ` +
+    `at most ${LIMITS.evidence.documents} documents of this chargeback, each uploaded with its declared type and size. ${LIVE}`,
+  success: { status: 200, description: 'The disputed chargeback.', schema: ChargebackSchema },
+  errors: {
+    422: {
+      description: `${ANSWERABLE} Or the offending field: \`evidence\` (no field, or the texts together above ${LIMITS.evidence.bytes} bytes as JSON), a text too long, \`evidence.documents\` (more than ${LIMITS.evidence.documents}, repeated, not this chargeback's, not uploaded, or uploaded with another size or type; in live mode: no defense reason of the acquirer fits).`,
+    },
+  },
+});
+
+export const createDisputeDocument = /* @__PURE__ */ defineOperation({
+  method: 'POST',
+  path: '/v1/chargebacks/{id}/documents',
+  handler: 'create-dispute-document',
+  table: 'write',
+  documents: 'upload',
+  auth: { scope: 'chargeback:update' },
+  params: chargebackId,
+  query: NoQuery,
+  body: DocumentBody,
+  tag: 'Chargebacks',
+  summary: 'Upload an evidence document',
+  description:
+    `Declares a file (PDF, PNG or JPEG, at most ${LIMITS.evidence.documentBytes} bytes) and answers a presigned upload: send the file with \`upload.method\` to \`upload.url\` with \`upload.headers\` ` +
+    `within ${LIMITS.evidence.uploadSeconds / 60} minutes. The store takes only that type and size; a dispute names the document by its \`id\` once it is uploaded.`,
+  success: { status: 201, description: 'The document and its upload.', schema: DisputeDocumentSchema },
+  errors: { 422: { description: `${ANSWERABLE} Or \`filename\`, \`content_type\` (not one of the three) or \`size\` (0, or above ${LIMITS.evidence.documentBytes}).` } },
+});
+
 export const testHelperCreateChargeback = /* @__PURE__ */ defineOperation({
   method: 'POST',
   path: '/v1/test_helpers/payments/{id}/chargebacks',
@@ -72,4 +134,13 @@ export const testHelperTransitionChargeback = /* @__PURE__ */ defineOperation({
   errors: { 422: { description: 'A move the state table forbids (attribute `status`).' } },
 });
 
-export const chargebackOperations = [getChargeback, listChargebacks, listPaymentChargebacks, testHelperCreateChargeback, testHelperTransitionChargeback];
+export const chargebackOperations = [
+  getChargeback,
+  listChargebacks,
+  listPaymentChargebacks,
+  acceptChargeback,
+  disputeChargeback,
+  createDisputeDocument,
+  testHelperCreateChargeback,
+  testHelperTransitionChargeback,
+];

@@ -11,7 +11,7 @@ export const testHelperRunJob = /* @__PURE__ */ defineOperation({
   query: NoQuery,
   tag: 'Test helpers',
   summary: 'Run a minute job now',
-  description: 'Runs one of `expire-payment-links`, `expire-open-payments`, `accept-overdue-chargebacks`, `process-refunds` once.',
+  description: 'Runs one of `expire-payment-links`, `expire-open-payments`, `remind-chargeback-deadlines`, `accept-overdue-chargebacks`, `process-refunds` once.',
   success: { status: 200, description: 'The run.', schema: JobRunSchema },
   errors: { 404: { description: 'No job of that name, or a live key.' } },
 });

@@ -19,6 +19,13 @@ export const ROUTE_TIMEOUT_SECONDS = 10;
 /** Table access of the route's function: decides its IAM grant (`none`: no table access). */
 export type TableAccess = 'read' | 'write' | 'none';
 
+/**
+ * Access of the route's function to the evidence documents' bucket (lib/documents.ts): `upload`
+ * signs uploads (s3:PutObject under the documents' prefix), `read` checks and reads them
+ * (s3:GetObject, s3:GetObjectVersion there, and s3:ListBucket so that a missing object is a 404).
+ */
+export type DocumentAccess = 'upload' | 'read';
+
 /** Every key needs a scope unless the operation says, in these words, that any key will do. */
 export const ANY_KEY = 'any key' as const;
 
@@ -34,6 +41,8 @@ interface RouteBase {
   /** The folder under functions/ holding the route's handler.ts. */
   handler: string;
   table: TableAccess;
+  /** Evidence documents' bucket; none when absent. */
+  documents?: DocumentAccess;
   /** Project files the function reads at run time, copied into its bundle at the same path. */
   files?: string[];
 }

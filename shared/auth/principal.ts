@@ -8,6 +8,7 @@ export const SCOPES = [
   'refund:create',
   'refund:read',
   'chargeback:read',
+  'chargeback:update',
   'settlement:read',
   'event:read',
   'event:resend',

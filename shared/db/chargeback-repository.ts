@@ -17,6 +17,7 @@ import { transactWrite } from './side-effects';
 import { stripKeys } from './entity';
 import { chargebackEntity, chargebackReferenceEntity } from './entities';
 import { queryDuePage } from './due';
+import type { IndexName } from './table';
 import * as keys from './keys';
 import { scopeOf } from './entities';
 
@@ -53,6 +54,15 @@ export function createChargebackRepository(db: DynamoDBDocumentClient, tableName
         outboxPut(tableName, event),
       ]),
     );
+  }
+
+  async function* dueChargebacks(partition: string, now: Date, index?: IndexName): AsyncGenerator<Chargeback> {
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await queryDuePage(db, tableName, partition, { upTo: `${isoMillis(now)}#~`, startKey, index });
+      for (const item of page.items) yield stripKeys<Chargeback>(item)!;
+      startKey = page.nextKey;
+    } while (startKey);
   }
 
   async function page(source: Omit<ListSource, 'resolveCursor'>, accepts: (chargeback: Chargeback) => boolean, request: PageRequest) {
@@ -140,6 +150,37 @@ export function createChargebackRepository(db: DynamoDBDocumentClient, tableName
       }
     },
 
+    /**
+     * Records that the reminder `next` is the answer to was sent, with its event, only while the
+     * chargeback is still open and still owed the reminder read (`current`): of concurrent sweeps
+     * one writes, and an answer written first leaves nothing to remind. Otherwise answers the
+     * stored chargeback.
+     */
+    async saveReminder(current: Chargeback, next: Chargeback, event: OutboxEvent): Promise<TransitionOutcome> {
+      try {
+        await withConflictRetry(() =>
+          transactWrite(db, [
+            {
+              Put: {
+                TableName: tableName,
+                Item: chargebackItem(next),
+                ConditionExpression: '#status = :open AND #reminder = :owed',
+                ExpressionAttributeNames: { '#status': 'status', '#reminder': 'nextReminderHours' },
+                ExpressionAttributeValues: { ':open': 'open', ':owed': current.nextReminderHours },
+                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+              },
+            },
+            outboxPut(tableName, event),
+          ]),
+        );
+        return { saved: true };
+      } catch (error) {
+        const reason = cancellationReasons(error)?.[0];
+        if (reason?.code === 'ConditionalCheckFailed') return { saved: false, current: stripKeys<Chargeback>(reason.item) };
+        throw error;
+      }
+    },
+
     /** GET /v1/chargebacks: an acceptor-bound key sees its acceptor's, an org-scoped key all (§3). */
     list(principal: Principal, request: PageRequest) {
       const scope = scopeOf(principal.orgId, principal.mode);
@@ -159,14 +200,10 @@ export function createChargebackRepository(db: DynamoDBDocumentClient, tableName
     },
 
     /** Open chargebacks whose deadline_at is at or before `now`: the sparse DUE index, oldest deadline first, page by page. */
-    async *overdue(now: Date): AsyncGenerator<Chargeback> {
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const page = await queryDuePage(db, tableName, keys.chargebackDeadlineDue, { upTo: `${isoMillis(now)}#~`, startKey });
-        for (const item of page.items) yield stripKeys<Chargeback>(item)!;
-        startKey = page.nextKey;
-      } while (startKey);
-    },
+    overdue: (now: Date) => dueChargebacks(keys.chargebackDeadlineDue, now),
+
+    /** Open chargebacks whose next deadline reminder is due at `now`: the sparse reminder entries of GSI4, the earliest first. */
+    remindersDue: (now: Date) => dueChargebacks(keys.chargebackReminderDue, now, 'gsi4'),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Mode } from '../auth/principal';
-import type { Chargeback, FeedIdentity } from '../domain/chargebacks';
+import { reminderDueAt, type Chargeback, type FeedIdentity } from '../domain/chargebacks';
+import type { DisputeDocument } from '../domain/dispute-documents';
 import type { VersionedLink } from '../domain/payment-links';
 import { lastActivityOf, type Payment } from '../domain/payments';
 import type { Refund } from '../domain/refunds';
@@ -135,7 +136,12 @@ function refundDueKeys(refund: Refund): { due: string; due_sort: string } {
 }
 
 
-/** The DUE keys exist only while the chargeback is `open`: the sweep reads only chargebacks still due. */
+/**
+ * The DUE keys exist only while the chargeback is `open`: the deadline sweep reads only chargebacks
+ * still due. Its deadline reminder (product-decisions §13) is a second sparse entry, in GSI4 (an
+ * item has one key per index), by the moment the next reminder is due, while one is left: the
+ * reminder sweep reads only chargebacks whose reminder is due, and an answer removes both.
+ */
 export const chargebackEntity = /* @__PURE__ */ defineEntity<Chargeback>({
   name: 'chargeback',
   label: 'Chargeback',
@@ -144,6 +150,7 @@ export const chargebackEntity = /* @__PURE__ */ defineEntity<Chargeback>({
     gsi1: { pk: '{scope}#CB', sk: '{cb}' },
     gsi2: { pk: '{scope}#ACCEPTOR#{acceptor}#CB', sk: '{cb}' },
     gsi3: { pk: 'PAY#{pay}#CB', sk: '{cb}' },
+    gsi4: { pk: 'DUE#CB_REMINDER', sk: '{remind_at}#{cb}', when: (chargeback) => chargeback.status === 'open' && chargeback.nextReminderHours !== undefined },
     due: { pk: 'DUE#CB_DEADLINE', sk: '{deadline_at}#{cb}', when: (chargeback) => chargeback.status === 'open' },
   },
   values: (chargeback) => ({
@@ -152,7 +159,16 @@ export const chargebackEntity = /* @__PURE__ */ defineEntity<Chargeback>({
     acceptor: chargeback.acceptorId,
     pay: chargeback.paymentId,
     deadline_at: chargeback.deadlineAt,
+    remind_at: chargeback.nextReminderHours === undefined ? '' : reminderDueAt(chargeback, chargeback.nextReminderHours),
   }),
+});
+
+/** A document a merchant uploads as evidence (product-decisions §13), under its chargeback. */
+export const disputeDocumentEntity = /* @__PURE__ */ defineEntity<DisputeDocument>({
+  name: 'dispute_document',
+  label: 'Dispute document',
+  key: { pk: 'CB#{cb}', sk: 'DOC#{doc}' },
+  values: (document) => ({ cb: document.chargebackId, doc: document.id }),
 });
 
 /** `%` and `#` escaped: a key part holds any text and still never runs into the next part. */
@@ -318,6 +334,7 @@ export const entities = [
   refundEntity,
   chargebackEntity,
   chargebackReferenceEntity,
+  disputeDocumentEntity,
   balanceEntity,
   settlementEntity,
   settlementCodeEntity,

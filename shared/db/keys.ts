@@ -11,6 +11,7 @@ import {
   apiKeyEntity,
   balanceEntity,
   chargebackEntity,
+  disputeDocumentEntity,
   checkoutSessionEntity,
   dashboardSessionEntity,
   deadLetterEntity,
@@ -75,6 +76,9 @@ export const chargebackList = (scope: string) => chargebackEntity.partition('gsi
 export const chargebackAcceptorList = (scope: string, acceptorId: string) => chargebackEntity.partition('gsi2', { scope, acceptor: acceptorId });
 export const chargebacksOfPayment = (paymentId: string) => chargebackEntity.partition('gsi3', { pay: paymentId });
 export const chargebackDeadlineDue = /* @__PURE__ */ chargebackEntity.partition('due', {});
+/** Open chargebacks by the moment their next deadline reminder is due (GSI4, sparse). */
+export const chargebackReminderDue = /* @__PURE__ */ chargebackEntity.partition('gsi4', {});
+export const disputeDocument = (chargebackId: string, documentId: string) => disputeDocumentEntity.key({ cb: chargebackId, doc: documentId });
 
 export const settlement = (id: string) => settlementEntity.key({ stl: id });
 export const settlementList = (orgId: string) => settlementEntity.partition('gsi1', { org: orgId });

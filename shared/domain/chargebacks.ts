@@ -8,7 +8,8 @@ import { AmountSchema, moneyOut, normalizeCurrency, parseMinor } from '../money'
 import { pageSchema } from '../pagination';
 import { isId } from '../ids';
 import { DatetimeSchema, isoMillis } from '../time';
-import { amountInput, currencyCode, datetimeInput, positiveAmountValue } from './inputs';
+import { LIMITS } from '../limits';
+import { amountInput, businessRule, currencyCode, datetimeInput, positiveAmountValue } from './inputs';
 import { jsonLink, LinkSchema } from './links';
 import type { Payment } from './payments';
 
@@ -42,12 +43,26 @@ export interface Acquirer {
   case_id: string;
 }
 
-/** Set when the chargeback is disputed; the outcome once the network has ruled. */
+/** The texts a merchant may give as evidence (product-decisions §13), each at most LIMITS.evidence.textLength characters. */
+export const EVIDENCE_TEXTS = ['product_description', 'customer_communication', 'refund_policy', 'shipping_tracking_number', 'uncategorized_text'] as const;
+export type EvidenceText = (typeof EVIDENCE_TEXTS)[number];
+
+/** What a merchant submitted: texts, and the ids of documents uploaded for this chargeback. */
+export type Evidence = Partial<Record<EvidenceText, string>> & { documents?: string[] };
+
+/**
+ * Set when the chargeback is disputed (product-decisions §13): when, and with what. The ruling
+ * that may follow is the chargeback's own `status` (`won` or `lost`, terminal) and its moment
+ * `updated_at`, so the dispute repeats neither.
+ */
 export interface Dispute {
-  disputed_at: string;
-  outcome: 'won' | 'lost' | null;
-  resolved_at: string | null;
+  submitted_at: string;
+  evidence: Evidence;
 }
+
+/** The reminders of §13: when this many hours are left before `deadline_at`, once each, the larger first. */
+export const REMINDER_HOURS = [72, 24] as const;
+export type ReminderHours = (typeof REMINDER_HOURS)[number];
 
 /** A chargeback as stored: money in minor units, the account number only ever masked. */
 export interface Chargeback {
@@ -64,6 +79,11 @@ export interface Chargeback {
   acquirer: Acquirer;
   consumerAccountNumber: string;
   dispute?: Dispute;
+  /**
+   * The next deadline reminder still to send while `open` (product-decisions §13), absent once
+   * none is left; the reminder sweep reads the chargebacks whose reminder is due (shared/db/entities.ts).
+   */
+  nextReminderHours?: ReminderHours;
   /** The parent payment's webhook_url, copied at creation: every event of the chargeback goes there too. */
   paymentWebhookUrl?: string;
   createdAt: string;
@@ -79,13 +99,15 @@ export function maskAccountNumber(value: string): string {
 /**
  * The chargeback after moving to `to`, or a 422 naming `status` when the state table forbids the
  * move. A merchant action (`action`) on an open chargeback must come before deadline_at; the
- * deadline (`deadline`) only accepts open chargebacks at or after it.
+ * deadline (`deadline`) only accepts open chargebacks at or after it. A dispute records what
+ * was submitted with it (`evidence`; none from the test helper).
  */
 export function transitionChargeback(
   chargeback: Chargeback,
   to: ChargebackStatus,
   now: Date,
   trigger: 'action' | 'deadline' = 'action',
+  evidence: Evidence = {},
 ): Chargeback {
   if (!NEXT[chargeback.status].includes(to)) {
     throw new BusinessRuleError(`A chargeback in status ${chargeback.status} cannot become ${to}`, 'status');
@@ -98,13 +120,46 @@ export function transitionChargeback(
     throw new BusinessRuleError('Only an open chargeback past its deadline_at is accepted automatically', 'status');
   }
   const at = isoMillis(now);
-  const dispute: Dispute | undefined =
-    to === 'disputed'
-      ? { disputed_at: at, outcome: null, resolved_at: null }
-      : to === 'won' || to === 'lost'
-        ? { ...chargeback.dispute!, outcome: to, resolved_at: at }
-        : chargeback.dispute;
-  return { ...chargeback, status: to, updatedAt: at, ...(dispute ? { dispute } : {}) };
+  return { ...chargeback, status: to, updatedAt: at, ...(to === 'disputed' ? { dispute: { submitted_at: at, evidence } } : {}) };
+}
+
+/** A merchant can still answer it (accept, dispute, upload evidence): `open`, before deadline_at; 422 `status` otherwise. */
+export function requireAnswerable(chargeback: Chargeback, now: Date): void {
+  if (chargeback.status !== 'open') throw new BusinessRuleError(`A chargeback in status ${chargeback.status} can no longer be answered`, 'status');
+  if (now.getTime() >= Date.parse(chargeback.deadlineAt)) throw new BusinessRuleError('deadline_at has passed: the chargeback is accepted automatically', 'status');
+}
+
+/**
+ * The first reminder a chargeback opened at `now` is owed: 72 hours before its deadline, or,
+ * opened inside the last 24 hours, only the 24-hour one; none once the deadline has passed.
+ */
+const HOUR = 3_600_000;
+
+function firstReminder(deadlineAt: string, now: Date): ReminderHours | undefined {
+  const left = Date.parse(deadlineAt) - now.getTime();
+  if (left <= 0) return undefined;
+  return left <= 24 * HOUR ? 24 : 72;
+}
+
+/** When `hours` are left before the chargeback's deadline. */
+export const reminderDueAt = (chargeback: Pick<Chargeback, 'deadlineAt'>, hours: ReminderHours) => isoMillis(Date.parse(chargeback.deadlineAt) - hours * HOUR);
+
+/**
+ * The reminder to send at `now`, if any: the window the chargeback is in (72 or 24 hours left),
+ * once. A sweep that runs late sends the window it finds (a chargeback with 20 hours left that
+ * never had its 72-hour reminder gets the 24-hour one only); none past the deadline.
+ */
+export function dueReminder(chargeback: Chargeback, now: Date): ReminderHours | undefined {
+  if (chargeback.status !== 'open' || chargeback.nextReminderHours === undefined) return undefined;
+  const left = Date.parse(chargeback.deadlineAt) - now.getTime();
+  if (left <= 0 || left > chargeback.nextReminderHours * HOUR) return undefined;
+  return left <= 24 * HOUR ? 24 : 72;
+}
+
+/** The chargeback once the reminder of `hours` is sent: the 24-hour one follows the 72-hour one. */
+export function reminded(chargeback: Chargeback, hours: ReminderHours): Chargeback {
+  const { nextReminderHours: _sent, ...rest } = chargeback;
+  return hours === 72 ? { ...rest, nextReminderHours: 24 } : rest;
 }
 
 /** The balance movement of entering the chargeback's current status: open debits, won gives it back. */
@@ -144,6 +199,98 @@ export const ChargebackTransitionBody = /* @__PURE__ */ (() =>
   z.withMeta(z.strictObject({ status: z.enum(['accepted', 'disputed', 'won', 'lost']) }), {
     id: 'ChargebackTransitionBody',
   }))();
+
+const evidenceText = /* @__PURE__ */ (() =>
+  z.string().check(
+    z.refine(
+      ...businessRule<string>(
+        (value) => value.length >= 1 && value.length <= LIMITS.evidence.textLength,
+        `each evidence text is 1 to ${LIMITS.evidence.textLength} characters long`,
+      ),
+    ),
+  ))();
+
+const hasEvidence = (evidence: Evidence) => EVIDENCE_TEXTS.some((field) => evidence[field] !== undefined) || (evidence.documents?.length ?? 0) > 0;
+const textsOf = (evidence: Evidence) => Object.fromEntries(EVIDENCE_TEXTS.filter((field) => evidence[field] !== undefined).map((field) => [field, evidence[field]]));
+
+/** POST /v1/chargebacks/:id/dispute (product-decisions §13); the documents are checked against the store by the use case. */
+export const DisputeBody = /* @__PURE__ */ (() =>
+  z.withMeta(
+    z.strictObject({
+      evidence: z.withMeta(
+        z
+          .strictObject({
+            ...(Object.fromEntries(EVIDENCE_TEXTS.map((field) => [field, z.optional(evidenceText)])) as Record<EvidenceText, z.ZodMiniOptional<z.ZodMiniString>>),
+            documents: z.optional(
+              z.array(z.string()).check(
+                z.refine(
+                  ...businessRule<string[]>(
+                    (ids) => ids.length <= LIMITS.evidence.documents,
+                    `evidence.documents names at most ${LIMITS.evidence.documents} documents`,
+                  ),
+                ),
+                z.refine(...businessRule<string[]>((ids) => new Set(ids).size === ids.length, 'evidence.documents names each document once')),
+              ),
+            ),
+          })
+          .check(
+            z.refine(...businessRule<Evidence>(hasEvidence, 'evidence needs at least one text or document')),
+            z.refine(
+              ...businessRule<Evidence>(
+                (evidence) => Buffer.byteLength(JSON.stringify(textsOf(evidence))) <= LIMITS.evidence.bytes,
+                `the evidence texts together are at most ${LIMITS.evidence.bytes} bytes as JSON`,
+              ),
+            ),
+          ),
+        { id: 'EvidenceInput', description: `At least one field; each text 1 to ${LIMITS.evidence.textLength} characters; at most ${LIMITS.evidence.documents} documents (ids of \`POST /v1/chargebacks/{id}/documents\`, uploaded).` },
+      ),
+    }),
+    { id: 'DisputeRequest' },
+  ))();
+
+/** The types a dispute document may have: what the acquirer takes (Adyen's defense documents). */
+export const DOCUMENT_CONTENT_TYPES = ['application/pdf', 'image/png', 'image/jpeg'] as const;
+export type DocumentContentType = (typeof DOCUMENT_CONTENT_TYPES)[number];
+const isDocumentType = (value: string): value is DocumentContentType => (DOCUMENT_CONTENT_TYPES as readonly string[]).includes(value);
+
+/** POST /v1/chargebacks/:id/documents: a media type that is not one of the three is a 422, a malformed one a 400. */
+export const DocumentBody = /* @__PURE__ */ (() =>
+  z.withMeta(
+    z.strictObject({
+      filename: z
+        .string()
+        .check(
+          z.refine(
+            ...businessRule<string>(
+              (value) => value.length >= 1 && value.length <= LIMITS.evidence.filenameLength,
+              `filename is 1 to ${LIMITS.evidence.filenameLength} characters long`,
+            ),
+          ),
+        ),
+      content_type: z.withMeta(
+        z
+          .string()
+          .check(
+            z.regex(/^[a-z]+\/[a-z0-9.+-]+$/, 'content_type must be a media type such as application/pdf'),
+            z.refine(...businessRule<string>(isDocumentType, `content_type must be one of ${DOCUMENT_CONTENT_TYPES.join(', ')}`)),
+          ),
+        { example: 'application/pdf' },
+      ),
+      size: z.withMeta(
+        z.int().check(
+          z.refine(
+            ...businessRule<number>(
+              (value) => value >= 1 && value <= LIMITS.evidence.documentBytes,
+              `size is 1 to ${LIMITS.evidence.documentBytes} bytes`,
+            ),
+          ),
+        ),
+        { description: 'The exact size of the file in bytes; the upload must have it.', example: 48213 },
+      ),
+    }),
+    { id: 'DisputeDocumentRequest' },
+  ))();
+export type DocumentBody = z.infer<typeof DocumentBody>;
 
 /**
  * An acquirer's name, reference or case id. Bounded so that every fed chargeback fits its item,
@@ -233,6 +380,8 @@ export function openChargeback(input: OpenChargebackInput): Chargeback {
     throw new BusinessRuleError(CHARGEBACKS_EXCEED_PAYMENT, 'amount.value');
   }
   const at = isoMillis(now);
+  const deadlineAt = isoMillis(input.deadlineAt ? new Date(input.deadlineAt) : now.getTime() + DEFAULT_DEADLINE_DAYS * 86_400_000);
+  const nextReminderHours = firstReminder(deadlineAt, now);
   return {
     id: input.id,
     orgId: payment.orgId,
@@ -243,7 +392,8 @@ export function openChargeback(input: OpenChargebackInput): Chargeback {
     reason: input.reason ?? DEFAULT_REASON,
     amountMinor,
     currency,
-    deadlineAt: isoMillis(input.deadlineAt ? new Date(input.deadlineAt) : now.getTime() + DEFAULT_DEADLINE_DAYS * 86_400_000),
+    deadlineAt,
+    ...(nextReminderHours ? { nextReminderHours } : {}),
     acquirer: input.acquirer ?? generatedAcquirer(payment.mode),
     consumerAccountNumber: maskAccountNumber(input.consumerAccountNumber ?? DEFAULT_ACCOUNT_NUMBER),
     ...(payment.webhookUrl ? { paymentWebhookUrl: payment.webhookUrl } : {}),
@@ -271,15 +421,23 @@ export const ChargebackListItemSchema = /* @__PURE__ */ (() =>
     { id: 'ChargebackListItem' },
   ))();
 
+/** What was submitted with a dispute, as the API shows it. */
+const EvidenceSchema = /* @__PURE__ */ (() =>
+  z.withMeta(
+    z.strictObject({
+      ...(Object.fromEntries(EVIDENCE_TEXTS.map((field) => [field, z.optional(z.string())])) as Record<EvidenceText, z.ZodMiniOptional<z.ZodMiniString>>),
+      documents: z.optional(z.array(z.string())),
+    }),
+    { id: 'Evidence' },
+  ))();
+
 /** GET /v1/chargebacks/:id, the test helpers' answers and every chargeback event's `data`. */
 export const ChargebackSchema = /* @__PURE__ */ (() =>
   z.withMeta(
     z.strictObject({
       ...ChargebackListItemSchema.shape,
       acquirer: z.strictObject({ name: z.string(), reference: z.string(), case_id: z.string() }),
-      dispute: z.optional(
-        z.strictObject({ disputed_at: DatetimeSchema, outcome: z.nullable(z.enum(['won', 'lost'])), resolved_at: z.nullable(DatetimeSchema) }),
-      ),
+      dispute: z.optional(z.strictObject({ submitted_at: DatetimeSchema, evidence: EvidenceSchema })),
       consumer_account_number: z.string(),
       updated_at: DatetimeSchema,
       links: z.strictObject({ api: LinkSchema, payment: LinkSchema }),
@@ -325,15 +483,54 @@ export function chargebackResource(chargeback: Chargeback, urls: PublicUrls): Ch
   };
 }
 
-/** Every chargeback event: `transactions.chargeback.<status>` with the full object (product-decisions §7). */
-export const CHARGEBACK_EVENTS = /* @__PURE__ */ statusFamily('transactions.chargeback.', CHARGEBACK_STATUSES, ChargebackSchema, (status) =>
-  status === 'open' ? 'A chargeback was received (`open`): act before `deadline_at`.' : `A chargeback became \`${status}\`.`,
-);
+/**
+ * The chargeback as its events carry it: the full object, except that a dispute's evidence names
+ * its documents only. Its texts (up to five of 20,000 characters) would pass the 64 KB an event
+ * may hold (LIMITS.eventBytes); a receiver reads them with GET /v1/chargebacks/:id.
+ */
+export const ChargebackEventSchema = /* @__PURE__ */ (() =>
+  z.withMeta(
+    z.strictObject({
+      ...ChargebackSchema.shape,
+      dispute: z.optional(z.strictObject({ submitted_at: DatetimeSchema, evidence: z.strictObject({ documents: z.optional(z.array(z.string())) }) })),
+    }),
+    { id: 'ChargebackEventData' },
+  ))();
+
+/** `transactions.chargeback.deadline_approaching`: the chargeback and how many hours are left (72 or 24). */
+const ChargebackReminderSchema = /* @__PURE__ */ (() =>
+  z.withMeta(z.strictObject({ ...ChargebackEventSchema.shape, hours_left: z.union([z.literal(72), z.literal(24)]) }), { id: 'ChargebackDeadlineApproaching' }))();
+
+export const CHARGEBACK_REMINDER_EVENT = 'transactions.chargeback.deadline_approaching';
+
+/** Every chargeback event: `transactions.chargeback.<status>` (product-decisions §7) and the deadline reminder (§13). */
+export const CHARGEBACK_EVENTS = /* @__PURE__ */ (() => ({
+  ...statusFamily('transactions.chargeback.', CHARGEBACK_STATUSES, ChargebackEventSchema, (status) =>
+    status === 'open' ? 'A chargeback was received (`open`): act before `deadline_at`.' : `A chargeback became \`${status}\`.`,
+  ),
+  [CHARGEBACK_REMINDER_EVENT]: {
+    data: ChargebackReminderSchema,
+    description: 'An `open` chargeback has 72 hours left before `deadline_at`, then 24 hours (`hours_left`): each sent once; none once it is answered.',
+  },
+}))();
+
+function chargebackEventData(chargeback: Chargeback, urls: PublicUrls): z.infer<typeof ChargebackEventSchema> {
+  const { dispute, ...resource } = chargebackResource(chargeback, urls);
+  if (!dispute) return resource;
+  const { documents } = dispute.evidence;
+  return { ...resource, dispute: { submitted_at: dispute.submitted_at, evidence: documents ? { documents } : {} } };
+}
 
 /** A chargeback event, also sent to the payment's webhook_url. */
 export function chargebackEvent(chargeback: Chargeback, urls: PublicUrls): OutboxEvent {
   const type = `transactions.chargeback.${chargeback.status}` satisfies keyof typeof CHARGEBACK_EVENTS;
-  return resourceEvent(type, chargeback, chargebackResource(chargeback, urls), { targetUrl: chargeback.paymentWebhookUrl, at: new Date(chargeback.updatedAt) });
+  return resourceEvent(type, chargeback, chargebackEventData(chargeback, urls), { targetUrl: chargeback.paymentWebhookUrl, at: new Date(chargeback.updatedAt) });
+}
+
+/** The reminder that `hours` are left, sent where the chargeback's other events go. */
+export function reminderEvent(chargeback: Chargeback, hours: ReminderHours, urls: PublicUrls, now: Date): OutboxEvent {
+  const data: z.infer<typeof ChargebackReminderSchema> = { ...chargebackEventData(chargeback, urls), hours_left: hours };
+  return resourceEvent(CHARGEBACK_REMINDER_EVENT satisfies keyof typeof CHARGEBACK_EVENTS, chargeback, data, { targetUrl: chargeback.paymentWebhookUrl, at: now });
 }
 
 export const ChargebackListSchema = /* @__PURE__ */ (() => pageSchema(ChargebackListItemSchema, 'ChargebackList', 'A page of chargebacks, newest first.'))();

@@ -17,6 +17,7 @@ export function jobsFor(wiring: Wiring): Job[] {
   return [
     { name: 'expire-payment-links', run: (at, only) => expireDueLinks(links(), at, only) },
     { name: 'expire-open-payments', run: (at, only) => expireIdlePayments(checkout(), at, only) },
+    { name: 'remind-chargeback-deadlines', run: (at, only) => chargebacks.remindDeadlines(at, only) },
     { name: 'accept-overdue-chargebacks', run: (at, only) => chargebacks.acceptOverdue(at, only) },
     { name: 'process-refunds', run: (at, only) => runRefundJob(refunds, at, only) },
   ];

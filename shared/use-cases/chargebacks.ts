@@ -5,11 +5,15 @@ import type { BalanceRef } from '../domain/balance';
 import {
   ChargebackFeed,
   chargebackEvent,
+  dueReminder,
   feedIdentities,
+  reminded,
+  reminderEvent,
   openChargeback,
   transitionChargeback,
   type Chargeback,
   type ChargebackStatus,
+  type Evidence,
   type FeedIdentity,
   type OpenChargebackInput,
 } from '../domain/chargebacks';
@@ -71,7 +75,7 @@ export function createChargebackUseCases({ chargebacks, payments, onBalanceCredi
   }
 
   /**
-   * Moves a chargeback along the state table.
+   * Moves a chargeback along the state table (a dispute with what was submitted, `evidence`).
    * 1. Check the move with the domain's transition function (forbidden: 422 `status`).
    * 2. Write it, with its balance change and event, under the condition that the status is unchanged.
    * 3. If another writer moved it first, check the move again against what is stored now.
@@ -82,9 +86,10 @@ export function createChargebackUseCases({ chargebacks, payments, onBalanceCredi
     urls: PublicUrls,
     trigger: 'action' | 'deadline' = 'action',
     now = clock(),
+    evidence?: Evidence,
   ): Promise<Chargeback> {
     for (;;) {
-      const next = transitionChargeback(current, to, now, trigger);
+      const next = transitionChargeback(current, to, now, trigger, evidence);
       const from = current.status;
       const outcome = await chargebacks.saveTransition(from, next, chargebackEvent(next, urls));
       if (outcome.saved) {
@@ -179,7 +184,33 @@ export function createChargebackUseCases({ chargebacks, payments, onBalanceCredi
     return accepted;
   }
 
-  return { chargebacks, payments, open, transition, ingest, acceptOverdue };
+  /**
+   * Minute job: the deadline reminders of §13, each once per chargeback.
+   * 1. Read the chargebacks whose next reminder is due (sparse GSI4 entries, never a scan).
+   * 2. For each, the reminder of the window it is in (72 or 24 hours left), if any is still owed.
+   * 3. Record it with its `transactions.chargeback.deadline_approaching` event, only while the
+   *    chargeback is open and owed that reminder: a concurrent sweep that wrote first, or an
+   *    answer, leaves nothing to send (step 2 again on what is stored).
+   */
+  async function remindDeadlines(now: Date, only?: JobScope): Promise<number> {
+    const urls = configuredUrls();
+    let sent = 0;
+    for await (const due of chargebacks.remindersDue(now)) {
+      if (!inJobScope(due, only)) continue;
+      let current: Chargeback | undefined = due;
+      for (let hours = dueReminder(current, now); current && hours; hours = current && dueReminder(current, now)) {
+        const outcome = await chargebacks.saveReminder(current, reminded(current, hours), reminderEvent(current, hours, urls, now));
+        if (outcome.saved) {
+          sent++;
+          break;
+        }
+        current = outcome.current;
+      }
+    }
+    return sent;
+  }
+
+  return { chargebacks, payments, open, transition, ingest, acceptOverdue, remindDeadlines };
 }
 
 export type ChargebackUseCases = ReturnType<typeof createChargebackUseCases>;

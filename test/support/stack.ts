@@ -29,6 +29,7 @@ export async function startTestStack(options: { background?: boolean; artifacts?
     dynamodbEndpoint: process.env.DYNAMODB_ENDPOINT!,
     tableName,
     dataDir: ':memory:',
+    s3Port: 0,
     background: options.background ?? false,
     artifacts: options.artifacts ?? process.env.LAMBDA_ARTIFACTS,
     // One folder per stack: the suites run side by side, and their functions have the same names.

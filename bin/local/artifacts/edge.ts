@@ -35,6 +35,8 @@ export interface EdgeOptions {
   tableArn(nameOrArn: string): string;
   queueAt(url: string): LocalQueue | undefined;
   eventBridge: LocalEventBridge;
+  /** The local S3 (bin/local/s3.ts), which S3 requests are forwarded to after IAM's check. */
+  s3Url: string;
   onDenied(denial: AccessDenial): void;
 }
 
@@ -66,18 +68,43 @@ function dynamoDbAccess(operation: string, body: Record<string, unknown>, tableA
   }
 }
 
+/** Who signed an S3 request: the access key id of its Authorization header or of its presigned URL; undefined when unsigned. */
+function s3Signer(request: IncomingMessage, url: URL): string | undefined {
+  const credential = /Credential=([^/,\s]+)\//.exec(String(request.headers.authorization ?? ''))?.[1] ?? url.searchParams.get('X-Amz-Credential')?.split('/')[0];
+  return credential || undefined;
+}
+
+/**
+ * The IAM action and resource of a path-style S3 request (`/{bucket}/{key}`): objects are read
+ * (HEAD and GET: s3:GetObject, of a version: s3:GetObjectVersion), written and deleted; a bucket
+ * is listed. Anything else is not imitated.
+ */
+function s3Access(method: string, url: URL): AccessCheck & { bucket: string; key: string } {
+  const [, bucket = '', ...rest] = url.pathname.split('/');
+  const key = rest.join('/');
+  const object = `arn:aws:s3:::${bucket}/${decodeURIComponent(key)}`;
+  const versioned = url.searchParams.has('versionId');
+  const actions: Record<string, string | undefined> = key
+    ? { GET: versioned ? 'GetObjectVersion' : 'GetObject', HEAD: versioned ? 'GetObjectVersion' : 'GetObject', PUT: 'PutObject', DELETE: 'DeleteObject' }
+    : { GET: 'ListBucket' };
+  const action = actions[method];
+  if (!bucket || !action) throw new AwsError('NotImplemented', `${method} ${url.pathname} is not imitated in artifact mode`, 501);
+  return { action: `s3:${action}`, resource: key ? object : `arn:aws:s3:::${bucket}`, keys: [bucket], bucket, key };
+}
+
 /** SQS's batch calls are authorized as their single-message action. */
 const sqsAction = (operation: string) => `sqs:${operation.replace(/Batch$/, '')}`;
 
 /**
  * The local AWS edge: every SDK call of every function comes here (AWS_ENDPOINT_URL), is
  * checked against the caller's role as the template deploys it, and is then forwarded to
- * DynamoDB Local or served by the local EventBridge and SQS. A refusal answers
+ * DynamoDB Local or the local S3, or served by the local EventBridge and SQS. A refusal answers
  * AccessDeniedException as IAM would and names the missing grant in the log.
  */
 export async function startAwsEdge(port: number, options: EdgeOptions): Promise<{ close(): Promise<void> }> {
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   const dynamodb = new URL(options.dynamodbEndpoint);
+  const s3 = new URL(options.s3Url);
 
   function reply(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
     response.writeHead(status, { 'content-type': JSON_1_0, ...headers });
@@ -168,12 +195,61 @@ export async function startAwsEdge(port: number, options: EdgeOptions): Promise<
     }
   }
 
+  /** An S3 refusal as S3 answers it: XML, and no body to a HEAD. */
+  function failS3(request: IncomingMessage, response: ServerResponse, error: AwsError) {
+    response.writeHead(error.status, { 'content-type': 'application/xml' });
+    response.end(request.method === 'HEAD' ? undefined : `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${error.code}</Code><Message>${error.message}</Message></Error>`);
+  }
+
+  /**
+   * S3 (the REST API, no X-Amz-Target): the bucket is private, so an unsigned request is refused,
+   * except a browser's CORS preflight; a signed one, a function's call or a presigned URL a
+   * function made, is checked against the signer's role and the bucket policy, then forwarded
+   * as it came (its Host too, so that the local S3 checks the signature as S3 would). A missing
+   * object is a 403 to a caller that may not list the bucket, as S3 answers it.
+   */
+  function serveS3(request: IncomingMessage, raw: Buffer, response: ServerResponse) {
+    const url = new URL(request.url ?? '/', 'http://edge');
+    const method = request.method ?? 'GET';
+    let listable = true;
+    if (method !== 'OPTIONS') {
+      const signer = s3Signer(request, url);
+      if (!signer) throw new AwsError('AccessDenied', 'Access Denied', 403);
+      const caller = options.callerOf(signer);
+      if (!caller) throw new AwsError('InvalidAccessKeyId', 'The AWS Access Key Id you provided does not exist in our records.', 403);
+      const access = s3Access(method, url);
+      authorize(caller, [access]);
+      listable = options.policies.decide({ caller: { role: caller.role }, action: 's3:ListBucket', resource: `arn:aws:s3:::${access.bucket}` }, [access.bucket]).allowed;
+    }
+    const upstream = httpRequest(
+      { host: s3.hostname, port: s3.port, path: request.url, method, headers: request.headers, agent },
+      (answer) => {
+        if (answer.statusCode === 404 && (method === 'GET' || method === 'HEAD') && !listable) {
+          answer.resume();
+          return failS3(request, response, new AwsError('AccessDenied', 'Access Denied', 403));
+        }
+        response.writeHead(answer.statusCode ?? 500, answer.headers);
+        answer.pipe(response);
+      },
+    );
+    upstream.on('error', (error) => failS3(request, response, new AwsError('ServiceUnavailable', `local S3: ${error.message}`, 503)));
+    upstream.end(raw);
+  }
+
   const server = createServer(async (request, response) => {
     const target = String(request.headers['x-amz-target'] ?? '');
     try {
       const chunks: Buffer[] = [];
       for await (const chunk of request) chunks.push(chunk as Buffer);
       const raw = Buffer.concat(chunks);
+      if (!target) {
+        try {
+          return serveS3(request, raw, response);
+        } catch (error) {
+          if (error instanceof AwsError) return failS3(request, response, error);
+          throw error;
+        }
+      }
       const accessKeyId = /Credential=([^/]+)\//.exec(String(request.headers.authorization ?? ''))?.[1] ?? '';
       const caller = options.callerOf(accessKeyId);
       if (!caller) throw new AwsError('UnrecognizedClientException', 'The security token included in the request is invalid.');

@@ -4,6 +4,7 @@ import { AWS_LIMITS } from '../../../shared/aws-limits';
 import { logger } from '../../../shared/observability/logger';
 import { LOCAL_WEBHOOK_SETTINGS, retryPolicyVariables } from '../../../shared/webhooks/settings';
 import { freePort } from '../free-port';
+import type { LocalS3 } from '../s3';
 import { defaultEnvironmentsPerFunction } from '../invocation';
 import { DEFAULT_ROUTE_KEY, type LocalFunctions } from '../functions';
 import { readRoutes, routeHandler } from './api-gateway';
@@ -20,6 +21,8 @@ import { createFunctionPool, type FunctionPool, type FunctionPoolStats, type Fun
 export interface ArtifactOptions {
   /** A `cdk synth -o <dir>` output. */
   dir: string;
+  /** The local S3: the template's buckets are made there, and the edge forwards S3 calls to it. */
+  s3: LocalS3;
   dynamodbEndpoint: string;
   tableName: string;
   /** Where stream mappings keep their checkpoints (`:memory:`: nowhere). */
@@ -59,6 +62,9 @@ const PASSED_THROUGH = [
   'WEBHOOK_TIMEOUT_MS',
   'AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED',
 ];
+
+/** Every function's secret access key; its access key id is its logical id. */
+const FUNCTION_SECRET_KEY = 'artifact-mode';
 
 /** Lambda's asynchronous retries of a function error: a minute, then two minutes later (two by default). */
 const ASYNC_RETRY_DELAYS_MS = [60_000, 120_000];
@@ -104,6 +110,7 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
   });
   const { resolve, nameOf, arnOf } = resources;
   for (const [table, label] of await ensureTables(options.dynamodbEndpoint, resourcesOfType(stack, 'AWS::DynamoDB::Table'), nameOf)) streamLabels.set(table, label);
+  for (const [logicalId] of resourcesOfType(stack, 'AWS::S3::Bucket')) await options.s3.createBucket(nameOf(logicalId));
   const policies = createAccessPolicies(stack, resolve, (role) => arnOf(role));
 
   // Queues: the dead-letter queues first, so that a redrive policy finds its target.
@@ -136,6 +143,8 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
     const role = refOf(properties.Role);
     if (!role) throw new Error(`Function ${logicalId} has no role of the template`);
     const name = nameOf(logicalId);
+    // The local S3 checks each function's signatures (its calls and the URLs it presigns) as S3 checks a role's.
+    options.s3.allowAccessKey(logicalId, FUNCTION_SECRET_KEY);
     const memoryMb = Number(properties.MemorySize ?? 128);
     const reserved = properties.ReservedConcurrentExecutions;
     functions.set(logicalId, {
@@ -166,7 +175,7 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
         AWS_DEFAULT_REGION: region,
         // Local: the edge identifies the function by its access key id and answers every service.
         AWS_ACCESS_KEY_ID: logicalId,
-        AWS_SECRET_ACCESS_KEY: 'artifact-mode',
+        AWS_SECRET_ACCESS_KEY: FUNCTION_SECRET_KEY,
         AWS_ENDPOINT_URL: edgeUrl,
         // Local webhook retries are seconds apart (product-decisions §9), not AWS's 30 s and more.
         ...retryPolicyVariables(LOCAL_WEBHOOK_SETTINGS.policy),
@@ -268,6 +277,7 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
     tableArn: (nameOrArn) => (nameOrArn.startsWith('arn:') ? nameOrArn : `arn:aws:dynamodb:${region}:${account}:table/${nameOrArn}`),
     queueAt: (key) => queuesByKey.get(key) ?? queuesByKey.get(key.split('/').at(-1)!),
     eventBridge,
+    s3Url: options.s3.url,
     onDenied,
   });
   const background: (() => Promise<void>)[] = [];

@@ -73,7 +73,7 @@ export type AccessDecision = { allowed: true } | { allowed: false; reason: strin
 /**
  * IAM as deployed, for one stack: each role's statements (AWS::IAM::Policy resources attached to
  * it, its inline policies, customer managed policies of the template) and the resource policies
- * (queue policies, Lambda permissions). An explicit Deny anywhere refuses; otherwise an Allow in the caller's role or
+ * (queue policies, bucket policies, Lambda permissions). An explicit Deny anywhere refuses; otherwise an Allow in the caller's role or
  * in the resource's policy grants; otherwise the call is refused, as IAM's implicit deny.
  * Not imitated: AWS managed policies (only logs and tracing, which no local service serves),
  * permission boundaries, SCPs and session policies.
@@ -107,6 +107,10 @@ export function createAccessPolicies(stack: SynthesizedStack, resolve: (value: u
       targets: list(policy.Properties?.Queues).map((queue) => resolve(queue) as string),
       statements: statementsOf(policy.Properties?.PolicyDocument),
     }));
+    const bucketPolicies = resourcesOfType(stack, 'AWS::S3::BucketPolicy').map(([, policy]) => ({
+      targets: [resolve(policy.Properties?.Bucket) as string],
+      statements: statementsOf(policy.Properties?.PolicyDocument),
+    }));
     const permissions = resourcesOfType(stack, 'AWS::Lambda::Permission').map(([, permission]) => {
       const properties = resolve(permission.Properties ?? {}) as Record<string, string>;
       const principal = { [properties.Principal.includes('.') ? 'Service' : 'AWS']: properties.Principal };
@@ -117,9 +121,9 @@ export function createAccessPolicies(stack: SynthesizedStack, resolve: (value: u
       const statement: PolicyStatement = { Effect: 'Allow', Action: properties.Action, Resource: '*', Principal: principal, Condition: condition };
       return { targets: [properties.FunctionName], statements: [statement] };
     });
-    return [...queuePolicies, ...permissions];
+    return [...queuePolicies, ...bucketPolicies, ...permissions];
   }
-  /** The resource policies of a resource known by any of `keys` (a queue's URL and ARN, a function's name and ARN). */
+  /** The resource policies of a resource known by any of `keys` (a queue's URL and ARN, a bucket's name, a function's name and ARN). */
   const resourceStatements = (keys: string[]) => {
     resourcePolicies ??= readResourcePolicies();
     return resourcePolicies.filter((policy) => policy.targets.some((target) => keys.includes(target))).flatMap((policy) => policy.statements);

@@ -20,6 +20,7 @@ const NAME_PROPERTY: Record<string, string> = {
   'AWS::Lambda::Function': 'FunctionName',
   'AWS::IAM::Role': 'RoleName',
   'AWS::Logs::LogGroup': 'LogGroupName',
+  'AWS::S3::Bucket': 'BucketName',
 };
 
 /**
@@ -43,7 +44,9 @@ export function localResources(stack: SynthesizedStack, endpoints: LocalEndpoint
     if (Type === 'AWS::DynamoDB::Table') return tables.length === 1 ? endpoints.tableName : `${endpoints.tableName}-${logicalId}`;
     const property = NAME_PROPERTY[Type];
     const given = property ? Properties?.[property] : undefined;
-    return typeof given === 'string' ? given : `${stack.stackName}-${logicalId}`;
+    if (typeof given === 'string') return given;
+    // Bucket names are lower case, at most 63 characters (CloudFormation's own are so too).
+    return Type === 'AWS::S3::Bucket' ? `${stack.stackName}-${logicalId}`.toLowerCase().slice(0, 63) : `${stack.stackName}-${logicalId}`;
   }
 
   function arnOf(logicalId: string): string {
@@ -66,6 +69,8 @@ export function localResources(stack: SynthesizedStack, endpoints: LocalEndpoint
         return `arn:aws:iam::${account}:role/${name}`;
       case 'AWS::Logs::LogGroup':
         return `${arnPrefix('logs')}log-group:${name}:*`;
+      case 'AWS::S3::Bucket':
+        return `arn:aws:s3:::${name}`;
       default:
         throw new Error(`No local ARN for ${logicalId} (${Type})`);
     }

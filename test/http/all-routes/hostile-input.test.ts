@@ -139,6 +139,8 @@ const validBodies = (): Record<string, Record<string, unknown>> => ({
   '/v1/test_helpers/balance_adjustments': { amount: { value: '1.00', currency: 'eur' } },
   '/v1/test_helpers/refunds/{id}/transitions': { status: 'failed' },
   '/v1/test_helpers/chargebacks/{id}/transitions': { status: 'disputed' },
+  '/v1/chargebacks/{id}/dispute': { evidence: { refund_policy: 'No refunds after 30 days' } },
+  '/v1/chargebacks/{id}/documents': { filename: 'receipt.pdf', content_type: 'application/pdf', size: 1024 },
 });
 
 /** The hostile fields over the valid body, nested objects merged one level deep. */

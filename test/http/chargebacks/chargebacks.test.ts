@@ -9,7 +9,6 @@ import type { Mode } from '../../../shared/auth/principal';
 import { readBalance } from '../../../shared/db/balance';
 import * as keys from '../../../shared/db/keys';
 import { lambdaContext } from '../../../bin/local/invocation';
-import { createPaymentRepository } from '../../../shared/db/payment-repository';
 import { ChargebackListItemSchema, ChargebackSchema } from '../../../shared/domain/chargebacks';
 import type { Payment } from '../../../shared/domain/payments';
 import { newId } from '../../../shared/ids';
@@ -19,6 +18,7 @@ import { isoMillis } from '../../../shared/time';
 import { configuredUrls } from '../../../shared/config';
 import { createServices } from '../../../shared/services';
 import { outboxItems } from '../../support/events';
+import { storePaidPayment } from '../../support/payments';
 import { client, expectEnvelope } from '../../support/http';
 import { createMerchant, startTestStack, type Merchant, type TestStack } from '../../support/stack';
 
@@ -35,23 +35,7 @@ beforeAll(async () => {
 });
 afterAll(() => stack.stop());
 
-async function paidPayment(owner: Merchant, overrides: Partial<Payment> = {}): Promise<Payment> {
-  const payment: Payment = {
-    id: newId('payment'),
-    orgId: owner.orgId,
-    mode: 'test',
-    acceptorId: owner.acceptorId,
-    paymentLinkId: newId('paymentLink'),
-    status: 'paid',
-    amountMinor: 2500,
-    currency: 'EUR',
-    createdAt: isoMillis(),
-    paidAt: isoMillis(),
-    ...overrides,
-  };
-  await createPaymentRepository(stack.db, stack.tableName).put(payment);
-  return payment;
-}
+const paidPayment = (owner: Merchant, overrides: Partial<Payment> = {}) => storePaidPayment(stack, owner, overrides);
 
 const api = (token: string) => client(stack.baseUrl, token);
 
@@ -205,12 +189,12 @@ describe('state table: POST /v1/test_helpers/chargebacks/:id/transitions', () =>
     expectEnvelope(await transition(id, 'accepted', merchant.live), 404);
   });
 
-  test('dispute: absent while open, present once disputed, carries the outcome once ruled', async () => {
+  test('dispute: absent while open, present once disputed ({submitted_at, evidence}), kept as submitted once ruled', async () => {
     const id = await chargebackIn('disputed');
     const disputed = (await api(merchant.test).get(`/v1/chargebacks/${id}`)).body;
-    expect(disputed.dispute).toEqual({ disputed_at: disputed.updated_at, outcome: null, resolved_at: null });
+    expect(disputed.dispute).toEqual({ submitted_at: disputed.updated_at, evidence: {} });
     const won = (await transition(id, 'won')).body;
-    expect(won.dispute).toEqual({ disputed_at: disputed.updated_at, outcome: 'won', resolved_at: won.updated_at });
+    expect(won).toMatchObject({ status: 'won', dispute: disputed.dispute });
   });
 });
 

@@ -133,7 +133,20 @@ test('answers match the documented schemas: chargebacks through the test helper'
   expectDocumented('GET', '/v1/payments/{id}/chargebacks', await api.get(`/v1/payments/${payment.id}/chargebacks`));
   expectDocumented('POST', '/v1/test_helpers/chargebacks/{id}/transitions', await api.post(`/v1/test_helpers/chargebacks/${chargeback.id}/transitions`, { status: 'disputed' }));
   const won = expectDocumented('POST', '/v1/test_helpers/chargebacks/{id}/transitions', await api.post(`/v1/test_helpers/chargebacks/${chargeback.id}/transitions`, { status: 'won' }));
-  expect(won.dispute).toMatchObject({ outcome: 'won' });
+  expect(won).toMatchObject({ status: 'won', dispute: { evidence: {} } });
+});
+
+test('answers match the documented schemas: a merchant answers chargebacks, with a document uploaded', async () => {
+  const link = (await api.post('/v1/payment_links', { amount: { value: '30.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId })).body;
+  const payment = (await api.post(`/v1/test_helpers/payment_links/${link.id}/checkout`, {})).body;
+  const open = async () => (await api.post(`/v1/test_helpers/payments/${payment.id}/chargebacks`, { amount: { value: '10.00', currency: 'EUR' } })).body;
+  const [toAccept, toDispute] = [await open(), await open()];
+  const file = new TextEncoder().encode('%PDF-1.4\n%%EOF\n');
+  const document = expectDocumented('POST', '/v1/chargebacks/{id}/documents', await api.post(`/v1/chargebacks/${toDispute.id}/documents`, { filename: 'a.pdf', content_type: 'application/pdf', size: file.length }));
+  expect((await fetch(document.upload.url, { method: 'PUT', headers: document.upload.headers, body: file })).status).toBe(200);
+  expectDocumented('POST', '/v1/chargebacks/{id}/accept', await api.post(`/v1/chargebacks/${toAccept.id}/accept`));
+  const disputed = expectDocumented('POST', '/v1/chargebacks/{id}/dispute', await api.post(`/v1/chargebacks/${toDispute.id}/dispute`, { evidence: { refund_policy: '30 days', documents: [document.id] } }));
+  expect(disputed.dispute.evidence).toEqual({ refund_policy: '30 days', documents: [document.id] });
 });
 
 test('answers match the documented schemas: a live settlement and every record type', async () => {

@@ -66,6 +66,10 @@ test('every declared event type is produced over HTTP, and each event matches it
     for (const status of path) ok(await api.post(`/v1/test_helpers/chargebacks/${chargeback.id}/transitions`, { status }), 200);
   }
 
+  // A chargeback 48 hours from its deadline: its reminder (the 72-hour one) from the minute job.
+  ok(await api.post(`/v1/test_helpers/payments/${charged.id}/chargebacks`, { amount: { value: '1.00', currency: 'EUR' }, deadline_at: new Date(Date.now() + 48 * 3_600_000).toISOString() }), 201);
+  ok(await api.post('/v1/test_helpers/jobs/remind-chargeback-deadlines'), 200);
+
   const document = ok(await client(stack.baseUrl).get('/v1/openapi.json'), 200);
   const schemas = documentValidator(document);
   expect(Object.keys(document.webhooks)).toEqual(EVENT_TYPES);

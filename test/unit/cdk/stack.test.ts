@@ -114,12 +114,55 @@ test('stack: the chargeback routes exist, reads with read-only access, test help
     'GET /v1/chargebacks read',
     'GET /v1/chargebacks/{id} read',
     'GET /v1/payments/{id}/chargebacks read',
+    'POST /v1/chargebacks/{id}/accept write',
+    'POST /v1/chargebacks/{id}/dispute write',
     'POST /v1/test_helpers/chargebacks/{id}/transitions write',
     'POST /v1/test_helpers/payments/{id}/chargebacks write',
   ]);
   for (const route of chargebackRoutes) {
     template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: `${route.method} ${route.path}` });
   }
+});
+
+test('stack: the evidence documents bucket is private, SSE-S3 encrypted, TLS only, versioned, kept 2 years, logged; CORS for the dashboard only', () => {
+  // Prepare
+  const resources = template.toJSON().Resources as Record<string, { Type: string; Properties: Record<string, any> }>;
+  const [bucketId, bucket] = Object.entries(resources).find(([id, resource]) => resource.Type === 'AWS::S3::Bucket' && id.startsWith('EvidenceDocumentsBucket'))!;
+  const privateBucket = { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true };
+  // Assess
+  expect(bucket.Properties).toMatchObject({
+    PublicAccessBlockConfiguration: privateBucket,
+    BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+    VersioningConfiguration: { Status: 'Enabled' },
+    LifecycleConfiguration: { Rules: [{ ExpirationInDays: 730, NoncurrentVersionExpiration: { NoncurrentDays: 730 }, Status: 'Enabled' }] },
+    LoggingConfiguration: { DestinationBucketName: { Ref: expect.stringMatching(/^EvidenceDocumentsAccessLogs/) } },
+    CorsConfiguration: { CorsRules: [{ AllowedMethods: ['PUT'], AllowedHeaders: ['content-type'], AllowedOrigins: [expect.anything()] }] },
+  });
+  template.hasResourceProperties('AWS::S3::BucketPolicy', {
+    Bucket: { Ref: bucketId },
+    PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+  });
+});
+
+test('stack: only the documents route may upload (s3:PutObject under documents/) and only the dispute route may read; no other function reaches the bucket', () => {
+  // Prepare
+  const resources = template.toJSON().Resources as Record<string, { Type: string; Properties: Record<string, any> }>;
+  const bucketId = Object.keys(resources).find((id) => resources[id].Type === 'AWS::S3::Bucket' && id.startsWith('EvidenceDocumentsBucket'))!;
+  const s3Grants = Object.entries(resources)
+    .filter(([, resource]) => resource.Type === 'AWS::IAM::Policy')
+    .flatMap(([id, policy]) =>
+      (policy.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[])
+        .filter((statement) => [statement.Action].flat().some((action) => action.startsWith('s3:')))
+        .map((statement) => ({ policy: id, actions: [statement.Action].flat(), resource: JSON.stringify(statement.Resource) })),
+    );
+  // Assess
+  expect(s3Grants.map(({ policy, actions }) => `${policy.replace(/[0-9A-F]{8}$/, '')} ${actions.join(',')}`).sort()).toEqual([
+    'RoutecreatedisputedocumentFunctionServiceRoleDefaultPolicy s3:PutObject',
+    'RoutedisputechargebackFunctionServiceRoleDefaultPolicy s3:GetObject,s3:GetObjectVersion',
+    'RoutedisputechargebackFunctionServiceRoleDefaultPolicy s3:ListBucket',
+  ]);
+  for (const grant of s3Grants) expect(grant.resource).toContain(bucketId);
+  for (const grant of s3Grants.filter(({ actions }) => !actions.includes('s3:ListBucket'))) expect(grant.resource).toContain('/documents/*');
 });
 
 test('stack: the chargeback feed function exists, writes the table and its ARN is an output', () => {

@@ -45,7 +45,7 @@ describe('Function: transitionChargeback', () => {
     'state table: %s -> %s is %s',
     (from, to, verdict) => {
       // Prepare
-      const chargeback = aChargeback({ status: from, ...(from === 'disputed' ? { dispute: { disputed_at: CREATED_AT, outcome: null, resolved_at: null } } : {}) });
+      const chargeback = aChargeback({ status: from, ...(from === 'disputed' ? { dispute: { submitted_at: CREATED_AT, evidence: { product_description: 'Shipped' } } } : {}) });
       // Act
       const run = () => transitionChargeback(chargeback, to, BEFORE_DEADLINE);
       // Assess
@@ -69,7 +69,7 @@ describe('Function: transitionChargeback', () => {
     ['ruling: the network rules after deadline_at too -> lost', 'disputed', 'lost', AFTER_DEADLINE, 'action', 'lost'],
   ])('%s', (_rule, from, to, now, trigger, expected) => {
     // Prepare
-    const chargeback = aChargeback({ status: from, deadlineAt: DEADLINE, ...(from === 'disputed' ? { dispute: { disputed_at: CREATED_AT, outcome: null, resolved_at: null } } : {}) });
+    const chargeback = aChargeback({ status: from, deadlineAt: DEADLINE, ...(from === 'disputed' ? { dispute: { submitted_at: CREATED_AT, evidence: { product_description: 'Shipped' } } } : {}) });
     // Act
     const run = () => transitionChargeback(chargeback, to, now, trigger);
     // Assess
@@ -79,14 +79,15 @@ describe('Function: transitionChargeback', () => {
 
   test.each<[string, ChargebackStatus[], Chargeback['dispute'] | undefined]>([
     ['dispute: accepted carries no dispute', ['accepted'], undefined],
-    ['dispute: disputed opens it, outcome and resolved_at null', ['disputed'], { disputed_at: BEFORE_DEADLINE.toISOString(), outcome: null, resolved_at: null }],
-    ['dispute: won keeps disputed_at and records the outcome', ['disputed', 'won'], { disputed_at: BEFORE_DEADLINE.toISOString(), outcome: 'won', resolved_at: BEFORE_DEADLINE.toISOString() }],
-    ['dispute: lost keeps disputed_at and records the outcome', ['disputed', 'lost'], { disputed_at: BEFORE_DEADLINE.toISOString(), outcome: 'lost', resolved_at: BEFORE_DEADLINE.toISOString() }],
+    ['dispute: disputed records submitted_at and the evidence', ['disputed'], { submitted_at: BEFORE_DEADLINE.toISOString(), evidence: { refund_policy: 'No refunds', documents: ['doc_1'] } }],
+    ['dispute: won keeps it as submitted (the ruling is the status)', ['disputed', 'won'], { submitted_at: BEFORE_DEADLINE.toISOString(), evidence: { refund_policy: 'No refunds', documents: ['doc_1'] } }],
+    ['dispute: lost keeps it as submitted (the ruling is the status)', ['disputed', 'lost'], { submitted_at: BEFORE_DEADLINE.toISOString(), evidence: { refund_policy: 'No refunds', documents: ['doc_1'] } }],
   ])('%s', (_rule, path, dispute) => {
     // Prepare
     const start = aChargeback();
+    const evidence = { refund_policy: 'No refunds', documents: ['doc_1'] };
     // Act
-    const end = path.reduce((chargeback, to) => transitionChargeback(chargeback, to, BEFORE_DEADLINE), start);
+    const end = path.reduce((chargeback, to) => transitionChargeback(chargeback, to, BEFORE_DEADLINE, 'action', to === 'disputed' ? evidence : undefined), start);
     // Assess
     expect(end.dispute).toEqual(dispute);
     expect(end).toMatchObject({ updatedAt: BEFORE_DEADLINE.toISOString(), createdAt: CREATED_AT, amountMinor: start.amountMinor });
@@ -216,7 +217,7 @@ describe('Function: maskAccountNumber', () => {
 });
 
 describe('Function: chargebackListItem and chargebackResource', () => {
-  const disputed = aChargeback({ status: 'disputed', dispute: { disputed_at: CREATED_AT, outcome: null, resolved_at: null }, currency: 'eur', amountMinor: 1250 });
+  const disputed = aChargeback({ status: 'disputed', dispute: { submitted_at: CREATED_AT, evidence: { product_description: 'Shipped' } }, currency: 'eur', amountMinor: 1250 });
 
   test('list item: exactly object, id, payment_id, status, reason, amount, deadline_at, created_at and links.api', () => {
     // Act
@@ -271,18 +272,21 @@ describe('Function: chargebackListItem and chargebackResource', () => {
 });
 
 describe('Function: chargebackEvent', () => {
-  test.each(CHARGEBACK_STATUSES)('events: transactions.chargeback.%s carries the full object, triggered at updated_at, also to the payment\'s webhook_url', (status) => {
+  test.each(CHARGEBACK_STATUSES)('events: transactions.chargeback.%s carries the full object (a dispute\'s evidence by its documents only), triggered at updated_at, also to the payment\'s webhook_url', (status) => {
     // Prepare
     const chargeback = aChargeback({
       status,
       updatedAt: '2026-11-21T08:00:00.000Z',
       paymentWebhookUrl: 'https://shop.example/hooks',
-      ...(['disputed', 'won', 'lost'].includes(status) ? { dispute: { disputed_at: CREATED_AT, outcome: status === 'disputed' ? null : (status as 'won' | 'lost'), resolved_at: null } } : {}),
+      ...(['disputed', 'won', 'lost'].includes(status) ? { dispute: { submitted_at: CREATED_AT, evidence: { uncategorized_text: 'x'.repeat(20_000), documents: ['doc_1'] } } } : {}),
     });
     // Act
     const event = chargebackEvent(chargeback, urls);
     // Assess
-    expect(event.envelope).toMatchObject({ type: `transactions.chargeback.${status}`, triggered_at: '2026-11-21T08:00:00.000Z', data: chargebackResource(chargeback, urls) });
+    const { dispute, ...resource } = chargebackResource(chargeback, urls);
+    const data = dispute ? { ...resource, dispute: { submitted_at: CREATED_AT, evidence: { documents: ['doc_1'] } } } : resource;
+    expect(event.envelope).toMatchObject({ type: `transactions.chargeback.${status}`, triggered_at: '2026-11-21T08:00:00.000Z' });
+    expect(event.envelope.data).toEqual(data);
     expect(event.targetUrls).toEqual(['https://shop.example/hooks']);
     expect(CHARGEBACK_EVENTS[`transactions.chargeback.${status}`].data.safeParse(event.envelope.data).success).toBe(true);
   });
@@ -325,7 +329,7 @@ describe('Use case: chargebacks.transition and acceptOverdue (in-memory chargeba
     });
     return { useCases, events, credited, get: (id: string) => byId.get(id)! };
   }
-  const disputed = aChargeback({ status: 'disputed', dispute: { disputed_at: CREATED_AT, outcome: null, resolved_at: null } });
+  const disputed = aChargeback({ status: 'disputed', dispute: { submitted_at: CREATED_AT, evidence: { product_description: 'Shipped' } } });
 
   test('transition: written with its event; a won chargeback credits the balance back, once', async () => {
     // Prepare

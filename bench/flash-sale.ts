@@ -1,0 +1,219 @@
+/**
+ * `npm run bench:flash-sale`: flash sales against what `cdk deploy` ships (artifact mode: the
+ * checkout function's bundle in worker processes, LAMBDA_MAX_WORKERS at most, every table call
+ * through the contending local DynamoDB), with the payers in processes of their own
+ * (`bench/flash-sale-payers.ts`), measured beside floors taken in the same run:
+ * 1. one merchant vs many: PAYERS payers over LINKS links of one organization, against the same
+ *    payers over LINKS links of LINKS organizations (each link limited to its share of payers,
+ *    so every payer is paid and a link sold past its limit shows); the ratio of paid per second
+ *    says whether one organization's payments wait on each other;
+ * 2. the hot limited link: HOT_PAYERS payers on one link limited to HOT_LIMIT: exactly the limit
+ *    paid, every request answered within the function's timeout, and paid per second beside
+ *    raw conditional transactions on one item (read the count, write it under the count read)
+ *    through the same contending layer, as many at once as the checkout has environments.
+ * Ends with one JSON line: {"flash_sale": {...}, "hot_link": {...}}.
+ */
+import '../shared/quiet-sdk';
+import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cancellationReasons } from '../shared/db/conditional';
+import { createDocumentClient } from '../shared/db/client';
+import * as keys from '../shared/db/keys';
+import { outboxPut } from '../shared/db/outbox';
+import { isTransactionConflict } from '../shared/db/transaction-conflict';
+import { newEvent } from '../shared/events';
+import { freePort } from '../bin/local/free-port';
+import { startLocalStack } from '../bin/local/stack';
+import { functionOfRoute, readSynthesizedStack } from '../bin/local/artifacts/template';
+import { synthesizedArtifacts } from '../test/support/artifacts';
+import { seedOrganization } from './api';
+import type { PayersResult, PayersShare } from './flash-sale-payers';
+import { runWhenMain } from './script';
+
+const PAYERS = Number(process.env.BENCH_FLASH_PAYERS ?? 1000);
+const LINKS = Number(process.env.BENCH_FLASH_LINKS ?? 20);
+const HOT_PAYERS = Number(process.env.BENCH_HOT_PAYERS ?? 500);
+const HOT_LIMIT = Number(process.env.BENCH_HOT_LIMIT ?? 100);
+const WORKERS = Number(process.env.LAMBDA_MAX_WORKERS ?? 16);
+/** Payer processes, and payers at once in each. */
+const PROCESSES = Number(process.env.BENCH_PAYER_PROCESSES ?? 4);
+const AT_ONCE = Number(process.env.BENCH_PAYERS_AT_ONCE ?? 25);
+const CHECKOUT_ROUTE = 'POST /v1/test_helpers/payment_links/{id}/checkout';
+
+interface Sale {
+  answers: Record<string, number>;
+  seconds: number;
+  paid: number;
+  slowestMs: number;
+}
+
+/** A sale's checkouts dealt out to PROCESSES payer processes; its time runs from the first request to the last answer. */
+async function sell(baseUrl: string, checkouts: PayersShare['checkouts']): Promise<Omit<Sale, 'paid'>> {
+  const shares = Array.from({ length: PROCESSES }, (_, index) => checkouts.filter((_checkout, i) => i % PROCESSES === index));
+  const results = await Promise.all(shares.map((share) => payerProcess({ baseUrl, checkouts: share, concurrency: AT_ONCE })));
+  const answers: Record<string, number> = {};
+  for (const result of results) for (const [answer, count] of Object.entries(result.answers)) answers[answer] = (answers[answer] ?? 0) + count;
+  const seconds = (Math.max(...results.map((result) => result.lastMs)) - Math.min(...results.map((result) => result.firstMs))) / 1000;
+  return { answers, seconds, slowestMs: Math.max(...results.map((result) => result.slowestMs)) };
+}
+
+function payerProcess(share: PayersShare): Promise<PayersResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'flash-sale-payers.ts')], { stdio: ['pipe', 'pipe', 'inherit'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(output) as PayersResult) : reject(new Error(`a payer process exited with ${code}`))));
+    child.stdin.end(JSON.stringify(share));
+  });
+}
+
+/** The floor's payer: read the link, then one conditional transaction on the count it read with its event, again on a loss, until paid or sold out. */
+async function rawPayer(db: DynamoDBDocumentClient, tableName: string, linkId: string, orgId: string): Promise<string> {
+  for (;;) {
+    const link = (await db.send(new GetCommand({ TableName: tableName, Key: keys.paymentLink(linkId), ConsistentRead: true }))).Item!;
+    if (link.status !== 'active') return 'sold out';
+    const last = link.paidCount + 1 === HOT_LIMIT;
+    const event = newEvent({ type: 'transactions.payment_link.remaining_payments.decremented', orgId, mode: 'test', data: { id: linkId, remaining_payments: HOT_LIMIT - link.paidCount - 1 } });
+    try {
+      await db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: tableName,
+                Key: keys.paymentLink(linkId),
+                UpdateExpression: `SET #paidCount = #paidCount + :one${last ? ', #status = :inactive' : ''}`,
+                ConditionExpression: '#status = :active AND #paidCount = :read',
+                ExpressionAttributeNames: { '#paidCount': 'paidCount', '#status': 'status' },
+                ExpressionAttributeValues: { ':one': 1, ':active': 'active', ':read': link.paidCount, ...(last ? { ':inactive': 'inactive' } : {}) },
+              },
+            },
+            outboxPut(tableName, event),
+          ],
+        }),
+      );
+      return 'paid';
+    } catch (error) {
+      if (!cancellationReasons(error) && !isTransactionConflict(error)) throw error;
+    }
+  }
+}
+
+/** `count` payers, `atOnce` of them at a time, in this process. */
+async function rawSale(count: number, atOnce: number, pay: () => Promise<string>): Promise<Omit<Sale, 'paid'>> {
+  const answers: Record<string, number> = {};
+  let slowestMs = 0;
+  let left = count;
+  const started = Date.now();
+  await Promise.all(
+    Array.from({ length: atOnce }, async () => {
+      for (; left > 0; ) {
+        left--;
+        const start = Date.now();
+        const answer = await pay();
+        slowestMs = Math.max(slowestMs, Date.now() - start);
+        answers[answer] = (answers[answer] ?? 0) + 1;
+      }
+    }),
+  );
+  return { answers, seconds: (Date.now() - started) / 1000, slowestMs };
+}
+
+async function main(): Promise<string[]> {
+  const artifacts = await synthesizedArtifacts();
+  const endpoint = `http://127.0.0.1:${await freePort()}`;
+  const tableName = 'bench-flash-sale';
+  delete process.env.BASE_URL;
+  // The functions' request lines go to their own files, as to their log groups in AWS.
+  const logDir = mkdtempSync(join(tmpdir(), 'bench-flash-sale-logs-'));
+  const stack = await startLocalStack({ port: 0, dynamodbEndpoint: endpoint, tableName, dataDir: ':memory:', artifacts: artifacts.dir, maxWorkersPerFunction: WORKERS, logDir });
+  try {
+    const db = createDocumentClient({ endpoint });
+    const createLink = async (merchant: Awaited<ReturnType<typeof seedOrganization>>, limit: number) => {
+      const answer = await fetch(`${stack.baseUrl}/v1/payment_links`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${merchant.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ amount: { value: '1.00', currency: 'EUR' }, acceptor_id: merchant.acceptor.id, payments_limit: limit }),
+      });
+      return { linkId: ((await answer.json()) as { id: string }).id, token: merchant.token, orgId: merchant.org.id };
+    };
+    const linkAfter = async (linkId: string) =>
+      (await db.send(new GetCommand({ TableName: tableName, Key: keys.paymentLink(linkId), ConsistentRead: true }))).Item as { paidCount: number; paymentsLimit: number };
+    /** PAYERS checkouts dealt round-robin over `links`, each limited to its share. */
+    const saleOver = async (links: Awaited<ReturnType<typeof createLink>>[]): Promise<Sale & { oversold: number }> => {
+      const checkouts = Array.from({ length: PAYERS }, (_, i) => links[i % links.length]);
+      const sale = await sell(stack.baseUrl, checkouts);
+      const after = await Promise.all(links.map((link) => linkAfter(link.linkId)));
+      return {
+        ...sale,
+        paid: after.reduce((sum, link) => sum + link.paidCount, 0),
+        oversold: after.reduce((sum, link) => sum + Math.max(0, link.paidCount - link.paymentsLimit), 0),
+      };
+    };
+    const share = Math.ceil(PAYERS / LINKS);
+    const oneOrganization = async () => {
+      const merchant = await seedOrganization(db, tableName, 0);
+      return saleOver(await Promise.all(Array.from({ length: LINKS }, () => createLink(merchant, share))));
+    };
+    const manyOrganizations = async () => {
+      const merchants = await Promise.all(Array.from({ length: LINKS }, () => seedOrganization(db, tableName, 0)));
+      return saleOver(await Promise.all(merchants.map((merchant) => createLink(merchant, share))));
+    };
+
+    // Warm the checkout's environments and the payers' connections before anything is timed.
+    await manyOrganizations();
+    const many = await manyOrganizations();
+    const one = await oneOrganization();
+
+    const hotMerchant = await seedOrganization(db, tableName, 0);
+    const hot = await createLink(hotMerchant, HOT_LIMIT);
+    const hotSale = { ...(await sell(stack.baseUrl, Array.from({ length: HOT_PAYERS }, () => hot))), paid: (await linkAfter(hot.linkId)).paidCount };
+    const floorLink = await createLink(hotMerchant, HOT_LIMIT);
+    const floor = { ...(await rawSale(HOT_PAYERS, WORKERS, () => rawPayer(db, tableName, floorLink.linkId, hotMerchant.org.id))), paid: (await linkAfter(floorLink.linkId)).paidCount };
+
+    const { resources } = readSynthesizedStack(artifacts.dir);
+    const timeoutMs = Number(resources[functionOfRoute(resources, CHECKOUT_ROUTE)].Properties!.Timeout) * 1000;
+    const perSecond = (sale: Sale) => sale.paid / sale.seconds;
+    const answers = (sale: Omit<Sale, 'paid'>) =>
+      Object.entries(sale.answers)
+        .sort()
+        .map(([answer, count]) => `${count}× ${answer}`)
+        .join(', ');
+    const result = {
+      flash_sale: {
+        one_org_per_s: round(perSecond(one)),
+        many_orgs_per_s: round(perSecond(many)),
+        ratio: round(perSecond(one) / perSecond(many)),
+        oversold: one.oversold + many.oversold,
+      },
+      hot_link: { paid: hotSale.paid, paid_per_s: round(perSecond(hotSale)), raw_per_s: round(perSecond(floor)), ratio: round(perSecond(hotSale) / perSecond(floor)) },
+    };
+    const lines = [
+      `## Flash sales (artifact mode, ≤ ${WORKERS} checkout environments, ${PROCESSES} payer processes × ${AT_ONCE} at once, contending DynamoDB Local)`,
+      '',
+      '| sale | paid/s | paid | answers | slowest request |',
+      '|---|---|---|---|---|',
+      `| ${PAYERS} payers over ${LINKS} links of 1 organization | ${perSecond(one).toFixed(1)} | ${one.paid} | ${answers(one)} | ${(one.slowestMs / 1000).toFixed(1)} s |`,
+      `| ${PAYERS} payers over ${LINKS} links of ${LINKS} organizations | ${perSecond(many).toFixed(1)} | ${many.paid} | ${answers(many)} | ${(many.slowestMs / 1000).toFixed(1)} s |`,
+      `| ${HOT_PAYERS} payers on 1 link limited to ${HOT_LIMIT} | ${perSecond(hotSale).toFixed(1)} | ${hotSale.paid} | ${answers(hotSale)} | ${(hotSale.slowestMs / 1000).toFixed(1)} s |`,
+      `| raw: ${HOT_PAYERS} payers, ${WORKERS} at once, on 1 item | ${perSecond(floor).toFixed(1)} | ${floor.paid} | ${answers(floor)} | ${(floor.slowestMs / 1000).toFixed(1)} s |`,
+      '',
+      `Function timeout ${timeoutMs / 1000} s. The functions' logs: ${logDir}.`,
+      JSON.stringify(result),
+    ];
+    if (result.flash_sale.oversold !== 0 || hotSale.paid !== HOT_LIMIT || floor.paid !== HOT_LIMIT) throw new Error(`${lines.join('\n')}\na sale sold past its limit or short of it`);
+    if (hotSale.slowestMs > timeoutMs) throw new Error(`${lines.join('\n')}\na payer waited longer than the function timeout`);
+    return lines;
+  } finally {
+    await stack.stop();
+    artifacts.remove();
+  }
+}
+
+const round = (value: number) => Math.round(value * 100) / 100;
+
+runWhenMain(module, main);

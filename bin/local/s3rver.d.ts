@@ -1,0 +1,27 @@
+/** The parts of @20minutes/s3rver (no types of its own) the local S3 uses. */
+declare module '@20minutes/s3rver' {
+  import type { AddressInfo } from 'node:net';
+
+  interface S3rverOptions {
+    address?: string;
+    port?: number;
+    silent?: boolean;
+    directory: string;
+    resetOnClose?: boolean;
+    configureBuckets?: { name: string; configs?: (string | Buffer)[] }[];
+  }
+
+  export default class S3rver {
+    constructor(options: S3rverOptions);
+    /** Its file store: what `configureBuckets` creates buckets with. */
+    store: { getBucket(name: string): Promise<unknown>; putBucket(name: string): Promise<unknown> };
+    run(): Promise<AddressInfo>;
+    close(): Promise<void>;
+  }
+}
+
+/** Its one account: the access keys whose signatures it checks (it knows only `S3RVER` unless told). */
+declare module '@20minutes/s3rver/lib/models/account' {
+  const AWSAccount: { DUMMY_ACCOUNT: { createKeyPair(accessKeyId: string, secretAccessKey: string): void } };
+  export = AWSAccount;
+}

@@ -1,0 +1,92 @@
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
+import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, type CfnBucket } from 'aws-cdk-lib/aws-s3';
+import { NagSuppressions } from 'cdk-nag';
+import { Construct } from 'constructs';
+import type { DocumentAccess } from '../shared/api/operation';
+import { DOCUMENT_PREFIX } from '../shared/domain/dispute-documents';
+import { LIMITS } from '../shared/limits';
+
+/** product-decisions §13: evidence documents are kept 2 years. */
+export const DOCUMENT_RETENTION_DAYS = 730;
+
+/**
+ * The evidence documents' bucket (product-decisions §13, docs/operations.md#evidence-documents):
+ * private (every public access blocked, no ACLs), encrypted with S3-managed keys (SSE-S3),
+ * TLS only, versioned so that an upload over a document keeps the first one, every version
+ * expired after 2 years, server access logs in a bucket of their own. Merchants' browsers upload
+ * with presigned URLs from the dashboard's origin (CORS). Functions reach it only through
+ * `grant`: nothing else in the stack may.
+ */
+export class EvidenceDocuments extends Construct {
+  readonly bucket: Bucket;
+
+  constructor(scope: Construct, id: string, props: { dashboardOrigin: string }) {
+    super(scope, id);
+    const accessLogs = new Bucket(this, 'AccessLogs', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+      lifecycleRules: [{ expiration: Duration.days(DOCUMENT_RETENTION_DAYS) }],
+    });
+    NagSuppressions.addResourceSuppressions(accessLogs, [
+      { id: 'AwsSolutions-S1', reason: `Bucket ${accessLogs.node.path} holds the server access logs of the evidence documents' bucket; logging it into itself or a third bucket adds nothing.` },
+    ]);
+    this.bucket = new Bucket(this, 'Bucket', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      versioned: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+      serverAccessLogsBucket: accessLogs,
+      serverAccessLogsPrefix: 'documents/',
+      lifecycleRules: [
+        {
+          expiration: Duration.days(DOCUMENT_RETENTION_DAYS),
+          // A version overwritten by a later upload (within its URL's 15 minutes) is kept as long
+          // as a document is; so is the version the expiration above leaves behind its delete marker.
+          noncurrentVersionExpiration: Duration.days(DOCUMENT_RETENTION_DAYS),
+        },
+      ],
+      cors: [
+        {
+          allowedOrigins: [props.dashboardOrigin],
+          allowedMethods: [HttpMethods.PUT],
+          allowedHeaders: ['content-type'],
+          maxAge: LIMITS.evidence.uploadSeconds,
+        },
+      ],
+    });
+  }
+
+  /**
+   * The least a function needs: `upload` signs uploads, which S3 checks against the signer's
+   * s3:PutObject under the documents' prefix; `read` checks (HeadObject) and reads (GetObject,
+   * of a version) them there, and may list the bucket, without which S3 answers a missing object
+   * with 403 rather than 404.
+   */
+  grant(grantee: IGrantable & Construct, access: DocumentAccess): void {
+    const objects = this.bucket.arnForObjects(`${DOCUMENT_PREFIX}*`);
+    const statements =
+      access === 'upload'
+        ? [new PolicyStatement({ actions: ['s3:PutObject'], resources: [objects] })]
+        : [
+            new PolicyStatement({ actions: ['s3:GetObject', 's3:GetObjectVersion'], resources: [objects] }),
+            new PolicyStatement({ actions: ['s3:ListBucket'], resources: [this.bucket.bucketArn] }),
+          ];
+    for (const statement of statements) grantee.grantPrincipal.addToPrincipalPolicy(statement);
+    const bucketArn = `<${Stack.of(this).getLogicalId(this.bucket.node.defaultChild as CfnBucket)}.Arn>`;
+    NagSuppressions.addResourceSuppressions(
+      grantee,
+      [
+        {
+          id: 'AwsSolutions-IAM5',
+          reason: `Function ${grantee.node.id} ${access === 'upload' ? 'signs uploads of' : 'checks and reads'} evidence documents, each its own object under ${DOCUMENT_PREFIX} in bucket ${this.bucket.node.path}, and nothing else of it.`,
+          appliesTo: [`Resource::${bucketArn}/${DOCUMENT_PREFIX}*`],
+        },
+      ],
+      true,
+    );
+  }
+}

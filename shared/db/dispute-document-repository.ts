@@ -1,0 +1,31 @@
+import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DisputeDocument } from '../domain/dispute-documents';
+import { isId } from '../ids';
+import { stripKeys } from './entity';
+import { disputeDocumentEntity } from './entities';
+import * as keys from './keys';
+
+/** Evidence documents, each under its chargeback (shared/db/entities.ts). */
+export function createDisputeDocumentRepository(db: DynamoDBDocumentClient, tableName: string) {
+  return {
+    async create(document: DisputeDocument): Promise<void> {
+      await db.send(
+        new PutCommand({
+          TableName: tableName,
+          Item: disputeDocumentEntity.item(document),
+          ConditionExpression: 'attribute_not_exists(#pk)',
+          ExpressionAttributeNames: { '#pk': 'PK' },
+        }),
+      );
+    },
+
+    /** The document `id` of this chargeback; undefined for any other id (another chargeback's, malformed, unknown). */
+    async get(chargebackId: string, id: string): Promise<DisputeDocument | undefined> {
+      if (!isId('disputeDocument', id)) return undefined;
+      const result = await db.send(new GetCommand({ TableName: tableName, Key: keys.disputeDocument(chargebackId, id), ConsistentRead: true }));
+      return stripKeys<DisputeDocument>(result.Item);
+    },
+  };
+}
+
+export type DisputeDocumentRepository = ReturnType<typeof createDisputeDocumentRepository>;

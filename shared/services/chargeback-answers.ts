@@ -1,0 +1,32 @@
+import { loadConfig } from '../config';
+import { createChargebackRepository } from '../db/chargeback-repository';
+import { createDisputeDocumentRepository } from '../db/dispute-document-repository';
+import { s3DocumentStore } from '../storage/s3-documents';
+import { noAcquirer } from '../use-cases/chargeback-answers';
+import { chargebackServices } from './chargebacks';
+import { once, processWiring } from './wiring';
+
+/** The document store of this function: the bucket the stack names, the local server's endpoint locally. */
+const documentStore = /* @__PURE__ */ once(() => {
+  const { documentsBucket, s3Endpoint } = loadConfig();
+  if (!documentsBucket) throw new Error('DOCUMENTS_BUCKET is not set: this function has no access to the evidence documents');
+  return s3DocumentStore({ bucket: documentsBucket, endpoint: s3Endpoint });
+});
+
+/** What creating an evidence document uses: the chargeback read, the documents, the store. A module apart, so its bundle holds no move. */
+export const documentUploadServices = /* @__PURE__ */ once(() => {
+  const { db, tableName, now } = processWiring();
+  return { chargebacks: createChargebackRepository(db, tableName), documents: createDisputeDocumentRepository(db, tableName), store: documentStore(), now };
+});
+
+/** What accepting uses: the chargeback and its move, the acquirer in live mode. */
+export const acceptServices = /* @__PURE__ */ once(() => {
+  const { chargebacks, transition } = chargebackServices();
+  return { chargebacks, transition, acquirer: noAcquirer, now: processWiring().now };
+});
+
+/** What disputing uses: what accepting does, and the documents and their store. */
+export const disputeServices = /* @__PURE__ */ once(() => {
+  const { db, tableName } = processWiring();
+  return { ...acceptServices(), documents: createDisputeDocumentRepository(db, tableName), store: documentStore() };
+});

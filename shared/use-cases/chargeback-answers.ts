@@ -1,0 +1,142 @@
+import type { Principal } from '../auth/principal';
+import type { ChargebackRepository } from '../db/chargeback-repository';
+import type { PublicUrls } from '../config';
+import type { DisputeDocumentRepository } from '../db/dispute-document-repository';
+import { AcquirerUnavailableError, type DisputeAcquirer, type DisputeAtAcquirer } from '../domain/acquirer';
+import { requireAnswerable, type Chargeback, type Evidence } from '../domain/chargebacks';
+import {
+  chooseDefense,
+  newDisputeDocument,
+  requireUploaded,
+  type DisputeDocument,
+  type DocumentStore,
+  type PresignedUpload,
+  type StoredObject,
+} from '../domain/dispute-documents';
+import type { DocumentBody } from '../domain/chargebacks';
+import { requireOwned } from '../domain/scope';
+import { BusinessRuleError } from '../errors';
+import { newId } from '../ids';
+import { LIMITS } from '../limits';
+import type { ChargebackUseCases } from './chargebacks';
+
+/**
+ * A merchant's answers to a chargeback (product-decisions §13): accept it, or dispute it with
+ * evidence and uploaded documents. In live mode the answer goes to the acquirer first and the
+ * chargeback moves only once the acquirer took it; in test mode there is no acquirer to ask.
+ * The dashboard's forms run these same functions.
+ */
+export interface AnswerDeps {
+  chargebacks: Pick<ChargebackRepository, 'get'>;
+  /** The one conditional move of a chargeback (shared/use-cases/chargebacks.ts). */
+  transition: ChargebackUseCases['transition'];
+  documents: Pick<DisputeDocumentRepository, 'create' | 'get'>;
+  store: DocumentStore;
+  /** The acquirer's dispute half, and the acquirer's name of a live chargeback's dispute. */
+  acquirer: LiveDisputes;
+  now: () => Date;
+}
+
+export interface LiveDisputes {
+  /** The acquirer (read once per cold start); an `AcquirerUnavailableError` when it cannot be had. */
+  disputes(): Promise<DisputeAcquirer>;
+  /** The dispute as the acquirer knows it: its reference, and the merchant account of the chargeback's acceptor. */
+  disputeOf(chargeback: Chargeback): Promise<DisputeAtAcquirer>;
+}
+
+async function answerable(deps: Pick<AnswerDeps, 'chargebacks' | 'now'>, principal: Principal, id: string): Promise<Chargeback> {
+  const chargeback = requireOwned(await deps.chargebacks.get(id), principal);
+  requireAnswerable(chargeback, deps.now());
+  return chargeback;
+}
+
+/**
+ * POST /v1/chargebacks/:id/accept.
+ * 1. The chargeback, the caller's (404 otherwise), `open` before its deadline (422 `status` otherwise).
+ * 2. Live: the acquirer accepts the dispute (unreachable: 503, nothing changed; refused: 422).
+ * 3. `accepted` with its event, under the condition that it is still open (a concurrent answer
+ *    or the deadline sweep that came first makes this one a 422 `status`).
+ */
+export async function acceptChargeback(deps: Pick<AnswerDeps, 'chargebacks' | 'transition' | 'acquirer' | 'now'>, principal: Principal, id: string, urls: PublicUrls): Promise<Chargeback> {
+  const chargeback = await answerable(deps, principal, id);
+  if (chargeback.mode === 'live') await (await deps.acquirer.disputes()).accept(await deps.acquirer.disputeOf(chargeback));
+  return deps.transition(chargeback, 'accepted', urls);
+}
+
+/**
+ * POST /v1/chargebacks/:id/dispute.
+ * 1. The chargeback, the caller's (404), `open` before its deadline (422 `status`).
+ * 2. Each named document: one of this chargeback's, uploaded with its declared type and size
+ *    (422 `evidence.documents` otherwise).
+ * 3. Live: the acquirer's applicable defense reasons; the documents supplied as the one that
+ *    fits (none fits: 422), then the defense (unreachable: 503, nothing changed here).
+ * 4. `disputed` with `dispute: {submitted_at, evidence}` and its event, under the condition
+ *    that it is still open.
+ */
+export async function disputeChargeback(deps: AnswerDeps, principal: Principal, id: string, evidence: Evidence, urls: PublicUrls): Promise<Chargeback> {
+  const chargeback = await answerable(deps, principal, id);
+  const uploaded: { document: DisputeDocument; stored: StoredObject }[] = [];
+  for (const documentId of evidence.documents ?? []) {
+    const document = await deps.documents.get(chargeback.id, documentId);
+    if (!document) throw new BusinessRuleError(`Document ${documentId} is not a document of chargeback ${chargeback.id}`, 'evidence.documents');
+    uploaded.push({ document, stored: requireUploaded(document, await deps.store.head(document.objectKey)) });
+  }
+  if (chargeback.mode === 'live') await defendAtAcquirer(deps, chargeback, uploaded);
+  return deps.transition(chargeback, 'disputed', urls, 'action', deps.now(), evidence);
+}
+
+async function defendAtAcquirer(deps: AnswerDeps, chargeback: Chargeback, uploaded: { document: DisputeDocument; stored: StoredObject }[]): Promise<void> {
+  const acquirer = await deps.acquirer.disputes();
+  const dispute = await deps.acquirer.disputeOf(chargeback);
+  const defense = chooseDefense(await acquirer.defenseReasons(dispute), uploaded.length);
+  if (!defense) throw new BusinessRuleError('The acquirer offers no defense reason that these documents can support', 'evidence.documents');
+  const { documentTypeCode } = defense;
+  if (documentTypeCode) {
+    const documents = await Promise.all(
+      uploaded.map(async ({ document, stored }) => ({
+        typeCode: documentTypeCode,
+        contentType: document.contentType,
+        content: await deps.store.read(document.objectKey, stored.versionId),
+      })),
+    );
+    await acquirer.supplyDefenseDocuments(dispute, documents);
+  }
+  await acquirer.defend(dispute, defense.reasonCode);
+}
+
+/**
+ * POST /v1/chargebacks/:id/documents.
+ * 1. The chargeback, the caller's (404), still answerable (422 `status`).
+ * 2. The document: its declared name, type and size, its object's key in the store.
+ * 3. A presigned upload bound to that type and size, valid 15 minutes.
+ */
+export async function createDisputeDocument(
+  deps: Pick<AnswerDeps, 'chargebacks' | 'documents' | 'store' | 'now'>,
+  principal: Principal,
+  id: string,
+  body: DocumentBody,
+): Promise<{ document: DisputeDocument; upload: PresignedUpload }> {
+  const chargeback = await answerable(deps, principal, id);
+  const now = deps.now();
+  const document = newDisputeDocument(
+    {
+      id: newId('disputeDocument'),
+      chargebackId: chargeback.id,
+      orgId: chargeback.orgId,
+      mode: chargeback.mode,
+      filename: body.filename,
+      // The schema admits only the three types.
+      contentType: body.content_type as DisputeDocument['contentType'],
+      size: body.size,
+    },
+    now,
+  );
+  await deps.documents.create(document);
+  return { document, upload: await deps.store.presignUpload(document, LIMITS.evidence.uploadSeconds, now) };
+}
+
+/** Where no acquirer is wired: a live answer cannot reach it (503, nothing changed). */
+export const noAcquirer: LiveDisputes = {
+  disputes: () => Promise.reject(new AcquirerUnavailableError('no acquirer is configured for live disputes')),
+  disputeOf: () => Promise.reject(new AcquirerUnavailableError('no acquirer is configured for live disputes')),
+};

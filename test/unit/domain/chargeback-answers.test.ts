@@ -1,0 +1,184 @@
+import { AcquirerRefusedError, AcquirerUnavailableError, type DefenseDocument, type DefenseReason, type DisputeAcquirer } from '../../../shared/domain/acquirer';
+import { dueReminder, openChargeback, reminded, transitionChargeback, type Chargeback, type ChargebackStatus, type Evidence } from '../../../shared/domain/chargebacks';
+import { chooseDefense, newDisputeDocument, type DisputeDocument, type DocumentStore } from '../../../shared/domain/dispute-documents';
+import type { Principal } from '../../../shared/auth/principal';
+import { acceptChargeback, disputeChargeback, type AnswerDeps } from '../../../shared/use-cases/chargeback-answers';
+import { aChargeback, aPayment, urls } from './fixtures';
+
+/**
+ * Answers to a chargeback (product-decisions §13) against in-memory fakes of their ports: in live
+ * mode the acquirer takes the answer first and the chargeback moves only once it did; the defense
+ * reason the evidence's documents can support; the deadline reminders' windows.
+ */
+
+const NOW = new Date('2026-11-25T10:00:00.000Z');
+const HOUR = 3_600_000;
+const live = aChargeback({ mode: 'live', deadlineAt: '2026-11-30T10:00:00.000Z', acquirer: { name: 'adyen', reference: 'DSP0000000000001', case_id: 'PSP0000000000001' } });
+const principal: Principal = { keyId: 'key_1', orgId: live.orgId, mode: 'live', scopes: ['chargeback:update'] };
+const PDF = new TextEncoder().encode('%PDF-1.4');
+
+const reasons = (...list: [string, [string, DefenseReason['documentTypes'][number]['requirement']][]][]): DefenseReason[] =>
+  list.map(([code, types]) => ({ code, satisfied: false, documentTypes: types.map(([type, requirement]) => ({ code: type, requirement, supplied: false })) }));
+
+/** The acquirer's dispute half, recording what it was asked; `fail` makes one operation throw. */
+function fakeAcquirer(offered: DefenseReason[], fail?: { operation: keyof DisputeAcquirer; error: Error }) {
+  const calls: string[] = [];
+  const supplied: DefenseDocument[] = [];
+  const answer = <T>(operation: keyof DisputeAcquirer, value: T) => {
+    calls.push(operation);
+    if (fail?.operation === operation) return Promise.reject(fail.error);
+    return Promise.resolve(value);
+  };
+  const acquirer: DisputeAcquirer = {
+    accept: () => answer('accept', undefined),
+    defenseReasons: () => answer('defenseReasons', offered),
+    supplyDefenseDocuments: (_dispute, documents) => {
+      supplied.push(...documents);
+      return answer('supplyDefenseDocuments', undefined);
+    },
+    defend: (_dispute, code) => answer('defend', undefined).then(() => void calls.push(`defend:${code}`)),
+  };
+  return { acquirer, calls, supplied };
+}
+
+function deps(acquirer: DisputeAcquirer, documents: DisputeDocument[] = []) {
+  const moves: { to: ChargebackStatus; evidence?: Evidence }[] = [];
+  const store: DocumentStore = {
+    presignUpload: async () => ({ url: 'https://s3.example/x', method: 'PUT', headers: {}, expiresAt: NOW.toISOString() }),
+    head: async (key) => {
+      const document = documents.find((candidate) => candidate.objectKey === key);
+      return document && { contentType: document.contentType, size: document.size, versionId: 'v1' };
+    },
+    read: async () => PDF,
+  };
+  const answerDeps: AnswerDeps = {
+    chargebacks: { get: async (id) => (id === live.id ? live : undefined) },
+    transition: async (current, to, _urls, trigger, now, evidence) => {
+      moves.push({ to, ...(evidence ? { evidence } : {}) });
+      return transitionChargeback(current, to, now ?? NOW, trigger, evidence);
+    },
+    documents: { create: async () => {}, get: async (chargebackId, id) => documents.find((document) => document.chargebackId === chargebackId && document.id === id) },
+    store,
+    acquirer: { disputes: async () => acquirer, disputeOf: async (chargeback) => ({ disputeReference: chargeback.acquirer.reference, merchantAccount: 'ShopECOM' }) },
+    now: () => NOW,
+  };
+  return { answerDeps, moves };
+}
+
+const aDocument = (id: string) =>
+  newDisputeDocument({ id, chargebackId: live.id, orgId: live.orgId, mode: 'live', filename: `${id}.pdf`, contentType: 'application/pdf', size: PDF.length }, NOW);
+
+describe('Use case: acceptChargeback (live)', () => {
+  test('live accept: the acquirer accepts first, then the chargeback becomes accepted', async () => {
+    // Prepare
+    const { acquirer, calls } = fakeAcquirer([]);
+    const { answerDeps, moves } = deps(acquirer);
+    // Act
+    const accepted = await acceptChargeback(answerDeps, principal, live.id, urls);
+    // Assess
+    expect(calls).toEqual(['accept']);
+    expect(moves).toEqual([{ to: 'accepted' }]);
+    expect(accepted.status).toBe('accepted');
+  });
+
+  test.each([
+    ['unavailable -> 503, the chargeback does not move', new AcquirerUnavailableError('unreachable')],
+    ['refused -> 422, the chargeback does not move', new AcquirerRefusedError('Dispute cannot be accepted: it is defended')],
+  ])('live accept: acquirer %s', async (_rule, error) => {
+    // Prepare
+    const { acquirer } = fakeAcquirer([], { operation: 'accept', error });
+    const { answerDeps, moves } = deps(acquirer);
+    // Act
+    const outcome = acceptChargeback(answerDeps, principal, live.id, urls);
+    // Assess
+    await expect(outcome).rejects.toBe(error);
+    expect(moves).toEqual([]);
+  });
+});
+
+describe('Use case: disputeChargeback (live)', () => {
+  test('live dispute: the documents are read and supplied as the type a reason takes, the defense made, then the chargeback disputed with its evidence', async () => {
+    // Prepare
+    const { acquirer, calls, supplied } = fakeAcquirer(reasons(['GoodsOrServicesProvided', [['TIDorInvoice', 'required'], ['ProofOfDelivery', 'one_or_more']]], ['SupplyDefenseMaterial', [['DefenseMaterial', 'required']]]));
+    const documents = [aDocument('doc_a'), aDocument('doc_b')];
+    const { answerDeps, moves } = deps(acquirer, documents);
+    const evidence = { product_description: 'A mug', documents: ['doc_a', 'doc_b'] };
+    // Act
+    const disputed = await disputeChargeback(answerDeps, principal, live.id, evidence, urls);
+    // Assess
+    expect(calls).toEqual(['defenseReasons', 'supplyDefenseDocuments', 'defend', 'defend:SupplyDefenseMaterial']);
+    expect(supplied).toEqual([
+      { typeCode: 'DefenseMaterial', contentType: 'application/pdf', content: PDF },
+      { typeCode: 'DefenseMaterial', contentType: 'application/pdf', content: PDF },
+    ]);
+    expect(moves).toEqual([{ to: 'disputed', evidence }]);
+    expect(disputed.dispute).toEqual({ submitted_at: NOW.toISOString(), evidence });
+  });
+
+  test('live dispute: no reason the documents can support -> 422 evidence.documents, nothing supplied, nothing moved', async () => {
+    // Prepare
+    const { acquirer, calls } = fakeAcquirer(reasons(['GoodsOrServicesProvided', [['TIDorInvoice', 'required'], ['ProofOfDelivery', 'required']]]));
+    const { answerDeps, moves } = deps(acquirer, [aDocument('doc_a')]);
+    // Act
+    const outcome = disputeChargeback(answerDeps, principal, live.id, { documents: ['doc_a'] }, urls);
+    // Assess
+    await expect(outcome).rejects.toMatchObject({ attribute: 'evidence.documents' });
+    expect(calls).toEqual(['defenseReasons']);
+    expect(moves).toEqual([]);
+  });
+
+  test('live dispute: the acquirer unreachable when defending -> 503, the chargeback does not move', async () => {
+    // Prepare
+    const error = new AcquirerUnavailableError('timeout');
+    const { acquirer } = fakeAcquirer(reasons(['SupplyDefenseMaterial', [['DefenseMaterial', 'required']]]), { operation: 'defend', error });
+    const { answerDeps, moves } = deps(acquirer, [aDocument('doc_a')]);
+    // Act
+    const outcome = disputeChargeback(answerDeps, principal, live.id, { documents: ['doc_a'] }, urls);
+    // Assess
+    await expect(outcome).rejects.toBe(error);
+    expect(moves).toEqual([]);
+  });
+});
+
+describe('Function: chooseDefense', () => {
+  test.each<[string, DefenseReason[], number, ReturnType<typeof chooseDefense>]>([
+    ['one required type: all documents as it', reasons(['SupplyDefenseMaterial', [['DefenseMaterial', 'required']]]), 2, { reasonCode: 'SupplyDefenseMaterial', documentTypeCode: 'DefenseMaterial' }],
+    ['two required types cannot be met by one: the next reason', reasons(['A', [['X', 'required'], ['Y', 'required']]], ['B', [['Z', 'one_or_more']]]), 1, { reasonCode: 'B', documentTypeCode: 'Z' }],
+    ['a required type outside its one-or-more group: skipped', reasons(['A', [['X', 'required'], ['Y', 'one_or_more']]]), 1, undefined],
+    ['without documents: only a reason that needs none', reasons(['A', [['X', 'required']]], ['B', [['Y', 'optional']]]), 0, { reasonCode: 'B' }],
+    ['without documents and every reason needs one: none', reasons(['A', [['X', 'required']]]), 0, undefined],
+  ])('%s', (_rule, offered, documents, expected) => {
+    expect(chooseDefense(offered, documents)).toEqual(expected);
+  });
+});
+
+describe('Function: dueReminder and reminded', () => {
+  const opened = (hoursLeft: number) => openChargeback({ id: 'cb_x', payment: aPayment(), deadlineAt: new Date(NOW.getTime() + hoursLeft * HOUR).toISOString(), now: NOW });
+
+  test.each<[string, number, number[], (72 | 24 | undefined)[]]>([
+    ['opened 100 h before: none yet, 72 at 72 h left, 24 at 24 h left', 100, [0, 28, 76, 77], [undefined, 72, 24, undefined]],
+    ['opened 71 h before: 72 at once, then 24 at 24 h left', 71, [0, 1, 47], [72, undefined, 24]],
+    ['opened 23 h before: 24 only, once', 23, [0, 1], [24, undefined]],
+    ['a sweep late past the 24-hour mark sends 24 only', 100, [80, 81], [24, undefined]],
+  ])('%s', (_rule, hoursLeft, runsAfterHours, expected) => {
+    // Prepare
+    let chargeback: Chargeback = opened(hoursLeft);
+    const sent: (72 | 24 | undefined)[] = [];
+    // Act
+    for (const at of runsAfterHours) {
+      const hours = dueReminder(chargeback, new Date(NOW.getTime() + at * HOUR));
+      sent.push(hours);
+      if (hours) chargeback = reminded(chargeback, hours);
+    }
+    // Assess
+    expect(sent).toEqual(expected);
+    expect(chargeback.nextReminderHours).toBeUndefined();
+  });
+
+  test('none past the deadline, none once answered', () => {
+    const chargeback = opened(10);
+    expect(dueReminder(chargeback, new Date(NOW.getTime() + 11 * HOUR))).toBeUndefined();
+    expect(dueReminder(transitionChargeback(chargeback, 'accepted', NOW), NOW)).toBeUndefined();
+    expect(opened(-1).nextReminderHours).toBeUndefined();
+  });
+});
