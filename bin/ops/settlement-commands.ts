@@ -1,9 +1,8 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { readFile, writeFile } from 'node:fs/promises';
-import { toCsv } from '../../shared/csv';
 import { createSettlementRepository } from '../../shared/db/settlement-repository';
 import { SettlementImportError, importSettlements } from '../../shared/domain/settlement-import';
-import { RECORD_CSV_HEADER, recordCsvRow, type Settlement } from '../../shared/domain/settlements';
+import { recordsCsv, type Settlement } from '../../shared/domain/settlements';
 import { TextOutput, UsageError, type OpsCommand } from './cli';
 
 async function readDocument(file: string): Promise<unknown> {
@@ -57,7 +56,7 @@ export function settlementCommands(db: () => DynamoDBDocumentClient, tableName: 
         if (values.format !== 'csv') throw new UsageError('--format must be csv');
         const settlement = await findSettlement(String(values.code), values.org === undefined ? undefined : String(values.org));
         const records = await repository().allRecords(settlement);
-        const csv = toCsv([RECORD_CSV_HEADER, ...records.map(recordCsvRow)]);
+        const csv = recordsCsv(records);
         if (values.out === undefined) return new TextOutput(csv);
         await writeFile(String(values.out), csv, 'utf8');
         return { written: records.length };

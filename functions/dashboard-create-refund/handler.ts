@@ -12,8 +12,8 @@ const creation = refundCreationPorts();
 
 /**
  * POST /dashboard/payments/{id}/refunds: `POST /v1/payments/{id}/refunds` from the payment's
- * page; an empty amount refunds the whole refundable rest. 303 to the new refund's page, or
- * back to the payment's page with the refusal.
+ * page, once confirmed; an empty amount refunds the whole refundable rest. 303 to the new
+ * refund's page, or back to the payment's page with the refusal.
  */
 export const handler = dashboardForm(ports, dashboardCreateRefund, {
   body: (fields) => {
@@ -22,4 +22,5 @@ export const handler = dashboardForm(ports, dashboardCreateRefund, {
   },
   submit: async ({ principal, urls, path, body }) => refundPagePath(urls, (await createRefund(creation, principal, path.id, body, urls)).id),
   home: (path, _fields, urls) => ({ page: paymentPagePath(urls, path.id), form: 'refund' }),
+  confirm: () => 'Tick the box to confirm the refund',
 });

@@ -1,14 +1,15 @@
-import { dashboardSessionServices, paymentPorts, refundPorts } from '../../shared/services/dashboard';
+import { chargebackPorts, dashboardSessionServices, paymentPorts, refundPorts } from '../../shared/services/dashboard';
 import { dashboardPage } from '../../shared/dashboard/http';
 import { listQueryOf } from '../../shared/dashboard/lists';
 import { paymentPage } from '../../shared/dashboard/pages';
 import { paymentView } from '../../shared/use-cases/dashboard';
 
 const sessions = dashboardSessionServices();
-const reads = { ...paymentPorts(), ...refundPorts() };
+const reads = { ...paymentPorts(), ...refundPorts(), ...chargebackPorts() };
 
-/** GET /dashboard/payments/{id}: the payment, the refund form (a refused one again) and its refunds. */
+/** GET /dashboard/payments/{id}: the payment, the refund form (a refused one again), its refunds and its chargebacks. */
 export const handler = dashboardPage(sessions, async (request) => {
   const { principal, event } = request;
-  return { status: 200, html: paymentPage(request, await paymentView(reads, principal, event.pathParameters?.id ?? '', listQueryOf(event)), request.formState('refund')) };
+  const view = await paymentView(reads, principal, event.pathParameters?.id ?? '', listQueryOf(event));
+  return { status: 200, html: paymentPage(request, view, new Date(), request.formState('refund')) };
 });

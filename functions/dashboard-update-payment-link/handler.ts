@@ -14,7 +14,8 @@ const isStatusForm = (fields: Record<string, string>) => 'status' in fields;
 
 /**
  * POST /dashboard/payment-links/{id}: `POST /v1/payment_links/{id}` from the link page's forms;
- * an empty limit or expiry removes it. 303 back to the link's page, with the refusal if any.
+ * an empty limit or expiry removes it; a deactivation only once confirmed. 303 back to the
+ * link's page, with the refusal if any.
  */
 export const handler = dashboardForm(ports, dashboardUpdatePaymentLink, {
   body: (fields) =>
@@ -26,4 +27,5 @@ export const handler = dashboardForm(ports, dashboardUpdatePaymentLink, {
     return linkPagePath(urls, path.id);
   },
   home: (path, fields, urls) => ({ page: linkPagePath(urls, path.id), form: isStatusForm(fields) ? 'link-status' : 'edit-link' }),
+  confirm: (fields) => (fields.status === 'inactive' ? 'Tick the box to confirm the deactivation' : undefined),
 });

@@ -1,6 +1,6 @@
 import { settlementServices } from '../../shared/services/settlements';
 import { listSettlements } from '../../shared/api/settlements';
-import { isSettlementCode, isSettlementId, settlementPage } from '../../shared/domain/settlements';
+import { isSettlementCursor, settlementPage } from '../../shared/domain/settlements';
 import { apiHandler } from '../../shared/http/api';
 import { pageRequest } from '../../shared/pagination';
 
@@ -10,7 +10,7 @@ const settlements = settlementServices();
 export const handler = apiHandler(
   listSettlements,
   async ({ principal, query, urls }) => {
-    const page = pageRequest(query, (cursor) => isSettlementId(cursor) || isSettlementCode(cursor));
+    const page = pageRequest(query, isSettlementCursor);
     const result = await settlements.list(principal, page);
     return { status: 200, body: settlementPage(result, urls) };
   },

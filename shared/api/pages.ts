@@ -1,6 +1,8 @@
+import { resendEvent } from './events';
 import { defineForm, definePage } from './operation';
 import { createPaymentLink, updatePaymentLink } from './payment-links';
 import { cancelRefund, createRefund } from './refunds';
+import { createWebhookEndpoint, deleteWebhookEndpoint, rollWebhookEndpointSecret, updateWebhookEndpoint } from './webhook-endpoints';
 
 /** The customer's checkout: public, keyed by the link id and the client_key cookie. */
 export const checkoutPages = /* @__PURE__ */ (() => [
@@ -18,6 +20,14 @@ export const dashboardCreatePaymentLink = /* @__PURE__ */ defineForm({ path: '/d
 export const dashboardUpdatePaymentLink = /* @__PURE__ */ defineForm({ path: '/dashboard/payment-links/{id}', handler: 'dashboard-update-payment-link' }, updatePaymentLink);
 export const dashboardCreateRefund = /* @__PURE__ */ defineForm({ path: '/dashboard/payments/{id}/refunds', handler: 'dashboard-create-refund' }, createRefund);
 export const dashboardCancelRefund = /* @__PURE__ */ defineForm({ path: '/dashboard/refunds/{id}/cancel', handler: 'dashboard-cancel-refund' }, cancelRefund);
+export const dashboardResendEvent = /* @__PURE__ */ defineForm({ path: '/dashboard/events/{id}/resend', handler: 'dashboard-resend-event' }, resendEvent);
+export const dashboardCreateWebhook = /* @__PURE__ */ defineForm({ path: '/dashboard/webhooks', handler: 'dashboard-create-webhook' }, createWebhookEndpoint);
+export const dashboardUpdateWebhook = /* @__PURE__ */ defineForm({ path: '/dashboard/webhooks/{id}', handler: 'dashboard-update-webhook' }, updateWebhookEndpoint);
+export const dashboardRollWebhookSecret = /* @__PURE__ */ defineForm(
+  { path: '/dashboard/webhooks/{id}/roll-secret', handler: 'dashboard-roll-webhook-secret' },
+  rollWebhookEndpointSecret,
+);
+export const dashboardDeleteWebhook = /* @__PURE__ */ defineForm({ path: '/dashboard/webhooks/{id}/delete', handler: 'dashboard-delete-webhook' }, deleteWebhookEndpoint);
 
 /**
  * The merchant dashboard. A literal segment comes before a parameter at the same place
@@ -40,5 +50,18 @@ export const dashboardPages = /* @__PURE__ */ (() => [
   dashboardPage('/dashboard/refunds/{id}', 'dashboard-refund'),
   dashboardCancelRefund,
   dashboardPage('/dashboard/chargebacks', 'dashboard-chargebacks'),
+  dashboardPage('/dashboard/chargebacks/{id}', 'dashboard-chargeback'),
   dashboardPage('/dashboard/events', 'dashboard-events'),
+  dashboardPage('/dashboard/events/{id}', 'dashboard-event'),
+  dashboardResendEvent,
+  dashboardPage('/dashboard/webhooks', 'dashboard-webhooks'),
+  dashboardPage('/dashboard/webhooks/new', 'dashboard-new-webhook'),
+  dashboardPage('/dashboard/webhooks/{id}', 'dashboard-webhook'),
+  dashboardCreateWebhook,
+  dashboardUpdateWebhook,
+  dashboardRollWebhookSecret,
+  dashboardDeleteWebhook,
+  dashboardPage('/dashboard/settlements', 'dashboard-settlements'),
+  dashboardPage('/dashboard/settlements/{id}', 'dashboard-settlement'),
+  dashboardPage('/dashboard/settlements/{id}/records.csv', 'dashboard-settlement-csv'),
 ])();

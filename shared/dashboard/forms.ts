@@ -1,4 +1,5 @@
 import { escapeHtml } from '../http/page';
+import { CONFIRM_FIELD } from './html';
 
 /**
  * Dashboard forms. Field names are the API's attribute paths (`amount.value`, `payments_limit`),
@@ -24,7 +25,7 @@ const fieldId = (form: string, name: string) => `${form}-${name.replace(/[^A-Za-
 export interface FieldOptions {
   name: string;
   label: string;
-  type?: 'text' | 'number' | 'datetime-local' | 'checkbox' | 'select';
+  type?: 'text' | 'number' | 'datetime-local' | 'checkbox' | 'select' | 'textarea' | 'url';
   hint?: string;
   attributes?: string;
   /** For `select`: value and text of each option. */
@@ -55,12 +56,21 @@ export function formOf(form: string, state: FormState = { values: {} }) {
         .join('');
       return `<div><label for="${id}">${escapeHtml(options.label)}</label>\n<select id="${id}" name="${escapeHtml(options.name)}"${aria}${extra}>${choices}</select>${hint}${errorText}</div>`;
     }
+    if (options.type === 'textarea') {
+      return `<div><label for="${id}">${escapeHtml(options.label)}</label>
+<textarea id="${id}" name="${escapeHtml(options.name)}"${aria}${extra}>${escapeHtml(value)}</textarea>${hint}${errorText}</div>`;
+    }
     return `<div><label for="${id}">${escapeHtml(options.label)}</label>
 <input id="${id}" name="${escapeHtml(options.name)}" type="${options.type ?? 'text'}" value="${escapeHtml(value)}"${aria}${extra}>${hint}${errorText}</div>`;
   }
 
   return {
     field,
+    /**
+     * The checkbox a form that acts for good requires (dashboardForm's `confirm`), saying what
+     * it does; never ticked in advance, its refusal beside it.
+     */
+    confirm: (label: string) => `<div class="confirm">${field({ name: CONFIRM_FIELD, label, type: 'checkbox' })}</div>`,
     /** The alert above the form: a problem that names none of the fields rendered so far. */
     alert: () => (problem && !fieldNames.includes(problem.attribute ?? '') ? `<p role="alert" id="${form}-error">${escapeHtml(problem.detail)}</p>` : ''),
   };
@@ -88,6 +98,9 @@ export const optionalUtcDatetime = (value: string | undefined) => {
 
 /** The `datetime-local` value of a stored datetime (UTC, to the minute). */
 export const utcLocalValue = (iso: string | null) => (iso ? iso.slice(0, 16) : '');
+
+/** A list typed one item a line (or comma-separated): each item trimmed, empty ones dropped. */
+export const lines = (value: string | undefined) => (value ?? '').split(/[\r\n,]+/).map((item) => item.trim()).filter(Boolean);
 
 /** A checkbox: present means true. */
 export const checkbox = (value: string | undefined) => value !== undefined;

@@ -46,13 +46,27 @@ const STYLE = `
   .badge.bad { background: #fee2e2; color: #7f1d1d; }
   tr.failed, li.failed { background: #fef2f2; }
   .mode.live { background: #bbf7d0; }
+  .notice { background: #dcfce7; color: #14532d; padding: .6rem .8rem; border-radius: 6px; margin: .75rem 0; }
+  .notice p { margin: 0 0 .4rem; }
+  .notice label { margin-top: .25rem; }
+  .notice .hint { margin: .35rem 0 0; font-size: .85rem; }
+  input.secret { font-family: ui-monospace, monospace; font-size: .85rem; background: #fff; }
   [role="alert"], .field-error { background: #fee2e2; color: #7f1d1d; padding: .6rem .8rem; border-radius: 6px; }
   .field-error { margin: .35rem 0 0; padding: .35rem .6rem; font-size: .9rem; }
   dl { display: grid; grid-template-columns: max-content 1fr; gap: .4rem 1rem; }
   dt { font-weight: 600; }
   dd { margin: 0; overflow-wrap: anywhere; }
   nav.pager { display: flex; gap: 1rem; margin-top: .75rem; }
-  ul.attempts { list-style: none; margin: 0; padding: 0; }
+  ul.attempts, ul.plain { list-style: none; margin: 0; padding: 0; }
+  ul.plain li { overflow-wrap: anywhere; }
+  pre.payload { white-space: pre-wrap; overflow-wrap: anywhere; background: #f8fafc; border: 1px solid #e3e6ec; border-radius: 6px; padding: .75rem; font-size: .8rem; max-height: 32rem; overflow-y: auto; }
+  details.types { margin: .5rem 0 0; font-size: .9rem; }
+  details.types ul { columns: 2 18rem; margin-top: .35rem; }
+  form.filter { display: flex; flex-wrap: wrap; align-items: center; gap: .5rem; margin: .5rem 0 .75rem; }
+  form.filter label { margin: 0; }
+  form.filter select { width: auto; }
+  .deadline { background: #fef3c7; color: #78350f; padding: .6rem .8rem; border-radius: 6px; }
+  textarea { font-family: ui-monospace, monospace; font-size: .9rem; }
   ul.attempts li { padding: .15rem .3rem; border-radius: 4px; overflow-wrap: anywhere; }
   form.stacked { max-width: 32rem; }
   form.stacked .row { display: grid; grid-template-columns: 1fr 1fr; gap: 0 1rem; }
@@ -61,6 +75,11 @@ const STYLE = `
   form.stacked .hint { color: #555e6e; font-size: .85rem; margin: .25rem 0 0; }
   form.stacked button { margin-top: 1.25rem; }
   form.inline { display: inline; }
+  .confirm label { display: flex; gap: .5rem; align-items: baseline; font-weight: 400; margin: .75rem 0 .25rem; }
+  .confirm input { width: auto; flex: none; }
+  form.act { margin: .5rem 0; padding: .75rem; border: 1px solid #e3e6ec; border-radius: 8px; max-width: 32rem; }
+  form.act .confirm label { margin-top: 0; }
+  form.act button { margin-top: .5rem; }
   select { width: 100%; box-sizing: border-box; padding: .5rem; font: inherit; border: 1px solid #b8bfcc; border-radius: 6px; background: #fff; }
   figure.chart { margin: 0 0 1.25rem; }
   .chart svg { display: block; width: 100%; height: 10rem; background: #f8fafc; border-radius: 6px; }
@@ -136,14 +155,14 @@ export const eventType = (type: string) => escapeHtml(type).replace(/\./g, '.<wb
 /** A link whose text is an id in code type. */
 export const idLink = (href: string, id: string) => `<a href="${escapeHtml(href)}">${code(id)}</a>`;
 
-/** How far a deadline is: `in 2 days 23 hours`, `in 5 hours 10 minutes`, `in 12 minutes`, or `overdue` (rounded down). */
-export function untilText(iso: string, now: Date): string {
+/** How far a deadline is: `due in 2 days 23 hours`, `due in 5 hours 10 minutes`, `due in 12 minutes`, or `overdue` (rounded down). */
+export function dueText(iso: string, now: Date): string {
   const minutes = Math.floor((Date.parse(iso) - now.getTime()) / 60_000);
   if (minutes < 0) return 'overdue';
-  if (minutes === 0) return 'in under a minute';
+  if (minutes === 0) return 'due in under a minute';
   const [days, hours, rest] = [Math.floor(minutes / 1440), Math.floor((minutes % 1440) / 60), minutes % 60];
   const parts: [number, string][] = days ? [[days, 'day'], [hours, 'hour']] : hours ? [[hours, 'hour'], [rest, 'minute']] : [[rest, 'minute']];
-  return `in ${parts
+  return `due in ${parts
     .filter(([amount], index) => index === 0 || amount > 0)
     .map(([amount, unit]) => `${amount} ${unit}${amount === 1 ? '' : 's'}`)
     .join(' ')}`;
@@ -166,9 +185,58 @@ export const FORM_NONCE_FIELD = 'form_nonce';
 /** 128 random bits, base64url: what a page's form carries and what a form's function accepts. */
 export const isFormNonce = (value: string | undefined): value is string => /^[A-Za-z0-9_-]{22}$/.test(value ?? '');
 
+/** A form that acts for good (a refund, a deactivation, an answer) acts only with this checkbox ticked. */
+export const CONFIRM_FIELD = 'confirm';
+
+/**
+ * What a form's outcome tells the page it redirects to, once: a sentence, and a secret the
+ * person must copy now (a webhook endpoint's, at its creation or roll). `key` names the object
+ * of the page that shows it (an endpoint id).
+ */
+export interface Notice {
+  key: string;
+  text: string;
+  secret?: string;
+}
+
+/** A notice where its page shows it: the sentence, and a secret in a field to copy from, said to be shown this once. */
+export function noticeBox(notice: Notice | undefined): string {
+  if (!notice) return '';
+  const secret = notice.secret
+    ? `
+<label for="revealed-secret">Signing secret</label>
+<input id="revealed-secret" class="secret" type="text" value="${escapeHtml(notice.secret)}" readonly spellcheck="false" autocomplete="off" aria-describedby="revealed-secret-hint">
+<p class="hint" id="revealed-secret-hint">Copy it now: it is not shown again, not even on this page after a reload.</p>`
+    : '';
+  return `<div class="notice" role="status">
+<p>${escapeHtml(notice.text)}</p>${secret}
+</div>`;
+}
+
 /** The hidden fields of a form that performs an operation: the session's token and a fresh one-time nonce. */
 export const actionFields = (formToken: string) =>
   `${tokenField(formToken)}<input type="hidden" name="${FORM_NONCE_FIELD}" value="${randomBytes(16).toString('base64url')}">`;
+
+/**
+ * A form that performs an operation: it posts to `action` with the session's token and a fresh
+ * one-time nonce, then `fields` (rendered before the caller asks its form for the alert, so a
+ * problem shows beside its field), then its button. The server checks what the browser would
+ * (`novalidate`), so every refusal reads as the API's.
+ */
+export function postForm(form: { action: string; formToken: string; fields?: string; button: string; kind?: 'stacked' | 'act' | 'inline'; primary?: boolean }): string {
+  return `<form class="${form.kind ?? 'stacked'}" method="post" action="${escapeHtml(form.action)}" novalidate>
+${actionFields(form.formToken)}
+${form.fields ?? ''}
+<button${form.primary ? ' class="primary"' : ''} type="submit">${escapeHtml(form.button)}</button>
+</form>`;
+}
+
+/** A section of a page under its own heading. */
+export const titledSection = (id: string, title: string, body: string) =>
+  `<section aria-labelledby="${id}">
+<h2 id="${id}">${escapeHtml(title)}</h2>
+${body}
+</section>`;
 
 // ---------------------------------------------------------------------------------------------
 // Tables
@@ -270,6 +338,8 @@ export const NAV = [
   { path: '/refunds', title: 'Refunds' },
   { path: '/chargebacks', title: 'Chargebacks' },
   { path: '/events', title: 'Events' },
+  { path: '/webhooks', title: 'Webhooks' },
+  { path: '/settlements', title: 'Settlements' },
 ] as const;
 
 export type NavPath = (typeof NAV)[number]['path'];
@@ -302,7 +372,7 @@ export function signedInPage(
 <div class="brand">${modeBadge(principal)} <a href="${escapeHtml(urls.dashboard)}">Payment operations</a></div>
 <form class="search" role="search" method="get" action="${escapeHtml(`${urls.dashboard}/search`)}">
 <label class="visually-hidden" for="search-id">Search by id</label>
-<input id="search-id" name="id" type="search" value="${escapeHtml(search)}" placeholder="pl_…, pay_… or rf_…" autocomplete="off" spellcheck="false" required>
+<input id="search-id" name="id" type="search" value="${escapeHtml(search)}" placeholder="pl_…, pay_…, cb_… or another id" autocomplete="off" spellcheck="false" required>
 <button type="submit">Search</button>
 </form>
 <form method="post" action="${escapeHtml(`${urls.dashboard}/sign-out`)}">${tokenField(formToken)}<button type="submit">Sign out</button></form>

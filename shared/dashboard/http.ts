@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type * as z from '../zod';
 import type { FormRoute } from '../api/operation';
 import type { Principal } from '../auth/principal';
@@ -15,7 +15,7 @@ import { parseWith } from '../http/validation';
 import type { DashboardSessions } from '../use-cases/dashboard';
 import { signInPage } from './pages';
 import type { FormState } from './forms';
-import { FORM_NONCE_FIELD, FORM_TOKEN_FIELD, isFormNonce, type Frame } from './html';
+import { CONFIRM_FIELD, FORM_NONCE_FIELD, FORM_TOKEN_FIELD, isFormNonce, type Frame, type Notice } from './html';
 
 /** The cookie holding the session's random id (never the API key). */
 export const SESSION_COOKIE = 'dashboard_session';
@@ -34,6 +34,9 @@ const RETURNED_FORM_MAX_CHARS = 3_500;
 const RETURNED_VALUE_MAX_CHARS = 1_000;
 /** The statuses a form comes back to its page with: its shape (400), its nonce's state (409), a business rule (422). */
 const RETURNED_STATUSES = [400, 409, 422];
+/** What a form's outcome tells its next page once (a new signing secret, a request taken), sealed for the session. */
+export const NOTICE_COOKIE = 'dashboard_notice';
+const NOTICE_TTL_SECONDS = 60;
 
 /**
  * Dashboard pages carry account data: never cached, never framed, forms post only to this
@@ -94,7 +97,8 @@ const returnedFormSignature = (sessionId: string, payload: string) => createHmac
 export function returnCookie(sessionId: string, urls: PublicUrls, returned: ReturnedForm): string {
   const values = Object.fromEntries(
     Object.entries(returned.values)
-      .filter(([name]) => name !== FORM_TOKEN_FIELD && name !== FORM_NONCE_FIELD)
+      // A confirmation is given again for the values as they come back: it never comes back ticked.
+      .filter(([name]) => name !== FORM_TOKEN_FIELD && name !== FORM_NONCE_FIELD && name !== CONFIRM_FIELD)
       .map(([name, value]) => [name, value.slice(0, RETURNED_VALUE_MAX_CHARS)]),
   );
   const encode = (form: ReturnedForm) => Buffer.from(JSON.stringify(form)).toString('base64url');
@@ -104,6 +108,44 @@ export function returnCookie(sessionId: string, urls: PublicUrls, returned: Retu
 }
 
 const clearedReturnCookie = (urls: PublicUrls, returned: ReturnedForm) => `${RETURNED_FORM_COOKIE}=; ${cookieAttributes(urls, returned.page)}; Max-Age=0`;
+
+/** The notice's cipher key: the session's (only this browser holds the id; the table holds its hash only). */
+const noticeKey = (sessionId: string) => createHmac('sha256', sessionId).update('dashboard notice').digest();
+
+/**
+ * The cookie that carries a notice to `page` (a path): AES-256-GCM under the session's key, so
+ * neither the idempotency record that keeps the form's answer (decisions 31) nor anyone without
+ * the session cookie can read the secret, and no other site can plant one. It holds its own
+ * expiry: a replay of the form's stored answer after NOTICE_TTL_SECONDS shows nothing.
+ */
+export function noticeCookie(sessionId: string, urls: PublicUrls, page: string, notice: Notice, now = Date.now()): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', noticeKey(sessionId), iv);
+  const sealed = Buffer.concat([cipher.update(JSON.stringify({ ...notice, page, until: now + NOTICE_TTL_SECONDS * 1000 }), 'utf8'), cipher.final()]);
+  const value = Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64url');
+  return `${NOTICE_COOKIE}=${value}; ${cookieAttributes(urls, page)}; Max-Age=${NOTICE_TTL_SECONDS}`;
+}
+
+const clearedNoticeCookie = (urls: PublicUrls, page: string) => `${NOTICE_COOKIE}=; ${cookieAttributes(urls, page)}; Max-Age=0`;
+
+/**
+ * The notice the cookie seals for this session and the page path it was set for, while it
+ * lasts; anything else (another session's, altered, expired) is none.
+ */
+function noticeOf(cookie: string, sessionId: string, now = Date.now()): { notice: Notice; page: string } | undefined {
+  try {
+    const bytes = Buffer.from(cookie, 'base64url');
+    const decipher = createDecipheriv('aes-256-gcm', noticeKey(sessionId), bytes.subarray(0, 12));
+    decipher.setAuthTag(bytes.subarray(12, 28));
+    const opened = JSON.parse(Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8')) as Partial<Notice & { page: string; until: number }>;
+    const { key, text, secret, page, until } = opened;
+    const readable =
+      typeof key === 'string' && typeof text === 'string' && (secret === undefined || typeof secret === 'string') && typeof page === 'string' && typeof until === 'number';
+    return readable && until > now ? { notice: { key, text, ...(secret !== undefined ? { secret } : {}) }, page } : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * The refused form this request carries back, when its signature is this session's and it reads
@@ -177,6 +219,8 @@ export interface DashboardRequest extends Frame {
    * page answer with the refusal's status), else none (the form's defaults).
    */
   formState(form: string): FormState | undefined;
+  /** The notice a form's outcome left for the object `key` of this page (shown once: its cookie is cleared). */
+  notice(key: string): Notice | undefined;
 }
 
 /**
@@ -215,12 +259,21 @@ export function dashboardPage(
       shown = returned;
       return { values: returned.values, problem: returned.problem };
     };
-    const response = await run({ principal, urls, event, formToken: formToken(sessionId), formState });
+    const noticeCookieValue = cookiesOf(event)[NOTICE_COOKIE];
+    const sealed = noticeCookieValue ? noticeOf(noticeCookieValue, sessionId) : undefined;
+    let noticed: string | undefined;
+    const notice = (key: string): Notice | undefined => {
+      if (sealed?.notice.key !== key) return undefined;
+      noticed = sealed.page;
+      return sealed.notice;
+    };
+    const response = await run({ principal, urls, event, formToken: formToken(sessionId), formState, notice });
+    const cleared = [...(returned ? [clearedReturnCookie(urls, returned)] : []), ...(noticed ? [clearedNoticeCookie(urls, noticed)] : [])];
     return {
       ...response,
       status: shown && response.status === 200 ? shown.problem.status : response.status,
       headers: { ...DASHBOARD_HEADERS, ...response.headers },
-      ...(returned ? { cookies: [...(response.cookies ?? []), clearedReturnCookie(urls, returned)] } : {}),
+      ...(cleared.length ? { cookies: [...(response.cookies ?? []), ...cleared] } : {}),
     };
   });
 }
@@ -245,6 +298,12 @@ const seeOther = (location: string, cookies?: string[]): ApiResponse => ({
   html: '',
   ...(cookies ? { cookies } : {}),
 });
+
+/** Where a form's outcome leads (its 303), and what that page tells once (`noticeCookie`). */
+export interface FormOutcome {
+  location: string;
+  notice?: Notice;
+}
 
 /** What every form's function needs besides its operation: the sessions, and the idempotency records its nonce keys. */
 export interface FormPorts {
@@ -280,12 +339,15 @@ const asResponse = (result: ApiResult): ApiResponse => ({
  * 2. the session's form token (else 403), before anything is read or written;
  * 3. the session and its key (a refused one: 303 to the form's page, which says why and asks to
  *    sign in again), then the operation's scope (403);
- * 4. the form's one-time nonce is its idempotency key for the session's API key
+ * 4. a form that acts for good must come with its confirmation ticked (`confirm`), else it
+ *    comes back (422, as in 7) having claimed and run nothing;
+ * 5. the form's one-time nonce is its idempotency key for the session's API key
  *    (shared/http/idempotency.ts): a repeat of the same submission (a double click, a resubmit)
  *    gets the first one's answer, waiting for it while the first still runs, and runs nothing;
- * 5. the path and the form, read as the operation's body, pass its schemas, and its use case
- *    (`submit`) runs: 303 to the page it names;
- * 6. a 400 or 422 (schema or business rule), or a nonce that stops the form (missing, used with
+ * 6. the path and the form, read as the operation's body, pass its schemas, and its use case
+ *    (`submit`) runs: 303 to the page it names, with its notice for that page if any
+ *    (`noticeCookie`: a new secret is shown there once);
+ * 7. a 400 or 422 (schema or business rule), or a nonce that stops the form (missing, used with
  *    other values, its first post still running after the wait or carried out without an
  *    answer: 400, 422, 409): 303 back to the form's page (`home`), with the form, its values and
  *    the problem in a cookie for that page (`returnCookie`); the page shows the detail next to
@@ -296,9 +358,17 @@ export function dashboardForm<P extends z.ZodMiniObject, B extends z.ZodMiniType
   route: FormRoute<P, B>,
   form: {
     body: (fields: Record<string, string>) => unknown;
-    submit: (request: FormRequest<z.infer<P>, z.infer<B>>) => Promise<string>;
+    /** Runs the use case: the page to go to, or that and a notice for it. */
+    submit: (request: FormRequest<z.infer<P>, z.infer<B>>) => Promise<string | FormOutcome>;
     /** From the path parameters as posted, URL-encoded (the page answers 404 for an unknown id), and the fields. */
     home: (path: Record<string, string>, fields: Record<string, string>, urls: PublicUrls) => FormHome;
+    /**
+     * For a form that acts for good (a refund, a deactivation, an answer): what it asks the
+     * person to confirm when these fields need it (else undefined). Without the ticked checkbox
+     * CONFIRM_FIELD the form comes back with this as its 422 beside the checkbox, before its
+     * nonce is claimed or anything runs.
+     */
+    confirm?: (fields: Record<string, string>) => string | undefined;
   },
 ) {
   return pageHandler(async (event, urls, deadline) => {
@@ -325,12 +395,16 @@ export function dashboardForm<P extends z.ZodMiniObject, B extends z.ZodMiniType
       const problem = { status, detail: envelope.detail, ...(envelope.attribute ? { attribute: envelope.attribute } : {}) };
       return seeOther(home.page, [returnCookie(sessionId, urls, { form: home.form, page: new URL(home.page).pathname, values: fields, problem })]);
     };
+    const unconfirmed = form.confirm?.(fields);
+    if (unconfirmed !== undefined && fields[CONFIRM_FIELD] === undefined) return returned(new BusinessRuleError(unconfirmed, CONFIRM_FIELD));
     const nonce = fields[FORM_NONCE_FIELD];
     if (!isFormNonce(nonce)) return returned(new InvalidRequestError(NONCE_PROBLEMS.missing));
     const execute = async () => {
       // An operation without a body (a cancel) takes none from the form either.
       const body = (route.acts.body ? parseWith(route.acts.body, form.body(fields), 'body') : undefined) as z.infer<B>;
-      return toResult(seeOther(await form.submit({ principal, urls, path, body })));
+      const outcome = await form.submit({ principal, urls, path, body });
+      const { location, notice } = typeof outcome === 'string' ? { location: outcome, notice: undefined } : outcome;
+      return toResult(seeOther(location, notice ? [noticeCookie(sessionId, urls, new URL(location).pathname, notice)] : undefined));
     };
     // What the operation refused is kept as the nonce's answer: the form back on its page, or the error page.
     const refusal = (error: unknown) => {

@@ -92,7 +92,7 @@ export const EVENT_LIST: ListDefinition<EventDeliveries, Parameters<typeof event
   nav: '/events',
   caption: 'Events, newest first (kept 35 days), each with its webhook delivery attempts; failed attempts are marked Failed.',
   empty: 'No events yet.',
-  spec: () => eventTable,
+  spec: eventTable,
   read: eventList,
 };
 

@@ -5,11 +5,10 @@ import { remainingPayments } from '../domain/payment-links';
 import { refundableRestMinor, type Refund } from '../domain/refunds';
 import { escapeHtml } from '../http/page';
 import { formatForCustomer } from '../money';
-import type { LinkView, ListView, Overview, PaymentView } from '../use-cases/dashboard';
+import { PAYMENT_CHARGEBACKS, type LinkView, type ListView, type Overview, type PaymentView } from '../use-cases/dashboard';
 import { paidVolumeChart } from './chart';
 import { formOf, utcLocalValue, type FormState } from './forms';
 import {
-  actionFields,
   badge,
   code,
   dashboardDocument,
@@ -18,11 +17,13 @@ import {
   money,
   pager,
   pageUrl,
+  postForm,
   section,
   signedInPage,
   table,
   textOrDash,
   time,
+  titledSection,
   tokenField,
   type Frame,
   type NavPath,
@@ -35,6 +36,7 @@ import {
   linkPagePath,
   linkPaymentTable,
   linkTable,
+  paymentChargebackTable,
   paymentPagePath,
   paymentTable,
   refundPagePath,
@@ -114,7 +116,7 @@ ${section(heading(urls, SECTIONS.chargebacks, 'All chargebacks'), overview.charg
   empty: 'No open chargebacks.',
 })}
 ${section(heading(urls, SECTIONS.deliveries, 'All events'), overview.deliveries, {
-  spec: attemptTable,
+  spec: attemptTable(urls),
   caption: `The ${SECTION_LIMIT} most recent delivery attempts of the ${DELIVERY_EVENT_WINDOW} most recent events, newest first; failed attempts are marked Failed.`,
   empty: 'No webhook deliveries yet.',
 })}`,
@@ -188,11 +190,7 @@ ${fields.field({ name: 'collect_phone', label: 'Phone number', type: 'checkbox' 
     frame,
     'Create a payment link',
     `${fields.alert()}
-<form class="stacked" method="post" action="${escapeHtml(`${urls.dashboard}/payment-links`)}" novalidate>
-${actionFields(formToken)}
-${inputs}
-<button class="primary" type="submit">Create payment link</button>
-</form>`,
+${postForm({ action: `${urls.dashboard}/payment-links`, formToken, fields: inputs, button: 'Create payment link', primary: true })}`,
     '/payment-links',
   );
 }
@@ -214,34 +212,35 @@ export function linkPage(frame: Frame, view: LinkView, forms: LinkForms = {}): s
   const { urls, formToken, principal } = frame;
   const { link, payments, events } = view;
   const remaining = remainingPayments(link);
-  const action = escapeHtml(linkPagePath(urls, link.id));
+  const action = linkPagePath(urls, link.id);
   const canUpdate = principal.scopes.includes('payment_link:update');
 
   const status = formOf('link-status', forms.status);
   const toggle =
     link.status === 'expired'
       ? '<p class="note">An expired link cannot be activated again.</p>'
-      : `<form class="inline" method="post" action="${action}">${actionFields(formToken)}<input type="hidden" name="status" value="${link.status === 'active' ? 'inactive' : 'active'}"><button type="submit">${link.status === 'active' ? 'Deactivate' : 'Reactivate'}</button></form>`;
+      : link.status === 'active'
+        ? postForm({
+            action,
+            formToken,
+            kind: 'act',
+            fields: `<input type="hidden" name="status" value="inactive">\n${status.confirm('Stop taking payments through this link: its checkout refuses new payments until it is reactivated')}`,
+            button: 'Deactivate',
+          })
+        : postForm({ action, formToken, kind: 'inline', fields: '<input type="hidden" name="status" value="active">', button: 'Reactivate' });
 
   const edit = formOf('edit-link', forms.edit ?? { values: { description: link.description ?? '', payments_limit: String(link.paymentsLimit ?? ''), expires_at: utcLocalValue(link.expiresAt) } });
-  const editForm = `<section aria-labelledby="edit">
-<h2 id="edit">Edit</h2>
-${edit.alert()}
-<form class="stacked" method="post" action="${action}" novalidate>
-${actionFields(formToken)}
-${edit.field({ name: 'description', label: 'Description', attributes: 'maxlength="500"' })}
+  const editFields = `${edit.field({ name: 'description', label: 'Description', attributes: 'maxlength="500"' })}
 <div class="row">
 ${edit.field({ name: 'payments_limit', label: 'Payment limit', type: 'number', hint: `Empty: unlimited. At least the ${link.paidCount} already paid.`, attributes: 'min="1" step="1"' })}
 ${edit.field({ name: 'expires_at', label: 'Expires at (UTC)', type: 'datetime-local', hint: link.status === 'expired' ? 'The link has expired: its expiry no longer changes.' : 'Empty: never.' })}
-</div>
-<button class="primary" type="submit">Save changes</button>
-</form>
-</section>`;
+</div>`;
+  const editForm = titledSection('edit', 'Edit', `${edit.alert()}\n${postForm({ action, formToken, fields: editFields, button: 'Save changes', primary: true })}`);
 
   const eventsBody = events.allowed
     ? events.items.length === 0
       ? `<p class="note">${events.after ? 'No older events of this link.' : 'No events of this link among its most recent ones.'}</p>`
-      : table(eventTable, events.items, `Events about this link, newest first, with every delivery attempt (up to ${LINK_EVENT_WINDOW} events of all links are searched per page).`)
+      : table(eventTable(urls), events.items, `Events about this link, newest first, with every delivery attempt (up to ${LINK_EVENT_WINDOW} events of all links are searched per page).`)
     : missingScope(events.scope);
   const eventsPager =
     events.allowed && events.next
@@ -288,39 +287,38 @@ ${eventsPager}
 // Payments and refunds
 
 /** A payment's page: its fields, the refund form (full or partial), and its refunds. */
-export function paymentPage(frame: Frame, view: PaymentView, refundForm?: FormState): string {
+export function paymentPage(frame: Frame, view: PaymentView, now: Date, refundForm?: FormState): string {
   const { urls, formToken, principal } = frame;
-  const { payment, refunds } = view;
+  const { payment, refunds, chargebacks } = view;
   const rest = refundableRestMinor(payment);
   const form = formOf('refund', refundForm);
   const refundable = payment.status === 'paid' && principal.scopes.includes('refund:create');
   // Said before the form is filled in, as the API would refuse it (decisions §6).
   const blocked = (payment.unwonChargebacks ?? 0) > 0 ? 'Not refundable while one of its chargebacks is not won.' : rest === 0 ? 'Refunded in full.' : undefined;
-  const refundSection = !refundable
-    ? ''
-    : blocked && !refundForm
-      ? `<section aria-labelledby="refund">\n<h2 id="refund">Refund</h2>\n<p class="note">${blocked}</p>\n</section>`
-      : `<section aria-labelledby="refund">
-<h2 id="refund">Refund</h2>
-${form.alert()}
-<form class="stacked" method="post" action="${escapeHtml(`${paymentPagePath(urls, payment.id)}/refunds`)}" novalidate>
-${actionFields(formToken)}
-${form.field({ name: 'amount.value', label: 'Amount (EUR)', hint: `Empty: the whole refundable rest, ${formatForCustomer(rest, payment.currency)}. A smaller amount is a partial refund.`, attributes: 'inputmode="decimal" autocomplete="off"' })}
+  const refundFormSection = () => {
+    const fields = `${form.field({ name: 'amount.value', label: 'Amount (EUR)', hint: `Empty: the whole refundable rest, ${formatForCustomer(rest, payment.currency)}. A smaller amount is a partial refund.`, attributes: 'inputmode="decimal" autocomplete="off"' })}
 ${form.field({ name: 'description', label: 'Description', attributes: 'maxlength="500"' })}
-<button class="primary" type="submit">Refund</button>
-</form>
-</section>`;
+${form.confirm('Send this refund to the customer (empty amount: the whole refundable rest)')}`;
+    return titledSection('refund', 'Refund', `${form.alert()}\n${postForm({ action: `${paymentPagePath(urls, payment.id)}/refunds`, formToken, fields, button: 'Refund', primary: true })}`);
+  };
+  const refundSection = !refundable ? '' : blocked && !refundForm ? titledSection('refund', 'Refund', `<p class="note">${blocked}</p>`) : refundFormSection();
   const refundList = refunds.allowed
     ? `${refunds.items.length === 0 ? '<p class="note">No refunds of this payment.</p>' : table(refundTable(urls), refunds.items, "The payment's refunds, newest first.")}
 ${pager('Refunds of this payment: pages', refunds, (cursor) => pageUrl(urls, `/payments/${payment.id}`, cursor))}`
     : missingScope(refunds.scope);
+  const chargebackList = section({ id: 'payment-chargebacks', title: 'Chargebacks of this payment' }, chargebacks, {
+    spec: paymentChargebackTable(urls, now),
+    caption: `The payment's chargebacks, newest first.${chargebacks.allowed && chargebacks.more ? ` Only the ${PAYMENT_CHARGEBACKS} newest are shown.` : ''}`,
+    empty: 'No chargebacks of this payment.',
+  });
   return signedInPage(
     frame,
     `Payment ${payment.id}`,
     `<dl>
 <dt>Status</dt><dd>${badge(payment.status)}</dd>
 <dt>Amount</dt><dd>${money(payment.amountMinor, payment.currency)}</dd>
-<dt>Refunded</dt><dd data-field="refunded">${money(payment.refundedMinor ?? 0, payment.currency)}</dd>
+<dt>Refunded</dt><dd data-field="amount_refunded">${money(payment.refundedMinor ?? 0, payment.currency)}</dd>
+<dt>Charged back</dt><dd data-field="amount_chargedback">${money(payment.chargedBackMinor ?? 0, payment.currency)}</dd>
 <dt>Refundable rest</dt><dd data-field="refundable">${money(rest, payment.currency)}</dd>
 <dt>Payment link</dt><dd>${idLink(linkPagePath(urls, payment.paymentLinkId), payment.paymentLinkId)}</dd>
 <dt>Created</dt><dd>${time(payment.createdAt)}</dd>
@@ -333,7 +331,8 @@ ${refundSection}
 <section aria-labelledby="payment-refunds">
 <h2 id="payment-refunds">Refunds of this payment</h2>
 ${refundList}
-</section>`,
+</section>
+${chargebackList}`,
     '/payments',
   );
 }
@@ -346,7 +345,7 @@ export function refundPage(frame: Frame, refund: Refund, cancelForm?: FormState)
   // The API's cancel (decisions §6): a pending refund, held or not, until the job processes it.
   const cancelSection =
     refund.status === 'pending' && principal.scopes.includes('refund:create')
-      ? `${cancel.alert()}<form class="inline" method="post" action="${escapeHtml(`${refundPagePath(urls, refund.id)}/cancel`)}">${actionFields(formToken)}<button type="submit">Cancel refund</button></form>`
+      ? `${cancel.alert()}${postForm({ action: `${refundPagePath(urls, refund.id)}/cancel`, formToken, kind: 'inline', button: 'Cancel refund' })}`
       : cancel.alert();
   return signedInPage(
     frame,

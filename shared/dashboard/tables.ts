@@ -5,7 +5,7 @@ import { remainingPayments, type PaymentLink } from '../domain/payment-links';
 import type { Payment } from '../domain/payments';
 import type { Refund } from '../domain/refunds';
 import { escapeHtml } from '../http/page';
-import { badge, code, eventType, idLink, money, textOrDash, time, untilText, type TableSpec } from './html';
+import { badge, dueText, eventType, idLink, money, textOrDash, time, type TableSpec } from './html';
 
 /**
  * How each kind of object shows as a table row, on the overview and on its own list page alike.
@@ -17,6 +17,14 @@ const rowId = (item: { id: string }) => ` data-id="${escapeHtml(item.id)}"`;
 export const linkPagePath = (urls: PublicUrls, id: string) => `${urls.dashboard}/payment-links/${id}`;
 export const paymentPagePath = (urls: PublicUrls, id: string) => `${urls.dashboard}/payments/${id}`;
 export const refundPagePath = (urls: PublicUrls, id: string) => `${urls.dashboard}/refunds/${id}`;
+export const chargebackPagePath = (urls: PublicUrls, id: string) => `${urls.dashboard}/chargebacks/${id}`;
+export const eventPagePath = (urls: PublicUrls, id: string) => `${urls.dashboard}/events/${id}`;
+export const webhookPagePath = (urls: PublicUrls, id: string) => `${urls.dashboard}/webhooks/${id}`;
+export const settlementPagePath = (urls: PublicUrls, id: string) => `${urls.dashboard}/settlements/${id}`;
+
+/** An open chargeback's deadline, as a badge: `due in …`, or `overdue` until the minute job accepts it. */
+export const dueBadge = (chargeback: Chargeback, now: Date) =>
+  chargeback.status === 'open' ? ` <span class="badge warn">${escapeHtml(dueText(chargeback.deadlineAt, now))}</span>` : '';
 
 export const refundStatus = (refund: Refund) => `${badge(refund.status)}${refund.onHold ? ` ${badge('On hold', 'bad')}` : ''}`;
 
@@ -64,7 +72,7 @@ export const refundTable = (urls: PublicUrls): TableSpec<Refund> => ({
 
 export const chargebackTable = (urls: PublicUrls, now: Date): TableSpec<Chargeback> => ({
   row: rowId,
-  head: { label: 'Chargeback', cell: (chargeback) => code(chargeback.id) },
+  head: { label: 'Chargeback', cell: (chargeback) => idLink(chargebackPagePath(urls, chargeback.id), chargeback.id) },
   columns: [
     { label: 'Payment', cell: (chargeback) => idLink(paymentPagePath(urls, chargeback.paymentId), chargeback.paymentId) },
     { label: 'Amount', kind: 'num', cell: (chargeback) => money(chargeback.amountMinor, chargeback.currency) },
@@ -73,32 +81,42 @@ export const chargebackTable = (urls: PublicUrls, now: Date): TableSpec<Chargeba
     {
       label: 'Deadline',
       attributes: 'data-field="deadline_at"',
-      cell: (chargeback) =>
-        `${time(chargeback.deadlineAt)}${chargeback.status === 'open' ? ` <span class="badge warn">${escapeHtml(untilText(chargeback.deadlineAt, now))}</span>` : ''}`,
+      cell: (chargeback) => `${time(chargeback.deadlineAt)}${dueBadge(chargeback, now)}`,
     },
     { label: 'Received', cell: (chargeback) => time(chargeback.createdAt) },
   ],
 });
 
+/** A payment's own chargebacks: the payment column would repeat the page's payment. */
+export const paymentChargebackTable = (urls: PublicUrls, now: Date): TableSpec<Chargeback> => ({
+  ...chargebackTable(urls, now),
+  columns: chargebackTable(urls, now).columns.filter((column) => column.label !== 'Payment'),
+});
+
 const attemptResult = (attempt: DeliveryAttempt) =>
   `${attempt.succeeded ? badge('Delivered', 'good') : badge('Failed', 'bad')} ${attempt.statusCode !== undefined ? `HTTP ${attempt.statusCode}` : 'no response'}`;
 
-/** One row per attempt (the overview's recent deliveries); failed ones carry the class `failed`. */
-export const attemptTable: TableSpec<DeliveryAttempt> = {
+const attemptColumns = (urls: PublicUrls): TableSpec<DeliveryAttempt>['columns'] => [
+  { label: 'Attempted', cell: (attempt) => time(attempt.attemptedAt) },
+  { label: 'Event', kind: 'text', cell: (attempt) => `${eventType(attempt.eventType)}<br>${idLink(eventPagePath(urls, attempt.eventId), attempt.eventId)}` },
+  { label: 'Endpoint', kind: 'text', cell: (attempt) => escapeHtml(attempt.url) },
+  { label: 'Result', kind: 'text', cell: (attempt) => `${attemptResult(attempt)}${attempt.error ? `<br>${escapeHtml(attempt.error)}` : ''}` },
+  { label: 'Duration', kind: 'num', cell: (attempt) => (attempt.durationMs !== undefined ? `${attempt.durationMs} ms` : '—') },
+];
+
+/**
+ * One row per attempt (the overview's recent deliveries, an endpoint's); failed ones carry the
+ * class `failed`. `action`: a last cell for each attempt (an endpoint's Resend of a failed one).
+ */
+export const attemptTable = (urls: PublicUrls, action?: { label: string; cell: (attempt: DeliveryAttempt) => string }): TableSpec<DeliveryAttempt> => ({
   row: (attempt) => (attempt.succeeded ? '' : ' class="failed"'),
-  columns: [
-    { label: 'Attempted', cell: (attempt) => time(attempt.attemptedAt) },
-    { label: 'Event', kind: 'text', cell: (attempt) => `${eventType(attempt.eventType)}<br>${code(attempt.eventId)}` },
-    { label: 'Endpoint', kind: 'text', cell: (attempt) => escapeHtml(attempt.url) },
-    { label: 'Result', kind: 'text', cell: (attempt) => `${attemptResult(attempt)}${attempt.error ? `<br>${escapeHtml(attempt.error)}` : ''}` },
-    { label: 'Duration', kind: 'num', cell: (attempt) => (attempt.durationMs !== undefined ? `${attempt.durationMs} ms` : '—') },
-  ],
-};
+  columns: [...attemptColumns(urls), ...(action ? [action] : [])],
+});
 
 /** One row per event, its attempts listed in it, newest first. */
-export const eventTable: TableSpec<EventDeliveries> = {
+export const eventTable = (urls: PublicUrls): TableSpec<EventDeliveries> => ({
   row: rowId,
-  head: { label: 'Event', cell: (event) => code(event.id) },
+  head: { label: 'Event', cell: (event) => idLink(eventPagePath(urls, event.id), event.id) },
   columns: [
     { label: 'Type', kind: 'type', cell: (event) => eventType(event.type) },
     { label: 'Triggered', cell: (event) => time(event.triggeredAt) },
@@ -118,4 +136,4 @@ export const eventTable: TableSpec<EventDeliveries> = {
               .join('')}</ul>`,
     },
   ],
-};
+});

@@ -17,14 +17,20 @@ export const SECTION_SCOPES = {
   chargebacks: 'chargeback:read',
 } as const satisfies Record<string, Scope>;
 
-/** A key may sign in when it holds at least one of these. */
-export const DASHBOARD_SCOPES: readonly Scope[] = Object.values(SECTION_SCOPES);
-
 /**
- * Webhook deliveries have no scope of their own yet: every key that may sign in sees them.
- * When the events API adds `event:read`, this is the one line to change.
+ * Events and webhook deliveries need `event:read`, as `GET /v1/events` and its deliveries do
+ * (undefined would show them to every key that may sign in).
  */
 export const DELIVERIES_SCOPE: Scope | undefined = 'event:read';
+
+/** The webhooks pages read and write as `GET` and `POST /v1/webhook_endpoints…` do. */
+export const WEBHOOK_SCOPES = { read: 'webhook:read', write: 'webhook:write' } as const satisfies Record<string, Scope>;
+
+/** The settlements pages read as `GET /v1/settlements…` (live keys only). */
+export const SETTLEMENT_SCOPE = 'settlement:read' satisfies Scope;
+
+/** A key may sign in when it holds at least one of these: the read scope of some page. */
+export const DASHBOARD_SCOPES: readonly Scope[] = [...Object.values(SECTION_SCOPES), 'event:read', WEBHOOK_SCOPES.read, SETTLEMENT_SCOPE];
 
 /** Each section shows at most this many rows, newest first (soonest deadline first for chargebacks). */
 export const SECTION_LIMIT = 20;
@@ -215,13 +221,26 @@ export function paidVolumeByDay(payments: PaidAmount[], now: Date, complete = tr
 // ---------------------------------------------------------------------------------------------
 // Search by id
 
-/** The objects a search by id finds, by their id prefix. */
-export const SEARCHABLE = { paymentLink: 'payment-links', payment: 'payments', refund: 'refunds' } as const satisfies Partial<Record<IdKind, string>>;
+/** The objects a search by id finds, by their id prefix: the dashboard path of their pages, and what they are called. */
+export const SEARCHABLE = {
+  paymentLink: { path: 'payment-links', name: 'a payment link' },
+  payment: { path: 'payments', name: 'a payment' },
+  refund: { path: 'refunds', name: 'a refund' },
+  chargeback: { path: 'chargebacks', name: 'a chargeback' },
+  event: { path: 'events', name: 'an event' },
+  webhook: { path: 'webhooks', name: 'a webhook endpoint' },
+  settlement: { path: 'settlements', name: 'a settlement' },
+} as const satisfies Partial<Record<IdKind, { path: string; name: string }>>;
 export type SearchableKind = keyof typeof SEARCHABLE;
+
+const SEARCHABLE_KINDS = Object.keys(SEARCHABLE) as SearchableKind[];
+const SEARCH_TAKES = `Search takes the id of ${SEARCHABLE_KINDS.map((kind) => `${SEARCHABLE[kind].name} (${ID_PREFIXES[kind]}_…)`)
+  .join(', ')
+  .replace(/, ([^,]*)$/, ' or $1')}`;
 
 /** Which kind of object an id names, by its prefix; anything else is a 422 on `id`. */
 export function searchKind(id: string): SearchableKind {
-  const kind = (Object.keys(SEARCHABLE) as SearchableKind[]).find((candidate) => id.startsWith(`${ID_PREFIXES[candidate]}_`));
-  if (!kind) throw new BusinessRuleError('Search takes the id of a payment link (pl_…), a payment (pay_…) or a refund (rf_…)', 'id');
+  const kind = SEARCHABLE_KINDS.find((candidate) => id.startsWith(`${ID_PREFIXES[candidate]}_`));
+  if (!kind) throw new BusinessRuleError(SEARCH_TAKES, 'id');
   return kind;
 }

@@ -1,5 +1,6 @@
 import * as z from '../zod';
 import type { PublicUrls } from '../config';
+import { toCsv } from '../csv';
 import { formatMinor, moneyOut, parseMinor } from '../money';
 import { listQueryFields, pageSchema } from '../pagination';
 import { toIsoMicros } from '../time';
@@ -28,6 +29,8 @@ const ID_BODY = '[0-9A-Za-z]{1,64}';
 const idPattern = (prefix: string) => new RegExp(`^${prefix}_${ID_BODY}$`);
 const idOf = (prefix: string) => z.string().check(z.regex(idPattern(prefix), `must be a ${prefix}_ id`));
 export const isSettlementId = (value: string) => idPattern('stl').test(value);
+/** Cursors of the settlements list: a settlement's code or its id. */
+export const isSettlementCursor = (value: string) => isSettlementId(value) || isSettlementCode(value);
 /** Cursors of the records list: the id of any record that has one. */
 export const isRecordId = (value: string) => ['pay', 'rf', 'cb'].some((prefix) => idPattern(prefix).test(value));
 
@@ -405,10 +408,12 @@ export function recordPage(page: { items: StoredRecord[]; hasMore: boolean }, ur
   return { has_more: page.hasMore, data: page.items.map((record) => recordResource(record, urls)) };
 }
 
-/** The accountants' CSV (`ops settlement export`): one row per record. */
-export const RECORD_CSV_HEADER = ['type', 'direction', 'id', 'payment_id', 'status', 'amount', 'currency', 'transaction_date'];
+/** The accountants' CSV (`ops settlement export`, the dashboard's download): one row per record. */
+const RECORD_CSV_HEADER = ['type', 'direction', 'id', 'payment_id', 'status', 'amount', 'currency', 'transaction_date'];
 
-export function recordCsvRow(record: StoredRecord): string[] {
+export const recordsCsv = (records: StoredRecord[]) => toCsv([RECORD_CSV_HEADER, ...records.map(recordCsvRow)]);
+
+function recordCsvRow(record: StoredRecord): string[] {
   const paymentId = record.object === 'payment' ? record.id : (record.payment_id ?? '');
   const { value, currency } = moneyOutOf(record);
   return [

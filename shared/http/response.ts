@@ -17,6 +17,8 @@ export interface ApiResponse {
   html?: string;
   /** A static file, sent base64-encoded; `headers` carry its content-type. */
   bytes?: Buffer;
+  /** A text body other than HTML or JSON (a CSV download), sent as is; `headers` carry its content-type. */
+  text?: string;
   headers?: Record<string, string>;
   cookies?: string[];
 }
@@ -38,6 +40,9 @@ export function urlsFor(event: ApiEvent): PublicUrls {
 export function toResult(response: ApiResponse): ApiResult {
   if (response.bytes) {
     return { statusCode: response.status, headers: response.headers, body: response.bytes.toString('base64'), isBase64Encoded: true };
+  }
+  if (response.text !== undefined) {
+    return { statusCode: response.status, headers: response.headers, ...(response.cookies ? { cookies: response.cookies } : {}), body: response.text };
   }
   const isHtml = response.html !== undefined;
   return {

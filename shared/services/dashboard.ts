@@ -9,6 +9,8 @@ import { createEventRepository } from '../db/event-repository';
 import { createPaymentLinkRepository } from '../db/payment-link-repository';
 import { createPaymentRepository } from '../db/payment-repository';
 import { createRefundRepository } from '../db/refund-repository';
+import { createSettlementRepository } from '../db/settlement-repository';
+import { createWebhookRepository } from '../db/webhook-repository';
 import { dashboardSessions } from '../use-cases/dashboard';
 import { once, processWiring, type Wiring } from './wiring';
 
@@ -33,6 +35,8 @@ export const refundPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ refund
 export const chargebackPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ chargebacks: createChargebackRepository(db, tableName) }));
 export const deliveryPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ deliveries: createDeliveryLog(db, tableName) }));
 export const eventPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ events: createEventRepository(db, tableName), ...deliveryPorts() }));
+export const endpointPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ endpoints: createWebhookRepository(db, tableName) }));
+export const settlementPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ settlements: createSettlementRepository(db, tableName) }));
 export const acceptorPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ acceptors: createAcceptorList(db, tableName) }));
 /** The chart's paid payments: a read only the dashboard makes. */
 export const dashboardReadPorts = /* @__PURE__ */ port(({ db, tableName, now }) => ({ ...createDashboardReads(db, tableName), now }));

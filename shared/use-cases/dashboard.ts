@@ -5,6 +5,8 @@ import { hashToken } from '../auth/tokens';
 import type { ChargebackRepository } from '../db/chargeback-repository';
 import type { Acceptor } from '../db/directory-lookups';
 import type { EventRepository } from '../db/event-repository';
+import type { SettlementRepository } from '../db/settlement-repository';
+import type { WebhookRepository } from '../db/webhook-repository';
 import type { Page } from '../db/list-page';
 import type { PaymentLinkRepository } from '../db/payment-link-repository';
 import type { VersionedLink } from '../domain/payment-links';
@@ -20,6 +22,8 @@ import {
   SECTION_SCOPES,
   SESSION_ID_PATTERN,
   SESSION_TTL_SECONDS,
+  SETTLEMENT_SCOPE,
+  WEBHOOK_SCOPES,
   canSee,
   canSignIn,
   openBySoonestDeadline,
@@ -39,7 +43,11 @@ import {
 import type { Payment } from '../domain/payments';
 import type { Refund } from '../domain/refunds';
 import { requireOwned, type Owned } from '../domain/scope';
-import { NotAuthenticatedError, PermissionDeniedError } from '../errors';
+import { isRecordId, isSettlementCursor, type RecordType, type Settlement, type StoredRecord } from '../domain/settlements';
+import type { WebhookSubscription } from '../domain/webhooks';
+import type { EventEnvelope } from '../events';
+import { endpointOf, endpointsWithRecentDeliveries } from './webhook-endpoints';
+import { BusinessRuleError, NotAuthenticatedError, NotFoundError, PermissionDeniedError } from '../errors';
 import { firstIdAt, isId, type IdKind } from '../ids';
 import { pageRequest, type PageRequest } from '../pagination';
 import { isoMillis } from '../time';
@@ -50,8 +58,10 @@ export interface DashboardDeps {
   links: Pick<PaymentLinkRepository, 'list' | 'get'>;
   payments: Pick<PaymentRepository, 'list' | 'get' | 'listOfLink'>;
   refunds: Pick<RefundRepository, 'list' | 'get' | 'listOfPayment'>;
-  chargebacks: Pick<ChargebackRepository, 'list'>;
-  events: Pick<EventRepository, 'list'>;
+  chargebacks: Pick<ChargebackRepository, 'list' | 'get' | 'listOfPayment'>;
+  events: Pick<EventRepository, 'list' | 'get'>;
+  endpoints: Pick<WebhookRepository, 'get' | 'page'>;
+  settlements: Pick<SettlementRepository, 'list' | 'find' | 'listRecords' | 'allRecords'>;
   deliveries: DeliveryLog;
   paidPayments: PaidPayments;
   acceptors: (orgId: string) => Promise<Acceptor[]>;
@@ -60,6 +70,17 @@ export interface DashboardDeps {
 
 /** The list parameters of a dashboard page: the API's, with the page size of the overview's sections. */
 export type ListParams = { limit?: string; starting_after?: string; ending_before?: string };
+
+/** A payment's page shows at most this many of its chargebacks (one Query), the newest. */
+export const PAYMENT_CHARGEBACKS = 100;
+/** An endpoint shows this many of its most recent delivery attempts: on the webhooks page, and on its own page. */
+export const ENDPOINT_ATTEMPTS = { list: 5, page: 50 } as const;
+/**
+ * A settlement's CSV is one response: at most this many records (about 120 bytes a row, 2.4 MB,
+ * far inside Lambda's 6 MB answer, and read within the function's timeout). A larger settlement
+ * is refused (422) with the count.
+ */
+export const SETTLEMENT_CSV_MAX_RECORDS = 20_000;
 
 /** A page of a list with the request that read it (its paging links depend on the direction). */
 export interface ListView<T> extends Page<T> {
@@ -73,10 +94,31 @@ export interface LinkView {
   events: Section<EventDeliveries> & { next?: string; after?: string };
 }
 
-/** One payment's page: the payment and (with `refund:read`) a page of its refunds. */
+/** One payment's page: the payment, (with `refund:read`) a page of its refunds and (with `chargeback:read`) its chargebacks. */
 export interface PaymentView {
   payment: Payment;
   refunds: (ListView<Refund> & { allowed: true }) | { allowed: false; scope: 'refund:read' };
+  /** `more`: it has more than PAYMENT_CHARGEBACKS, the newest shown. */
+  chargebacks: Section<Chargeback>;
+}
+
+/** An event's page: its envelope as webhooks deliver it, and every delivery attempt (newest first). */
+export interface EventView {
+  envelope: EventEnvelope;
+  attempts: DeliveryAttempt[];
+}
+
+/** An endpoint with its most recent delivery attempts (with `event:read`; else the scope it lacks). */
+export interface EndpointDeliveries {
+  endpoint: WebhookSubscription;
+  attempts: Section<DeliveryAttempt>;
+}
+
+/** A settlement's page: it, and a page of its records (of one type when `type` is set). */
+export interface SettlementView {
+  settlement: Settlement;
+  records: ListView<StoredRecord>;
+  type?: RecordType;
 }
 
 export interface Overview {
@@ -156,10 +198,20 @@ async function newest<T>(list: Promise<{ items: T[]; hasMore: boolean }>) {
   return { items: page.items, more: page.hasMore };
 }
 
-/** The API's list rules (shared/pagination.ts) with the dashboard's page size as the default. */
-const requestOf = (query: ListParams, kind: IdKind) => pageRequest({ ...query, limit: query.limit ?? String(SECTION_LIMIT) }, (value) => isId(kind, value));
+/**
+ * The API's list rules (shared/pagination.ts) with the dashboard's page size as the default; a
+ * cursor must be an id of `kind` (or pass the list's own cursor rule).
+ */
+const requestOf = (query: ListParams, kind: IdKind | ((cursor: string) => boolean)) =>
+  pageRequest({ ...query, limit: query.limit ?? String(SECTION_LIMIT) }, typeof kind === 'function' ? kind : (value) => isId(kind, value));
 
-async function listOf<T>(principal: Principal, scope: Scope, kind: IdKind, query: ListParams, read: (request: PageRequest) => Promise<Page<T>>) {
+async function listOf<T>(
+  principal: Principal,
+  scope: Scope,
+  kind: IdKind | ((cursor: string) => boolean),
+  query: ListParams,
+  read: (request: PageRequest) => Promise<Page<T>>,
+) {
   requireScope(principal, scope);
   const request = requestOf(query, kind);
   return { ...(await read(request)), request } as ListView<T>;
@@ -257,12 +309,104 @@ export async function paymentLinkView(
   return { link, payments, events: { ...events, ...(eventsAfter ? { after: eventsAfter } : {}) } as LinkView['events'] };
 }
 
-/** A payment's page (`payment:read`, 404 unless the caller's) with a page of its refunds (`refund:read`). */
-export async function paymentView(deps: Needs<'payments' | 'refunds'>, principal: Principal, id: string, query: ListParams): Promise<PaymentView> {
+/**
+ * A payment's page (`payment:read`, 404 unless the caller's) with a page of its refunds
+ * (`refund:read`, as `GET /v1/payments/{id}/refunds`) and its newest chargebacks
+ * (`chargeback:read`, as `GET /v1/payments/{id}/chargebacks`: one Query).
+ */
+export async function paymentView(deps: Needs<'payments' | 'refunds' | 'chargebacks'>, principal: Principal, id: string, query: ListParams): Promise<PaymentView> {
   const payment = await retrieve(principal, SECTION_SCOPES.payments, deps.payments.get, id);
-  if (!canSee(principal, SECTION_SCOPES.refunds)) return { payment, refunds: { allowed: false, scope: SECTION_SCOPES.refunds } };
-  const refunds = await listOf(principal, SECTION_SCOPES.refunds, 'refund', query, (request) => deps.refunds.listOfPayment(payment.id, request));
-  return { payment, refunds: { ...refunds, allowed: true } };
+  const [refunds, chargebacks] = await Promise.all([
+    canSee(principal, SECTION_SCOPES.refunds)
+      ? listOf(principal, SECTION_SCOPES.refunds, 'refund', query, (request) => deps.refunds.listOfPayment(payment.id, request)).then((page) => ({ ...page, allowed: true as const }))
+      : { allowed: false as const, scope: SECTION_SCOPES.refunds },
+    section(principal, SECTION_SCOPES.chargebacks, () => newest(deps.chargebacks.listOfPayment(payment.id, { limit: PAYMENT_CHARGEBACKS }))),
+  ]);
+  return { payment, refunds, chargebacks };
+}
+
+/** One chargeback of the caller (`chargeback:read`, as `GET /v1/chargebacks/{id}`: organization-wide), else 404. */
+export const chargebackView = (deps: Needs<'chargebacks'>, principal: Principal, id: string): Promise<Chargeback> =>
+  retrieve(principal, SECTION_SCOPES.chargebacks, deps.chargebacks.get, id);
+
+/** One event of the caller (`event:read`, as `GET /v1/events/{id}`), with its delivery attempts. */
+export async function eventView(deps: Needs<'events' | 'deliveries'>, principal: Principal, id: string): Promise<EventView> {
+  const { envelope } = await retrieve(principal, DELIVERIES_SCOPE!, deps.events.get, id);
+  return { envelope, attempts: await deps.deliveries.attemptsOf(envelope.id, envelope.type) };
+}
+
+/** An endpoint's recent attempts: `event:read`, the scope that shows deliveries over the API. */
+const attemptsSection = (principal: Principal, read: () => Promise<DeliveryAttempt[]>) =>
+  section(principal, DELIVERIES_SCOPE, async () => ({ items: await read(), more: false }));
+
+/**
+ * The webhooks page (`webhook:read`, as `GET /v1/webhook_endpoints`): a page of the caller's
+ * endpoints, each with its ENDPOINT_ATTEMPTS.list most recent attempts (`event:read`).
+ */
+export async function endpointList(deps: Needs<'endpoints' | 'deliveries'>, principal: Principal, query: ListParams): Promise<ListView<EndpointDeliveries & { id: string }>> {
+  requireScope(principal, WEBHOOK_SCOPES.read);
+  const request = requestOf(query, 'webhook');
+  if (!canSee(principal, DELIVERIES_SCOPE)) {
+    const page = await deps.endpoints.page(principal, request);
+    const attempts = { allowed: false, scope: DELIVERIES_SCOPE! } as const;
+    return { items: page.items.map((endpoint) => ({ id: endpoint.id, endpoint, attempts })), hasMore: page.hasMore, request };
+  }
+  const page = await endpointsWithRecentDeliveries({ endpoints: deps.endpoints, deliveries: deps.deliveries }, principal, query, ENDPOINT_ATTEMPTS.list);
+  return {
+    items: page.items.map(({ endpoint, attempts }) => ({ id: endpoint.id, endpoint, attempts: { allowed: true, items: attempts, more: false } })),
+    hasMore: page.hasMore,
+    request,
+  };
+}
+
+/** An endpoint's page (`webhook:read`, as `GET /v1/webhook_endpoints/{id}`), with its ENDPOINT_ATTEMPTS.page most recent attempts. */
+export async function endpointView(deps: Needs<'endpoints' | 'deliveries'>, principal: Principal, id: string): Promise<EndpointDeliveries> {
+  requireScope(principal, WEBHOOK_SCOPES.read);
+  const endpoint = await endpointOf(deps.endpoints, principal, id);
+  return { endpoint, attempts: await attemptsSection(principal, () => deps.deliveries.attemptsOfEndpoint(endpoint.id, ENDPOINT_ATTEMPTS.page)) };
+}
+
+/**
+ * Settlements exist in live mode only (product-decisions §8): a test key's settlement page says
+ * so, and its settlement pages are the one 404 (as the API's `mode: 'live'` routes answer).
+ */
+export const settlementsExist = (principal: Principal) => principal.mode === 'live';
+
+/** The caller's settlement by its code or `stl_` id (`settlement:read`, as `GET /v1/settlements/{code}`), else 404. */
+async function settlementOf(deps: Needs<'settlements'>, principal: Principal, codeOrId: string): Promise<Settlement> {
+  requireScope(principal, SETTLEMENT_SCOPE);
+  if (!settlementsExist(principal)) throw new NotFoundError();
+  return requireOwned(await deps.settlements.find(principal, codeOrId), principal);
+}
+
+/** Settlements, newest first (`settlement:read`, live keys: `GET /v1/settlements`). */
+export const settlementList = (deps: Needs<'settlements'>, principal: Principal, query: ListParams) =>
+  listOf(principal, SETTLEMENT_SCOPE, isSettlementCursor, query, (request) => deps.settlements.list(principal, request));
+
+/**
+ * A settlement's page: it and a page of its records, newest first by transaction time, of one
+ * `type` when given (`GET /v1/settlements/{code}/records`, its query parsed by the caller with that operation's schema).
+ */
+export async function settlementView(deps: Needs<'settlements'>, principal: Principal, codeOrId: string, query: ListParams & { type?: RecordType }): Promise<SettlementView> {
+  const { type, ...list } = query;
+  const request = requestOf(list, isRecordId);
+  const settlement = await settlementOf(deps, principal, codeOrId);
+  const records = await deps.settlements.listRecords(settlement, request, type);
+  return { settlement, records: { ...records, request }, ...(type ? { type } : {}) };
+}
+
+/**
+ * Every record of a settlement, for its CSV (the `ops settlement export` rows): at most
+ * SETTLEMENT_CSV_MAX_RECORDS, counted before anything is read (422 beyond).
+ */
+export async function settlementRecords(deps: Needs<'settlements'>, principal: Principal, codeOrId: string): Promise<{ settlement: Settlement; records: StoredRecord[] }> {
+  const settlement = await settlementOf(deps, principal, codeOrId);
+  if (settlement.recordCount > SETTLEMENT_CSV_MAX_RECORDS) {
+    throw new BusinessRuleError(
+      `This settlement has ${settlement.recordCount} records; a download holds at most ${SETTLEMENT_CSV_MAX_RECORDS}: page through them here, or ask for the export`,
+    );
+  }
+  return { settlement, records: await deps.settlements.allRecords(settlement) };
 }
 
 /** One refund of the caller (`links.dashboard` of the refund object): 403 without refund:read, else 404 unless owned. */
@@ -270,12 +414,23 @@ export const refundView = (deps: Needs<'refunds'>, principal: Principal, id: str
   retrieve(principal, SECTION_SCOPES.refunds, deps.refunds.get, id);
 
 /** Where an id leads: its kind by prefix (422 otherwise), then the object, read as its page reads it (403, 404). */
-export async function search(deps: Needs<'links' | 'payments' | 'refunds'>, principal: Principal, id: string): Promise<SearchableKind> {
+export async function search(
+  deps: Needs<'links' | 'payments' | 'refunds' | 'chargebacks' | 'events' | 'endpoints' | 'settlements'>,
+  principal: Principal,
+  id: string,
+): Promise<SearchableKind> {
   const kind = searchKind(id);
   const readers: Record<SearchableKind, () => Promise<unknown>> = {
     paymentLink: () => retrieve(principal, SECTION_SCOPES.paymentLinks, deps.links.get, id),
     payment: () => retrieve(principal, SECTION_SCOPES.payments, deps.payments.get, id),
     refund: () => refundView(deps, principal, id),
+    chargeback: () => chargebackView(deps, principal, id),
+    event: () => retrieve(principal, DELIVERIES_SCOPE!, deps.events.get, id),
+    webhook: () => {
+      requireScope(principal, WEBHOOK_SCOPES.read);
+      return endpointOf(deps.endpoints, principal, id);
+    },
+    settlement: () => settlementOf(deps, principal, id),
   };
   await readers[kind]();
   return kind;

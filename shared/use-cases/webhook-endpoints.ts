@@ -36,13 +36,7 @@ export interface EndpointOwner {
  */
 export function webhookEndpointUseCases(deps: WebhookEndpointDeps) {
   const { endpoints } = deps;
-
-  /** The caller's endpoint; a malformed id is a 404 without a read. */
-  async function get(principal: Principal, id: string): Promise<WebhookSubscription> {
-    const endpoint = isId('webhook', id) ? await endpoints.get(principal.orgId, principal.mode, id) : undefined;
-    if (!endpoint) throw new NotFoundError();
-    return endpoint;
-  }
+  const get = (principal: Principal, id: string) => endpointOf(endpoints, principal, id);
 
   /** A write to the caller's endpoint `id`: 404 when it names none (a malformed id writes nothing). */
   async function change(principal: Principal, id: string, write: () => Promise<WebhookSubscription | undefined>) {
@@ -90,6 +84,13 @@ export function webhookEndpointUseCases(deps: WebhookEndpointDeps) {
 }
 
 export type WebhookEndpointUseCases = ReturnType<typeof webhookEndpointUseCases>;
+
+/** The caller's endpoint, read by its full key; a malformed id is a 404 without a read. */
+export async function endpointOf(endpoints: Pick<WebhookRepository, 'get'>, principal: Principal, id: string): Promise<WebhookSubscription> {
+  const endpoint = isId('webhook', id) ? await endpoints.get(principal.orgId, principal.mode, id) : undefined;
+  if (!endpoint) throw new NotFoundError();
+  return endpoint;
+}
 
 type ListQuery = { limit?: string; starting_after?: string; ending_before?: string };
 

@@ -88,6 +88,14 @@ export function dashboardBrowser(stack: TestStack) {
      * cookie that carries the form, as a browser would: the answer is the page (its status the
      * refusal's), `posted` the 303.
      */
+    /**
+     * A form's 303 followed as a browser does, with the one-time notice cookie it set (a new
+     * secret); the answer is the page, `posted` the 303.
+     */
+    async follow(posted: DashboardAnswer, cookie: string): Promise<DashboardAnswer> {
+      const notice = cookieOf(posted.setCookie, 'dashboard_notice');
+      return { ...(await get(posted.location!.slice(stack.baseUrl.length), notice ? `${cookie}; ${notice}` : cookie)), posted };
+    },
     async submit(path: string, cookie: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<DashboardAnswer> {
       const posted = await post(path, { csrf_token: await tokenOf(cookie), form_nonce: freshNonce(), ...fields }, { cookie, ...headers });
       const returned = cookieOf(posted.setCookie, 'dashboard_form');

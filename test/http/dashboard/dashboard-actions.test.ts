@@ -88,7 +88,7 @@ describe('cross-site protection', () => {
 
   test('a refund posted from another origin, even with the token -> 403, no refund', async () => {
     const payment = await seedPaidPayment(stack, merchant, { amount: '20.00' });
-    const result = await browser.submit(`/dashboard/payments/${payment.id}/refunds`, cookie, { 'amount.value': '1.00' }, { origin: 'https://evil.example' });
+    const result = await browser.submit(`/dashboard/payments/${payment.id}/refunds`, cookie, { confirm: 'on', 'amount.value': '1.00' }, { origin: 'https://evil.example' });
     expect(result.status).toBe(403);
     expect((await api.get('/v1/refunds?limit=100')).body.data.filter((refund: { payment_id: string }) => refund.payment_id === payment.id)).toEqual([]);
   });
@@ -296,7 +296,7 @@ describe('a payment link\'s page and its forms', () => {
 
   test('deactivate, then reactivate -> inactive, then active again', async () => {
     const id = (await browser.submit('/dashboard/payment-links', cookie, linkFields())).location!.split('/').pop()!;
-    expect((await browser.submit(`/dashboard/payment-links/${id}`, cookie, { status: 'inactive' })).status).toBe(303);
+    expect((await browser.submit(`/dashboard/payment-links/${id}`, cookie, { status: 'inactive', confirm: 'on' })).status).toBe(303);
     expect((await api.get(`/v1/payment_links/${id}`)).body.status).toBe('inactive');
     expect((await browser.get(`/dashboard/payment-links/${id}`, cookie)).html).toContain('>Reactivate</button>');
     expect((await browser.submit(`/dashboard/payment-links/${id}`, cookie, { status: 'active' })).status).toBe(303);
@@ -323,7 +323,7 @@ describe('a payment link\'s page and its forms', () => {
     ]);
     expect(pages.map((page) => page.status)).toEqual([404, 404, 404]);
     expect(new Set(pages.map((page) => page.html)).size).toBe(1);
-    expect((await browser.submit(`/dashboard/payment-links/${foreignLink}`, cookie, { status: 'inactive' })).status).toBe(404);
+    expect((await browser.submit(`/dashboard/payment-links/${foreignLink}`, cookie, { status: 'inactive', confirm: 'on' })).status).toBe(404);
     expect((await client(stack.baseUrl, foreign.test).get(`/v1/payment_links/${foreignLink}`)).body.status).toBe('active');
   });
 });
@@ -331,7 +331,7 @@ describe('a payment link\'s page and its forms', () => {
 describe('refund a payment', () => {
   test('a partial refund -> 303 to the refund page; the payment page shows it and what is left', async () => {
     const payment = await seedPaidPayment(stack, merchant, { amount: '30.00' });
-    const result = await browser.submit(`/dashboard/payments/${payment.id}/refunds`, cookie, { 'amount.value': '10.00', description: 'Broken strap' });
+    const result = await browser.submit(`/dashboard/payments/${payment.id}/refunds`, cookie, { confirm: 'on', 'amount.value': '10.00', description: 'Broken strap' });
     expect(result.status).toBe(303);
     const id = /\/dashboard\/refunds\/(rf_\w+)$/.exec(result.location!)![1];
     expect((await api.get(`/v1/refunds/${id}`)).body).toMatchObject({ amount: { value: '10.00', currency: 'eur' }, status: 'pending', description: 'Broken strap', payment_id: payment.id });
@@ -342,7 +342,7 @@ describe('refund a payment', () => {
 
   test('cancel a pending refund from its page -> 303 back, canceled and given back; a second cancel shows the API\'s 422', async () => {
     const payment = await seedPaidPayment(stack, merchant, { amount: '30.00' });
-    const created = await browser.submit(`/dashboard/payments/${payment.id}/refunds`, cookie, { 'amount.value': '4.00' });
+    const created = await browser.submit(`/dashboard/payments/${payment.id}/refunds`, cookie, { confirm: 'on', 'amount.value': '4.00' });
     const id = created.location!.split('/').pop()!;
     expect((await browser.get(`/dashboard/refunds/${id}`, cookie)).html).toContain('Cancel refund');
     const canceled = await browser.submit(`/dashboard/refunds/${id}/cancel`, cookie, {});
@@ -357,8 +357,8 @@ describe('refund a payment', () => {
 
   test('an empty amount refunds the whole refundable rest', async () => {
     const payment = await seedPaidPayment(stack, merchant, { amount: '30.00' });
-    await browser.submit(`/dashboard/payments/${payment.id}/refunds`, cookie, { 'amount.value': '7.50' });
-    const result = await browser.submit(`/dashboard/payments/${payment.id}/refunds`, cookie, { 'amount.value': '' });
+    await browser.submit(`/dashboard/payments/${payment.id}/refunds`, cookie, { confirm: 'on', 'amount.value': '7.50' });
+    const result = await browser.submit(`/dashboard/payments/${payment.id}/refunds`, cookie, { confirm: 'on', 'amount.value': '' });
     expect(result.status).toBe(303);
     expect((await api.get(`/v1/refunds/${result.location!.split('/').pop()}`)).body.amount).toEqual({ value: '22.50', currency: 'eur' });
   });
@@ -369,18 +369,73 @@ describe('refund a payment', () => {
     ['an amount with three decimals', '1.005', 400, 'amount.value: must be a decimal with at most two fraction digits'],
   ])('%s (%s) -> %i next to the amount, no refund', async (_name, value, status, detail) => {
     const payment = await seedPaidPayment(stack, merchant, { amount: '30.00' });
-    const result = await browser.submit(`/dashboard/payments/${payment.id}/refunds`, cookie, { 'amount.value': value });
+    const result = await browser.submit(`/dashboard/payments/${payment.id}/refunds`, cookie, { confirm: 'on', 'amount.value': value });
     expect(result.status).toBe(status);
     expect(fieldError(result.html, 'refund-amount-value')).toBe(detail);
     expect(result.html).toContain(`value="${value}"`);
     expect((await api.get('/v1/refunds?limit=100')).body.data.filter((refund: { payment_id: string }) => refund.payment_id === payment.id)).toEqual([]);
   });
 
+  test('a problem shown beside its field is not repeated above the form: the refund and the edit of a link', async () => {
+    const payment = await seedPaidPayment(stack, merchant, { amount: '30.00' });
+    const refund = await browser.submit(`/dashboard/payments/${payment.id}/refunds`, cookie, { confirm: 'on', 'amount.value': '30.01' });
+    expect([refund.status, fieldError(refund.html, 'refund-amount-value')]).toEqual([422, 'amount.value exceeds the refundable rest of 30.00 eur']);
+    expect(refund.html).not.toContain('<p role="alert"');
+    const edit = await browser.submit(`/dashboard/payment-links/${seeded.linkId}`, cookie, { description: 'x', payments_limit: '1', expires_at: '' });
+    expect([edit.status, fieldError(edit.html, 'edit-link-payments_limit')]).toEqual([422, 'payments_limit cannot be set below the count of payments already completed']);
+    expect(edit.html).not.toContain('<p role="alert"');
+  });
+
   test('a payment with an open chargeback -> 422 above the form (payment_id), as the API answers', async () => {
     const paymentId = seeded.paymentIds[1];
-    const result = await browser.submit(`/dashboard/payments/${paymentId}/refunds`, cookie, { 'amount.value': '1.00' });
+    const result = await browser.submit(`/dashboard/payments/${paymentId}/refunds`, cookie, { confirm: 'on', 'amount.value': '1.00' });
     expect(result.status).toBe(422);
     expect(result.html).toContain('<p role="alert" id="refund-error">A payment with a chargeback that is not won cannot be refunded</p>');
+  });
+});
+
+describe('a form that acts for good asks for a confirmation the server requires', () => {
+  test('a refund without its box ticked -> 422 beside the box, the values kept, no refund; the same form ticked then refunds (its nonce was not spent)', async () => {
+    // Prepare
+    const payment = await seedPaidPayment(stack, merchant, { amount: '30.00' });
+    const page = `/dashboard/payments/${payment.id}`;
+    const form = { ...hiddenFieldsOf((await browser.get(page, cookie)).html, `${page}/refunds`), 'amount.value': '3.00', description: 'Late delivery' };
+    // Act
+    const unconfirmed = await browser.submit(`${page}/refunds`, cookie, form);
+    // Assess
+    expect(unconfirmed.status).toBe(422);
+    expect(fieldError(unconfirmed.html, 'refund-confirm')).toBe('Tick the box to confirm the refund');
+    expect(unconfirmed.html).toMatch(/id="refund-confirm" name="confirm" type="checkbox" value="on" aria-describedby="refund-confirm-error" aria-invalid="true">/);
+    expect(unconfirmed.html).toContain('value="Late delivery"');
+    expect((await api.get(`/v1/payments/${payment.id}/refunds`)).body.data).toEqual([]);
+    const confirmed = await browser.post(`${page}/refunds`, { ...form, confirm: 'on' }, { cookie });
+    expect(confirmed.status).toBe(303);
+    expect((await api.get(`/v1/payments/${payment.id}/refunds`)).body.data.map((refund: { amount: { value: string } }) => refund.amount.value)).toEqual(['3.00']);
+  });
+
+  test('a refusal for another reason comes back with the box unticked: the person confirms the values again', async () => {
+    const payment = await seedPaidPayment(stack, merchant, { amount: '30.00' });
+    const refused = await browser.submit(`/dashboard/payments/${payment.id}/refunds`, cookie, { confirm: 'on', 'amount.value': '31.00' });
+    expect(refused.status).toBe(422);
+    expect(refused.html).toMatch(/id="refund-confirm" name="confirm" type="checkbox" value="on">/);
+  });
+
+  test('a deactivation without its box ticked -> 422 beside the box, the link still active; a reactivation needs none', async () => {
+    // Prepare
+    const id = (await api.post('/v1/payment_links', { amount: { value: '3.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId })).body.id;
+    const page = `/dashboard/payment-links/${id}`;
+    expect((await browser.get(page, cookie)).html).toMatch(/<input id="link-status-confirm" name="confirm" type="checkbox"/);
+    // Act
+    const unconfirmed = await browser.submit(page, cookie, { status: 'inactive' });
+    // Assess
+    expect(unconfirmed.status).toBe(422);
+    expect(fieldError(unconfirmed.html, 'link-status-confirm')).toBe('Tick the box to confirm the deactivation');
+    expect((await api.get(`/v1/payment_links/${id}`)).body.status).toBe('active');
+    expect((await browser.submit(page, cookie, { status: 'inactive', confirm: 'on' })).status).toBe(303);
+    const inactive = (await browser.get(page, cookie)).html;
+    expect(inactive).not.toContain('name="confirm"');
+    expect((await browser.submit(page, cookie, { status: 'active' })).status).toBe(303);
+    expect((await api.get(`/v1/payment_links/${id}`)).body.status).toBe('active');
   });
 });
 
@@ -391,7 +446,7 @@ describe('a refused form comes back to its page once (post/redirect/get)', () =>
     const payment = await seedPaidPayment(stack, merchant, { amount: '30.00' });
     const page = `/dashboard/payments/${payment.id}`;
     const form = hiddenFieldsOf((await browser.get(page, cookie)).html, `${page}/refunds`);
-    const posted = await browser.post(`${page}/refunds`, { ...form, 'amount.value': '30.01', description: 'Too much' }, { cookie });
+    const posted = await browser.post(`${page}/refunds`, { ...form, confirm: 'on', 'amount.value': '30.01', description: 'Too much' }, { cookie });
     expect([posted.status, posted.location, posted.html]).toEqual([303, `${stack.baseUrl}${page}`, '']);
     const returned = returnedCookieOf(posted)!;
     expect(returned).toMatch(new RegExp(`^dashboard_form=[\\w-]+\\.[\\w-]{43}; Path=${page}; HttpOnly; SameSite=Strict; Max-Age=60$`));
@@ -412,7 +467,7 @@ describe('a refused form comes back to its page once (post/redirect/get)', () =>
     const payment = await seedPaidPayment(stack, merchant, { amount: '30.00' });
     const other = (await browser.signIn(merchant.test)).cookie!;
     const form = hiddenFieldsOf((await browser.get(`/dashboard/payments/${payment.id}`, other)).html, `/dashboard/payments/${payment.id}/refunds`);
-    const posted = await browser.post(`/dashboard/payments/${payment.id}/refunds`, { ...form, 'amount.value': '0' }, { cookie: other });
+    const posted = await browser.post(`/dashboard/payments/${payment.id}/refunds`, { ...form, confirm: 'on', 'amount.value': '0' }, { cookie: other });
     const othersForm = returnedCookieOf(posted)!.split(';')[0];
     const madeUp = `dashboard_form=${Buffer.from(JSON.stringify({ form: 'refund', values: {}, problem: { status: 422, detail: 'Call +1 555 0100 now' } })).toString('base64url')}.${'A'.repeat(43)}`;
     for (const planted of [othersForm, madeUp]) {
@@ -437,11 +492,11 @@ describe('a refused form comes back to its page once (post/redirect/get)', () =>
 
   test('values too large for a cookie come back cut, or left out; the problem always comes back', async () => {
     const payment = await seedPaidPayment(stack, merchant, { amount: '30.00' });
-    const cut = await browser.submit(`/dashboard/payments/${payment.id}/refunds`, cookie, { 'amount.value': '0', description: 'a'.repeat(5_000) });
+    const cut = await browser.submit(`/dashboard/payments/${payment.id}/refunds`, cookie, { confirm: 'on', 'amount.value': '0', description: 'a'.repeat(5_000) });
     expect(returnedCookieOf(cut.posted!)!.length).toBeLessThan(4_096);
     expect(cut.status).toBe(422);
     expect(cut.html).toContain(`value="${'a'.repeat(1_000)}"`);
-    const left = await browser.submit(`/dashboard/payments/${payment.id}/refunds`, cookie, { 'amount.value': '0', description: '€'.repeat(1_000) });
+    const left = await browser.submit(`/dashboard/payments/${payment.id}/refunds`, cookie, { confirm: 'on', 'amount.value': '0', description: '€'.repeat(1_000) });
     expect(returnedCookieOf(left.posted!)!.length).toBeLessThan(4_096);
     expect([left.status, fieldError(left.html, 'refund-amount-value')]).toEqual([422, 'amount.value must be positive']);
     expect(left.html).not.toContain('€€');
@@ -484,7 +539,7 @@ describe('a form is carried out once: its one-time nonce is its idempotency key'
     const payment = await seedPaidPayment(stack, merchant, { amount: '30.00' });
     const page = `/dashboard/payments/${payment.id}`;
     // Act
-    const answers = await postThrice(page, `${page}/refunds`, { 'amount.value': '10.00', description: 'Double click' });
+    const answers = await postThrice(page, `${page}/refunds`, { confirm: 'on', 'amount.value': '10.00', description: 'Double click' });
     // Assess
     const refunds = await refundsOf(payment.id);
     expect(refunds).toHaveLength(1);
@@ -517,7 +572,7 @@ describe('a form is carried out once: its one-time nonce is its idempotency key'
   test("cancel a refund: two concurrent posts of one form and a resubmit -> every answer is the first one's 303, none comes back refused", async () => {
     // Prepare
     const payment = await seedPaidPayment(stack, merchant, { amount: '30.00' });
-    const created = await browser.submit(`/dashboard/payments/${payment.id}/refunds`, cookie, { 'amount.value': '4.00' });
+    const created = await browser.submit(`/dashboard/payments/${payment.id}/refunds`, cookie, { confirm: 'on', 'amount.value': '4.00' });
     const page = new URL(created.location!).pathname;
     // Act
     const answers = await postThrice(page, `${page}/cancel`, {});
@@ -531,7 +586,7 @@ describe('a form is carried out once: its one-time nonce is its idempotency key'
     const payment = await seedPaidPayment(stack, merchant, { amount: '30.00' });
     const page = `/dashboard/payments/${payment.id}`;
     // Act
-    const answers = await postThrice(page, `${page}/refunds`, { 'amount.value': '30.01' });
+    const answers = await postThrice(page, `${page}/refunds`, { confirm: 'on', 'amount.value': '30.01' });
     // Assess
     expect(answers.map(outcome)).toEqual(Array(3).fill({ status: 303, location: `${stack.baseUrl}${page}`, returnsForm: true }));
     const shown = await browser.get(page, `${cookie}; ${answers[2].setCookie.find((value) => value.startsWith('dashboard_form='))!.split(';')[0]}`);
@@ -544,9 +599,9 @@ describe('a form is carried out once: its one-time nonce is its idempotency key'
     const payment = await seedPaidPayment(stack, merchant, { amount: '30.00' });
     const page = `/dashboard/payments/${payment.id}`;
     const form = hiddenFieldsOf((await browser.get(page, cookie)).html, `${page}/refunds`);
-    expect((await browser.post(`${page}/refunds`, { ...form, 'amount.value': '5.00' }, { cookie })).status).toBe(303);
+    expect((await browser.post(`${page}/refunds`, { ...form, confirm: 'on', 'amount.value': '5.00' }, { cookie })).status).toBe(303);
     // Act
-    const again = await browser.submit(`${page}/refunds`, cookie, { ...form, 'amount.value': '6.00' });
+    const again = await browser.submit(`${page}/refunds`, cookie, { confirm: 'on', ...form, 'amount.value': '6.00' });
     // Assess
     expect(again.status).toBe(422);
     expect(again.html).toMatch(/<p role="alert" id="refund-error">This form was already submitted with other values[^<]*<\/p>/);
@@ -558,7 +613,7 @@ describe('a form is carried out once: its one-time nonce is its idempotency key'
     // Prepare
     const payment = await seedPaidPayment(stack, merchant, { amount: '30.00' });
     // Act
-    const result = await browser.submit(`/dashboard/payments/${payment.id}/refunds`, cookie, { form_nonce: '', 'amount.value': '2.00' });
+    const result = await browser.submit(`/dashboard/payments/${payment.id}/refunds`, cookie, { confirm: 'on', form_nonce: '', 'amount.value': '2.00' });
     // Assess
     expect(result.status).toBe(400);
     expect(result.html).toMatch(/<p role="alert" id="refund-error">This form came without its one-time nonce[^<]*submit it again<\/p>/);
@@ -626,6 +681,8 @@ describe('search by id', () => {
     ['a payment link', () => seeded.linkId, 'payment-links'],
     ['a payment', () => seeded.paymentIds[0], 'payments'],
     ['a refund', () => seeded.heldRefundId, 'refunds'],
+    ['a chargeback', () => seeded.openChargebacks[0].id, 'chargebacks'],
+    ['an event', () => seeded.eventId, 'events'],
   ])('%s -> 303 to its page', async (_name, id, path) => {
     const result = await browser.get(`/dashboard/search?id=${encodeURIComponent(` ${id()} `)}`, cookie);
     expect(result.status).toBe(303);
@@ -640,9 +697,11 @@ describe('search by id', () => {
       expect(result.html).toContain(`<p role="alert">Nothing with the id ${id} in this organization and mode.</p>`);
       expect(result.html).toContain(`name="id" type="search" value="${id}"`);
     }
-    const other = await browser.get(`/dashboard/search?id=${seeded.openChargebacks[0].id}`, cookie);
+    const other = await browser.get(`/dashboard/search?id=${merchant.acceptorId}`, cookie);
     expect(other.status).toBe(422);
-    expect(other.html).toContain('Search takes the id of a payment link');
+    expect(other.html).toContain(
+      'Search takes the id of a payment link (pl_…), a payment (pay_…), a refund (rf_…), a chargeback (cb_…), an event (evt_…), a webhook endpoint (whk_…) or a settlement (stl_…)',
+    );
   });
 });
 

@@ -7,6 +7,8 @@ import { seedPaidPayment } from '../../support/refunds';
 import { createMerchant, startTestStack, type Merchant, type TestStack } from '../../support/stack';
 
 const hasBrowser = browserAvailable();
+/** The label of the box a refund needs ticked. */
+const CONFIRM_REFUND = /^Send this refund to the customer/;
 const describeBrowser = hasBrowser ? describe : describe.skip;
 
 describeBrowser('dashboard in headless Chromium', () => {
@@ -142,6 +144,10 @@ describeBrowser('dashboard in headless Chromium', () => {
     expect(await page.locator('dd[data-field="remaining_payments"]').textContent()).toBe('4');
 
     await page.getByRole('button', { name: 'Deactivate' }).click();
+    expect(await page.locator('#link-status-confirm-error').textContent()).toBe('Tick the box to confirm the deactivation');
+    expect((await api().get(`/v1/payment_links/${seeded.linkId}`)).body.status).toBe('active');
+    await page.getByLabel('Stop taking payments through this link').check();
+    await page.getByRole('button', { name: 'Deactivate' }).click();
     await page.getByRole('button', { name: 'Reactivate' }).waitFor();
     expect((await api().get(`/v1/payment_links/${seeded.linkId}`)).body).toMatchObject({ status: 'inactive', description: 'Concert ticket, balcony' });
     await page.getByRole('button', { name: 'Reactivate' }).click();
@@ -158,6 +164,7 @@ describeBrowser('dashboard in headless Chromium', () => {
     await page.getByRole('button', { name: 'Search' }).click();
     await page.getByRole('heading', { name: `Payment ${payment.id}` }).waitFor();
     await page.getByLabel('Amount (EUR)').fill('40.01');
+    await page.getByLabel(CONFIRM_REFUND).check();
     await page.getByRole('button', { name: 'Refund', exact: true }).click();
     expect(await page.locator('#refund-amount-value-error').textContent()).toBe('amount.value exceeds the refundable rest of 40.00 eur');
     // Post/redirect/get: the refusal shows at the payment's own address, and a reload neither posts again nor shows it.
@@ -166,10 +173,14 @@ describeBrowser('dashboard in headless Chromium', () => {
     expect(await page.locator('#refund-amount-value-error').count()).toBe(0);
     await page.getByLabel('Amount (EUR)').fill('15.00');
     await page.getByRole('button', { name: 'Refund', exact: true }).click();
+    expect(await page.locator('#refund-confirm-error').textContent()).toBe('Tick the box to confirm the refund');
+    await page.getByLabel(CONFIRM_REFUND).check();
+    await page.getByRole('button', { name: 'Refund', exact: true }).click();
     await page.getByRole('heading', { name: /^Refund rf_/ }).waitFor();
     expect(await page.locator('dd', { hasText: '€' }).first().textContent()).toBe('€15.00');
     await page.getByRole('link', { name: payment.id }).click();
     expect(await page.locator('dd[data-field="refundable"]').textContent()).toBe('€25.00');
+    await page.getByLabel(CONFIRM_REFUND).check();
     await page.getByRole('button', { name: 'Refund', exact: true }).click();
     await page.getByRole('heading', { name: /^Refund rf_/ }).waitFor();
     const refunds = (await api().get('/v1/refunds?limit=100')).body.data.filter((refund: { payment_id: string }) => refund.payment_id === payment.id);
@@ -184,6 +195,7 @@ describeBrowser('dashboard in headless Chromium', () => {
     const { page, problems } = await signedIn();
     await page.goto(`${stack.baseUrl}/dashboard/payments/${payment.id}`);
     await page.getByLabel('Amount (EUR)').fill('5.00');
+    await page.getByLabel(CONFIRM_REFUND).check();
     // Act
     await page.getByRole('button', { name: 'Refund', exact: true }).dblclick();
     await page.getByRole('heading', { name: /^Refund rf_/ }).waitFor();

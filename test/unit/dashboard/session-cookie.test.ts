@@ -1,5 +1,5 @@
 import { clearedSessionCookie, returnTarget, sessionCookie } from '../../../shared/dashboard/http';
-import { untilText } from '../../../shared/dashboard/html';
+import { dueText } from '../../../shared/dashboard/html';
 import { openBySoonestDeadline } from '../../../shared/domain/dashboard';
 import type { Chargeback } from '../../../shared/domain/chargebacks';
 
@@ -7,14 +7,14 @@ const urls = { base: 'https://pay.example', checkout: 'https://pay.example/check
 const now = new Date('2026-11-20T10:00:00.000Z');
 const at = (minutes: number) => new Date(now.getTime() + minutes * 60_000).toISOString();
 
-test('untilText: days and hours, hours and minutes, minutes, overdue', () => {
-  expect(untilText(at(2 * 1440 + 23 * 60 + 59), now)).toBe('in 2 days 23 hours');
-  expect(untilText(at(1440), now)).toBe('in 1 day');
-  expect(untilText(at(5 * 60 + 10), now)).toBe('in 5 hours 10 minutes');
-  expect(untilText(at(60), now)).toBe('in 1 hour');
-  expect(untilText(at(12), now)).toBe('in 12 minutes');
-  expect(untilText(at(0), now)).toBe('in under a minute');
-  expect(untilText(at(-1), now)).toBe('overdue');
+test('dueText: days and hours, hours and minutes, minutes, overdue', () => {
+  expect(dueText(at(2 * 1440 + 23 * 60 + 59), now)).toBe('due in 2 days 23 hours');
+  expect(dueText(at(1440), now)).toBe('due in 1 day');
+  expect(dueText(at(5 * 60 + 10), now)).toBe('due in 5 hours 10 minutes');
+  expect(dueText(at(60), now)).toBe('due in 1 hour');
+  expect(dueText(at(12), now)).toBe('due in 12 minutes');
+  expect(dueText(at(0), now)).toBe('due in under a minute');
+  expect(dueText(at(-1), now)).toBe('overdue');
 });
 
 test('returnTarget: only paths of the dashboard, else its home', () => {

@@ -1,6 +1,5 @@
 import { settlementDraft } from '../../../shared/domain/settlement-import';
 import {
-  RECORD_CSV_HEADER,
   SettlementImport,
   SettlementImportRecord,
   SettlementListItem,
@@ -9,7 +8,7 @@ import {
   isRecordId,
   isSettlementCode,
   isSettlementId,
-  recordCsvRow,
+  recordsCsv,
   recordPage,
   recordResource,
   settlementDescription,
@@ -247,7 +246,7 @@ describe('Function: transactionTime', () => {
   });
 });
 
-describe('Function: recordCsvRow', () => {
+describe('Function: recordsCsv', () => {
   test.each<[string, Record<string, unknown>, string[]]>([
     ['csv: a payment is its own payment_id', paymentRecord(ORG, ACCEPTOR, { id: 'pay_1', amount: { value: '10', currency: 'EUR' } }), ['payment', 'credit', 'pay_1', 'pay_1', 'paid', '10.00', 'eur', '2026-11-18']],
     ['csv: a refund names its payment', refundRecord({ id: 'rf_1', payment_id: 'pay_1' }), ['refund', 'debit', 'rf_1', 'pay_1', 'refunded', '2.50', 'eur', '2026-11-18']],
@@ -255,10 +254,9 @@ describe('Function: recordCsvRow', () => {
     ['csv: a rollback without payment has empty ids', rollbackRecord({ payment_id: null }), ['rollback', 'debit', '', '', '', '3.00', 'eur', '2026-11-16']],
   ])('%s', (_rule, record, row) => {
     // Act
-    const cells = recordCsvRow(stored(record));
+    const csv = recordsCsv([stored(record)]);
     // Assess
-    expect(cells).toEqual(row);
-    expect(cells).toHaveLength(RECORD_CSV_HEADER.length);
+    expect(csv).toBe(`type,direction,id,payment_id,status,amount,currency,transaction_date\r\n${row.join(',')}\r\n`);
   });
 });
 
