@@ -20,6 +20,7 @@ export const ID_PREFIXES = {
   apiKey: 'key',
   webhook: 'whk',
   settlementRecord: 'str',
+  balanceTransaction: 'btx',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

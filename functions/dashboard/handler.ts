@@ -3,6 +3,7 @@ import {
   dashboardReadPorts,
   dashboardSessionServices,
   deliveryPorts,
+  ledgerPorts,
   linkPorts,
   paymentPorts,
   refundPorts,
@@ -12,10 +13,10 @@ import { overviewPage } from '../../shared/dashboard/pages';
 import { overview, paidVolume } from '../../shared/use-cases/dashboard';
 
 const sessions = dashboardSessionServices();
-const sections = { ...linkPorts(), ...paymentPorts(), ...refundPorts(), ...chargebackPorts(), ...deliveryPorts() };
+const sections = { ...linkPorts(), ...paymentPorts(), ...refundPorts(), ...chargebackPorts(), ...deliveryPorts(), ...ledgerPorts() };
 const chart = dashboardReadPorts();
 
-/** GET /dashboard: the sign-in form, or once signed in the paid-volume chart and the overview of every section. */
+/** GET /dashboard: the sign-in form, or once signed in the paid-volume chart, the balance and the overview of every section. */
 export const handler = dashboardPage(
   sessions,
   async (request) => {

@@ -1,4 +1,5 @@
 import { acquirerNotifications } from './acquirer';
+import { balanceOperations } from './balance';
 import { chargebackOperations } from './chargebacks';
 import { eventOperations } from './events';
 import { testHelperRunJob } from './jobs';
@@ -18,6 +19,7 @@ export const apiOperations: ApiOperation[] = [
   testHelperRunJob,
   ...chargebackOperations,
   ...refundOperations,
+  ...balanceOperations,
   ...settlementOperations,
   ...eventOperations,
   ...webhookEndpointOperations,

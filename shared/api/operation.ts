@@ -8,7 +8,7 @@ import type { Mode, Scope } from '../auth/principal';
  */
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 500 | 503;
-export type Tag = 'Payment links' | 'Payments' | 'Refunds' | 'Chargebacks' | 'Settlements' | 'Events' | 'Webhook endpoints' | 'Test helpers' | 'Reference';
+export type Tag = 'Payment links' | 'Payments' | 'Refunds' | 'Chargebacks' | 'Balance' | 'Settlements' | 'Events' | 'Webhook endpoints' | 'Test helpers' | 'Reference';
 
 /**
  * The timeout of a route's function: the stack's default (lib/api-function.ts), which every

@@ -61,6 +61,7 @@ export const dashboardPages = /* @__PURE__ */ (() => [
   dashboardUpdateWebhook,
   dashboardRollWebhookSecret,
   dashboardDeleteWebhook,
+  dashboardPage('/dashboard/balance-transactions', 'dashboard-balance-transactions'),
   dashboardPage('/dashboard/settlements', 'dashboard-settlements'),
   dashboardPage('/dashboard/settlements/{id}', 'dashboard-settlement'),
   dashboardPage('/dashboard/settlements/{id}/records.csv', 'dashboard-settlement-csv'),

@@ -63,6 +63,7 @@ export const TAGS: { name: Tag; description: string }[] = [
   { name: 'Payments', description: 'Payments made through payment links.' },
   { name: 'Refunds', description: 'Refunds of paid EUR payments against the balance; held while the balance is too low.' },
   { name: 'Chargebacks', description: 'Bank reversals recorded against payments (read-only).' },
+  { name: 'Balance', description: 'What the organization holds per currency, and every movement behind it (the ledger).' },
   { name: 'Settlements', description: 'Payouts to the organization\'s bank account and their records (live mode only).' },
   { name: 'Events', description: 'What happened, as delivered to webhooks: readable for 35 days and replayable.' },
   { name: 'Webhook endpoints', description: 'Where events are delivered, signed with each endpoint\'s secret; at most 16 per organization and mode.' },

@@ -14,6 +14,7 @@ export const SCOPES = [
   'event:resend',
   'webhook:read',
   'webhook:write',
+  'balance:read',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

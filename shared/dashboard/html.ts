@@ -339,6 +339,7 @@ export const NAV = [
   { path: '/chargebacks', title: 'Chargebacks' },
   { path: '/events', title: 'Events' },
   { path: '/webhooks', title: 'Webhooks' },
+  { path: '/balance-transactions', title: 'Balance' },
   { path: '/settlements', title: 'Settlements' },
 ] as const;
 

@@ -31,6 +31,7 @@ import {
 } from './html';
 import {
   attemptTable,
+  balanceTable,
   chargebackTable,
   eventTable,
   linkPagePath,
@@ -74,6 +75,7 @@ const SECTIONS = {
   refunds: { id: 'refunds', title: 'Refunds', path: '/refunds' },
   chargebacks: { id: 'chargebacks', title: 'Open chargebacks', path: '/chargebacks' },
   deliveries: { id: 'deliveries', title: 'Webhook deliveries', path: '/events' },
+  balance: { id: 'balance', title: 'Balance', path: '/balance-transactions' },
 };
 
 const heading = (urls: PublicUrls, entry: { id: string; title: string; path: string }, more: string) => ({
@@ -95,6 +97,11 @@ export function overviewPage(frame: Frame, overview: Overview, volume: Section<P
 <h2 id="paid-volume">Paid volume, last 30 days</h2>
 ${chart}
 </section>
+${section(heading(urls, SECTIONS.balance, 'All movements'), overview.balance, {
+  spec: balanceTable(),
+  caption: 'Per currency: what is available (the sum of its movements) and the refunds waiting on hold for cover.',
+  empty: 'No balance yet: nothing has been paid, refunded, charged back or adjusted.',
+})}
 ${section(heading(urls, SECTIONS.links, 'All payment links'), overview.paymentLinks, {
   spec: linkTable(urls),
   caption: `The ${SECTION_LIMIT} newest payment links, newest first.${more(overview.paymentLinks, 'Older links are not shown.')}`,

@@ -1,11 +1,12 @@
 import type { PublicUrls } from '../config';
+import type { BalanceTransaction, CurrencyBalance } from '../domain/balance';
 import type { Chargeback } from '../domain/chargebacks';
 import type { DeliveryAttempt, EventDeliveries } from '../domain/dashboard';
 import { remainingPayments, type PaymentLink } from '../domain/payment-links';
 import type { Payment } from '../domain/payments';
 import type { Refund } from '../domain/refunds';
 import { escapeHtml } from '../http/page';
-import { badge, dueText, eventType, idLink, money, textOrDash, time, type TableSpec } from './html';
+import { badge, code, dueText, eventType, idLink, money, textOrDash, time, type TableSpec } from './html';
 
 /**
  * How each kind of object shows as a table row, on the overview and on its own list page alike.
@@ -135,5 +136,35 @@ export const eventTable = (urls: PublicUrls): TableSpec<EventDeliveries> => ({
               )
               .join('')}</ul>`,
     },
+  ],
+});
+
+/** The page of a movement's source: its payment, refund or chargeback. */
+function sourcePath(urls: PublicUrls, source: string): string {
+  if (source.startsWith('rf_')) return refundPagePath(urls, source);
+  if (source.startsWith('cb_')) return chargebackPagePath(urls, source);
+  return paymentPagePath(urls, source);
+}
+
+/** One currency's balance: what is available and what waits on hold for it. */
+export const balanceTable = (): TableSpec<CurrencyBalance> => ({
+  row: (balance) => ` data-currency="${escapeHtml(balance.currency)}"`,
+  head: { label: 'Currency', cell: (balance) => escapeHtml(balance.currency) },
+  columns: [
+    { label: 'Available', kind: 'num', attributes: 'data-field="available"', cell: (balance) => money(balance.availableMinor, balance.currency) },
+    { label: 'On hold', kind: 'num', attributes: 'data-field="on_hold"', cell: (balance) => (balance.heldCount > 0 ? money(balance.heldMinor, balance.currency) : '—') },
+    { label: 'Refunds on hold', kind: 'num', cell: (balance) => String(balance.heldCount) },
+  ],
+});
+
+/** One movement of a balance: its type, signed amount and the object behind it. */
+export const balanceTransactionTable = (urls: PublicUrls): TableSpec<BalanceTransaction> => ({
+  row: rowId,
+  head: { label: 'Movement', cell: (entry) => code(entry.id) },
+  columns: [
+    { label: 'Type', cell: (entry) => badge(entry.type.replace('_', ' ')) },
+    { label: 'Amount', kind: 'num', cell: (entry) => money(entry.amountMinor, entry.currency) },
+    { label: 'Source', cell: (entry) => (entry.source ? idLink(sourcePath(urls, entry.source), entry.source) : '—') },
+    { label: 'Created', cell: (entry) => time(entry.createdAt) },
   ],
 });

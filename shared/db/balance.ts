@@ -1,25 +1,61 @@
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { BalanceRef } from '../domain/balance';
+import type { Principal } from '../auth/principal';
+import { adjustmentMovement, type BalanceMovement, type BalanceRef, type BalanceTransaction, type BalanceTransactionType, type CurrencyBalance } from '../domain/balance';
+import { isOwned } from '../domain/scope';
 import { BusinessRuleError } from '../errors';
+import { isId, newId } from '../ids';
 import { LIMITS } from '../limits';
+import type { PageRequest } from '../pagination';
+import { isoMillis } from '../time';
 import { cancellationReasons, conditionalWrite, withConflictRetry } from './conditional';
 import { transactWrite } from './side-effects';
 import { queryDuePage } from './due';
+import { stripKeys } from './entity';
+import { cursorById, listPage } from './list-page';
+import { queryAll } from './query-all';
+import type { TransactAction } from './outbox';
 import * as keys from './keys';
-import { scopeOf } from './entities';
+import { balanceTransactionEntity, scopeOf } from './entities';
 import { INDEXES } from './table';
 
 /**
- * The balance of one organization, mode and currency, in minor units. Changes are
- * TransactWriteItems actions so that they commit together with what causes them.
+ * The balance of one organization, mode and currency, in minor units, and its ledger: every
+ * change is a TransactWriteItems action on the balance item together with the immutable entry
+ * recording it (product-decisions §15), so that both commit with what causes them.
  */
 export type { BalanceRef };
 
 const balanceKey = (ref: BalanceRef) => keys.balance(scopeOf(ref.orgId, ref.mode), ref.currency.toUpperCase());
 
-/** An Update action adding `deltaMinor` to the balance (negative debits; no cover needed). */
-export function balanceChange(tableName: string, ref: BalanceRef, deltaMinor: number) {
-  return refundBalanceChange(tableName, ref, { deltaMinor });
+/** The ledger entry of a movement, put once: an entry is never written over. */
+function ledgerEntryPut(tableName: string, ref: BalanceRef, movement: BalanceMovement): TransactAction {
+  const entry: BalanceTransaction = {
+    id: newId('balanceTransaction'),
+    orgId: ref.orgId,
+    mode: ref.mode,
+    currency: ref.currency.toUpperCase(),
+    type: movement.type,
+    amountMinor: movement.amountMinor,
+    ...(movement.source ? { source: movement.source } : {}),
+    createdAt: isoMillis(),
+  };
+  return {
+    Put: {
+      TableName: tableName,
+      Item: balanceTransactionEntity.item(entry),
+      ConditionExpression: 'attribute_not_exists(#pk)',
+      ExpressionAttributeNames: { '#pk': 'PK' },
+    },
+  };
+}
+
+/**
+ * The actions of a movement: the balance's Update (no cover needed, only the balance range),
+ * then its ledger entry. Callers put them together, so that a cancellation reason's index still
+ * names the balance Update wherever they read it.
+ */
+export function balanceChange(tableName: string, ref: BalanceRef, movement: BalanceMovement): TransactAction[] {
+  return refundBalanceChange(tableName, ref, { movement });
 }
 
 export async function readBalance(db: DynamoDBDocumentClient, tableName: string, ref: BalanceRef): Promise<number> {
@@ -33,10 +69,12 @@ export async function readBalance(db: DynamoDBDocumentClient, tableName: string,
 const balanceMarkerSortKey = (ref: BalanceRef) => keys.refundHoldBalanceSortKey(scopeOf(ref.orgId, ref.mode), ref.currency.toUpperCase());
 
 export interface RefundBalanceChange {
-  /** Added to the available balance; negative debits. */
-  deltaMinor: number;
+  /** Added to the available balance (negative debits) and recorded in the ledger; none: only the held refunds move. */
+  movement?: BalanceMovement;
   /** Added to the count of held refunds of this balance. */
   heldDelta?: number;
+  /** Added to the total of the held refunds (with `heldDelta`). */
+  heldMinorDelta?: number;
   /** The balance must cover the debit: a refund never drives it below zero. */
   mustCover?: boolean;
   /** No refund may be waiting: a new refund never overtakes a held one (oldest first). */
@@ -44,21 +82,33 @@ export interface RefundBalanceChange {
 }
 
 /**
- * A TransactWriteItems action moving a balance for a refund. Besides the amount it keeps
- * `heldCount`, the number of refunds on hold; while refunds are held the balance item also
- * carries the sparse DUE marker `refundHoldBalances` that the process-refunds job queries.
+ * The TransactWriteItems actions moving a balance for a refund: the balance Update and, when the
+ * amount moves, its ledger entry. Besides the amount it keeps `heldCount` and `heldMinor`, the
+ * refunds on hold and their total; while refunds are held the balance item also carries the
+ * sparse DUE marker `refundHoldBalances` that the process-refunds job queries. Every write sets
+ * the balance's GSI1 keys, where `GET /v1/balance` finds a scope's currencies.
  */
-export function refundBalanceChange(tableName: string, ref: BalanceRef, change: RefundBalanceChange) {
+export function refundBalanceChange(tableName: string, ref: BalanceRef, change: RefundBalanceChange): TransactAction[] {
+  const deltaMinor = change.movement?.amountMinor ?? 0;
   const heldDelta = change.heldDelta ?? 0;
-  const range = withinBalanceRange(change);
+  const scope = scopeOf(ref.orgId, ref.mode);
+  const currency = ref.currency.toUpperCase();
+  const range = withinBalanceRange(deltaMinor, change.mustCover);
   const conditions = [
     ...(change.mustCover ? ['#available >= :needed'] : []),
     ...(range ? [range.condition] : []),
     ...(change.requireNoHeld ? ['(attribute_not_exists(#held) OR #held <= :zero)'] : []),
   ];
-  const sets = ['#orgId = :orgId', '#mode = :mode', '#currency = :currency', ...(heldDelta > 0 ? ['#duePk = :duePk', '#dueSk = :dueSk'] : [])];
-  const adds = ['#available :delta', ...(heldDelta !== 0 ? ['#held :heldDelta'] : [])];
-  return {
+  const sets = [
+    '#orgId = :orgId',
+    '#mode = :mode',
+    '#currency = :currency',
+    '#listPk = :listPk',
+    '#listSk = :listSk',
+    ...(heldDelta > 0 ? ['#duePk = :duePk', '#dueSk = :dueSk'] : []),
+  ];
+  const adds = ['#available :delta', ...(heldDelta !== 0 ? ['#held :heldDelta', '#heldMinor :heldMinorDelta'] : [])];
+  const update: TransactAction = {
     Update: {
       TableName: tableName,
       Key: balanceKey(ref),
@@ -69,35 +119,41 @@ export function refundBalanceChange(tableName: string, ref: BalanceRef, change: 
         '#orgId': 'orgId',
         '#mode': 'mode',
         '#currency': 'currency',
+        '#listPk': INDEXES.gsi1.pk,
+        '#listSk': INDEXES.gsi1.sk,
         ...(heldDelta !== 0 || change.requireNoHeld ? { '#held': 'heldCount' } : {}),
+        ...(heldDelta !== 0 ? { '#heldMinor': 'heldMinor' } : {}),
         ...(heldDelta > 0 ? { '#duePk': INDEXES.due.pk, '#dueSk': INDEXES.due.sk } : {}),
       },
       ExpressionAttributeValues: {
-        ':delta': change.deltaMinor,
+        ':delta': deltaMinor,
         ':orgId': ref.orgId,
         ':mode': ref.mode,
-        ':currency': ref.currency.toUpperCase(),
-        ...(change.mustCover ? { ':needed': -change.deltaMinor } : {}),
+        ':currency': currency,
+        ':listPk': keys.balancesOfScope(scope),
+        ':listSk': keys.balanceListSortKey(scope, currency),
+        ...(change.mustCover ? { ':needed': -deltaMinor } : {}),
         ...range?.values,
         ...(change.requireNoHeld ? { ':zero': 0 } : {}),
-        ...(heldDelta !== 0 ? { ':heldDelta': heldDelta } : {}),
+        ...(heldDelta !== 0 ? { ':heldDelta': heldDelta, ':heldMinorDelta': change.heldMinorDelta ?? 0 } : {}),
         ...(heldDelta > 0 ? { ':duePk': keys.refundHoldBalances, ':dueSk': balanceMarkerSortKey(ref) } : {}),
       },
       ...(conditions.length ? { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const } : {}),
     },
   };
+  return change.movement && deltaMinor !== 0 ? [update, ledgerEntryPut(tableName, ref, change.movement)] : [update];
 }
 
 /**
  * The condition keeping a balance within ±LIMITS.balanceMinor after the change (a covered debit
  * needs none: it cannot go below zero).
  */
-function withinBalanceRange(change: RefundBalanceChange): { condition: string; values: Record<string, number> } | undefined {
-  if (change.deltaMinor > 0) {
-    return { condition: '(attribute_not_exists(#available) OR #available <= :ceiling)', values: { ':ceiling': LIMITS.balanceMinor - change.deltaMinor } };
+function withinBalanceRange(deltaMinor: number, mustCover?: boolean): { condition: string; values: Record<string, number> } | undefined {
+  if (deltaMinor > 0) {
+    return { condition: '(attribute_not_exists(#available) OR #available <= :ceiling)', values: { ':ceiling': LIMITS.balanceMinor - deltaMinor } };
   }
-  if (change.deltaMinor < 0 && !change.mustCover) {
-    return { condition: '(attribute_not_exists(#available) OR #available >= :floor)', values: { ':floor': -LIMITS.balanceMinor - change.deltaMinor } };
+  if (deltaMinor < 0 && !mustCover) {
+    return { condition: '(attribute_not_exists(#available) OR #available >= :floor)', values: { ':floor': -LIMITS.balanceMinor - deltaMinor } };
   }
   return undefined;
 }
@@ -163,7 +219,7 @@ export function createBalanceStore(db: DynamoDBDocumentClient, tableName: string
     /** Adds a signed amount (test helper; no cover condition, only the balance range). */
     async adjust(ref: BalanceRef, deltaMinor: number): Promise<void> {
       try {
-        await withConflictRetry(() => transactWrite(db, [balanceChange(tableName, ref, deltaMinor)]));
+        await withConflictRetry(() => transactWrite(db, balanceChange(tableName, ref, adjustmentMovement(deltaMinor))));
       } catch (error) {
         if (cancellationReasons(error)?.[0]?.code !== 'ConditionalCheckFailed') throw error;
         throw new BusinessRuleError(`The balance would leave its range of ±${LIMITS.balanceMinor} minor units`, 'amount.value');
@@ -176,3 +232,60 @@ export function createBalanceStore(db: DynamoDBDocumentClient, tableName: string
 }
 
 export type BalanceStore = ReturnType<typeof createBalanceStore>;
+
+/**
+ * What `GET /v1/balance` and `GET /v1/balance_transactions` read: a scope's balances (one Query of
+ * GSI1 `{scope}#BAL`, one item per currency) and its ledger, newest first, filtered by type
+ * (GSI2) or source (GSI3; with a type too, the source's few entries filtered by it).
+ */
+export type LedgerReads = ReturnType<typeof createLedgerReads>;
+
+export function createLedgerReads(db: DynamoDBDocumentClient, tableName: string) {
+  async function get(id: string): Promise<BalanceTransaction | undefined> {
+    if (!isId('balanceTransaction', id)) return undefined;
+    const result = await db.send(new GetCommand({ TableName: tableName, Key: keys.balanceTransaction(id), ConsistentRead: true }));
+    return stripKeys<BalanceTransaction>(result.Item);
+  }
+
+  return {
+    async balances(principal: Principal): Promise<CurrencyBalance[]> {
+      const items = await queryAll(db, {
+        TableName: tableName,
+        IndexName: INDEXES.gsi1.name,
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': INDEXES.gsi1.pk },
+        ExpressionAttributeValues: { ':pk': keys.balancesOfScope(scopeOf(principal.orgId, principal.mode)) },
+      });
+      return items.map((item) => ({
+        currency: item.currency as string,
+        availableMinor: (item.availableMinor as number | undefined) ?? 0,
+        heldCount: (item.heldCount as number | undefined) ?? 0,
+        heldMinor: (item.heldMinor as number | undefined) ?? 0,
+      }));
+    },
+
+    list(principal: Principal, page: PageRequest, filter: { type?: BalanceTransactionType; source?: string }) {
+      const scope = scopeOf(principal.orgId, principal.mode);
+      const accepts = (entry: BalanceTransaction) =>
+        isOwned(entry, principal) && (!filter.type || entry.type === filter.type) && (!filter.source || entry.source === filter.source);
+      const resolveCursor = cursorById(get, accepts);
+      if (filter.source) {
+        return listPage<BalanceTransaction>(
+          db,
+          tableName,
+          {
+            index: 'gsi3',
+            partition: keys.balanceTransactionsOfSource(scope, filter.source),
+            ...(filter.type ? { filter: { expression: '#type = :type', names: { '#type': 'type' }, values: { ':type': filter.type } } } : {}),
+            resolveCursor,
+          },
+          page,
+        );
+      }
+      const source = filter.type
+        ? { index: 'gsi2' as const, partition: keys.balanceTransactionTypeList(scope, filter.type) }
+        : { index: 'gsi1' as const, partition: keys.balanceTransactionList(scope) };
+      return listPage<BalanceTransaction>(db, tableName, { ...source, resolveCursor }, page);
+    },
+  };
+}

@@ -9,7 +9,7 @@ import { outboxPut, type TransactAction } from './outbox';
 import { isId } from '../ids';
 import { type PageRequest } from '../pagination';
 import { cursorById, listPage, type ListSource } from './list-page';
-import { balanceOf } from '../domain/balance';
+import { balanceOf, chargebackMovement } from '../domain/balance';
 import { balanceChange } from './balance';
 import { cancellationReasons, withConflictRetry } from './conditional';
 import { transactWrite } from './side-effects';
@@ -49,7 +49,7 @@ export function createChargebackRepository(db: DynamoDBDocumentClient, tableName
       transactWrite(db, [
         { Put: { TableName: tableName, Item: chargebackItem(chargeback), ReturnValuesOnConditionCheckFailure: 'ALL_OLD', ...guard } },
         ...checks,
-        ...(delta === 0 ? [] : [balanceChange(tableName, balanceOf(chargeback), delta)]),
+        ...(delta === 0 ? [] : balanceChange(tableName, balanceOf(chargeback), chargebackMovement(chargeback.id, delta))),
         outboxPut(tableName, event),
       ]),
     );
@@ -174,6 +174,8 @@ export function createChargebackRepository(db: DynamoDBDocumentClient, tableName
         if (reason?.code === 'ConditionalCheckFailed') return { saved: false, current: stripKeys<Chargeback>(reason.item) };
         throw error;
       }
+    },
+
     /** The chargeback that claimed a feed identity (an acquirer's reference of a dispute), if any. */
     async byIdentity(identity: FeedIdentity): Promise<Chargeback | undefined> {
       const claim = await db.send(new GetCommand({ TableName: tableName, Key: keys.chargebackReference(identity), ConsistentRead: true }));

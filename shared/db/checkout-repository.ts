@@ -1,5 +1,5 @@
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { balanceOf } from '../domain/balance';
+import { balanceOf, paymentMovement } from '../domain/balance';
 import { StaleLinkError, type PaymentLink, type VersionedLink } from '../domain/payment-links';
 import { PaymentNotOpenError, type CaptureStatus, type Payment } from '../domain/payments';
 import { type OutboxEvent } from '../events';
@@ -89,8 +89,8 @@ export function createCheckoutRepository(db: DynamoDBDocumentClient, tableName: 
      */
     async recordPaid(read: VersionedLink, next: PaymentLink, paid: Payment, events: OutboxEvent[], also: TransactAction[] = []): Promise<void> {
       try {
-        const credit = balanceChange(tableName, balanceOf(paid), paid.amountMinor);
-        await transactWithEventsOnce(db, tableName, [paidCountUpdate(tableName, read, next, paid.paidAt!), paymentOutcomeAction(tableName, paid), credit, ...also], events);
+        const credit = balanceChange(tableName, balanceOf(paid), paymentMovement(paid.id, paid.amountMinor));
+        await transactWithEventsOnce(db, tableName, [paidCountUpdate(tableName, read, next, paid.paidAt!), paymentOutcomeAction(tableName, paid), ...credit, ...also], events);
       } catch (error) {
         if (isTransactionConflict(error)) throw new StaleLinkError(undefined);
         const reasons = cancellationReasons(error);
@@ -133,7 +133,7 @@ export function createCheckoutRepository(db: DynamoDBDocumentClient, tableName: 
         },
       };
       try {
-        await transactWithEvents(db, tableName, [capture, ...(delta === 0 ? [] : [balanceChange(tableName, balanceOf(payment), delta)]), ...also], []);
+        await transactWithEvents(db, tableName, [capture, ...(delta === 0 ? [] : balanceChange(tableName, balanceOf(payment), paymentMovement(payment.id, delta))), ...also], []);
         return true;
       } catch (error) {
         if (cancellationReasons(error)?.[0]?.code === 'ConditionalCheckFailed') return false;

@@ -1,5 +1,6 @@
 import type { Mode } from '../auth/principal';
 import type { AcquirerCommand } from '../domain/acquirer-commands';
+import type { BalanceTransaction } from '../domain/balance';
 import { reminderDueAt, type Chargeback, type FeedIdentity } from '../domain/chargebacks';
 import type { DisputeDocument } from '../domain/dispute-documents';
 import type { VersionedLink } from '../domain/payment-links';
@@ -188,11 +189,29 @@ export const chargebackReferenceEntity = /* @__PURE__ */ defineEntity<{ chargeba
     'entryDigest' in identity ? { acquirer: '', reference: identity.entryDigest } : { acquirer: keyPart(identity.acquirer), reference: keyPart(identity.reference) },
 });
 
+/** A balance: its currencies are found on GSI1 (`GET /v1/balance`), its held refunds on DUE. */
 export const balanceEntity = /* @__PURE__ */ defineEntity({
   name: 'balance',
   label: 'Balance',
   key: { pk: 'BAL#{scope}#{CUR}', sk: 'BAL' },
-  indexes: { due: { pk: 'DUE#HOLD_BALANCES', sk: '{scope}#{CUR}' } },
+  indexes: { gsi1: { pk: '{scope}#BAL', sk: '{CUR}' }, due: { pk: 'DUE#HOLD_BALANCES', sk: '{scope}#{CUR}' } },
+});
+
+/**
+ * The ledger: one immutable item per movement of a balance, in the transaction of the change
+ * that causes it (product-decisions §15). Listed newest first per scope (GSI1), per type (GSI2)
+ * and per source (GSI3: a payment's, refund's or chargeback's few movements).
+ */
+export const balanceTransactionEntity = /* @__PURE__ */ defineEntity<BalanceTransaction>({
+  name: 'balance_transaction',
+  label: 'Balance transaction',
+  key: { pk: 'BTX#{btx}', sk: 'BTX' },
+  indexes: {
+    gsi1: { pk: '{scope}#BTX', sk: '{btx}' },
+    gsi2: { pk: '{scope}#BTX#{type}', sk: '{btx}' },
+    gsi3: { pk: '{scope}#BTX#SRC#{source}', sk: '{btx}', when: (entry) => entry.source !== undefined },
+  },
+  values: (entry) => ({ btx: entry.id, scope: scoped(entry), type: entry.type, source: entry.source ?? '' }),
 });
 
 export const settlementEntity = /* @__PURE__ */ defineEntity<Settlement>({
@@ -359,6 +378,7 @@ export const entities = [
   chargebackReferenceEntity,
   disputeDocumentEntity,
   balanceEntity,
+  balanceTransactionEntity,
   settlementEntity,
   settlementCodeEntity,
   settlementRecordEntity,

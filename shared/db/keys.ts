@@ -13,6 +13,7 @@ import {
   acquirerNotificationEntity,
   apiKeyEntity,
   balanceEntity,
+  balanceTransactionEntity,
   chargebackEntity,
   disputeDocumentEntity,
   chargebackReferenceEntity,
@@ -97,6 +98,13 @@ export const settlementByCode = (code: string) => settlementEntity.partition('gs
 export const settlementRecordSet = (settlementId: string, version: string) => `${settlementId}@${version}`;
 
 export const balance = (scope: string, currency: string) => balanceEntity.key({ scope, CUR: currency });
+/** A scope's balances, one per currency (GSI1), and one balance's place there. */
+export const balancesOfScope = (scope: string) => balanceEntity.partition('gsi1', { scope });
+export const balanceListSortKey = (scope: string, currency: string) => balanceEntity.sortKey('gsi1', { scope, CUR: currency });
+export const balanceTransaction = (id: string) => balanceTransactionEntity.key({ btx: id });
+export const balanceTransactionList = (scope: string) => balanceTransactionEntity.partition('gsi1', { scope });
+export const balanceTransactionTypeList = (scope: string, type: string) => balanceTransactionEntity.partition('gsi2', { scope, type });
+export const balanceTransactionsOfSource = (scope: string, source: string) => balanceTransactionEntity.partition('gsi3', { scope, source });
 
 export const event = (id: string) => eventEntity.key({ evt: id });
 export const eventList = (scope: string) => eventEntity.partition('gsi1', scopeValues(scope));

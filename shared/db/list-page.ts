@@ -24,6 +24,11 @@ export interface ListSource {
   sortKeyPrefix?: string;
   /** Ascending sort keys (an event's attempts, oldest first); lists are newest first otherwise. */
   oldestFirst?: boolean;
+  /**
+   * Keeps only the partition's items that match (a second filter on a small partition: a
+   * source's few ledger entries of one type); the page still reads on until it is full.
+   */
+  filter?: { expression: string; names: Record<string, string>; values: Record<string, unknown> };
   /** Maps a cursor id to its sort key in this list, or undefined when it is not an item of it. */
   resolveCursor: (id: string) => Promise<string | undefined>;
 }
@@ -89,7 +94,15 @@ export async function listPage<T>(
   const backwards = request.endingBefore !== undefined;
   // Sort keys ascend when reading an oldest-first list forwards, or a newest-first one backwards.
   const ascending = backwards !== Boolean(source.oldestFirst);
-  const condition = keyCondition(source, cursorKey, ascending);
+  const keyed = keyCondition(source, cursorKey, ascending);
+  const condition = source.filter
+    ? {
+        ...keyed,
+        FilterExpression: source.filter.expression,
+        ExpressionAttributeNames: { ...keyed.ExpressionAttributeNames, ...source.filter.names },
+        ExpressionAttributeValues: { ...keyed.ExpressionAttributeValues, ...source.filter.values },
+      }
+    : keyed;
   const found: T[] = [];
   let startKey: Record<string, unknown> | undefined =
     source.sortKeyPrefix !== undefined && cursorKey !== undefined ? { [KEY.pk]: source.partition, [KEY.sk]: cursorKey } : undefined;

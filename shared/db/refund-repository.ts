@@ -8,7 +8,7 @@ import { outboxPut, type TransactAction } from './outbox';
 import { isId } from '../ids';
 import { type PageRequest } from '../pagination';
 import { cursorById, listPage, scopeListPage } from './list-page';
-import { balanceOf, type BalanceRef } from '../domain/balance';
+import { balanceOf, refundMovement, type BalanceRef } from '../domain/balance';
 import { refundBalanceChange } from './balance';
 import { cancellationReasons, withConflictRetry } from './conditional';
 import { isTransactionConflict } from './transaction-conflict';
@@ -110,10 +110,12 @@ export function createRefundRepository(db: DynamoDBDocumentClient, tableName: st
       const reasons = await transact([
         paymentRefundedTotal(tableName, refund.paymentId, refund.amountMinor, limitMinor),
         { Put: { TableName: tableName, Item: refundItem(refund), ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: { '#pk': 'PK' } } },
-        refundBalanceChange(
+        ...refundBalanceChange(
           tableName,
           balanceOf(refund),
-          held ? { deltaMinor: 0, heldDelta: 1 } : { deltaMinor: -refund.amountMinor, mustCover: true, requireNoHeld: true },
+          held
+            ? { heldDelta: 1, heldMinorDelta: refund.amountMinor }
+            : { movement: refundMovement(refund.id, -refund.amountMinor), mustCover: true, requireNoHeld: true },
         ),
         ...events.map((event) => outboxPut(tableName, event)),
       ]);
@@ -141,13 +143,12 @@ export function createRefundRepository(db: DynamoDBDocumentClient, tableName: st
           },
         },
         ...(balanceMoves
-          ? [
-              refundBalanceChange(tableName, balanceOf(refund), {
-                deltaMinor: move.balanceDeltaMinor,
-                heldDelta: move.heldDelta,
-                mustCover: move.balanceDeltaMinor < 0,
-              }),
-            ]
+          ? refundBalanceChange(tableName, balanceOf(refund), {
+              movement: refundMovement(refund.id, move.balanceDeltaMinor),
+              heldDelta: move.heldDelta,
+              heldMinorDelta: move.heldDelta * previous.amountMinor,
+              mustCover: move.balanceDeltaMinor < 0,
+            })
           : []),
         ...(move.refundedDeltaMinor !== 0 ? [paymentRefundedTotal(tableName, refund.paymentId, move.refundedDeltaMinor)] : []),
         ...events.map((event) => outboxPut(tableName, event)),

@@ -15,6 +15,7 @@ import { ConflictError } from '../errors';
 import { idBody, newId } from '../ids';
 import { type PageRequest } from '../pagination';
 import { listPage } from './list-page';
+import { adjustmentMovement } from '../domain/balance';
 import { balanceChange } from './balance';
 import { batchWriteAll } from './batch';
 import { cancellationReasons, withConflictRetry } from './conditional';
@@ -100,14 +101,9 @@ export function createSettlementRepository(db: DynamoDBDocumentClient, tableName
   /** The balance moves by the difference between what the settlement debited before and now. */
   function balanceActions(draft: SettlementDraft, current: Settlement | undefined) {
     const ref = (currency: string) => ({ orgId: draft.orgId, mode: 'live' as const, currency });
-    if (current && current.currency !== draft.currency) {
-      return [
-        balanceChange(tableName, ref(current.currency), current.amountMinor),
-        balanceChange(tableName, ref(draft.currency), -draft.amountMinor),
-      ].filter((action) => action.Update.ExpressionAttributeValues[':delta'] !== 0);
-    }
-    const delta = (current?.amountMinor ?? 0) - draft.amountMinor;
-    return delta === 0 ? [] : [balanceChange(tableName, ref(draft.currency), delta)];
+    const change = (currency: string, deltaMinor: number) => (deltaMinor === 0 ? [] : balanceChange(tableName, ref(currency), adjustmentMovement(deltaMinor)));
+    if (current && current.currency !== draft.currency) return [...change(current.currency, current.amountMinor), ...change(draft.currency, -draft.amountMinor)];
+    return change(draft.currency, (current?.amountMinor ?? 0) - draft.amountMinor);
   }
 
   /** Settlement (on the version it replaces), code alias and balance, in one transaction. */

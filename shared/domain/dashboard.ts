@@ -29,8 +29,11 @@ export const WEBHOOK_SCOPES = { read: 'webhook:read', write: 'webhook:write' } a
 /** The settlements pages read as `GET /v1/settlements…` (live keys only). */
 export const SETTLEMENT_SCOPE = 'settlement:read' satisfies Scope;
 
+/** The balance and its movements read as `GET /v1/balance` and `GET /v1/balance_transactions` do. */
+export const BALANCE_SCOPE = 'balance:read' satisfies Scope;
+
 /** A key may sign in when it holds at least one of these: the read scope of some page. */
-export const DASHBOARD_SCOPES: readonly Scope[] = [...Object.values(SECTION_SCOPES), 'event:read', WEBHOOK_SCOPES.read, SETTLEMENT_SCOPE];
+export const DASHBOARD_SCOPES: readonly Scope[] = [...Object.values(SECTION_SCOPES), 'event:read', WEBHOOK_SCOPES.read, SETTLEMENT_SCOPE, BALANCE_SCOPE];
 
 /** Each section shows at most this many rows, newest first (soonest deadline first for chargebacks). */
 export const SECTION_LIMIT = 20;

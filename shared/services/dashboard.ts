@@ -1,4 +1,5 @@
 import { Authenticator } from '../auth/authenticate';
+import { createLedgerReads } from '../db/balance';
 import { createChargebackRepository } from '../db/chargeback-repository';
 import { createDashboardReads } from '../db/dashboard-reads';
 import { createDashboardSessionStore } from '../db/dashboard-session-store';
@@ -32,6 +33,7 @@ export const dashboardFormServices = /* @__PURE__ */ port(({ db, tableName }) =>
 export const linkPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ links: createPaymentLinkRepository(db, tableName) }));
 export const paymentPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ payments: createPaymentRepository(db, tableName) }));
 export const refundPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ refunds: createRefundRepository(db, tableName) }));
+export const ledgerPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ ledger: createLedgerReads(db, tableName) }));
 export const chargebackPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ chargebacks: createChargebackRepository(db, tableName) }));
 export const deliveryPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ deliveries: createDeliveryLog(db, tableName) }));
 export const eventPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ events: createEventRepository(db, tableName), ...deliveryPorts() }));

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Authenticator } from '../auth/authenticate';
 import type { Principal, Scope } from '../auth/principal';
 import { hashToken } from '../auth/tokens';
+import type { LedgerReads } from '../db/balance';
 import type { ChargebackRepository } from '../db/chargeback-repository';
 import type { Acceptor } from '../db/directory-lookups';
 import type { EventRepository } from '../db/event-repository';
@@ -12,10 +13,12 @@ import type { PaymentLinkRepository } from '../db/payment-link-repository';
 import type { VersionedLink } from '../domain/payment-links';
 import type { PaymentRepository } from '../db/payment-repository';
 import type { RefundRepository } from '../db/refund-repository';
+import type { BalanceTransaction, CurrencyBalance } from '../domain/balance';
 import type { Chargeback } from '../domain/chargebacks';
 import {
   CHARGEBACK_WINDOW,
   DASHBOARD_SCOPES,
+  BALANCE_SCOPE,
   DELIVERIES_SCOPE,
   PAID_VOLUME_MAX_PAYMENTS,
   SECTION_LIMIT,
@@ -64,6 +67,7 @@ export interface DashboardDeps {
   settlements: Pick<SettlementRepository, 'list' | 'find' | 'listRecords' | 'allRecords'>;
   deliveries: DeliveryLog;
   paidPayments: PaidPayments;
+  ledger: Pick<LedgerReads, 'balances' | 'list'>;
   acceptors: (orgId: string) => Promise<Acceptor[]>;
   now: () => Date;
 }
@@ -129,6 +133,8 @@ export interface Overview {
   /** `more`: the chargebacks checked were only the most recent CHARGEBACK_WINDOW. */
   chargebacks: Section<Chargeback>;
   deliveries: Section<DeliveryAttempt>;
+  /** Every currency's balance (`balance:read`). */
+  balance: Section<CurrencyBalance>;
 }
 
 const SESSION_ENDED = 'Your dashboard session has ended; sign in again';
@@ -232,11 +238,12 @@ async function retrieve<T extends Owned>(principal: Principal, scope: Scope, get
  * capped at SECTION_LIMIT rows and only for the scopes the key holds:
  * 1. payment links, payments and refunds: the newest, as their API lists return them;
  * 2. chargebacks: the open ones among the CHARGEBACK_WINDOW most recent, soonest deadline first;
- * 3. webhook deliveries: the most recent attempts, newest first.
+ * 3. webhook deliveries: the most recent attempts, newest first;
+ * 4. the balance of every currency, as `GET /v1/balance` reads it.
  */
-export async function overview(deps: Needs<'links' | 'payments' | 'refunds' | 'chargebacks' | 'deliveries'>, principal: Principal): Promise<Overview> {
+export async function overview(deps: Needs<'links' | 'payments' | 'refunds' | 'chargebacks' | 'deliveries' | 'ledger'>, principal: Principal): Promise<Overview> {
   const page = { limit: SECTION_LIMIT };
-  const [paymentLinks, payments, refunds, chargebacks, deliveries] = await Promise.all([
+  const [paymentLinks, payments, refunds, chargebacks, deliveries, balance] = await Promise.all([
     section(principal, SECTION_SCOPES.paymentLinks, () => newest(deps.links.list(principal, page))),
     section(principal, SECTION_SCOPES.payments, () => newest(deps.payments.list(principal, page))),
     section(principal, SECTION_SCOPES.refunds, () => newest(deps.refunds.list(principal, page))),
@@ -248,8 +255,9 @@ export async function overview(deps: Needs<'links' | 'payments' | 'refunds' | 'c
       items: await deps.deliveries.recentDeliveries(principal, SECTION_LIMIT),
       more: false,
     })),
+    section(principal, BALANCE_SCOPE, async () => ({ items: await deps.ledger.balances(principal), more: false })),
   ]);
-  return { principal, paymentLinks, payments, refunds, chargebacks, deliveries };
+  return { principal, paymentLinks, payments, refunds, chargebacks, deliveries, balance };
 }
 
 /**
@@ -275,6 +283,9 @@ export const refundList = (deps: Needs<'refunds'>, principal: Principal, query: 
   listOf(principal, SECTION_SCOPES.refunds, 'refund', query, (request) => deps.refunds.list(principal, request));
 export const chargebackList = (deps: Needs<'chargebacks'>, principal: Principal, query: ListParams) =>
   listOf(principal, SECTION_SCOPES.chargebacks, 'chargeback', query, (request) => deps.chargebacks.list(principal, request));
+/** The movements of the balances (`balance:read`, as `GET /v1/balance_transactions`), newest first. */
+export const balanceTransactionList = (deps: Needs<'ledger'>, principal: Principal, query: ListParams): Promise<ListView<BalanceTransaction>> =>
+  listOf(principal, BALANCE_SCOPE, 'balanceTransaction', query, (request) => deps.ledger.list(principal, request, {}));
 /** Events (`event:read`, as `GET /v1/events`), each with its delivery attempts. */
 export const eventList = (deps: Needs<'events' | 'deliveries'>, principal: Principal, query: ListParams) =>
   listOf(principal, DELIVERIES_SCOPE!, 'event', query, async (request) => {

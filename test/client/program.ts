@@ -1,7 +1,7 @@
 /**
  * A consumer of the API through a generated client: `openapi-typescript` types (generated/api.d.ts,
  * from the served document) and `openapi-fetch`. It creates a link, pages the link list, pays the
- * link and reads the refund it creates, narrows events by `type`, and manages a webhook endpoint
+ * link and reads the refund it creates and the ledger's movements, narrows events by `type`, and manages a webhook endpoint
  * (create, disable, roll its secret, delete); it prints what it saw as JSON.
  * Compiled with `tsc --strict` (tsconfig.json beside it) before it runs.
  */
@@ -77,6 +77,11 @@ async function main() {
   const one = dataOf(await api.GET('/v1/events/{id}', { params: { path: { id: events[0]!.id } } }));
   const paymentRefunds = dataOf(await api.GET('/v1/payments/{id}/refunds', { params: { path: { id: payment.id } } })).data.map((item) => item.id);
   const paid = dataOf(await api.GET('/v1/payments/{id}', { params: { path: { id: payment.id } } }));
+  const balance = dataOf(await api.GET('/v1/balance'));
+  const movements = [
+    ...dataOf(await api.GET('/v1/balance_transactions', { params: { query: { source: payment.id } } })).data,
+    ...dataOf(await api.GET('/v1/balance_transactions', { params: { query: { type: 'refund', limit: 1 } } })).data,
+  ].map((movement) => `${movement.type} ${movement.amount.value} ${movement.amount.currency} ${movement.source ?? ''}`);
 
   const endpoint = dataOf(
     await api.POST('/v1/webhook_endpoints', { body: { url: 'https://hooks.example/typed', enabled_events: ['transactions.refund.*'] } }),
@@ -97,6 +102,8 @@ async function main() {
       retrieved: { id: one.id, type: one.type },
       paymentRefunds,
       refunded: paid.amount_refunded,
+      balance: { currencies: balance.available.map((amount) => amount.currency), held: balance.on_hold.length },
+      movements,
       endpoint: {
         status: disabled.status,
         rolled: rolled.secret !== endpoint.secret && rolled.secret.startsWith('whsec_'),

@@ -1,6 +1,7 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Mode } from '../../shared/auth/principal';
 import { balanceChange, readBalance } from '../../shared/db/balance';
+import { paymentMovement } from '../../shared/domain/balance';
 import { paymentItem } from '../../shared/db/payment-repository';
 import type { Payment } from '../../shared/domain/payments';
 import { firstIdAt, newId } from '../../shared/ids';
@@ -38,7 +39,7 @@ export async function seedPaidPayment(
       TransactItems: [
         { Put: { TableName: stack.tableName, Item: paymentItem(payment) } },
         ...(credit
-          ? [balanceChange(stack.tableName, { orgId: payment.orgId, mode: payment.mode, currency: payment.currency }, payment.amountMinor)]
+          ? balanceChange(stack.tableName, { orgId: payment.orgId, mode: payment.mode, currency: payment.currency }, paymentMovement(payment.id, payment.amountMinor))
           : []),
       ],
     }),

@@ -69,6 +69,8 @@ testInProcess('list: a page is one Query of limit + 1 whatever the list size; a 
   expect(await countCalls(() => api.get('/v1/refunds'))).toEqual(['Query']);
   expect(await countCalls(() => api.get('/v1/chargebacks'))).toEqual(['Query']);
   expect(await countCalls(() => api.get('/v1/events?type=transactions.payment_link.created&limit=3'))).toEqual(['Query']);
+  expect(await countCalls(() => api.get('/v1/balance_transactions?type=payment&limit=100'))).toEqual(['Query']);
+  expect(await countCalls(() => api.get('/v1/balance'))).toEqual(['Query']);
 });
 
 testInProcess("an event's deliveries: a page is one Query of at most limit + 1 attempts whatever their number; a cursor adds one GetItem", async () => {

@@ -250,6 +250,7 @@ describeBrowser('dashboard in headless Chromium', () => {
       `/dashboard/refunds/${seeded.heldRefundId}`,
       '/dashboard/chargebacks',
       '/dashboard/events',
+      '/dashboard/balance-transactions',
       '/dashboard/search?id=rf_01jd2x3y4z5a6b7c8d9e0f1g2h',
     ];
     for (const path of pages) {

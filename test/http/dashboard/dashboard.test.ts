@@ -220,6 +220,15 @@ describe('overview', () => {
     expect(section.indexOf('hooks.example/broken')).toBeLessThan(section.indexOf('hooks.example/ok'));
   });
 
+  test('balance: per currency what is available (the sum of its movements) and the refunds on hold, linked to every movement', () => {
+    // Two payments of 19.99, a covered refund of 19.99 and chargebacks of 19.99, 10.00 and 9.99; the 5.00 refund waits on hold.
+    const section = sectionOf(html, 'balance');
+    const row = rowOf(section, 'data-currency="EUR"')!;
+    expect(row).toContain('data-field="available">-€19.99<');
+    expect(row).toContain('data-field="on_hold">€5.00<');
+    expect(section).toContain(`href="${stack.baseUrl}/dashboard/balance-transactions">All movements</a>`);
+  });
+
   test('every section says how much it shows, with a caption and column headers', () => {
     for (const id of ['payment-links', 'payments', 'refunds', 'chargebacks', 'deliveries']) {
       const section = sectionOf(html, id);
@@ -250,7 +259,7 @@ describe('overview', () => {
   test('empty states: a new account shows every section empty', async () => {
     const fresh = await createMerchant(stack);
     const result = await browser.get('/dashboard', (await browser.signIn(fresh.test)).cookie);
-    for (const text of ['No payment links yet.', 'No payments yet.', 'No refunds yet.', 'No open chargebacks.', 'No webhook deliveries yet.']) {
+    for (const text of ['No payment links yet.', 'No payments yet.', 'No refunds yet.', 'No open chargebacks.', 'No webhook deliveries yet.', 'No balance yet']) {
       expect(result.html).toContain(text);
     }
   });
@@ -274,7 +283,32 @@ describe('overview', () => {
     expect(sectionOf(result.html, 'payments')).toContain('lacks the scope <code>payment:read</code>');
     expect(sectionOf(result.html, 'refunds')).toContain('lacks the scope <code>refund:read</code>');
     expect(sectionOf(result.html, 'chargebacks')).toContain('lacks the scope <code>chargeback:read</code>');
+    expect(sectionOf(result.html, 'balance')).toContain('lacks the scope <code>balance:read</code>');
     expect(result.html).not.toContain(seeded.heldRefundId);
+  });
+});
+
+describe('balance movements ({dashboard_url}/balance-transactions)', () => {
+  test('every movement newest first, signed, with its type and a link to its payment, refund or chargeback', async () => {
+    const result = await browser.get('/dashboard/balance-transactions', cookie);
+    expect(result.status).toBe(200);
+    const entries = (await client(stack.baseUrl, merchant.test).get('/v1/balance_transactions?limit=20')).body.data;
+    expect(entries.map((entry: { type: string }) => entry.type)).toEqual(['chargeback', 'chargeback', 'chargeback', 'refund', 'payment', 'payment']);
+    for (const entry of entries) expect(result.html).toContain(`data-id="${entry.id}"`);
+    expect(result.html.indexOf(entries[0].id)).toBeLessThan(result.html.indexOf(entries[5].id));
+    const refund = rowOf(result.html, entries[3].id)!;
+    expect(refund).toContain('-€19.99');
+    expect(refund).toContain(`href="${stack.baseUrl}/dashboard/refunds/${seeded.processingRefundId}"`);
+    expect(rowOf(result.html, entries[5].id)).toContain(`href="${stack.baseUrl}/dashboard/payments/${seeded.paymentIds[0]}"`);
+    expect(result.html).not.toContain(foreignSeeded.paymentIds[0]);
+  });
+
+  test('balance movements: a key without balance:read -> 403 naming the scope; a bad cursor -> 422', async () => {
+    const token = await merchant.key({ scopes: ['payment:read'] });
+    const refused = await browser.get('/dashboard/balance-transactions', (await browser.signIn(token)).cookie);
+    expect(refused.status).toBe(403);
+    expect(refused.html).toContain('balance:read');
+    expect((await browser.get('/dashboard/balance-transactions?starting_after=btx_nope', cookie)).status).toBe(422);
   });
 });
 

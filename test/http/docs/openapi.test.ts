@@ -96,7 +96,7 @@ test('answers match the documented schemas: payment links, payments and a link\'
   expectDocumented('GET', '/v1/payments', await api.get('/v1/payments?status=paid'));
 });
 
-test('answers match the documented schemas: refunds, the balance helper and a minute job', async () => {
+test('answers match the documented schemas: refunds, the balance and its ledger, the balance helper and a minute job', async () => {
   const link = (await api.post('/v1/payment_links', { amount: { value: '40.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId })).body;
   const payment = (await api.post(`/v1/test_helpers/payment_links/${link.id}/checkout`, {})).body;
   const balance = expectDocumented('POST', '/v1/test_helpers/balance_adjustments', await api.post('/v1/test_helpers/balance_adjustments', { amount: { value: '0.00', currency: 'eur' } }));
@@ -108,6 +108,8 @@ test('answers match the documented schemas: refunds, the balance helper and a mi
     await api.post(`/v1/payments/${payment.id}/refunds`, { amount: { value: '5.00', currency: 'eur' }, metadata: { order: '7' } }),
   );
   expect(held.on_hold).toBe(true);
+  expect(expectDocumented('GET', '/v1/balance', await api.get('/v1/balance')).on_hold).toEqual([{ value: '5.00', currency: 'eur', refunds: 1 }]);
+  expect(expectDocumented('GET', '/v1/balance_transactions', await api.get('/v1/balance_transactions?type=payment')).data).not.toEqual([]);
   expectDocumented('GET', '/v1/refunds/{id}', await api.get(`/v1/refunds/${held.id}`));
   expectDocumented('GET', '/v1/refunds', await api.get('/v1/refunds'));
   expectDocumented('POST', '/v1/refunds/{id}/cancel', await api.post(`/v1/refunds/${held.id}/cancel`));

@@ -67,6 +67,8 @@ test('typed client: types generated from the served document compile a strict op
   expect(seen.retrieved).toEqual({ id: expect.stringMatching(/^evt_/), type: expect.any(String) });
   expect(seen.paymentRefunds).toEqual([seen.refund.id]);
   expect(seen.refunded).toEqual({ value: '2.50', currency: 'EUR' });
+  expect(seen.balance).toEqual({ currencies: ['eur'], held: 0 });
+  expect(seen.movements).toEqual([`payment 12.50 eur ${seen.refund.payment_id}`, `refund -2.50 eur ${seen.refund.id}`]);
   expect(seen.endpoint).toEqual({ status: 'disabled', rolled: true, listed: true, deleted: true });
 }, 120_000);
 

@@ -1,5 +1,6 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { balanceChange, balancesWithHeldRefunds } from '../../../shared/db/balance';
+import { adjustmentMovement } from '../../../shared/domain/balance';
 import { LIMITS } from '../../../shared/limits';
 import { createServices } from '../../../shared/services';
 import { client, expectEnvelope } from '../../support/http';
@@ -58,11 +59,11 @@ describe('balance adjustments (test helper)', () => {
   test('a balance never leaves ±LIMITS.balanceMinor (exact integers): the change that would is refused, nothing written', async () => {
     const { merchant, adjust, balance } = await setup();
     const ref = { orgId: merchant.orgId, mode: 'test' as const, currency: 'EUR' };
-    await stack.db.send(new TransactWriteCommand({ TransactItems: [balanceChange(stack.tableName, ref, LIMITS.balanceMinor - 50)] }));
+    await stack.db.send(new TransactWriteCommand({ TransactItems: balanceChange(stack.tableName, ref, adjustmentMovement(LIMITS.balanceMinor - 50)) }));
     expectEnvelope(await adjust('1.00'), 422, 'amount.value');
     expect(await balance()).toBe(LIMITS.balanceMinor - 50);
     expect((await adjust('0.50')).body.available).toEqual(eur('9999999999999.99'));
-    await stack.db.send(new TransactWriteCommand({ TransactItems: [balanceChange(stack.tableName, ref, -2 * LIMITS.balanceMinor)] }));
+    await stack.db.send(new TransactWriteCommand({ TransactItems: balanceChange(stack.tableName, ref, adjustmentMovement(-2 * LIMITS.balanceMinor)) }));
     expect(await balance()).toBe(-LIMITS.balanceMinor);
     expectEnvelope(await adjust('-0.01'), 422, 'amount.value');
     expect(await balance()).toBe(-LIMITS.balanceMinor);
@@ -160,7 +161,7 @@ describe('refunds on hold', () => {
     const held = (await refund((await payment()).id, { amount: eur('7.00') })).body;
     const ref = { orgId: merchant.orgId, mode: 'test' as const, currency: 'EUR' };
     expect(await balancesWithHeldRefunds(stack.db, stack.tableName)).toContainEqual(ref);
-    await stack.db.send(new TransactWriteCommand({ TransactItems: [balanceChange(stack.tableName, ref, 700)] }));
+    await stack.db.send(new TransactWriteCommand({ TransactItems: balanceChange(stack.tableName, ref, adjustmentMovement(700)) }));
     expect(await get(held.id)).toMatchObject({ status: 'pending', on_hold: true });
     expect((await runJob()).body.processed).toBeGreaterThanOrEqual(1);
     expect(await get(held.id)).toMatchObject({ status: 'pending', on_hold: false });
@@ -221,7 +222,7 @@ describe('lifecycle (test helper transitions)', () => {
     const held = (await refund((await payment()).id, { amount: eur('2.00') })).body;
     expectEnvelope(await move(held.id, 'processing'), 422, 'status');
     const ref = { orgId: merchant.orgId, mode: 'test' as const, currency: 'EUR' };
-    await stack.db.send(new TransactWriteCommand({ TransactItems: [balanceChange(stack.tableName, ref, 250)] }));
+    await stack.db.send(new TransactWriteCommand({ TransactItems: balanceChange(stack.tableName, ref, adjustmentMovement(250)) }));
     expect((await move(held.id, 'processing')).body).toMatchObject({ status: 'processing', on_hold: false });
     expect(await balance()).toBe(50);
   });

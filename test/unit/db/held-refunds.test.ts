@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hasHeldRefunds, clearHoldMarker, refundBalanceChange, type RefundBalanceChange } from '../../../shared/db/balance';
+import { adjustmentMovement } from '../../../shared/domain/balance';
 import { createDocumentClient } from '../../../shared/db/client';
 import { transactWrite } from '../../../shared/db/side-effects';
 import { ensureTable } from '../../../bin/local/dynamodb-local';
@@ -12,7 +13,7 @@ import { ensureTable } from '../../../bin/local/dynamodb-local';
 const tableName = `test-${randomUUID()}`;
 const db = createDocumentClient();
 const balance = () => ({ orgId: `org_${randomUUID().slice(0, 8)}`, mode: 'test' as const, currency: 'eur' });
-const change = (ref: ReturnType<typeof balance>, moved: RefundBalanceChange) => transactWrite(db, [refundBalanceChange(tableName, ref, moved)]);
+const change = (ref: ReturnType<typeof balance>, moved: RefundBalanceChange) => transactWrite(db, refundBalanceChange(tableName, ref, moved));
 
 beforeAll(() => ensureTable(process.env.DYNAMODB_ENDPOINT!, tableName));
 
@@ -22,24 +23,24 @@ test('no balance item yet: nothing is held', async () => {
 
 test('a balance that was only ever credited and debited: nothing is held', async () => {
   const ref = balance();
-  await change(ref, { deltaMinor: 1_000 });
-  await change(ref, { deltaMinor: -400, mustCover: true });
+  await change(ref, { movement: adjustmentMovement(1_000) });
+  await change(ref, { movement: adjustmentMovement(-400), mustCover: true });
   expect(await hasHeldRefunds(db, tableName, ref)).toBe(false);
 });
 
 test('a refund on hold: held, whatever the available amount', async () => {
   const ref = balance();
-  await change(ref, { deltaMinor: 0, heldDelta: 1 });
+  await change(ref, { heldDelta: 1 });
   expect(await hasHeldRefunds(db, tableName, ref)).toBe(true);
-  await change(ref, { deltaMinor: 5_000 });
+  await change(ref, { movement: adjustmentMovement(5_000) });
   expect(await hasHeldRefunds(db, tableName, ref)).toBe(true);
 });
 
 test('the last held refund covered but its marker not yet removed: still "held" until the marker goes', async () => {
   const ref = balance();
-  await change(ref, { deltaMinor: 2_000 });
-  await change(ref, { deltaMinor: 0, heldDelta: 1 });
-  await change(ref, { deltaMinor: -500, heldDelta: -1, mustCover: true });
+  await change(ref, { movement: adjustmentMovement(2_000) });
+  await change(ref, { heldDelta: 1 });
+  await change(ref, { movement: adjustmentMovement(-500), heldDelta: -1, mustCover: true });
   // heldCount is 0, but the marker the job queries is still on the item: the release must run to remove it.
   expect(await hasHeldRefunds(db, tableName, ref)).toBe(true);
   await clearHoldMarker(db, tableName, ref);
