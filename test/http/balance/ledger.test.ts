@@ -32,7 +32,7 @@ async function merchantApi() {
   const link = async (amount = '10.00') => (await post('/v1/payment_links', { amount: { value: amount, currency: 'EUR' }, acceptor_id: merchant.acceptorId })).body;
   const pay = async (linkId: string) => {
     const paid = await post(`/v1/test_helpers/payment_links/${linkId}/checkout`, { client_key: randomUUID() });
-    expect(paid.status).toBe(201);
+    expect({ status: paid.status, body: paid.body }).toMatchObject({ status: 201 });
     return paid.body;
   };
   /** Every entry of the ledger (pages of 100), newest first. */
