@@ -507,7 +507,7 @@ describe('acquirer', () => {
     // Assess
     const id = secretId();
     expect(resources()[id].Properties.SecretString).toBeUndefined();
-    expect(readers().map((reader) => talkers.find((talker) => reader.startsWith(talker)))).toEqual(expect.arrayContaining(talkers));
+    expect(readers().map((reader) => talkers.find((talker) => ownId(reader).startsWith(talker)))).toEqual(expect.arrayContaining(talkers));
     expect(readers()).toHaveLength(talkers.length);
     const settings = ofType('AWS::Lambda::Function').filter(([, fn]) => fn.Properties.Environment.Variables.ADYEN_SECRET_ARN);
     expect(settings.map(([fnId]) => fnId).sort()).toEqual(readers());
@@ -519,7 +519,7 @@ describe('acquirer', () => {
 
   test('notifications: POST /acquirer/adyen/notifications reaches its function; the processor reads the table stream, filtered, bounded retries, bisected, then its on-failure queue', () => {
     // Assess
-    expect(functionOfRoute(resources(), 'POST /acquirer/adyen/notifications')).toMatch(/^Routeacquirernotifications/);
+    expect(ownId(functionOfRoute(resources(), 'POST /acquirer/adyen/notifications'))).toMatch(/^Routeacquirernotifications/);
     const table = ofType('AWS::DynamoDB::Table')[0][0];
     const [processor] = ofType('AWS::Lambda::Function').find(([id]) => id.startsWith('AcquirerNotificationProcessor'))!;
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
