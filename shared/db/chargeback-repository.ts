@@ -174,6 +174,8 @@ export function createChargebackRepository(db: DynamoDBDocumentClient, tableName
         if (reason?.code === 'ConditionalCheckFailed') return { saved: false, current: stripKeys<Chargeback>(reason.item) };
         throw error;
       }
+    },
+
     /** The chargeback that claimed a feed identity (an acquirer's reference of a dispute), if any. */
     async byIdentity(identity: FeedIdentity): Promise<Chargeback | undefined> {
       const claim = await db.send(new GetCommand({ TableName: tableName, Key: keys.chargebackReference(identity), ConsistentRead: true }));
