@@ -1,8 +1,10 @@
 import { loadConfig } from '../config';
 import { createChargebackRepository } from '../db/chargeback-repository';
+import { createAcceptorLookup } from '../db/directory-lookups';
 import { createDisputeDocumentRepository } from '../db/dispute-document-repository';
 import { s3DocumentStore } from '../storage/s3-documents';
-import { noAcquirer } from '../use-cases/chargeback-answers';
+import { disputeAcquirer } from './acquirer-disputes';
+import { ACQUIRER_NAME } from './acquirer-secret';
 import { chargebackServices } from './chargebacks';
 import { once, processWiring } from './wiring';
 
@@ -19,10 +21,11 @@ export const documentUploadServices = /* @__PURE__ */ once(() => {
   return { chargebacks: createChargebackRepository(db, tableName), documents: createDisputeDocumentRepository(db, tableName), store: documentStore(), now };
 });
 
-/** What accepting uses: the chargeback and its move, the acquirer in live mode. */
+/** What accepting uses: the chargeback and its move; in live mode the acquirer, and the acceptor's account there. */
 export const acceptServices = /* @__PURE__ */ once(() => {
   const { chargebacks, transition } = chargebackServices();
-  return { chargebacks, transition, acquirer: noAcquirer, now: processWiring().now };
+  const { db, tableName, now } = processWiring();
+  return { chargebacks, transition, acquirer: disputeAcquirer, acquirerName: ACQUIRER_NAME, acceptors: createAcceptorLookup(db, tableName), now };
 });
 
 /** What disputing uses: what accepting does, and the documents and their store. */

@@ -501,13 +501,14 @@ describe('acquirer', () => {
       .map(([id]) => id)
       .sort();
   };
-  const talkers = ['Routecheckoutpage', 'Routeacquirernotifications', 'AcquirerNotificationProcessor', 'MinuteJobs'];
+  /** The checkout page, the notifications' receiver and processor, the minute jobs, and the chargeback answers (live: Adyen's Dispute Service). */
+  const talkers = ['Routecheckoutpage', 'Routeacquirernotifications', 'AcquirerNotificationProcessor', 'MinuteJobs', 'Routeacceptchargeback', 'Routedisputechargeback'];
 
-  test('secret: one, with no value in the template; only the four functions that talk to Adyen may read it, and its ARN is their one acquirer setting', () => {
+  test('secret: one, with no value in the template; only the six functions that talk to Adyen may read it, and its ARN is their one acquirer setting', () => {
     // Assess
     const id = secretId();
     expect(resources()[id].Properties.SecretString).toBeUndefined();
-    expect(readers().map((reader) => talkers.find((talker) => reader.startsWith(talker)))).toEqual(expect.arrayContaining(talkers));
+    expect(readers().map((reader) => talkers.find((talker) => ownId(reader).startsWith(talker)))).toEqual(expect.arrayContaining(talkers));
     expect(readers()).toHaveLength(talkers.length);
     const settings = ofType('AWS::Lambda::Function').filter(([, fn]) => fn.Properties.Environment.Variables.ADYEN_SECRET_ARN);
     expect(settings.map(([fnId]) => fnId).sort()).toEqual(readers());
@@ -519,7 +520,7 @@ describe('acquirer', () => {
 
   test('notifications: POST /acquirer/adyen/notifications reaches its function; the processor reads the table stream, filtered, bounded retries, bisected, then its on-failure queue', () => {
     // Assess
-    expect(functionOfRoute(resources(), 'POST /acquirer/adyen/notifications')).toMatch(/^Routeacquirernotifications/);
+    expect(ownId(functionOfRoute(resources(), 'POST /acquirer/adyen/notifications')!)).toMatch(/^Routeacquirernotifications/);
     const table = ofType('AWS::DynamoDB::Table')[0][0];
     const [processor] = ofType('AWS::Lambda::Function').find(([id]) => id.startsWith('AcquirerNotificationProcessor'))!;
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
