@@ -70,6 +70,16 @@ export function acquirerWhen(stack: TestStack, pspReference: string, settled: (p
   }, what, 30_000);
 }
 
+/** What became of a dispute at the local Adyen (its test control): its status, the documents it got (size and digest), the reason it was defended with. */
+export async function disputeAtAcquirer(stack: TestStack, disputeReference: string) {
+  const response = await fetch(`${stack.acquirer.url}/_test/disputes/${disputeReference}`);
+  return (await response.json()) as {
+    status: string;
+    defenseReasonCode: string | null;
+    defenseDocuments: { defenseDocumentTypeCode: string; contentType: string; size: number; sha256: string }[];
+  };
+}
+
 /** POSTs one of the local Adyen's test controls. */
 export async function acquirerControl(stack: TestStack, path: string, body: unknown) {
   const response = await fetch(`${stack.acquirer.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
