@@ -138,5 +138,16 @@ export async function startLiveStack(env: Record<string, string> = {}) {
   return { stack, merchant, live: client(stack.baseUrl, merchant.live) };
 }
 
+/** One live stack for the tests of a `describe`: started before them (handed to `use`), stopped after them. */
+export function withLiveStack(use: (started: Awaited<ReturnType<typeof startLiveStack>>) => void, env: Record<string, string> = {}) {
+  let stack: TestStack | undefined;
+  beforeAll(async () => {
+    const started = await startLiveStack(env);
+    stack = started.stack;
+    use(started);
+  }, 120_000);
+  afterAll(() => stack?.stop());
+}
+
 /** A payment's chargebacks, as the API lists them. */
 export const chargebacksOf = async (live: Api, paymentId: string) => (await live.get(`/v1/payments/${paymentId}/chargebacks`)).body.data as any[];

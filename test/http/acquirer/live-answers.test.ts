@@ -3,7 +3,7 @@ import { LOCAL_MERCHANT_ACCOUNT } from '../../../bin/local/acquirer';
 import { ChargebackSchema } from '../../../shared/domain/chargebacks';
 import { outboxEvents } from '../../support/events';
 import { expectEnvelope } from '../../support/http';
-import { acquirerControl, chargebacksOf, disputeAtAcquirer, paidLivePayment, startLiveStack, waitFor } from '../../support/live';
+import { acquirerControl, chargebacksOf, disputeAtAcquirer, paidLivePayment, withLiveStack, waitFor } from '../../support/live';
 import type { Api, Merchant, TestStack } from '../../support/stack';
 
 /**
@@ -17,10 +17,7 @@ describe('live answers: the acquirer takes the answer first', () => {
   let merchant: Merchant;
   let live: Api;
 
-  beforeAll(async () => {
-    ({ stack, merchant, live } = await startLiveStack());
-  }, 120_000);
-  afterAll(() => stack?.stop());
+  withLiveStack((started) => ({ stack, merchant, live } = started));
 
   const PDF = Buffer.from('%PDF-1.4\n% proof of delivery\n%%EOF\n');
   const sha256 = (content: Buffer) => createHash('sha256').update(content).digest('hex');
