@@ -4,8 +4,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, type CfnBucke
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import type { DocumentAccess } from '../shared/api/operation';
-import { DOCUMENT_PREFIX } from '../shared/domain/dispute-documents';
-import { LIMITS } from '../shared/limits';
+import { DOCUMENT_PREFIX, documentUploadCors } from '../shared/domain/dispute-documents';
 import { resourceFinding } from './nag-findings';
 
 /** product-decisions §13: evidence documents are kept 2 years. */
@@ -34,6 +33,7 @@ export class EvidenceDocuments extends Construct {
     NagSuppressions.addResourceSuppressions(accessLogs, [
       { id: 'AwsSolutions-S1', reason: `Bucket ${accessLogs.node.path} holds the server access logs of the evidence documents' bucket; logging it into itself or a third bucket adds nothing.` },
     ]);
+    const uploads = documentUploadCors(props.dashboardOrigin);
     this.bucket = new Bucket(this, 'Bucket', {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       encryption: BucketEncryption.S3_MANAGED,
@@ -50,14 +50,7 @@ export class EvidenceDocuments extends Construct {
           noncurrentVersionExpiration: Duration.days(DOCUMENT_RETENTION_DAYS),
         },
       ],
-      cors: [
-        {
-          allowedOrigins: [props.dashboardOrigin],
-          allowedMethods: [HttpMethods.PUT],
-          allowedHeaders: ['content-type'],
-          maxAge: LIMITS.evidence.uploadSeconds,
-        },
-      ],
+      cors: [{ ...uploads, allowedMethods: uploads.allowedMethods.map((method) => HttpMethods[method]) }],
     });
   }
 

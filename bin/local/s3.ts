@@ -1,5 +1,6 @@
 import S3rver from '@20minutes/s3rver';
 import AWSAccount from '@20minutes/s3rver/lib/models/account';
+import { S3CorsConfiguration } from '@20minutes/s3rver/lib/models/config';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -21,6 +22,16 @@ export interface LocalS3 {
   allowAccessKey(accessKeyId: string, secretAccessKey: string): void;
   /** Creates a bucket (artifact mode: the template's), unless it exists. */
   createBucket(name: string): Promise<void>;
+  /** Sets a bucket's CORS rules, replacing any it had (S3's PutBucketCors). */
+  setCors(bucket: string, rules: CorsRule[]): Promise<void>;
+}
+
+/** One CORS rule of a bucket, in CDK's words (lib/documents.ts). */
+export interface CorsRule {
+  allowedOrigins: string[];
+  allowedMethods: readonly string[];
+  allowedHeaders?: string[];
+  maxAge?: number;
 }
 
 export const DEFAULT_S3_PORT = 4568;
@@ -53,9 +64,23 @@ export async function startLocalS3(options: { port?: number; dataDir: string; bu
       // (CreateBucket), which the service never makes.
       if (!(await server.store.getBucket(name))) await server.store.putBucket(name);
     },
+    async setCors(bucket, rules) {
+      // As `configureBuckets` does with a configuration's XML: through the store, as the SDK's bucket-level calls are refused.
+      await server.store.putSubresource(bucket, undefined, S3CorsConfiguration.validate(corsXml(rules)));
+    },
     async stop() {
       await server.close();
       if (inMemory) rmSync(directory, { recursive: true, force: true });
     },
   };
+}
+
+const xmlText = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** S3's CORSConfiguration document of the rules. */
+function corsXml(rules: CorsRule[]): string {
+  const elements = (name: string, values: readonly (string | number)[] = []) => values.map((value) => `<${name}>${xmlText(String(value))}</${name}>`).join('');
+  const rule = (cors: CorsRule) =>
+    `<CORSRule>${elements('AllowedOrigin', cors.allowedOrigins)}${elements('AllowedMethod', cors.allowedMethods)}${elements('AllowedHeader', cors.allowedHeaders)}${elements('MaxAgeSeconds', cors.maxAge === undefined ? [] : [cors.maxAge])}</CORSRule>`;
+  return `<CORSConfiguration>${rules.map(rule).join('')}</CORSConfiguration>`;
 }

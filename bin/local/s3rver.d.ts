@@ -13,8 +13,8 @@ declare module '@20minutes/s3rver' {
 
   export default class S3rver {
     constructor(options: S3rverOptions);
-    /** Its file store: what `configureBuckets` creates buckets with. */
-    store: { getBucket(name: string): Promise<unknown>; putBucket(name: string): Promise<unknown> };
+    /** Its file store: what `configureBuckets` creates buckets and keeps their configurations with. */
+    store: { getBucket(name: string): Promise<unknown>; putBucket(name: string): Promise<unknown>; putSubresource(bucket: string, key: undefined, config: unknown): Promise<void> };
     run(): Promise<AddressInfo>;
     close(): Promise<void>;
   }
@@ -24,4 +24,9 @@ declare module '@20minutes/s3rver' {
 declare module '@20minutes/s3rver/lib/models/account' {
   const AWSAccount: { DUMMY_ACCOUNT: { createKeyPair(accessKeyId: string, secretAccessKey: string): void } };
   export = AWSAccount;
+}
+
+/** Its bucket configurations, as `configureBuckets` reads them from XML (S3's own shape). */
+declare module '@20minutes/s3rver/lib/models/config' {
+  export const S3CorsConfiguration: { validate(xml: string): unknown };
 }

@@ -6,6 +6,7 @@ import { createDirectory } from '../../shared/db/directory';
 import { routes, unmatchedRouteHandler } from '../../shared/api';
 import { methodsOf } from '../../shared/api/operation';
 import { SCOPES } from '../../shared/auth/principal';
+import { documentUploadCors } from '../../shared/domain/dispute-documents';
 import type { LocalAcquirer } from './adyen';
 import { LOCAL_MERCHANT_ACCOUNT, planLocalAcquirer, startNotificationMapping, type LocalAcquirerPlan } from './acquirer';
 import { startArtifactFunctions, type ArtifactFunctions } from './artifacts/functions';
@@ -13,7 +14,7 @@ import { backgroundTasks } from './background';
 import { freePort } from './free-port';
 import { localSecrets, startLocalSecretsManager } from './secrets-manager';
 import { ensureDynamoDbLocal, ensureTable, type RunningDynamoDb } from './dynamodb-local';
-import { LOCAL_DOCUMENTS_BUCKET, startLocalS3 } from './s3';
+import { LOCAL_DOCUMENTS_BUCKET, startLocalS3, type LocalS3 } from './s3';
 import type { LocalFunctions, RouteInvoker } from './functions';
 import { createConcurrencyLimit, defaultEnvironmentsPerFunction, inProcessRoute, refuseCallsPastDeadline } from './invocation';
 import { startApiServer, type LocalApiServer } from './http-server';
@@ -86,7 +87,7 @@ export function sourceRoutes(environmentsPerFunction = defaultEnvironmentsPerFun
  * pipeline and the acquirer notifications' stream mapping in-process too. The acquirer's secret
  * is read as in AWS (ADYEN_SECRET_ARN), from a local Secrets Manager (SECRETS_MANAGER_ENDPOINT).
  */
-async function sourceFunctions(options: LocalStackOptions, acquirer: LocalAcquirerPlan): Promise<LocalFunctions> {
+async function sourceFunctions(options: LocalStackOptions, acquirer: LocalAcquirerPlan, s3: LocalS3, apiUrl: () => string): Promise<LocalFunctions> {
   await ensureTable(options.dynamodbEndpoint, options.tableName);
   const secretsManager = await startLocalSecretsManager(localSecrets([acquirer.secret]));
   process.env.SECRETS_MANAGER_ENDPOINT = secretsManager.url;
@@ -103,6 +104,7 @@ async function sourceFunctions(options: LocalStackOptions, acquirer: LocalAcquir
       stoppers.push(await startNotificationMapping({ endpoint: options.dynamodbEndpoint, tableName: options.tableName, dataDir: options.dataDir }));
     },
     runMinuteJobs: () => runJobsOnce(options),
+    allowBrowserUploads: () => s3.setCors(LOCAL_DOCUMENTS_BUCKET, [documentUploadCors(apiUrl())]),
     async stop() {
       for (const stop of stoppers.reverse()) await stop();
     },
@@ -134,6 +136,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     process.env.S3_ENDPOINT = s3.url;
     process.env.DOCUMENTS_BUCKET ??= LOCAL_DOCUMENTS_BUCKET;
     const acquirer = planLocalAcquirer(options.acquirerPort || (await freePort()));
+    // The API's public base URL, once it listens: the dashboard's origin, the template's ApiEndpoint.
+    const apiUrl = () => configuredBaseUrl ?? `http://127.0.0.1:${api!.port}`;
     const artifacts = options.artifacts
       ? await startArtifactFunctions({
           dir: options.artifacts,
@@ -143,11 +147,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
           dataDir: options.dataDir,
           maxWorkersPerFunction: options.maxWorkersPerFunction,
           logDir: options.logDir,
-          apiUrl: () => configuredBaseUrl ?? `http://127.0.0.1:${api!.port}`,
+          apiUrl,
           acquirerSecret: acquirer.secret.value,
         })
       : undefined;
-    const functions = artifacts ?? (await sourceFunctions(local, acquirer));
+    const functions = artifacts ?? (await sourceFunctions(local, acquirer, s3, apiUrl));
     stoppers.push(functions.stop);
     api = await startApiServer({
       routes: functions.routes,
@@ -160,7 +164,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       },
     });
     stoppers.push(api.close);
-    const baseUrl = configuredBaseUrl ?? `http://127.0.0.1:${api.port}`;
+    const baseUrl = apiUrl();
+    await functions.allowBrowserUploads();
     const localAdyen: LocalAcquirer = await acquirer.start(`${baseUrl}/acquirer/adyen/notifications`).catch((error: NodeJS.ErrnoException) => {
       throw error.code === 'EADDRINUSE' ? new Error(`ACQUIRER_PORT ${acquirer.port} is in use: set ACQUIRER_PORT to a free port for the local Adyen`) : error;
     });

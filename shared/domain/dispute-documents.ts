@@ -1,6 +1,7 @@
 import * as z from '../zod';
 import type { Mode } from '../auth/principal';
 import { BusinessRuleError } from '../errors';
+import { LIMITS } from '../limits';
 import { DatetimeSchema, isoMillis } from '../time';
 import type { DefenseDocumentRequirement, DefenseReason } from './acquirer';
 import { DOCUMENT_CONTENT_TYPES, type DocumentContentType } from './chargebacks';
@@ -34,6 +35,18 @@ export const documentObjectKey = (document: Pick<DisputeDocument, 'id' | 'charge
 
 /** The prefix every document object is under (the grants of lib/documents.ts name it). */
 export const DOCUMENT_PREFIX = 'documents/';
+
+/**
+ * The CORS rule of the documents' bucket (lib/documents.ts; the local S3 takes the same): the
+ * dashboard's page PUTs a file to its presigned URL straight from the merchant's browser, with
+ * the Content-Type the URL is signed for; a preflight holds as long as an upload URL does.
+ */
+export const documentUploadCors = (dashboardOrigin: string) => ({
+  allowedOrigins: [dashboardOrigin],
+  allowedMethods: ['PUT'] as const,
+  allowedHeaders: ['content-type'],
+  maxAge: LIMITS.evidence.uploadSeconds,
+});
 
 /** What the store says of an object, when it exists. */
 export interface StoredObject {
