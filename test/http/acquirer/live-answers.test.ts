@@ -31,6 +31,18 @@ describe('live answers: the acquirer takes the answer first', () => {
     return { chargeback, disputeReference: raised.body.disputePspReference as string };
   }
 
+  /**
+   * Each test answers a chargeback of its own. Opening one takes a live payment's whole way
+   * (checkout, hosted page, notifications, capture, then the dispute's notifications): the file
+   * opens them all before its tests, one after another, within one deadline; a test that finds
+   * none left opens its own.
+   */
+  const opened: Awaited<ReturnType<typeof openLiveChargeback>>[] = [];
+  beforeAll(async () => {
+    for (let test = 0; test < 6; test++) opened.push(await openLiveChargeback());
+  }, 240_000);
+  const liveChargeback = async () => opened.shift() ?? openLiveChargeback();
+
   /** An evidence document of the chargeback, uploaded with the presigned URL as a merchant's browser would. */
   async function uploadedDocument(chargebackId: string, content = PDF, contentType = 'application/pdf') {
     const declared = await live.post(`/v1/chargebacks/${chargebackId}/documents`, { filename: 'delivery.pdf', content_type: contentType, size: content.length });
@@ -47,7 +59,7 @@ describe('live answers: the acquirer takes the answer first', () => {
 
   test('live accept: Adyen accepts the dispute first, then the chargeback is accepted with its event', async () => {
     // Prepare
-    const { chargeback, disputeReference } = await openLiveChargeback();
+    const { chargeback, disputeReference } = await liveChargeback();
     // Act
     const result = await accept(chargeback.id);
     // Assess
@@ -60,7 +72,7 @@ describe('live answers: the acquirer takes the answer first', () => {
 
   test('live dispute: Adyen gets each document (its content, as DefenseMaterial) and the defense with its generic reason, then the chargeback is disputed with {submitted_at, evidence}', async () => {
     // Prepare
-    const { chargeback, disputeReference } = await openLiveChargeback();
+    const { chargeback, disputeReference } = await liveChargeback();
     const documentId = await uploadedDocument(chargeback.id);
     const evidence = { product_description: 'A concert ticket, scanned at the door', shipping_tracking_number: 'JJD000390007770001', documents: [documentId] };
     // Act
@@ -84,7 +96,7 @@ describe('live answers: the acquirer takes the answer first', () => {
     ['dispute', (id: string, documentId: string) => dispute(id, { refund_policy: 'No refunds after the show', documents: [documentId] }), 'disputed'],
   ] as const)('live %s: Adyen unreachable -> 503 with Retry-After, the chargeback stays open (no event, nothing at Adyen); the retry once Adyen answers goes through', async (_answer, answer, answered) => {
     // Prepare
-    const { chargeback, disputeReference } = await openLiveChargeback();
+    const { chargeback, disputeReference } = await liveChargeback();
     const documentId = await uploadedDocument(chargeback.id);
     expect((await acquirerControl(stack, `/_test/disputes/${disputeReference}/unreachable`, { requests: 1 })).status).toBe(200);
     // Act
@@ -102,7 +114,7 @@ describe('live answers: the acquirer takes the answer first', () => {
 
   test('live accept and dispute: Adyen refuses (the dispute was accepted in its Customer Area) -> 422 envelope naming the refusal, the chargeback unchanged', async () => {
     // Prepare
-    const { chargeback, disputeReference } = await openLiveChargeback();
+    const { chargeback, disputeReference } = await liveChargeback();
     const documentId = await uploadedDocument(chargeback.id);
     const customerArea = await fetch(`${stack.acquirer.url}/ca/services/DisputeService/v30/acceptDispute`, {
       method: 'POST',
@@ -121,7 +133,7 @@ describe('live answers: the acquirer takes the answer first', () => {
 
   test('live dispute: a document Adyen does not take (a PNG) -> 422 envelope, nothing defended there, the chargeback still open', async () => {
     // Prepare
-    const { chargeback, disputeReference } = await openLiveChargeback();
+    const { chargeback, disputeReference } = await liveChargeback();
     const png = Buffer.from('\x89PNG\r\n\x1a\n screenshot');
     const documentId = await uploadedDocument(chargeback.id, png, 'image/png');
     // Act
