@@ -1,6 +1,7 @@
 import * as z from '../zod';
 import type { Mode } from '../auth/principal';
 import { BusinessRuleError } from '../errors';
+import { LIMITS } from '../limits';
 import { DatetimeSchema, isoMillis } from '../time';
 import type { DefenseReason } from './acquirer';
 import { DOCUMENT_CONTENT_TYPES, type DocumentContentType } from './chargebacks';
@@ -34,6 +35,12 @@ export const documentObjectKey = (document: Pick<DisputeDocument, 'id' | 'charge
 
 /** The prefix every document object is under (the grants of lib/documents.ts name it). */
 export const DOCUMENT_PREFIX = 'documents/';
+
+/**
+ * The CORS rule of the documents' bucket, for the dashboard's origin only: its page's script
+ * PUTs each file with its presigned upload (lib/documents.ts; the local S3 the same, bin/local/s3.ts).
+ */
+export const DOCUMENT_UPLOAD_CORS = { methods: ['PUT'], headers: ['content-type'], maxAgeSeconds: LIMITS.evidence.uploadSeconds } as const;
 
 /** What the store says of an object, when it exists. */
 export interface StoredObject {
