@@ -82,6 +82,8 @@ export const EVIDENCE_SCRIPT = `(() => {
     if (!declared.ok) throw new Error(file.name + ': ' + answer.detail);
     const headers = Object.entries(answer.upload.headers).filter(([name]) => name.toLowerCase() !== 'content-length');
     const sent = await fetch(answer.upload.url, { method: answer.upload.method, headers, body: file });
+    // Read to its end: an answer still open when the form is sent would be cut off.
+    await sent.text();
     if (!sent.ok) throw new Error(file.name + ' could not be uploaded (' + sent.status + '): choose it again');
     add(answer.id, file.name);
   }
@@ -173,7 +175,7 @@ function disputeRecord(chargeback: Chargeback): string {
   return titledSection(
     'disputed',
     'Dispute',
-    `<dl>
+    `<dl class="stacked">
 <dt>Submitted</dt><dd>${time(dispute.submitted_at)}</dd>
 ${texts.join('\n')}
 <dt>Documents</dt><dd data-field="${DOCUMENTS_FIELD}">${documents.length ? documents.map(code).join('<br>') : 'none'}</dd>
