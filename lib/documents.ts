@@ -4,7 +4,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, type CfnBucke
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import type { DocumentAccess } from '../shared/api/operation';
-import { DOCUMENT_PREFIX, documentUploadCors } from '../shared/domain/dispute-documents';
+import { DOCUMENT_PREFIX, DOCUMENT_UPLOAD_CORS } from '../shared/domain/dispute-documents';
 import { resourceFinding } from './nag-findings';
 
 /** product-decisions §13: evidence documents are kept 2 years. */
@@ -33,7 +33,6 @@ export class EvidenceDocuments extends Construct {
     NagSuppressions.addResourceSuppressions(accessLogs, [
       { id: 'AwsSolutions-S1', reason: `Bucket ${accessLogs.node.path} holds the server access logs of the evidence documents' bucket; logging it into itself or a third bucket adds nothing.` },
     ]);
-    const uploads = documentUploadCors(props.dashboardOrigin);
     this.bucket = new Bucket(this, 'Bucket', {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       encryption: BucketEncryption.S3_MANAGED,
@@ -50,7 +49,14 @@ export class EvidenceDocuments extends Construct {
           noncurrentVersionExpiration: Duration.days(DOCUMENT_RETENTION_DAYS),
         },
       ],
-      cors: [{ ...uploads, allowedMethods: uploads.allowedMethods.map((method) => HttpMethods[method]) }],
+      cors: [
+        {
+          allowedOrigins: [props.dashboardOrigin],
+          allowedMethods: DOCUMENT_UPLOAD_CORS.methods.map((method) => HttpMethods[method]),
+          allowedHeaders: [...DOCUMENT_UPLOAD_CORS.headers],
+          maxAge: DOCUMENT_UPLOAD_CORS.maxAgeSeconds,
+        },
+      ],
     });
   }
 
@@ -60,7 +66,7 @@ export class EvidenceDocuments extends Construct {
    * of a version) them there, and may list the bucket, without which S3 answers a missing object
    * with 403 rather than 404.
    */
-  grant(grantee: IGrantable & Construct, access: DocumentAccess): void {
+  grant(grantee: IGrantable & Construct, access: Exclude<DocumentAccess, 'origin'>): void {
     const objects = this.bucket.arnForObjects(`${DOCUMENT_PREFIX}*`);
     const statements =
       access === 'upload'

@@ -13,8 +13,12 @@ declare module '@20minutes/s3rver' {
 
   export default class S3rver {
     constructor(options: S3rverOptions);
-    /** Its file store: what `configureBuckets` creates buckets and keeps their configurations with. */
-    store: { getBucket(name: string): Promise<unknown>; putBucket(name: string): Promise<unknown>; putSubresource(bucket: string, key: undefined, config: unknown): Promise<void> };
+    /** Its file store: what `configureBuckets` creates buckets with. */
+    store: {
+      getBucket(name: string): Promise<unknown>;
+      putBucket(name: string): Promise<unknown>;
+      putSubresource(bucket: string, key: undefined, config: unknown): Promise<void>;
+    };
     run(): Promise<AddressInfo>;
     close(): Promise<void>;
   }
@@ -26,7 +30,7 @@ declare module '@20minutes/s3rver/lib/models/account' {
   export = AWSAccount;
 }
 
-/** Its bucket configurations, as `configureBuckets` reads them from XML (S3's own shape). */
+/** Its bucket configurations (CORS): parsed from their XML as S3 takes them. */
 declare module '@20minutes/s3rver/lib/models/config' {
-  export const S3CorsConfiguration: { validate(xml: string): unknown };
+  export function getConfigModel(type: 'cors'): { validate(xml: string): unknown };
 }

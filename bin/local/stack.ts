@@ -1,3 +1,4 @@
+import { configuredUrls } from '../../shared/config';
 import type { AdyenSecret } from '../../shared/acquirer/adyen-secret';
 import { createDocumentClient, documentClient } from '../../shared/db/client';
 import { runAllJobs } from '../../shared/jobs';
@@ -6,7 +7,6 @@ import { createDirectory } from '../../shared/db/directory';
 import { routes, unmatchedRouteHandler } from '../../shared/api';
 import { methodsOf } from '../../shared/api/operation';
 import { SCOPES } from '../../shared/auth/principal';
-import { documentUploadCors } from '../../shared/domain/dispute-documents';
 import type { LocalAcquirer } from './adyen';
 import { LOCAL_MERCHANT_ACCOUNT, planLocalAcquirer, startNotificationMapping, type LocalAcquirerPlan } from './acquirer';
 import { startArtifactFunctions, type ArtifactFunctions } from './artifacts/functions';
@@ -14,7 +14,7 @@ import { backgroundTasks } from './background';
 import { freePort } from './free-port';
 import { localSecrets, startLocalSecretsManager } from './secrets-manager';
 import { ensureDynamoDbLocal, ensureTable, type RunningDynamoDb } from './dynamodb-local';
-import { LOCAL_DOCUMENTS_BUCKET, startLocalS3, type LocalS3 } from './s3';
+import { LOCAL_DOCUMENTS_BUCKET, startLocalS3 } from './s3';
 import type { LocalFunctions, RouteInvoker } from './functions';
 import { createConcurrencyLimit, defaultEnvironmentsPerFunction, inProcessRoute, refuseCallsPastDeadline } from './invocation';
 import { startApiServer, type LocalApiServer } from './http-server';
@@ -87,7 +87,7 @@ export function sourceRoutes(environmentsPerFunction = defaultEnvironmentsPerFun
  * pipeline and the acquirer notifications' stream mapping in-process too. The acquirer's secret
  * is read as in AWS (ADYEN_SECRET_ARN), from a local Secrets Manager (SECRETS_MANAGER_ENDPOINT).
  */
-async function sourceFunctions(options: LocalStackOptions, acquirer: LocalAcquirerPlan, s3: LocalS3, apiUrl: () => string): Promise<LocalFunctions> {
+async function sourceFunctions(options: LocalStackOptions, acquirer: LocalAcquirerPlan): Promise<LocalFunctions> {
   await ensureTable(options.dynamodbEndpoint, options.tableName);
   const secretsManager = await startLocalSecretsManager(localSecrets([acquirer.secret]));
   process.env.SECRETS_MANAGER_ENDPOINT = secretsManager.url;
@@ -104,7 +104,6 @@ async function sourceFunctions(options: LocalStackOptions, acquirer: LocalAcquir
       stoppers.push(await startNotificationMapping({ endpoint: options.dynamodbEndpoint, tableName: options.tableName, dataDir: options.dataDir }));
     },
     runMinuteJobs: () => runJobsOnce(options),
-    allowBrowserUploads: () => s3.setCors(LOCAL_DOCUMENTS_BUCKET, [documentUploadCors(apiUrl())]),
     async stop() {
       for (const stop of stoppers.reverse()) await stop();
     },
@@ -136,8 +135,6 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     process.env.S3_ENDPOINT = s3.url;
     process.env.DOCUMENTS_BUCKET ??= LOCAL_DOCUMENTS_BUCKET;
     const acquirer = planLocalAcquirer(options.acquirerPort || (await freePort()));
-    // The API's public base URL, once it listens: the dashboard's origin, the template's ApiEndpoint.
-    const apiUrl = () => configuredBaseUrl ?? `http://127.0.0.1:${api!.port}`;
     const artifacts = options.artifacts
       ? await startArtifactFunctions({
           dir: options.artifacts,
@@ -147,11 +144,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
           dataDir: options.dataDir,
           maxWorkersPerFunction: options.maxWorkersPerFunction,
           logDir: options.logDir,
-          apiUrl,
+          apiUrl: () => configuredBaseUrl ?? `http://127.0.0.1:${api!.port}`,
           acquirerSecret: acquirer.secret.value,
         })
       : undefined;
-    const functions = artifacts ?? (await sourceFunctions(local, acquirer, s3, apiUrl));
+    const functions = artifacts ?? (await sourceFunctions(local, acquirer));
     stoppers.push(functions.stop);
     api = await startApiServer({
       routes: functions.routes,
@@ -164,8 +161,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       },
     });
     stoppers.push(api.close);
-    const baseUrl = apiUrl();
-    await functions.allowBrowserUploads();
+    const baseUrl = configuredBaseUrl ?? `http://127.0.0.1:${api.port}`;
+    // The dashboard's page uploads evidence documents from its origin straight to the bucket.
+    await s3.allowUploadsFrom(new URL(configuredUrls().dashboard).origin);
     const localAdyen: LocalAcquirer = await acquirer.start(`${baseUrl}/acquirer/adyen/notifications`).catch((error: NodeJS.ErrnoException) => {
       throw error.code === 'EADDRINUSE' ? new Error(`ACQUIRER_PORT ${acquirer.port} is in use: set ACQUIRER_PORT to a free port for the local Adyen`) : error;
     });

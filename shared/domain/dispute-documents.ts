@@ -37,16 +37,10 @@ export const documentObjectKey = (document: Pick<DisputeDocument, 'id' | 'charge
 export const DOCUMENT_PREFIX = 'documents/';
 
 /**
- * The CORS rule of the documents' bucket (lib/documents.ts; the local S3 takes the same): the
- * dashboard's page PUTs a file to its presigned URL straight from the merchant's browser, with
- * the Content-Type the URL is signed for; a preflight holds as long as an upload URL does.
+ * The CORS rule of the documents' bucket, for the dashboard's origin only: its page's script
+ * PUTs each file with its presigned upload (lib/documents.ts; the local S3 the same, bin/local/s3.ts).
  */
-export const documentUploadCors = (dashboardOrigin: string) => ({
-  allowedOrigins: [dashboardOrigin],
-  allowedMethods: ['PUT'] as const,
-  allowedHeaders: ['content-type'],
-  maxAge: LIMITS.evidence.uploadSeconds,
-});
+export const DOCUMENT_UPLOAD_CORS = { methods: ['PUT'], headers: ['content-type'], maxAgeSeconds: LIMITS.evidence.uploadSeconds } as const;
 
 /** What the store says of an object, when it exists. */
 export interface StoredObject {

@@ -4,7 +4,7 @@ import { AWS_LIMITS } from '../../../shared/aws-limits';
 import { logger } from '../../../shared/observability/logger';
 import { LOCAL_WEBHOOK_SETTINGS, retryPolicyVariables } from '../../../shared/webhooks/settings';
 import { freePort } from '../free-port';
-import type { CorsRule, LocalS3 } from '../s3';
+import type { LocalS3 } from '../s3';
 import { defaultEnvironmentsPerFunction } from '../invocation';
 import { DEFAULT_ROUTE_KEY, type LocalFunctions } from '../functions';
 import { readRoutes, routeHandler } from './api-gateway';
@@ -321,13 +321,6 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
       }
     },
     runMinuteJobs: () => eventBridge.fireSchedules(),
-    async allowBrowserUploads() {
-      // The template's own rules, resolved (their origin is the API's endpoint, known now).
-      for (const [logicalId, bucket] of resourcesOfType(stack, 'AWS::S3::Bucket')) {
-        const cors = bucket.Properties?.CorsConfiguration;
-        if (cors) await options.s3.setCors(nameOf(logicalId), (resolve(cors) as { CorsRules: TemplateCorsRule[] }).CorsRules.map(corsRuleOf));
-      }
-    },
     stats: () => Object.fromEntries([...pools.values()].map((pool) => [pool.spec.name, pool.stats()])),
     functionOfRoute(routeKey) {
       const route = routes.find((candidate) => candidate.key === routeKey);
@@ -344,13 +337,3 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
     },
   };
 }
-
-/** A CorsRule of an AWS::S3::Bucket's CorsConfiguration, resolved. */
-interface TemplateCorsRule {
-  AllowedOrigins: string[];
-  AllowedMethods: string[];
-  AllowedHeaders?: string[];
-  MaxAge?: number;
-}
-
-const corsRuleOf = (rule: TemplateCorsRule): CorsRule => ({ allowedOrigins: rule.AllowedOrigins, allowedMethods: rule.AllowedMethods, allowedHeaders: rule.AllowedHeaders, maxAge: rule.MaxAge });

@@ -8,7 +8,6 @@ import { DisputeDocumentSchema } from '../../../shared/domain/dispute-documents'
 import { newId } from '../../../shared/ids';
 import { LIMITS } from '../../../shared/limits';
 import { isoMillis } from '../../../shared/time';
-import { browserAvailable, launchBrowser } from '../../support/browser';
 import { outboxEvents } from '../../support/events';
 import { storePaidPayment } from '../../support/payments';
 import { client, expectEnvelope } from '../../support/http';
@@ -291,42 +290,6 @@ describe('documents: POST /v1/chargebacks/:id/documents', () => {
     const overdue = await openChargeback(merchant, { deadline_at: isoMillis(Date.now() - 1000) });
     expectEnvelope(await declare(accepted.id), 422, 'status');
     expectEnvelope(await declare(overdue.id), 422, 'status');
-  });
-});
-
-const describeBrowser = browserAvailable() ? describe : describe.skip;
-
-describeBrowser('documents: a browser uploads with the presigned URL (the bucket\'s CORS rule)', () => {
-  test("documents: a page of the API's origin, the dashboard's, uploads the file and the dispute takes it; a page of another origin is refused by the store", async () => {
-    // Prepare
-    const chargeback = await openChargeback();
-    const [ours, theirs] = [(await declare(chargeback.id)).body, (await declare(chargeback.id)).body];
-    const browser = await launchBrowser();
-    try {
-      const page = await browser.newPage();
-      /** The PUT the dashboard's page sends: the presigned URL, its headers (Content-Length is the browser's to set), the file. */
-      const putFrom = async (origin: string, upload: { url: string; method: string; headers: Record<string, string> }) => {
-        await page.goto(`${origin}/docs`);
-        return page.evaluate(
-          async ({ url, method, contentType, bytes }) => {
-            try {
-              return (await fetch(url, { method, headers: { 'Content-Type': contentType }, body: new Uint8Array(bytes) })).status;
-            } catch (error) {
-              return String(error);
-            }
-          },
-          { url: upload.url, method: upload.method, contentType: upload.headers['Content-Type'], bytes: [...PDF] },
-        );
-      };
-      // Act
-      const fromDashboard = await putFrom(stack.baseUrl, ours.upload);
-      const fromElsewhere = await putFrom(stack.baseUrl.replace('127.0.0.1', 'localhost'), theirs.upload);
-      // Assess
-      expect([fromDashboard, fromElsewhere]).toEqual([200, 'TypeError: Failed to fetch']);
-      expect((await dispute(chargeback.id, { documents: [ours.id] })).status).toBe(200);
-    } finally {
-      await browser.close();
-    }
   });
 });
 
