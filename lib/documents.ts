@@ -4,8 +4,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, type CfnBucke
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import type { DocumentAccess } from '../shared/api/operation';
-import { DOCUMENT_PREFIX } from '../shared/domain/dispute-documents';
-import { LIMITS } from '../shared/limits';
+import { DOCUMENT_PREFIX, DOCUMENT_UPLOAD_CORS } from '../shared/domain/dispute-documents';
 import { resourceFinding } from './nag-findings';
 
 /** product-decisions §13: evidence documents are kept 2 years. */
@@ -53,9 +52,9 @@ export class EvidenceDocuments extends Construct {
       cors: [
         {
           allowedOrigins: [props.dashboardOrigin],
-          allowedMethods: [HttpMethods.PUT],
-          allowedHeaders: ['content-type'],
-          maxAge: LIMITS.evidence.uploadSeconds,
+          allowedMethods: DOCUMENT_UPLOAD_CORS.methods.map((method) => HttpMethods[method]),
+          allowedHeaders: [...DOCUMENT_UPLOAD_CORS.headers],
+          maxAge: DOCUMENT_UPLOAD_CORS.maxAgeSeconds,
         },
       ],
     });
@@ -67,7 +66,7 @@ export class EvidenceDocuments extends Construct {
    * of a version) them there, and may list the bucket, without which S3 answers a missing object
    * with 403 rather than 404.
    */
-  grant(grantee: IGrantable & Construct, access: DocumentAccess): void {
+  grant(grantee: IGrantable & Construct, access: Exclude<DocumentAccess, 'origin'>): void {
     const objects = this.bucket.arnForObjects(`${DOCUMENT_PREFIX}*`);
     const statements =
       access === 'upload'

@@ -15,7 +15,7 @@ import {
 import { Function as LambdaFunction, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { DIMENSION, METRIC, METRICS_NAMESPACE, SERVICE_NAME } from '../shared/observability/catalog';
+import { ACQUIRER_CALLS, DIMENSION, METRIC, METRICS_NAMESPACE, SERVICE_NAME } from '../shared/observability/catalog';
 
 export interface MonitoringProps {
   /** The stack whose functions it watches (it lives in a stack of its own). */
@@ -181,8 +181,8 @@ export class Monitoring extends Construct {
       evaluationPeriods: 1,
       comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
     });
-    alarm('AcquirerUnavailable', 'Calls to the acquirer (sessions, captures, cancels, refunds) fail as unreachable, in 3 of the last 3 five-minute periods.', {
-      metric: sumOver(METRIC.acquirerUnavailable, DIMENSION.operation, ['session', 'capture', 'cancel', 'refund']),
+    alarm('AcquirerUnavailable', 'Calls to the acquirer (sessions, captures, cancels, refunds, dispute answers) fail as unreachable, in 3 of the last 3 five-minute periods.', {
+      metric: sumOver(METRIC.acquirerUnavailable, DIMENSION.operation, [...ACQUIRER_CALLS]),
       threshold: 5,
       evaluationPeriods: 3,
       comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,

@@ -66,7 +66,7 @@ export class RouteArea extends NestedStack {
       }).function;
       if (route.table === 'write') props.table.grantReadWriteData(fn);
       else if (route.table === 'read') props.table.grantReadData(fn);
-      if (route.documents) props.documents.grant(fn, route.documents);
+      if (route.documents && route.documents !== 'origin') props.documents.grant(fn, route.documents);
       if (route.acquirer) props.acquirer.connect(fn);
       // One invoke permission per function, whatever its methods: a permission per route would add a resource for each HEAD route.
       const integration = new HttpLambdaIntegration(`Integration-${route.handler}`, fn, { scopePermissionToRoute: false });

@@ -27,7 +27,5 @@ export interface LocalFunctions {
   startBackground(): Promise<void>;
   /** Every minute job once now, as the schedule would run them (tests need not wait a minute). */
   runMinuteJobs(): Promise<void>;
-  /** Every minute job once now, as the schedule would run them (tests need not wait a minute). */
-  runMinuteJobs(): Promise<void>;
   stop(): Promise<void>;
 }

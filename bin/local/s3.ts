@@ -1,9 +1,11 @@
 import S3rver from '@20minutes/s3rver';
 import AWSAccount from '@20minutes/s3rver/lib/models/account';
+import { getConfigModel } from '@20minutes/s3rver/lib/models/config';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { localAwsConfig } from '../../shared/db/client';
+import { DOCUMENT_UPLOAD_CORS } from '../../shared/domain/dispute-documents';
 
 /**
  * The local stack's S3 (product-decisions §13): @20minutes/s3rver, an S3-compatible server
@@ -21,7 +23,14 @@ export interface LocalS3 {
   allowAccessKey(accessKeyId: string, secretAccessKey: string): void;
   /** Creates a bucket (artifact mode: the template's), unless it exists. */
   createBucket(name: string): Promise<void>;
+  /** Gives every bucket the documents' CORS rule for `origin` (the dashboard's, known once the stack listens), as the stack's bucket has it. */
+  allowUploadsFrom(origin: string): Promise<void>;
 }
+
+/** DOCUMENT_UPLOAD_CORS as S3's PutBucketCors XML. */
+const corsXml = (origin: string) =>
+  `<CORSConfiguration><CORSRule><AllowedOrigin>${origin}</AllowedOrigin>${DOCUMENT_UPLOAD_CORS.methods.map((method) => `<AllowedMethod>${method}</AllowedMethod>`).join('')}` +
+  `${DOCUMENT_UPLOAD_CORS.headers.map((header) => `<AllowedHeader>${header}</AllowedHeader>`).join('')}<MaxAgeSeconds>${DOCUMENT_UPLOAD_CORS.maxAgeSeconds}</MaxAgeSeconds></CORSRule></CORSConfiguration>`;
 
 export const DEFAULT_S3_PORT = 4568;
 
@@ -41,6 +50,7 @@ export async function startLocalS3(options: { port?: number; dataDir: string; bu
     configureBuckets: options.buckets.map((name) => ({ name })),
   });
   const { port } = await server.run();
+  const buckets = new Set(options.buckets);
   const allowAccessKey = (accessKeyId: string, secretAccessKey: string) => AWSAccount.DUMMY_ACCOUNT.createKeyPair(accessKeyId, secretAccessKey);
   // Source mode's clients sign with the local stack's static credentials.
   const { accessKeyId, secretAccessKey } = localAwsConfig('').credentials;
@@ -52,6 +62,10 @@ export async function startLocalS3(options: { port?: number; dataDir: string; bu
       // As its own `configureBuckets` does: its SigV4 check refuses the SDK's bucket-level calls
       // (CreateBucket), which the service never makes.
       if (!(await server.store.getBucket(name))) await server.store.putBucket(name);
+      buckets.add(name);
+    },
+    async allowUploadsFrom(origin) {
+      for (const name of buckets) await server.store.putSubresource(name, undefined, getConfigModel('cors').validate(corsXml(origin)));
     },
     async stop() {
       await server.close();

@@ -14,7 +14,11 @@ declare module '@20minutes/s3rver' {
   export default class S3rver {
     constructor(options: S3rverOptions);
     /** Its file store: what `configureBuckets` creates buckets with. */
-    store: { getBucket(name: string): Promise<unknown>; putBucket(name: string): Promise<unknown> };
+    store: {
+      getBucket(name: string): Promise<unknown>;
+      putBucket(name: string): Promise<unknown>;
+      putSubresource(bucket: string, key: undefined, config: unknown): Promise<void>;
+    };
     run(): Promise<AddressInfo>;
     close(): Promise<void>;
   }
@@ -24,4 +28,9 @@ declare module '@20minutes/s3rver' {
 declare module '@20minutes/s3rver/lib/models/account' {
   const AWSAccount: { DUMMY_ACCOUNT: { createKeyPair(accessKeyId: string, secretAccessKey: string): void } };
   export = AWSAccount;
+}
+
+/** Its bucket configurations (CORS): parsed from their XML as S3 takes them. */
+declare module '@20minutes/s3rver/lib/models/config' {
+  export function getConfigModel(type: 'cors'): { validate(xml: string): unknown };
 }

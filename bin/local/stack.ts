@@ -1,3 +1,4 @@
+import { configuredUrls } from '../../shared/config';
 import type { AdyenSecret } from '../../shared/acquirer/adyen-secret';
 import { createDocumentClient, documentClient } from '../../shared/db/client';
 import { runAllJobs } from '../../shared/jobs';
@@ -161,6 +162,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     });
     stoppers.push(api.close);
     const baseUrl = configuredBaseUrl ?? `http://127.0.0.1:${api.port}`;
+    // The dashboard's page uploads evidence documents from its origin straight to the bucket.
+    await s3.allowUploadsFrom(new URL(configuredUrls().dashboard).origin);
     const localAdyen: LocalAcquirer = await acquirer.start(`${baseUrl}/acquirer/adyen/notifications`).catch((error: NodeJS.ErrnoException) => {
       throw error.code === 'EADDRINUSE' ? new Error(`ACQUIRER_PORT ${acquirer.port} is in use: set ACQUIRER_PORT to a free port for the local Adyen`) : error;
     });

@@ -3,6 +3,7 @@ import Config, { EnvironmentEnum } from '@adyen/api-library/lib/src/config';
 import LibraryConstants from '@adyen/api-library/lib/src/constants/libraryConstants';
 import type ClientInterface from '@adyen/api-library/lib/src/httpClient/clientInterface';
 import type { IRequest } from '@adyen/api-library/lib/src/typings/requestOptions';
+import { invocationDeadline } from '../deadline';
 import { AcquirerRefusedError, AcquirerUnavailableError } from '../domain/acquirer';
 
 /**
@@ -27,6 +28,11 @@ export interface AdyenApiSettings {
 }
 
 const DEFAULT_TIMEOUT_MS = 8_000;
+/**
+ * What a request's invocation keeps after its last call to Adyen: the write that records what
+ * Adyen took, and the answer (as a write's conflict retries keep, shared/db/conditional.ts).
+ */
+const ANSWER_MARGIN_MS = 2_000;
 const APPLICATION_NAME = 'payment-operations';
 
 export function adyenClient(settings: AdyenApiSettings): Client {
@@ -57,12 +63,16 @@ function fetchTransport(endpoint: string | undefined, timeoutMs: number): Client
         'adyen-library-version': LibraryConstants.LIB_VERSION,
       };
       if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey;
+      // Within a request, a call that cannot end before the invocation must answer is not made:
+      // a dispute's several calls to a slow Adyen end in a 503 with Retry-After, not a timeout.
+      const budget = Math.min(timeoutMs, invocationDeadline() - ANSWER_MARGIN_MS - Date.now());
+      if (budget <= 0) throw new AcquirerUnavailableError('no time left in the invocation');
       let status: number;
       let body: string;
       let retryAfter: string | null;
       try {
         // A redirect would carry the API key to wherever it points: Adyen's APIs answer directly.
-        const response = await fetch(destination, { method: options.method ?? 'POST', headers, body: json, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+        const response = await fetch(destination, { method: options.method ?? 'POST', headers, body: json, redirect: 'manual', signal: AbortSignal.timeout(budget) });
         ({ status } = response);
         retryAfter = response.headers.get('retry-after');
         body = await response.text();

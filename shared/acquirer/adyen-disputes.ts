@@ -15,8 +15,8 @@ export function adyenDisputes(client: Client): DisputeAcquirer {
       settled(answer.disputeServiceResult);
       return defenseReasons(answer);
     },
-    async supplyDefenseDocuments(dispute, documents) {
-      settled((await disputes.supplyDefenseDocument(supplyRequest(dispute, documents))).disputeServiceResult);
+    async supplyDefenseDocument(dispute, document) {
+      settled((await disputes.supplyDefenseDocument(supplyRequest(dispute, document))).disputeServiceResult);
     },
     async defend(dispute, reasonCode) {
       settled((await disputes.defendDispute(defendRequest(dispute, reasonCode))).disputeServiceResult);

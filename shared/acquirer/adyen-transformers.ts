@@ -97,14 +97,10 @@ export function disputeRequest(dispute: DisputeAtAcquirer): AcceptDisputeRequest
   return { disputePspReference: dispute.disputeReference, merchantAccountCode: dispute.merchantAccount };
 }
 
-export function supplyRequest(dispute: DisputeAtAcquirer, documents: DefenseDocument[]): SupplyDefenseDocumentRequest {
+export function supplyRequest(dispute: DisputeAtAcquirer, document: DefenseDocument): SupplyDefenseDocumentRequest {
   return {
     ...disputeRequest(dispute),
-    defenseDocuments: documents.map((document) => ({
-      defenseDocumentTypeCode: document.typeCode,
-      contentType: document.contentType,
-      content: Buffer.from(document.content).toString('base64'),
-    })),
+    defenseDocuments: [{ defenseDocumentTypeCode: document.typeCode, contentType: document.contentType, content: Buffer.from(document.content).toString('base64') }],
   };
 }
 
@@ -124,9 +120,13 @@ const REQUIREMENTS: Record<string, DefenseDocumentRequirement> = {
   AlternativeRequired: 'alternative_required',
 };
 
+/** Adyen's generic defense reason: the material supplied as `DefenseMaterial`, no argument of its own. */
+const GENERIC_REASON = 'SupplyDefenseMaterial';
+
 export function defenseReasons(answer: DefenseReasonsResponse): DefenseReason[] {
   return (answer.defenseReasons ?? []).map((reason) => ({
     code: reason.defenseReasonCode,
+    generic: reason.defenseReasonCode === GENERIC_REASON,
     satisfied: reason.satisfied,
     documentTypes: (reason.defenseDocumentTypes ?? []).map((type) => ({
       code: type.defenseDocumentTypeCode,

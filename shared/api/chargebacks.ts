@@ -44,12 +44,14 @@ export const listPaymentChargebacks = /* @__PURE__ */ defineList({
 
 const ANSWERABLE = 'The chargeback is not `open`, or its `deadline_at` has passed (attribute `status`).';
 const LIVE = 'In live mode the acquirer takes the answer first; the chargeback moves only once it did (acquirer unreachable: 503 with `Retry-After`, nothing changed).';
+const LIVE_REFUSALS = 'In live mode also: the acquirer refused the answer, or the chargeback came from another acquirer\'s feed (answer it there); nothing changed.';
 
 export const acceptChargeback = /* @__PURE__ */ defineOperation({
   method: 'POST',
   path: '/v1/chargebacks/{id}/accept',
   handler: 'accept-chargeback',
   table: 'write',
+  acquirer: true,
   auth: { scope: 'chargeback:update' },
   params: chargebackId,
   query: NoQuery,
@@ -57,7 +59,7 @@ export const acceptChargeback = /* @__PURE__ */ defineOperation({
   summary: 'Accept a chargeback',
   description: `An \`open\` chargeback, before its \`deadline_at\`, becomes \`accepted\` (its amount goes to the cardholder). No body. ${LIVE}`,
   success: { status: 200, description: 'The accepted chargeback.', schema: ChargebackSchema },
-  errors: { 422: { description: `${ANSWERABLE} In live mode also: the acquirer refused the acceptance.` } },
+  errors: { 422: { description: `${ANSWERABLE} ${LIVE_REFUSALS}` } },
 });
 
 export const disputeChargeback = /* @__PURE__ */ defineOperation({
@@ -66,6 +68,7 @@ export const disputeChargeback = /* @__PURE__ */ defineOperation({
   handler: 'dispute-chargeback',
   table: 'write',
   documents: 'read',
+  acquirer: true,
   auth: { scope: 'chargeback:update' },
   params: chargebackId,
   query: NoQuery,
@@ -78,7 +81,7 @@ export const disputeChargeback = /* @__PURE__ */ defineOperation({
   success: { status: 200, description: 'The disputed chargeback.', schema: ChargebackSchema },
   errors: {
     422: {
-      description: `${ANSWERABLE} Or the offending field: \`evidence\` (no field, or the texts together above ${LIMITS.evidence.bytes} bytes as JSON), a text too long, \`evidence.documents\` (more than ${LIMITS.evidence.documents}, repeated, not this chargeback's, not uploaded, or uploaded with another size or type; in live mode: no defense reason of the acquirer fits).`,
+      description: `${ANSWERABLE} Or the offending field: \`evidence\` (no field, or the texts together above ${LIMITS.evidence.bytes} bytes as JSON), a text too long, \`evidence.documents\` (more than ${LIMITS.evidence.documents}, repeated, not this chargeback's, not uploaded, or uploaded with another size or type; in live mode: no defense reason of the acquirer fits). ${LIVE_REFUSALS}`,
     },
   },
 });

@@ -22,9 +22,11 @@ export type TableAccess = 'read' | 'write' | 'none';
 /**
  * Access of the route's function to the evidence documents' bucket (lib/documents.ts): `upload`
  * signs uploads (s3:PutObject under the documents' prefix), `read` checks and reads them
- * (s3:GetObject, s3:GetObjectVersion there, and s3:ListBucket so that a missing object is a 404).
+ * (s3:GetObject, s3:GetObjectVersion there, and s3:ListBucket so that a missing object is a 404),
+ * `origin` only knows the bucket's name, to name the origin uploads go to in a page's
+ * Content-Security-Policy (the chargeback page's), and may do nothing with it.
  */
-export type DocumentAccess = 'upload' | 'read';
+export type DocumentAccess = 'upload' | 'read' | 'origin';
 
 /** Every key needs a scope unless the operation says, in these words, that any key will do. */
 export const ANY_KEY = 'any key' as const;
@@ -143,8 +145,8 @@ export type FormRoute<P extends z.ZodMiniObject = z.ZodMiniObject, B extends z.Z
 };
 
 /**
- * A dashboard form (POST, behind the session) performing a `/v1` operation: its table access and
- * its scope are that operation's, which must name one.
+ * A dashboard form (POST, behind the session) performing a `/v1` operation: its table, bucket
+ * and acquirer access and its scope are that operation's, which must name one.
  */
 export function defineForm<P extends z.ZodMiniObject, Q extends z.ZodMiniObject, B extends z.ZodMiniType>(
   form: { path: string; handler: string },
@@ -156,6 +158,8 @@ export function defineForm<P extends z.ZodMiniObject, Q extends z.ZodMiniObject,
     kind: 'page',
     method: 'POST',
     table: acts.table,
+    ...(acts.documents ? { documents: acts.documents } : {}),
+    ...(acts.acquirer ? { acquirer: acts.acquirer } : {}),
     auth: 'dashboard session',
     ...form,
     acts: acts as ApiOperation<P, z.ZodMiniObject, B>,

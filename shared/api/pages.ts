@@ -1,3 +1,4 @@
+import { acceptChargeback, createDisputeDocument, disputeChargeback } from './chargebacks';
 import { resendEvent } from './events';
 import { defineForm, definePage } from './operation';
 import { createPaymentLink, updatePaymentLink } from './payment-links';
@@ -20,6 +21,13 @@ export const dashboardCreatePaymentLink = /* @__PURE__ */ defineForm({ path: '/d
 export const dashboardUpdatePaymentLink = /* @__PURE__ */ defineForm({ path: '/dashboard/payment-links/{id}', handler: 'dashboard-update-payment-link' }, updatePaymentLink);
 export const dashboardCreateRefund = /* @__PURE__ */ defineForm({ path: '/dashboard/payments/{id}/refunds', handler: 'dashboard-create-refund' }, createRefund);
 export const dashboardCancelRefund = /* @__PURE__ */ defineForm({ path: '/dashboard/refunds/{id}/cancel', handler: 'dashboard-cancel-refund' }, cancelRefund);
+export const dashboardAcceptChargeback = /* @__PURE__ */ defineForm({ path: '/dashboard/chargebacks/{id}/accept', handler: 'dashboard-accept-chargeback' }, acceptChargeback);
+export const dashboardDisputeChargeback = /* @__PURE__ */ defineForm({ path: '/dashboard/chargebacks/{id}/dispute', handler: 'dashboard-dispute-chargeback' }, disputeChargeback);
+/** Not a form but the request the chargeback page's script makes for each file: the document and its upload, in JSON. */
+export const dashboardCreateDisputeDocument = /* @__PURE__ */ defineForm(
+  { path: '/dashboard/chargebacks/{id}/documents', handler: 'dashboard-create-dispute-document' },
+  createDisputeDocument,
+);
 export const dashboardResendEvent = /* @__PURE__ */ defineForm({ path: '/dashboard/events/{id}/resend', handler: 'dashboard-resend-event' }, resendEvent);
 export const dashboardCreateWebhook = /* @__PURE__ */ defineForm({ path: '/dashboard/webhooks', handler: 'dashboard-create-webhook' }, createWebhookEndpoint);
 export const dashboardUpdateWebhook = /* @__PURE__ */ defineForm({ path: '/dashboard/webhooks/{id}', handler: 'dashboard-update-webhook' }, updateWebhookEndpoint);
@@ -50,7 +58,11 @@ export const dashboardPages = /* @__PURE__ */ (() => [
   dashboardPage('/dashboard/refunds/{id}', 'dashboard-refund'),
   dashboardCancelRefund,
   dashboardPage('/dashboard/chargebacks', 'dashboard-chargebacks'),
-  dashboardPage('/dashboard/chargebacks/{id}', 'dashboard-chargeback'),
+  // It names the documents' upload origin in its Content-Security-Policy, for its script.
+  definePage({ method: 'GET', path: '/dashboard/chargebacks/{id}', handler: 'dashboard-chargeback', table: 'read', auth: 'dashboard session', documents: 'origin' }),
+  dashboardAcceptChargeback,
+  dashboardDisputeChargeback,
+  dashboardCreateDisputeDocument,
   dashboardPage('/dashboard/events', 'dashboard-events'),
   dashboardPage('/dashboard/events/{id}', 'dashboard-event'),
   dashboardResendEvent,

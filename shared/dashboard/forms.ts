@@ -71,6 +71,13 @@ export function formOf(form: string, state: FormState = { values: {} }) {
      * it does; never ticked in advance, its refusal beside it.
      */
     confirm: (label: string) => `<div class="confirm">${field({ name: CONFIRM_FIELD, label, type: 'checkbox' })}</div>`,
+    /** The problem of a field the page renders itself (a hidden one its script fills in), beside it; its id is `{form}-{name}-error`. */
+    fieldError(name: string): string {
+      fieldNames.push(name);
+      return problem?.attribute === name ? `<p class="field-error" id="${fieldId(form, name)}-error">${escapeHtml(problem.detail)}</p>` : '';
+    },
+    /** The value a field comes back with, or its default. */
+    value: (name: string) => state.values[name] ?? '',
     /** The alert above the form: a problem that names none of the fields rendered so far. */
     alert: () => (problem && !fieldNames.includes(problem.attribute ?? '') ? `<p role="alert" id="${form}-error">${escapeHtml(problem.detail)}</p>` : ''),
   };

@@ -56,6 +56,9 @@ const STYLE = `
   dl { display: grid; grid-template-columns: max-content 1fr; gap: .4rem 1rem; }
   dt { font-weight: 600; }
   dd { margin: 0; overflow-wrap: anywhere; }
+  dl.stacked { grid-template-columns: minmax(0, 1fr); gap: .2rem; }
+  dl.stacked dd { margin-bottom: .6rem; }
+  dd.evidence { white-space: pre-wrap; max-width: 48rem; }
   nav.pager { display: flex; gap: 1rem; margin-top: .75rem; }
   ul.attempts, ul.plain { list-style: none; margin: 0; padding: 0; }
   ul.plain li { overflow-wrap: anywhere; }

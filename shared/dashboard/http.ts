@@ -1,10 +1,10 @@
-import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type * as z from '../zod';
 import type { FormRoute } from '../api/operation';
 import type { Principal } from '../auth/principal';
 import type { PublicUrls } from '../config';
 import { requireScope, SESSION_TTL_SECONDS } from '../domain/dashboard';
-import { NotAuthenticatedError, PermissionDeniedError, BusinessRuleError, ConflictError, InvalidRequestError, NotFoundError, type ServiceError } from '../errors';
+import { NotAuthenticatedError, PermissionDeniedError, BusinessRuleError, ConflictError, InvalidRequestError, NotFoundError, ServiceError } from '../errors';
 import type { IdempotencyStore } from '../db/idempotency-store';
 import { CarriedOutError, runIdempotently } from '../http/idempotency';
 import { toResult, type ApiEvent, type ApiResponse, type ApiResult } from '../http/response';
@@ -40,15 +40,25 @@ const NOTICE_TTL_SECONDS = 60;
 
 /**
  * Dashboard pages carry account data: never cached, never framed, forms post only to this
- * origin, no script at all. The chart is inline SVG markup, which needs no source; `img-src
- * data:` is for the inline favicon.
+ * origin, no script (but `scriptPolicy`'s). The chart is inline SVG markup, which needs no
+ * source; `img-src data:` is for the inline favicon.
  */
+const CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
 export const DASHBOARD_HEADERS = {
   'cache-control': 'no-store',
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'content-security-policy': CONTENT_SECURITY_POLICY,
   'referrer-policy': 'same-origin',
   'x-content-type-options': 'nosniff',
 };
+
+/**
+ * The policy of a page that runs one inline script (the chargeback page's uploads): that script
+ * only, by its hash, and requests to this origin and to `connect` only.
+ */
+export const scriptPolicy = (script: string, connect: string) => ({
+  'content-security-policy': `${CONTENT_SECURITY_POLICY}; script-src 'sha256-${createHash('sha256').update(script).digest('base64')}'; connect-src 'self' ${connect}`,
+});
 
 /** The dashboard's cookies: this browser's only (HttpOnly, SameSite=Strict), for the dashboard's paths or one page of it. */
 function cookieAttributes(urls: PublicUrls, path?: string): string {
@@ -311,6 +321,66 @@ export interface FormPorts {
   idempotency: IdempotencyStore;
 }
 
+/**
+ * Who posts (dashboardForm's steps 2 and 3): the session's form token (else 403, before anything
+ * is read or written), its key, and the route's scope (403); undefined without a session, or
+ * when its key is refused now.
+ */
+async function posterOf(
+  sessions: DashboardSessions,
+  event: ApiEvent,
+  fields: Record<string, string>,
+  route: FormRoute,
+): Promise<{ sessionId: string; principal: Principal } | undefined> {
+  const sessionId = sessionIdOf(event);
+  if (!sessionId) return undefined;
+  requireFormToken(fields, sessionId);
+  let principal: Principal;
+  try {
+    principal = await sessions.resume(sessionId);
+  } catch (error) {
+    if (!isKeyProblem(error)) throw error;
+    return undefined;
+  }
+  requireScope(principal, route.scope);
+  return { sessionId, principal };
+}
+
+const SESSION_ENDED = 'Your dashboard session has ended: reload the page to sign in again';
+
+/**
+ * A request a page's script makes (an evidence document's upload), answered in JSON for the
+ * script: posted like a form (same origin, the session's form token, its key, the operation's
+ * scope), the path and the fields read by the operation's schemas, its use case run (`run`); a
+ * refusal is the API's error envelope with its status (no session or a refused key: 401).
+ * Nothing it does is for good, so it carries no one-time nonce.
+ */
+export function dashboardScriptRequest<P extends z.ZodMiniObject, B extends z.ZodMiniType>(
+  sessions: DashboardSessions,
+  route: FormRoute<P, B>,
+  request: {
+    body: (fields: Record<string, string>) => unknown;
+    run: (request: FormRequest<z.infer<P>, z.infer<B>>) => Promise<{ status: number; body: unknown }>;
+  },
+) {
+  return pageHandler(async (event, urls) => {
+    try {
+      requireSameOrigin(event, urls);
+      const fields = formFields(event);
+      const poster = await posterOf(sessions, event, fields, route);
+      if (!poster) throw new NotAuthenticatedError(SESSION_ENDED);
+      const path = parseWith(route.acts.params, event.pathParameters ?? {}, 'path');
+      const body = (route.acts.body ? parseWith(route.acts.body, request.body(fields), 'body') : undefined) as z.infer<B>;
+      return { ...(await request.run({ principal: poster.principal, urls, path, body })), headers: DASHBOARD_HEADERS };
+    } catch (error) {
+      // Anything else is the house's 500 page, logged.
+      if (!(error instanceof ServiceError)) throw error;
+      const { status, envelope, headers } = toErrorResponse(error, urls.docs);
+      return { status, body: envelope, headers: { ...DASHBOARD_HEADERS, ...headers } };
+    }
+  });
+}
+
 /** What a person reads when a form's one-time nonce, not its values, stops it. */
 const NONCE_PROBLEMS = {
   missing: 'This form came without its one-time nonce, from an out-of-date page: check the values and submit it again',
@@ -378,17 +448,9 @@ export function dashboardForm<P extends z.ZodMiniObject, B extends z.ZodMiniType
     const posted = Object.entries(event.pathParameters ?? {}).map(([name, value]) => [name, value ?? ''] as const);
     if (posted.some(([, value]) => value === '.' || value === '..')) throw new NotFoundError();
     const home = form.home(Object.fromEntries(posted.map(([name, value]) => [name, encodeURIComponent(value)])), fields, urls);
-    const sessionId = sessionIdOf(event);
-    if (!sessionId) return seeOther(home.page);
-    requireFormToken(fields, sessionId);
-    let principal: Principal;
-    try {
-      principal = await ports.sessions.resume(sessionId);
-    } catch (error) {
-      if (!isKeyProblem(error)) throw error;
-      return seeOther(home.page);
-    }
-    requireScope(principal, route.scope);
+    const poster = await posterOf(ports.sessions, event, fields, route);
+    if (!poster) return seeOther(home.page);
+    const { sessionId, principal } = poster;
     const path = parseWith(route.acts.params, event.pathParameters ?? {}, 'path');
     const returned = (error: ServiceError) => {
       const { status, envelope } = toErrorResponse(error, urls.docs);

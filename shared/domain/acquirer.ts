@@ -78,6 +78,11 @@ export type DefenseDocumentRequirement = 'required' | 'one_or_more' | 'optional'
 
 export interface DefenseReason {
   code: string;
+  /**
+   * The reason claims nothing beyond the material supplied (Adyen: `SupplyDefenseMaterial`):
+   * the one that fits evidence that names no argument of its own.
+   */
+  generic: boolean;
   /** Enough documents have been supplied to defend with this reason. */
   satisfied: boolean;
   documentTypes: { code: string; requirement: DefenseDocumentRequirement; supplied: boolean }[];
@@ -93,12 +98,13 @@ export interface DefenseDocument {
 /**
  * Answering disputes at the acquirer (§13): accept, or supply documents and defend with one of
  * the applicable reasons. A refusal (the dispute is no longer open, the reason does not apply,
- * a required document is missing) is an `AcquirerRefusedError`.
+ * a required document is missing, a document the acquirer does not take) is an
+ * `AcquirerRefusedError`. Documents go one per request: one file in memory at a time.
  */
 export interface DisputeAcquirer {
   accept(dispute: DisputeAtAcquirer): Promise<void>;
   defenseReasons(dispute: DisputeAtAcquirer): Promise<DefenseReason[]>;
-  supplyDefenseDocuments(dispute: DisputeAtAcquirer, documents: DefenseDocument[]): Promise<void>;
+  supplyDefenseDocument(dispute: DisputeAtAcquirer, document: DefenseDocument): Promise<void>;
   defend(dispute: DisputeAtAcquirer, reasonCode: string): Promise<void>;
 }
 

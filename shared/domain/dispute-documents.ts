@@ -1,8 +1,9 @@
 import * as z from '../zod';
 import type { Mode } from '../auth/principal';
 import { BusinessRuleError } from '../errors';
+import { LIMITS } from '../limits';
 import { DatetimeSchema, isoMillis } from '../time';
-import type { DefenseReason } from './acquirer';
+import type { DefenseDocumentRequirement, DefenseReason } from './acquirer';
 import { DOCUMENT_CONTENT_TYPES, type DocumentContentType } from './chargebacks';
 
 /**
@@ -34,6 +35,12 @@ export const documentObjectKey = (document: Pick<DisputeDocument, 'id' | 'charge
 
 /** The prefix every document object is under (the grants of lib/documents.ts name it). */
 export const DOCUMENT_PREFIX = 'documents/';
+
+/**
+ * The CORS rule of the documents' bucket, for the dashboard's origin only: its page's script
+ * PUTs each file with its presigned upload (lib/documents.ts; the local S3 the same, bin/local/s3.ts).
+ */
+export const DOCUMENT_UPLOAD_CORS = { methods: ['PUT'], headers: ['content-type'], maxAgeSeconds: LIMITS.evidence.uploadSeconds } as const;
 
 /** What the store says of an object, when it exists. */
 export interface StoredObject {
@@ -122,26 +129,34 @@ export interface Defense {
 }
 
 /**
- * The defense the merchant's evidence can make at the acquirer (Adyen: one of
- * `retrieveApplicableDefenseReasons`, product-decisions §13). The service's evidence is untyped
- * documents, so they are supplied under one document type: the first reason whose documents
- * that one type satisfies (at most one required type, or one of a one-or-more group), with
- * documents given; without documents, the first reason that needs none. Undefined when no
- * reason fits (422: the acquirer would refuse the defense).
+ * The defense the merchant's evidence can make at the acquirer (product-decisions §13,
+ * docs/decisions.md 60). The API's evidence names no argument and its documents no type, so:
+ * 1. the generic reason first (it claims nothing the merchant did not), then the others in the
+ *    acquirer's order;
+ * 2. with documents, the first of them that one document type meets on its own, every document
+ *    supplied as that type; without documents, the first that needs none.
+ * Undefined when none fits (422: the acquirer would refuse the defense).
  */
 export function chooseDefense(reasons: DefenseReason[], documents: number): Defense | undefined {
-  for (const reason of reasons) {
-    const required = reason.documentTypes.filter((type) => type.requirement === 'required').map((type) => type.code);
-    const oneOf = reason.documentTypes.filter((type) => type.requirement === 'one_or_more' || type.requirement === 'alternative_required').map((type) => type.code);
+  for (const reason of [...reasons.filter((reason) => reason.generic), ...reasons.filter((reason) => !reason.generic)]) {
     if (documents === 0) {
-      if (required.length === 0 && oneOf.length === 0) return { reasonCode: reason.code };
+      if (reason.documentTypes.every((type) => type.requirement === 'optional')) return { reasonCode: reason.code };
       continue;
     }
-    if (required.length > 1) continue;
-    const [type] = required.length === 1 ? required : oneOf.length > 0 ? oneOf : reason.documentTypes.map((candidate) => candidate.code);
-    if (type === undefined) continue;
-    if (oneOf.length > 0 && !oneOf.includes(type)) continue;
-    return { reasonCode: reason.code, documentTypeCode: type };
+    const documentTypeCode = oneTypeMeeting(reason);
+    if (documentTypeCode) return { reasonCode: reason.code, documentTypeCode };
   }
   return undefined;
+}
+
+/**
+ * The one document type that meets `reason` alone: its only required type, or one of its
+ * one-or-more group, or any of its types when it needs none; else its generic alternative
+ * (Adyen's AlternativeRequired, which an account may use only once Adyen enabled it: last).
+ */
+function oneTypeMeeting(reason: DefenseReason): string | undefined {
+  const of = (requirement: DefenseDocumentRequirement) => reason.documentTypes.filter((type) => type.requirement === requirement).map((type) => type.code);
+  const [required, oneOrMore, [alternative]] = [of('required'), of('one_or_more'), of('alternative_required')];
+  if (required.length + (oneOrMore.length > 0 ? 1 : 0) > 1) return alternative;
+  return required[0] ?? oneOrMore[0] ?? alternative ?? reason.documentTypes[0]?.code;
 }

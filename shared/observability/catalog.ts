@@ -39,8 +39,11 @@ export const METRIC = {
   acquirerModificationsFailed: 'AcquirerModificationsFailed',
   /** Captures and cancels no longer retried: the acquirer refused them or stayed unreachable. */
   acquirerCommandsParked: 'AcquirerCommandsParked',
-  /** Dimension `Operation`: session, capture, cancel, refund (the acquirer could not be reached). */
+  /** Dimension `Operation`: one of ACQUIRER_CALLS (the acquirer could not be reached). */
   acquirerUnavailable: 'AcquirerUnavailable',
 } as const;
+
+/** The calls the service makes to the acquirer: the `Operation` of AcquirerUnavailable (`defend_dispute`: the reasons, the documents and the defense). */
+export const ACQUIRER_CALLS = ['session', 'capture', 'cancel', 'refund', 'accept_dispute', 'defend_dispute'] as const;
 
 export const DIMENSION = { reason: 'Reason', outcome: 'Outcome', route: 'Route', job: 'Job', operation: 'Operation' } as const;

@@ -10,5 +10,5 @@ import { onceAsync } from './wiring';
  */
 export const paymentAcquirer = /* @__PURE__ */ onceAsync(async () => {
   const [secret, { adyenClient }, { adyenPayments }] = await Promise.all([adyenSecret(), import('../acquirer/adyen-client'), import('../acquirer/adyen-payments')]);
-  return adyenPayments(adyenClient({ apiKey: secret.apiKey, environment: secret.environment, liveEndpointUrlPrefix: secret.liveEndpointUrlPrefix, endpoint: secret.endpoint }));
+  return adyenPayments(adyenClient(secret));
 });

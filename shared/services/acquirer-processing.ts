@@ -3,13 +3,11 @@ import { createAcquirerCommandStore } from '../db/acquirer-command-store';
 import { createAcquirerNotificationStore } from '../db/acquirer-notification-store';
 import type { NotificationDeps } from '../use-cases/acquirer-notifications';
 import { paymentAcquirer } from './acquirer-payments';
+import { ACQUIRER_NAME } from './acquirer-secret';
 import { chargebacksFor } from './chargebacks';
 import { checkoutFor } from './checkout';
 import { refundPortsFor, releaseWith } from './refunds';
 import { once, processWiring, type Wiring } from './wiring';
-
-/** The acquirer of the chargebacks that Adyen's disputes open (`acquirer.name`, product-decisions §12). */
-const ACQUIRER_NAME = 'adyen';
 
 /** What processing the acquirer's notifications needs: the checkout's, refunds' and chargebacks' ports and the acquirer. */
 export function notificationProcessingFor(wiring: Wiring): NotificationDeps {

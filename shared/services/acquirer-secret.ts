@@ -11,3 +11,6 @@ export const adyenSecret = /* @__PURE__ */ onceAsync(async () => {
   const { readAdyenSecret } = await import('../acquirer/adyen-secret');
   return readAdyenSecret({ arn: config.adyenSecretArn, endpoint: config.secretsManagerEndpoint });
 });
+
+/** The acquirer the secret is for, by the name its disputes' chargebacks carry (`acquirer.name`, product-decisions §12). */
+export const ACQUIRER_NAME = 'adyen';

@@ -1,17 +1,24 @@
 import { loadConfig } from '../config';
 import { createChargebackRepository } from '../db/chargeback-repository';
+import { createAcceptorLookup } from '../db/directory-lookups';
 import { createDisputeDocumentRepository } from '../db/dispute-document-repository';
-import { s3DocumentStore } from '../storage/s3-documents';
-import { noAcquirer } from '../use-cases/chargeback-answers';
+import { documentUploadOrigin, s3DocumentStore } from '../storage/s3-documents';
+import { disputeAcquirer } from './acquirer-disputes';
+import { ACQUIRER_NAME } from './acquirer-secret';
 import { chargebackServices } from './chargebacks';
-import { once, processWiring } from './wiring';
+import { once, onceAsync, processWiring } from './wiring';
 
-/** The document store of this function: the bucket the stack names, the local server's endpoint locally. */
-const documentStore = /* @__PURE__ */ once(() => {
+/** The bucket the stack names to this function, the local server's endpoint locally. */
+const documentBucket = /* @__PURE__ */ once(() => {
   const { documentsBucket, s3Endpoint } = loadConfig();
   if (!documentsBucket) throw new Error('DOCUMENTS_BUCKET is not set: this function has no access to the evidence documents');
-  return s3DocumentStore({ bucket: documentsBucket, endpoint: s3Endpoint });
+  return { bucket: documentsBucket, endpoint: s3Endpoint };
 });
+
+const documentStore = /* @__PURE__ */ once(() => s3DocumentStore(documentBucket()));
+
+/** Where the browser sends the presigned uploads: the chargeback page lets its script reach that origin only. */
+export const documentUploadOriginService = /* @__PURE__ */ onceAsync(() => documentUploadOrigin(documentBucket()));
 
 /** What creating an evidence document uses: the chargeback read, the documents, the store. A module apart, so its bundle holds no move. */
 export const documentUploadServices = /* @__PURE__ */ once(() => {
@@ -19,10 +26,11 @@ export const documentUploadServices = /* @__PURE__ */ once(() => {
   return { chargebacks: createChargebackRepository(db, tableName), documents: createDisputeDocumentRepository(db, tableName), store: documentStore(), now };
 });
 
-/** What accepting uses: the chargeback and its move, the acquirer in live mode. */
+/** What accepting uses: the chargeback and its move; in live mode the acquirer, and the acceptor's account there. */
 export const acceptServices = /* @__PURE__ */ once(() => {
   const { chargebacks, transition } = chargebackServices();
-  return { chargebacks, transition, acquirer: noAcquirer, now: processWiring().now };
+  const { db, tableName, now } = processWiring();
+  return { chargebacks, transition, acquirer: disputeAcquirer, acquirerName: ACQUIRER_NAME, acceptors: createAcceptorLookup(db, tableName), now };
 });
 
 /** What disputing uses: what accepting does, and the documents and their store. */

@@ -15,14 +15,26 @@ export interface DocumentBucket {
  * The document store on S3 (product-decisions §13). The same code runs against the local
  * S3-compatible server: only the endpoint differs (path-style there, as it answers on an IP).
  */
-export function s3DocumentStore({ bucket, endpoint }: DocumentBucket): DocumentStore {
-  const s3 = new S3Client({
+const documentsClient = (endpoint: string | undefined) =>
+  new S3Client({
     ...(endpoint ? { ...localAwsConfig(endpoint), forcePathStyle: true } : {}),
     // Since 3.729 the SDK adds a CRC32 of the request body to every PutObject, and a presigned
     // URL then carries the checksum of an empty body: S3 refuses the real upload (BadDigest).
     // Checksums only where the API requires one.
     requestChecksumCalculation: 'WHEN_REQUIRED',
   });
+
+/**
+ * The origin the presigned uploads of `bucket` go to (`https://{bucket}.s3.{region}.amazonaws.com`
+ * in AWS, the local S3 or the edge locally), as the store signs them: a URL signed on the spot,
+ * which reaches nothing and needs no permission.
+ */
+export async function documentUploadOrigin({ bucket, endpoint }: DocumentBucket): Promise<string> {
+  return new URL(await getSignedUrl(documentsClient(endpoint), new PutObjectCommand({ Bucket: bucket, Key: 'origin' }))).origin;
+}
+
+export function s3DocumentStore({ bucket, endpoint }: DocumentBucket): DocumentStore {
+  const s3 = documentsClient(endpoint);
   return {
     async presignUpload(document, seconds, now) {
       const command = new PutObjectCommand({ Bucket: bucket, Key: document.objectKey, ContentType: document.contentType, ContentLength: document.size });

@@ -1,10 +1,10 @@
 import { AcquirerRefusedError, AcquirerUnavailableError } from '../domain/acquirer';
-import { DIMENSION, METRIC } from '../observability/catalog';
+import { ACQUIRER_CALLS, DIMENSION, METRIC } from '../observability/catalog';
 import { logger } from '../observability/logger';
 import { countMetric } from '../observability/metrics';
 
 /** The calls the service makes to the acquirer, as the metrics and runbooks name them. */
-export type AcquirerCallName = 'session' | 'capture' | 'cancel' | 'refund';
+export type AcquirerCallName = (typeof ACQUIRER_CALLS)[number];
 
 /**
  * Runs one call to the acquirer: an unreachable acquirer is counted (the AcquirerUnavailable

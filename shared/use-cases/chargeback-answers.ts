@@ -1,8 +1,9 @@
 import type { Principal } from '../auth/principal';
 import type { ChargebackRepository } from '../db/chargeback-repository';
 import type { PublicUrls } from '../config';
+import type { AcceptorLookup } from '../db/directory-lookups';
 import type { DisputeDocumentRepository } from '../db/dispute-document-repository';
-import { AcquirerUnavailableError, type DisputeAcquirer, type DisputeAtAcquirer } from '../domain/acquirer';
+import type { DisputeAcquirer, DisputeAtAcquirer } from '../domain/acquirer';
 import { requireAnswerable, type Chargeback, type Evidence } from '../domain/chargebacks';
 import {
   chooseDefense,
@@ -18,13 +19,13 @@ import { requireOwned } from '../domain/scope';
 import { BusinessRuleError } from '../errors';
 import { newId } from '../ids';
 import { LIMITS } from '../limits';
+import { acquirerCall } from './acquirer-calls';
 import type { ChargebackUseCases } from './chargebacks';
 
 /**
  * A merchant's answers to a chargeback (product-decisions §13): accept it, or dispute it with
  * evidence and uploaded documents. In live mode the answer goes to the acquirer first and the
  * chargeback moves only once the acquirer took it; in test mode there is no acquirer to ask.
- * The dashboard's forms run these same functions.
  */
 export interface AnswerDeps {
   chargebacks: Pick<ChargebackRepository, 'get'>;
@@ -32,17 +33,16 @@ export interface AnswerDeps {
   transition: ChargebackUseCases['transition'];
   documents: Pick<DisputeDocumentRepository, 'create' | 'get'>;
   store: DocumentStore;
-  /** The acquirer's dispute half, and the acquirer's name of a live chargeback's dispute. */
-  acquirer: LiveDisputes;
+  /** The acquirer's dispute half, built on first use; an `AcquirerUnavailableError` when it cannot be had. */
+  acquirer: () => Promise<DisputeAcquirer>;
+  /** The acquirer's name on the chargebacks its disputes open (`acquirer.name`): only those can be answered there. */
+  acquirerName: string;
+  /** The acceptors: a chargeback's acceptor holds the account the dispute is under at the acquirer. */
+  acceptors: AcceptorLookup;
   now: () => Date;
 }
 
-export interface LiveDisputes {
-  /** The acquirer (read once per cold start); an `AcquirerUnavailableError` when it cannot be had. */
-  disputes(): Promise<DisputeAcquirer>;
-  /** The dispute as the acquirer knows it: its reference, and the merchant account of the chargeback's acceptor. */
-  disputeOf(chargeback: Chargeback): Promise<DisputeAtAcquirer>;
-}
+type LiveDeps = Pick<AnswerDeps, 'acquirer' | 'acquirerName' | 'acceptors'>;
 
 async function answerable(deps: Pick<AnswerDeps, 'chargebacks' | 'now'>, principal: Principal, id: string): Promise<Chargeback> {
   const chargeback = requireOwned(await deps.chargebacks.get(id), principal);
@@ -57,9 +57,13 @@ async function answerable(deps: Pick<AnswerDeps, 'chargebacks' | 'now'>, princip
  * 3. `accepted` with its event, under the condition that it is still open (a concurrent answer
  *    or the deadline sweep that came first makes this one a 422 `status`).
  */
-export async function acceptChargeback(deps: Pick<AnswerDeps, 'chargebacks' | 'transition' | 'acquirer' | 'now'>, principal: Principal, id: string, urls: PublicUrls): Promise<Chargeback> {
+export async function acceptChargeback(deps: Pick<AnswerDeps, 'chargebacks' | 'transition' | 'now'> & LiveDeps, principal: Principal, id: string, urls: PublicUrls): Promise<Chargeback> {
   const chargeback = await answerable(deps, principal, id);
-  if (chargeback.mode === 'live') await (await deps.acquirer.disputes()).accept(await deps.acquirer.disputeOf(chargeback));
+  if (chargeback.mode === 'live') {
+    const dispute = await disputeAtAcquirer(deps, chargeback);
+    const acquirer = await deps.acquirer();
+    await acquirerCall('accept_dispute', () => acquirer.accept(dispute));
+  }
   return deps.transition(chargeback, 'accepted', urls);
 }
 
@@ -68,8 +72,9 @@ export async function acceptChargeback(deps: Pick<AnswerDeps, 'chargebacks' | 't
  * 1. The chargeback, the caller's (404), `open` before its deadline (422 `status`).
  * 2. Each named document: one of this chargeback's, uploaded with its declared type and size
  *    (422 `evidence.documents` otherwise).
- * 3. Live: the acquirer's applicable defense reasons; the documents supplied as the one that
- *    fits (none fits: 422), then the defense (unreachable: 503, nothing changed here).
+ * 3. Live: the acquirer's applicable defense reasons and the one the evidence can make
+ *    (`chooseDefense`; none: 422); each document read from the store and supplied as that
+ *    reason's type, then the defense (unreachable: 503, refused: 422; nothing changed here).
  * 4. `disputed` with `dispute: {submitted_at, evidence}` and its event, under the condition
  *    that it is still open.
  */
@@ -85,23 +90,36 @@ export async function disputeChargeback(deps: AnswerDeps, principal: Principal, 
   return deps.transition(chargeback, 'disputed', urls, 'action', deps.now(), evidence);
 }
 
-async function defendAtAcquirer(deps: AnswerDeps, chargeback: Chargeback, uploaded: { document: DisputeDocument; stored: StoredObject }[]): Promise<void> {
-  const acquirer = await deps.acquirer.disputes();
-  const dispute = await deps.acquirer.disputeOf(chargeback);
-  const defense = chooseDefense(await acquirer.defenseReasons(dispute), uploaded.length);
-  if (!defense) throw new BusinessRuleError('The acquirer offers no defense reason that these documents can support', 'evidence.documents');
-  const { documentTypeCode } = defense;
-  if (documentTypeCode) {
-    const documents = await Promise.all(
-      uploaded.map(async ({ document, stored }) => ({
-        typeCode: documentTypeCode,
-        contentType: document.contentType,
-        content: await deps.store.read(document.objectKey, stored.versionId),
-      })),
-    );
-    await acquirer.supplyDefenseDocuments(dispute, documents);
+/**
+ * The dispute as the acquirer knows it: the chargeback's acquirer reference, under the merchant
+ * account of its acceptor. A live chargeback that another acquirer's feed opened cannot be
+ * answered through the service's acquirer (422).
+ */
+async function disputeAtAcquirer(deps: LiveDeps, chargeback: Chargeback): Promise<DisputeAtAcquirer> {
+  if (chargeback.acquirer.name !== deps.acquirerName) {
+    throw new BusinessRuleError(`This chargeback came from the acquirer ${chargeback.acquirer.name}, which takes no answers through this API: answer it with that acquirer`);
   }
-  await acquirer.defend(dispute, defense.reasonCode);
+  const merchantAccount = (await deps.acceptors.getAcceptor(chargeback.orgId, chargeback.acceptorId))?.merchantAccount;
+  if (!merchantAccount) throw new BusinessRuleError(`This chargeback's acceptor has no account at the acquirer to answer it from`);
+  return { disputeReference: chargeback.acquirer.reference, merchantAccount };
+}
+
+async function defendAtAcquirer(deps: AnswerDeps, chargeback: Chargeback, uploaded: { document: DisputeDocument; stored: StoredObject }[]): Promise<void> {
+  const dispute = await disputeAtAcquirer(deps, chargeback);
+  const acquirer = await deps.acquirer();
+  await acquirerCall('defend_dispute', async () => {
+    const defense = chooseDefense(await acquirer.defenseReasons(dispute), uploaded.length);
+    if (!defense) throw new BusinessRuleError('The acquirer offers no defense reason that these documents can support', 'evidence.documents');
+    const { documentTypeCode } = defense;
+    if (documentTypeCode) {
+      // One document in memory at a time: read, supplied, then the next.
+      for (const { document, stored } of uploaded) {
+        const content = await deps.store.read(document.objectKey, stored.versionId);
+        await acquirer.supplyDefenseDocument(dispute, { typeCode: documentTypeCode, contentType: document.contentType, content });
+      }
+    }
+    await acquirer.defend(dispute, defense.reasonCode);
+  });
 }
 
 /**
@@ -134,9 +152,3 @@ export async function createDisputeDocument(
   await deps.documents.create(document);
   return { document, upload: await deps.store.presignUpload(document, LIMITS.evidence.uploadSeconds, now) };
 }
-
-/** Where no acquirer is wired: a live answer cannot reach it (503, nothing changed). */
-export const noAcquirer: LiveDisputes = {
-  disputes: () => Promise.reject(new AcquirerUnavailableError('no acquirer is configured for live disputes')),
-  disputeOf: () => Promise.reject(new AcquirerUnavailableError('no acquirer is configured for live disputes')),
-};

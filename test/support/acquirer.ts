@@ -107,7 +107,9 @@ export async function startRecordingProxy(target: string) {
   const server = createServer(async (request, response) => {
     const requestBody = await readBody(request);
     const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => name !== 'host' && name !== 'content-length' && name !== 'connection'));
-    const answer = await fetch(`${target}${request.url}`, { method: request.method, headers: headers as Record<string, string>, body: requestBody || undefined });
+    const answer = await fetch(`${target}${request.url}`, { method: request.method, headers: headers as Record<string, string>, body: requestBody || undefined }).catch(() => undefined);
+    // Unreachable behind the proxy: unreachable in front of it.
+    if (!answer) return void request.socket.destroy();
     const responseBody = await answer.text();
     exchanges.push({ method: request.method ?? 'GET', path: request.url ?? '/', headers: request.headers, requestBody, status: answer.status, responseBody });
     const passed = ['content-type', 'idempotency-key'].flatMap((name) => (answer.headers.has(name) ? [[name, answer.headers.get(name)!]] : []));

@@ -9,6 +9,7 @@ import { createMerchant, startTestStack, type Merchant, type TestStack } from '.
 export interface DashboardAnswer {
   status: number;
   html: string;
+  headers: Headers;
   location: string | null;
   setCookie: string[];
   /** `dashboard_session=…` from Set-Cookie, ready for a Cookie header. */
@@ -28,6 +29,7 @@ async function answer(response: Response): Promise<DashboardAnswer> {
   return {
     status: response.status,
     html: await response.text(),
+    headers: response.headers,
     location: response.headers.get('location'),
     setCookie,
     ...(session ? { cookie: session } : {}),

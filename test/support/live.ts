@@ -70,6 +70,16 @@ export function acquirerWhen(stack: TestStack, pspReference: string, settled: (p
   }, what, 30_000);
 }
 
+/** What became of a dispute at the local Adyen (its test control): its status, the documents it got (size and digest), the reason it was defended with. */
+export async function disputeAtAcquirer(stack: TestStack, disputeReference: string) {
+  const response = await fetch(`${stack.acquirer.url}/_test/disputes/${disputeReference}`);
+  return (await response.json()) as {
+    status: string;
+    defenseReasonCode: string | null;
+    defenseDocuments: { defenseDocumentTypeCode: string; contentType: string; size: number; sha256: string }[];
+  };
+}
+
 /** POSTs one of the local Adyen's test controls. */
 export async function acquirerControl(stack: TestStack, path: string, body: unknown) {
   const response = await fetch(`${stack.acquirer.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -126,6 +136,17 @@ export async function startLiveStack(env: Record<string, string> = {}) {
   const stack = await startTestStack({ background: true, env });
   const merchant = await createMerchant(stack);
   return { stack, merchant, live: client(stack.baseUrl, merchant.live) };
+}
+
+/** One live stack for the tests of a `describe`: started before them (handed to `use`), stopped after them. */
+export function withLiveStack(use: (started: Awaited<ReturnType<typeof startLiveStack>>) => void, env: Record<string, string> = {}) {
+  let stack: TestStack | undefined;
+  beforeAll(async () => {
+    const started = await startLiveStack(env);
+    stack = started.stack;
+    use(started);
+  }, 120_000);
+  afterAll(() => stack?.stop());
 }
 
 /** A payment's chargebacks, as the API lists them. */

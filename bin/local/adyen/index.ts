@@ -12,7 +12,9 @@ import { ADYEN_RETRY_DELAYS_MS, startNotifier } from './notifier';
  * the adapter calls, at the documents' paths (`/v71/...`, `/ca/services/DisputeService/v30/...`),
  * so that the same adapter reaches it by swapping the origin; a hosted payment page per session;
  * signed notifications in batches, retried until accepted; and the test controls under `/_test/`
- * (§12's three, and `GET /_test/payments/{pspReference}`: what became of a payment here).
+ * (§12's three; `GET /_test/payments/{pspReference}` and `GET /_test/disputes/{pspReference}`:
+ * what became of a payment or a dispute here; `POST /_test/disputes/{pspReference}/unreachable`
+ * `{requests?}`: the next requests about that dispute go unanswered).
  * Part of the local stack only: nothing under `functions/` or the rest of `shared/` imports it.
  */
 export interface LocalAcquirerOptions {
@@ -42,11 +44,14 @@ export const DEFAULT_ACQUIRER_PORT = 3001;
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 const HOSTED_PAGE = /^\/checkoutshopper\/sessions\/([A-Za-z0-9]+)$/;
 const OUTCOME = /^\/_test\/disputes\/([A-Za-z0-9]+)\/outcome$/;
+const UNREACHABLE = /^\/_test\/disputes\/([A-Za-z0-9]+)\/unreachable$/;
 const PAYMENT_STATE = /^\/_test\/payments\/([A-Za-z0-9]+)$/;
+const DISPUTE_STATE = /^\/_test\/disputes\/([A-Za-z0-9]+)$/;
 
 const ChargebackControl = /* @__PURE__ */ (() =>
   z.object({ pspReference: z.string(), amount: z.optional(z.object({ value: z.int(), currency: z.string() })), reasonCode: z.optional(z.string()) }))();
 const OutcomeControl = /* @__PURE__ */ (() => z.object({ outcome: z.enum(['won', 'lost']) }))();
+const UnreachableControl = /* @__PURE__ */ (() => z.object({ requests: z.optional(z.int().check(z.minimum(1), z.maximum(100))) }))();
 const RefundFailureControl = /* @__PURE__ */ (() =>
   z.object({ paymentPspReference: z.string(), eventCode: z.optional(z.enum(['REFUND', 'REFUND_FAILED'])) }))();
 
@@ -106,6 +111,8 @@ export async function startLocalAcquirer(options: LocalAcquirerOptions): Promise
   const ledger = createLedger({ send: notifier.send, merchantAccounts: options.merchantAccounts });
   /** Checkout's idempotency keys: per API key (a company account), the first answer kept and replayed. */
   const idempotent = new Map<string, Answer>();
+  /** Per dispute, how many more Dispute Service requests about it go unanswered (the test control). */
+  const cutOff = new Map<string, number>();
   let base = '';
 
   async function api(operation: AdyenOperation, headers: IncomingHttpHeaders, body: string): Promise<Answer> {
@@ -148,6 +155,8 @@ export async function startLocalAcquirer(options: LocalAcquirerOptions): Promise
   function testControl(method: string, path: string, body: string): Answer | undefined {
     const state = PAYMENT_STATE.exec(path);
     if (method === 'GET' && state) return { status: 200, body: ledger.paymentState(state[1]) };
+    const dispute = DISPUTE_STATE.exec(path);
+    if (method === 'GET' && dispute) return { status: 200, body: disputeState(dispute[1]) };
     if (method !== 'POST') return undefined;
     if (path === '/_test/chargebacks') {
       const { pspReference, amount, reasonCode } = control(ChargebackControl, body);
@@ -160,7 +169,36 @@ export async function startLocalAcquirer(options: LocalAcquirerOptions): Promise
     }
     const outcome = OUTCOME.exec(path);
     if (outcome) return { status: 200, body: ledger.settleDispute(outcome[1], control(OutcomeControl, body).outcome) };
+    const unreachable = UNREACHABLE.exec(path);
+    if (unreachable) {
+      const { disputePspReference } = disputeState(unreachable[1]);
+      const requests = control(UnreachableControl, body).requests ?? 1;
+      cutOff.set(disputePspReference, requests);
+      return { status: 200, body: { disputePspReference, unansweredRequests: requests } };
+    }
     throw new AdyenServiceError(404, '000', 'Not Found', 'validation');
+  }
+
+  function disputeState(reference: string) {
+    const found = ledger.disputeState(reference);
+    if (!found) throw new AdyenServiceError(404, '000', 'No dispute has this pspReference', 'validation');
+    return found;
+  }
+
+  /** A Dispute Service request about a dispute the test control cut off: it goes unanswered, as when Adyen cannot be reached. */
+  function goesUnanswered(operation: AdyenOperation, body: string): boolean {
+    if (operation.document !== 'disputes' || cutOff.size === 0) return false;
+    let reference: unknown;
+    try {
+      reference = (JSON.parse(body) as { disputePspReference?: unknown }).disputePspReference;
+    } catch {
+      return false;
+    }
+    const left = cutOff.get(String(reference));
+    if (!left) return false;
+    if (left === 1) cutOff.delete(String(reference));
+    else cutOff.set(String(reference), left - 1);
+    return true;
   }
 
   /** The hosted page: the form, or after Pay the redirect back to the session's returnUrl. */
@@ -191,6 +229,7 @@ export async function startLocalAcquirer(options: LocalAcquirerOptions): Promise
     const page = HOSTED_PAGE.exec(pathname);
     if (page) return hostedPage(method, page[1], body, response);
     const operation = adyenContract().operation(method, pathname);
+    if (operation && goesUnanswered(operation, body)) return void request.socket.destroy();
     const answer = operation ? await api(operation, request.headers, body) : pathname.startsWith('/_test/') ? testControl(method, pathname, body) : undefined;
     if (!answer) throw new AdyenServiceError(404, '000', 'Not Found', 'validation');
     response.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });

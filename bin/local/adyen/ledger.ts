@@ -1,4 +1,4 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import { createHash, randomBytes, randomInt } from 'node:crypto';
 import type { NotificationItem } from './notifier';
 
 /**
@@ -71,6 +71,14 @@ interface Payment {
 
 type DisputeStatus = 'open' | 'accepted' | 'defended' | 'won' | 'lost';
 
+/** A defense document as the local Adyen keeps it: its type, and what arrived (size and digest, not the content). */
+interface SuppliedDocument {
+  defenseDocumentTypeCode: string;
+  contentType: string;
+  size: number;
+  sha256: string;
+}
+
 interface Dispute {
   pspReference: string;
   payment: Payment;
@@ -78,7 +86,9 @@ interface Dispute {
   reasonCode: string;
   defensePeriodEndsAt: Date;
   status: DisputeStatus;
-  supplied: Set<string>;
+  supplied: SuppliedDocument[];
+  /** The reason it was defended with. */
+  defenseReasonCode?: string;
 }
 
 export interface Card {
@@ -115,7 +125,11 @@ const DEFENSE_REASONS: { code: string; documents: { code: string; level: Require
   },
 ];
 const DOCUMENT_TYPES = new Set(DEFENSE_REASONS.flatMap((reason) => reason.documents.map((document) => document.code)));
-const CONTENT_TYPES = new Set(['application/pdf', 'image/jpeg', 'image/png']);
+/**
+ * The formats Adyen takes and their largest size (docs.adyen.com, "Defense requirements": JPG and
+ * TIFF 10 MB, PDF 2 MB; no PNG), read as decimal megabytes, the stricter reading.
+ */
+const MAX_DOCUMENT_BYTES: Record<string, number> = { 'application/pdf': 2_000_000, 'image/jpeg': 10_000_000, 'image/tiff': 10_000_000 };
 
 /** The result of a Dispute Service call: Adyen answers a refusal with 200 and `success: false`. */
 const refused = (errorMessage: string) => ({ disputeServiceResult: { success: false, errorMessage } });
@@ -186,9 +200,10 @@ export function createLedger(options: { send(item: NotificationItem): void; merc
     return found && found.payment.merchantAccount === merchantAccountCode ? found : undefined;
   }
 
+  const available = (found: Dispute, code: string) => found.supplied.some((document) => document.defenseDocumentTypeCode === code);
   const satisfied = (found: Dispute, reason: (typeof DEFENSE_REASONS)[number]) => {
     const has = (level: Requirement) => reason.documents.filter((document) => document.level === level);
-    return has('Required').every((document) => found.supplied.has(document.code)) && (has('OneOrMore').length === 0 || has('OneOrMore').some((document) => found.supplied.has(document.code)));
+    return has('Required').every((document) => available(found, document.code)) && (has('OneOrMore').length === 0 || has('OneOrMore').some((document) => available(found, document.code)));
   };
 
   function disputeNotification(found: Dispute, eventCode: string, disputeStatus: string) {
@@ -353,7 +368,7 @@ export function createLedger(options: { send(item: NotificationItem): void; merc
         reasonCode: reasonCode ?? DEFAULT_REASON[payment.brand],
         defensePeriodEndsAt: new Date(Date.now() + DEFENSE_PERIOD_DAYS * 86_400_000),
         status: 'open',
-        supplied: new Set(),
+        supplied: [],
       };
       disputes.set(found.pspReference, found);
       disputeNotification(found, 'NOTIFICATION_OF_CHARGEBACK', 'Unresponded');
@@ -391,7 +406,7 @@ export function createLedger(options: { send(item: NotificationItem): void; merc
         defenseReasons: DEFENSE_REASONS.map((reason) => ({
           defenseReasonCode: reason.code,
           satisfied: satisfied(found, reason),
-          defenseDocumentTypes: reason.documents.map((document) => ({ defenseDocumentTypeCode: document.code, requirementLevel: document.level, available: found.supplied.has(document.code) })),
+          defenseDocumentTypes: reason.documents.map((document) => ({ defenseDocumentTypeCode: document.code, requirementLevel: document.level, available: available(found, document.code) })),
         })),
       };
     },
@@ -400,12 +415,17 @@ export function createLedger(options: { send(item: NotificationItem): void; merc
       const found = dispute(body.disputePspReference, body.merchantAccountCode);
       if (!found) return refused('Could not find dispute');
       if (found.status !== 'open') return refused(`Dispute cannot be defended: it is ${found.status}`);
+      const received: SuppliedDocument[] = [];
       for (const document of body.defenseDocuments) {
         if (!DOCUMENT_TYPES.has(document.defenseDocumentTypeCode)) return refused(`Invalid defense document type: ${document.defenseDocumentTypeCode}`);
-        if (!CONTENT_TYPES.has(document.contentType)) return refused(`Unsupported content type: ${document.contentType}`);
-        if (document.content === '') return refused('The defense document is empty');
+        const limit = MAX_DOCUMENT_BYTES[document.contentType];
+        if (limit === undefined) return refused(`Unsupported content type: ${document.contentType}`);
+        const content = Buffer.from(document.content, 'base64');
+        if (content.length === 0) return refused('The defense document is empty');
+        if (content.length > limit) return refused(`A defense document of type ${document.contentType} may be at most ${limit / 1_000_000} MB`);
+        received.push({ defenseDocumentTypeCode: document.defenseDocumentTypeCode, contentType: document.contentType, size: content.length, sha256: createHash('sha256').update(content).digest('hex') });
       }
-      for (const document of body.defenseDocuments) found.supplied.add(document.defenseDocumentTypeCode);
+      found.supplied.push(...received);
       return SUCCESS;
     },
 
@@ -418,7 +438,14 @@ export function createLedger(options: { send(item: NotificationItem): void; merc
       if (!reason) return refused(`Defense reason is not applicable: ${body.defenseReasonCode}`);
       if (!satisfied(found, reason)) return refused(`Not all required defense documents are supplied for ${reason.code}`);
       found.status = 'defended';
+      found.defenseReasonCode = reason.code;
       return SUCCESS;
+    },
+
+    /** Test control: what became of a dispute here (its status, the documents supplied, the reason it was defended with); undefined when there is none. */
+    disputeState(reference: string) {
+      const found = disputes.get(reference);
+      return found && { disputePspReference: found.pspReference, status: found.status, defenseReasonCode: found.defenseReasonCode ?? null, defenseDocuments: found.supplied };
     },
   };
 }

@@ -1,4 +1,4 @@
-import { chargebacksOf, acquirerControl, paidLivePayment, waitFor, startLiveStack } from '../../support/live';
+import { chargebacksOf, acquirerControl, paidLivePayment, waitFor, withLiveStack } from '../../support/live';
 import { balanceOf } from '../../support/refunds';
 import type { Api, Merchant, TestStack } from '../../support/stack';
 
@@ -12,10 +12,7 @@ describe('live chargebacks from the acquirer', () => {
   let merchant: Merchant;
   let live: Api;
 
-  beforeAll(async () => {
-    ({ stack, merchant, live } = await startLiveStack());
-  }, 120_000);
-  afterAll(() => stack?.stop());
+  withLiveStack((started) => ({ stack, merchant, live } = started));
 
   const chargebackWhen = (paymentId: string, status: string) =>
     waitFor(async () => {

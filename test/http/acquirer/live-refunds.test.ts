@@ -1,4 +1,4 @@
-import { acquirerControl, acquirerWhen, paidLivePayment, waitFor, startLiveStack } from '../../support/live';
+import { acquirerControl, acquirerWhen, paidLivePayment, waitFor, withLiveStack } from '../../support/live';
 import { balanceOf } from '../../support/refunds';
 import type { Api, Merchant, TestStack } from '../../support/stack';
 
@@ -12,10 +12,7 @@ describe('live refunds through the acquirer', () => {
   let merchant: Merchant;
   let live: Api;
 
-  beforeAll(async () => {
-    ({ stack, merchant, live } = await startLiveStack({ REFUND_CANCEL_WINDOW_SECONDS: '0' }));
-  }, 120_000);
-  afterAll(() => stack?.stop());
+  withLiveStack((started) => ({ stack, merchant, live } = started), { REFUND_CANCEL_WINDOW_SECONDS: '0' });
 
   const refundWhen = (id: string, status: string) =>
     waitFor(async () => {

@@ -3,7 +3,7 @@ import type { NotificationItem } from '../../../bin/local/adyen/notifier';
 import { pspReference } from '../../../bin/local/adyen/ledger';
 import * as keys from '../../../shared/db/keys';
 import { METRIC } from '../../../shared/observability/catalog';
-import { chargebacksOf, basicAuth, deliver, liveLink, NOTIFICATIONS_PATH, paidLivePayment, signedBatch, waitFor, startLiveStack } from '../../support/live';
+import { chargebacksOf, basicAuth, deliver, liveLink, NOTIFICATIONS_PATH, paidLivePayment, signedBatch, waitFor, withLiveStack } from '../../support/live';
 import { metricsWhile, sumOf } from '../../support/metrics';
 import { balanceOf } from '../../support/refunds';
 import type { Api, Merchant, TestStack } from '../../support/stack';
@@ -18,10 +18,7 @@ describe('acquirer notifications', () => {
   let merchant: Merchant;
   let live: Api;
 
-  beforeAll(async () => {
-    ({ stack, merchant, live } = await startLiveStack());
-  }, 120_000);
-  afterAll(() => stack?.stop());
+  withLiveStack((started) => ({ stack, merchant, live } = started));
 
   const adyenDate = () => `${new Date().toISOString().slice(0, 19)}+00:00`;
   const kept = async (id: string) => (await stack.db.send(new GetCommand({ TableName: stack.tableName, Key: keys.acquirerNotification(id), ConsistentRead: true }))).Item;

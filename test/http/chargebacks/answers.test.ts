@@ -325,9 +325,9 @@ describe('access: scope chargeback:update, organization and mode', () => {
   });
 });
 
-describe('live: the acquirer takes the answer first', () => {
-  /** A live chargeback, as the acquirer's feed opens one (its acquirer reference names the dispute there). */
-  async function liveChargeback(owner: Merchant): Promise<any> {
+describe('live: the acquirer takes the answer first (test/http/acquirer/live-answers.test.ts answers through the local Adyen)', () => {
+  /** A live chargeback as the acquirer feed opens one without naming its acquirer (`acquirer.name` "Acquirer"). */
+  async function fedChargeback(owner: Merchant): Promise<any> {
     const payment = await storePaidPayment(stack, owner, { mode: 'live' });
     const file = join(await mkdtemp(join(tmpdir(), 'live-chargeback-')), 'feed.json');
     await writeFile(file, JSON.stringify({ chargebacks: [{ payment_id: payment.id, reason: { code: '10.4', description: 'Fraud' }, amount: { value: '25.00', currency: 'EUR' } }] }));
@@ -335,19 +335,16 @@ describe('live: the acquirer takes the answer first', () => {
     return (await api(owner.live).get(`/v1/payments/${payment.id}/chargebacks`)).body.data[0];
   }
 
-  test('live: the acquirer cannot be reached -> 503 with Retry-After; the chargeback stays open, no event', async () => {
+  test("live: a chargeback another acquirer's feed opened -> 422 naming that acquirer; the chargeback stays open, no event", async () => {
     // Prepare
     const shop = await createMerchant(stack);
-    const chargeback = await liveChargeback(shop);
+    const chargeback = await fedChargeback(shop);
     const document = (await declare(chargeback.id, {}, shop.live)).body;
     expect((await upload(document.upload, PDF)).status).toBe(200);
     // Act
     const results = [await accept(chargeback.id, shop.live), await dispute(chargeback.id, { refund_policy: 'None', documents: [document.id] }, shop.live)];
     // Assess
-    for (const result of results) {
-      expectEnvelope(result, 503);
-      expect(Number(result.headers.get('retry-after'))).toBeGreaterThan(0);
-    }
+    for (const result of results) expect(expectEnvelope(result, 422).detail).toBe('This chargeback came from the acquirer Acquirer, which takes no answers through this API: answer it with that acquirer');
     expect((await api(shop.live).get(`/v1/chargebacks/${chargeback.id}`)).body).toMatchObject({ status: 'open' });
     expect((await outboxEvents(stack, shop.orgId, 'live')).filter((event) => event.data.id === chargeback.id).map((event) => event.type)).toEqual(['transactions.chargeback.open']);
   });

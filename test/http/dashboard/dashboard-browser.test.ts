@@ -9,6 +9,10 @@ import { createMerchant, startTestStack, type Merchant, type TestStack } from '.
 const hasBrowser = browserAvailable();
 /** The label of the box a refund needs ticked. */
 const CONFIRM_REFUND = /Send this refund to the customer/;
+/** The labels of the boxes a chargeback's answers need ticked. */
+const CONFIRM_ACCEPT = /Accept this chargeback/;
+const CONFIRM_DISPUTE = /Dispute this chargeback with this evidence/;
+const PDF = Buffer.from('%PDF-1.4\n% evidence\n%%EOF\n');
 const describeBrowser = hasBrowser ? describe : describe.skip;
 
 describeBrowser('dashboard in headless Chromium', () => {
@@ -16,13 +20,24 @@ describeBrowser('dashboard in headless Chromium', () => {
   let merchant: Merchant;
   let seeded: SeededAccount;
   let browser: Browser;
+  /** A disputed chargeback, its evidence as long as a merchant may write it. */
+  let disputedId: string;
 
   beforeAll(async () => {
     stack = await startTestStack();
     merchant = await createMerchant(stack);
     seeded = await seedAccount(stack, merchant);
+    disputedId = (await openChargeback()).id;
+    const evidence = { product_description: `A brass desk lamp. ${'Delivered and signed for. '.repeat(80)}`, shipping_tracking_number: 'JJD00998877665544332211' };
+    await client(stack.baseUrl, merchant.test).post(`/v1/chargebacks/${disputedId}/dispute`, { evidence });
     browser = await launchBrowser();
   }, 60_000);
+
+  /** A new open chargeback of the merchant, due in 7 days. */
+  async function openChargeback(): Promise<{ id: string }> {
+    const payment = await seedPaidPayment(stack, merchant, { amount: '30.00' });
+    return (await client(stack.baseUrl, merchant.test).post(`/v1/test_helpers/payments/${payment.id}/chargebacks`, {})).body;
+  }
   afterAll(async () => {
     await browser?.close();
     await stack?.stop();
@@ -210,6 +225,57 @@ describeBrowser('dashboard in headless Chromium', () => {
     await page.close();
   });
 
+  test('browser: accept a chargeback: without the box ticked it comes back beside the box, then ticked it is accepted and the forms are gone', async () => {
+    // Prepare
+    const chargeback = await openChargeback();
+    const { page, problems } = await signedIn();
+    await page.goto(`${stack.baseUrl}/dashboard/chargebacks/${chargeback.id}`);
+    // Act
+    await page.getByRole('button', { name: 'Accept chargeback' }).click();
+    // Assess
+    expect(await page.locator('#accept-chargeback-confirm-error').textContent()).toBe('Tick the box to confirm that you accept the chargeback');
+    expect((await api().get(`/v1/chargebacks/${chargeback.id}`)).body.status).toBe('open');
+    await page.getByLabel(CONFIRM_ACCEPT).check();
+    await page.getByRole('button', { name: 'Accept chargeback' }).click();
+    await page.locator('dd[data-field="status"]', { hasText: 'accepted' }).waitFor();
+    expect(page.url()).toBe(`${stack.baseUrl}/dashboard/chargebacks/${chargeback.id}`);
+    expect(await page.getByRole('button', { name: /chargeback$/ }).count()).toBe(0);
+    expect((await api().get(`/v1/chargebacks/${chargeback.id}`)).body.status).toBe('accepted');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  test('browser: dispute a chargeback with texts and a PDF the page uploads to the store; a refusal keeps a long text; then disputed with the evidence', async () => {
+    // Prepare
+    const chargeback = await openChargeback();
+    const { page, problems } = await signedIn();
+    const opened = await page.goto(`${stack.baseUrl}/dashboard/chargebacks/${chargeback.id}`);
+    const uploadOrigin = /connect-src 'self' (\S+)/.exec(opened!.headers()['content-security-policy'])![1];
+    const story = `Ordered on 1 March, delivered on 3 March. ${'The customer wrote to thank us. '.repeat(60)}`;
+    await page.getByLabel('Communication with the customer').fill(story);
+    await page.getByLabel('Shipping tracking number').fill('JJD0099887766');
+    // Act
+    await page.getByLabel('Documents').setInputFiles({ name: 'receipt.pdf', mimeType: 'application/pdf', buffer: PDF });
+    await page.getByText('receipt.pdf is uploaded.').waitFor();
+    await page.getByRole('button', { name: 'Dispute chargeback' }).click();
+    expect(await page.locator('#dispute-chargeback-confirm-error').textContent()).toBe('Tick the box to confirm that you dispute the chargeback with this evidence');
+    expect(await page.getByLabel('Communication with the customer').inputValue()).toBe(story);
+    const documentId = (await page.locator('#dispute-chargeback-documents li').getAttribute('data-id'))!;
+    await page.getByLabel(CONFIRM_DISPUTE).check();
+    await page.getByRole('button', { name: 'Dispute chargeback' }).click();
+    await page.locator('dd[data-field="status"]', { hasText: 'disputed' }).waitFor();
+    // Assess
+    expect((await api().get(`/v1/chargebacks/${chargeback.id}`)).body).toMatchObject({
+      status: 'disputed',
+      dispute: { evidence: { customer_communication: story.trim(), shipping_tracking_number: 'JJD0099887766', documents: [documentId] } },
+    });
+    expect(documentId).toMatch(/^doc_/);
+    expect(await page.locator('dd[data-field="evidence.documents"]').textContent()).toBe(documentId);
+    // The upload is the one request outside the dashboard, to the origin the page's policy names.
+    expect(problems.filter((problem) => !problem.startsWith(`requested ${uploadOrigin}/`))).toEqual([]);
+    await page.close();
+  });
+
   test('browser: lists page with Older and Newer; a search for an unknown id says so', async () => {
     for (let i = 0; i < 3; i++) await api().post('/v1/payment_links', { amount: { value: '1.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId });
     const ids = (await api().get('/v1/payment_links?limit=100')).body.data.map((link: { id: string }) => link.id);
@@ -252,6 +318,9 @@ describeBrowser('dashboard in headless Chromium', () => {
       '/dashboard/refunds',
       `/dashboard/refunds/${seeded.heldRefundId}`,
       '/dashboard/chargebacks',
+      `/dashboard/chargebacks/${seeded.openChargebacks[1].id}`,
+      `/dashboard/chargebacks/${seeded.acceptedChargebackId}`,
+      `/dashboard/chargebacks/${disputedId}`,
       '/dashboard/events',
       '/dashboard/balance-transactions',
       '/dashboard/search?id=rf_01jd2x3y4z5a6b7c8d9e0f1g2h',

@@ -1,6 +1,8 @@
 import { adyenClient, type AdyenApiSettings } from '../../../shared/acquirer/adyen-client';
 import { adyenDisputes } from '../../../shared/acquirer/adyen-disputes';
 import { adyenPayments } from '../../../shared/acquirer/adyen-payments';
+import { runWithDeadline } from '../../../shared/deadline';
+import { AcquirerUnavailableError } from '../../../shared/domain/acquirer';
 
 /**
  * Without the local Adyen's `endpoint`, the adapter's transport sends to the library's own
@@ -48,6 +50,16 @@ describe('Adyen adapter in AWS: the library\'s own endpoints', () => {
       'https://1797a841fbb37ca7-AdyenDemo-checkout-live.adyenpayments.com/checkout/v71/payments/QFQTPCQ8HXSKGK82/refunds',
       'https://ca-live.adyen.com/ca/services/DisputeService/v30/acceptDispute',
     ]);
+  });
+
+  test('within a request, a call that could not end 2 s before the invocation must answer is not sent: AcquirerUnavailableError (503), nothing asked of Adyen', async () => {
+    // Prepare
+    const disputes = adyenDisputes(adyenClient({ apiKey: 'AQE_test', environment: 'test' }));
+    // Act
+    const outcome = runWithDeadline(Date.now() + 1_500, () => disputes.accept({ disputeReference: 'DZ4DPSHB4WD2WN82', merchantAccount: 'ShopECOM' }));
+    // Assess
+    await expect(outcome).rejects.toMatchObject({ constructor: AcquirerUnavailableError, failure: 'no time left in the invocation' });
+    expect(requests).toEqual([]);
   });
 
   test('live without its URL prefix fails when the adapter is built, before any request', () => {

@@ -1,10 +1,11 @@
+import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { adyenClient } from '../../../shared/acquirer/adyen-client';
 import { adyenNotifications } from '../../../shared/acquirer/adyen-notifications';
 import { adyenPayments } from '../../../shared/acquirer/adyen-payments';
-import { AcquirerRefusedError, AcquirerUnavailableError, type AcquirerNotification, type DisputeAtAcquirer } from '../../../shared/domain/acquirer';
+import { AcquirerRefusedError, AcquirerUnavailableError, type AcquirerNotification, type DefenseDocument, type DisputeAtAcquirer } from '../../../shared/domain/acquirer';
 import { freePort } from '../../../bin/local/free-port';
 import {
   authorisedPayment,
@@ -20,7 +21,7 @@ import { browserAvailable, launchBrowser } from '../../support/browser';
 
 type Authorized = Extract<AcquirerNotification, { kind: 'payment.authorized' }>;
 
-const PDF = { typeCode: 'DefenseMaterial', contentType: 'application/pdf' as const, content: Buffer.from('%PDF-1.4\n% defense material\n') };
+const PDF: DefenseDocument = { typeCode: 'DefenseMaterial', contentType: 'application/pdf', content: Buffer.from('%PDF-1.4\n% defense material\n') };
 
 /**
  * The Adyen adapter against the local Adyen over real HTTP: every call goes through the
@@ -260,26 +261,26 @@ describe('Adyen adapter against the local Adyen', () => {
     test('defense reasons: each reason names its documents, and is satisfied once its required ones are supplied', async () => {
       const { dispute } = await chargeback();
       const before = await world.disputes.defenseReasons(dispute);
-      expect(before.map((reason) => [reason.code, reason.satisfied])).toEqual([
-        ['SupplyDefenseMaterial', false],
-        ['GoodsOrServicesProvided', false],
+      expect(before.map((reason) => [reason.code, reason.generic, reason.satisfied])).toEqual([
+        ['SupplyDefenseMaterial', true, false],
+        ['GoodsOrServicesProvided', false, false],
       ]);
       expect(before[1].documentTypes).toContainEqual({ code: 'ProofOfDelivery', requirement: 'one_or_more', supplied: false });
-      await world.disputes.supplyDefenseDocuments(dispute, [PDF]);
+      await world.disputes.supplyDefenseDocument(dispute, PDF);
       const after = await world.disputes.defenseReasons(dispute);
-      expect(after[0]).toEqual({ code: 'SupplyDefenseMaterial', satisfied: true, documentTypes: [{ code: 'DefenseMaterial', requirement: 'required', supplied: true }] });
+      expect(after[0]).toEqual({ code: 'SupplyDefenseMaterial', generic: true, satisfied: true, documentTypes: [{ code: 'DefenseMaterial', requirement: 'required', supplied: true }] });
     });
 
     test('defend: a reason that does not apply, or without its required documents, is refused as the Dispute Service refuses it', async () => {
       const { dispute } = await chargeback();
       await expect(world.disputes.defend(dispute, 'NoSuchReason')).rejects.toThrow('Defense reason is not applicable: NoSuchReason');
       await expect(world.disputes.defend(dispute, 'SupplyDefenseMaterial')).rejects.toThrow(/Not all required defense documents/);
-      await expect(world.disputes.supplyDefenseDocuments(dispute, [{ ...PDF, typeCode: 'Selfie' }])).rejects.toThrow(/Invalid defense document type/);
+      await expect(world.disputes.supplyDefenseDocument(dispute, { ...PDF, typeCode: 'Selfie' })).rejects.toThrow(/Invalid defense document type/);
     });
 
     test('defended and won: a Visa dispute ends in PREARBITRATION_WON (dispute.won)', async () => {
       const { dispute } = await chargeback(CARDS.visa);
-      await world.disputes.supplyDefenseDocuments(dispute, [PDF]);
+      await world.disputes.supplyDefenseDocument(dispute, PDF);
       await world.disputes.defend(dispute, 'SupplyDefenseMaterial');
       expect((await outcome(dispute, 'won')).body.eventCode).toBe('PREARBITRATION_WON');
       const won = await notified(world, 'dispute.won', (notification) => notification.disputeReference === dispute.disputeReference);
@@ -301,6 +302,65 @@ describe('Adyen adapter against the local Adyen', () => {
       await notified(world, 'dispute.lost', (notification) => notification.disputeReference === second.dispute.disputeReference);
       // A settled dispute is settled once.
       expect((await outcome(first.dispute, 'lost')).status).toBe(422);
+    });
+
+    test("documents: Adyen's formats and sizes (PDF up to 2 MB, JPEG); a PNG, a larger PDF or an empty file is refused, and nothing of it is kept", async () => {
+      // Prepare
+      const { dispute } = await chargeback();
+      const jpeg = { typeCode: 'DefenseMaterial', contentType: 'image/jpeg' as const, content: Buffer.alloc(3_000_000, 0xff) };
+      // Act
+      await world.disputes.supplyDefenseDocument(dispute, { ...PDF, content: Buffer.alloc(2_000_000, 0x25) });
+      await world.disputes.supplyDefenseDocument(dispute, jpeg);
+      const refusal = (document: DefenseDocument) => world.disputes.supplyDefenseDocument(dispute, document).then(() => 'taken', (error: Error) => error.message);
+      const refusals = [
+        await refusal({ ...PDF, contentType: 'image/png', content: Buffer.from('\x89PNG') }),
+        await refusal({ ...PDF, content: Buffer.alloc(2_000_001, 0x25) }),
+        await refusal({ ...PDF, content: Buffer.alloc(0) }),
+      ];
+      // Assess
+      expect(refusals).toEqual([
+        'The acquirer refused the request: Unsupported content type: image/png',
+        'The acquirer refused the request: A defense document of type application/pdf may be at most 2 MB',
+        'The acquirer refused the request: The defense document is empty',
+      ]);
+      const state = await (await fetch(`${world.local.url}/_test/disputes/${dispute.disputeReference}`)).json();
+      expect(state.defenseDocuments.map((document: { contentType: string; size: number }) => [document.contentType, document.size])).toEqual([
+        ['application/pdf', 2_000_000],
+        ['image/jpeg', 3_000_000],
+      ]);
+    });
+
+    test('state control: what the dispute got (each document with its size and digest, the reason it was defended with)', async () => {
+      // Prepare
+      const { dispute } = await chargeback();
+      // Act
+      await world.disputes.supplyDefenseDocument(dispute, PDF);
+      await world.disputes.defend(dispute, 'SupplyDefenseMaterial');
+      const state = await (await fetch(`${world.local.url}/_test/disputes/${dispute.disputeReference}`)).json();
+      // Assess
+      expect(state).toEqual({
+        disputePspReference: dispute.disputeReference,
+        status: 'defended',
+        defenseReasonCode: 'SupplyDefenseMaterial',
+        defenseDocuments: [{ defenseDocumentTypeCode: 'DefenseMaterial', contentType: 'application/pdf', size: PDF.content.length, sha256: createHash('sha256').update(PDF.content).digest('hex') }],
+      });
+      expect((await fetch(`${world.local.url}/_test/disputes/ZZZZZZZZZZZZZZZZ`)).status).toBe(404);
+    });
+
+    test('unreachable control: the next requests about the dispute go unanswered (AcquirerUnavailableError), then it answers again; other disputes are answered throughout', async () => {
+      // Prepare
+      const [{ dispute }, other] = [await chargeback(), await chargeback()];
+      // Act
+      const control = await world.control(`/_test/disputes/${dispute.disputeReference}/unreachable`, { requests: 2 });
+      const cut = [await world.disputes.defenseReasons(dispute).catch((error: unknown) => error), await world.disputes.accept(other.dispute), await world.disputes.accept(dispute).catch((error: unknown) => error)];
+      // Assess
+      expect(control.status).toBe(200);
+      for (const error of [cut[0], cut[2]]) {
+        expect(error).toBeInstanceOf(AcquirerUnavailableError);
+        expect((error as AcquirerUnavailableError).failure).toBe('unreachable');
+      }
+      await world.disputes.accept(dispute);
+      expect((await world.control('/_test/disputes/ZZZZZZZZZZZZZZZZ/unreachable', {})).status).toBe(404);
     });
 
     test('an unknown dispute is not found', async () => {

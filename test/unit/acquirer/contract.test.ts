@@ -37,7 +37,7 @@ describe('Adyen contract: both sides of the wire validate against the vendored d
     const defended = await disputed();
     await world.disputes.defenseReasons(defended);
     await world.disputes.defend(defended, 'SupplyDefenseMaterial').catch(() => undefined);
-    await world.disputes.supplyDefenseDocuments(defended, [{ typeCode: 'DefenseMaterial', contentType: 'application/pdf', content: Buffer.from('%PDF-1.4 evidence') }]);
+    await world.disputes.supplyDefenseDocument(defended, { typeCode: 'DefenseMaterial', contentType: 'application/pdf', content: Buffer.from('%PDF-1.4 evidence') });
     await world.disputes.defend(defended, 'SupplyDefenseMaterial');
     await world.control(`/_test/disputes/${defended.disputeReference}/outcome`, { outcome: 'won' });
     await world.disputes.accept(await disputed());

@@ -185,7 +185,7 @@ test('stack: the evidence documents bucket is private, SSE-S3 encrypted, TLS onl
   });
 });
 
-test('stack: only the documents route may upload (s3:PutObject under documents/) and only the dispute route may read; no other function reaches the bucket', () => {
+test("stack: only the documents routes (the API's, the dashboard's) may upload (s3:PutObject under documents/) and only the dispute routes may read; no other function reaches the bucket", () => {
   // Prepare
   const resources = template.toJSON().Resources as Record<string, { Type: string; Properties: Record<string, any> }>;
   const bucketId = Object.keys(resources).find((id) => resources[id].Type === 'AWS::S3::Bucket' && id.startsWith('EvidenceDocumentsBucket'))!;
@@ -199,6 +199,9 @@ test('stack: only the documents route may upload (s3:PutObject under documents/)
   // Assess
   expect(s3Grants.map(({ policy, actions }) => `${ownId(policy).replace(/[0-9A-F]{8}$/, '')} ${actions.join(',')}`).sort()).toEqual([
     'RoutecreatedisputedocumentFunctionServiceRoleDefaultPolicy s3:PutObject',
+    'RoutedashboardcreatedisputedocumentFunctionServiceRoleDefaultPolicy s3:PutObject',
+    'RoutedashboarddisputechargebackFunctionServiceRoleDefaultPolicy s3:GetObject,s3:GetObjectVersion',
+    'RoutedashboarddisputechargebackFunctionServiceRoleDefaultPolicy s3:ListBucket',
     'RoutedisputechargebackFunctionServiceRoleDefaultPolicy s3:GetObject,s3:GetObjectVersion',
     'RoutedisputechargebackFunctionServiceRoleDefaultPolicy s3:ListBucket',
   ]);
@@ -501,9 +504,19 @@ describe('acquirer', () => {
       .map(([id]) => id)
       .sort();
   };
-  const talkers = ['Routecheckoutpage', 'Routeacquirernotifications', 'AcquirerNotificationProcessor', 'MinuteJobs'];
+  /** The checkout page, the notifications' receiver and processor, the minute jobs, and the chargeback answers of the API and the dashboard (live: Adyen's Dispute Service). */
+  const talkers = [
+    'Routecheckoutpage',
+    'Routeacquirernotifications',
+    'AcquirerNotificationProcessor',
+    'MinuteJobs',
+    'Routeacceptchargeback',
+    'Routedisputechargeback',
+    'Routedashboardacceptchargeback',
+    'Routedashboarddisputechargeback',
+  ];
 
-  test('secret: one, with no value in the template; only the four functions that talk to Adyen may read it, and its ARN is their one acquirer setting', () => {
+  test('secret: one, with no value in the template; only the eight functions that talk to Adyen may read it, and its ARN is their one acquirer setting', () => {
     // Assess
     const id = secretId();
     expect(resources()[id].Properties.SecretString).toBeUndefined();

@@ -2,6 +2,7 @@ import { AcquirerRefusedError, AcquirerUnavailableError, type DefenseDocument, t
 import { dueReminder, openChargeback, reminded, transitionChargeback, type Chargeback, type ChargebackStatus, type Evidence } from '../../../shared/domain/chargebacks';
 import { chooseDefense, newDisputeDocument, type DisputeDocument, type DocumentStore } from '../../../shared/domain/dispute-documents';
 import type { Principal } from '../../../shared/auth/principal';
+import { BusinessRuleError } from '../../../shared/errors';
 import { acceptChargeback, disputeChargeback, type AnswerDeps } from '../../../shared/use-cases/chargeback-answers';
 import { aChargeback, aPayment, urls } from './fixtures';
 
@@ -17,8 +18,9 @@ const live = aChargeback({ mode: 'live', deadlineAt: '2026-11-30T10:00:00.000Z',
 const principal: Principal = { keyId: 'key_1', orgId: live.orgId, mode: 'live', scopes: ['chargeback:update'] };
 const PDF = new TextEncoder().encode('%PDF-1.4');
 
-const reasons = (...list: [string, [string, DefenseReason['documentTypes'][number]['requirement']][]][]): DefenseReason[] =>
-  list.map(([code, types]) => ({ code, satisfied: false, documentTypes: types.map(([type, requirement]) => ({ code: type, requirement, supplied: false })) }));
+/** Reasons as the acquirer offers them, in its order; `generic` marks the one that claims nothing beyond the material (Adyen's SupplyDefenseMaterial). */
+const reasons = (...list: [string, [string, DefenseReason['documentTypes'][number]['requirement']][], 'generic'?][]): DefenseReason[] =>
+  list.map(([code, types, generic]) => ({ code, generic: generic === 'generic', satisfied: false, documentTypes: types.map(([type, requirement]) => ({ code: type, requirement, supplied: false })) }));
 
 /** The acquirer's dispute half, recording what it was asked; `fail` makes one operation throw. */
 function fakeAcquirer(offered: DefenseReason[], fail?: { operation: keyof DisputeAcquirer; error: Error }) {
@@ -32,9 +34,9 @@ function fakeAcquirer(offered: DefenseReason[], fail?: { operation: keyof Disput
   const acquirer: DisputeAcquirer = {
     accept: () => answer('accept', undefined),
     defenseReasons: () => answer('defenseReasons', offered),
-    supplyDefenseDocuments: (_dispute, documents) => {
-      supplied.push(...documents);
-      return answer('supplyDefenseDocuments', undefined);
+    supplyDefenseDocument: (_dispute, document) => {
+      supplied.push(document);
+      return answer('supplyDefenseDocument', undefined);
     },
     defend: (_dispute, code) => answer('defend', undefined).then(() => void calls.push(`defend:${code}`)),
   };
@@ -59,7 +61,9 @@ function deps(acquirer: DisputeAcquirer, documents: DisputeDocument[] = []) {
     },
     documents: { create: async () => {}, get: async (chargebackId, id) => documents.find((document) => document.chargebackId === chargebackId && document.id === id) },
     store,
-    acquirer: { disputes: async () => acquirer, disputeOf: async (chargeback) => ({ disputeReference: chargeback.acquirer.reference, merchantAccount: 'ShopECOM' }) },
+    acquirer: async () => acquirer,
+    acquirerName: 'adyen',
+    acceptors: { getAcceptor: async (orgId, acceptorId) => ({ id: acceptorId, orgId, name: 'Shop', merchantAccount: 'ShopECOM', createdAt: NOW.toISOString() }) },
     now: () => NOW,
   };
   return { answerDeps, moves };
@@ -94,19 +98,42 @@ describe('Use case: acceptChargeback (live)', () => {
     await expect(outcome).rejects.toBe(error);
     expect(moves).toEqual([]);
   });
+  test('live accept: a chargeback another acquirer\'s feed opened -> 422, the acquirer is not asked, nothing moves', async () => {
+    // Prepare
+    const { acquirer, calls } = fakeAcquirer([]);
+    const { answerDeps, moves } = deps(acquirer);
+    const fed = { ...live, acquirer: { name: 'Acquirer', reference: '74527600000000000000001', case_id: 'CB0000000001' } };
+    // Act
+    const outcome = acceptChargeback({ ...answerDeps, chargebacks: { get: async () => fed } }, principal, live.id, urls);
+    // Assess
+    await expect(outcome).rejects.toThrow(new BusinessRuleError('This chargeback came from the acquirer Acquirer, which takes no answers through this API: answer it with that acquirer'));
+    expect(calls).toEqual([]);
+    expect(moves).toEqual([]);
+  });
+
+  test('live accept: the acceptor has no account at the acquirer -> 422, the acquirer is not asked', async () => {
+    // Prepare
+    const { acquirer, calls } = fakeAcquirer([]);
+    const { answerDeps, moves } = deps(acquirer);
+    // Act
+    const outcome = acceptChargeback({ ...answerDeps, acceptors: { getAcceptor: async () => undefined } }, principal, live.id, urls);
+    // Assess
+    await expect(outcome).rejects.toBeInstanceOf(BusinessRuleError);
+    expect([calls, moves]).toEqual([[], []]);
+  });
 });
 
 describe('Use case: disputeChargeback (live)', () => {
   test('live dispute: the documents are read and supplied as the type a reason takes, the defense made, then the chargeback disputed with its evidence', async () => {
     // Prepare
-    const { acquirer, calls, supplied } = fakeAcquirer(reasons(['GoodsOrServicesProvided', [['TIDorInvoice', 'required'], ['ProofOfDelivery', 'one_or_more']]], ['SupplyDefenseMaterial', [['DefenseMaterial', 'required']]]));
+    const { acquirer, calls, supplied } = fakeAcquirer(reasons(['GoodsOrServicesProvided', [['TIDorInvoice', 'required'], ['ProofOfDelivery', 'one_or_more']]], ['SupplyDefenseMaterial', [['DefenseMaterial', 'required']], 'generic']));
     const documents = [aDocument('doc_a'), aDocument('doc_b')];
     const { answerDeps, moves } = deps(acquirer, documents);
     const evidence = { product_description: 'A mug', documents: ['doc_a', 'doc_b'] };
     // Act
     const disputed = await disputeChargeback(answerDeps, principal, live.id, evidence, urls);
     // Assess
-    expect(calls).toEqual(['defenseReasons', 'supplyDefenseDocuments', 'defend', 'defend:SupplyDefenseMaterial']);
+    expect(calls).toEqual(['defenseReasons', 'supplyDefenseDocument', 'supplyDefenseDocument', 'defend', 'defend:SupplyDefenseMaterial']);
     expect(supplied).toEqual([
       { typeCode: 'DefenseMaterial', contentType: 'application/pdf', content: PDF },
       { typeCode: 'DefenseMaterial', contentType: 'application/pdf', content: PDF },
@@ -130,7 +157,7 @@ describe('Use case: disputeChargeback (live)', () => {
   test('live dispute: the acquirer unreachable when defending -> 503, the chargeback does not move', async () => {
     // Prepare
     const error = new AcquirerUnavailableError('timeout');
-    const { acquirer } = fakeAcquirer(reasons(['SupplyDefenseMaterial', [['DefenseMaterial', 'required']]]), { operation: 'defend', error });
+    const { acquirer } = fakeAcquirer(reasons(['SupplyDefenseMaterial', [['DefenseMaterial', 'required']], 'generic']), { operation: 'defend', error });
     const { answerDeps, moves } = deps(acquirer, [aDocument('doc_a')]);
     // Act
     const outcome = disputeChargeback(answerDeps, principal, live.id, { documents: ['doc_a'] }, urls);
@@ -143,6 +170,24 @@ describe('Use case: disputeChargeback (live)', () => {
 describe('Function: chooseDefense', () => {
   test.each<[string, DefenseReason[], number, ReturnType<typeof chooseDefense>]>([
     ['one required type: all documents as it', reasons(['SupplyDefenseMaterial', [['DefenseMaterial', 'required']]]), 2, { reasonCode: 'SupplyDefenseMaterial', documentTypeCode: 'DefenseMaterial' }],
+    [
+      "the generic reason before the specific ones, wherever the acquirer lists it (Adyen's documented answer: GoodsNotReturned first, SupplyDefenseMaterial last)",
+      reasons(
+        ['GoodsNotReturned', [['TIDorInvoice', 'optional'], ['GoodsNotReturned', 'required']]],
+        ['GoodsWereAsDescribed', [['GoodsWereAsDescribed', 'required'], ['TIDorInvoice', 'required']]],
+        ['SupplyDefenseMaterial', [['TIDorInvoice', 'optional'], ['DefenseMaterial', 'required']], 'generic'],
+      ),
+      1,
+      { reasonCode: 'SupplyDefenseMaterial', documentTypeCode: 'DefenseMaterial' },
+    ],
+    [
+      'the generic reason with its required type and a generic alternative: the required type (the alternative needs enabling at the acquirer)',
+      reasons(['SupplyDefenseMaterial', [['TIDorInvoice', 'optional'], ['DefenseMaterial', 'required'], ['AlternativeDefenseMaterial', 'alternative_required']], 'generic']),
+      2,
+      { reasonCode: 'SupplyDefenseMaterial', documentTypeCode: 'DefenseMaterial' },
+    ],
+    ['a generic alternative meets a reason whose own types one type cannot', reasons(['A', [['X', 'required'], ['Y', 'required'], ['Alt', 'alternative_required']]]), 1, { reasonCode: 'A', documentTypeCode: 'Alt' }],
+    ['no generic reason offered: the first specific one the documents can meet', reasons(['A', [['X', 'required'], ['Y', 'required']]], ['B', [['Z', 'required']]], ['C', [['W', 'required']]]), 1, { reasonCode: 'B', documentTypeCode: 'Z' }],
     ['two required types cannot be met by one: the next reason', reasons(['A', [['X', 'required'], ['Y', 'required']]], ['B', [['Z', 'one_or_more']]]), 1, { reasonCode: 'B', documentTypeCode: 'Z' }],
     ['a required type outside its one-or-more group: skipped', reasons(['A', [['X', 'required'], ['Y', 'one_or_more']]]), 1, undefined],
     ['without documents: only a reason that needs none', reasons(['A', [['X', 'required']]], ['B', [['Y', 'optional']]]), 0, { reasonCode: 'B' }],
