@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { client, expectEnvelope, type HttpResult } from '../../support/http';
+import { client, expectEnvelope, postWithRetries } from '../../support/http';
 import { createMerchant, startTestStack, type Merchant, type TestStack } from '../../support/stack';
 
 let stack: TestStack;
@@ -14,21 +14,12 @@ afterAll(() => stack.stop());
 
 const eur = (value: string) => ({ value, currency: 'eur' });
 const minor = (value: string) => Math.round(Number(value) * 100);
-const RETRY_FOR_MS = 90_000;
 
-/** A merchant's API, each POST with its own Idempotency-Key and retried on a 503, as a careful client does. */
+/** A merchant's API, each POST sent as a careful client sends it (its own Idempotency-Key, retried with it). */
 async function merchantApi() {
   const merchant = await createMerchant(stack);
   const api = client(stack.baseUrl, merchant.test);
-  const post = async (path: string, body: unknown = {}): Promise<HttpResult> => {
-    const headers = { 'idempotency-key': randomUUID() };
-    const giveUpAt = Date.now() + RETRY_FOR_MS;
-    for (;;) {
-      const result = await api.post(path, body, headers);
-      if (result.status !== 503 || Date.now() > giveUpAt) return result;
-      await new Promise((resolve) => setTimeout(resolve, Number(result.headers.get('retry-after') ?? 1) * 1000));
-    }
-  };
+  const post = (path: string, body: unknown = {}) => postWithRetries(api, path, body);
   const link = async (amount = '10.00') => (await post('/v1/payment_links', { amount: { value: amount, currency: 'EUR' }, acceptor_id: merchant.acceptorId })).body;
   const pay = async (linkId: string) => {
     const paid = await post(`/v1/test_helpers/payment_links/${linkId}/checkout`, { client_key: randomUUID() });

@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as keys from '../../../shared/db/keys';
-import { client } from '../../support/http';
+import { client, postWithRetries } from '../../support/http';
 import { balanceOf, seedPaidPayment } from '../../support/refunds';
 import { createMerchant, startTestStack, type Merchant, type TestStack } from '../../support/stack';
 
@@ -17,15 +16,6 @@ beforeAll(async () => {
 afterAll(() => stack.stop());
 
 const PARALLEL = 50;
-// A client retries a 503 for as long as it cares to: counted in time, not in tries, because how many
-// rounds 50 writers of one item lose depends on how busy the machine is, not on the service.
-const RETRY_FOR_MS = 90_000;
-/**
- * What a client retries with the same Idempotency-Key: 503 (told to), 500 (API Gateway's answer
- * when a function was killed at its timeout, which a starved machine can cause) and 409 (the
- * key's first request is still in flight, or its lease has not yet run out after a kill).
- */
-const retryable = (status: number) => status === 503 || status === 500 || status === 409;
 const eur = (value: string) => ({ value, currency: 'eur' });
 
 /**
@@ -36,15 +26,7 @@ const eur = (value: string) => ({ value, currency: 'eur' });
  */
 async function fire(merchant: Merchant, paymentId: string, body: unknown) {
   const api = client(stack.baseUrl, merchant.test);
-  const refund = async () => {
-    const headers = { 'idempotency-key': randomUUID() };
-    const giveUpAt = Date.now() + RETRY_FOR_MS;
-    for (;;) {
-      const result = await api.post(`/v1/payments/${paymentId}/refunds`, body, headers);
-      if (!retryable(result.status) || Date.now() > giveUpAt) return result;
-      await new Promise((resolve) => setTimeout(resolve, Number(result.headers.get('retry-after') ?? 1) * 1000));
-    }
-  };
+  const refund = () => postWithRetries(api, `/v1/payments/${paymentId}/refunds`, body);
   return Promise.all(Array.from({ length: PARALLEL }, refund));
 }
 
