@@ -8,6 +8,10 @@ import { customerDetailEdges, datetimeAndMoneyEdges } from '../../support/edge-v
 import type { HttpResult } from '../../support/http';
 import { startMerchantStack, type Api, type Merchant, type TestStack } from '../../support/stack';
 
+// Each property runs a fixed number of cases over HTTP, whatever each takes: on two busy cores
+// the 40 checkout-page cases (each a page and a post) took past the default 30 s.
+jest.setTimeout(120_000);
+
 /**
  * Property: oversized and hostile values in every body field and query parameter of every
  * declared operation (field names read from the declarations, nested objects included) never
