@@ -58,7 +58,9 @@ test('paid transition: TransactionConflict is retried with backoff and then succ
   const actions = dynamo.commandCalls(TransactWriteCommand)[2].args[0].input.TransactItems!;
   // The link's condition is its status, limit and counters, never its version.
   expect(actions[0].Update?.ConditionExpression).toBe('#status = :active AND (attribute_type(#expiresAt, :null) OR #expiresAt > :paidAt) AND #paymentsLimit = :readLimit AND #paidCount = :readCount AND attribute_type(#firstPaidAt, :null)');
-  expect(actions.map((action) => Object.keys(action)[0])).toEqual(['Update', 'Put', 'Update', 'Put', 'Put']);
+  // The link, the payment, the balance with its ledger entry (§15), and the two events.
+  expect(actions.map((action) => Object.keys(action)[0])).toEqual(['Update', 'Put', 'Update', 'Put', 'Put', 'Put']);
+  expect(actions.some((action) => String(action.Put?.Item.PK).startsWith('BTX#'))).toBe(true);
 });
 
 test('paid transition: a conflict that never clears loses every round until the deadline -> 503, not a paid payment', async () => {
