@@ -3,6 +3,18 @@ process.env.LOG_LEVEL ??= 'SILENT';
 // Artifact mode's functions carry the stack's metric namespace: their EMF lines are noise in a test run.
 process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 
+/**
+ * Suites whose subject only the artifacts run as AWS does, so that CI runs them there alone (it
+ * must end within 15 minutes; docs/decisions.md 63): writers racing from processes of their own,
+ * without the shared memory of one test process, and the SQS stand-in's fair queues, where source
+ * mode runs its own local queue instead.
+ */
+const ARTIFACT_ONLY = [
+  '/test/http/checkout/paid-concurrency.test.ts',
+  '/test/http/refunds/concurrency.test.ts',
+  '/test/http/webhooks/fairness.test.ts',
+];
+
 /** Jest: @swc/jest transpiles only (tsc --noEmit type-checks in `npm test`). */
 module.exports = {
   testEnvironment: 'node',
@@ -20,7 +32,7 @@ module.exports = {
         '/test/http/settlements/import.test.ts',
         '/test/http/all-routes/hostile-input.test.ts',
       ]
-    : ['/node_modules/', '/test/http/artifacts/'],
+    : ['/node_modules/', '/test/http/artifacts/', ...ARTIFACT_ONLY],
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.(t|j|mj)s$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }] },
   // middy 6 ships ESM only: let swc turn it into CommonJS for Jest's module system.

@@ -60,7 +60,7 @@ test('paid transition: TransactionConflict is retried with backoff and then succ
   expect(actions[0].Update?.ConditionExpression).toBe('#status = :active AND (attribute_type(#expiresAt, :null) OR #expiresAt > :paidAt) AND #paymentsLimit = :readLimit AND #paidCount = :readCount AND attribute_type(#firstPaidAt, :null)');
   // The link, the payment, the balance with its ledger entry (§15), and the two events.
   expect(actions.map((action) => Object.keys(action)[0])).toEqual(['Update', 'Put', 'Update', 'Put', 'Put', 'Put']);
-  expect(actions.some((action) => String(action.Put?.Item.PK).startsWith('BTX#'))).toBe(true);
+  expect(actions.some((action) => String(action.Put?.Item?.PK).startsWith('BTX#'))).toBe(true);
 });
 
 test('paid transition: a conflict that never clears loses every round until the deadline -> 503, not a paid payment', async () => {
