@@ -2,9 +2,12 @@
  * One process of flash-sale payers (`bench/flash-sale.ts` starts several, so the payers'
  * own event loop is never what limits the service): reads its share of the sale as JSON on
  * stdin, `concurrency` payers at once each take the next checkout until none is left, and
- * writes what they got as JSON on stdout. A payer told to retry (503 with Retry-After) retries,
- * as a client should.
+ * writes what they got as JSON on stdout. A payer retries as a client should, with its own
+ * Idempotency-Key: when told to (503 with Retry-After, also API Gateway's answer past its 30 s),
+ * and while its first request is still in flight (409 without a `reason`), so that a payment
+ * paid behind a timed-out request is answered as paid, not as a full link.
  */
+import { randomUUID } from 'node:crypto';
 import { percentile } from './api';
 
 export interface PayersShare {
@@ -27,16 +30,18 @@ export interface PayersResult {
 
 /** `times`: each request's time to its answer, retries apart (what the function timeout bounds). */
 async function pay(share: PayersShare, checkout: PayersShare['checkouts'][number], times: number[]): Promise<string> {
+  const idempotencyKey = randomUUID();
   for (let retries = 0; ; retries++) {
     const start = Date.now();
     const answer = await fetch(`${share.baseUrl}/v1/test_helpers/payment_links/${checkout.linkId}/checkout`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${checkout.token}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${checkout.token}`, 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
       body: '{"outcome":"paid"}',
     });
-    const body = (await answer.json()) as { status?: string | number };
+    const body = (await answer.json()) as { status?: string | number; reason?: string };
     times.push(Date.now() - start);
-    if (answer.status === 503 && retries < 5) {
+    const inFlight = answer.status === 409 && body.reason === undefined;
+    if ((answer.status === 503 || inFlight) && retries < 5) {
       await new Promise((resolve) => setTimeout(resolve, Number(answer.headers.get('retry-after') ?? 1) * 1000));
       continue;
     }
