@@ -28,9 +28,13 @@ export interface PayersResult {
   p50Ms: number;
 }
 
+/** How long a payer waits for its first request to answer before it gives up on it: past API Gateway's 30 s. */
+const IN_FLIGHT_BOUND_MS = 40_000;
+
 /** `times`: each request's time to its answer, retries apart (what the function timeout bounds). */
 async function pay(share: PayersShare, checkout: PayersShare['checkouts'][number], times: number[]): Promise<string> {
   const idempotencyKey = randomUUID();
+  const firstMs = Date.now();
   for (let retries = 0; ; retries++) {
     const start = Date.now();
     const answer = await fetch(`${share.baseUrl}/v1/test_helpers/payment_links/${checkout.linkId}/checkout`, {
@@ -40,8 +44,9 @@ async function pay(share: PayersShare, checkout: PayersShare['checkouts'][number
     });
     const body = (await answer.json()) as { status?: string | number; reason?: string };
     times.push(Date.now() - start);
-    const inFlight = answer.status === 409 && body.reason === undefined;
-    if ((answer.status === 503 || inFlight) && retries < 5) {
+    // In flight: until its first request has answered, which API Gateway bounds at 30 s.
+    const inFlight = answer.status === 409 && body.reason === undefined && Date.now() - firstMs < IN_FLIGHT_BOUND_MS;
+    if (inFlight || (answer.status === 503 && retries < 5)) {
       await new Promise((resolve) => setTimeout(resolve, Number(answer.headers.get('retry-after') ?? 1) * 1000));
       continue;
     }
