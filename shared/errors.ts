@@ -75,3 +75,10 @@ export class DependencyUnavailableError extends ServiceError {
     super(detail);
   }
 }
+
+/**
+ * Every round of a request's decisive write lost to concurrent writers (503), after it wrote
+ * only what a repeat may write again (a checkout opened, nothing paid): a repeat with the same
+ * Idempotency-Key runs again instead of being told the request was carried out.
+ */
+export class OutrunError extends DependencyUnavailableError {}

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { IdempotencyClaim, IdempotencyStore, StoredResponse } from '../db/idempotency-store';
 import { logger } from '../observability/logger';
-import { BusinessRuleError, ConflictError, InvalidRequestError } from '../errors';
+import { BusinessRuleError, ConflictError, InvalidRequestError, OutrunError } from '../errors';
 import { METRIC } from '../observability/catalog';
 import { countMetric } from '../observability/metrics';
 import { runWatchingWrites } from '../db/side-effects';
@@ -71,7 +71,7 @@ async function awaitFirst(store: IdempotencyStore, keyId: string, idempotencyKey
  * 3. A repeat with another body: 422. A repeat while the first still runs: 409, or with
  *    `awaitFirstUntil`, the first one's answer once it has one (else the 409 then).
  * 4. A 5xx (or 429) before anything was written releases the key, so the client's retry runs
- *    again. A 5xx after a write keeps it: the side effect happened, so a repeat answers 409
+ *    again; so does an `OutrunError`, whose writes a repeat may make again. A 5xx after a write keeps it: the side effect happened, so a repeat answers 409
  *    (replayed) saying so, never running the action again nor answering 500. A request killed
  *    after its commit (no code runs then) is known by the mark its transaction left on the
  *    claim: after the lease, a repeat gets the same 409 instead of a second run.
@@ -112,7 +112,7 @@ export async function runIdempotently(
     const error = outcome.reason;
     const { status } = toErrorResponse(error, docsUrl);
     // A 429 or a 5xx before any write is transient: the client's retry with the same key runs again.
-    if (status === 429 || (status >= 500 && !wrote)) {
+    if (status === 429 || (status >= 500 && (!wrote || error instanceof OutrunError))) {
       await store.release(keyId, idempotencyKey);
       throw error;
     }

@@ -26,7 +26,7 @@ import {
   type Payment,
   type PaymentStatus,
 } from '../domain/payments';
-import { ConflictError, DependencyUnavailableError, NotFoundError, TooManyRequestsError } from '../errors';
+import { ConflictError, NotFoundError, OutrunError, TooManyRequestsError } from '../errors';
 import { LIMITS } from '../limits';
 import { createKeyedLock } from '../keyed-lock';
 import { newId } from '../ids';
@@ -315,7 +315,7 @@ async function payOnLink(deps: CheckoutDeps, payment: Payment, known: VersionedL
     await deps.onBalanceCredited({ orgId: paid.orgId, mode: paid.mode, currency: paid.currency });
     return paid;
   }
-  throw new DependencyUnavailableError('The payment link is being changed concurrently; retry with exponential backoff');
+  throw new OutrunError('The payment link is being changed concurrently; retry with exponential backoff');
 }
 
 /**

@@ -112,12 +112,12 @@ test('idempotency: a claim left in flight by a crashed request frees itself afte
 inProcess('idempotency: a 5xx', () => {
   /** Fails the next `command` the handlers send, after it reached DynamoDB (`after`) or before. */
   let failNext: { command: string; after: boolean } | undefined;
-  /** While set, every TransactWriteItems is refused as DynamoDB refuses one that conflicts (HTTP 400). */
-  let conflicting = false;
+  /** While set, after that many more pass, every TransactWriteItems is refused as DynamoDB refuses one that conflicts (HTTP 400). */
+  let conflictsAfter: number | undefined;
   beforeAll(() => {
     documentClient().middlewareStack.add(
       (next, context) => async (args) => {
-        if (conflicting && context.commandName === 'TransactWriteItemsCommand') {
+        if (conflictsAfter !== undefined && context.commandName === 'TransactWriteItemsCommand' && conflictsAfter-- <= 0) {
           throw new TransactionCanceledException({
             message: 'Transaction cancelled, please refer cancellation reasons for specific reasons [TransactionConflict]',
             CancellationReasons: [{ Code: 'TransactionConflict' }, { Code: 'None' }],
@@ -149,10 +149,10 @@ inProcess('idempotency: a 5xx', () => {
   test('after conflicts that outlasted their retries (503) frees the key: DynamoDB applied nothing, and the repeat runs', async () => {
     // Prepare
     const before = await countLinks();
-    conflicting = true;
+    conflictsAfter = 0;
     // Act
     const refused = await api.post('/v1/payment_links', body(), { 'idempotency-key': 'conflicted' });
-    conflicting = false;
+    conflictsAfter = undefined;
     const again = await api.post('/v1/payment_links', body(), { 'idempotency-key': 'conflicted' });
     // Assess
     expectEnvelope(refused, 503);
@@ -160,6 +160,23 @@ inProcess('idempotency: a 5xx', () => {
     expect(again.status).toBe(201);
     expect(again.headers.get('idempotent-replayed')).toBeNull();
     expect(await countLinks()).toBe(before + 1);
+  });
+
+  test('of a checkout whose paid step lost every round to conflicts frees the key: the repeat runs and pays', async () => {
+    // Prepare: the open payment commits, then every paid round conflicts until the invocation's deadline.
+    const link = (await api.post('/v1/payment_links', body())).body;
+    const checkout = `/v1/test_helpers/payment_links/${link.id}/checkout`;
+    conflictsAfter = 1;
+    // Act
+    const refused = await api.post(checkout, { outcome: 'paid' }, { 'idempotency-key': 'outrun' });
+    conflictsAfter = undefined;
+    const again = await api.post(checkout, { outcome: 'paid' }, { 'idempotency-key': 'outrun' });
+    // Assess: the client's retry is paid, not told the request was carried out.
+    expectEnvelope(refused, 503);
+    expect(again.status).toBe(201);
+    expect(again.body.status).toBe('paid');
+    expect(again.headers.get('idempotent-replayed')).toBeNull();
+    expect((await api.get(`/v1/payment_links/${link.id}`)).body.paid_count).toBe(1);
   });
 
   test('before any write frees the key: the repeat runs', async () => {

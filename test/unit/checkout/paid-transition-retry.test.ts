@@ -6,7 +6,7 @@ import { createPaymentLinkRepository, paymentLinkItem } from '../../../shared/db
 import { createPaymentRepository, paymentItem } from '../../../shared/db/payment-repository';
 import type { PaymentLink } from '../../../shared/domain/payment-links';
 import type { Payment } from '../../../shared/domain/payments';
-import { DependencyUnavailableError } from '../../../shared/errors';
+import { OutrunError } from '../../../shared/errors';
 import { newId } from '../../../shared/ids';
 import { completePayment } from '../../../shared/use-cases/checkout';
 
@@ -70,7 +70,7 @@ test('paid transition: a conflict that never clears loses every round until the 
   dynamo.on(TransactWriteCommand).rejects(conflict());
   const credited = jest.fn(async () => 0);
   // Rounds stop 2 s before the invocation's deadline: this one leaves half a second of rounds.
-  await expect(completePayment(deps(credited), payment.id, 'paid', {}, Date.now() + 2_500)).rejects.toBeInstanceOf(DependencyUnavailableError);
+  await expect(completePayment(deps(credited), payment.id, 'paid', {}, Date.now() + 2_500)).rejects.toBeInstanceOf(OutrunError);
   expect(dynamo.commandCalls(TransactWriteCommand).length).toBeGreaterThan(1);
   expect(credited).not.toHaveBeenCalled();
 });
