@@ -1,5 +1,5 @@
 /**
- * A consumer of the API through a generated client: `openapi-typescript` types (generated/api.d.ts,
+ * A consumer of the API through a generated client: `openapi-typescript` types (generated/api.ts,
  * from the served document) and `openapi-fetch`. It creates a link, pages the link list, pays the
  * link and reads the refund it creates and the ledger's movements, narrows events by `type`, and manages a webhook endpoint
  * (create, disable, roll its secret, delete); it prints what it saw as JSON.
