@@ -258,7 +258,7 @@ export function payAuthorised(deps: CheckoutDeps, payment: Payment, settle: Sett
  * Within one process, payers of one link take their turn instead of racing: every loser of a
  * round would cost a transaction, and DynamoDB Local runs them one at a time, far slower than
  * DynamoDB. Between processes (Lambdas in AWS, workers in artifact mode) only the conditions
- * decide; the 200-payer test runs both ways.
+ * decide: the 200-payer test runs there, against the bundles.
  */
 const paymentLinkLock = createKeyedLock();
 

@@ -33,8 +33,8 @@ async function pay(api: ReturnType<typeof client>, linkId: string): Promise<Http
 
 /**
  * 200 parallel paid checkouts on a link limited to 25: exactly 25 pay, the others are canceled
- * or denied, nothing is oversold and the outbox tells the same story. Shared by the source-mode
- * test and the artifact-mode test (where each payer is a separate worker process).
+ * or denied, nothing is oversold and the outbox tells the same story. Run against the bundles
+ * (test/http/artifacts), where each payer's checkout runs in a worker process of its own.
  */
 export async function expectTheLimitHoldsUnderConcurrentPayers(stack: TestStack): Promise<void> {
   const merchant = await createMerchant(stack);
