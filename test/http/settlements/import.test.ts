@@ -247,7 +247,9 @@ describe('CSV export', () => {
 });
 
 describe('a large settlement', () => {
-  test('5,000 records page through in pages of 100, each record seen exactly once, in both directions', async () => {
+  /** Ten pages each way: every page boundary is a cursor like any other, so more pages would only repeat them. */
+  const RECORDS = 1_000;
+  test('1,000 records page through in pages of 100, each record seen exactly once, in both directions', async () => {
     const merchant = await createMerchant(stack);
     const makers = [
       (i: number) => paymentRecord(merchant.orgId, merchant.acceptorId, { paid_at: at(i) }),
@@ -258,7 +260,7 @@ describe('a large settlement', () => {
     function at(i: number) {
       return new Date(Date.UTC(2026, 10, 1) + Math.floor(i / 7) * 1000).toISOString();
     }
-    const records = Array.from({ length: 5_000 }, (_, i) => makers[i % 3](i));
+    const records = Array.from({ length: RECORDS }, (_, i) => makers[i % 3](i));
     const settlement = settlementInput(merchant.orgId, { records });
     expect(await importDocument(stack, [settlement])).toEqual({ imported: 1 });
 
@@ -272,8 +274,8 @@ describe('a large settlement', () => {
       if (!page.has_more) break;
       page = (await live.get(`${path}&starting_after=${forward[forward.length - 1]}`)).body;
     }
-    expect(forward).toHaveLength(5_000);
-    expect(new Set(forward).size).toBe(5_000);
+    expect(forward).toHaveLength(RECORDS);
+    expect(new Set(forward).size).toBe(RECORDS);
     expect(new Set(forward)).toEqual(new Set(records.map((record) => record.id)));
 
     const backward: string[] = [];
