@@ -1,7 +1,7 @@
 import { createWebhookRepository } from '../../../shared/db/webhook-repository';
 import { LIMITS } from '../../../shared/limits';
 import { client, expectEnvelope } from '../../support/http';
-import { atWindowStartIfLate } from '../../support/rate-windows';
+import { inOneWindow } from '../../support/rate-windows';
 import { createMerchant, startTestStack, type Merchant, type TestStack } from '../../support/stack';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver';
 
@@ -82,14 +82,16 @@ describe('Webhooks: fair delivery', () => {
   test('resends are limited per event (429 with Retry-After) and a 429 does not keep its Idempotency-Key', async () => {
     const merchant = await createMerchant(stack);
     const api = client(stack.baseUrl, merchant.test);
-    await createLink(merchant);
-    const [event] = (await api.get('/v1/events?limit=1')).body.data;
-    await atWindowStartIfLate(LIMITS.resends.windowSeconds, 15);
-    for (let i = 0; i < LIMITS.resends.perEvent; i++) expect((await api.post(`/v1/events/${event.id}/resend`, {})).status).toBe(202);
-    const limited = await api.post(`/v1/events/${event.id}/resend`, {}, { 'idempotency-key': 'resend-after-limit' });
+    const { event, idempotencyKey, limited } = await inOneWindow(LIMITS.resends.windowSeconds, async () => {
+      await createLink(merchant);
+      const [event] = (await api.get('/v1/events?limit=1')).body.data;
+      for (let i = 0; i < LIMITS.resends.perEvent; i++) expect((await api.post(`/v1/events/${event.id}/resend`, {})).status).toBe(202);
+      const idempotencyKey = `resend-after-limit-${event.id}`;
+      return { event, idempotencyKey, limited: await api.post(`/v1/events/${event.id}/resend`, {}, { 'idempotency-key': idempotencyKey }) };
+    });
     expectEnvelope(limited, 429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-    const again = await api.post(`/v1/events/${event.id}/resend`, {}, { 'idempotency-key': 'resend-after-limit' });
+    const again = await api.post(`/v1/events/${event.id}/resend`, {}, { 'idempotency-key': idempotencyKey });
     expect(again.headers.get('idempotent-replayed')).toBeNull();
   });
 });
