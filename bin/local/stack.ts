@@ -36,6 +36,11 @@ export interface LocalStackOptions {
   artifacts?: string;
   /** Execution environments per function at the same time (invocations beyond wait). */
   maxWorkersPerFunction?: number;
+  /**
+   * Source mode: the API functions' timeout instead of the deployed ROUTE_TIMEOUT_SECONDS, for a
+   * test that waits one out (artifact mode runs the template's).
+   */
+  routeTimeoutSeconds?: number;
   /** The local S3's port (S3_PORT, default 4568); 0 takes a free one. */
   s3Port?: number;
   /** Artifact mode: a folder for each function's output (`<name>.log`) instead of this process's stdout. */
@@ -70,15 +75,15 @@ export interface DemoAccount {
 
 /**
  * Source mode's functions: each handler module loaded the way Lambda would load its function's
- * bundle, behind its route with the function's timeout and at most `environmentsPerFunction`
+ * bundle, behind its route with the function's timeout (or `timeoutSeconds`) and at most `environmentsPerFunction`
  * invocations at once. Every handler calls the table through the process-wide client, which
  * refuses the calls of an invocation past its timeout.
  */
-export function sourceRoutes(environmentsPerFunction = defaultEnvironmentsPerFunction()): (name: string) => Promise<RouteInvoker> {
+export function sourceRoutes(environmentsPerFunction = defaultEnvironmentsPerFunction(), timeoutSeconds?: number): (name: string) => Promise<RouteInvoker> {
   return async (name) => {
     const module = await import(`../../functions/${name}/handler`);
     refuseCallsPastDeadline(documentClient());
-    return inProcessRoute(module.handler, name, createConcurrencyLimit(environmentsPerFunction));
+    return inProcessRoute(module.handler, name, createConcurrencyLimit(environmentsPerFunction), timeoutSeconds);
   };
 }
 
@@ -97,7 +102,7 @@ async function sourceFunctions(options: LocalStackOptions, acquirer: LocalAcquir
     // One route per method, as the stack deploys them.
     routes: routes.flatMap((route) => methodsOf(route).map((method) => ({ method, path: route.path, handler: route.handler }))),
     defaultRoute: unmatchedRouteHandler,
-    loadHandler: sourceRoutes(options.maxWorkersPerFunction),
+    loadHandler: sourceRoutes(options.maxWorkersPerFunction, options.routeTimeoutSeconds),
     async startBackground() {
       stoppers.push(startMinuteJobs(options));
       for (const start of backgroundTasks) stoppers.push(await start({ dynamodbEndpoint: options.dynamodbEndpoint, tableName: options.tableName }));

@@ -20,9 +20,12 @@ export interface TestStack extends LocalStack {
  * that test files never see each other's data. With LAMBDA_ARTIFACTS (a `cdk synth -o`
  * folder) it serves the synthesized bundles instead of the sources (artifact mode), their
  * output in a folder of LAMBDA_LOG_DIR when set (one file per function). `env`
- * sets service settings (REFUND_CANCEL_WINDOW_SECONDS…) until the stack stops.
+ * sets service settings (REFUND_CANCEL_WINDOW_SECONDS…) until the stack stops;
+ * `routeTimeoutSeconds` shortens the API functions' timeout in source mode.
  */
-export async function startTestStack(options: { background?: boolean; artifacts?: string; env?: Record<string, string>; logDir?: string } = {}): Promise<TestStack> {
+export async function startTestStack(
+  options: { background?: boolean; artifacts?: string; env?: Record<string, string>; logDir?: string; routeTimeoutSeconds?: number } = {},
+): Promise<TestStack> {
   const tableName = `test-${randomUUID()}`;
   delete process.env.BASE_URL;
   const settings = Object.entries(options.env ?? {});
@@ -35,6 +38,7 @@ export async function startTestStack(options: { background?: boolean; artifacts?
     dataDir: ':memory:',
     s3Port: 0,
     background: options.background ?? false,
+    routeTimeoutSeconds: options.routeTimeoutSeconds,
     artifacts: options.artifacts ?? process.env.LAMBDA_ARTIFACTS,
     // One folder per stack: the suites run side by side, and their functions have the same names.
     logDir,
@@ -86,8 +90,8 @@ export async function createMerchant(stack: TestStack): Promise<Merchant> {
 export type Api = ReturnType<typeof client>;
 
 /** A test stack, one merchant, and an API client with its test key: the usual start of a file. */
-export async function startMerchantStack(): Promise<{ stack: TestStack; merchant: Merchant; api: Api }> {
-  const stack = await startTestStack();
+export async function startMerchantStack(options: Parameters<typeof startTestStack>[0] = {}): Promise<{ stack: TestStack; merchant: Merchant; api: Api }> {
+  const stack = await startTestStack(options);
   const merchant = await createMerchant(stack);
   return { stack, merchant, api: client(stack.baseUrl, merchant.test) };
 }
