@@ -226,7 +226,10 @@ describe("an endpoint's page and its forms", () => {
     // Prepare
     const { merchant, api, cookie } = await account();
     const quiet = await startWebhookReceiver();
+    // Receives every event too: once it has one, the pipeline has planned that event's deliveries.
+    const witness = await startWebhookReceiver();
     const { id } = await addEndpoint(cookie, { url: quiet.url, enabled_events: 'transactions.payment_link.*' });
+    await api.post('/v1/webhook_endpoints', { url: witness.url, enabled_events: ['transactions.payment_link.*'] });
     const page = `/dashboard/webhooks/${id}`;
     // Act
     const unconfirmed = await browser.submit(page, cookie, { status: 'disabled' });
@@ -237,6 +240,8 @@ describe("an endpoint's page and its forms", () => {
     expect((await browser.submit(page, cookie, { status: 'disabled', confirm: 'on' })).status).toBe(303);
     expect((await api.get(`/v1/webhook_endpoints/${id}`)).body.status).toBe('disabled');
     await api.post('/v1/payment_links', { amount: { value: '5.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId });
+    // Enabled again only once the event of the disabled time is planned, however slow the pipeline.
+    await witness.waitFor(() => witness.delivered().some((request) => request.envelope.data.amount.value === 5), "the disabled time's event at the witness");
     expect((await browser.get(page, cookie)).html).toContain('>Enable</button>');
     expect((await browser.submit(page, cookie, { status: 'enabled' })).status).toBe(303);
     expect((await api.get(`/v1/webhook_endpoints/${id}`)).body.status).toBe('enabled');
@@ -244,6 +249,7 @@ describe("an endpoint's page and its forms", () => {
     await quiet.waitFor(() => quiet.delivered().length === 1, 'the event after enabling');
     expect(quiet.requests.map((request) => request.envelope.data.amount.value)).toEqual([6]);
     await quiet.close();
+    await witness.close();
   });
 
   test('roll the secret -> the page shows the new one once; deliveries carry both signatures, so each secret verifies them', async () => {
