@@ -61,8 +61,20 @@ const freshNonce = () => randomBytes(16).toString('base64url');
 export function dashboardBrowser(stack: TestStack) {
   const get = async (path: string, cookie?: string) =>
     answer(await fetch(`${stack.baseUrl}${path}`, { headers: cookie ? { cookie } : {}, redirect: 'manual' }));
-  /** A session's form token, read from its overview as a browser would. */
-  const tokenOf = async (cookie: string) => formTokenOf((await get('/dashboard', cookie)).html) ?? '';
+  /** The form token of each session whose page the browser has loaded: one per session, kept as a loaded page keeps it. */
+  const sessionTokens = new Map<string, string>();
+  /**
+   * A session's form token, read from its overview as a browser would, once: a signed-in page's
+   * token is the session's, so the browser posts it again, even after the session has ended.
+   */
+  const tokenOf = async (cookie: string) => {
+    const known = sessionTokens.get(cookie);
+    if (known !== undefined) return known;
+    const overview = await get('/dashboard', cookie);
+    const token = formTokenOf(overview.html) ?? '';
+    if (overview.status === 200) sessionTokens.set(cookie, token);
+    return token;
+  };
   const post = async (path: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
     answer(
       await fetch(`${stack.baseUrl}${path}`, {
