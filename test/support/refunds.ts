@@ -1,6 +1,6 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Mode } from '../../shared/auth/principal';
-import { balanceChange, readBalance } from '../../shared/db/balance';
+import { balanceChange, pendingCreditsOf, readBalance } from '../../shared/db/balance';
 import { paymentMovement } from '../../shared/domain/balance';
 import { paymentItem } from '../../shared/db/payment-repository';
 import type { Payment } from '../../shared/domain/payments';
@@ -8,6 +8,7 @@ import { firstIdAt, newId } from '../../shared/ids';
 import { parseMinor } from '../../shared/money';
 import { isoMillis } from '../../shared/time';
 import type { Merchant, TestStack } from './stack';
+import { waitUntil } from './wait';
 
 /**
  * A paid payment as the payment-link checkout leaves it: the payment and, in the same
@@ -50,3 +51,12 @@ export async function seedPaidPayment(
 export const balanceOf = (stack: TestStack, merchant: Merchant, mode: Mode = 'test') =>
   readBalance(stack.db, stack.tableName, { orgId: merchant.orgId, mode, currency: 'EUR' });
 
+
+/**
+ * Waits until the organization's paid payments' credits are in its balances: the table stream's
+ * outbox processor rolls them in shortly after the payment (product-decisions §15), and covers
+ * held refunds as it does.
+ */
+export async function creditsRolled(stack: TestStack, orgId: string, mode: Mode = 'test'): Promise<void> {
+  await waitUntil(async () => (await pendingCreditsOf(stack.db, stack.tableName, orgId, mode)).length === 0, `the pending credits of ${orgId} rolled into its balances`);
+}

@@ -165,6 +165,8 @@ function checkoutStore(link: PaymentLink, payments: Payment[], concurrent?: (cur
       links.set(read.id, { ...next, version: current.version + 1 });
       stored.set(paid.id, paid);
       events.push(...written);
+      // The paid transition carries the payment's credit, pending in the ledger.
+      credited.push({ orgId: paid.orgId, mode: paid.mode, currency: paid.currency });
     },
     async updateOpenPayment(next: Payment, written: OutboxEvent[]) {
       requireOpen(next);
@@ -178,7 +180,6 @@ function checkoutStore(link: PaymentLink, payments: Payment[], concurrent?: (cur
     checkout: checkout as unknown as CheckoutRepository,
     urls,
     now: () => NOW,
-    onBalanceCredited: async (ref: BalanceRef) => credited.push(ref),
   } as CheckoutDeps;
   return { deps, events, credited, link: () => links.get(link.id)!, payment: (id: string) => stored.get(id)! };
 }
