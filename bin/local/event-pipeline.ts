@@ -5,6 +5,7 @@ import { logger } from '../../shared/observability/logger';
 import { LOCAL_WEBHOOK_SETTINGS, loadWebhookSettings, type WebhookSettings } from '../../shared/webhooks/settings';
 import { createLocalDeliveryQueue, createLocalWebhookService } from './delivery-queue';
 import { startStreamPublisher } from './stream-publisher';
+import type { ShardCheckpoint } from './table-stream';
 
 /** How long an event's fan-out may keep failing (the table unreachable) before it is skipped. */
 const FAN_OUT_PATIENCE_MS = 5 * 60_000;
@@ -82,16 +83,20 @@ export async function startEventPipeline(options: EventPipelineOptions): Promise
 
 /**
  * The outbox processor's twin without the deliveries (a stack without its background): pending
- * credits rolled into their balances; the events stay in the table, delivered to no one.
+ * credits rolled into their balances; the events stay in the table, delivered to no one. Its
+ * place in the stream is its own (in memory), as each AWS mapping's is: a pipeline started later
+ * still reads every event.
  */
 export function startCreditRolling(options: Pick<EventPipelineOptions, 'dynamodbEndpoint' | 'tableName'>): EventPipeline {
   const db = createDocumentClient({ endpoint: options.dynamodbEndpoint });
+  const places = new Map<string, ShardCheckpoint>();
   const publisher = startStreamPublisher({
     endpoint: options.dynamodbEndpoint,
     tableName: options.tableName,
     db,
     rollCredits: creditRollingFor({ db, tableName: options.tableName, now: () => new Date() }),
     publish: async () => {},
+    checkpoints: { load: async (shardId) => places.get(shardId), save: async (shardId, checkpoint) => void places.set(shardId, checkpoint) },
   });
   return {
     async stop() {

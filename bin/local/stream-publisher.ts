@@ -5,7 +5,7 @@ import { isPendingCredit, pendingCreditOf } from '../../shared/db/pending-credit
 import type { CreditRoller } from '../../shared/outbox-handler';
 import { isoMillis } from '../../shared/time';
 import { isPublishable, publishedEventOf, type StreamRecordLike } from '../../shared/webhooks/stream-records';
-import { startTableStreamReader } from './table-stream';
+import { startTableStreamReader, type CheckpointStore } from './table-stream';
 
 export interface StreamPublisherOptions {
   endpoint: string;
@@ -17,6 +17,8 @@ export interface StreamPublisherOptions {
   rollCredits: CreditRoller;
   /** Pause when the stream had nothing new. */
   pollIntervalMs?: number;
+  /** Where it keeps its place; default: the table's checkpoint items, shared with the next start. */
+  checkpoints?: CheckpointStore;
 }
 
 /**
@@ -36,7 +38,7 @@ export function startStreamPublisher(options: StreamPublisherOptions): { stop():
     endpoint: options.endpoint,
     tableName: options.tableName,
     pollIntervalMs: options.pollIntervalMs,
-    checkpoints: {
+    checkpoints: options.checkpoints ?? {
       async load(shardId) {
         const item = (
           await options.db.send(new GetCommand({ TableName: options.tableName, Key: keys.streamCheckpoint(shardId), ConsistentRead: true }))
