@@ -188,7 +188,23 @@ export function withDetails(payment: Payment, details: CustomerDetails): Payment
 }
 
 /**
- * Ends an open payment with the customer's outcome.
+ * The customer's checkout, as its page posts it back (POST /checkout/{id}): the link and the
+ * payment, read once each and at the same time, which must belong together and to this customer
+ * (the `client_key` cookie); anything else is 404, whoever asks. A live payment is paid or not on
+ * the acquirer's page, so its checkout takes Pay only (409).
+ */
+export async function customerCheckout(deps: CheckoutDeps, linkId: string, paymentId: string, clientKey: string | undefined, outcome: PaymentStatus) {
+  const [link, payment] = await Promise.all([deps.links.get(linkId), deps.payments.get(paymentId)]);
+  if (!link || !payment || payment.paymentLinkId !== link.id || clientKey === undefined || payment.clientKey !== clientKey) {
+    throw new NotFoundError('This checkout session does not exist');
+  }
+  if (link.mode === 'live' && outcome !== 'paid') throw new ConflictError('A live payment is paid or not on the acquirer payment page');
+  return { link, payment };
+}
+
+/**
+ * Ends the customer's checkout with their outcome, from what `customerCheckout` read (nothing is
+ * read again), while the payment is still open (409 otherwise).
  * - `paid`: one transaction moves the payment to paid, counts it on the link (auto-inactivating
  *   it at its limit), writes its pending credit and `transactions.payment.paid` with the link's
  *   limit events, under the condition that the link is still active, unexpired and at the
@@ -198,10 +214,8 @@ export function withDetails(payment: Payment, details: CustomerDetails): Payment
  *   `transactions.payment.expired`).
  * `deadline`: when the invocation ends (epoch ms); a payer still losing rounds near it gets a 503 to retry, never a timeout.
  */
-export async function completePayment(deps: CheckoutDeps, paymentId: string, outcome: PaymentStatus, details: CustomerDetails = {}, deadline = Infinity) {
-  const payment = await deps.payments.get(paymentId);
-  if (!payment) throw new NotFoundError();
-  return completeOpenPayment(deps, payment, undefined, outcome, details, deadline);
+export function endCustomerCheckout(deps: CheckoutDeps, checkout: { link: VersionedLink; payment: Payment }, outcome: PaymentStatus, details: CustomerDetails, deadline: number) {
+  return completeOpenPayment(deps, checkout.payment, checkout.link, outcome, details, deadline);
 }
 
 /**

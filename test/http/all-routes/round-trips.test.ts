@@ -4,6 +4,7 @@ import { outboxItem } from '../../../shared/db/outbox';
 import { newEvent } from '../../../shared/events';
 import { putAttempt } from '../../support/dashboard';
 import { outboxEvents } from '../../support/events';
+import { openCheckoutPage, postCheckoutForm } from '../../support/checkout-form';
 import { client } from '../../support/http';
 import { creditsRolled } from '../../support/refunds';
 import { testInProcess } from '../../support/mode';
@@ -125,6 +126,22 @@ testInProcess("webhook endpoints: create and delete one transaction each, update
   expect(await countCalls(() => api.post(`/v1/webhook_endpoints/${id}/roll_secret`, {}))).toEqual(['UpdateItem']);
   expect(await countCalls(() => api.call('DELETE', `/v1/webhook_endpoints/${id}`))).toEqual(['TransactWriteItems']);
   expect(await countCalls(() => api.get(`/v1/payments/pay_00000000000000000000000000/refunds`))).toEqual(['GetItem']);
+});
+
+testInProcess("the customer's checkout: the page opens a payment, its Pay reads the link and the payment once each", async () => {
+  // Prepare
+  const link = (await createLink()).body;
+  let opened!: Awaited<ReturnType<typeof openCheckoutPage>>;
+  // Act
+  const pageCalls = await countCalls(async () => {
+    opened = await openCheckoutPage(stack.baseUrl, link.id);
+  });
+  const payCalls = await countCalls(() => postCheckoutForm(stack.baseUrl, link.id, opened, {}));
+  // Assess: the page reads the link and its acceptor (the merchant's name), takes a slot of the
+  // link's bound on new payments and opens the payment; Pay reads the link and the payment at once,
+  // then commits the paid transaction on what it read.
+  expect(pageCalls.sort()).toEqual(['GetItem', 'GetItem', 'TransactWriteItems', 'UpdateItem']);
+  expect(payCalls).toEqual(['GetItem', 'GetItem', 'TransactWriteItems']);
 });
 
 testInProcess('money movements: a paid checkout and a refund, call by call', async () => {

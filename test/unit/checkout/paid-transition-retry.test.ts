@@ -1,14 +1,14 @@
 import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { createCheckoutRepository } from '../../../shared/db/checkout-repository';
-import { createPaymentLinkRepository, paymentLinkItem } from '../../../shared/db/payment-link-repository';
-import { createPaymentRepository, paymentItem } from '../../../shared/db/payment-repository';
+import { createPaymentLinkRepository } from '../../../shared/db/payment-link-repository';
+import { createPaymentRepository } from '../../../shared/db/payment-repository';
 import type { PaymentLink } from '../../../shared/domain/payment-links';
 import type { Payment } from '../../../shared/domain/payments';
 import { OutrunError } from '../../../shared/errors';
 import { newId } from '../../../shared/ids';
-import { completePayment } from '../../../shared/use-cases/checkout';
+import { endCustomerCheckout } from '../../../shared/use-cases/checkout';
 
 /** Transaction conflicts, exactly as many as a test needs, from a mocked client (the contention layer makes them by timing). */
 const documentClient = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'local' }));
@@ -44,11 +44,8 @@ const conflict = () =>
   });
 
 test('paid transition: TransactionConflict is retried with backoff and then succeeds', async () => {
-  dynamo.on(GetCommand).callsFake((input) =>
-    input.Key.PK.startsWith('PL#') ? { Item: paymentLinkItem(link, 1) } : { Item: paymentItem(payment) },
-  );
   dynamo.on(TransactWriteCommand).rejectsOnce(conflict()).rejectsOnce(conflict()).resolves({});
-  const paid = await completePayment(deps(), payment.id, 'paid');
+  const paid = await endCustomerCheckout(deps(), { link: { ...link, version: 1 }, payment }, 'paid', {}, Infinity);
   expect(paid.status).toBe('paid');
   expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(3);
   const actions = dynamo.commandCalls(TransactWriteCommand)[2].args[0].input.TransactItems!;
@@ -62,22 +59,16 @@ test('paid transition: TransactionConflict is retried with backoff and then succ
 });
 
 test('paid transition: a conflict that never clears loses every round until the deadline -> 503, not a paid payment', async () => {
-  dynamo.on(GetCommand).callsFake((input) =>
-    input.Key.PK.startsWith('PL#') ? { Item: paymentLinkItem(link, 1) } : { Item: paymentItem(payment) },
-  );
   dynamo.on(TransactWriteCommand).rejects(conflict());
   // Rounds stop 2 s before the invocation's deadline: this one leaves half a second of rounds.
-  await expect(completePayment(deps(), payment.id, 'paid', {}, Date.now() + 2_500)).rejects.toBeInstanceOf(OutrunError);
+  await expect(endCustomerCheckout(deps(), { link: { ...link, version: 1 }, payment }, 'paid', {}, Date.now() + 2_500)).rejects.toBeInstanceOf(OutrunError);
   expect(dynamo.commandCalls(TransactWriteCommand).length).toBeGreaterThan(1);
 });
 
 test('paid transition: an unlimited link is counted without a paid-count condition, so concurrent payers never collide', async () => {
   const unlimited = { ...link, paymentsLimit: null, paidCount: 7, firstPaidAt: '2026-11-01T00:00:00.000Z' };
-  dynamo.on(GetCommand).callsFake((input) =>
-    input.Key.PK.startsWith('PL#') ? { Item: paymentLinkItem(unlimited, 4) } : { Item: paymentItem(payment) },
-  );
   dynamo.on(TransactWriteCommand).resolves({});
-  await completePayment(deps(), payment.id, 'paid');
+  await endCustomerCheckout(deps(), { link: { ...unlimited, version: 4 }, payment }, 'paid', {}, Infinity);
   const update = dynamo.commandCalls(TransactWriteCommand)[0].args[0].input.TransactItems![0].Update!;
   // Still unlimited at commit time: a limit set meanwhile sends the payer back to read it.
   expect(update.ConditionExpression).toBe('#status = :active AND (attribute_type(#expiresAt, :null) OR #expiresAt > :paidAt) AND (attribute_not_exists(#paymentsLimit) OR attribute_type(#paymentsLimit, :null))');
