@@ -10,7 +10,7 @@ import { isoMillis } from '../time';
 import { cancellationReasons, conditionalWrite, withConflictRetry } from './conditional';
 import { transactWrite } from './side-effects';
 import { queryDuePage } from './due';
-import { stripKeys } from './entity';
+import { IF_NEW, stripKeys } from './entity';
 import { cursorById, listPage } from './list-page';
 import { queryAll } from './query-all';
 import type { TransactAction } from './outbox';
@@ -49,8 +49,7 @@ function ledgerEntryPut(tableName: string, ref: BalanceRef, movement: BalanceMov
     Put: {
       TableName: tableName,
       Item: { ...balanceTransactionEntity.item(entry), ...(pending ? { [PENDING_CREDIT]: true } : {}) },
-      ConditionExpression: 'attribute_not_exists(#pk)',
-      ExpressionAttributeNames: { '#pk': 'PK' },
+      ...IF_NEW,
     },
   };
 }
