@@ -19,10 +19,14 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pendingCreditsOf, readBalance } from '../shared/db/balance';
 import { cancellationReasons } from '../shared/db/conditional';
 import { createDocumentClient } from '../shared/db/client';
 import * as keys from '../shared/db/keys';
+import { scopeOf } from '../shared/db/entities';
 import { outboxPut } from '../shared/db/outbox';
+import { queryAll } from '../shared/db/query-all';
+import { INDEXES } from '../shared/db/table';
 import { isTransactionConflict } from '../shared/db/transaction-conflict';
 import { newEvent } from '../shared/events';
 import { freePort } from '../bin/local/free-port';
@@ -103,6 +107,29 @@ async function rawPayer(db: DynamoDBDocumentClient, tableName: string, linkId: s
   }
 }
 
+/**
+ * How long after the sale's last answer every credit of these organizations is in its balance
+ * (the outbox processor rolls them in: product-decisions §15), checking that each balance is then
+ * the sum of its ledger.
+ */
+async function untilCredited(db: DynamoDBDocumentClient, tableName: string, orgIds: string[]): Promise<number> {
+  const start = Date.now();
+  for (;;) {
+    const pending = await Promise.all(orgIds.map((orgId) => pendingCreditsOf(db, tableName, orgId, 'test')));
+    if (pending.every((credits) => credits.length === 0)) break;
+    if (Date.now() - start > 60_000) throw new Error('credits still pending a minute after the sale');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const waited = Date.now() - start;
+  for (const orgId of orgIds) {
+    const ledger = await queryAll(db, { TableName: tableName, IndexName: INDEXES.gsi1.name, KeyConditionExpression: '#pk = :pk', ExpressionAttributeNames: { '#pk': INDEXES.gsi1.pk }, ExpressionAttributeValues: { ':pk': keys.balanceTransactionList(scopeOf(orgId, 'test')) } });
+    const sum = ledger.reduce((total, entry) => total + (entry.amountMinor as number), 0);
+    const available = await readBalance(db, tableName, { orgId, mode: 'test', currency: 'EUR' });
+    if (available !== sum) throw new Error(`${orgId}: available ${available} is not the sum of its ledger, ${sum}`);
+  }
+  return waited;
+}
+
 /** `count` payers, `atOnce` of them at a time, in this process. */
 async function rawSale(count: number, atOnce: number, pay: () => Promise<string>): Promise<Omit<Sale, 'paid'>> {
   const answers: Record<string, number> = {};
@@ -144,12 +171,14 @@ async function main(): Promise<string[]> {
     const linkAfter = async (linkId: string) =>
       (await db.send(new GetCommand({ TableName: tableName, Key: keys.paymentLink(linkId), ConsistentRead: true }))).Item as { paidCount: number; paymentsLimit: number };
     /** PAYERS checkouts dealt round-robin over `links`, each limited to its share. */
-    const saleOver = async (links: Awaited<ReturnType<typeof createLink>>[]): Promise<Sale & { oversold: number }> => {
+    const saleOver = async (links: Awaited<ReturnType<typeof createLink>>[]): Promise<Sale & { oversold: number; creditedAfterMs: number }> => {
       const checkouts = Array.from({ length: PAYERS }, (_, i) => links[i % links.length]);
       const sale = await sell(stack.baseUrl, checkouts);
+      const creditedAfterMs = await untilCredited(db, tableName, [...new Set(links.map((link) => link.orgId))]);
       const after = await Promise.all(links.map((link) => linkAfter(link.linkId)));
       return {
         ...sale,
+        creditedAfterMs,
         paid: after.reduce((sum, link) => sum + link.paidCount, 0),
         oversold: after.reduce((sum, link) => sum + Math.max(0, link.paidCount - link.paymentsLimit), 0),
       };
@@ -202,6 +231,7 @@ async function main(): Promise<string[]> {
       `| ${HOT_PAYERS} payers on 1 link limited to ${HOT_LIMIT} | ${perSecond(hotSale).toFixed(1)} | ${hotSale.paid} | ${answers(hotSale)} | ${(hotSale.slowestMs / 1000).toFixed(1)} s |`,
       `| raw: ${HOT_PAYERS} payers, ${WORKERS} at once, on 1 item | ${perSecond(floor).toFixed(1)} | ${floor.paid} | ${answers(floor)} | ${(floor.slowestMs / 1000).toFixed(1)} s |`,
       '',
+      `Every credit in its balance (= the sum of its ledger) ${one.creditedAfterMs} ms after the one-organization sale's last answer, ${many.creditedAfterMs} ms after the twenty organizations'.`,
       `Function timeout ${timeoutMs / 1000} s. The functions' logs: ${logDir}.`,
       JSON.stringify(result),
     ];

@@ -21,8 +21,8 @@ export interface MonitoringProps {
   /** The stack whose functions it watches (it lives in a stack of its own). */
   watched: Construct;
   api: HttpApi;
-  /** The queue the stream publisher's on-failure destination writes to. */
-  publisherFailures: Queue;
+  /** The queue the outbox processor's on-failure destination writes to. */
+  outboxFailures: Queue;
   /** The queue the acquirer notification processor's on-failure destination writes to. */
   acquirerProcessingFailures: Queue;
   jobs: IFunction;
@@ -130,15 +130,15 @@ export class Monitoring extends Construct {
       });
     }
 
-    alarm('PublisherFailures', 'The stream publisher could not put events on the bus (it retries them).', {
+    alarm('PublisherFailures', 'The outbox processor could not put events on the bus (it retries them).', {
       metric: serviceMetric(METRIC.eventsPublishFailed),
       threshold: 1,
       evaluationPeriods: 3,
       datapointsToAlarm: 2,
       comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
     });
-    alarm('PublisherOnFailure', 'Stream records the publisher gave up on (they expired from the stream unpublished).', {
-      metric: props.publisherFailures.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES }),
+    alarm('OutboxOnFailure', 'Stream records the outbox processor gave up on (events unpublished, credits not rolled into their balance).', {
+      metric: props.outboxFailures.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES }),
       threshold: 1,
       evaluationPeriods: 1,
       comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,

@@ -16,6 +16,7 @@ import { Acquirer } from './acquirer';
 import { ServiceFunction } from './api-function';
 import { EvidenceDocuments } from './documents';
 import { Monitoring } from './monitoring';
+import { Outbox } from './outbox';
 import { resourceFinding } from './nag-findings';
 import { RouteArea, routesByArea } from './route-area';
 import { DELIVERER_TIMEOUT_SECONDS, WEBHOOK_QUEUE_MAX_RECEIVES, WebhookDelivery } from './webhooks';
@@ -145,15 +146,16 @@ export class PaymentOpsStack extends Stack {
     this.table.grantReadWriteData(settlementImport);
     new CfnOutput(this, 'SettlementImportFunctionArn', { value: settlementImport.functionArn });
 
-    const webhooks = new WebhookDelivery(this, 'Webhooks', { table: this.table, bus: this.bus, queue: this.webhookQueue, deadLetterQueue: this.webhookDeadLetterQueue });
+    const outbox = new Outbox(this, 'Outbox', { table: this.table, bus: this.bus, environment });
+    new WebhookDelivery(this, 'Webhooks', { table: this.table, bus: this.bus, queue: this.webhookQueue, deadLetterQueue: this.webhookDeadLetterQueue });
 
     new Monitoring(this, 'Monitoring', {
       watched: this,
       api: this.api,
-      publisherFailures: webhooks.publisherFailures,
+      outboxFailures: outbox.failures,
       acquirerProcessingFailures: acquirer.processingFailures,
       jobs,
-      alarms: [deadLettersAlarm, webhooks.publisherIteratorAgeAlarm, acquirer.processorIteratorAgeAlarm],
+      alarms: [deadLettersAlarm, outbox.iteratorAgeAlarm, acquirer.processorIteratorAgeAlarm],
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint });

@@ -1,5 +1,4 @@
 import { Duration } from 'aws-cdk-lib';
-import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, type EventBus } from 'aws-cdk-lib/aws-events';
 import { SqsQueue } from 'aws-cdk-lib/aws-events-targets';
@@ -10,9 +9,8 @@ import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { AWS_WEBHOOK_SETTINGS } from '../shared/webhooks/settings';
 import { receivesToAttempt } from '../shared/webhooks/sqs-delivery-queue';
-import { EVENT_SOURCE, PUBLISHABLE_RECORD_FILTERS } from '../shared/webhooks/stream-records';
+import { EVENT_SOURCE } from '../shared/webhooks/stream-records';
 import { ServiceFunction } from './api-function';
-import { consumeTableStream } from './stream-consumer';
 
 /** The delivery function's timeout: its queue's visibility timeout is six times this (AWS_LIMITS). */
 export const DELIVERER_TIMEOUT_SECONDS = 30;
@@ -23,8 +21,6 @@ const FAILED_RECEIVES_TOLERATED = 3;
  * failures tolerated, so that no delivery reaches the dead-letter queue by being postponed.
  */
 export const WEBHOOK_QUEUE_MAX_RECEIVES = receivesToAttempt(Math.max(...AWS_WEBHOOK_SETTINGS.policy.scheduleMs)) + FAILED_RECEIVES_TOLERATED;
-/** Stream retries of a failing publisher batch, bisected each time, before the on-failure queue. */
-export const PUBLISHER_RETRY_ATTEMPTS = 10;
 
 export interface WebhookDeliveryProps {
   table: Table;
@@ -36,40 +32,16 @@ export interface WebhookDeliveryProps {
 }
 
 /**
- * Outbox to webhooks (docs/webhooks.md):
- * table stream (INSERTed EVT# items) → publisher → bus → rule → webhook queue → delivery
+ * Bus to webhooks (docs/webhooks.md): the outbox processor (lib/outbox.ts) puts events on the
+ * bus → rule → webhook queue → delivery
  * function (fan-out into one message per target; one attempt per message; retries by re-sending
  * with a delay; the DLQ after the last attempt).
  */
 export class WebhookDelivery extends Construct {
-  readonly publisher: IFunction;
   readonly deliverer: IFunction;
-  /** Where the stream sends what the publisher gave up on: records that expired from the stream unpublished. */
-  readonly publisherFailures: Queue;
-  readonly publisherIteratorAgeAlarm: Alarm;
 
   constructor(scope: Construct, id: string, props: WebhookDeliveryProps) {
     super(scope, id);
-
-    const publisher = new ServiceFunction(this, 'Publisher', {
-      handler: 'publish-events',
-      environment: { EVENT_BUS_NAME: props.bus.eventBusName },
-      timeout: Duration.seconds(60),
-    }).function;
-    // One record EventBridge refuses never blocks its shard: after the retries it goes to the on-failure queue, which alarms.
-    const consumer = consumeTableStream(this, publisher, {
-      table: props.table,
-      batchSize: 100,
-      retryAttempts: PUBLISHER_RETRY_ATTEMPTS,
-      filters: PUBLISHABLE_RECORD_FILTERS,
-      failuresId: 'PublisherFailures',
-      alarmId: 'PublisherIteratorAgeAlarm',
-      alarmDescription: 'Outbox events wait in the table stream for more than 5 minutes (publisher failing or throttled). Runbook: docs/operations.md#publisheriteratoragealarm',
-    });
-    this.publisherFailures = consumer.failures;
-    this.publisherIteratorAgeAlarm = consumer.iteratorAgeAlarm;
-    props.bus.grantPutEventsTo(publisher);
-    this.publisher = publisher;
 
     new Rule(this, 'ToWebhookQueue', {
       description: 'Every service event to the webhook queue, where it is fanned out to its subscriptions',

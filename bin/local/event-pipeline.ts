@@ -1,9 +1,11 @@
 import { createDocumentClient } from '../../shared/db/client';
+import { creditRollingFor } from '../../shared/services/balance';
 import type { DeliveryTask, PublishedEvent, WebhookSender } from '../../shared/domain/webhook-delivery';
 import { logger } from '../../shared/observability/logger';
 import { LOCAL_WEBHOOK_SETTINGS, loadWebhookSettings, type WebhookSettings } from '../../shared/webhooks/settings';
 import { createLocalDeliveryQueue, createLocalWebhookService } from './delivery-queue';
 import { startStreamPublisher } from './stream-publisher';
+import type { ShardCheckpoint } from './table-stream';
 
 /** How long an event's fan-out may keep failing (the table unreachable) before it is skipped. */
 const FAN_OUT_PATIENCE_MS = 5 * 60_000;
@@ -25,7 +27,7 @@ export interface EventPipeline {
 /**
  * Events and webhooks in the local stack, with the same domain code as in AWS:
  * 1. resume the deliveries still pending in the table;
- * 2. read the table stream from the checkpoint (the stream-triggered publisher's twin);
+ * 2. read the table stream from the checkpoint (the outbox processor's twin: credits rolled into their balances, events published);
  * 3. fan each event out into one delivery per target (the bus, rule and fan-out step's twin);
  * 4. deliver, retry and dead-letter them in an in-process queue (the SQS queue's twin).
  */
@@ -63,6 +65,7 @@ export async function startEventPipeline(options: EventPipelineOptions): Promise
     tableName: options.tableName,
     db,
     pollIntervalMs: options.pollIntervalMs,
+    rollCredits: creditRollingFor({ db, tableName: options.tableName, now: () => new Date() }),
     publish: async (events) => {
       const plan = service.planner();
       await Promise.all(events.map((event) => fanOut(event, plan)));
@@ -73,6 +76,31 @@ export async function startEventPipeline(options: EventPipelineOptions): Promise
     async stop() {
       await publisher.stop();
       await queue.stop();
+      db.destroy();
+    },
+  };
+}
+
+/**
+ * The outbox processor's twin without the deliveries (a stack without its background): pending
+ * credits rolled into their balances; the events stay in the table, delivered to no one. Its
+ * place in the stream is its own (in memory), as each AWS mapping's is: a pipeline started later
+ * still reads every event.
+ */
+export function startCreditRolling(options: Pick<EventPipelineOptions, 'dynamodbEndpoint' | 'tableName'>): EventPipeline {
+  const db = createDocumentClient({ endpoint: options.dynamodbEndpoint });
+  const places = new Map<string, ShardCheckpoint>();
+  const publisher = startStreamPublisher({
+    endpoint: options.dynamodbEndpoint,
+    tableName: options.tableName,
+    db,
+    rollCredits: creditRollingFor({ db, tableName: options.tableName, now: () => new Date() }),
+    publish: async () => {},
+    checkpoints: { load: async (shardId) => places.get(shardId), save: async (shardId, checkpoint) => void places.set(shardId, checkpoint) },
+  });
+  return {
+    async stop() {
+      await publisher.stop();
       db.destroy();
     },
   };

@@ -25,6 +25,11 @@ export interface LocalFunctions {
   loadHandler(name: string): Promise<RouteInvoker>;
   /** The minute jobs and the event machinery, until `stop`. */
   startBackground(): Promise<void>;
+  /**
+   * Without the background, still the table stream's rolling of pending credits into their
+   * balances (the outbox processor; its events go nowhere): balances depend on it, as in AWS.
+   */
+  startCreditRolling(): Promise<void>;
   /** Every minute job once now, as the schedule would run them (tests need not wait a minute). */
   runMinuteJobs(): Promise<void>;
   stop(): Promise<void>;

@@ -11,6 +11,7 @@ import type { LocalAcquirer } from './adyen';
 import { LOCAL_MERCHANT_ACCOUNT, planLocalAcquirer, startNotificationMapping, type LocalAcquirerPlan } from './acquirer';
 import { startArtifactFunctions, type ArtifactFunctions } from './artifacts/functions';
 import { backgroundTasks } from './background';
+import { startCreditRolling } from './event-pipeline';
 import { freePort } from './free-port';
 import { localSecrets, startLocalSecretsManager } from './secrets-manager';
 import { ensureDynamoDbLocal, ensureTable, type RunningDynamoDb } from './dynamodb-local';
@@ -108,6 +109,9 @@ async function sourceFunctions(options: LocalStackOptions, acquirer: LocalAcquir
       for (const start of backgroundTasks) stoppers.push(await start({ dynamodbEndpoint: options.dynamodbEndpoint, tableName: options.tableName }));
       stoppers.push(await startNotificationMapping({ endpoint: options.dynamodbEndpoint, tableName: options.tableName, dataDir: options.dataDir }));
     },
+    async startCreditRolling() {
+      stoppers.push(startCreditRolling({ dynamodbEndpoint: options.dynamodbEndpoint, tableName: options.tableName }).stop);
+    },
     runMinuteJobs: () => runJobsOnce(options),
     async stop() {
       for (const stop of stoppers.reverse()) await stop();
@@ -175,6 +179,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     stoppers.push(localAdyen.stop);
     const demo = options.seedDemo ? await seedDemo(local) : undefined;
     if (options.background) await functions.startBackground();
+    else await functions.startCreditRolling();
     return {
       baseUrl,
       port: api.port,

@@ -1,3 +1,4 @@
+import type { Mode } from '../../shared/auth/principal';
 import { parseArgs } from 'node:util';
 
 /** One `ops` command: its words (`key create`), its options, and what it does. */
@@ -11,6 +12,12 @@ export interface OpsCommand {
 }
 
 export class UsageError extends Error {}
+
+/** The `--mode` option's value. */
+export function modeOption(value: unknown): Mode {
+  if (value !== 'test' && value !== 'live') throw new UsageError('--mode must be one of test, live');
+  return value;
+}
 
 /** A command result printed as-is instead of as one JSON object (`settlement export` CSV). */
 export class TextOutput {

@@ -1,17 +1,12 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Mode } from '../../shared/auth/principal';
 import { createDeliveryRepository } from '../../shared/db/webhook-delivery-repository';
 import { createWebhookRepository } from '../../shared/db/webhook-repository';
 import { webhookEndpointCreateBody } from '../../shared/domain/webhook-endpoints';
 import { subscriptionSummary } from '../../shared/domain/webhooks';
 import { parseWith } from '../../shared/http/validation';
 import { webhookEndpointsFor } from '../../shared/services/webhook-endpoints';
-import { UsageError, type OpsCommand } from './cli';
+import { modeOption, UsageError, type OpsCommand } from './cli';
 
-const mode = (value: unknown): Mode => {
-  if (value !== 'test' && value !== 'live') throw new UsageError('--mode must be one of test, live');
-  return value;
-};
 
 const list = (value: unknown) =>
   String(value)
@@ -38,7 +33,7 @@ export function webhookCommands(db: () => DynamoDBDocumentClient, tableName: str
       run: async (values) => {
         const patterns = list(values.events);
         if (patterns.length === 0) throw new UsageError('--events needs at least one event pattern');
-        const owner = { orgId: String(values.org), mode: mode(values.mode) };
+        const owner = { orgId: String(values.org), mode: modeOption(values.mode) };
         const body = parseWith(webhookEndpointCreateBody, { url: values.url, enabled_events: patterns, description: values.description }, 'body');
         const created = await webhookEndpointsFor({ db: db(), tableName, now: () => new Date() }).create(owner, body);
         return { id: created.id, secret: created.secret };
@@ -49,7 +44,7 @@ export function webhookCommands(db: () => DynamoDBDocumentClient, tableName: str
       usage: '--org ORG [--mode test|live]',
       options: { org: { type: 'string', required: true }, mode: { type: 'string' } },
       run: async (values) => {
-        const found = await webhooks().list(String(values.org), values.mode === undefined ? undefined : mode(values.mode));
+        const found = await webhooks().list(String(values.org), values.mode === undefined ? undefined : modeOption(values.mode));
         return { data: found.map(subscriptionSummary) };
       },
     },
@@ -64,7 +59,7 @@ export function webhookCommands(db: () => DynamoDBDocumentClient, tableName: str
       usage: '--org ORG --mode test|live   (the secret signing deliveries to refund/payment webhook_url endpoints)',
       options: { org: { type: 'string', required: true }, mode: { type: 'string', required: true } },
       run: async (values) => {
-        const chosen = mode(values.mode);
+        const chosen = modeOption(values.mode);
         return { org: String(values.org), mode: chosen, secret: await webhooks().urlSecret(String(values.org), chosen) };
       },
     },

@@ -7,6 +7,7 @@ import { acquirerCommandEntity } from './entities';
 import * as keys from './keys';
 import type { TransactAction } from './outbox';
 import { transactWrite } from './side-effects';
+import { IF_EXISTS } from './entity';
 
 /** The captures and cancels owed to the acquirer (shared/domain/acquirer-commands.ts). */
 export function createAcquirerCommandStore(db: DynamoDBDocumentClient, tableName: string) {
@@ -37,7 +38,7 @@ export function createAcquirerCommandStore(db: DynamoDBDocumentClient, tableName
     /** After a failed call: due later, or parked. A command done meanwhile (its notification came) is not written back. */
     async reschedule(command: AcquirerCommand): Promise<void> {
       try {
-        await withConflictRetry(() => db.send(new PutCommand({ TableName: tableName, Item: item(command), ConditionExpression: 'attribute_exists(#pk)', ExpressionAttributeNames: { '#pk': 'PK' } })));
+        await withConflictRetry(() => db.send(new PutCommand({ TableName: tableName, Item: item(command), ...IF_EXISTS })));
       } catch (error) {
         if (!(error instanceof ConditionalCheckFailedException)) throw error;
       }

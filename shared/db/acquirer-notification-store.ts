@@ -4,7 +4,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AcquirerNotification } from '../domain/acquirer';
 import { withConflictRetry } from './conditional';
 import { acquirerNotificationEntity } from './entities';
-import { literalPrefix, stripKeys } from './entity';
+import { IF_NEW, literalPrefix, stripKeys } from './entity';
 import * as keys from './keys';
 import type { TransactAction } from './outbox';
 import { TTL_ATTRIBUTE } from './table';
@@ -93,8 +93,7 @@ export function createAcquirerNotificationStore(db: DynamoDBDocumentClient, tabl
                 new PutCommand({
                   TableName: tableName,
                   Item: { ...acquirerNotificationEntity.item({ id: notification.id }), id: notification.id, notification, receivedAt, [TTL_ATTRIBUTE]: expires },
-                  ConditionExpression: 'attribute_not_exists(#pk)',
-                  ExpressionAttributeNames: { '#pk': 'PK' },
+                  ...IF_NEW,
                 }),
               ),
             );

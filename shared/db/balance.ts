@@ -1,5 +1,5 @@
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Principal } from '../auth/principal';
+import type { Mode, Principal } from '../auth/principal';
 import { adjustmentMovement, type BalanceMovement, type BalanceRef, type BalanceTransaction, type BalanceTransactionType, type CurrencyBalance } from '../domain/balance';
 import { isOwned } from '../domain/scope';
 import { BusinessRuleError } from '../errors';
@@ -10,7 +10,7 @@ import { isoMillis } from '../time';
 import { cancellationReasons, conditionalWrite, withConflictRetry } from './conditional';
 import { transactWrite } from './side-effects';
 import { queryDuePage } from './due';
-import { stripKeys } from './entity';
+import { IF_NEW, stripKeys } from './entity';
 import { cursorById, listPage } from './list-page';
 import { queryAll } from './query-all';
 import type { TransactAction } from './outbox';
@@ -27,8 +27,14 @@ export type { BalanceRef };
 
 const balanceKey = (ref: BalanceRef) => keys.balance(scopeOf(ref.orgId, ref.mode), ref.currency.toUpperCase());
 
-/** The ledger entry of a movement, put once: an entry is never written over. */
-function ledgerEntryPut(tableName: string, ref: BalanceRef, movement: BalanceMovement): TransactAction {
+/**
+ * The attribute a payment's ledger entry carries until its amount is in the balance: the paid
+ * transaction writes the entry alone, and the outbox processor rolls it in (decisions 64).
+ */
+export const PENDING_CREDIT = 'pendingCredit';
+
+/** The ledger entry of a movement, put once: an entry is never written over. `pending`: not in the balance yet. */
+function ledgerEntryPut(tableName: string, ref: BalanceRef, movement: BalanceMovement, pending = false): TransactAction {
   const entry: BalanceTransaction = {
     id: newId('balanceTransaction'),
     orgId: ref.orgId,
@@ -42,9 +48,8 @@ function ledgerEntryPut(tableName: string, ref: BalanceRef, movement: BalanceMov
   return {
     Put: {
       TableName: tableName,
-      Item: balanceTransactionEntity.item(entry),
-      ConditionExpression: 'attribute_not_exists(#pk)',
-      ExpressionAttributeNames: { '#pk': 'PK' },
+      Item: { ...balanceTransactionEntity.item(entry), ...(pending ? { [PENDING_CREDIT]: true } : {}) },
+      ...IF_NEW,
     },
   };
 }
@@ -56,6 +61,83 @@ function ledgerEntryPut(tableName: string, ref: BalanceRef, movement: BalanceMov
  */
 export function balanceChange(tableName: string, ref: BalanceRef, movement: BalanceMovement): TransactAction[] {
   return refundBalanceChange(tableName, ref, { movement });
+}
+
+/**
+ * A paid payment's credit: its ledger entry alone, marked pending. No item that every payment of
+ * the organization writes is in the paid transaction, so payers on different links never contend
+ * (product-decisions §15); `rollCredits` adds the amount to the balance shortly after.
+ */
+export function pendingCreditPut(tableName: string, ref: BalanceRef, movement: BalanceMovement): TransactAction {
+  return ledgerEntryPut(tableName, ref, movement, true);
+}
+
+/** A credit waiting to be rolled into its balance: its ledger entry's id and amount. */
+export interface PendingCredit {
+  id: string;
+  ref: BalanceRef;
+  amountMinor: number;
+}
+
+/** With the balance's Update, a transaction's 100 actions (DynamoDB's limit). */
+export const CREDITS_PER_ROLL = 99;
+
+/**
+ * Adds pending credits of one balance to it, CREDITS_PER_ROLL a transaction: the balance's Update
+ * by their sum (within its range) and, for each entry, the removal of its pending mark on the
+ * condition that it is still there. So each credit counts once however often a batch is handed
+ * over again: a transaction that finds entries rolled already goes again without them.
+ * Returns how many were rolled now.
+ */
+export async function rollCredits(db: DynamoDBDocumentClient, tableName: string, ref: BalanceRef, credits: PendingCredit[]): Promise<number> {
+  let rolled = 0;
+  for (let start = 0; start < credits.length; start += CREDITS_PER_ROLL) {
+    let left = credits.slice(start, start + CREDITS_PER_ROLL);
+    while (left.length > 0) {
+      const sum = left.reduce((total, credit) => total + credit.amountMinor, 0);
+      const marks = left.map((credit) => pendingMarkRemoval(tableName, credit.id));
+      try {
+        await withConflictRetry(() => transactWrite(db, [balanceUpdate(tableName, ref, { deltaMinor: sum }), ...marks]));
+        rolled += left.length;
+        break;
+      } catch (error) {
+        const reasons = cancellationReasons(error);
+        const done = new Set(left.filter((_credit, index) => reasons?.[index + 1]?.code === 'ConditionalCheckFailed').map((credit) => credit.id));
+        // The balance's own condition (its range) or anything else: the batch is handed over again, then parked.
+        if (done.size === 0) throw error;
+        left = left.filter((credit) => !done.has(credit.id));
+      }
+    }
+  }
+  return rolled;
+}
+
+/**
+ * An organization's credits still pending in a mode, every currency, read from its whole ledger
+ * (GSI1): for the operator, after the stream lost them (docs/operations.md, OutboxOnFailure).
+ */
+export async function pendingCreditsOf(db: DynamoDBDocumentClient, tableName: string, orgId: string, mode: Mode): Promise<PendingCredit[]> {
+  const entries = await queryAll(db, {
+    TableName: tableName,
+    IndexName: INDEXES.gsi1.name,
+    KeyConditionExpression: '#pk = :pk',
+    FilterExpression: 'attribute_exists(#pending)',
+    ExpressionAttributeNames: { '#pk': INDEXES.gsi1.pk, '#pending': PENDING_CREDIT },
+    ExpressionAttributeValues: { ':pk': keys.balanceTransactionList(scopeOf(orgId, mode)) },
+  });
+  return entries.map((entry) => ({ id: entry.id as string, ref: { orgId, mode, currency: entry.currency as string }, amountMinor: entry.amountMinor as number }));
+}
+
+function pendingMarkRemoval(tableName: string, entryId: string): TransactAction {
+  return {
+    Update: {
+      TableName: tableName,
+      Key: keys.balanceTransaction(entryId),
+      UpdateExpression: 'REMOVE #pending',
+      ConditionExpression: 'attribute_exists(#pending)',
+      ExpressionAttributeNames: { '#pending': PENDING_CREDIT },
+    },
+  };
 }
 
 export async function readBalance(db: DynamoDBDocumentClient, tableName: string, ref: BalanceRef): Promise<number> {
@@ -90,6 +172,13 @@ export interface RefundBalanceChange {
  */
 export function refundBalanceChange(tableName: string, ref: BalanceRef, change: RefundBalanceChange): TransactAction[] {
   const deltaMinor = change.movement?.amountMinor ?? 0;
+  const update = balanceUpdate(tableName, ref, { ...change, deltaMinor });
+  return change.movement && deltaMinor !== 0 ? [update, ledgerEntryPut(tableName, ref, change.movement)] : [update];
+}
+
+/** The balance item's Update for a change of `deltaMinor` (its ledger entries are the caller's). */
+function balanceUpdate(tableName: string, ref: BalanceRef, change: Omit<RefundBalanceChange, 'movement'> & { deltaMinor: number }): TransactAction {
+  const { deltaMinor } = change;
   const heldDelta = change.heldDelta ?? 0;
   const scope = scopeOf(ref.orgId, ref.mode);
   const currency = ref.currency.toUpperCase();
@@ -108,7 +197,7 @@ export function refundBalanceChange(tableName: string, ref: BalanceRef, change: 
     ...(heldDelta > 0 ? ['#duePk = :duePk', '#dueSk = :dueSk'] : []),
   ];
   const adds = ['#available :delta', ...(heldDelta !== 0 ? ['#held :heldDelta', '#heldMinor :heldMinorDelta'] : [])];
-  const update: TransactAction = {
+  return {
     Update: {
       TableName: tableName,
       Key: balanceKey(ref),
@@ -141,7 +230,6 @@ export function refundBalanceChange(tableName: string, ref: BalanceRef, change: 
       ...(conditions.length ? { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const } : {}),
     },
   };
-  return change.movement && deltaMinor !== 0 ? [update, ledgerEntryPut(tableName, ref, change.movement)] : [update];
 }
 
 /**
@@ -225,6 +313,7 @@ export function createBalanceStore(db: DynamoDBDocumentClient, tableName: string
         throw new BusinessRuleError(`The balance would leave its range of ±${LIMITS.balanceMinor} minor units`, 'amount.value');
       }
     },
+    rollCredits: (ref: BalanceRef, credits: PendingCredit[]) => rollCredits(db, tableName, ref, credits),
     hasHeldRefunds: (ref: BalanceRef) => hasHeldRefunds(db, tableName, ref),
     clearHoldMarker: (ref: BalanceRef) => clearHoldMarker(db, tableName, ref),
     withHeldRefunds: () => balancesWithHeldRefunds(db, tableName),

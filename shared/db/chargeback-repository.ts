@@ -13,7 +13,7 @@ import { balanceOf, chargebackMovement } from '../domain/balance';
 import { balanceChange } from './balance';
 import { cancellationReasons, withConflictRetry } from './conditional';
 import { transactWrite } from './side-effects';
-import { stripKeys } from './entity';
+import { IF_NEW, stripKeys } from './entity';
 import { chargebackEntity, chargebackReferenceEntity } from './entities';
 import { dueAt } from './due';
 import * as keys from './keys';
@@ -88,14 +88,13 @@ export function createChargebackRepository(db: DynamoDBDocumentClient, tableName
               Put: {
                 TableName: tableName,
                 Item: chargebackReferenceEntity.item({ chargebackId: chargeback.id }, feedIdentity),
-                ConditionExpression: 'attribute_not_exists(#pk)',
-                ExpressionAttributeNames: { '#pk': 'PK' },
+                ...IF_NEW,
               },
             },
           ]
         : [];
       try {
-        await commit(undefined, chargeback, event, { ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: { '#pk': 'PK' } }, [
+        await commit(undefined, chargeback, event, IF_NEW, [
           paymentStillPaid,
           ...referenceClaim,
           ...also,

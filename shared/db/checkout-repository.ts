@@ -3,7 +3,7 @@ import { balanceOf, paymentMovement } from '../domain/balance';
 import { StaleLinkError, type PaymentLink, type VersionedLink } from '../domain/payment-links';
 import { PaymentNotOpenError, type CaptureStatus, type Payment } from '../domain/payments';
 import { type OutboxEvent } from '../events';
-import { balanceChange } from './balance';
+import { balanceChange, pendingCreditPut } from './balance';
 import { cancellationReasons } from './conditional';
 import { queryDuePage } from './due';
 import { stripKeys } from './entity';
@@ -77,7 +77,8 @@ export function createCheckoutRepository(db: DynamoDBDocumentClient, tableName: 
 
     /**
      * The paid transition, all or nothing: the link counted, the payment paid (still open) and
-     * the balance credited, with the events. The link's condition is what the payment depends
+     * its credit pending in the ledger (rolled into the balance after, `rollCredits`), with the
+     * events. The link's condition is what the payment depends
      * on, not its version: still active and not expired and, for a limited link, still at the
      * paid count the events were computed from (`remaining_payments`, the inactivation). An
      * unrelated change (a new description) never sends a payer back; the version is still
@@ -89,8 +90,8 @@ export function createCheckoutRepository(db: DynamoDBDocumentClient, tableName: 
      */
     async recordPaid(read: VersionedLink, next: PaymentLink, paid: Payment, events: OutboxEvent[], also: TransactAction[] = []): Promise<void> {
       try {
-        const credit = balanceChange(tableName, balanceOf(paid), paymentMovement(paid.id, paid.amountMinor));
-        await transactWithEventsOnce(db, tableName, [paidCountUpdate(tableName, read, next, paid.paidAt!), paymentOutcomeAction(tableName, paid), ...credit, ...also], events);
+        const credit = pendingCreditPut(tableName, balanceOf(paid), paymentMovement(paid.id, paid.amountMinor));
+        await transactWithEventsOnce(db, tableName, [paidCountUpdate(tableName, read, next, paid.paidAt!), paymentOutcomeAction(tableName, paid), credit, ...also], events);
       } catch (error) {
         if (isTransactionConflict(error)) throw new StaleLinkError(undefined);
         const reasons = cancellationReasons(error);

@@ -3,6 +3,7 @@ import { hashToken } from '../auth/tokens';
 import type { DashboardSession, DashboardSessionStore } from '../domain/dashboard';
 import * as keys from './keys';
 import { TTL_ATTRIBUTE } from './table';
+import { IF_NEW } from './entity';
 
 /**
  * Dashboard sessions in the table, keyed by the SHA-256 of the cookie's random id (the same
@@ -23,8 +24,7 @@ export function createDashboardSessionStore(db: DynamoDBDocumentClient, tableNam
             ...session,
             [TTL_ATTRIBUTE]: Math.ceil(Date.parse(session.expiresAt) / 1000),
           },
-          ConditionExpression: 'attribute_not_exists(#pk)',
-          ExpressionAttributeNames: { '#pk': 'PK' },
+          ...IF_NEW,
         }),
       );
     },

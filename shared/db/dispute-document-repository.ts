@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DisputeDocument } from '../domain/dispute-documents';
 import { isId } from '../ids';
-import { stripKeys } from './entity';
+import { IF_NEW, stripKeys } from './entity';
 import { disputeDocumentEntity } from './entities';
 import * as keys from './keys';
 
@@ -13,8 +13,7 @@ export function createDisputeDocumentRepository(db: DynamoDBDocumentClient, tabl
         new PutCommand({
           TableName: tableName,
           Item: disputeDocumentEntity.item(document),
-          ConditionExpression: 'attribute_not_exists(#pk)',
-          ExpressionAttributeNames: { '#pk': 'PK' },
+          ...IF_NEW,
         }),
       );
     },

@@ -5,6 +5,7 @@ import { withConflictRetry } from './conditional';
 import { eventEntity } from './entities';
 import { transactWrite } from './side-effects';
 import { TTL_ATTRIBUTE } from './table';
+import { IF_NEW } from './entity';
 
 /** The outbox item; put it in the same TransactWriteItems as the change it reports. */
 export function outboxItem(event: OutboxEvent): Record<string, unknown> {
@@ -29,8 +30,7 @@ export function outboxPut(tableName: string, event: OutboxEvent) {
     Put: {
       TableName: tableName,
       Item: outboxItem(event),
-      ConditionExpression: 'attribute_not_exists(#pk)',
-      ExpressionAttributeNames: { '#pk': 'PK' },
+      ...IF_NEW,
     },
   };
 }

@@ -7,7 +7,7 @@ import { isId } from '../ids';
 import { type PageRequest } from '../pagination';
 import { scopeListPage } from './list-page';
 import { cancellationReasons } from './conditional';
-import { stripKeys } from './entity';
+import { IF_NEW, stripKeys } from './entity';
 import { paymentLinkEntity } from './entities';
 import { queryDuePage } from './due';
 import * as keys from './keys';
@@ -59,7 +59,7 @@ export function createPaymentLinkRepository(db: DynamoDBDocumentClient, tableNam
     get,
 
     async create(link: PaymentLink, events: OutboxEvent[]): Promise<void> {
-      const put = { Put: { TableName: tableName, Item: paymentLinkItem(link, 1), ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: { '#pk': 'PK' } } };
+      const put = { Put: { TableName: tableName, Item: paymentLinkItem(link, 1), ...IF_NEW } };
       await transactWithEvents(db, tableName, [put], events);
     },
 

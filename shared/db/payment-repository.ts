@@ -7,7 +7,7 @@ import { isId } from '../ids';
 import { type PageRequest } from '../pagination';
 import { withConflictRetry } from './conditional';
 import { cursorById, listPage, scopeListPage } from './list-page';
-import { stripKeys as strip } from './entity';
+import { IF_NEW, stripKeys as strip } from './entity';
 import { paymentEntity } from './entities';
 import * as keys from './keys';
 
@@ -39,8 +39,7 @@ export function paymentCreateAction(tableName: string, payment: Payment) {
     Put: {
       TableName: tableName,
       Item: paymentItem(payment),
-      ConditionExpression: 'attribute_not_exists(#pk)',
-      ExpressionAttributeNames: { '#pk': 'PK' },
+      ...IF_NEW,
     },
   };
 }

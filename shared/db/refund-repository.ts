@@ -13,7 +13,7 @@ import { refundBalanceChange } from './balance';
 import { cancellationReasons, withConflictRetry } from './conditional';
 import { isTransactionConflict } from './transaction-conflict';
 import { queryDuePage, type DuePageOptions } from './due';
-import { stripKeys as strip } from './entity';
+import { IF_NEW, stripKeys as strip } from './entity';
 import { refundEntity } from './entities';
 import * as keys from './keys';
 import { scopeOf } from './entities';
@@ -109,7 +109,7 @@ export function createRefundRepository(db: DynamoDBDocumentClient, tableName: st
       const held = refund.onHold;
       const reasons = await transact([
         paymentRefundedTotal(tableName, refund.paymentId, refund.amountMinor, limitMinor),
-        { Put: { TableName: tableName, Item: refundItem(refund), ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: { '#pk': 'PK' } } },
+        { Put: { TableName: tableName, Item: refundItem(refund), ...IF_NEW } },
         ...refundBalanceChange(
           tableName,
           balanceOf(refund),

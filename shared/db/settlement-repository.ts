@@ -19,7 +19,7 @@ import { adjustmentMovement } from '../domain/balance';
 import { balanceChange } from './balance';
 import { batchWriteAll } from './batch';
 import { cancellationReasons, withConflictRetry } from './conditional';
-import { stripKeys } from './entity';
+import { IF_NEW, stripKeys } from './entity';
 import { settlementEntity, settlementRecordEntity } from './entities';
 import * as keys from './keys';
 import { INDEXES } from './table';
@@ -122,7 +122,7 @@ export function createSettlementRepository(db: DynamoDBDocumentClient, tableName
                     ExpressionAttributeNames: { '#version': 'recordsVersion' },
                     ExpressionAttributeValues: { ':previous': current.recordsVersion },
                   }
-                : { ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: { '#pk': 'PK' } }),
+                : { ...IF_NEW }),
             },
           },
           {

@@ -18,6 +18,7 @@ import { deliveryAttemptEntity } from './entities';
 import * as keys from './keys';
 import { queryAll } from './query-all';
 import { INDEXES, TTL_ATTRIBUTE } from './table';
+import { IF_NEW } from './entity';
 
 /** Delivery records live as long as their event. */
 const expiresAt = (task: DeliveryTask) =>
@@ -132,8 +133,7 @@ export function createTableDeliveryQueue(db: DynamoDBDocumentClient, tableName: 
                 [INDEXES.due.sk]: dueSortKey(task, dueAt),
                 [TTL_ATTRIBUTE]: expiresAt(task),
               },
-              ConditionExpression: 'attribute_not_exists(#pk)',
-              ExpressionAttributeNames: { '#pk': 'PK' },
+              ...IF_NEW,
               ReturnValuesOnConditionCheckFailure: 'NONE',
             }),
           );

@@ -13,7 +13,7 @@ import { newSigningSecret, type WebhookSubscription } from '../domain/webhooks';
 import type { PageRequest } from '../pagination';
 import { isoMillis } from '../time';
 import { cancellationReasons, conditionalWrite, withConflictRetry } from './conditional';
-import { stripKeys } from './entity';
+import { IF_EXISTS, IF_NEW, stripKeys } from './entity';
 import { webhookSubscriptionEntity } from './entities';
 import * as keys from './keys';
 import { scopeListPage } from './list-page';
@@ -93,8 +93,7 @@ export function createSubscriptionReads(db: DynamoDBDocumentClient, tableName: s
             new PutCommand({
               TableName: tableName,
               Item: { ...key, entity: 'webhook_url_secret', orgId, mode, secret, createdAt: isoMillis() },
-              ConditionExpression: 'attribute_not_exists(#pk)',
-              ExpressionAttributeNames: { '#pk': 'PK' },
+              ...IF_NEW,
               ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
             }),
           );
@@ -177,8 +176,7 @@ export function createWebhookRepository(db: DynamoDBDocumentClient, tableName: s
                 Delete: {
                   TableName: tableName,
                   Key: keys.webhookSubscription(orgId, mode, id),
-                  ConditionExpression: 'attribute_exists(#pk)',
-                  ExpressionAttributeNames: { '#pk': 'PK' },
+                  ...IF_EXISTS,
                 },
               },
               countChange(tableName, orgId, mode, -1),
@@ -225,8 +223,7 @@ export function createWebhookRepository(db: DynamoDBDocumentClient, tableName: s
                   ConditionCheck: {
                     TableName: tableName,
                     Key: keys.organization(input.orgId),
-                    ConditionExpression: 'attribute_exists(#pk)',
-                    ExpressionAttributeNames: { '#pk': 'PK' },
+                    ...IF_EXISTS,
                   },
                 },
                 countChange(tableName, input.orgId, input.mode, 1),

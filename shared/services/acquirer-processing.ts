@@ -14,7 +14,8 @@ export function notificationProcessingFor(wiring: Wiring): NotificationDeps {
   const refundPorts = refundPortsFor(wiring);
   const release = releaseWith(refundPorts);
   return {
-    ...checkoutFor(wiring, release)(configuredUrls()),
+    ...checkoutFor(wiring)(configuredUrls()),
+    onBalanceCredited: (ref) => release.releaseAfterCommit(ref, configuredUrls()),
     notifications: createAcquirerNotificationStore(wiring.db, wiring.tableName),
     commands: createAcquirerCommandStore(wiring.db, wiring.tableName),
     acquirer: paymentAcquirer,

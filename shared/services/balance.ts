@@ -1,5 +1,17 @@
-import { createLedgerReads } from '../db/balance';
-import { once, processWiring } from './wiring';
+import { configuredUrls } from '../config';
+import { createLedgerReads, type PendingCredit } from '../db/balance';
+import { rollPendingCredits } from '../use-cases/balance-credits';
+import { refundPortsFor, releaseWith } from './refunds';
+import { once, processWiring, type Wiring } from './wiring';
 
 /** The balances and their ledger, read (`GET /v1/balance`, `GET /v1/balance_transactions`, the dashboard). */
 export const ledgerReads = /* @__PURE__ */ once(() => createLedgerReads(processWiring().db, processWiring().tableName));
+
+/** The outbox processor's part for the balances: pending credits rolled in, then held refunds covered. */
+export function creditRollingFor(wiring: Wiring) {
+  const ports = refundPortsFor(wiring);
+  const { releaseAfterCommit } = releaseWith(ports);
+  return (credits: PendingCredit[]) => rollPendingCredits({ balances: ports.balances, onBalanceCredited: (ref) => releaseAfterCommit(ref, configuredUrls()) }, credits);
+}
+
+export const creditRolling = /* @__PURE__ */ once(() => creditRollingFor(processWiring()));

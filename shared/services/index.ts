@@ -1,5 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { paymentAcquirer } from './acquirer-payments';
+import { creditRollingFor } from './balance';
 import { chargebacksFor } from './chargebacks';
 import { jobsFor } from './jobs';
 import { refundsFor } from './refunds';
@@ -18,5 +19,5 @@ import { refundsFor } from './refunds';
 export function createServices(db: DynamoDBDocumentClient, tableName: string, now: () => Date = () => new Date()) {
   const wiring = { db, tableName, now };
   const refunds = refundsFor(wiring);
-  return { refunds, chargebacks: chargebacksFor(wiring, refunds), jobs: jobsFor(wiring, paymentAcquirer) };
+  return { refunds, chargebacks: chargebacksFor(wiring, refunds), jobs: jobsFor(wiring, paymentAcquirer), rollCredits: creditRollingFor(wiring) };
 }

@@ -6,7 +6,7 @@ import { expireDueLinks, expireIdlePayments } from '../use-cases/checkout';
 import { runRefundJob } from '../use-cases/refunds';
 import { paymentAcquirer } from './acquirer-payments';
 import { chargebacksFor } from './chargebacks';
-import { openingFor } from './checkout';
+import { checkoutFor } from './checkout';
 import { paymentLinksFor } from './payment-links';
 import { refundPortsFor, releaseWith } from './refunds';
 import { once, processWiring, type Wiring } from './wiring';
@@ -22,7 +22,7 @@ export function jobsFor(wiring: Wiring, acquirer?: () => Promise<PaymentAcquirer
   const refunds = { ...refundPortsFor(wiring), acquirer };
   const chargebacks = chargebacksFor(wiring, releaseWith(refunds));
   const links = paymentLinksFor(wiring);
-  const checkout = openingFor(wiring);
+  const checkout = checkoutFor(wiring);
   const jobs: Job[] = [
     { name: 'expire-payment-links', run: (at, only) => expireDueLinks(links(), at, only) },
     { name: 'expire-open-payments', run: (at, only) => expireIdlePayments(checkout(), at, only) },

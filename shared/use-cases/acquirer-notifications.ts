@@ -1,3 +1,4 @@
+import type { BalanceRef } from '../domain/balance';
 import type { AcquirerNotificationStore, StoredNotification } from '../db/acquirer-notification-store';
 import type { TransactAction } from '../db/outbox';
 import type { AcquirerNotification } from '../domain/acquirer';
@@ -22,6 +23,8 @@ export interface NotificationDeps extends CheckoutDeps, AcquirerCommandDeps {
   chargebacks: ChargebackUseCases;
   /** The acquirer's name on the chargebacks its disputes open (`acquirer.name`). */
   acquirerName: string;
+  /** A capture that succeeds after a failure gives the payment's credit back, which may cover held refunds. */
+  onBalanceCredited: (ref: BalanceRef) => Promise<unknown>;
 }
 
 type Of<K extends AcquirerNotification['kind']> = Extract<AcquirerNotification, { kind: K }>;

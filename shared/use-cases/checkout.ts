@@ -14,7 +14,6 @@ import {
 } from '../domain/payment-links';
 import type { CheckoutRepository } from '../db/checkout-repository';
 import type { TransactAction } from '../db/outbox';
-import type { BalanceRef } from '../domain/balance';
 import type { RateLimiter } from '../db/rate-limit';
 import {
   lastActivityOf,
@@ -34,19 +33,14 @@ import { inJobScope, type JobScope } from '../jobs';
 import { backoff, isoMillis } from '../time';
 import type { PaymentLinkDeps } from './payment-links';
 
-/** What opening a checkout needs: the links' ports and the checkout's own writes. */
-export interface CheckoutOpeningDeps extends PaymentLinkDeps {
+/** What a checkout needs: the links' ports and the checkout's own writes. */
+export interface CheckoutDeps extends PaymentLinkDeps {
   checkout: CheckoutRepository;
   /**
    * The checkout page's bound on new open payments per link (anonymous visits); the test
    * helper, called with the merchant's own key, has none.
    */
   newPayments?: Pick<RateLimiter, 'take'>;
-}
-
-/** What ending one needs besides: a paid payment credits the balance, which may cover held refunds. */
-export interface CheckoutDeps extends CheckoutOpeningDeps {
-  onBalanceCredited: (ref: BalanceRef) => Promise<unknown>;
 }
 
 export class CheckoutDeniedError extends ConflictError {
@@ -90,7 +84,7 @@ export interface CheckoutCustomer {
  *    (`payment.created`), within the link's bound on new payments when there is one (429); a
  *    live one carries its acceptor's merchant account at the acquirer (none: 409, nothing written).
  */
-export async function openCheckout(deps: CheckoutOpeningDeps, linkOrId: string | VersionedLink, customer: CheckoutCustomer) {
+export async function openCheckout(deps: CheckoutDeps, linkOrId: string | VersionedLink, customer: CheckoutCustomer) {
   let link = typeof linkOrId === 'string' ? await deps.links.get(linkOrId) : linkOrId;
   if (!link) throw new NotFoundError();
   for (;;) {
@@ -194,9 +188,25 @@ export function withDetails(payment: Payment, details: CustomerDetails): Payment
 }
 
 /**
- * Ends an open payment with the customer's outcome.
+ * The customer's checkout, as its page posts it back (POST /checkout/{id}): the link and the
+ * payment, read once each and at the same time, which must belong together and to this customer
+ * (the `client_key` cookie); anything else is 404, whoever asks. A live payment is paid or not on
+ * the acquirer's page, so its checkout takes Pay only (409).
+ */
+export async function customerCheckout(deps: CheckoutDeps, linkId: string, paymentId: string, clientKey: string | undefined, outcome: PaymentStatus) {
+  const [link, payment] = await Promise.all([deps.links.get(linkId), deps.payments.get(paymentId)]);
+  if (!link || !payment || payment.paymentLinkId !== link.id || clientKey === undefined || payment.clientKey !== clientKey) {
+    throw new NotFoundError('This checkout session does not exist');
+  }
+  if (link.mode === 'live' && outcome !== 'paid') throw new ConflictError('A live payment is paid or not on the acquirer payment page');
+  return { link, payment };
+}
+
+/**
+ * Ends the customer's checkout with their outcome, from what `customerCheckout` read (nothing is
+ * read again), while the payment is still open (409 otherwise).
  * - `paid`: one transaction moves the payment to paid, counts it on the link (auto-inactivating
- *   it at its limit), credits the balance and writes `transactions.payment.paid` with the link's
+ *   it at its limit), writes its pending credit and `transactions.payment.paid` with the link's
  *   limit events, under the condition that the link is still active, unexpired and at the
  *   limit it was read with (and, when limited, at the paid count read). A payment that loses
  *   the race for the last slot ends `canceled` and is never counted.
@@ -204,17 +214,14 @@ export function withDetails(payment: Payment, details: CustomerDetails): Payment
  *   `transactions.payment.expired`).
  * `deadline`: when the invocation ends (epoch ms); a payer still losing rounds near it gets a 503 to retry, never a timeout.
  */
-export async function completePayment(deps: CheckoutDeps, paymentId: string, outcome: PaymentStatus, details: CustomerDetails = {}, deadline = Infinity) {
-  const payment = await deps.payments.get(paymentId);
-  if (!payment) throw new NotFoundError();
-  return completeOpenPayment(deps, payment, undefined, outcome, details, deadline);
+export function endCustomerCheckout(deps: CheckoutDeps, checkout: { link: VersionedLink; payment: Payment }, outcome: PaymentStatus, details: CustomerDetails, deadline: number) {
+  return completeOpenPayment(deps, checkout.payment, checkout.link, outcome, details, deadline);
 }
 
 /**
  * Opens a checkout and ends it with `outcome` in one call (the test helper): what the open step
  * read and wrote (the link, the open payment) is not read again: with the helper's own read of
- * the link, a new customer costs one read and two transactions, and a paid one the balance's
- * held-refunds check after.
+ * the link, a new customer, paid or not, costs one read and two transactions.
  */
 export async function checkoutAtOnce(deps: CheckoutDeps, link: VersionedLink, customer: CheckoutCustomer, outcome: PaymentStatus, details: CustomerDetails, deadline: number) {
   const opened = await openCheckout(deps, link, customer);
@@ -312,7 +319,6 @@ async function payOnLink(deps: CheckoutDeps, payment: Payment, known: VersionedL
       }
       throw error;
     }
-    await deps.onBalanceCredited({ orgId: paid.orgId, mode: paid.mode, currency: paid.currency });
     return paid;
   }
   throw new OutrunError('The payment link is being changed concurrently; retry with exponential backoff');
@@ -322,7 +328,7 @@ async function payOnLink(deps: CheckoutDeps, payment: Payment, known: VersionedL
  * An open payment's outcome other than paid, while it is still open (and, with `activityRead`,
  * untouched since), with `also`: an expiry, whoever decides it, comes with `transactions.payment.expired`.
  */
-async function finish(deps: Pick<CheckoutOpeningDeps, 'checkout' | 'urls'>, next: Payment, activityRead?: string, also: TransactAction[] = []): Promise<Payment> {
+async function finish(deps: Pick<CheckoutDeps, 'checkout' | 'urls'>, next: Payment, activityRead?: string, also: TransactAction[] = []): Promise<Payment> {
   await deps.checkout.updateOpenPayment(next, next.status === 'expired' ? [paymentEvent(PAYMENT_EVENT.expired, next, deps.urls)] : [], activityRead, also);
   return next;
 }
@@ -334,7 +340,7 @@ async function finish(deps: Pick<CheckoutOpeningDeps, 'checkout' | 'urls'>, next
  * table. A payment paid, failed, canceled or reused in the same moment keeps that: the write
  * requires it still open and at the activity read, and one that lost is skipped.
  */
-export async function expireIdlePayments(deps: Pick<CheckoutOpeningDeps, 'checkout' | 'urls'>, now: Date, only?: JobScope): Promise<number> {
+export async function expireIdlePayments(deps: Pick<CheckoutDeps, 'checkout' | 'urls'>, now: Date, only?: JobScope): Promise<number> {
   const idleSince = isoMillis(new Date(now.getTime() - OPEN_PAYMENT_IDLE_MS));
   let processed = 0;
   for await (const payment of deps.checkout.idlePayments(idleSince)) {

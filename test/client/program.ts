@@ -1,7 +1,7 @@
 /**
  * A consumer of the API through a generated client: `openapi-typescript` types (generated/api.ts,
  * from the served document) and `openapi-fetch`. It creates a link, pages the link list, pays the
- * link and reads the refund it creates and the ledger's movements, narrows events by `type`, and manages a webhook endpoint
+ * link, waits for its credit in the balance, and reads the refund it creates and the ledger's movements, narrows events by `type`, and manages a webhook endpoint
  * (create, disable, roll its secret, delete); it prints what it saw as JSON.
  * Compiled with `tsc --strict` (tsconfig.json beside it) before it runs.
  */
@@ -49,6 +49,16 @@ function describe(event: Event): string {
 
 const refundLine = (event: RefundWebhook) => `${event.data.id} pending, on hold: ${event.data.on_hold}`;
 
+/** A payment's credit reaches the balance a moment after the payment is paid (§15): waits until the balance holds it. */
+async function creditOf(amount: { value: string; currency: string }) {
+  for (const until = Date.now() + 20_000; ; ) {
+    const available = dataOf(await api.GET('/v1/balance')).available.find((each) => each.currency === amount.currency.toLowerCase());
+    if (available && Number(available.value) >= Number(amount.value)) return;
+    if (Date.now() > until) throw new Error('the payment credit never reached the balance');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 async function main() {
   const link = dataOf(
     await api.POST('/v1/payment_links', {
@@ -64,6 +74,7 @@ async function main() {
   }
 
   const payment = dataOf(await api.POST('/v1/test_helpers/payment_links/{id}/checkout', { params: { path: { id: link.id } }, body: {} }));
+  await creditOf(payment.amount);
   const created = dataOf(await api.POST('/v1/payments/{id}/refunds', { params: { path: { id: payment.id } }, body: { amount: { value: '2.50', currency: 'eur' } } }));
   const refund = dataOf(await api.GET('/v1/refunds/{id}', { params: { path: { id: created.id } } }));
   const denied = await api.POST('/v1/test_helpers/payment_links/{id}/checkout', { params: { path: { id: link.id } }, body: {} });

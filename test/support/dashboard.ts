@@ -5,6 +5,7 @@ import type { AttemptRecord } from '../../shared/domain/webhook-delivery';
 import { outboxEvents } from './events';
 import { client } from './http';
 import { createMerchant, startTestStack, type Merchant, type TestStack } from './stack';
+import { creditsRolled } from './refunds';
 
 export interface DashboardAnswer {
   status: number;
@@ -160,6 +161,8 @@ export async function seedAccount(stack: TestStack, merchant: Merchant, descript
   ).body;
   const paymentIds: string[] = [];
   for (let i = 0; i < 2; i++) paymentIds.push((await api.post(`/v1/test_helpers/payment_links/${link.id}/checkout`, { outcome: 'paid' })).body.id);
+  // The refunds below count on the payments' credits being in the balance (§15).
+  await creditsRolled(stack, merchant.orgId);
   const covered = (await api.post(`/v1/payments/${paymentIds[0]}/refunds`, { amount: { value: '19.99', currency: 'eur' } })).body;
   const processing = (await api.post(`/v1/test_helpers/refunds/${covered.id}/transitions`, { status: 'processing' })).body;
   const day = 86_400_000;

@@ -4,7 +4,7 @@ import { freePort } from '../../bin/local/free-port';
 /**
  * The JVM options of the run's DynamoDB Local: only Java's first JIT compiler (C1). Over a jest
  * pass of a few minutes the optimizing compiler (C2) cost more CPU than its faster code saved:
- * 38 HTTP suites used 97 s of the JVM's CPU with it, 75 s without (docs/decisions.md 64).
+ * 38 HTTP suites used 97 s of the JVM's CPU with it, 75 s without (docs/decisions.md 65).
  */
 const DYNAMODB_LOCAL_JAVA_OPTIONS = '-XX:TieredStopAtLevel=1';
 

@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { signature, type NotificationItem } from '../../bin/local/adyen/notifier';
 import { waitFor } from './acquirer';
 import { client } from './http';
+import { paymentCredited } from './refunds';
 import { createMerchant, startTestStack, type Api, type TestStack } from './stack';
 
 export { waitFor };
@@ -128,6 +129,7 @@ export async function paidLivePayment(stack: TestStack, live: Api, acceptorId: s
   if (paid.status !== 303) throw new Error(`the hosted page refused the card: ${paid.status}`);
   const payment = await paymentWhen(live, paymentId, (found) => found.status === 'paid');
   await acquirerWhen(stack, payment.acquirer_reference, (state) => state.captured === state.amount.value, 'the capture');
+  await paymentCredited(stack, live, paymentId);
   return payment as { id: string; acquirer_reference: string; amount: { value: string; currency: string } };
 }
 

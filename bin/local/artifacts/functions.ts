@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve as resolvePath } from 'node:path';
 import { AWS_LIMITS } from '../../../shared/aws-limits';
+import { PENDING_CREDIT } from '../../../shared/db/balance';
 import { logger } from '../../../shared/observability/logger';
 import { LOCAL_WEBHOOK_SETTINGS, retryPolicyVariables } from '../../../shared/webhooks/settings';
 import { freePort } from '../free-port';
@@ -51,6 +52,9 @@ export interface ArtifactFunctions extends LocalFunctions {
   /** The function a route of the template invokes (`GET /v1/payments/{id}` → its name). */
   functionOfRoute(routeKey: string): string;
 }
+
+/** A paid payment's new ledger entry as the stream hands it over: what the mapping that rolls credits into balances takes. */
+const PENDING_CREDIT_SAMPLE = { eventName: 'INSERT', dynamodb: { Keys: { PK: { S: 'BTX#btx_0' }, SK: { S: 'BTX' } }, NewImage: { [PENDING_CREDIT]: { BOOL: true } } } };
 
 /**
  * The variables of the developer's environment that artifact mode hands every function: local
@@ -291,6 +295,16 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
   });
   const background: (() => Promise<void>)[] = [];
   const tableOfStream = (streamArn: string) => /:table\/([^/]+)\/stream\//.exec(streamArn)![1];
+  const startStream = (mapping: (typeof mappings)[number]) =>
+    startStreamMapping({
+      settings: mapping.settings,
+      pool: poolOf(mapping.spec.logicalId),
+      endpoint: options.dynamodbEndpoint,
+      tableName: tableOfStream(mapping.sourceArn),
+      region,
+      eventSourceArn: mapping.sourceArn,
+      checkpoints: mappingCheckpoints(options.dataDir, mapping.logicalId),
+    });
   return {
     awsEndpoint: edgeUrl,
     recentDenials: () => [...denials],
@@ -308,16 +322,13 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
         const pool = poolOf(mapping.spec.logicalId);
         const started = mapping.queue
           ? startQueueMapping({ settings: mapping.settings, pool, queue: mapping.queue, region, pollers: Math.min(5, mapping.spec.maxWorkers) })
-          : startStreamMapping({
-              settings: mapping.settings,
-              pool,
-              endpoint: options.dynamodbEndpoint,
-              tableName: tableOfStream(mapping.sourceArn),
-              region,
-              eventSourceArn: mapping.sourceArn,
-              checkpoints: mappingCheckpoints(options.dataDir, mapping.logicalId),
-            });
+          : startStream(mapping);
         background.push(started.stop);
+      }
+    },
+    async startCreditRolling() {
+      for (const mapping of mappings.filter((candidate) => !candidate.queue && candidate.settings.filters.some((filter) => filter(PENDING_CREDIT_SAMPLE)))) {
+        background.push(startStream(mapping).stop);
       }
     },
     runMinuteJobs: () => eventBridge.fireSchedules(),

@@ -192,9 +192,11 @@ export function createFunctionPool(spec: FunctionSpec, options: PoolOptions) {
         kill(worker);
         finish(failure('Sandbox.Timedout', `RequestId: ${requestId} Error: Task timed out after ${spec.timeoutSeconds.toFixed(2)} seconds`));
       }, timeoutMs);
-      worker.onExit = () => finish(failure('Runtime.ExitError', `RequestId: ${requestId} Error: Runtime exited without providing a reason`));
+      const exited = () => finish(failure('Runtime.ExitError', `RequestId: ${requestId} Error: Runtime exited without providing a reason`));
+      worker.onExit = exited;
       worker.child.on('message', onMessage);
-      worker.child.send({ type: 'invoke', id, requestId, payload, deadline: Date.now() + timeoutMs, functionArn: spec.arn });
+      // An environment that died meanwhile (the stack stopping) is an exit, as Lambda reports it, never an EPIPE thrown at the caller.
+      worker.child.send({ type: 'invoke', id, requestId, payload, deadline: Date.now() + timeoutMs, functionArn: spec.arn }, (error) => error && exited());
     });
   }
 

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { DeleteItemCommand, DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { GetQueueUrlCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { AWS_LIMITS } from '../../../shared/aws-limits';
@@ -43,11 +43,11 @@ beforeAll(async () => {
 afterAll(() => synthesized?.remove());
 
 const ofType = (type: string) => Object.entries(resources).filter(([, resource]) => resource.Type === type);
-/** The function a stream or queue mapping invokes (of the table's stream: the outbox publisher, not the acquirer notifications' processor). */
+/** The function a stream or queue mapping invokes (of the table's stream: the outbox processor, not the acquirer notifications' processor). */
 const consumerOf = (source: 'stream' | 'queue') =>
   ofType('AWS::Lambda::EventSourceMapping')
     .map(([, mapping]) => mapping.Properties!)
-    .filter((properties) => JSON.stringify(properties.FunctionName).includes(source === 'stream' ? 'WebhooksPublisher' : 'WebhooksDeliverer'))
+    .filter((properties) => JSON.stringify(properties.FunctionName).includes(source === 'stream' ? 'OutboxProcessor' : 'WebhooksDeliverer'))
     .find((properties) => JSON.stringify(properties.EventSourceArn).includes(source === 'stream' ? 'StreamArn' : '"Arn"'))!.FunctionName as { Ref: string };
 const timeoutOf = (functionId: string) => Number(resources[functionId].Properties!.Timeout) * 1000;
 const credentialsOf = (functionId: string) => ({ accessKeyId: functionId, secretAccessKey: 'test' });
@@ -107,17 +107,17 @@ describe('artifact mode: the synthesized stack', () => {
   }, 90_000);
 
   test('IAM: a call outside the role is refused as AccessDeniedException, and the refusal names the missing grant', async () => {
-    // Prepare: the publisher may put events, not write the table
-    const publisher = consumerOf('stream').Ref;
-    const dynamodb = new DynamoDBClient({ ...edge, credentials: credentialsOf(publisher) });
+    // Prepare: the outbox processor may put events and move balances, never delete an item
+    const processor = consumerOf('stream').Ref;
+    const dynamodb = new DynamoDBClient({ ...edge, credentials: credentialsOf(processor) });
     // Act
-    const refused = dynamodb.send(new PutItemCommand({ TableName: stack.tableName, Item: { PK: { S: 'x' }, SK: { S: 'y' } } }));
+    const refused = dynamodb.send(new DeleteItemCommand({ TableName: stack.tableName, Key: { PK: { S: 'x' }, SK: { S: 'y' } } }));
     // Assess
-    await expect(refused).rejects.toMatchObject({ name: 'AccessDeniedException', message: expect.stringContaining('dynamodb:PutItem') });
+    await expect(refused).rejects.toMatchObject({ name: 'AccessDeniedException', message: expect.stringContaining('dynamodb:DeleteItem') });
     expect(stack.artifacts!.recentDenials().at(-1)).toMatchObject({
-      action: 'dynamodb:PutItem',
+      action: 'dynamodb:DeleteItem',
       resource: expect.stringMatching(new RegExp(`:table/${stack.tableName}$`)),
-      reason: 'no identity-based policy allows the dynamodb:PutItem action',
+      reason: 'no identity-based policy allows the dynamodb:DeleteItem action',
     });
     dynamodb.destroy();
   });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { client, expectEnvelope, postWithRetries } from '../../support/http';
+import { creditsRolled } from '../../support/refunds';
 import { createMerchant, startTestStack, type Merchant, type TestStack } from '../../support/stack';
 
 let stack: TestStack;
@@ -38,7 +39,9 @@ async function merchantApi() {
       cursor = `&starting_after=${all[all.length - 1].id}`;
     }
   };
-  return { merchant, api, post, link, pay, entries };
+  /** Until the paid payments' credits are in the balance. */
+  const credited = () => creditsRolled(stack, merchant.orgId);
+  return { merchant, api, post, link, pay, entries, credited };
 }
 
 /** Per currency, the sum of the entries, in minor units. */
@@ -54,8 +57,9 @@ const availableOf = (balance: { available: { value: string; currency: string }[]
 describe('the ledger', () => {
   test('each movement is one balance transaction of §15: payment, refund, refund_reversal, chargeback, chargeback_reversal, adjustment', async () => {
     // Prepare
-    const { api, post, link, pay, entries } = await merchantApi();
+    const { api, post, link, pay, entries, credited } = await merchantApi();
     const payment = await pay((await link('50.00')).id);
+    await credited();
 
     // Act
     const refund = (await post(`/v1/payments/${payment.id}/refunds`, { amount: eur('5.00') })).body;
@@ -83,7 +87,7 @@ describe('the ledger', () => {
 
   test('available equals the sum of the entries once quiet, under a concurrent mix of payments, refunds held and covered, cancels, failures, chargebacks and adjustments', async () => {
     // Prepare: a negative balance, so that the first refunds wait on hold until payments cover them
-    const { api, post, link, pay, entries } = await merchantApi();
+    const { api, post, link, pay, entries, credited } = await merchantApi();
     await post('/v1/test_helpers/balance_adjustments', { amount: eur('-25.00') });
     const linkId = (await link('10.00')).id;
 
@@ -109,6 +113,7 @@ describe('the ledger', () => {
     const adjustments = ['3.00', '-1.50', '0.75'].map((value) => post('/v1/test_helpers/balance_adjustments', { amount: eur(value) }));
     const otherCurrency = post('/v1/test_helpers/balance_adjustments', { amount: { value: '9.99', currency: 'usd' } });
     await Promise.all([...chains, ...adjustments, otherCurrency]);
+    await credited();
 
     // Assess: once quiet, every currency's available amount is the sum of its entries
     const ledger = await entries();
@@ -140,6 +145,7 @@ describe('GET /v1/balance_transactions', () => {
     const linkId = (await merchant.link('20.00')).id;
     const payments = [];
     for (let index = 0; index < 3; index++) payments.push(await merchant.pay(linkId));
+    await merchant.credited();
     const refund = (await merchant.post(`/v1/payments/${payments[0].id}/refunds`, { amount: eur('2.00') })).body;
     await merchant.post(`/v1/refunds/${refund.id}/cancel`);
     await merchant.post('/v1/test_helpers/balance_adjustments', { amount: eur('1.00') });

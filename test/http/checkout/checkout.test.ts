@@ -9,6 +9,7 @@ import { openCheckoutPage, postCheckoutForm } from '../../support/checkout-form'
 import { emailOf } from '../../support/edge-values';
 import { eventsFor, outboxEvents } from '../../support/events';
 import { client, expectEnvelope } from '../../support/http';
+import { creditsRolled } from '../../support/refunds';
 import { createMerchant, startMerchantStack, type Api, type Merchant, type TestStack } from '../../support/stack';
 
 let stack: TestStack;
@@ -151,6 +152,10 @@ describe('the paid transition', () => {
     const first = (await checkout(link.id)).body;
     const after = (await api.get(`/v1/payment_links/${link.id}`)).body;
     expect(after).toMatchObject({ paid_count: 1, remaining_payments: 1, first_paid_at: first.paid_at, last_paid_at: first.paid_at, status: 'active' });
+    // Its credit: in the ledger with the payment, in the balance once the outbox processor rolled it (§15).
+    const entry = (await api.get(`/v1/balance_transactions?source=${first.id}`)).body.data;
+    expect(entry).toEqual([expect.objectContaining({ type: 'payment', amount: { value: '10.00', currency: 'eur' }, source: first.id })]);
+    await creditsRolled(stack, merchant.orgId);
     expect(await readBalance(stack.db, stack.tableName, ref)).toBe(before + 1000);
     const paid = eventsFor(await events(), 'transactions.payment.paid', first.id);
     expect(paid).toHaveLength(1);

@@ -12,6 +12,7 @@ import {
   settlementInput,
 } from '../../support/settlements';
 import { createMerchant, startTestStack, type Merchant, type TestStack } from '../../support/stack';
+import { creditsRolled } from '../../support/refunds';
 
 /**
  * The reference against the running API: real calls over HTTP, each answer parsed with the zod
@@ -99,6 +100,7 @@ test('answers match the documented schemas: payment links, payments and a link\'
 test('answers match the documented schemas: refunds, the balance and its ledger, the balance helper and a minute job', async () => {
   const link = (await api.post('/v1/payment_links', { amount: { value: '40.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId })).body;
   const payment = (await api.post(`/v1/test_helpers/payment_links/${link.id}/checkout`, {})).body;
+  await creditsRolled(stack, merchant.orgId);
   const balance = expectDocumented('POST', '/v1/test_helpers/balance_adjustments', await api.post('/v1/test_helpers/balance_adjustments', { amount: { value: '0.00', currency: 'eur' } }));
   // Empty the balance, so the refund is held.
   await api.post('/v1/test_helpers/balance_adjustments', { amount: { value: `-${balance.available.value}`, currency: 'eur' } });

@@ -4,6 +4,7 @@ import { client, type HttpResult } from '../../support/http';
 import { documentValidator } from '../../support/openapi-validator';
 import { createMerchant, startTestStack, type TestStack } from '../../support/stack';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver';
+import { creditsRolled } from '../../support/refunds';
 
 /**
  * Every event type the service emits, produced over HTTP as a merchant would, then read back
@@ -49,6 +50,8 @@ test('every declared event type is produced over HTTP, and each event matches it
 
   // Refunds through every status.
   const paid = ok(await checkout((await createLink()).id, {}), 201);
+  // Refunds move on only once the payment's credit is in the balance (§15).
+  await creditsRolled(stack, merchant.orgId);
   const refund = async () => ok(await api.post(`/v1/payments/${paid.id}/refunds`, { amount: { value: '1.00', currency: 'eur' } }), 201);
   ok(await api.post(`/v1/refunds/${(await refund()).id}/cancel`), 200);
   const move = async (id: string, status: string) => ok(await api.post(`/v1/test_helpers/refunds/${id}/transitions`, { status }), 200);

@@ -1,4 +1,5 @@
 import { createWebhookRepository } from '../../../shared/db/webhook-repository';
+import { waitUntil } from '../../support/wait';
 import { client } from '../../support/http';
 import { createMerchant, startTestStack, type TestStack } from '../../support/stack';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver';
@@ -85,6 +86,8 @@ test('webhooks: a refund held for balance is released by a later payment; its ev
   const refund = (await api.post(`/v1/payments/${payment.id}/refunds`, { amount: { value: '4.00', currency: 'eur' }, webhook_url: refundHook })).body;
   expect(refund).toMatchObject({ status: 'pending', on_hold: true });
   await api.post(`/v1/test_helpers/payment_links/${link.id}/checkout`, {});
+  // The payment's credit reaches the balance within moments (§15) and covers the refund as it lands.
+  await waitUntil(async () => (await api.get(`/v1/refunds/${refund.id}`)).body.on_hold === false, 'the held refund covered by the credit');
   await api.post('/v1/test_helpers/jobs/process-refunds');
   await api.post('/v1/test_helpers/jobs/process-refunds');
   expect((await api.get(`/v1/refunds/${refund.id}`)).body.status).toBe('refunded');

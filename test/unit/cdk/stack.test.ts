@@ -1,4 +1,6 @@
-import { DELIVERER_TIMEOUT_SECONDS, PUBLISHER_RETRY_ATTEMPTS, WEBHOOK_QUEUE_MAX_RECEIVES } from '../../../lib/webhooks';
+import { OUTBOX_RETRY_ATTEMPTS } from '../../../lib/outbox';
+import { PENDING_CREDIT_RECORD_FILTERS } from '../../../shared/db/pending-credit-records';
+import { DELIVERER_TIMEOUT_SECONDS, WEBHOOK_QUEUE_MAX_RECEIVES } from '../../../lib/webhooks';
 import { AWS_WEBHOOK_SETTINGS } from '../../../shared/webhooks/settings';
 import { receivesToAttempt } from '../../../shared/webhooks/sqs-delivery-queue';
 import { App, Aspects, NestedStack, Stack } from 'aws-cdk-lib';
@@ -337,26 +339,26 @@ describe('webhooks', () => {
     );
   };
 
-  test('webhooks: the publisher reads the table stream, only inserted outbox events and replays, with partial batch failures', () => {
+  test('outbox: the processor reads the table stream, only inserted outbox events, replays and pending credits, with partial batch failures', () => {
     const table = logicalId('AWS::DynamoDB::Table', 'Table');
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       EventSourceArn: { 'Fn::GetAtt': [table, 'StreamArn'] },
-      FunctionName: { Ref: logicalId('AWS::Lambda::Function', 'WebhooksPublisher') },
+      FunctionName: { Ref: logicalId('AWS::Lambda::Function', 'OutboxProcessor') },
       StartingPosition: 'TRIM_HORIZON',
       BisectBatchOnFunctionError: true,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
-      FilterCriteria: { Filters: PUBLISHABLE_RECORD_FILTERS.map((filter) => ({ Pattern: JSON.stringify(filter) })) },
+      FilterCriteria: { Filters: [...PUBLISHABLE_RECORD_FILTERS, ...PENDING_CREDIT_RECORD_FILTERS].map((filter) => ({ Pattern: JSON.stringify(filter) })) },
     });
     template.hasResourceProperties('AWS::Lambda::Function', {
       Environment: { Variables: Match.objectLike({ EVENT_BUS_NAME: { Ref: logicalId('AWS::Events::EventBus', 'Events') } }) },
     });
   });
 
-  test('webhooks: the publisher never blocks a shard on one record: bounded retries, bisected, then its on-failure queue', () => {
+  test('outbox: the processor never blocks a shard on one record: bounded retries, bisected, then its on-failure queue', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-      FunctionName: { Ref: logicalId('AWS::Lambda::Function', 'WebhooksPublisher') },
+      FunctionName: { Ref: logicalId('AWS::Lambda::Function', 'OutboxProcessor') },
       BisectBatchOnFunctionError: true,
-      MaximumRetryAttempts: PUBLISHER_RETRY_ATTEMPTS,
+      MaximumRetryAttempts: OUTBOX_RETRY_ATTEMPTS,
       DestinationConfig: { OnFailure: { Destination: Match.anyValue() } },
     });
   });
@@ -391,11 +393,17 @@ describe('webhooks', () => {
     template.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: 'IteratorAge', Namespace: 'AWS/Lambda' });
   });
 
-  test('webhooks: least privilege — the publisher only reads the stream and puts events; the deliverer never deletes or scans', () => {
-    const publisher = policyActions('WebhooksPublisher').map((grant) => grant.action);
-    expect(publisher).toContain('events:PutEvents');
-    expect(publisher).toContain('dynamodb:GetRecords');
-    expect(publisher.filter((action) => /^dynamodb:(Put|Update|Delete|BatchWrite|Query|Scan|GetItem)/.test(action))).toEqual([]);
+  test('least privilege — the outbox processor reads the stream, puts events and moves balances, never deletes or scans; the deliverer never deletes or scans', () => {
+    const processor = policyActions('OutboxProcessor').map((grant) => grant.action);
+    expect(processor).toContain('events:PutEvents');
+    expect(processor).toContain('dynamodb:GetRecords');
+    expect(processor.filter((action) => /^dynamodb:(Put|Update|Delete|BatchWrite|Query|Scan|GetItem|ConditionCheck)/.test(action)).sort()).toEqual([
+      'dynamodb:ConditionCheckItem',
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:Query',
+      'dynamodb:UpdateItem',
+    ]);
 
     const deliverer = policyActions('WebhooksDeliverer');
     const dynamo = deliverer.filter((grant) => grant.action.startsWith('dynamodb:'));
@@ -431,11 +439,11 @@ describe('observability', () => {
       'MonitoringFunctionErrors1',
       'MonitoringFunctionThrottles1',
       'MonitoringPublisherFailures',
-      'MonitoringPublisherOnFailure',
+      'MonitoringOutboxOnFailure',
       'MonitoringOldestHeldRefund',
       'MonitoringMinuteJobFailures',
       'WebhookDeadLettersAlarm',
-      'WebhooksPublisherIteratorAgeAlarm',
+      'OutboxIteratorAgeAlarm',
       'MonitoringAcquirerNotificationsRefused',
       'MonitoringAcquirerNotificationsUnmatched',
       'MonitoringAcquirerModificationsFailed',
@@ -475,7 +483,7 @@ describe('observability', () => {
     });
     template.hasResourceProperties('AWS::CloudWatch::Alarm', { Namespace: METRICS_NAMESPACE, MetricName: METRIC.eventsPublishFailed });
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [Match.stringLikeRegexp('^WebhooksPublisherFailures'), 'Arn'] } } },
+      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [Match.stringLikeRegexp('^OutboxFailures'), 'Arn'] } } },
     });
   });
 

@@ -1,14 +1,14 @@
 import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { createCheckoutRepository } from '../../../shared/db/checkout-repository';
-import { createPaymentLinkRepository, paymentLinkItem } from '../../../shared/db/payment-link-repository';
-import { createPaymentRepository, paymentItem } from '../../../shared/db/payment-repository';
+import { createPaymentLinkRepository } from '../../../shared/db/payment-link-repository';
+import { createPaymentRepository } from '../../../shared/db/payment-repository';
 import type { PaymentLink } from '../../../shared/domain/payment-links';
 import type { Payment } from '../../../shared/domain/payments';
 import { OutrunError } from '../../../shared/errors';
 import { newId } from '../../../shared/ids';
-import { completePayment } from '../../../shared/use-cases/checkout';
+import { endCustomerCheckout } from '../../../shared/use-cases/checkout';
 
 /** Transaction conflicts, exactly as many as a test needs, from a mocked client (the contention layer makes them by timing). */
 const documentClient = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'local' }));
@@ -25,7 +25,7 @@ const payment: Payment = {
   amountMinor: 500, currency: 'EUR', createdAt: new Date().toISOString(),
 };
 
-function deps(onBalanceCredited = jest.fn(async () => 0)) {
+function deps() {
   return {
     links: createPaymentLinkRepository(documentClient, 'table'),
     checkout: createCheckoutRepository(documentClient, 'table'),
@@ -33,7 +33,6 @@ function deps(onBalanceCredited = jest.fn(async () => 0)) {
     directory: { getAcceptor: async () => undefined },
     urls: { base: 'http://x', checkout: 'http://x/checkout', dashboard: 'http://x/dashboard', docs: 'http://x/docs' },
     now: () => new Date(),
-    onBalanceCredited,
   };
 }
 
@@ -45,43 +44,31 @@ const conflict = () =>
   });
 
 test('paid transition: TransactionConflict is retried with backoff and then succeeds', async () => {
-  dynamo.on(GetCommand).callsFake((input) =>
-    input.Key.PK.startsWith('PL#') ? { Item: paymentLinkItem(link, 1) } : { Item: paymentItem(payment) },
-  );
   dynamo.on(TransactWriteCommand).rejectsOnce(conflict()).rejectsOnce(conflict()).resolves({});
-  const credited = jest.fn(async () => 0);
-  const paid = await completePayment(deps(credited), payment.id, 'paid');
+  const paid = await endCustomerCheckout(deps(), { link: { ...link, version: 1 }, payment }, 'paid', {}, Infinity);
   expect(paid.status).toBe('paid');
-  // Once committed, the credited balance's held refunds are offered the money, once.
-  expect(credited.mock.calls).toEqual([[{ orgId: 'org_x', mode: 'test', currency: 'EUR' }]]);
   expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(3);
   const actions = dynamo.commandCalls(TransactWriteCommand)[2].args[0].input.TransactItems!;
   // The link's condition is its status, limit and counters, never its version.
   expect(actions[0].Update?.ConditionExpression).toBe('#status = :active AND (attribute_type(#expiresAt, :null) OR #expiresAt > :paidAt) AND #paymentsLimit = :readLimit AND #paidCount = :readCount AND attribute_type(#firstPaidAt, :null)');
-  // The link, the payment, the balance with its ledger entry (§15), and the two events.
-  expect(actions.map((action) => Object.keys(action)[0])).toEqual(['Update', 'Put', 'Update', 'Put', 'Put', 'Put']);
-  expect(actions.some((action) => String(action.Put?.Item?.PK).startsWith('BTX#'))).toBe(true);
+  // The link, the payment, its ledger entry with the credit pending (§15: no balance item, which
+  // every payment of the organization would write), and the two events.
+  expect(actions.map((action) => Object.keys(action)[0])).toEqual(['Update', 'Put', 'Put', 'Put', 'Put']);
+  expect(actions[2].Put?.Item).toMatchObject({ type: 'payment', amountMinor: 500, source: payment.id, pendingCredit: true });
+  expect(actions.some((action) => String(action.Update?.Key?.PK ?? '').startsWith('BAL#'))).toBe(false);
 });
 
 test('paid transition: a conflict that never clears loses every round until the deadline -> 503, not a paid payment', async () => {
-  dynamo.on(GetCommand).callsFake((input) =>
-    input.Key.PK.startsWith('PL#') ? { Item: paymentLinkItem(link, 1) } : { Item: paymentItem(payment) },
-  );
   dynamo.on(TransactWriteCommand).rejects(conflict());
-  const credited = jest.fn(async () => 0);
   // Rounds stop 2 s before the invocation's deadline: this one leaves half a second of rounds.
-  await expect(completePayment(deps(credited), payment.id, 'paid', {}, Date.now() + 2_500)).rejects.toBeInstanceOf(OutrunError);
+  await expect(endCustomerCheckout(deps(), { link: { ...link, version: 1 }, payment }, 'paid', {}, Date.now() + 2_500)).rejects.toBeInstanceOf(OutrunError);
   expect(dynamo.commandCalls(TransactWriteCommand).length).toBeGreaterThan(1);
-  expect(credited).not.toHaveBeenCalled();
 });
 
 test('paid transition: an unlimited link is counted without a paid-count condition, so concurrent payers never collide', async () => {
   const unlimited = { ...link, paymentsLimit: null, paidCount: 7, firstPaidAt: '2026-11-01T00:00:00.000Z' };
-  dynamo.on(GetCommand).callsFake((input) =>
-    input.Key.PK.startsWith('PL#') ? { Item: paymentLinkItem(unlimited, 4) } : { Item: paymentItem(payment) },
-  );
   dynamo.on(TransactWriteCommand).resolves({});
-  await completePayment(deps(), payment.id, 'paid');
+  await endCustomerCheckout(deps(), { link: { ...unlimited, version: 4 }, payment }, 'paid', {}, Infinity);
   const update = dynamo.commandCalls(TransactWriteCommand)[0].args[0].input.TransactItems![0].Update!;
   // Still unlimited at commit time: a limit set meanwhile sends the payer back to read it.
   expect(update.ConditionExpression).toBe('#status = :active AND (attribute_type(#expiresAt, :null) OR #expiresAt > :paidAt) AND (attribute_not_exists(#paymentsLimit) OR attribute_type(#paymentsLimit, :null))');

@@ -32,7 +32,7 @@ import type { Payment, PaymentStatus } from '../../../shared/domain/payments';
 import { BusinessRuleError, InvalidRequestError, NotFoundError } from '../../../shared/errors';
 import { parseWith } from '../../../shared/http/validation';
 import type { OutboxEvent } from '../../../shared/events';
-import { CheckoutDeniedError, expireDueLinks, openCheckout, type CheckoutOpeningDeps } from '../../../shared/use-cases/checkout';
+import { CheckoutDeniedError, expireDueLinks, openCheckout, type CheckoutDeps } from '../../../shared/use-cases/checkout';
 import { updatePaymentLink } from '../../../shared/use-cases/payment-links';
 import { aLink, CREATED_AT, ruleError, thrownBy, urls, typesOf } from './fixtures';
 
@@ -445,7 +445,7 @@ function linkStore(stored: VersionedLink[], concurrent?: (current: VersionedLink
     checkout: checkout as unknown as CheckoutRepository,
     urls,
     now: () => NOW,
-  } as CheckoutOpeningDeps;
+  } as CheckoutDeps;
   return { deps, events, saves, payments, link: (id = aLink().id) => byId.get(id)! };
 }
 

@@ -14,12 +14,13 @@ import {
   paymentPage,
   paymentEvent,
   paymentResource,
+  type CustomerDetails,
   type Payment,
   type PaymentStatus,
 } from '../../../shared/domain/payments';
 import { BusinessRuleError, ConflictError } from '../../../shared/errors';
 import type { OutboxEvent } from '../../../shared/events';
-import { completePayment, type CheckoutDeps } from '../../../shared/use-cases/checkout';
+import { endCustomerCheckout, type CheckoutDeps } from '../../../shared/use-cases/checkout';
 import { aLink, aPayment, CREATED_AT, urls, typesOf } from './fixtures';
 
 /**
@@ -165,6 +166,8 @@ function checkoutStore(link: PaymentLink, payments: Payment[], concurrent?: (cur
       links.set(read.id, { ...next, version: current.version + 1 });
       stored.set(paid.id, paid);
       events.push(...written);
+      // The paid transition carries the payment's credit, pending in the ledger.
+      credited.push({ orgId: paid.orgId, mode: paid.mode, currency: paid.currency });
     },
     async updateOpenPayment(next: Payment, written: OutboxEvent[]) {
       requireOpen(next);
@@ -178,10 +181,13 @@ function checkoutStore(link: PaymentLink, payments: Payment[], concurrent?: (cur
     checkout: checkout as unknown as CheckoutRepository,
     urls,
     now: () => NOW,
-    onBalanceCredited: async (ref: BalanceRef) => credited.push(ref),
   } as CheckoutDeps;
   return { deps, events, credited, link: () => links.get(link.id)!, payment: (id: string) => stored.get(id)! };
 }
+
+/** The customer's outcome on an open payment, as the checkout's submit ends it: with the link and the payment as it read them. */
+const complete = (store: ReturnType<typeof checkoutStore>, paymentId: string, outcome: PaymentStatus, details: CustomerDetails = {}) =>
+  endCustomerCheckout(store.deps, { link: store.link(), payment: store.payment(paymentId) }, outcome, details, Infinity);
 
 const openPayment = (id = 'pay_open') => aPayment({ id, status: 'open', paidAt: undefined });
 
@@ -194,7 +200,7 @@ describe('Use case: completePayment (status moves)', () => {
     // Prepare
     const store = checkoutStore(aLink({ paymentsLimit: 2 }), [openPayment()]);
     // Act
-    const result = await completePayment(store.deps, 'pay_open', outcome);
+    const result = await complete(store, 'pay_open', outcome);
     // Assess
     expect(result).toMatchObject({ status: outcome });
     expect(result.paidAt).toBeUndefined();
@@ -208,7 +214,7 @@ describe('Use case: completePayment (status moves)', () => {
     // Prepare
     const store = checkoutStore(aLink(), [openPayment()]);
     // Act
-    const result = await completePayment(store.deps, 'pay_open', 'open');
+    const result = await complete(store, 'pay_open', 'open');
     // Assess
     expect(result).toEqual(openPayment());
     expect(store.events).toEqual([]);
@@ -220,7 +226,7 @@ describe('Use case: completePayment (status moves)', () => {
       // Prepare
       const store = checkoutStore(aLink(), [aPayment({ id: 'pay_done', status: from })]);
       // Act
-      const error = await completePayment(store.deps, 'pay_done', to).catch((caught: unknown) => caught);
+      const error = await complete(store, 'pay_done', to).catch((caught: unknown) => caught);
       // Assess
       expect(error).toBeInstanceOf(ConflictError);
       expect(error).toMatchObject({ detail: `This payment is already ${from}` });
@@ -236,7 +242,7 @@ describe('Use case: completePayment (status moves)', () => {
     // Prepare
     const store = checkoutStore(aLink(stored), [openPayment()]);
     // Act
-    const paid = await completePayment(store.deps, 'pay_open', 'paid');
+    const paid = await complete(store, 'pay_open', 'paid');
     // Assess
     expect(paid).toMatchObject({ status: 'paid', paidAt: NOW.toISOString() });
     expect(store.link()).toMatchObject({ ...expected, lastPaidAt: NOW.toISOString() });
@@ -250,7 +256,7 @@ describe('Use case: completePayment (status moves)', () => {
     // Prepare
     const store = checkoutStore(aLink({ paymentsLimit: 2, paidCount: 1 }), [openPayment()]);
     // Act
-    await completePayment(store.deps, 'pay_open', 'paid');
+    await complete(store, 'pay_open', 'paid');
     // Assess
     const inactivated = store.events.find((event) => event.envelope.type === PAYMENT_LINK_EVENT.autoInactivated)!;
     expect(inactivated.envelope.data).toMatchObject({ status: 'inactive', payments_limit: 2, remaining_payments: 0, paid_count_at_inactivation: 2, reason: 'limit_reached', payment_id: 'pay_open' });
@@ -265,7 +271,7 @@ describe('Use case: completePayment (status moves)', () => {
     // Prepare
     const store = checkoutStore(aLink(stored), [openPayment()]);
     // Act
-    const result = await completePayment(store.deps, 'pay_open', 'paid');
+    const result = await complete(store, 'pay_open', 'paid');
     // Assess
     expect(result.status).toBe('canceled');
     expect(store.payment('pay_open').status).toBe('canceled');
@@ -278,7 +284,7 @@ describe('Use case: completePayment (status moves)', () => {
     // Prepare
     const store = checkoutStore(aLink({ paymentsLimit: 1 }), [openPayment('pay_1'), openPayment('pay_2')]);
     // Act
-    const results = await Promise.all([completePayment(store.deps, 'pay_1', 'paid'), completePayment(store.deps, 'pay_2', 'paid')]);
+    const results = await Promise.all([complete(store, 'pay_1', 'paid'), complete(store, 'pay_2', 'paid')]);
     // Assess
     expect(results.map((payment) => payment.status).sort()).toEqual(['canceled', 'paid']);
     expect(store.link()).toMatchObject({ paidCount: 1, status: 'inactive' });
@@ -292,7 +298,7 @@ describe('Use case: completePayment (status moves)', () => {
       version: current.version + 1,
     }));
     // Act
-    const paid = await completePayment(store.deps, 'pay_open', 'paid');
+    const paid = await complete(store, 'pay_open', 'paid');
     // Assess
     expect(paid.status).toBe('paid');
     expect(store.link()).toMatchObject({ paidCount: 3, status: 'inactive', firstPaidAt: CREATED_AT });
@@ -304,7 +310,7 @@ describe('Use case: completePayment (status moves)', () => {
     // Prepare
     const store = checkoutStore(aLink({ collectEmail: true }), [openPayment()]);
     // Act
-    const error = await completePayment(store.deps, 'pay_open', 'paid').catch((caught: unknown) => caught);
+    const error = await complete(store, 'pay_open', 'paid').catch((caught: unknown) => caught);
     // Assess
     expect(error).toBeInstanceOf(BusinessRuleError);
     expect(error).toMatchObject({ attribute: 'email' });
@@ -316,7 +322,7 @@ describe('Use case: completePayment (status moves)', () => {
     // Prepare
     const store = checkoutStore(aLink({ collectEmail: true, collectPhone: true, collectAddress: true }), [openPayment()]);
     // Act
-    const paid = await completePayment(store.deps, 'pay_open', 'paid', { email: 'a@b.example', phone: '+31 6', address: 'Main St 1' });
+    const paid = await complete(store, 'pay_open', 'paid', { email: 'a@b.example', phone: '+31 6', address: 'Main St 1' });
     // Assess
     expect(paymentResource(paid, urls)).toMatchObject({ customer: { email: 'a@b.example', phone: '+31 6' }, billing: { address: 'Main St 1' } });
     expect(store.payment('pay_open')).toEqual(paid);

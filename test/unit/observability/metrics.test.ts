@@ -49,14 +49,14 @@ describe('Module: observability/metrics', () => {
     process.env = env;
   });
 
-  test('stream publisher: business metrics once per new event, none for replays or unpublished records, never an organization dimension', async () => {
+  test('outbox processor: business metrics once per new event, none for replays or unpublished records, never an organization dimension', async () => {
     // Prepare
     let handler!: (event: DynamoDBStreamEvent, context: ReturnType<typeof lambdaContext>) => Promise<unknown>;
     await jest.isolateModulesAsync(async () => {
       const { observed } = await import('../../../shared/observability/middleware');
-      const { createStreamPublishHandler } = await import('../../../shared/webhooks/stream-handler');
+      const { createOutboxHandler } = await import('../../../shared/outbox-handler');
       const failing = 'transactions.chargeback.open';
-      handler = observed(createStreamPublishHandler({ publish: async (events) => events.filter((published) => published.envelope.type === failing) }));
+      handler = observed(createOutboxHandler({ publish: async (events) => events.filter((published) => published.envelope.type === failing) }, async () => []));
     });
     const records = [
       record(event('transactions.payment.paid')),
@@ -68,7 +68,7 @@ describe('Module: observability/metrics', () => {
     ];
 
     // Act
-    const documents = await emfOf(() => handler({ Records: records }, lambdaContext('publish-events')));
+    const documents = await emfOf(() => handler({ Records: records }, lambdaContext('process-outbox')));
 
     // Assess
     const counted = documents.flatMap((document) =>

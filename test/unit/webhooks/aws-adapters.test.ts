@@ -11,12 +11,12 @@ import { createWebhookRepository } from '../../../shared/db/webhook-repository';
 import { firstAttempts, type DeliveryTask, type PublishedEvent } from '../../../shared/domain/webhook-delivery';
 import { newEvent } from '../../../shared/events';
 import { outboxItem } from '../../../shared/db/outbox';
+import { createOutboxHandler, type CreditRoller } from '../../../shared/outbox-handler';
 import { ensureTable } from '../../../bin/local/dynamodb-local';
 import { createWebhookService, type WebhookService } from '../../../shared/webhooks/delivery-service';
 import { createEventBridgePublisher } from '../../../shared/webhooks/eventbridge-publisher';
 import { createSqsWebhookConsumer } from '../../../shared/webhooks/sqs-consumer';
 import { createSqsDeliveryQueue, MAX_VISIBILITY_SECONDS, type SqsDeliveryQueue } from '../../../shared/webhooks/sqs-delivery-queue';
-import { createStreamPublishHandler } from '../../../shared/webhooks/stream-handler';
 import { EVENT_SOURCE } from '../../../shared/webhooks/stream-records';
 import { LOCAL_WEBHOOK_SETTINGS } from '../../../shared/webhooks/settings';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver';
@@ -83,7 +83,8 @@ describe('EventBridge publisher', () => {
   });
 });
 
-describe('stream publish handler', () => {
+describe('outbox handler', () => {
+  const rollsAll: CreditRoller = async () => [];
   let sequence = 0;
   const record = (eventName: 'INSERT' | 'MODIFY' | 'REMOVE', item: Record<string, unknown>): DynamoDBRecord => ({
     eventName,
@@ -105,7 +106,7 @@ describe('stream publish handler', () => {
 
   test('publishes only inserted outbox events and replay requests, as stored', async () => {
     eventBridge.on(PutEventsCommand).resolves({ FailedEntryCount: 0, Entries: [{ EventId: 'a' }, { EventId: 'b' }] });
-    const handler = createStreamPublishHandler(createEventBridgePublisher(new EventBridgeClient({ region: 'eu-west-1' }), 'bus', noWait));
+    const handler = createOutboxHandler(createEventBridgePublisher(new EventBridgeClient({ region: 'eu-west-1' }), 'bus', noWait), rollsAll);
     expect(await handler({ Records: records } as DynamoDBStreamEvent)).toEqual({ batchItemFailures: [] });
     const details = entriesOf(eventBridge.commandCalls(PutEventsCommand)[0] as never).map((entry) => JSON.parse((entry as { Detail: string }).Detail));
     expect(details).toEqual([first, { ...second, resendId: 'rs1' }]);
@@ -119,9 +120,33 @@ describe('stream publish handler', () => {
       );
       return { FailedEntryCount: entries.filter((entry: { ErrorCode?: string }) => entry.ErrorCode).length, Entries: entries };
     });
-    const handler = createStreamPublishHandler(createEventBridgePublisher(new EventBridgeClient({ region: 'eu-west-1' }), 'bus', noWait));
+    const handler = createOutboxHandler(createEventBridgePublisher(new EventBridgeClient({ region: 'eu-west-1' }), 'bus', noWait), rollsAll);
     const result = await handler({ Records: records } as DynamoDBStreamEvent);
     expect(result).toEqual({ batchItemFailures: [{ itemIdentifier: records[4].dynamodb!.SequenceNumber }] });
+  });
+
+  const entry = (id: string, extra: Record<string, unknown> = {}) => ({ PK: `BTX#${id}`, SK: 'BTX', id, orgId: 'org_1', mode: 'test', currency: 'EUR', type: 'payment', amountMinor: 700, ...extra });
+
+  test('hands only new pending credits to the roller, and reports the first record it could not carry, credit or event', async () => {
+    // Prepare: a pending credit, an entry already in its balance, the mark's removal, then an event.
+    eventBridge.on(PutEventsCommand).callsFake((input) => ({ FailedEntryCount: 0, Entries: input.Entries.map(() => ({ EventId: randomUUID() })) }));
+    const carried = [
+      record('INSERT', entry('btx_1', { pendingCredit: true })),
+      record('INSERT', entry('btx_2', { type: 'refund', amountMinor: -100 })),
+      record('MODIFY', entry('btx_0')),
+      record('INSERT', outboxItem(first)),
+    ];
+    const handed: unknown[] = [];
+    const failsAll: CreditRoller = async (credits) => {
+      handed.push(...credits);
+      return credits;
+    };
+    const handler = createOutboxHandler(createEventBridgePublisher(new EventBridgeClient({ region: 'eu-west-1' }), 'bus', noWait), failsAll);
+    // Act
+    const result = await handler({ Records: carried } as DynamoDBStreamEvent);
+    // Assess: the credit failed before the event: the stream hands both over again (the event is a tolerated duplicate).
+    expect(handed).toEqual([{ id: 'btx_1', ref: { orgId: 'org_1', mode: 'test', currency: 'EUR' }, amountMinor: 700 }]);
+    expect(result).toEqual({ batchItemFailures: [{ itemIdentifier: carried[0].dynamodb!.SequenceNumber }] });
   });
 });
 
