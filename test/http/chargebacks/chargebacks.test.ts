@@ -640,7 +640,10 @@ describe('acquirer feed (live): ops chargeback ingest and the feed function', ()
           payment_id: paymentId,
           reason: { code: '4837', description: 'x' },
           amount: { value: '1.00', currency: 'EUR' },
-          acquirer: { name: 'Acme', reference: `REF-${paymentId}`, case_id: 'CASE' },
+          // Unique to the run, name and reference alike: a hostile reference drawn twice (`#`) in
+          // one property must not meet the chargeback an earlier run ingested under it (that one
+          // is a duplicate, ingested once: the test above).
+          acquirer: { name: `Acme ${paymentId}`, reference: `REF-${paymentId}`, case_id: 'CASE' },
         });
         const hostileEntry = entry(target.id);
         const [outer, inner] = field.split('.');
