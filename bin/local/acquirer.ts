@@ -16,7 +16,7 @@ export interface LocalAcquirerPlan {
   port: number;
   secret: LocalSecret;
   /** Starts the local Adyen, its notifications going to the stack's receiver at `notificationUrl`. */
-  start(notificationUrl: string): Promise<LocalAcquirer>;
+  start(notificationUrl: string | (() => string)): Promise<LocalAcquirer>;
 }
 
 /** The merchant account of the demo acceptor and of the tests' merchants. */

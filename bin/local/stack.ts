@@ -144,6 +144,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     process.env.S3_ENDPOINT = s3.url;
     process.env.DOCUMENTS_BUCKET ??= LOCAL_DOCUMENTS_BUCKET;
     const acquirer = planLocalAcquirer(options.acquirerPort || (await freePort()));
+    // It listens at once, so that no other process takes the port probed free meanwhile; its
+    // notifications go to the receiver, whose address is known once the API listens.
+    let notificationUrl = '';
+    const localAdyen: LocalAcquirer = await acquirer.start(() => notificationUrl).catch((error: NodeJS.ErrnoException) => {
+      throw error.code === 'EADDRINUSE' ? new Error(`ACQUIRER_PORT ${acquirer.port} is in use: set ACQUIRER_PORT to a free port for the local Adyen`) : error;
+    });
+    stoppers.push(localAdyen.stop);
     const artifacts = options.artifacts
       ? await startArtifactFunctions({
           dir: options.artifacts,
@@ -173,10 +180,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const baseUrl = configuredBaseUrl ?? `http://127.0.0.1:${api.port}`;
     // The dashboard's page uploads evidence documents from its origin straight to the bucket.
     await s3.allowUploadsFrom(new URL(configuredUrls().dashboard).origin);
-    const localAdyen: LocalAcquirer = await acquirer.start(`${baseUrl}/acquirer/adyen/notifications`).catch((error: NodeJS.ErrnoException) => {
-      throw error.code === 'EADDRINUSE' ? new Error(`ACQUIRER_PORT ${acquirer.port} is in use: set ACQUIRER_PORT to a free port for the local Adyen`) : error;
-    });
-    stoppers.push(localAdyen.stop);
+    notificationUrl = `${baseUrl}/acquirer/adyen/notifications`;
     const demo = options.seedDemo ? await seedDemo(local) : undefined;
     if (options.background) await functions.startBackground();
     else await functions.startCreditRolling();

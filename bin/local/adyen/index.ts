@@ -5,7 +5,7 @@ import * as z from '../../../shared/zod';
 import { adyenContract, type AdyenOperation } from './contract';
 import { closedPage, paymentForm, returnTo } from './hosted-page';
 import { AdyenServiceError, createLedger, type Ledger } from './ledger';
-import { ADYEN_RETRY_DELAYS_MS, startNotifier } from './notifier';
+import { ADYEN_RETRY_DELAYS_MS, startNotifier, type NotifierOptions } from './notifier';
 
 /**
  * The local Adyen (product-decisions §12): the subset of Checkout v71 and Dispute Service v30 that
@@ -22,7 +22,7 @@ export interface LocalAcquirerOptions {
   port?: number;
   host?: string;
   /** Where the notifications go (the service's `POST /acquirer/adyen/notifications`). */
-  notificationUrl: string;
+  notificationUrl: NotifierOptions['url'];
   /** The HMAC key the notifications are signed with, hex. */
   hmacKey: string;
   /** The notifications' Basic credentials. */

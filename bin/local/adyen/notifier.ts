@@ -17,7 +17,8 @@ export interface NotificationItem {
 }
 
 export interface NotifierOptions {
-  url: string;
+  /** Where notifications go; a function when the receiver's address is known only after the local Adyen listens. */
+  url: string | (() => string);
   /** Hex, as Adyen's Customer Area shows it. */
   hmacKey: string;
   basicAuth: { username: string; password: string };
@@ -78,7 +79,7 @@ export function startNotifier(options: NotifierOptions) {
     const abort = new AbortController();
     inFlight.add(abort);
     try {
-      const response = await fetch(options.url, {
+      const response = await fetch(typeof options.url === 'string' ? options.url : options.url(), {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization },
         body: pending.body,
