@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 // written with zod/mini through shared/zod.ts, which also sets zod's English messages.
 const zodThroughSharedModule = {
   selector: "ImportDeclaration[source.value=/^zod($|\\u002F)/][importKind!='type']",
-  message: "Use `import * as z from '<path>/shared/zod'`: zod/mini with its English messages; classic zod bloats every bundle.",
+  message: "Use `import * as z from '<path>/shared/zod'`: zod/mini with its English messages; classic zod doubles what every function compiles at init.",
 };
 
 // What the Lambdas ship (shared/, functions/) and what deploys them (lib/) never reach into the

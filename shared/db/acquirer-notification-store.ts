@@ -7,7 +7,7 @@ import { acquirerNotificationEntity } from './entities';
 import { IF_NEW, literalPrefix, stripKeys } from './entity';
 import * as keys from './keys';
 import type { TransactAction } from './outbox';
-import { TTL_ATTRIBUTE } from './table';
+import { KEY, TTL_ATTRIBUTE } from './table';
 
 /** A notification as kept: what the acquirer said (in the port's words), and once processed, when and with what outcome. */
 export interface StoredNotification {
@@ -72,7 +72,7 @@ export function createAcquirerNotificationStore(db: DynamoDBDocumentClient, tabl
     UpdateExpression: 'SET #processedAt = :at, #outcome = :outcome',
     // Processed once: a second processing of it, however it came about, changes nothing.
     ConditionExpression: 'attribute_exists(#pk) AND attribute_not_exists(#processedAt)',
-    ExpressionAttributeNames: { '#pk': 'PK', '#processedAt': 'processedAt', '#outcome': 'outcome' },
+    ExpressionAttributeNames: { '#pk': KEY.pk, '#processedAt': 'processedAt', '#outcome': 'outcome' },
     ExpressionAttributeValues: { ':at': at, ':outcome': outcome },
   });
 

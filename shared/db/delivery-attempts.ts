@@ -3,6 +3,7 @@ import { attemptNamed, type StoredAttempt } from '../domain/event-resources';
 import type { PageRequest } from '../pagination';
 import * as keys from './keys';
 import { listPage, type Page } from './list-page';
+import { KEY } from './table';
 
 /**
  * The attempts of one event as the delivery records them (`EVT#{event}` / `DLV#{time}#…`), for
@@ -24,7 +25,7 @@ export function createAttemptReader(db: DynamoDBDocumentClient, tableName: strin
             const name = attemptNamed(id);
             if (!name) return undefined;
             const key = keys.deliveryAttempt(eventId, name);
-            const found = await db.send(new GetCommand({ TableName: tableName, Key: key, ProjectionExpression: '#sk', ExpressionAttributeNames: { '#sk': 'SK' } }));
+            const found = await db.send(new GetCommand({ TableName: tableName, Key: key, ProjectionExpression: '#sk', ExpressionAttributeNames: { '#sk': KEY.sk } }));
             return found.Item ? key.SK : undefined;
           },
         },

@@ -5,7 +5,7 @@ import { PAYMENT_LINK_EVENT } from '../domain/payment-links';
 import { typePrefixes } from '../domain/webhooks';
 import * as keys from './keys';
 import { scopeOf } from './entities';
-import { INDEXES } from './table';
+import { INDEXES, KEY } from './table';
 
 /** At most this many attempt items are read per event: its newest (attempts are keyed in time order). */
 export const ATTEMPTS_PER_EVENT = 50;
@@ -25,7 +25,7 @@ export function createDeliveryLog(db: DynamoDBDocumentClient, tableName: string)
       new QueryCommand({
         TableName: tableName,
         KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
-        ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK' },
+        ExpressionAttributeNames: { '#pk': KEY.pk, '#sk': KEY.sk },
         ExpressionAttributeValues: { ':pk': keys.event(eventId).PK, ':prefix': keys.deliveryAttemptsPrefix },
         ScanIndexForward: false,
         Limit: ATTEMPTS_PER_EVENT,

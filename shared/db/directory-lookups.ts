@@ -3,6 +3,7 @@ import type { KeyStore, StoredApiKey } from '../auth/key-store';
 import { stripKeys } from './entity';
 import * as keys from './keys';
 import { queryAll } from './query-all';
+import { KEY } from './table';
 
 /*
  * The reads a request makes of the directory, apart from its writes (shared/db/directory.ts
@@ -40,7 +41,7 @@ export function createAcceptorList(db: DynamoDBDocumentClient, tableName: string
     const items = await queryAll(db, {
       TableName: tableName,
       KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
-      ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK' },
+      ExpressionAttributeNames: { '#pk': KEY.pk, '#sk': KEY.sk },
       ExpressionAttributeValues: { ':pk': PK, ':prefix': SK },
     });
     return items.map((item) => stripKeys<Acceptor>(item)!);

@@ -13,7 +13,7 @@ import { createAcceptorLookup, createKeyStore, getItem, type Acceptor } from './
 
 export type { Acceptor };
 import { queryAll } from './query-all';
-import { INDEXES } from './table';
+import { INDEXES, KEY } from './table';
 
 export interface Organization {
   id: string;
@@ -129,7 +129,7 @@ export function createDirectory(db: DynamoDBDocumentClient, tableName: string) {
     },
 
     async updateUser(userId: string, changes: { role?: UserRole; orgPermission?: boolean }): Promise<StoredUser> {
-      const names: Record<string, string> = { '#pk': 'PK' };
+      const names: Record<string, string> = { '#pk': KEY.pk };
       const values: Record<string, unknown> = {};
       const sets: string[] = [];
       if (changes.role) {

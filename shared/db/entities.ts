@@ -14,13 +14,12 @@ import { defineEntity } from './entity';
  * Every kind of item in the single table, declared once (shared/db/entity.ts). A "scope" is
  * organization + mode: test and live data never share a partition of any list, so one mode can
  * never page into the other. docs/architecture.md's item table is checked against these.
- * `@__PURE__`: a declaration no key of a bundle uses is left out of that bundle.
  */
 
 export const scopeOf = (orgId: string, mode: Mode) => `${orgId}#${mode}`;
 const scoped = (record: { orgId: string; mode: Mode }) => scopeOf(record.orgId, record.mode);
 
-export const organizationEntity = /* @__PURE__ */ defineEntity<{ id: string }>({
+export const organizationEntity = defineEntity<{ id: string }>({
   name: 'organization',
   label: 'Organization',
   key: { pk: 'ORG#{org}', sk: 'ORG' },
@@ -28,7 +27,7 @@ export const organizationEntity = /* @__PURE__ */ defineEntity<{ id: string }>({
   values: (org) => ({ org: org.id }),
 });
 
-export const acceptorEntity = /* @__PURE__ */ defineEntity<{ id: string; orgId: string }>({
+export const acceptorEntity = defineEntity<{ id: string; orgId: string }>({
   name: 'acceptor',
   label: 'Acceptor',
   key: { pk: 'ORG#{org}', sk: 'ACCEPTOR#{acceptor}' },
@@ -36,7 +35,7 @@ export const acceptorEntity = /* @__PURE__ */ defineEntity<{ id: string; orgId: 
 });
 
 /** Users are found by id (a key's creator) and listed per organization (ops). */
-export const userEntity = /* @__PURE__ */ defineEntity<{ userId: string; orgId: string }>({
+export const userEntity = defineEntity<{ userId: string; orgId: string }>({
   name: 'user',
   label: 'User',
   key: { pk: 'USER#{usr}', sk: 'USER' },
@@ -45,7 +44,7 @@ export const userEntity = /* @__PURE__ */ defineEntity<{ userId: string; orgId: 
 });
 
 /** API keys are found by the SHA-256 of their token; the token itself is never stored. */
-export const apiKeyEntity = /* @__PURE__ */ defineEntity<{ keyId: string; creatorId: string; orgId: string }, { tokenHash: string }>({
+export const apiKeyEntity = defineEntity<{ keyId: string; creatorId: string; orgId: string }, { tokenHash: string }>({
   name: 'api_key',
   label: 'API key',
   key: { pk: 'TOKEN#{hash}', sk: 'TOKEN' },
@@ -59,7 +58,7 @@ export const apiKeyEntity = /* @__PURE__ */ defineEntity<{ keyId: string; creato
   values: (key, { tokenHash }) => ({ hash: tokenHash, creator: key.creatorId, key: key.keyId, org: key.orgId }),
 });
 
-export const paymentLinkEntity = /* @__PURE__ */ defineEntity<VersionedLink>({
+export const paymentLinkEntity = defineEntity<VersionedLink>({
   name: 'payment_link',
   label: 'Payment link',
   key: { pk: 'PL#{pl}', sk: 'PL' },
@@ -72,7 +71,7 @@ export const paymentLinkEntity = /* @__PURE__ */ defineEntity<VersionedLink>({
 });
 
 /** The still-open payment of one customer (client_key cookie) on one link. */
-export const checkoutSessionEntity = /* @__PURE__ */ defineEntity<{ paymentId: string }, { pl: string; clientKey: string }>({
+export const checkoutSessionEntity = defineEntity<{ paymentId: string }, { pl: string; clientKey: string }>({
   name: 'checkout_session',
   label: 'Checkout session',
   key: { pk: 'PL#{pl}', sk: 'CLIENT#{client_key}' },
@@ -88,7 +87,7 @@ export const OPEN_PAYMENT_SHARDS = 8;
 /** A payment's shard: its id's characters summed (the random end of the id spreads them evenly). */
 export const openPaymentShard = (paymentId: string) => [...paymentId].reduce((sum, character) => sum + character.charCodeAt(0), 0) % OPEN_PAYMENT_SHARDS;
 
-export const paymentEntity = /* @__PURE__ */ defineEntity<Payment>({
+export const paymentEntity = defineEntity<Payment>({
   name: 'payment',
   label: 'Payment',
   key: { pk: 'PAY#{pay}', sk: 'PAY' },
@@ -112,7 +111,7 @@ export const paymentEntity = /* @__PURE__ */ defineEntity<Payment>({
 /** The refunds' DUE partitions. */
 export const refundDue = { holdQueue: 'DUE#HOLD#{scope}#{CUR}', covered: 'DUE#RF_PENDING', processing: 'DUE#RF_PROCESSING' } as const;
 
-export const refundEntity = /* @__PURE__ */ defineEntity<Refund>({
+export const refundEntity = defineEntity<Refund>({
   name: 'refund',
   label: 'Refund',
   key: { pk: 'RF#{rf}', sk: 'RF' },
@@ -144,7 +143,7 @@ function refundDueKeys(refund: Refund): { due: string; due_sort: string } {
  * item has one key per index), by the moment the next reminder is due, while one is left: the
  * reminder sweep reads only chargebacks whose reminder is due, and an answer removes both.
  */
-export const chargebackEntity = /* @__PURE__ */ defineEntity<Chargeback>({
+export const chargebackEntity = defineEntity<Chargeback>({
   name: 'chargeback',
   label: 'Chargeback',
   key: { pk: 'CB#{cb}', sk: 'CB' },
@@ -166,7 +165,7 @@ export const chargebackEntity = /* @__PURE__ */ defineEntity<Chargeback>({
 });
 
 /** A document a merchant uploads as evidence (product-decisions §13), under its chargeback. */
-export const disputeDocumentEntity = /* @__PURE__ */ defineEntity<DisputeDocument>({
+export const disputeDocumentEntity = defineEntity<DisputeDocument>({
   name: 'dispute_document',
   label: 'Dispute document',
   key: { pk: 'CB#{cb}', sk: 'DOC#{doc}' },
@@ -181,7 +180,7 @@ const keyPart = (value: string) => value.replace(/%/g, '%25').replace(/#/g, '%23
  * nothing. An entry without an acquirer block claims its digest under an empty acquirer, which
  * no acquirer's name is.
  */
-export const chargebackReferenceEntity = /* @__PURE__ */ defineEntity<{ chargebackId: string }, FeedIdentity>({
+export const chargebackReferenceEntity = defineEntity<{ chargebackId: string }, FeedIdentity>({
   name: 'chargeback_reference',
   label: 'Chargeback feed reference',
   key: { pk: 'CBREF#{acquirer}#{reference}', sk: 'CBREF' },
@@ -190,7 +189,7 @@ export const chargebackReferenceEntity = /* @__PURE__ */ defineEntity<{ chargeba
 });
 
 /** A balance: its currencies are found on GSI1 (`GET /v1/balance`), its held refunds on DUE. */
-export const balanceEntity = /* @__PURE__ */ defineEntity({
+export const balanceEntity = defineEntity({
   name: 'balance',
   label: 'Balance',
   key: { pk: 'BAL#{scope}#{CUR}', sk: 'BAL' },
@@ -202,7 +201,7 @@ export const balanceEntity = /* @__PURE__ */ defineEntity({
  * that causes it (product-decisions §15). Listed newest first per scope (GSI1), per type (GSI2)
  * and per source (GSI3: a payment's, refund's or chargeback's few movements).
  */
-export const balanceTransactionEntity = /* @__PURE__ */ defineEntity<BalanceTransaction>({
+export const balanceTransactionEntity = defineEntity<BalanceTransaction>({
   name: 'balance_transaction',
   label: 'Balance transaction',
   key: { pk: 'BTX#{btx}', sk: 'BTX' },
@@ -214,7 +213,7 @@ export const balanceTransactionEntity = /* @__PURE__ */ defineEntity<BalanceTran
   values: (entry) => ({ btx: entry.id, scope: scoped(entry), type: entry.type, source: entry.source ?? '' }),
 });
 
-export const settlementEntity = /* @__PURE__ */ defineEntity<Settlement>({
+export const settlementEntity = defineEntity<Settlement>({
   name: 'settlement',
   label: 'Settlement',
   key: { pk: 'STL#{stl}', sk: 'STL' },
@@ -227,13 +226,13 @@ export const settlementEntity = /* @__PURE__ */ defineEntity<Settlement>({
 });
 
 /** Alias item: settlement code -> id, read with a strongly consistent GetItem. */
-export const settlementCodeEntity = /* @__PURE__ */ defineEntity({ name: 'settlement_code', label: 'Settlement code alias', key: { pk: 'STLCODE#{org}#{code}', sk: 'STLCODE' } });
+export const settlementCodeEntity = defineEntity({ name: 'settlement_code', label: 'Settlement code alias', key: { pk: 'STLCODE#{org}#{code}', sk: 'STLCODE' } });
 
 /**
  * One record of one import's record set (`{stl}@{version}`), sorted by transaction time; ids
  * are found through GSI3. A re-import writes a new set and switches the settlement to it.
  */
-export const settlementRecordEntity = /* @__PURE__ */ defineEntity<object, { recordSet: string; sortKey: string; type: string; id?: string }>({
+export const settlementRecordEntity = defineEntity<object, { recordSet: string; sortKey: string; type: string; id?: string }>({
   name: 'settlement_record',
   label: 'Settlement record',
   key: { pk: 'STL#{set}#REC', sk: '{sort}' },
@@ -245,7 +244,7 @@ export const settlementRecordEntity = /* @__PURE__ */ defineEntity<object, { rec
 });
 
 /** The outbox: one item per event, in the same transaction as the change it reports. */
-export const eventEntity = /* @__PURE__ */ defineEntity<{ orgId: string; mode: Mode; type: string; envelope: { id: string }; [attribute: string]: unknown }>({
+export const eventEntity = defineEntity<{ orgId: string; mode: Mode; type: string; envelope: { id: string }; [attribute: string]: unknown }>({
   name: 'event',
   label: 'Event (outbox)',
   key: { pk: 'EVT#{evt}', sk: 'EVT' },
@@ -276,7 +275,7 @@ export const EVENT_PREFIX_INDEXES = ['gsi3', 'gsi4', 'gsi5'] as const;
  * oldest first); an attempt to a subscription is also on GSI1 under the subscription, newest
  * last (an endpoint's recent deliveries).
  */
-export const deliveryAttemptEntity = /* @__PURE__ */ defineEntity<{ eventId: string; targetKey: string; subscriptionId?: string; at: string; attempt: number }>({
+export const deliveryAttemptEntity = defineEntity<{ eventId: string; targetKey: string; subscriptionId?: string; at: string; attempt: number }>({
   name: 'delivery_attempt',
   label: 'Delivery attempt',
   key: { pk: 'EVT#{evt}', sk: 'DLV#{at}#{attempt}#{target}' },
@@ -294,7 +293,7 @@ export const deliveryAttemptEntity = /* @__PURE__ */ defineEntity<{ eventId: str
  * A webhook subscription, the API's webhook endpoint: the fan-out reads an organization and
  * mode's subscriptions from the base table (strongly consistent); the API lists them on GSI1.
  */
-export const webhookSubscriptionEntity = /* @__PURE__ */ defineEntity<{ id: string; orgId: string; mode: Mode }>({
+export const webhookSubscriptionEntity = defineEntity<{ id: string; orgId: string; mode: Mode }>({
   name: 'webhook_subscription',
   label: 'Webhook subscription',
   key: { pk: 'ORG#{org}', sk: 'WHK#{mode}#{whk}' },
@@ -307,17 +306,17 @@ export const webhookSubscriptionEntity = /* @__PURE__ */ defineEntity<{ id: stri
  * condition in each creation's transaction and lowered in each deletion's, so concurrent
  * creations never pass the limit.
  */
-export const webhookSubscriptionCountEntity = /* @__PURE__ */ defineEntity({
+export const webhookSubscriptionCountEntity = defineEntity({
   name: 'webhook_subscription_count',
   label: 'Webhook subscription count',
   key: { pk: 'ORG#{org}', sk: 'WHKCOUNT#{mode}' },
 });
 
 /** Signs deliveries to per-object URLs (a refund's or a payment's webhook_url) of one org + mode. */
-export const webhookUrlSecretEntity = /* @__PURE__ */ defineEntity({ name: 'webhook_url_secret', label: 'Signing secret for per-object URLs', key: { pk: 'ORG#{org}', sk: 'WHSECRET#{mode}' } });
+export const webhookUrlSecretEntity = defineEntity({ name: 'webhook_url_secret', label: 'Signing secret for per-object URLs', key: { pk: 'ORG#{org}', sk: 'WHSECRET#{mode}' } });
 
 /** One delivery of one event to one target (dedupe, outcome; locally also the queued task). */
-export const deliveryEntity = /* @__PURE__ */ defineEntity({
+export const deliveryEntity = defineEntity({
   name: 'delivery',
   label: 'Delivery outcome',
   key: { pk: 'EVT#{evt}', sk: 'DELIVERY#{delivery}' },
@@ -325,23 +324,23 @@ export const deliveryEntity = /* @__PURE__ */ defineEntity({
 });
 
 /** `ops event resend` and the resend API: a stream-visible request to replay the event. */
-export const eventResendEntity = /* @__PURE__ */ defineEntity({ name: 'event_resend', label: 'Event replay request', key: { pk: 'EVT#{evt}', sk: 'RESEND#{resend}' } });
+export const eventResendEntity = defineEntity({ name: 'event_resend', label: 'Event replay request', key: { pk: 'EVT#{evt}', sk: 'RESEND#{resend}' } });
 
 /** Local dead-letter store: deliveries parked after their last attempt, newest last. */
-export const deadLetterEntity = /* @__PURE__ */ defineEntity({ name: 'webhook_dead_letter', label: 'Local dead-letter store', key: { pk: 'WEBHOOK_DLQ', sk: '{parked_at}#{evt}#{delivery}' } });
+export const deadLetterEntity = defineEntity({ name: 'webhook_dead_letter', label: 'Local dead-letter store', key: { pk: 'WEBHOOK_DLQ', sk: '{parked_at}#{evt}#{delivery}' } });
 
-export const idempotencyEntity = /* @__PURE__ */ defineEntity({ name: 'idempotency', label: 'Idempotency record', key: { pk: 'IDEM#{key}#{idempotency_key}', sk: 'IDEM' } });
+export const idempotencyEntity = defineEntity({ name: 'idempotency', label: 'Idempotency record', key: { pk: 'IDEM#{key}#{idempotency_key}', sk: 'IDEM' } });
 
-export const streamCheckpointEntity = /* @__PURE__ */ defineEntity({ name: 'stream_checkpoint', label: 'Stream checkpoint', key: { pk: 'STREAM#{shard}', sk: 'CHECKPOINT' } });
+export const streamCheckpointEntity = defineEntity({ name: 'stream_checkpoint', label: 'Stream checkpoint', key: { pk: 'STREAM#{shard}', sk: 'CHECKPOINT' } });
 
 /** A dashboard sign-in, by the SHA-256 of its cookie's random id (the id itself is never stored). */
-export const dashboardSessionEntity = /* @__PURE__ */ defineEntity({ name: 'dashboard_session', label: 'Dashboard session', key: { pk: 'DASHSESSION#{hash}', sk: 'DASHSESSION' } });
+export const dashboardSessionEntity = defineEntity({ name: 'dashboard_session', label: 'Dashboard session', key: { pk: 'DASHSESSION#{hash}', sk: 'DASHSESSION' } });
 
 /** One of a tenant's webhook attempt slots: who holds it and until when (a lease; TTL removes it). */
-export const attemptSlotEntity = /* @__PURE__ */ defineEntity({ name: 'attempt_slot', label: 'Webhook attempt slot', key: { pk: 'WHSLOTS#{tenant}', sk: 'SLOT#{slot}' } });
+export const attemptSlotEntity = defineEntity({ name: 'attempt_slot', label: 'Webhook attempt slot', key: { pk: 'WHSLOTS#{tenant}', sk: 'SLOT#{slot}' } });
 
 /** One fixed window of a rate limit (resends): a counter that TTL removes after its window. */
-export const rateLimitEntity = /* @__PURE__ */ defineEntity({ name: 'rate_limit', label: 'Rate limit window', key: { pk: 'RATE#{subject}#{window}', sk: 'RATE' } });
+export const rateLimitEntity = defineEntity({ name: 'rate_limit', label: 'Rate limit window', key: { pk: 'RATE#{subject}#{window}', sk: 'RATE' } });
 
 /**
  * A notification of the acquirer, kept before it is acknowledged (`{notification}`: its identity,
@@ -349,7 +348,7 @@ export const rateLimitEntity = /* @__PURE__ */ defineEntity({ name: 'rate_limit'
  * hands it, while not processed, to the function that processes it once. TTL after 60 days,
  * longer than Adyen retries one (30 days).
  */
-export const acquirerNotificationEntity = /* @__PURE__ */ defineEntity<{ id: string }>({
+export const acquirerNotificationEntity = defineEntity<{ id: string }>({
   name: 'acquirer_notification',
   label: 'Acquirer notification',
   key: { pk: 'ACQN#{notification}', sk: 'ACQN' },
@@ -357,7 +356,7 @@ export const acquirerNotificationEntity = /* @__PURE__ */ defineEntity<{ id: str
 });
 
 /** A capture or cancel owed to the acquirer, per authorisation (`{reference}`: its pspReference); due while not taken. */
-export const acquirerCommandEntity = /* @__PURE__ */ defineEntity<AcquirerCommand>({
+export const acquirerCommandEntity = defineEntity<AcquirerCommand>({
   name: 'acquirer_command',
   label: 'Acquirer command',
   key: { pk: 'ACQCMD#{reference}', sk: '{operation}' },

@@ -1,7 +1,7 @@
 import { DeleteCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { conditionalWrite, withConflictRetry } from './conditional';
 import * as keys from './keys';
-import { TTL_ATTRIBUTE } from './table';
+import { KEY, TTL_ATTRIBUTE } from './table';
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
 /**
@@ -54,7 +54,7 @@ export function createIdempotencyStore(db: DynamoDBDocumentClient, tableName: st
                   [TTL_ATTRIBUTE]: nowSeconds + IDEMPOTENCY_TTL_SECONDS,
                 },
                 ConditionExpression: 'attribute_not_exists(#pk) OR #ttl < :now OR (#state = :inFlight AND #lease < :nowMs AND attribute_not_exists(#carriedOut))',
-                ExpressionAttributeNames: { '#pk': 'PK', '#ttl': TTL_ATTRIBUTE, '#state': 'state', '#lease': 'leaseUntil', '#carriedOut': 'carriedOut' },
+                ExpressionAttributeNames: { '#pk': KEY.pk, '#ttl': TTL_ATTRIBUTE, '#state': 'state', '#lease': 'leaseUntil', '#carriedOut': 'carriedOut' },
                 ExpressionAttributeValues: { ':now': nowSeconds, ':inFlight': 'in_flight', ':nowMs': now },
                 ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
               }),

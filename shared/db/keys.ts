@@ -46,7 +46,7 @@ const scopeValues = (scope: string) => ({ scope });
 
 export const organization = (orgId: string) => organizationEntity.key({ org: orgId });
 /** All organizations (ops listing and the local stack's "empty store" check). */
-export const organizationsPartition = /* @__PURE__ */ organizationEntity.partition('gsi1', {});
+export const organizationsPartition = organizationEntity.partition('gsi1', {});
 export const acceptor = (orgId: string, acceptorId: string) => acceptorEntity.key({ org: orgId, acceptor: acceptorId });
 export const user = (userId: string) => userEntity.key({ usr: userId });
 export const apiKeyByTokenHash = (tokenHash: string) => apiKeyEntity.key({ hash: tokenHash });
@@ -57,7 +57,7 @@ export const paymentLink = (id: string) => paymentLinkEntity.key({ pl: id });
 export const paymentLinkList = (scope: string) => paymentLinkEntity.partition('gsi1', scopeValues(scope));
 export const paymentLinkStatusList = (scope: string, status: string) => paymentLinkEntity.partition('gsi2', { scope, status });
 export const checkoutSession = (linkId: string, clientKey: string) => checkoutSessionEntity.key({ pl: linkId, client_key: clientKey });
-export const paymentLinkExpiryDue = /* @__PURE__ */ paymentLinkEntity.partition('due', {});
+export const paymentLinkExpiryDue = paymentLinkEntity.partition('due', {});
 
 export const payment = (id: string) => paymentEntity.key({ pay: id });
 export const paymentList = (scope: string) => paymentEntity.partition('gsi1', scopeValues(scope));
@@ -71,7 +71,7 @@ export const refundList = (scope: string) => refundEntity.partition('gsi1', scop
 export const refundsOfPayment = (paymentId: string) => refundEntity.partition('gsi2', { pay: paymentId });
 export const refundHoldQueue = (scope: string, currency: string) => render(refundDue.holdQueue, { scope, CUR: currency });
 /** Balances that have held refunds (a marker on the balance item): the process-refunds job's entry point. */
-export const refundHoldBalances = /* @__PURE__ */ balanceEntity.partition('due', {});
+export const refundHoldBalances = balanceEntity.partition('due', {});
 export const refundHoldBalanceSortKey = (scope: string, currency: string) => balanceEntity.sortKey('due', { scope, CUR: currency });
 export const refundProcessingDue = refundDue.processing;
 export const refundCoveredDue = refundDue.covered;
@@ -80,9 +80,9 @@ export const chargeback = (id: string) => chargebackEntity.key({ cb: id });
 export const chargebackList = (scope: string) => chargebackEntity.partition('gsi1', scopeValues(scope));
 export const chargebackAcceptorList = (scope: string, acceptorId: string) => chargebackEntity.partition('gsi2', { scope, acceptor: acceptorId });
 export const chargebacksOfPayment = (paymentId: string) => chargebackEntity.partition('gsi3', { pay: paymentId });
-export const chargebackDeadlineDue = /* @__PURE__ */ chargebackEntity.partition('due', {});
+export const chargebackDeadlineDue = chargebackEntity.partition('due', {});
 /** Open chargebacks by the moment their next deadline reminder is due (GSI4, sparse). */
-export const chargebackReminderDue = /* @__PURE__ */ chargebackEntity.partition('gsi4', {});
+export const chargebackReminderDue = chargebackEntity.partition('gsi4', {});
 export const disputeDocument = (chargebackId: string, documentId: string) => disputeDocumentEntity.key({ cb: chargebackId, doc: documentId });
 /** The claim of a fed or notified chargeback's identity (its acquirer and reference). */
 export const chargebackReference = (identity: FeedIdentity) => chargebackReferenceEntity.key(chargebackReferenceEntity.definition.values!({ chargebackId: '' }, identity));
@@ -121,7 +121,7 @@ export const deliveryAttempt = (eventId: string, attempt: { at: string; attempt:
 /** A subscription's attempts, in time order (GSI1). */
 export const subscriptionAttempts = (subscriptionId: string) => deliveryAttemptEntity.partition('gsi1', { whk: subscriptionId });
 /** `begins_with` of an event's attempts. */
-export const deliveryAttemptsPrefix = /* @__PURE__ */ literalPrefix(deliveryAttemptEntity.definition.key.sk);
+export const deliveryAttemptsPrefix = literalPrefix(deliveryAttemptEntity.definition.key.sk);
 
 export const webhookSubscription = (orgId: string, mode: Mode, id: string) => webhookSubscriptionEntity.key({ org: orgId, mode, whk: id });
 /** `begins_with` of a mode's subscriptions, or of every mode's. */
@@ -133,7 +133,7 @@ export const webhookUrlSecret = (orgId: string, mode: Mode) => webhookUrlSecretE
 export const deliveryState = (eventId: string, deliveryKey: string) => deliveryEntity.key({ evt: eventId, delivery: deliveryKey });
 export const eventResend = (eventId: string, requestId: string) => eventResendEntity.key({ evt: eventId, resend: requestId });
 /** Local delivery queue: deliveries waiting for their next attempt (sparse DUE index). */
-export const webhookRetryDue = /* @__PURE__ */ deliveryEntity.partition('due', {});
+export const webhookRetryDue = deliveryEntity.partition('due', {});
 export const webhookRetrySortKey = (due: string, eventId: string, deliveryKey: string) =>
   deliveryEntity.sortKey('due', { due, evt: eventId, delivery: deliveryKey });
 export const webhookDeadLetter = (parkedAt: string, eventId: string, deliveryKey: string) =>
@@ -146,4 +146,4 @@ export const dashboardSession = (sessionIdHash: string) => dashboardSessionEntit
 
 export const acquirerNotification = (id: string) => acquirerNotificationEntity.key({ notification: id });
 export const acquirerCommand = (reference: string, operation: string) => acquirerCommandEntity.key({ reference, operation });
-export const acquirerCommandsDue = /* @__PURE__ */ acquirerCommandEntity.partition('due', {});
+export const acquirerCommandsDue = acquirerCommandEntity.partition('due', {});

@@ -17,6 +17,7 @@ import { IF_NEW, stripKeys as strip } from './entity';
 import { refundEntity } from './entities';
 import * as keys from './keys';
 import { scopeOf } from './entities';
+import { KEY } from './table';
 
 
 /** The table item of a refund (shared/db/entities.ts): in its balance's hold queue while held, in the processing partition while `processing`. */
@@ -38,7 +39,7 @@ function paymentRefundedTotal(tableName: string, paymentId: string, deltaMinor: 
         : 'attribute_exists(#pk)',
       ExpressionAttributeNames: {
         '#refunded': 'refundedMinor',
-        ...(limited ? { '#status': 'status', '#unwon': 'unwonChargebacks', '#acquirer': 'acquirer', '#capture': 'capture' } : { '#pk': 'PK' }),
+        ...(limited ? { '#status': 'status', '#unwon': 'unwonChargebacks', '#acquirer': 'acquirer', '#capture': 'capture' } : { '#pk': KEY.pk }),
       },
       ExpressionAttributeValues: { ':delta': deltaMinor, ...(limited ? { ':paid': 'paid', ':room': limitMinor - deltaMinor, ':zero': 0, ':failed': 'failed' } : {}) },
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
@@ -169,7 +170,7 @@ export function createRefundRepository(db: DynamoDBDocumentClient, tableName: st
               Key: keys.refund(id),
               UpdateExpression: 'SET #reference = :reference',
               ConditionExpression: 'attribute_exists(#pk) AND attribute_not_exists(#reference)',
-              ExpressionAttributeNames: { '#pk': 'PK', '#reference': 'acquirerReference' },
+              ExpressionAttributeNames: { '#pk': KEY.pk, '#reference': 'acquirerReference' },
               ExpressionAttributeValues: { ':reference': reference },
             }),
           ),

@@ -22,7 +22,7 @@ import { cancellationReasons, withConflictRetry } from './conditional';
 import { IF_NEW, stripKeys } from './entity';
 import { settlementEntity, settlementRecordEntity } from './entities';
 import * as keys from './keys';
-import { INDEXES } from './table';
+import { INDEXES, KEY } from './table';
 
 /** Newest first by creation: the list's sort key is the creation time, then the id. */
 const listSortKey = (settlement: Pick<Settlement, 'createdAt' | 'id'>) => settlementEntity.sortKey('gsi1', { created_at: settlement.createdAt, stl: settlement.id });
@@ -71,13 +71,13 @@ export function createSettlementRepository(db: DynamoDBDocumentClient, tableName
     partition: string,
     options: { index?: 'gsi3'; limit?: number; keysOnly?: boolean; newestFirst?: boolean } = {},
   ): Promise<Record<string, unknown>[]> {
-    const pk = options.index ? INDEXES[options.index].pk : 'PK';
+    const pk = options.index ? INDEXES[options.index].pk : KEY.pk;
     const input = {
       TableName: tableName,
       ...(options.index ? { IndexName: INDEXES[options.index].name } : {}),
       KeyConditionExpression: '#pk = :pk',
       ...(options.keysOnly ? { ProjectionExpression: '#pk, #sk' } : {}),
-      ExpressionAttributeNames: { '#pk': pk, ...(options.keysOnly ? { '#sk': 'SK' } : {}) },
+      ExpressionAttributeNames: { '#pk': pk, ...(options.keysOnly ? { '#sk': KEY.sk } : {}) },
       ExpressionAttributeValues: { ':pk': partition },
       ...(options.newestFirst ? { ScanIndexForward: false } : {}),
       ...(options.limit ? { Limit: options.limit } : {}),
@@ -130,7 +130,7 @@ export function createSettlementRepository(db: DynamoDBDocumentClient, tableName
               TableName: tableName,
               Item: { ...keys.settlementCode(draft.orgId, draft.code), settlementId: draft.id, orgId: draft.orgId, code: draft.code },
               ConditionExpression: 'attribute_not_exists(#pk) OR #id = :id',
-              ExpressionAttributeNames: { '#pk': 'PK', '#id': 'settlementId' },
+              ExpressionAttributeNames: { '#pk': KEY.pk, '#id': 'settlementId' },
               ExpressionAttributeValues: { ':id': draft.id },
             },
           },

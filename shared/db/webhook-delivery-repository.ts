@@ -17,7 +17,7 @@ import { conditionalWrite } from './conditional';
 import { deliveryAttemptEntity } from './entities';
 import * as keys from './keys';
 import { queryAll } from './query-all';
-import { INDEXES, TTL_ATTRIBUTE } from './table';
+import { INDEXES, KEY, TTL_ATTRIBUTE } from './table';
 import { IF_NEW } from './entity';
 
 /** Delivery records live as long as their event. */
@@ -202,7 +202,7 @@ export function createTableDeliveryQueue(db: DynamoDBDocumentClient, tableName: 
         new QueryCommand({
           TableName: tableName,
           KeyConditionExpression: '#pk = :pk',
-          ExpressionAttributeNames: { '#pk': 'PK' },
+          ExpressionAttributeNames: { '#pk': KEY.pk },
           ExpressionAttributeValues: { ':pk': keys.webhookDeadLetters },
           ScanIndexForward: false,
           Limit: limit,

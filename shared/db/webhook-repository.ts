@@ -18,7 +18,7 @@ import { webhookSubscriptionEntity } from './entities';
 import * as keys from './keys';
 import { scopeListPage } from './list-page';
 import { queryAll } from './query-all';
-import { INDEXES } from './table';
+import { INDEXES, KEY } from './table';
 
 /*
  * Webhook subscriptions, the API's webhook endpoints (`ORG#{org}` / `WHK#{mode}#{whk}`, listed
@@ -43,7 +43,7 @@ export function createSubscriptionReads(db: DynamoDBDocumentClient, tableName: s
       const items = await queryAll(db, {
         TableName: tableName,
         KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
-        ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK' },
+        ExpressionAttributeNames: { '#pk': KEY.pk, '#sk': KEY.sk },
         ExpressionAttributeValues: {
           ':pk': keys.organization(orgId).PK,
           ':prefix': keys.webhookSubscriptionsPrefix(mode),
@@ -132,7 +132,7 @@ export function createWebhookRepository(db: DynamoDBDocumentClient, tableName: s
    * (`SET a = b` reads b as it was before the update).
    */
   async function updateExisting(orgId: string, mode: Mode, id: string, set: Record<string, unknown>, keepPreviousSecret = false): Promise<WebhookSubscription | undefined> {
-    const names: Record<string, string> = { '#pk': 'PK' };
+    const names: Record<string, string> = { '#pk': KEY.pk };
     const values: Record<string, unknown> = {};
     const assignments = Object.entries(set).map(([name, value], n) => {
       names[`#a${n}`] = name;
