@@ -46,11 +46,7 @@ export function createAttemptSlots(db: DynamoDBDocumentClient, tableName: string
               new PutCommand({
                 TableName: tableName,
                 Item: {
-                  ...key(tenant, slot),
-                  entity: attemptSlotEntity.definition.name,
-                  slot,
-                  holder,
-                  leaseUntil: at + leaseMs,
+                  ...attemptSlotEntity.item({ slot, holder, leaseUntil: at + leaseMs }, { tenant }),
                   [TTL_ATTRIBUTE]: Math.ceil((at + leaseMs) / 1000) + KEPT_AFTER_LEASE_SECONDS,
                 },
                 ConditionExpression: 'attribute_not_exists(#pk) OR leaseUntil <= :now',

@@ -1,6 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { hashToken } from '../auth/tokens';
 import type { DashboardSession, DashboardSessionStore } from '../domain/dashboard';
+import { dashboardSessionEntity } from './entities';
 import * as keys from './keys';
 import { TTL_ATTRIBUTE } from './table';
 import { IF_NEW } from './entity';
@@ -19,9 +20,7 @@ export function createDashboardSessionStore(db: DynamoDBDocumentClient, tableNam
         new PutCommand({
           TableName: tableName,
           Item: {
-            ...keyOf(sessionId),
-            entity: 'dashboard_session',
-            ...session,
+            ...dashboardSessionEntity.item(session, { sessionIdHash: hashToken(sessionId) }),
             [TTL_ATTRIBUTE]: Math.ceil(Date.parse(session.expiresAt) / 1000),
           },
           ...IF_NEW,

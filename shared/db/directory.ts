@@ -7,13 +7,13 @@ import { newId } from '../ids';
 import { isoMillis } from '../time';
 import { conditionalWrite } from './conditional';
 import { acceptorEntity, apiKeyEntity, organizationEntity, userEntity } from './entities';
-import { stripKeys } from './entity';
+import { IF_EXISTS, stripKeys } from './entity';
 import * as keys from './keys';
 import { createAcceptorLookup, createKeyStore, getItem, type Acceptor } from './directory-lookups';
 
 export type { Acceptor };
 import { queryAll } from './query-all';
-import { INDEXES, KEY } from './table';
+import { INDEXES } from './table';
 
 export interface Organization {
   id: string;
@@ -129,7 +129,7 @@ export function createDirectory(db: DynamoDBDocumentClient, tableName: string) {
     },
 
     async updateUser(userId: string, changes: { role?: UserRole; orgPermission?: boolean }): Promise<StoredUser> {
-      const names: Record<string, string> = { '#pk': KEY.pk };
+      const names: Record<string, string> = { ...IF_EXISTS.ExpressionAttributeNames };
       const values: Record<string, unknown> = {};
       const sets: string[] = [];
       if (changes.role) {
@@ -151,7 +151,7 @@ export function createDirectory(db: DynamoDBDocumentClient, tableName: string) {
                 TableName: tableName,
                 Key: keys.user(userId),
                 UpdateExpression: `SET ${sets.join(', ')}`,
-                ConditionExpression: 'attribute_exists(#pk)',
+                ConditionExpression: IF_EXISTS.ConditionExpression,
                 ExpressionAttributeNames: names,
                 ExpressionAttributeValues: values,
                 ReturnValues: 'ALL_NEW',

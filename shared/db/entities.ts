@@ -2,12 +2,15 @@ import type { Mode } from '../auth/principal';
 import type { AcquirerCommand } from '../domain/acquirer-commands';
 import type { BalanceTransaction } from '../domain/balance';
 import { reminderDueAt, type Chargeback, type FeedIdentity } from '../domain/chargebacks';
+import type { DashboardSession } from '../domain/dashboard';
 import type { DisputeDocument } from '../domain/dispute-documents';
 import type { VersionedLink } from '../domain/payment-links';
 import { lastActivityOf, type Payment } from '../domain/payments';
 import type { Refund } from '../domain/refunds';
 import type { Settlement } from '../domain/settlements';
+import type { DeadLetter, DeliveryTask } from '../domain/webhook-delivery';
 import { typePrefixes } from '../domain/webhooks';
+import type { OutboxEvent } from '../events';
 import { defineEntity } from './entity';
 
 /**
@@ -313,31 +316,67 @@ export const webhookSubscriptionCountEntity = defineEntity({
 });
 
 /** Signs deliveries to per-object URLs (a refund's or a payment's webhook_url) of one org + mode. */
-export const webhookUrlSecretEntity = defineEntity({ name: 'webhook_url_secret', label: 'Signing secret for per-object URLs', key: { pk: 'ORG#{org}', sk: 'WHSECRET#{mode}' } });
+export const webhookUrlSecretEntity = defineEntity<{ orgId: string; mode: Mode; secret: string; createdAt: string }>({
+  name: 'webhook_url_secret',
+  label: 'Signing secret for per-object URLs',
+  key: { pk: 'ORG#{org}', sk: 'WHSECRET#{mode}' },
+  values: (secret) => ({ org: secret.orgId, mode: secret.mode }),
+});
 
-/** One delivery of one event to one target (dedupe, outcome; locally also the queued task). */
-export const deliveryEntity = defineEntity({
+/**
+ * One delivery of one event to one target (dedupe, outcome; locally also the queued task),
+ * `{delivery}` its domain `deliveryKey`. The item is written whole only by the local queue's
+ * claim, due at `{due}`; in AWS the outcome's update creates it.
+ */
+export const deliveryEntity = defineEntity<{ status: 'pending'; targetKey: string; task: DeliveryTask }, { deliveryKey: string; dueAt: string }>({
   name: 'delivery',
   label: 'Delivery outcome',
   key: { pk: 'EVT#{evt}', sk: 'DELIVERY#{delivery}' },
   indexes: { due: { pk: 'DUE#WEBHOOK_RETRY', sk: '{due}#{evt}#{delivery}' } },
+  values: (delivery, { deliveryKey, dueAt }) => ({ evt: delivery.task.event.envelope.id, delivery: deliveryKey, due: dueAt }),
 });
 
-/** `ops event resend` and the resend API: a stream-visible request to replay the event. */
-export const eventResendEntity = defineEntity({ name: 'event_resend', label: 'Event replay request', key: { pk: 'EVT#{evt}', sk: 'RESEND#{resend}' } });
+/** `ops event resend` and the resend API: a stream-visible request to replay the event, next to it. */
+export const eventResendEntity = defineEntity<OutboxEvent & { resendId: string; subscriptionId?: string; requestedAt: string }>({
+  name: 'event_resend',
+  label: 'Event replay request',
+  key: { pk: 'EVT#{evt}', sk: 'RESEND#{resend}' },
+  values: (request) => ({ evt: request.envelope.id, resend: request.resendId }),
+});
 
-/** Local dead-letter store: deliveries parked after their last attempt, newest last. */
-export const deadLetterEntity = defineEntity({ name: 'webhook_dead_letter', label: 'Local dead-letter store', key: { pk: 'WEBHOOK_DLQ', sk: '{parked_at}#{evt}#{delivery}' } });
+/** Local dead-letter store: deliveries parked after their last attempt, newest last (`{delivery}`: its domain `deliveryKey`). */
+export const deadLetterEntity = defineEntity<{ parkedAt: string; deadLetter: DeadLetter }, { deliveryKey: string }>({
+  name: 'webhook_dead_letter',
+  label: 'Local dead-letter store',
+  key: { pk: 'WEBHOOK_DLQ', sk: '{parked_at}#{evt}#{delivery}' },
+  values: (parked, { deliveryKey }) => ({ parked_at: parked.parkedAt, evt: parked.deadLetter.eventId, delivery: deliveryKey }),
+});
 
-export const idempotencyEntity = defineEntity({ name: 'idempotency', label: 'Idempotency record', key: { pk: 'IDEM#{key}#{idempotency_key}', sk: 'IDEM' } });
+/** A claim of an Idempotency-Key by one API key (`{key}`: its id). */
+export const idempotencyEntity = defineEntity<{ state: 'in_flight'; leaseUntil: number; fingerprint: string }, { keyId: string; idempotencyKey: string }>({
+  name: 'idempotency',
+  label: 'Idempotency record',
+  key: { pk: 'IDEM#{key}#{idempotency_key}', sk: 'IDEM' },
+  values: (_claim, { keyId, idempotencyKey }) => ({ key: keyId, idempotency_key: idempotencyKey }),
+});
 
 export const streamCheckpointEntity = defineEntity({ name: 'stream_checkpoint', label: 'Stream checkpoint', key: { pk: 'STREAM#{shard}', sk: 'CHECKPOINT' } });
 
 /** A dashboard sign-in, by the SHA-256 of its cookie's random id (the id itself is never stored). */
-export const dashboardSessionEntity = defineEntity({ name: 'dashboard_session', label: 'Dashboard session', key: { pk: 'DASHSESSION#{hash}', sk: 'DASHSESSION' } });
+export const dashboardSessionEntity = defineEntity<DashboardSession, { sessionIdHash: string }>({
+  name: 'dashboard_session',
+  label: 'Dashboard session',
+  key: { pk: 'DASHSESSION#{hash}', sk: 'DASHSESSION' },
+  values: (_session, { sessionIdHash }) => ({ hash: sessionIdHash }),
+});
 
 /** One of a tenant's webhook attempt slots: who holds it and until when (a lease; TTL removes it). */
-export const attemptSlotEntity = defineEntity({ name: 'attempt_slot', label: 'Webhook attempt slot', key: { pk: 'WHSLOTS#{tenant}', sk: 'SLOT#{slot}' } });
+export const attemptSlotEntity = defineEntity<{ slot: number; holder: string; leaseUntil: number }, { tenant: string }>({
+  name: 'attempt_slot',
+  label: 'Webhook attempt slot',
+  key: { pk: 'WHSLOTS#{tenant}', sk: 'SLOT#{slot}' },
+  values: (lease, { tenant }) => ({ tenant, slot: lease.slot }),
+});
 
 /** One fixed window of a rate limit (resends): a counter that TTL removes after its window. */
 export const rateLimitEntity = defineEntity({ name: 'rate_limit', label: 'Rate limit window', key: { pk: 'RATE#{subject}#{window}', sk: 'RATE' } });

@@ -53,13 +53,13 @@ export function literalPrefix(template: string): string {
 
 const KEY_ATTRIBUTES = new Set<string>([KEY.pk, KEY.sk, ...Object.values(INDEXES).flatMap((index) => [index.pk, index.sk])]);
 
-/** The stored record without the table's key attributes. */
 /** The condition of a write that creates an item: none with its key exists yet (else ConditionalCheckFailed). */
 export const IF_NEW = Object.freeze({ ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: Object.freeze({ '#pk': KEY.pk }) });
 
 /** The condition of a write that changes an item which must exist (else ConditionalCheckFailed). */
 export const IF_EXISTS = Object.freeze({ ConditionExpression: 'attribute_exists(#pk)', ExpressionAttributeNames: Object.freeze({ '#pk': KEY.pk }) });
 
+/** The stored record without the table's key attributes. */
 export function stripKeys<T>(item: Record<string, unknown> | undefined): T | undefined {
   if (!item) return undefined;
   return Object.fromEntries(Object.entries(item).filter(([name]) => !KEY_ATTRIBUTES.has(name))) as T;

@@ -1,5 +1,6 @@
 import { DeleteCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { conditionalWrite, withConflictRetry } from './conditional';
+import { idempotencyEntity } from './entities';
 import * as keys from './keys';
 import { KEY, TTL_ATTRIBUTE } from './table';
 
@@ -46,11 +47,7 @@ export function createIdempotencyStore(db: DynamoDBDocumentClient, tableName: st
               new PutCommand({
                 TableName: tableName,
                 Item: {
-                  ...keys.idempotency(keyId, idempotencyKey),
-                  entity: 'idempotency',
-                  state: 'in_flight',
-                  leaseUntil: now + IN_FLIGHT_LEASE_MS,
-                  fingerprint,
+                  ...idempotencyEntity.item({ state: 'in_flight', leaseUntil: now + IN_FLIGHT_LEASE_MS, fingerprint }, { keyId, idempotencyKey }),
                   [TTL_ATTRIBUTE]: nowSeconds + IDEMPOTENCY_TTL_SECONDS,
                 },
                 ConditionExpression: 'attribute_not_exists(#pk) OR #ttl < :now OR (#state = :inFlight AND #lease < :nowMs AND attribute_not_exists(#carriedOut))',

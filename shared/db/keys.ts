@@ -136,8 +136,6 @@ export const eventResend = (eventId: string, requestId: string) => eventResendEn
 export const webhookRetryDue = deliveryEntity.partition('due', {});
 export const webhookRetrySortKey = (due: string, eventId: string, deliveryKey: string) =>
   deliveryEntity.sortKey('due', { due, evt: eventId, delivery: deliveryKey });
-export const webhookDeadLetter = (parkedAt: string, eventId: string, deliveryKey: string) =>
-  deadLetterEntity.key({ parked_at: parkedAt, evt: eventId, delivery: deliveryKey });
 export const webhookDeadLetters = /* @__PURE__ */ (() => render(deadLetterEntity.definition.key.pk, {}))();
 
 export const idempotency = (keyId: string, idempotencyKey: string) => idempotencyEntity.key({ key: keyId, idempotency_key: idempotencyKey });

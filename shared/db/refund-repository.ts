@@ -13,7 +13,7 @@ import { refundBalanceChange } from './balance';
 import { cancellationReasons, withConflictRetry } from './conditional';
 import { isTransactionConflict } from './transaction-conflict';
 import { queryDuePage, type DuePageOptions } from './due';
-import { IF_NEW, stripKeys as strip } from './entity';
+import { IF_EXISTS, IF_NEW, stripKeys as strip } from './entity';
 import { refundEntity } from './entities';
 import * as keys from './keys';
 import { scopeOf } from './entities';
@@ -36,10 +36,10 @@ function paymentRefundedTotal(tableName: string, paymentId: string, deltaMinor: 
       UpdateExpression: 'ADD #refunded :delta',
       ConditionExpression: limited
         ? '#status = :paid AND (attribute_not_exists(#refunded) OR #refunded <= :room) AND (attribute_not_exists(#unwon) OR #unwon <= :zero) AND (attribute_not_exists(#acquirer.#capture) OR #acquirer.#capture <> :failed)'
-        : 'attribute_exists(#pk)',
+        : IF_EXISTS.ConditionExpression,
       ExpressionAttributeNames: {
         '#refunded': 'refundedMinor',
-        ...(limited ? { '#status': 'status', '#unwon': 'unwonChargebacks', '#acquirer': 'acquirer', '#capture': 'capture' } : { '#pk': KEY.pk }),
+        ...(limited ? { '#status': 'status', '#unwon': 'unwonChargebacks', '#acquirer': 'acquirer', '#capture': 'capture' } : IF_EXISTS.ExpressionAttributeNames),
       },
       ExpressionAttributeValues: { ':delta': deltaMinor, ...(limited ? { ':paid': 'paid', ':room': limitMinor - deltaMinor, ':zero': 0, ':failed': 'failed' } : {}) },
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,

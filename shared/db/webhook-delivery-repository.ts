@@ -14,7 +14,7 @@ import { EVENT_RETENTION_DAYS, type OutboxEvent } from '../events';
 import { isId } from '../ids';
 import { isoMillis } from '../time';
 import { conditionalWrite } from './conditional';
-import { deliveryAttemptEntity } from './entities';
+import { deadLetterEntity, deliveryAttemptEntity, deliveryEntity, eventResendEntity } from './entities';
 import * as keys from './keys';
 import { queryAll } from './query-all';
 import { INDEXES, KEY, TTL_ATTRIBUTE } from './table';
@@ -124,13 +124,7 @@ export function createTableDeliveryQueue(db: DynamoDBDocumentClient, tableName: 
             new PutCommand({
               TableName: tableName,
               Item: {
-                ...stateKey(task),
-                entity: 'delivery',
-                status: 'pending',
-                targetKey: task.target.key,
-                task,
-                [INDEXES.due.pk]: keys.webhookRetryDue,
-                [INDEXES.due.sk]: dueSortKey(task, dueAt),
+                ...deliveryEntity.item({ status: 'pending', targetKey: task.target.key, task }, { deliveryKey: deliveryKey(task), dueAt: isoMillis(dueAt) }),
                 [TTL_ATTRIBUTE]: expiresAt(task),
               },
               ...IF_NEW,
@@ -186,12 +180,7 @@ export function createTableDeliveryQueue(db: DynamoDBDocumentClient, tableName: 
       await db.send(
         new PutCommand({
           TableName: tableName,
-          Item: {
-            ...keys.webhookDeadLetter(parkedAt, task.event.envelope.id, deliveryKey(task)),
-            entity: 'webhook_dead_letter',
-            parkedAt,
-            deadLetter: deadLetterOf(task, parkedAt),
-          },
+          Item: deadLetterEntity.item({ parkedAt, deadLetter: deadLetterOf(task, parkedAt) }, { deliveryKey: deliveryKey(task) }),
         }),
       );
     },
@@ -237,12 +226,7 @@ export function createResendRequests(db: DynamoDBDocumentClient, tableName: stri
         new PutCommand({
           TableName: tableName,
           Item: {
-            ...keys.eventResend(eventId, resendId),
-            entity: 'event_resend',
-            resendId,
-            ...event,
-            ...(subscriptionId ? { subscriptionId } : {}),
-            requestedAt: isoMillis(),
+            ...eventResendEntity.item({ resendId, ...event, ...(subscriptionId ? { subscriptionId } : {}), requestedAt: isoMillis() }),
             [TTL_ATTRIBUTE]: found[TTL_ATTRIBUTE],
           },
         }),

@@ -14,7 +14,7 @@ import type { PageRequest } from '../pagination';
 import { isoMillis } from '../time';
 import { cancellationReasons, conditionalWrite, withConflictRetry } from './conditional';
 import { IF_EXISTS, IF_NEW, stripKeys } from './entity';
-import { webhookSubscriptionEntity } from './entities';
+import { webhookSubscriptionCountEntity, webhookSubscriptionEntity, webhookUrlSecretEntity } from './entities';
 import * as keys from './keys';
 import { scopeListPage } from './list-page';
 import { queryAll } from './query-all';
@@ -83,8 +83,7 @@ export function createSubscriptionReads(db: DynamoDBDocumentClient, tableName: s
      * the other reads the winner's secret.
      */
     async urlSecret(orgId: string, mode: Mode): Promise<string> {
-      const key = keys.webhookUrlSecret(orgId, mode);
-      const existing = await db.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }));
+      const existing = await db.send(new GetCommand({ TableName: tableName, Key: keys.webhookUrlSecret(orgId, mode), ConsistentRead: true }));
       if (existing.Item) return existing.Item.secret as string;
       const secret = newSigningSecret();
       return conditionalWrite(
@@ -92,7 +91,7 @@ export function createSubscriptionReads(db: DynamoDBDocumentClient, tableName: s
           await db.send(
             new PutCommand({
               TableName: tableName,
-              Item: { ...key, entity: 'webhook_url_secret', orgId, mode, secret, createdAt: isoMillis() },
+              Item: webhookUrlSecretEntity.item({ orgId, mode, secret, createdAt: isoMillis() }),
               ...IF_NEW,
               ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
             }),
@@ -117,7 +116,7 @@ function countChange(tableName: string, orgId: string, mode: Mode, delta: 1 | -1
       // A new subscription only while the count is under the limit.
       ...(delta > 0 ? { ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit' } : {}),
       ExpressionAttributeNames: { '#entity': 'entity', '#count': 'count' },
-      ExpressionAttributeValues: { ':entity': 'webhook_subscription_count', ':delta': delta, ...(delta > 0 ? { ':limit': ENDPOINTS_PER_SCOPE } : {}) },
+      ExpressionAttributeValues: { ':entity': webhookSubscriptionCountEntity.definition.name, ':delta': delta, ...(delta > 0 ? { ':limit': ENDPOINTS_PER_SCOPE } : {}) },
     },
   };
 }
@@ -132,7 +131,7 @@ export function createWebhookRepository(db: DynamoDBDocumentClient, tableName: s
    * (`SET a = b` reads b as it was before the update).
    */
   async function updateExisting(orgId: string, mode: Mode, id: string, set: Record<string, unknown>, keepPreviousSecret = false): Promise<WebhookSubscription | undefined> {
-    const names: Record<string, string> = { '#pk': KEY.pk };
+    const names: Record<string, string> = { ...IF_EXISTS.ExpressionAttributeNames };
     const values: Record<string, unknown> = {};
     const assignments = Object.entries(set).map(([name, value], n) => {
       names[`#a${n}`] = name;
@@ -152,7 +151,7 @@ export function createWebhookRepository(db: DynamoDBDocumentClient, tableName: s
               TableName: tableName,
               Key: keys.webhookSubscription(orgId, mode, id),
               UpdateExpression: `SET ${assignments.join(', ')}`,
-              ConditionExpression: 'attribute_exists(#pk)',
+              ConditionExpression: IF_EXISTS.ConditionExpression,
               ExpressionAttributeNames: names,
               ExpressionAttributeValues: values,
               ReturnValues: 'ALL_NEW',
