@@ -1,5 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createTableDeliveryQueue } from '../../shared/db/webhook-delivery-repository';
+import { createDeliveryRepository } from '../../shared/db/delivery-repository';
 import { isRequeued, tenantOf, type DeliveryTask, type WebhookSender } from '../../shared/domain/webhook-delivery';
 import { logger } from '../../shared/observability/logger';
 import { createWebhookService, logDeliveryOutcome } from '../../shared/webhooks/delivery-service';
@@ -18,7 +18,7 @@ export interface LocalDeliveryQueue {
 
 /** The delivery use cases as the local stack runs them: the table is their queue and their dead-letter store. */
 export function createLocalWebhookService(db: DynamoDBDocumentClient, tableName: string, settings: WebhookSettings, adapters: { sender?: WebhookSender } = {}) {
-  const deliveries = createTableDeliveryQueue(db, tableName);
+  const deliveries = createDeliveryRepository(db, tableName);
   return { ...createWebhookService(db, tableName, settings, { ...adapters, deadLetters: deliveries }), deliveries };
 }
 

@@ -1,5 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createDeliveryRepository } from '../../shared/db/webhook-delivery-repository';
+import { createDeliveryRepository } from '../../shared/db/delivery-repository';
 import { createWebhookRepository } from '../../shared/db/webhook-repository';
 import { webhookEndpointCreateBody } from '../../shared/domain/webhook-endpoints';
 import { subscriptionSummary } from '../../shared/domain/webhooks';

@@ -3,7 +3,7 @@ import { createLedgerReads } from '../db/balance';
 import { createChargebackRepository } from '../db/chargeback-repository';
 import { createDashboardReads } from '../db/dashboard-reads';
 import { createDashboardSessionStore } from '../db/dashboard-session-store';
-import { createDeliveryLog } from '../db/delivery-log';
+import { createDeliveryRepository } from '../db/delivery-repository';
 import { createIdempotencyStore } from '../db/idempotency-store';
 import { createAcceptorList, createKeyStore } from '../db/directory-lookups';
 import { createEventRepository } from '../db/event-repository';
@@ -35,7 +35,7 @@ export const paymentPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ payme
 export const refundPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ refunds: createRefundRepository(db, tableName) }));
 export const ledgerPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ ledger: createLedgerReads(db, tableName) }));
 export const chargebackPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ chargebacks: createChargebackRepository(db, tableName) }));
-export const deliveryPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ deliveries: createDeliveryLog(db, tableName) }));
+export const deliveryPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ deliveries: createDeliveryRepository(db, tableName) }));
 export const eventPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ events: createEventRepository(db, tableName), ...deliveryPorts() }));
 export const endpointPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ endpoints: createWebhookRepository(db, tableName) }));
 export const settlementPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ settlements: createSettlementRepository(db, tableName) }));

@@ -1,4 +1,4 @@
-import { createAttemptReader } from '../db/delivery-attempts';
+import { createDeliveryRepository } from '../db/delivery-repository';
 import { createEventRepository } from '../db/event-repository';
 import { eventReads } from '../use-cases/events';
 import { once, processWiring } from './wiring';
@@ -6,5 +6,5 @@ import { once, processWiring } from './wiring';
 /** What the event reads use, apart from the resend's wiring (see chargeback-reads.ts). */
 export const eventReadServices = /* @__PURE__ */ once(() => {
   const { db, tableName } = processWiring();
-  return eventReads({ events: createEventRepository(db, tableName), attemptReader: createAttemptReader(db, tableName) });
+  return eventReads({ events: createEventRepository(db, tableName), deliveries: createDeliveryRepository(db, tableName) });
 });

@@ -1,6 +1,6 @@
+import { createDeliveryRepository } from '../db/delivery-repository';
 import { createEventRepository } from '../db/event-repository';
 import { createRateLimiter } from '../db/rate-limit';
-import { createResendRequests } from '../db/webhook-delivery-repository';
 import { createSubscriptionReads } from '../db/webhook-repository';
 import { eventUseCases } from '../use-cases/events';
 import { once, processWiring } from './wiring';
@@ -10,7 +10,7 @@ export const eventServices = /* @__PURE__ */ once(() => {
   const { db, tableName } = processWiring();
   return eventUseCases({
     events: createEventRepository(db, tableName),
-    deliveries: createResendRequests(db, tableName),
+    deliveries: createDeliveryRepository(db, tableName),
     webhooks: createSubscriptionReads(db, tableName),
     limiter: createRateLimiter(db, tableName),
   });

@@ -1,7 +1,6 @@
 import type { Principal } from '../auth/principal';
-import type { AttemptReader } from '../db/delivery-attempts';
+import type { DeliveryRepository } from '../db/delivery-repository';
 import type { EventRepository } from '../db/event-repository';
-import type { ResendRequests } from '../db/webhook-delivery-repository';
 import type { RateLimiter } from '../db/rate-limit';
 import type { SubscriptionReads } from '../db/webhook-repository';
 import { deliveryAttemptResource, isAttemptId } from '../domain/event-resources';
@@ -13,20 +12,20 @@ import { pageRequest } from '../pagination';
 
 export interface EventReadDeps {
   events: EventRepository;
-  attemptReader: AttemptReader;
+  deliveries: Pick<DeliveryRepository, 'attemptPage'>;
 }
 
 export interface EventDeps {
   events: EventRepository;
   limiter: RateLimiter;
-  deliveries: ResendRequests;
+  deliveries: Pick<DeliveryRepository, 'requestResend'>;
   webhooks: Pick<SubscriptionReads, 'get'>;
 }
 
 const ownedEvent = async (events: EventRepository, principal: Principal, id: string) => requireOwned(await events.get(id), principal).envelope;
 
 /** The events API's reads: an event, the list, an event's delivery attempts. */
-export function eventReads({ events, attemptReader }: EventReadDeps) {
+export function eventReads({ events, deliveries }: EventReadDeps) {
   return {
     getEvent: (principal: Principal, id: string) => ownedEvent(events, principal, id),
 
@@ -40,7 +39,7 @@ export function eventReads({ events, attemptReader }: EventReadDeps) {
     async listDeliveries(principal: Principal, id: string, query: { limit?: string; starting_after?: string; ending_before?: string }) {
       const request = pageRequest(query, isAttemptId);
       await ownedEvent(events, principal, id);
-      const page = await attemptReader.page(id, request);
+      const page = await deliveries.attemptPage(id, request);
       return { has_more: page.hasMore, data: page.items.map(deliveryAttemptResource) };
     },
   };

@@ -1,7 +1,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Mode } from '../auth/principal';
 import { createAttemptSlots } from '../db/attempt-slots';
-import { createDeliveryJournal } from '../db/webhook-delivery-repository';
+import { createDeliveryRepository } from '../db/delivery-repository';
 import { createSubscriptionReads } from '../db/webhook-repository';
 import {
   planDeliveries,
@@ -34,7 +34,7 @@ export function createWebhookService(
   const ports: DeliveryPorts = {
     sender: adapters.sender ?? createHttpSender(settings),
     deadLetters: adapters.deadLetters,
-    journal: createDeliveryJournal(db, tableName),
+    journal: createDeliveryRepository(db, tableName),
     slots: createAttemptSlots(db, tableName, settings.inFlight.perTenant),
     busyRetryMs: settings.inFlight.busyRetryMs,
     endpoints: {

@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook } from 'standardwebhooks';
 import { SCOPES, type Scope } from '../../../shared/auth/principal';
-import { createDeliveryLog } from '../../../shared/db/delivery-log';
+import { createDeliveryRepository } from '../../../shared/db/delivery-repository';
 import * as keys from '../../../shared/db/keys';
 import { createWebhookRepository } from '../../../shared/db/webhook-repository';
 import { endpointsWithRecentDeliveries } from '../../../shared/use-cases/webhook-endpoints';
@@ -288,7 +288,7 @@ describe('Webhook endpoints: deliveries', () => {
       await flaky.waitFor(() => flaky.delivered().some(forLink(first)), 'the first event after a failed attempt', 60_000);
       const second = await emitEvent(api, merchant);
       await flaky.waitFor(() => flaky.delivered().some(forLink(second)), 'the second event', 60_000);
-      const deps = { endpoints: createWebhookRepository(stack.db, stack.tableName), deliveries: createDeliveryLog(stack.db, stack.tableName) };
+      const deps = { endpoints: createWebhookRepository(stack.db, stack.tableName), deliveries: createDeliveryRepository(stack.db, stack.tableName) };
       const principal = { keyId: 'key_dashboard', orgId: merchant.orgId, mode: 'test' as const, scopes: [] };
       const seen = async () => (await endpointsWithRecentDeliveries(deps, principal, {}, 2)).items;
       // The attempts' index is a GSI: it may lag the deliveries a moment.

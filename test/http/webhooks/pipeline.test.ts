@@ -1,7 +1,7 @@
 import { testInProcess } from '../../support/mode';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { paymentItem } from '../../../shared/db/payment-repository';
-import { createDeliveryJournal } from '../../../shared/db/webhook-delivery-repository';
+import { createDeliveryRepository } from '../../../shared/db/delivery-repository';
 import { createWebhookRepository, type WebhookRepository } from '../../../shared/db/webhook-repository';
 import { deliveryKey, type DeadLetter } from '../../../shared/domain/webhook-delivery';
 import { urlTargetKey } from '../../../shared/domain/webhooks';
@@ -16,7 +16,6 @@ import { isoMillis } from '../../../shared/time';
 import { LOCAL_WEBHOOK_SETTINGS, type WebhookSettings } from '../../../shared/webhooks/settings';
 import { createMerchant, startTestStack, type Merchant, type TestStack } from '../../support/stack';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver';
-import { createAttemptReader } from '../../../shared/db/delivery-attempts';
 
 const FAST: WebhookSettings = { ...LOCAL_WEBHOOK_SETTINGS, policy: { scheduleMs: [50, 100, 200], jitter: 0.2 } };
 
@@ -180,7 +179,7 @@ describe('local pipeline: stream -> fan-out -> signed delivery (startLocalStack 
       await slow.waitFor(() => slow.delivered().length === 1, 'the slow delivery');
       expect(healthy.requests).toHaveLength(1);
 
-      const attempts = (await createAttemptReader(stack.db, stack.tableName).page(event.envelope.id, { limit: 100 })).items;
+      const attempts = (await createDeliveryRepository(stack.db, stack.tableName).attemptPage(event.envelope.id, { limit: 100 })).items;
       expect(attempts.filter((a) => a.targetKey === brokenSubscription.id).map((a) => a.statusCode)).toEqual([500, 500, 500, 500]);
       expect(attempts.every((a) => a.url && a.at && typeof a.durationMs === 'number')).toBe(true);
     } finally {
@@ -217,7 +216,7 @@ describe('local pipeline: stream -> fan-out -> signed delivery (startLocalStack 
       const tasks = await service.plan(event);
       expect(tasks.map((task) => task.target.key)).toEqual([urlTargetKey(receiver.url)]);
       // The receiver has its answer before the outcome is recorded: wait for the record.
-      await receiver.waitFor(() => createDeliveryJournal(stack.db, stack.tableName).isSettled(event.envelope.id, deliveryKey(tasks[0])), 'the outcome recorded');
+      await receiver.waitFor(() => createDeliveryRepository(stack.db, stack.tableName).isSettled(event.envelope.id, deliveryKey(tasks[0])), 'the outcome recorded');
       // Local queue: the delivery is already claimed; AWS path: the attempt sees it settled.
       const queue = createLocalDeliveryQueue(service);
       await queue.enqueue(tasks);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { createDocumentClient } from '../../../shared/db/client';
 import { createDirectory } from '../../../shared/db/directory';
-import { createDeliveryRepository } from '../../../shared/db/webhook-delivery-repository';
+import { createDeliveryRepository } from '../../../shared/db/delivery-repository';
 import { createWebhookRepository } from '../../../shared/db/webhook-repository';
 import {
   SLOT_LEASE_MARGIN_MS,
@@ -23,7 +23,6 @@ import { createLocalWebhookService } from '../../../bin/local/delivery-queue';
 import { createHttpSender } from '../../../shared/webhooks/http-sender';
 import { AWS_WEBHOOK_SETTINGS, LOCAL_WEBHOOK_SETTINGS, loadWebhookSettings, retryPolicyVariables } from '../../../shared/webhooks/settings';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver';
-import { createAttemptReader } from '../../../shared/db/delivery-attempts';
 
 const HOUR = 3_600_000;
 const secret = newSigningSecret();
@@ -318,18 +317,18 @@ describe('delivery records in the table', () => {
     await ensureTable(process.env.DYNAMODB_ENDPOINT!, tableName);
     const repository = createDeliveryRepository(createDocumentClient(), tableName);
     const { ports } = fakes([{ statusCode: 500, durationMs: 7 }, { durationMs: 9, error: 'ECONNRESET: socket hang up' }]);
-    ports.journal = repository.journal;
+    ports.journal = repository;
     const first = await attemptDelivery(subscriptionTask, ports);
     const second = await attemptDelivery((first as { task: DeliveryTask }).task, ports);
     expect(second.kind).toBe('retry');
-    const attempts = (await createAttemptReader(createDocumentClient(), tableName).page(event.envelope.id, { limit: 100 })).items;
+    const attempts = (await repository.attemptPage(event.envelope.id, { limit: 100 })).items;
     expect(attempts).toEqual([
       expect.objectContaining({ attempt: 1, at: expect.any(String), url: subscriptionTask.target.url, statusCode: 500, durationMs: 7, targetKey: 'whk_sub' }),
       expect.objectContaining({ attempt: 2, url: subscriptionTask.target.url, durationMs: 9, error: 'ECONNRESET: socket hang up', targetKey: 'whk_sub' }),
     ]);
-    expect(await repository.journal.isSettled(event.envelope.id, 'whk_sub')).toBe(false);
-    await repository.journal.settle(subscriptionTask, 'delivered');
-    expect(await repository.journal.isSettled(event.envelope.id, 'whk_sub')).toBe(true);
+    expect(await repository.isSettled(event.envelope.id, 'whk_sub')).toBe(false);
+    await repository.settle(subscriptionTask, 'delivered');
+    expect(await repository.isSettled(event.envelope.id, 'whk_sub')).toBe(true);
   });
 });
 

@@ -1,0 +1,387 @@
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { randomUUID } from 'node:crypto';
+import type { Principal } from '../auth/principal';
+import { DELIVERY_EVENT_WINDOW, LINK_EVENT_WINDOW, newestAttemptsFirst, type DeliveryAttempt, type DeliveryLog, type LinkEvents } from '../domain/dashboard';
+import { attemptNamed, type StoredAttempt } from '../domain/event-resources';
+import { PAYMENT_LINK_EVENT } from '../domain/payment-links';
+import {
+  deadLetterOf,
+  deliveryKey,
+  type AttemptRecord,
+  type DeadLetter,
+  type DeadLetters,
+  type DeliveryJournal,
+  type DeliveryStatus,
+  type DeliveryTask,
+} from '../domain/webhook-delivery';
+import { typePrefixes } from '../domain/webhooks';
+import { NotFoundError } from '../errors';
+import { EVENT_RETENTION_DAYS, type OutboxEvent } from '../events';
+import { isId } from '../ids';
+import type { PageRequest } from '../pagination';
+import { isoMillis } from '../time';
+import { conditionalWrite } from './conditional';
+import { deadLetterEntity, deliveryAttemptEntity, deliveryEntity, eventResendEntity, scopeOf } from './entities';
+import { IF_NEW } from './entity';
+import * as keys from './keys';
+import { listPage, type Page } from './list-page';
+import { queryAll } from './query-all';
+import { INDEXES, KEY, TTL_ATTRIBUTE } from './table';
+
+/** Delivery records live as long as their event. */
+const expiresAt = (task: DeliveryTask) =>
+  Math.floor(Date.parse(task.event.envelope.triggered_at) / 1000) + EVENT_RETENTION_DAYS * 86_400;
+
+const SETTLED: DeliveryStatus[] = ['delivered', 'dead', 'canceled'];
+
+/** At most this many attempt items are read per event: its newest (attempts are keyed in time order). */
+export const ATTEMPTS_PER_EVENT = 50;
+
+/** A queued delivery of the local stack and when its next attempt is due. */
+export interface QueuedDelivery {
+  task: DeliveryTask;
+  dueAt: number;
+}
+
+const stateKey = (task: DeliveryTask) => keys.deliveryState(task.event.envelope.id, deliveryKey(task));
+const dueSortKey = (task: DeliveryTask, dueAt: number) => keys.webhookRetrySortKey(isoMillis(dueAt), task.event.envelope.id, deliveryKey(task));
+
+/**
+ * The delivery records of the table, under the event's partition `EVT#{evt}`:
+ * - `DLV#{time}#{attempt}#{target}`: one item per attempt, in time order (keys.deliveryAttempt);
+ * - `DELIVERY#{target}[#{resend}]`: the delivery's outcome, which makes duplicates harmless.
+ *   In the local stack the same item is also the durable queue entry (task + DUE keys);
+ * - `RESEND#{resend}`: a request to replay the event, which the table stream carries to delivery;
+ * and the local dead-letter store (`WEBHOOK_DLQ`). Each caller takes the part it uses as its
+ * port: the deliverer the DeliveryJournal, the dashboard the DeliveryLog, the events API
+ * `attemptPage` and `requestResend`, the local queue the queue and its dead letters.
+ *
+ * Reading the scope's recent attempts: there is no scope-wide index of attempts, so it reads the
+ * scope's most recent events (one Query of GSI1 `{scope}#EVT`) and then each event's attempts
+ * (one Query per event, in parallel): at most 1 + 25 Queries, no Scan. Fields read per attempt
+ * (AttemptRecord): `at` (ISO), `url`, `statusCode` (number, absent when no answer came),
+ * `durationMs`, `error` (absent on success); a 2xx status is a success.
+ */
+export function createDeliveryRepository(db: DynamoDBDocumentClient, tableName: string) {
+  async function attemptsOfEvent(eventId: string, eventType: string): Promise<DeliveryAttempt[]> {
+    const result = await db.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+        ExpressionAttributeNames: { '#pk': KEY.pk, '#sk': KEY.sk },
+        ExpressionAttributeValues: { ':pk': keys.event(eventId).PK, ':prefix': keys.deliveryAttemptsPrefix },
+        ScanIndexForward: false,
+        Limit: ATTEMPTS_PER_EVENT,
+      }),
+    );
+    return attemptsIn(result.Items, { eventId, eventType });
+  }
+
+  const repository = {
+    /** The journal (DeliveryJournal): each delivery's outcome and attempts, what every attempt reads and writes. */
+    async isSettled(eventId: string, key: string) {
+      const result = await db.send(
+        new GetCommand({
+          TableName: tableName,
+          Key: keys.deliveryState(eventId, key),
+          ProjectionExpression: '#status',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ConsistentRead: true,
+        }),
+      );
+      return SETTLED.includes(result.Item?.status as DeliveryStatus);
+    },
+
+    async recordAttempt(task: DeliveryTask, record: AttemptRecord) {
+      await db.send(
+        new PutCommand({
+          TableName: tableName,
+          Item: {
+            ...deliveryAttemptEntity.item({
+              eventId: task.event.envelope.id,
+              targetKey: task.target.key,
+              ...(task.target.subscriptionId ? { subscriptionId: task.target.subscriptionId } : {}),
+              ...record,
+            }),
+            eventType: task.event.envelope.type,
+            ...(task.resendId ? { resendId: task.resendId } : {}),
+            [TTL_ATTRIBUTE]: expiresAt(task),
+          },
+        }),
+      );
+    },
+
+    /** Upserts the outcome and takes the delivery out of the local queue's due list. */
+    async settle(task: DeliveryTask, status: DeliveryStatus) {
+      await db.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: stateKey(task),
+          UpdateExpression:
+            'SET #status = :status, #attempts = :attempts, #targetKey = :targetKey, #settledAt = :now, #ttl = :ttl REMOVE #duePk, #dueSk, #task',
+          ExpressionAttributeNames: {
+            '#status': 'status',
+            '#attempts': 'attempts',
+            '#targetKey': 'targetKey',
+            '#settledAt': 'settledAt',
+            '#ttl': TTL_ATTRIBUTE,
+            '#duePk': INDEXES.due.pk,
+            '#dueSk': INDEXES.due.sk,
+            '#task': 'task',
+          },
+          ExpressionAttributeValues: {
+            ':status': status,
+            ':attempts': task.history.length,
+            ':targetKey': task.target.key,
+            ':now': isoMillis(),
+            ':ttl': expiresAt(task),
+          },
+        }),
+      );
+    },
+
+    /**
+     * The local queue (SQS in AWS): claims a delivery for the queue. False when it already exists (a duplicate
+     * publish of the same event): the first claim's entry is delivered, or recovered on restart.
+     */
+    async claim(task: DeliveryTask, dueAt: number): Promise<boolean> {
+      return conditionalWrite(
+        async () => {
+          await db.send(
+            new PutCommand({
+              TableName: tableName,
+              Item: {
+                ...deliveryEntity.item({ status: 'pending', targetKey: task.target.key, task }, { deliveryKey: deliveryKey(task), dueAt: isoMillis(dueAt) }),
+                [TTL_ATTRIBUTE]: expiresAt(task),
+              },
+              ...IF_NEW,
+              ReturnValuesOnConditionCheckFailure: 'NONE',
+            }),
+          );
+          return true;
+        },
+        () => false,
+      );
+    },
+
+    /** Local queue: the next attempt of a pending delivery and when it is due. */
+    async reschedule(task: DeliveryTask, dueAt: number): Promise<void> {
+      await conditionalWrite(
+        () =>
+          db.send(
+            new UpdateCommand({
+              TableName: tableName,
+              Key: stateKey(task),
+              UpdateExpression: 'SET #task = :task, #duePk = :duePk, #dueSk = :dueSk',
+              ConditionExpression: '#status = :pending',
+              ExpressionAttributeNames: { '#task': 'task', '#duePk': INDEXES.due.pk, '#dueSk': INDEXES.due.sk, '#status': 'status' },
+              ExpressionAttributeValues: {
+                ':task': task,
+                ':duePk': keys.webhookRetryDue,
+                ':dueSk': dueSortKey(task, dueAt),
+                ':pending': 'pending',
+              },
+              ReturnValuesOnConditionCheckFailure: 'NONE',
+            }),
+          ),
+        // Settled meanwhile by a twin delivery: nothing left to schedule.
+        () => undefined,
+      );
+    },
+
+    /** Local queue: every pending delivery (restart recovery), soonest first. */
+    async pending(): Promise<QueuedDelivery[]> {
+      const items = await queryAll(db, {
+        TableName: tableName,
+        IndexName: INDEXES.due.name,
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': INDEXES.due.pk },
+        ExpressionAttributeValues: { ':pk': keys.webhookRetryDue },
+      });
+      return items.map((item) => ({ task: item.task as DeliveryTask, dueAt: Date.parse(String(item[INDEXES.due.sk]).slice(0, 24)) }));
+    },
+
+    /** The local dead-letter store (DeadLetters; the SQS DLQ in AWS): a reference to the event, the target and every attempt. */
+    async park(task: DeliveryTask): Promise<void> {
+      const parkedAt = isoMillis();
+      await db.send(
+        new PutCommand({
+          TableName: tableName,
+          Item: deadLetterEntity.item({ parkedAt, deadLetter: deadLetterOf(task, parkedAt) }, { deliveryKey: deliveryKey(task) }),
+        }),
+      );
+    },
+
+    /** Local dead-letter store, newest first. */
+    async deadLetters(limit = 100): Promise<DeadLetter[]> {
+      const page = await db.send(
+        new QueryCommand({
+          TableName: tableName,
+          KeyConditionExpression: '#pk = :pk',
+          ExpressionAttributeNames: { '#pk': KEY.pk },
+          ExpressionAttributeValues: { ':pk': keys.webhookDeadLetters },
+          ScanIndexForward: false,
+          Limit: limit,
+        }),
+      );
+      return (page.Items ?? []).map((item) => item.deadLetter as DeadLetter);
+    },
+
+    /**
+     * The resend (`POST /v1/events/{id}/resend`, `ops event resend`): writes a replay request next to the event. The table stream carries
+     * it to the publisher like a new event, so a replay takes the same path in AWS and locally.
+     */
+    async requestResend(eventId: string, subscriptionId?: string): Promise<{ id: string; resendId: string }> {
+      const found = isId('event', eventId)
+        ? (await db.send(new GetCommand({ TableName: tableName, Key: keys.event(eventId), ConsistentRead: true }))).Item
+        : undefined;
+      if (!found) throw new NotFoundError(`Event ${eventId} does not exist`);
+      const resendId = `rs${Date.now().toString(36)}${randomUUID().slice(0, 8)}`;
+      const event: OutboxEvent = {
+        envelope: found.envelope,
+        orgId: found.orgId,
+        ...(found.targetUrls ? { targetUrls: found.targetUrls } : {}),
+      };
+      await db.send(
+        new PutCommand({
+          TableName: tableName,
+          Item: {
+            ...eventResendEntity.item({ resendId, ...event, ...(subscriptionId ? { subscriptionId } : {}), requestedAt: isoMillis() }),
+            [TTL_ATTRIBUTE]: found[TTL_ATTRIBUTE],
+          },
+        }),
+      );
+      return { id: eventId, resendId };
+    },
+
+    /** The events API: a page of the event's attempts, oldest first: one Query of at most limit + 1 items (a cursor adds one GetItem). */
+    attemptPage(eventId: string, request: PageRequest): Promise<Page<StoredAttempt>> {
+      return listPage<StoredAttempt>(
+        db,
+        tableName,
+        {
+          index: 'table',
+          partition: keys.event(eventId).PK,
+          sortKeyPrefix: keys.deliveryAttemptsPrefix,
+          oldestFirst: true,
+          async resolveCursor(id) {
+            const name = attemptNamed(id);
+            if (!name) return undefined;
+            const key = keys.deliveryAttempt(eventId, name);
+            const found = await db.send(new GetCommand({ TableName: tableName, Key: key, ProjectionExpression: '#sk', ExpressionAttributeNames: { '#sk': KEY.sk } }));
+            return found.Item ? key.SK : undefined;
+          },
+        },
+        request,
+      );
+    },
+
+    /** The dashboard (DeliveryLog): the scope's most recent attempts, read as described above. */
+    async recentDeliveries(principal: Principal, limit: number) {
+      const events = await db.send(
+        new QueryCommand({
+          TableName: tableName,
+          IndexName: INDEXES.gsi1.name,
+          KeyConditionExpression: '#pk = :pk',
+          ExpressionAttributeNames: { '#pk': INDEXES.gsi1.pk, '#id': INDEXES.gsi1.sk, '#type': 'type' },
+          ExpressionAttributeValues: { ':pk': keys.eventList(scopeOf(principal.orgId, principal.mode)) },
+          ProjectionExpression: '#id, #type',
+          ScanIndexForward: false,
+          Limit: DELIVERY_EVENT_WINDOW,
+        }),
+      );
+      const attempts = await Promise.all(
+        (events.Items ?? []).map((event) => attemptsOfEvent(String(event[INDEXES.gsi1.sk]), String(event.type ?? ''))),
+      );
+      return newestAttemptsFirst(attempts.flat()).slice(0, limit);
+    },
+
+    attemptsOf: async (eventId: string, eventType: string) => newestAttemptsFirst(await attemptsOfEvent(eventId, eventType)),
+
+    /** One Query of the endpoint's attempts (GSI1 `WHK#{whk}#DLV`, in time order), newest first. */
+    async attemptsOfEndpoint(endpointId: string, limit: number) {
+      const result = await db.send(
+        new QueryCommand({
+          TableName: tableName,
+          IndexName: INDEXES.gsi1.name,
+          KeyConditionExpression: '#pk = :pk',
+          ExpressionAttributeNames: { '#pk': INDEXES.gsi1.pk },
+          ExpressionAttributeValues: { ':pk': keys.subscriptionAttempts(endpointId) },
+          ScanIndexForward: false,
+          Limit: limit,
+        }),
+      );
+      return attemptsIn(result.Items);
+    },
+
+    /**
+     * The link family's events of the scope (the type-prefix index of `transactions.payment_link.`),
+     * newest first, from `startingAfter` down to `sinceId` (the link's creation), filtered on
+     * the event's `data.id`: at most LINK_EVENT_WINDOW events read per call, whatever matches.
+     */
+    async linkEvents(principal: Principal, linkId: string, sinceId: string, limit: number, startingAfter?: string): Promise<LinkEvents> {
+      // `transactions.payment_link.`: the family every event about a link belongs to.
+      const family = typePrefixes(PAYMENT_LINK_EVENT.created).at(-1)!;
+      const source = keys.eventPrefixList(scopeOf(principal.orgId, principal.mode), family)!;
+      const index = INDEXES[source.index];
+      const found: LinkEvents['events'] = [];
+      let read = 0;
+      let last: string | undefined;
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const page = await db.send(
+          new QueryCommand({
+            TableName: tableName,
+            IndexName: index.name,
+            // BETWEEN is inclusive: the cursor itself comes back first and is skipped below.
+            KeyConditionExpression: startingAfter ? '#pk = :pk AND #sk BETWEEN :since AND :before' : '#pk = :pk AND #sk >= :since',
+            FilterExpression: '#envelope.#data.#id = :link',
+            ExpressionAttributeNames: { '#pk': index.pk, '#sk': index.sk, '#envelope': 'envelope', '#data': 'data', '#id': 'id', '#type': 'type', '#at': 'triggered_at' },
+            ExpressionAttributeValues: { ':pk': source.partition, ':since': sinceId, ':link': linkId, ...(startingAfter ? { ':before': startingAfter } : {}) },
+            ProjectionExpression: '#sk, #envelope.#id, #envelope.#type, #envelope.#at',
+            ScanIndexForward: false,
+            Limit: LINK_EVENT_WINDOW - read,
+            ExclusiveStartKey: startKey,
+          }),
+        );
+        read += page.ScannedCount ?? 0;
+        startKey = page.LastEvaluatedKey;
+        if (startKey) last = String(startKey[index.sk]);
+        for (const item of page.Items ?? []) {
+          const envelope = item.envelope as { id: string; type: string; triggered_at: string };
+          if (envelope.id !== startingAfter) found.push({ id: envelope.id, type: envelope.type, triggeredAt: envelope.triggered_at });
+        }
+      } while (startKey && found.length <= limit && read < LINK_EVENT_WINDOW);
+      if (found.length > limit) return { events: found.slice(0, limit), next: found[limit - 1].id };
+      return { events: found, ...(startKey ? { next: last } : {}) };
+    },
+  };
+  return repository satisfies DeliveryJournal & DeadLetters & DeliveryLog;
+}
+
+export type DeliveryRepository = ReturnType<typeof createDeliveryRepository>;
+
+/**
+ * Attempt items as the dashboard shows them, their event named by the caller (its list read it)
+ * or by the item (`eventId`, and `eventType` on attempts written since endpoints' reads); items
+ * without a time or URL are skipped.
+ */
+function attemptsIn(items: Record<string, unknown>[] | undefined, event?: { eventId: string; eventType: string }): DeliveryAttempt[] {
+  return (items ?? []).flatMap((item) => {
+    if (typeof item.at !== 'string' || typeof item.url !== 'string') return [];
+    const statusCode = typeof item.statusCode === 'number' ? item.statusCode : undefined;
+    const succeeded = statusCode !== undefined && statusCode >= 200 && statusCode < 300;
+    return [
+      {
+        eventId: event?.eventId ?? String(item.eventId),
+        eventType: event?.eventType ?? String(item.eventType ?? ''),
+        attemptedAt: item.at,
+        url: item.url,
+        succeeded,
+        ...(statusCode !== undefined ? { statusCode } : {}),
+        ...(typeof item.durationMs === 'number' ? { durationMs: item.durationMs } : {}),
+        ...(typeof item.error === 'string' ? { error: item.error } : {}),
+      },
+    ];
+  });
+}
