@@ -1,8 +1,4 @@
-import { jobServices } from '../../shared/services/jobs';
-import { loadConfig } from '../../shared/config';
-import { createBalanceStore } from '../../shared/db/balance';
-import { documentClient } from '../../shared/db/client';
-import { createRefundRepository } from '../../shared/db/refund-repository';
+import { heldRefunds, jobServices } from '../../shared/services/jobs';
 import { runAllJobs } from '../../shared/jobs';
 import { DIMENSION, METRIC } from '../../shared/observability/catalog';
 import { oldestHeldRefundAgeSeconds } from '../../shared/observability/held-refunds';
@@ -11,10 +7,6 @@ import { countMetric, recordAge } from '../../shared/observability/metrics';
 import { observed } from '../../shared/observability/middleware';
 
 const jobs = jobServices();
-const { tableName } = loadConfig();
-const balances = createBalanceStore(documentClient(), tableName);
-const refunds = createRefundRepository(documentClient(), tableName);
-const heldRefunds = { withHeldRefunds: balances.withHeldRefunds, holdQueue: refunds.holdQueue };
 
 /** Jobs whose processed count is itself a business metric. */
 const PROCESSED_METRIC: Record<string, string> = { 'accept-overdue-chargebacks': METRIC.chargebacksAutoAccepted };
@@ -32,6 +24,6 @@ export const handler = observed(async (): Promise<void> => {
       if (PROCESSED_METRIC[result.name]) countMetric(PROCESSED_METRIC[result.name], undefined, result.processed);
     }
   }
-  recordAge(METRIC.oldestHeldRefundAge, await oldestHeldRefundAgeSeconds(heldRefunds, new Date()));
+  recordAge(METRIC.oldestHeldRefundAge, await oldestHeldRefundAgeSeconds(heldRefunds(), new Date()));
   if (results.some((result) => result.error)) throw new Error('A minute job failed; see the log');
 });

@@ -1,21 +1,14 @@
 import type * as z from '../zod';
-import { Authenticator } from '../auth/authenticate';
 import type { Principal } from '../auth/principal';
 import { ANY_KEY, type ApiOperation, type Auth } from '../api/operation';
-import { loadConfig } from '../config';
-import { documentClient } from '../db/client';
 import { NotFoundError } from '../errors';
-import { createKeyStore } from '../db/directory-lookups';
+import { authenticator } from '../services/auth';
 import type { ApiEvent, ApiResponse } from './response';
 import { operationHandler, type ApiRequest, type RunOnce } from './operation-handler';
 
-/** The process's authenticator (its key cache lives as long as the environment), created on first use. */
-let authenticator: Authenticator | undefined;
-
 /** The caller's key, with the operation's scope; a key of the other mode finds no such route (404). */
 async function authenticate(event: ApiEvent, auth: Exclude<Auth, 'public'>): Promise<Principal> {
-  authenticator ??= new Authenticator(createKeyStore(documentClient(), loadConfig().tableName));
-  const principal = await authenticator.authenticate(event.headers?.authorization, auth.scope === ANY_KEY ? undefined : auth.scope);
+  const principal = await authenticator().authenticate(event.headers?.authorization, auth.scope === ANY_KEY ? undefined : auth.scope);
   if (auth.mode && principal.mode !== auth.mode) throw new NotFoundError(auth.mode === 'test' ? 'No such route' : undefined);
   return principal;
 }

@@ -1,22 +1,17 @@
 import type * as z from '../zod';
 import type { ApiOperation } from '../api/operation';
-import { loadConfig } from '../config';
-import { documentClient } from '../db/client';
-import { createIdempotencyStore, type IdempotencyStore } from '../db/idempotency-store';
+import { idempotencyStore } from '../services/auth';
 import { apiHandler } from './api';
 import type { ApiRequest, RunOnce } from './operation-handler';
 import { IDEMPOTENCY_HEADER } from './idempotency-headers';
 import { runIdempotently } from './idempotency';
 import { urlsFor, type ApiResponse } from './response';
 
-let store: IdempotencyStore | undefined;
-
 /** With an Idempotency-Key, at most once per API key and key (shared/http/idempotency.ts); without one, as it comes. */
 const runOnce: RunOnce = (principal, event, execute) => {
   const key = event.headers?.[IDEMPOTENCY_HEADER];
   if (!principal || key === undefined) return execute();
-  store ??= createIdempotencyStore(documentClient(), loadConfig().tableName);
-  return runIdempotently(store, principal.keyId, key, event, urlsFor(event).docs, execute);
+  return runIdempotently(idempotencyStore(), principal.keyId, key, event, urlsFor(event).docs, execute);
 };
 
 /** `apiHandler` for a POST operation: the same, plus the Idempotency-Key every POST takes. */

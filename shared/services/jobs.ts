@@ -1,4 +1,6 @@
 import { createAcquirerCommandStore } from '../db/acquirer-command-store';
+import { createBalanceStore } from '../db/balance';
+import { createRefundRepository } from '../db/refund-repository';
 import type { PaymentAcquirer } from '../domain/acquirer';
 import type { Job } from '../jobs';
 import { sendDueCommands } from '../use-cases/acquirer-commands';
@@ -39,3 +41,9 @@ export function jobsFor(wiring: Wiring, acquirer?: () => Promise<PaymentAcquirer
 export const jobServices = /* @__PURE__ */ once(() => jobsFor(processWiring(), paymentAcquirer));
 /** The test helper's jobs: test mode only, so without the acquirer. */
 export const testModeJobServices = /* @__PURE__ */ once(() => jobsFor(processWiring()));
+
+/** What the schedule measures the refund backlog by: the balances holding refunds and their queues. */
+export const heldRefunds = /* @__PURE__ */ once(() => {
+  const { db, tableName } = processWiring();
+  return { withHeldRefunds: createBalanceStore(db, tableName).withHeldRefunds, holdQueue: createRefundRepository(db, tableName).holdQueue };
+});

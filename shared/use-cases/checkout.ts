@@ -27,7 +27,6 @@ import {
 } from '../domain/payments';
 import { ConflictError, NotFoundError, OutrunError, TooManyRequestsError } from '../errors';
 import { LIMITS } from '../limits';
-import { createKeyedLock } from '../keyed-lock';
 import { newId } from '../ids';
 import { inJobScope, type JobScope } from '../jobs';
 import { backoff, isoMillis } from '../time';
@@ -233,7 +232,7 @@ async function completeOpenPayment(deps: CheckoutDeps, payment: Payment, link: V
   if (payment.status !== 'open') throw new ConflictError(`This payment is already ${payment.status}`);
   if (outcome === 'open') return payment;
   if (outcome !== 'paid') return finish(deps, withDetails({ ...payment, status: outcome }, details));
-  return paymentLinkLock(payment.paymentLinkId, () => payOnLink(deps, payment, link, { details, checkDetails: true, deadline, settle: asItIs }));
+  return payOnLink(deps, payment, link, { details, checkDetails: true, deadline, settle: asItIs });
 }
 
 /**
@@ -258,16 +257,8 @@ interface PaidTransition {
  * be paid (limit reached, inactive, expired); PaymentNotOpenError when it is no longer open.
  */
 export function payAuthorised(deps: CheckoutDeps, payment: Payment, settle: Settle): Promise<Payment> {
-  return paymentLinkLock(payment.paymentLinkId, () => payOnLink(deps, payment, undefined, { details: {}, checkDetails: false, deadline: Infinity, settle }));
+  return payOnLink(deps, payment, undefined, { details: {}, checkDetails: false, deadline: Infinity, settle });
 }
-
-/**
- * Within one process, payers of one link take their turn instead of racing: every loser of a
- * round would cost a transaction, and DynamoDB Local runs them one at a time, far slower than
- * DynamoDB. Between processes (Lambdas in AWS, workers in artifact mode) only the conditions
- * decide: the 200-payer test runs there, against the bundles.
- */
-const paymentLinkLock = createKeyedLock();
 
 /**
  * A payer loses a round to another payment counted on the same limited link (at most
