@@ -8,6 +8,13 @@ const zodThroughSharedModule = {
   message: "Use `import * as z from '<path>/shared/zod'`: zod/mini with its English messages; classic zod doubles what every function compiles at init.",
 };
 
+const adapterFactories = {
+  group: ['**/db/*', '**/webhooks/sqs-delivery-queue', '**/webhooks/eventbridge-publisher', '**/webhooks/http-sender', '**/storage/*', '**/acquirer/adyen-*'],
+  importNamePattern: '^(create|adyen|s3)[A-Z]',
+  allowTypeImports: true,
+  message: 'Adapters are built in shared/services/ (the composition root) only: take this one from its accessor there.',
+};
+
 // What the Lambdas ship (shared/, functions/) and what deploys them (lib/) never reach into the
 // local stack or the operator's CLI (bin/): a file's restricted-imports list replaces the one of an
 // earlier block, so each block below repeats this pattern.
@@ -26,6 +33,14 @@ export default tseslint.config(
   {
     files: ['shared/**/*.ts', 'functions/**/*.ts', 'lib/**/*.ts'],
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [localStackStaysOut] }] },
+  },
+  // One place builds adapters (docs/architecture.md, "Composition root"): the table's repositories
+  // and stores, the webhook queue, bus and HTTP sender, the acquirer and the document store are
+  // made in shared/services/ only; everything else takes them from its accessors.
+  {
+    files: ['shared/**/*.ts', 'functions/**/*.ts'],
+    ignores: ['shared/services/**', 'shared/db/**'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [localStackStaysOut, adapterFactories] }] },
   },
   // The boundaries of docs/architecture.md: the domain knows nothing of AWS, HTTP, the table or
   // the use cases; use cases see adapters only through the types of their ports, and the

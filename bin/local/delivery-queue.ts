@@ -2,7 +2,8 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDeliveryRepository } from '../../shared/db/delivery-repository';
 import { isRequeued, tenantOf, type DeliveryTask, type WebhookSender } from '../../shared/domain/webhook-delivery';
 import { logger } from '../../shared/observability/logger';
-import { createWebhookService, logDeliveryOutcome } from '../../shared/webhooks/delivery-service';
+import { webhookServiceFor } from '../../shared/services/webhook-delivery';
+import { logDeliveryOutcome } from '../../shared/webhooks/outcome-log';
 import type { WebhookSettings } from '../../shared/webhooks/settings';
 
 /** How often one attempt is tried again when the table fails before it, before it is left pending. */
@@ -19,7 +20,7 @@ export interface LocalDeliveryQueue {
 /** The delivery use cases as the local stack runs them: the table is their queue and their dead-letter store. */
 export function createLocalWebhookService(db: DynamoDBDocumentClient, tableName: string, settings: WebhookSettings, adapters: { sender?: WebhookSender } = {}) {
   const deliveries = createDeliveryRepository(db, tableName);
-  return { ...createWebhookService(db, tableName, settings, { ...adapters, deadLetters: deliveries }), deliveries };
+  return { ...webhookServiceFor({ db, tableName }, settings, { ...adapters, deadLetters: deliveries }), deliveries };
 }
 
 export type LocalWebhookService = ReturnType<typeof createLocalWebhookService>;

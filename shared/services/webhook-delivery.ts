@@ -1,13 +1,76 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { createWebhookService } from '../webhooks/delivery-service';
-import { AWS_WEBHOOK_SETTINGS, loadWebhookSettings } from '../webhooks/settings';
+import type { Mode } from '../auth/principal';
+import { createAttemptSlots } from '../db/attempt-slots';
+import { createDeliveryRepository } from '../db/delivery-repository';
+import { createSubscriptionReads } from '../db/webhook-repository';
+import {
+  planDeliveries,
+  type DeliveryOutcome,
+  type DeliveryPorts,
+  type DeadLetters,
+  type DeliveryTask,
+  type PublishedEvent,
+  type WebhookSender,
+} from '../domain/webhook-delivery';
+import { attemptDelivery } from '../domain/webhook-attempt';
+import type { WebhookSubscription } from '../domain/webhooks';
+import { createHttpSender } from '../webhooks/http-sender';
+import { AWS_WEBHOOK_SETTINGS, loadWebhookSettings, type WebhookSettings } from '../webhooks/settings';
 import { createSqsDeliveryQueue } from '../webhooks/sqs-delivery-queue';
-import { once, processWiring } from './wiring';
+import { once, processWiring, type Wiring } from './wiring';
+
+/**
+ * The delivery use cases wired to the table and HTTP, shared by the AWS functions and the
+ * local stack: `plan` fans an event out into one task per target, `deliver` makes one attempt.
+ * Dead letters go to the SQS DLQ in AWS and to the table's dead-letter partition locally
+ * (bin/local/delivery-queue.ts).
+ */
+export function webhookServiceFor(
+  { db, tableName }: Pick<Wiring, 'db' | 'tableName'>,
+  settings: WebhookSettings,
+  adapters: { sender?: WebhookSender; deadLetters: DeadLetters },
+) {
+  const webhooks = createSubscriptionReads(db, tableName);
+  const ports: DeliveryPorts = {
+    sender: adapters.sender ?? createHttpSender(settings),
+    deadLetters: adapters.deadLetters,
+    journal: createDeliveryRepository(db, tableName),
+    slots: createAttemptSlots(db, tableName, settings.inFlight.perTenant),
+    busyRetryMs: settings.inFlight.busyRetryMs,
+    endpoints: {
+      subscription: (orgId, mode, id) => webhooks.get(orgId, mode, id),
+      urlSecret: (orgId, mode) => webhooks.urlSecret(orgId, mode),
+    },
+    policy: settings.policy,
+    timeoutMs: settings.timeoutMs,
+    now: () => new Date(),
+  };
+  /** A fan-out for one batch of events: each organization + mode's subscriptions are read once. */
+  function planner(): (event: PublishedEvent) => Promise<DeliveryTask[]> {
+    const lookups = new Map<string, Promise<WebhookSubscription[]>>();
+    const subscriptionsOf = (orgId: string, mode: Mode) => {
+      const key = `${orgId}#${mode}`;
+      if (!lookups.has(key)) lookups.set(key, webhooks.list(orgId, mode));
+      return lookups.get(key)!;
+    };
+    return (event) => planDeliveries(event, subscriptionsOf);
+  }
+
+  return {
+    /** Attempts of one organization + mode at once: the local queue keeps to it in memory too. */
+    perTenant: settings.inFlight.perTenant,
+    planner,
+    plan: (event: PublishedEvent): Promise<DeliveryTask[]> => planner()(event),
+    deliver: (task: DeliveryTask): Promise<DeliveryOutcome> => attemptDelivery(task, ports),
+  };
+}
+
+export type WebhookService = ReturnType<typeof webhookServiceFor>;
 
 /** The webhook queue's consumer: its queue and dead-letter queue, and the deliveries' planning and sending. */
 export const webhookDelivery = /* @__PURE__ */ once(() => {
   const queue = createSqsDeliveryQueue(new SQSClient({}), { queueUrl: process.env.WEBHOOK_QUEUE_URL!, deadLetterQueueUrl: process.env.WEBHOOK_DLQ_URL! });
   const { db, tableName } = processWiring();
-  const service = createWebhookService(db, tableName, loadWebhookSettings(process.env, AWS_WEBHOOK_SETTINGS), { deadLetters: queue.deadLetters });
+  const service = webhookServiceFor({ db, tableName }, loadWebhookSettings(process.env, AWS_WEBHOOK_SETTINGS), { deadLetters: queue.deadLetters });
   return { queue, plan: service.plan, deliver: service.deliver };
 });

@@ -3,7 +3,7 @@ import { isDeliveryTask, isRequeued, type DeliveryOutcome, type DeliveryTask, ty
 import { DIMENSION, METRIC } from '../observability/catalog';
 import { logger } from '../observability/logger';
 import { countMetric, recordDuration } from '../observability/metrics';
-import { logDeliveryOutcome } from './delivery-service';
+import { logDeliveryOutcome } from './outcome-log';
 import { stripNotBefore, type QueuedTask, type SqsDeliveryQueue } from './sqs-delivery-queue';
 import { EVENT_SOURCE } from './stream-records';
 

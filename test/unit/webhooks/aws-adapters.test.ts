@@ -13,7 +13,7 @@ import { newEvent } from '../../../shared/events';
 import { outboxItem } from '../../../shared/db/outbox';
 import { createOutboxHandler, type CreditRoller } from '../../../shared/outbox-handler';
 import { ensureTable } from '../../../bin/local/dynamodb-local';
-import { createWebhookService, type WebhookService } from '../../../shared/webhooks/delivery-service';
+import { webhookServiceFor, type WebhookService } from '../../../shared/services/webhook-delivery';
 import { createEventBridgePublisher } from '../../../shared/webhooks/eventbridge-publisher';
 import { createSqsWebhookConsumer } from '../../../shared/webhooks/sqs-consumer';
 import { createSqsDeliveryQueue, MAX_VISIBILITY_SECONDS, type SqsDeliveryQueue } from '../../../shared/webhooks/sqs-delivery-queue';
@@ -250,9 +250,8 @@ describe('SQS consumer: fan-out and delivery (DynamoDB Local, HTTP receivers, mo
     published = { ...newEvent({ type: 'transactions.payment_link.expired', orgId: org.id, mode: 'test', data: { id: 'pl_1' } }), targetUrls: [receivers[0].url] };
     tasks = firstAttempts(published, subscriptions);
     queue = createSqsDeliveryQueue(new SQSClient({ region: 'eu-west-1' }), urls, noWait);
-    service = createWebhookService(
-      db,
-      tableName,
+    service = webhookServiceFor(
+      { db, tableName },
       { ...LOCAL_WEBHOOK_SETTINGS, policy: { scheduleMs: [30_000, 2 * 3_600_000], jitter: 0 } },
       { deadLetters: queue.deadLetters },
     );
@@ -310,7 +309,7 @@ describe('SQS consumer: fan-out and delivery (DynamoDB Local, HTTP receivers, mo
       },
       { step: 'initialize', name: 'refuseAttemptRecords' },
     );
-    const refusing = createWebhookService(failingTable, tableName, { ...LOCAL_WEBHOOK_SETTINGS, policy: { scheduleMs: [30_000], jitter: 0 } }, { deadLetters: queue.deadLetters });
+    const refusing = webhookServiceFor({ db: failingTable, tableName }, { ...LOCAL_WEBHOOK_SETTINGS, policy: { scheduleMs: [30_000], jitter: 0 } }, { deadLetters: queue.deadLetters });
     const unrecordedConsumer = createSqsWebhookConsumer({ plan: refusing.plan, deliver: refusing.deliver, queue, now: () => now });
     const seen = receivers[0].requests.length;
     expect(await unrecordedConsumer(batch(sqsRecord(tasks[2])))).toEqual({ batchItemFailures: [] });
