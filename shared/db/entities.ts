@@ -229,7 +229,12 @@ export const settlementEntity = defineEntity<Settlement>({
 });
 
 /** Alias item: settlement code -> id, read with a strongly consistent GetItem. */
-export const settlementCodeEntity = defineEntity({ name: 'settlement_code', label: 'Settlement code alias', key: { pk: 'STLCODE#{org}#{code}', sk: 'STLCODE' } });
+export const settlementCodeEntity = defineEntity<{ settlementId: string; orgId: string; code: string }>({
+  name: 'settlement_code',
+  label: 'Settlement code alias',
+  key: { pk: 'STLCODE#{org}#{code}', sk: 'STLCODE' },
+  values: (alias) => ({ org: alias.orgId, code: alias.code }),
+});
 
 /**
  * One record of one import's record set (`{stl}@{version}`), sorted by transaction time; ids

@@ -20,7 +20,7 @@ import { balanceChange } from './balance';
 import { batchWriteAll } from './batch';
 import { cancellationReasons, withConflictRetry } from './conditional';
 import { IF_NEW, stripKeys } from './entity';
-import { settlementEntity, settlementRecordEntity } from './entities';
+import { settlementCodeEntity, settlementEntity, settlementRecordEntity } from './entities';
 import * as keys from './keys';
 import { INDEXES, KEY } from './table';
 
@@ -128,7 +128,7 @@ export function createSettlementRepository(db: DynamoDBDocumentClient, tableName
           {
             Put: {
               TableName: tableName,
-              Item: { ...keys.settlementCode(draft.orgId, draft.code), settlementId: draft.id, orgId: draft.orgId, code: draft.code },
+              Item: settlementCodeEntity.item({ settlementId: draft.id, orgId: draft.orgId, code: draft.code }, undefined),
               ConditionExpression: 'attribute_not_exists(#pk) OR #id = :id',
               ExpressionAttributeNames: { '#pk': KEY.pk, '#id': 'settlementId' },
               ExpressionAttributeValues: { ':id': draft.id },

@@ -1,11 +1,9 @@
-import { Authenticator } from '../auth/authenticate';
 import { createLedgerReads } from '../db/balance';
 import { createChargebackRepository } from '../db/chargeback-repository';
 import { createDashboardReads } from '../db/dashboard-reads';
 import { createDashboardSessionStore } from '../db/dashboard-session-store';
 import { createDeliveryRepository } from '../db/delivery-repository';
-import { createIdempotencyStore } from '../db/idempotency-store';
-import { createAcceptorList, createKeyStore } from '../db/directory-lookups';
+import { createAcceptorList } from '../db/directory-lookups';
 import { createEventRepository } from '../db/event-repository';
 import { createPaymentLinkRepository } from '../db/payment-link-repository';
 import { createPaymentRepository } from '../db/payment-repository';
@@ -13,6 +11,7 @@ import { createRefundRepository } from '../db/refund-repository';
 import { createSettlementRepository } from '../db/settlement-repository';
 import { createWebhookRepository } from '../db/webhook-repository';
 import { dashboardSessions } from '../use-cases/dashboard';
+import { authenticator, idempotencyStore } from './auth';
 import { once, processWiring, type Wiring } from './wiring';
 
 /*
@@ -22,13 +21,13 @@ import { once, processWiring, type Wiring } from './wiring';
  */
 const port = <T>(build: (wiring: Wiring) => T) => once(() => build(processWiring()));
 
-/** Every page's caller: the session store and its own Authenticator (the same cache rules as the API's). */
+/** Every page's caller: the session store and the process's authenticator (the API's, with its cache). */
 export const dashboardSessionServices = /* @__PURE__ */ port(({ db, tableName, now }) =>
-  dashboardSessions({ authenticator: new Authenticator(createKeyStore(db, tableName)), sessions: createDashboardSessionStore(db, tableName), now }),
+  dashboardSessions({ authenticator: authenticator(), sessions: createDashboardSessionStore(db, tableName), now }),
 );
 
 /** Every form's function: the sessions, and the idempotency records its one-time nonce keys (shared/dashboard/http.ts `dashboardForm`). */
-export const dashboardFormServices = /* @__PURE__ */ port(({ db, tableName }) => ({ sessions: dashboardSessionServices(), idempotency: createIdempotencyStore(db, tableName) }));
+export const dashboardFormServices = /* @__PURE__ */ once(() => ({ sessions: dashboardSessionServices(), idempotency: idempotencyStore() }));
 
 export const linkPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ links: createPaymentLinkRepository(db, tableName) }));
 export const paymentPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ payments: createPaymentRepository(db, tableName) }));
