@@ -16,7 +16,7 @@
 import '../shared/quiet-sdk';
 import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pendingCreditsOf, readBalance } from '../shared/db/balance';
@@ -205,7 +205,9 @@ async function main(): Promise<string[]> {
     const floor = { ...(await rawSale(HOT_PAYERS, WORKERS, () => rawPayer(db, tableName, floorLink.linkId, hotMerchant.org.id))), paid: (await linkAfter(floorLink.linkId)).paidCount };
 
     const { resources } = readSynthesizedStack(artifacts.dir);
-    const timeoutMs = Number(resources[functionOfRoute(resources, CHECKOUT_ROUTE)].Properties!.Timeout) * 1000;
+    const checkoutFunction = functionOfRoute(resources, CHECKOUT_ROUTE);
+    const timeoutMs = Number(resources[checkoutFunction].Properties!.Timeout) * 1000;
+    const slowestInvocation = slowestInvocationMs(logDir, checkoutFunction);
     const perSecond = (sale: Sale) => sale.paid / sale.seconds;
     const answers = (sale: Omit<Sale, 'paid'>) =>
       Object.entries(sale.answers)
@@ -235,11 +237,11 @@ async function main(): Promise<string[]> {
       // What this machine's whole checkout path carries with no item shared (each payer on a link and balance of its own organization's),
       // beside the raw item: the ceiling of the hot link's ratio here, whatever its contention costs.
       `The checkout path uncontended (${LINKS} organizations) carries ${perSecond(many).toFixed(1)} paid/s: ${(perSecond(many) / perSecond(floor)).toFixed(2)}× the raw item's rate, the most the hot link could reach here; the hot link is ${(perSecond(hotSale) / perSecond(many)).toFixed(2)}× of it.`,
-      `Function timeout ${timeoutMs / 1000} s. The functions' logs: ${logDir}.`,
+      `Function timeout ${timeoutMs / 1000} s; the checkout's slowest invocation ${(slowestInvocation / 1000).toFixed(1)} s (a payer's "slowest request" adds its wait for one of ${WORKERS} local environments). The functions' logs: ${logDir}.`,
       JSON.stringify(result),
     ];
     if (result.flash_sale.oversold !== 0 || hotSale.paid !== HOT_LIMIT || floor.paid !== HOT_LIMIT) throw new Error(`${lines.join('\n')}\na sale sold past its limit or short of it`);
-    if (hotSale.slowestMs > timeoutMs) throw new Error(`${lines.join('\n')}\na payer waited longer than the function timeout`);
+    if (slowestInvocation > timeoutMs) throw new Error(`${lines.join('\n')}\nan invocation ran past the function timeout`);
     return lines;
   } finally {
     await stack.stop();
@@ -248,5 +250,22 @@ async function main(): Promise<string[]> {
 }
 
 const round = (value: number) => Math.round(value * 100) / 100;
+
+/**
+ * The slowest invocation of a function, from its request lines (`latencyMs`, measured inside the
+ * function): what the function timeout bounds. A payer's own wait also counts the time its
+ * request queued for one of the LAMBDA_MAX_WORKERS local environments, where Lambda would have
+ * started more.
+ */
+function slowestInvocationMs(logDir: string, logicalId: string): number {
+  const file = readdirSync(logDir).find((name) => name.endsWith(`${logicalId}.log`));
+  if (!file) throw new Error(`no log of ${logicalId} in ${logDir}`);
+  let slowest = 0;
+  for (const line of readFileSync(join(logDir, file), 'utf8').split('\n')) {
+    if (!line.includes('"message":"request"')) continue;
+    slowest = Math.max(slowest, (JSON.parse(line) as { latencyMs?: number }).latencyMs ?? 0);
+  }
+  return slowest;
+}
 
 runWhenMain(module, main);

@@ -1,0 +1,47 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..');
+
+const exited = (child: ChildProcess): Promise<number> =>
+  new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
+
+/**
+ * `npm test` after its checks: every suite in source mode, then the HTTP suites against the
+ * bundles (`test/support/run-artifact-suites.ts`). The one `cdk synth` those need starts first,
+ * niced, so that esbuild takes the cores the source-mode suites leave idle (they wait on DynamoDB
+ * Local and the network about a third of the time) instead of running alone after them.
+ */
+async function main(): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), 'artifacts-'));
+  const synthLog = join(dir, '..', `${dir.split('/').pop()}.synth.log`);
+  const synth = spawn('nice', ['-n', '10', 'npx', 'cdk', 'synth', '--quiet', '--output', dir], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', openSync(synthLog, 'w')],
+    detached: true,
+  });
+  const synthDone = exited(synth);
+  try {
+    const jest = await exited(spawn(join(ROOT, 'node_modules', '.bin', 'jest'), [], { cwd: ROOT, stdio: 'inherit' }));
+    if (jest !== 0) return jest;
+    if ((await synthDone) !== 0) {
+      process.stderr.write(`cdk synth failed:\n${readFileSync(synthLog, 'utf8')}\n`);
+      return 1;
+    }
+    return await exited(
+      spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), [join(__dirname, 'run-artifact-suites.ts')], {
+        cwd: ROOT,
+        stdio: 'inherit',
+        env: { ...process.env, LAMBDA_ARTIFACTS: dir },
+      }),
+    );
+  } finally {
+    if (synth.exitCode === null) process.kill(-synth.pid!, 'SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(synthLog, { force: true });
+  }
+}
+
+main().then((status) => process.exit(status));
