@@ -3,6 +3,7 @@ import { startEventPipeline } from './event-pipeline';
 export interface BackgroundContext {
   dynamodbEndpoint: string;
   tableName: string;
+  dataDir: string;
 }
 
 /** Starts a long-running local twin of some AWS machinery; resolves to its stop function. */

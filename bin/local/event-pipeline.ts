@@ -5,7 +5,7 @@ import { logger } from '../../shared/observability/logger';
 import { LOCAL_WEBHOOK_SETTINGS, loadWebhookSettings, type WebhookSettings } from '../../shared/webhooks/settings';
 import { createLocalDeliveryQueue, createLocalWebhookService } from './delivery-queue';
 import { startStreamPublisher } from './stream-publisher';
-import type { ShardCheckpoint } from './table-stream';
+import { mappingCheckpoints } from './table-stream';
 
 /** How long an event's fan-out may keep failing (the table unreachable) before it is skipped. */
 const FAN_OUT_PATIENCE_MS = 5 * 60_000;
@@ -13,6 +13,8 @@ const FAN_OUT_PATIENCE_MS = 5 * 60_000;
 export interface EventPipelineOptions {
   dynamodbEndpoint: string;
   tableName: string;
+  /** Where the stream reader keeps its place (`:memory:`: nowhere; a restart reads the stream from its start, deliveries deduplicating). */
+  dataDir: string;
   /** Default: LOCAL_WEBHOOK_SETTINGS overridden by the WEBHOOK_* environment variables. */
   settings?: WebhookSettings;
   sender?: WebhookSender;
@@ -63,7 +65,7 @@ export async function startEventPipeline(options: EventPipelineOptions): Promise
   const publisher = startStreamPublisher({
     endpoint: options.dynamodbEndpoint,
     tableName: options.tableName,
-    db,
+    checkpoints: mappingCheckpoints(options.dataDir, `${options.tableName}#outbox`),
     pollIntervalMs: options.pollIntervalMs,
     rollCredits: creditRollingFor({ db, tableName: options.tableName, now: () => new Date() }),
     publish: async (events) => {
@@ -89,14 +91,12 @@ export async function startEventPipeline(options: EventPipelineOptions): Promise
  */
 export function startCreditRolling(options: Pick<EventPipelineOptions, 'dynamodbEndpoint' | 'tableName'>): EventPipeline {
   const db = createDocumentClient({ endpoint: options.dynamodbEndpoint });
-  const places = new Map<string, ShardCheckpoint>();
   const publisher = startStreamPublisher({
     endpoint: options.dynamodbEndpoint,
     tableName: options.tableName,
-    db,
     rollCredits: creditRollingFor({ db, tableName: options.tableName, now: () => new Date() }),
     publish: async () => {},
-    checkpoints: { load: async (shardId) => places.get(shardId), save: async (shardId, checkpoint) => void places.set(shardId, checkpoint) },
+    checkpoints: mappingCheckpoints(':memory:', 'credits'),
   });
   return {
     async stop() {

@@ -106,7 +106,7 @@ async function sourceFunctions(options: LocalStackOptions, acquirer: LocalAcquir
     loadHandler: sourceRoutes(options.maxWorkersPerFunction, options.routeTimeoutSeconds),
     async startBackground() {
       stoppers.push(startMinuteJobs(options));
-      for (const start of backgroundTasks) stoppers.push(await start({ dynamodbEndpoint: options.dynamodbEndpoint, tableName: options.tableName }));
+      for (const start of backgroundTasks) stoppers.push(await start({ dynamodbEndpoint: options.dynamodbEndpoint, tableName: options.tableName, dataDir: options.dataDir }));
       stoppers.push(await startNotificationMapping({ endpoint: options.dynamodbEndpoint, tableName: options.tableName, dataDir: options.dataDir }));
     },
     async startCreditRolling() {

@@ -1,31 +1,27 @@
-import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import * as keys from '../../shared/db/keys';
 import type { PublishedEvent } from '../../shared/domain/webhook-delivery';
 import { isPendingCredit, pendingCreditOf } from '../../shared/db/pending-credit-records';
 import type { CreditRoller } from '../../shared/outbox-handler';
-import { isoMillis } from '../../shared/time';
 import { isPublishable, publishedEventOf, type StreamRecordLike } from '../../shared/webhooks/stream-records';
 import { startTableStreamReader, type CheckpointStore } from './table-stream';
 
 export interface StreamPublisherOptions {
   endpoint: string;
   tableName: string;
-  db: DynamoDBDocumentClient;
   /** Where events go (locally: fan-out into the delivery queue). Throwing retries the same records. */
   publish(events: PublishedEvent[]): Promise<void>;
   /** Pending credits into their balances (the same use case as in AWS); credits it answers unrolled are read again. */
   rollCredits: CreditRoller;
   /** Pause when the stream had nothing new. */
   pollIntervalMs?: number;
-  /** Where it keeps its place; default: the table's checkpoint items, shared with the next start. */
-  checkpoints?: CheckpointStore;
+  /** Where it keeps its place (`mappingCheckpoints`: the data folder's file, shared with the next start, or memory). */
+  checkpoints: CheckpointStore;
 }
 
 /**
  * The outbox processor's local twin: reads DynamoDB Local's table stream, rolls each page's
  * pending credits into their balances, hands its outbox events and replay requests to `publish`,
- * and only then writes the shard's
- * checkpoint (keys.streamCheckpoint). Stopped or crashed between a commit and its publish, it
+ * and only then saves the shard's
+ * checkpoint. Stopped or crashed between a commit and its publish, it
  * resumes after the checkpoint and publishes the event then; stopped after a publish but before
  * the checkpoint, it publishes it again, which deliveries deduplicate.
  *
@@ -38,22 +34,7 @@ export function startStreamPublisher(options: StreamPublisherOptions): { stop():
     endpoint: options.endpoint,
     tableName: options.tableName,
     pollIntervalMs: options.pollIntervalMs,
-    checkpoints: options.checkpoints ?? {
-      async load(shardId) {
-        const item = (
-          await options.db.send(new GetCommand({ TableName: options.tableName, Key: keys.streamCheckpoint(shardId), ConsistentRead: true }))
-        ).Item;
-        return item ? { sequenceNumber: item.sequenceNumber, closed: item.closed === true } : undefined;
-      },
-      async save(shardId, checkpoint) {
-        await options.db.send(
-          new PutCommand({
-            TableName: options.tableName,
-            Item: { ...keys.streamCheckpoint(shardId), entity: 'stream_checkpoint', ...checkpoint, updatedAt: isoMillis() },
-          }),
-        );
-      },
-    },
+    checkpoints: options.checkpoints,
     async handle(records) {
       const credits = (records as StreamRecordLike[]).filter(isPendingCredit).map(pendingCreditOf);
       if (credits.length > 0 && (await options.rollCredits(credits)).length > 0) throw new Error('pending credits not rolled into their balance');

@@ -1,4 +1,6 @@
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import {
   DescribeStreamCommand,
   DynamoDBStreamsClient,
@@ -20,6 +22,19 @@ export interface ShardCheckpoint {
 export interface CheckpointStore {
   load(shardId: string): Promise<ShardCheckpoint | undefined>;
   save(shardId: string, checkpoint: ShardCheckpoint): Promise<void>;
+}
+
+/** Where a stream reader (a mapping's stand-in, the local outbox processor) keeps its place: a JSON file in the data folder, or memory. */
+export function mappingCheckpoints(dataDir: string, mapping: string): CheckpointStore {
+  const file = dataDir === ':memory:' ? undefined : resolve(dataDir, 'stream-checkpoints.json');
+  const memory: Record<string, ShardCheckpoint> = file && existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  return {
+    load: async (shardId) => memory[`${mapping}#${shardId}`],
+    async save(shardId, checkpoint) {
+      memory[`${mapping}#${shardId}`] = checkpoint;
+      if (file) writeFileSync(file, JSON.stringify({ ...(existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {}), ...memory }));
+    },
+  };
 }
 
 export interface TableStreamReaderOptions {

@@ -1,10 +1,10 @@
 import { acceptChargeback as acceptChargebackOperation } from '../../shared/api/chargebacks';
 import { chargebackResource } from '../../shared/domain/chargebacks';
 import { idempotentApiHandler } from '../../shared/http/idempotent-api';
-import { acceptServices } from '../../shared/services/chargeback-answers';
+import { acceptPorts } from '../../shared/services/chargeback-answers';
 import { acceptChargeback } from '../../shared/use-cases/chargeback-answers';
 
-const deps = acceptServices();
+const deps = acceptPorts();
 
 /** POST /v1/chargebacks/{id}/accept */
 export const handler = idempotentApiHandler(acceptChargebackOperation, async ({ principal, path, urls }) => ({

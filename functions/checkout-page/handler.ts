@@ -1,4 +1,4 @@
-import { checkoutOpeningServices } from '../../shared/services/checkout';
+import { checkoutOpeningPorts } from '../../shared/services/checkout';
 import { checkoutErrorPage, checkoutPage, deniedPage } from '../../shared/checkout/pages';
 import { CLIENT_KEY_COOKIE, clientKeyCookie, isClientKey, newClientKey } from '../../shared/checkout/session';
 import { cookiesOf } from '../../shared/http/cookies';
@@ -6,7 +6,7 @@ import { acceptsHtml, pageHandler } from '../../shared/http/page';
 import { CheckoutDeniedError, checkoutPreview, merchantOf, openCheckout } from '../../shared/use-cases/checkout';
 import { hostedPaymentPage } from '../../shared/use-cases/live-checkout';
 
-const deps = checkoutOpeningServices();
+const deps = checkoutOpeningPorts();
 
 /**
  * GET /checkout/{id}: the customer's checkout page (public); in live mode it opens the

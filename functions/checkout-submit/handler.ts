@@ -1,4 +1,4 @@
-import { checkoutServices } from '../../shared/services/checkout';
+import { checkoutPorts } from '../../shared/services/checkout';
 import * as z from '../../shared/zod';
 import { readCustomerDetails } from '../../shared/checkout/form';
 import { TEST_OUTCOMES, checkoutErrorPage, checkoutPage, outcomePage } from '../../shared/checkout/pages';
@@ -10,7 +10,7 @@ import { parseWith } from '../../shared/http/validation';
 import { customerCheckout, endCustomerCheckout, merchantOf } from '../../shared/use-cases/checkout';
 import { continueToAcquirer } from '../../shared/use-cases/live-checkout';
 
-const deps = checkoutServices();
+const deps = checkoutPorts();
 
 const submission = z.object({ payment_id: z.string(), outcome: z.enum(TEST_OUTCOMES) });
 

@@ -1,10 +1,10 @@
-import { paymentLinkServices } from '../../shared/services/payment-links';
+import { paymentLinkPorts } from '../../shared/services/payment-links';
 import { checkoutErrorPage, outcomePage, processingPage, thankYouPage } from '../../shared/checkout/pages';
 import { NotFoundError } from '../../shared/errors';
 import { pageHandler } from '../../shared/http/page';
 import { merchantOf } from '../../shared/use-cases/checkout';
 
-const deps = paymentLinkServices();
+const deps = paymentLinkPorts();
 
 /**
  * GET /checkout/{id}/thank-you?payment_id=…: the built-in page after a successful payment. A

@@ -1,10 +1,10 @@
 import { createDisputeDocument as createDisputeDocumentOperation } from '../../shared/api/chargebacks';
 import { disputeDocumentResource } from '../../shared/domain/dispute-documents';
 import { idempotentApiHandler } from '../../shared/http/idempotent-api';
-import { documentUploadServices } from '../../shared/services/chargeback-answers';
+import { documentUploadPorts } from '../../shared/services/chargeback-answers';
 import { createDisputeDocument } from '../../shared/use-cases/chargeback-answers';
 
-const deps = documentUploadServices();
+const deps = documentUploadPorts();
 
 /** POST /v1/chargebacks/{id}/documents: the document and its presigned upload. */
 export const handler = idempotentApiHandler(createDisputeDocumentOperation, async ({ principal, path, body }) => {

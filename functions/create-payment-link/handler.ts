@@ -1,10 +1,10 @@
-import { paymentLinkServices } from '../../shared/services/payment-links';
+import { paymentLinkPorts } from '../../shared/services/payment-links';
 import { createPaymentLink as createPaymentLinkOperation } from '../../shared/api/payment-links';
 import { type CreatePaymentLinkBody } from '../../shared/domain/payment-links';
 import { idempotentApiHandler } from '../../shared/http/idempotent-api';
 import { createPaymentLink } from '../../shared/use-cases/payment-links';
 
-const deps = paymentLinkServices();
+const deps = paymentLinkPorts();
 
 /** POST /v1/payment_links */
 export const handler = idempotentApiHandler(createPaymentLinkOperation, async ({ principal, body, urls }) => ({

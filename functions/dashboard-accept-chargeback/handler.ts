@@ -1,12 +1,12 @@
-import { dashboardFormServices } from '../../shared/services/dashboard';
-import { acceptServices } from '../../shared/services/chargeback-answers';
+import { dashboardFormPorts } from '../../shared/services/dashboard';
+import { acceptPorts } from '../../shared/services/chargeback-answers';
 import { dashboardAcceptChargeback } from '../../shared/api/pages';
 import { dashboardForm } from '../../shared/dashboard/http';
 import { chargebackPagePath } from '../../shared/dashboard/tables';
 import { acceptChargeback } from '../../shared/use-cases/chargeback-answers';
 
-const ports = dashboardFormServices();
-const deps = acceptServices();
+const ports = dashboardFormPorts();
+const deps = acceptPorts();
 
 /**
  * POST /dashboard/chargebacks/{id}/accept: `POST /v1/chargebacks/{id}/accept` from the

@@ -1,11 +1,11 @@
-import { dashboardFormServices } from '../../shared/services/dashboard';
+import { dashboardFormPorts } from '../../shared/services/dashboard';
 import { refundMovePorts } from '../../shared/services/refunds';
 import { dashboardCancelRefund } from '../../shared/api/pages';
 import { dashboardForm } from '../../shared/dashboard/http';
 import { refundPagePath } from '../../shared/dashboard/tables';
 import { cancelRefund } from '../../shared/use-cases/refunds';
 
-const ports = dashboardFormServices();
+const ports = dashboardFormPorts();
 const moves = refundMovePorts();
 
 /**

@@ -1,5 +1,5 @@
 import { dashboardSessionServices } from '../../shared/services/dashboard';
-import { documentUploadServices } from '../../shared/services/chargeback-answers';
+import { documentUploadPorts } from '../../shared/services/chargeback-answers';
 import { dashboardCreateDisputeDocument } from '../../shared/api/pages';
 import { disputeDocumentResource } from '../../shared/domain/dispute-documents';
 import { documentBody } from '../../shared/dashboard/chargebacks';
@@ -7,7 +7,7 @@ import { dashboardScriptRequest } from '../../shared/dashboard/http';
 import { createDisputeDocument } from '../../shared/use-cases/chargeback-answers';
 
 const sessions = dashboardSessionServices();
-const deps = documentUploadServices();
+const deps = documentUploadPorts();
 
 /**
  * POST /dashboard/chargebacks/{id}/documents: `POST /v1/chargebacks/{id}/documents` for the

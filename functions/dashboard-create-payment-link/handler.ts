@@ -1,5 +1,5 @@
-import { dashboardFormServices } from '../../shared/services/dashboard';
-import { paymentLinkServices } from '../../shared/services/payment-links';
+import { dashboardFormPorts } from '../../shared/services/dashboard';
+import { paymentLinkPorts } from '../../shared/services/payment-links';
 import { dashboardCreatePaymentLink } from '../../shared/api/pages';
 import { type CreatePaymentLinkBody } from '../../shared/domain/payment-links';
 import { checkbox, defined, optionalInteger, optionalText, optionalUtcDatetime } from '../../shared/dashboard/forms';
@@ -7,8 +7,8 @@ import { dashboardForm } from '../../shared/dashboard/http';
 import { linkPagePath } from '../../shared/dashboard/tables';
 import { createPaymentLink } from '../../shared/use-cases/payment-links';
 
-const ports = dashboardFormServices();
-const paymentLinks = paymentLinkServices();
+const ports = dashboardFormPorts();
+const paymentLinks = paymentLinkPorts();
 
 /** POST /dashboard/payment-links: `POST /v1/payment_links` from the create form; 303 to the new link's page, or back to the form with the refusal. */
 export const handler = dashboardForm(ports, dashboardCreatePaymentLink, {

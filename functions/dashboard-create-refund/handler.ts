@@ -1,4 +1,4 @@
-import { dashboardFormServices } from '../../shared/services/dashboard';
+import { dashboardFormPorts } from '../../shared/services/dashboard';
 import { refundCreationPorts } from '../../shared/services/refunds';
 import { dashboardCreateRefund } from '../../shared/api/pages';
 import { REFUND_CURRENCY } from '../../shared/domain/refunds';
@@ -7,7 +7,7 @@ import { dashboardForm } from '../../shared/dashboard/http';
 import { paymentPagePath, refundPagePath } from '../../shared/dashboard/tables';
 import { createRefund } from '../../shared/use-cases/refunds';
 
-const ports = dashboardFormServices();
+const ports = dashboardFormPorts();
 const creation = refundCreationPorts();
 
 /**

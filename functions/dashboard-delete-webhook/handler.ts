@@ -1,11 +1,11 @@
-import { dashboardFormServices } from '../../shared/services/dashboard';
+import { dashboardFormPorts } from '../../shared/services/dashboard';
 import { webhookEndpointServices } from '../../shared/services/webhook-endpoints';
 import { dashboardDeleteWebhook } from '../../shared/api/pages';
 import { dashboardForm } from '../../shared/dashboard/http';
 import { webhookPagePath } from '../../shared/dashboard/tables';
 import { WEBHOOKS_NOTICE } from '../../shared/dashboard/webhooks';
 
-const ports = dashboardFormServices();
+const ports = dashboardFormPorts();
 const endpoints = webhookEndpointServices();
 
 /**

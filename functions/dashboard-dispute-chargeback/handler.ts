@@ -1,13 +1,13 @@
-import { dashboardFormServices } from '../../shared/services/dashboard';
-import { disputeServices } from '../../shared/services/chargeback-answers';
+import { dashboardFormPorts } from '../../shared/services/dashboard';
+import { disputePorts } from '../../shared/services/chargeback-answers';
 import { dashboardDisputeChargeback } from '../../shared/api/pages';
 import { disputeBody } from '../../shared/dashboard/chargebacks';
 import { dashboardForm } from '../../shared/dashboard/http';
 import { chargebackPagePath } from '../../shared/dashboard/tables';
 import { disputeChargeback } from '../../shared/use-cases/chargeback-answers';
 
-const ports = dashboardFormServices();
-const deps = disputeServices();
+const ports = dashboardFormPorts();
+const deps = disputePorts();
 
 /**
  * POST /dashboard/chargebacks/{id}/dispute: `POST /v1/chargebacks/{id}/dispute` from the

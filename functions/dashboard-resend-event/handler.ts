@@ -1,4 +1,4 @@
-import { dashboardFormServices } from '../../shared/services/dashboard';
+import { dashboardFormPorts } from '../../shared/services/dashboard';
 import { eventServices } from '../../shared/services/events';
 import { dashboardResendEvent } from '../../shared/api/pages';
 import { defined, optionalText } from '../../shared/dashboard/forms';
@@ -6,7 +6,7 @@ import { dashboardForm } from '../../shared/dashboard/http';
 import { eventPagePath, webhookPagePath } from '../../shared/dashboard/tables';
 import { isId } from '../../shared/ids';
 
-const ports = dashboardFormServices();
+const ports = dashboardFormPorts();
 const events = eventServices();
 
 /** A resend to one endpoint comes from that endpoint's page (`subscription_id`); one to every target from the event's. */

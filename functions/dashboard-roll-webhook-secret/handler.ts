@@ -1,11 +1,11 @@
-import { dashboardFormServices } from '../../shared/services/dashboard';
+import { dashboardFormPorts } from '../../shared/services/dashboard';
 import { webhookEndpointServices } from '../../shared/services/webhook-endpoints';
 import { dashboardRollWebhookSecret } from '../../shared/api/pages';
 import { defined, optionalInteger } from '../../shared/dashboard/forms';
 import { dashboardForm } from '../../shared/dashboard/http';
 import { webhookPagePath } from '../../shared/dashboard/tables';
 
-const ports = dashboardFormServices();
+const ports = dashboardFormPorts();
 const endpoints = webhookEndpointServices();
 
 /**

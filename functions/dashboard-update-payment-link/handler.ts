@@ -1,13 +1,13 @@
-import { dashboardFormServices } from '../../shared/services/dashboard';
-import { paymentLinkServices } from '../../shared/services/payment-links';
+import { dashboardFormPorts } from '../../shared/services/dashboard';
+import { paymentLinkPorts } from '../../shared/services/payment-links';
 import { dashboardUpdatePaymentLink } from '../../shared/api/pages';
 import { optionalInteger, optionalUtcDatetime } from '../../shared/dashboard/forms';
 import { dashboardForm } from '../../shared/dashboard/http';
 import { linkPagePath } from '../../shared/dashboard/tables';
 import { updatePaymentLink } from '../../shared/use-cases/payment-links';
 
-const ports = dashboardFormServices();
-const paymentLinks = paymentLinkServices();
+const ports = dashboardFormPorts();
+const paymentLinks = paymentLinkPorts();
 
 /** The status form (deactivate, reactivate) sends only `status`; the edit form the three editable fields. */
 const isStatusForm = (fields: Record<string, string>) => 'status' in fields;

@@ -1,11 +1,11 @@
-import { dashboardFormServices } from '../../shared/services/dashboard';
+import { dashboardFormPorts } from '../../shared/services/dashboard';
 import { webhookEndpointServices } from '../../shared/services/webhook-endpoints';
 import { dashboardUpdateWebhook } from '../../shared/api/pages';
 import { lines, optionalText } from '../../shared/dashboard/forms';
 import { dashboardForm } from '../../shared/dashboard/http';
 import { webhookPagePath } from '../../shared/dashboard/tables';
 
-const ports = dashboardFormServices();
+const ports = dashboardFormPorts();
 const endpoints = webhookEndpointServices();
 
 /** The status form (disable, enable) sends only `status`; the edit form the URL, the patterns and the description. */

@@ -1,10 +1,10 @@
 import { disputeChargeback as disputeChargebackOperation } from '../../shared/api/chargebacks';
 import { chargebackResource } from '../../shared/domain/chargebacks';
 import { idempotentApiHandler } from '../../shared/http/idempotent-api';
-import { disputeServices } from '../../shared/services/chargeback-answers';
+import { disputePorts } from '../../shared/services/chargeback-answers';
 import { disputeChargeback } from '../../shared/use-cases/chargeback-answers';
 
-const deps = disputeServices();
+const deps = disputePorts();
 
 /** POST /v1/chargebacks/{id}/dispute */
 export const handler = idempotentApiHandler(disputeChargebackOperation, async ({ principal, path, body, urls }) => ({

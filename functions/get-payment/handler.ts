@@ -1,10 +1,10 @@
-import { paymentServices } from '../../shared/services/payments';
+import { paymentRepository } from '../../shared/services/payments';
 import { getPayment } from '../../shared/api/payments';
 import { paymentResource } from '../../shared/domain/payments';
 import { requireOwned } from '../../shared/domain/scope';
 import { apiHandler } from '../../shared/http/api';
 
-const payments = paymentServices();
+const payments = paymentRepository();
 
 /** GET /v1/payments/{id} */
 export const handler = apiHandler(

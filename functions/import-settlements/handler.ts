@@ -1,9 +1,9 @@
-import { settlementServices } from '../../shared/services/settlements';
+import { settlementRepository } from '../../shared/services/settlements';
 import { importSettlements } from '../../shared/domain/settlement-import';
 import { logger } from '../../shared/observability/logger';
 import { observed } from '../../shared/observability/middleware';
 
-const settlements = settlementServices();
+const settlements = settlementRepository();
 
 /**
  * The acquirer's settlement feed: invoked with the same document `ops settlement import` reads,

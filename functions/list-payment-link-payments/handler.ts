@@ -1,4 +1,4 @@
-import { paymentLinkServices } from '../../shared/services/payment-links';
+import { paymentLinkPorts } from '../../shared/services/payment-links';
 import { listPaymentLinkPayments } from '../../shared/api/payment-links';
 import { linkPaymentPage } from '../../shared/domain/payments';
 import { isId } from '../../shared/ids';
@@ -6,7 +6,7 @@ import { apiHandler } from '../../shared/http/api';
 import { pageRequest } from '../../shared/pagination';
 import { listLinkPayments } from '../../shared/use-cases/payment-links';
 
-const deps = paymentLinkServices();
+const deps = paymentLinkPorts();
 
 /** GET /v1/payment_links/{id}/payments */
 export const handler = apiHandler(

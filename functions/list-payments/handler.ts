@@ -1,11 +1,11 @@
-import { paymentServices } from '../../shared/services/payments';
+import { paymentRepository } from '../../shared/services/payments';
 import { listPayments } from '../../shared/api/payments';
 import { paymentPage } from '../../shared/domain/payments';
 import { isId } from '../../shared/ids';
 import { apiHandler } from '../../shared/http/api';
 import { pageRequest } from '../../shared/pagination';
 
-const payments = paymentServices();
+const payments = paymentRepository();
 
 /** GET /v1/payments */
 export const handler = apiHandler(listPayments, async ({ principal, query, urls }) => {

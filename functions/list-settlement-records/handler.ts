@@ -1,11 +1,11 @@
-import { settlementServices } from '../../shared/services/settlements';
+import { settlementRepository } from '../../shared/services/settlements';
 import { listSettlementRecords } from '../../shared/api/settlements';
 import { isRecordId, recordPage } from '../../shared/domain/settlements';
 import { requireOwned } from '../../shared/domain/scope';
 import { apiHandler } from '../../shared/http/api';
 import { pageRequest } from '../../shared/pagination';
 
-const settlements = settlementServices();
+const settlements = settlementRepository();
 
 /** GET /v1/settlements/{code}/records: newest first by transaction time, optional `type`. */
 export const handler = apiHandler(

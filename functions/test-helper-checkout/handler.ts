@@ -1,4 +1,4 @@
-import { checkoutServices } from '../../shared/services/checkout';
+import { checkoutPorts } from '../../shared/services/checkout';
 import { testHelperCheckout } from '../../shared/api/payment-links';
 import { newClientKey } from '../../shared/checkout/session';
 import { paymentResource } from '../../shared/domain/payments';
@@ -6,7 +6,7 @@ import { idempotentApiHandler } from '../../shared/http/idempotent-api';
 import { checkoutAtOnce } from '../../shared/use-cases/checkout';
 import { getPaymentLink } from '../../shared/use-cases/payment-links';
 
-const deps = checkoutServices();
+const deps = checkoutPorts();
 
 /**
  * POST /v1/test_helpers/payment_links/{id}/checkout: the checkout page's code path without a

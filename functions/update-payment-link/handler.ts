@@ -1,9 +1,9 @@
-import { paymentLinkServices } from '../../shared/services/payment-links';
+import { paymentLinkPorts } from '../../shared/services/payment-links';
 import { updatePaymentLink as updatePaymentLinkOperation } from '../../shared/api/payment-links';
 import { idempotentApiHandler } from '../../shared/http/idempotent-api';
 import { updatePaymentLink } from '../../shared/use-cases/payment-links';
 
-const deps = paymentLinkServices();
+const deps = paymentLinkPorts();
 
 /** POST /v1/payment_links/{id} (partial update) */
 export const handler = idempotentApiHandler(

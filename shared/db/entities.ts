@@ -365,8 +365,6 @@ export const idempotencyEntity = defineEntity<{ state: 'in_flight'; leaseUntil: 
   values: (_claim, { keyId, idempotencyKey }) => ({ key: keyId, idempotency_key: idempotencyKey }),
 });
 
-export const streamCheckpointEntity = defineEntity({ name: 'stream_checkpoint', label: 'Stream checkpoint', key: { pk: 'STREAM#{shard}', sk: 'CHECKPOINT' } });
-
 /** A dashboard sign-in, by the SHA-256 of its cookie's random id (the id itself is never stored). */
 export const dashboardSessionEntity = defineEntity<DashboardSession, { sessionIdHash: string }>({
   name: 'dashboard_session',
@@ -430,7 +428,6 @@ export const entities = [
   webhookSubscriptionEntity,
   webhookSubscriptionCountEntity,
   idempotencyEntity,
-  streamCheckpointEntity,
   dashboardSessionEntity,
   deliveryEntity,
   eventResendEntity,

@@ -34,7 +34,6 @@ import {
   settlementCodeEntity,
   settlementEntity,
   settlementRecordEntity,
-  streamCheckpointEntity,
   userEntity,
   webhookSubscriptionCountEntity,
   webhookSubscriptionEntity,
@@ -139,7 +138,6 @@ export const webhookRetrySortKey = (due: string, eventId: string, deliveryKey: s
 export const webhookDeadLetters = /* @__PURE__ */ (() => render(deadLetterEntity.definition.key.pk, {}))();
 
 export const idempotency = (keyId: string, idempotencyKey: string) => idempotencyEntity.key({ key: keyId, idempotency_key: idempotencyKey });
-export const streamCheckpoint = (shardId: string) => streamCheckpointEntity.key({ shard: shardId });
 export const dashboardSession = (sessionIdHash: string) => dashboardSessionEntity.key({ hash: sessionIdHash });
 
 export const acquirerNotification = (id: string) => acquirerNotificationEntity.key({ notification: id });

@@ -21,20 +21,20 @@ const documentStore = /* @__PURE__ */ once(() => s3DocumentStore(documentBucket(
 export const documentUploadOriginService = /* @__PURE__ */ onceAsync(() => documentUploadOrigin(documentBucket()));
 
 /** What creating an evidence document uses: the chargeback read, the documents, the store. A module apart, so its bundle holds no move. */
-export const documentUploadServices = /* @__PURE__ */ once(() => {
+export const documentUploadPorts = /* @__PURE__ */ once(() => {
   const { db, tableName, now } = processWiring();
   return { chargebacks: createChargebackRepository(db, tableName), documents: createDisputeDocumentRepository(db, tableName), store: documentStore(), now };
 });
 
 /** What accepting uses: the chargeback and its move; in live mode the acquirer, and the acceptor's account there. */
-export const acceptServices = /* @__PURE__ */ once(() => {
+export const acceptPorts = /* @__PURE__ */ once(() => {
   const { chargebacks, transition } = chargebackServices();
   const { db, tableName, now } = processWiring();
   return { chargebacks, transition, acquirer: disputeAcquirer, acquirerName: ACQUIRER_NAME, acceptors: createAcceptorLookup(db, tableName), now };
 });
 
 /** What disputing uses: what accepting does, and the documents and their store. */
-export const disputeServices = /* @__PURE__ */ once(() => {
+export const disputePorts = /* @__PURE__ */ once(() => {
   const { db, tableName } = processWiring();
-  return { ...acceptServices(), documents: createDisputeDocumentRepository(db, tableName), store: documentStore() };
+  return { ...acceptPorts(), documents: createDisputeDocumentRepository(db, tableName), store: documentStore() };
 });

@@ -14,12 +14,12 @@ export function checkoutFor(wiring: Wiring) {
   return (urls: PublicUrls = configuredUrls()): CheckoutDeps => ({ ...paymentLinks(urls), checkout });
 }
 
-export const checkoutServices = /* @__PURE__ */ once(() => checkoutFor(processWiring()));
+export const checkoutPorts = /* @__PURE__ */ once(() => checkoutFor(processWiring()));
 /**
  * The checkout page's (GET): anonymous visitors open new payments within the link's bound; in live mode it opens the
  * acquirer's hosted payment page too.
  */
-export const checkoutOpeningServices = /* @__PURE__ */ once(() => {
+export const checkoutOpeningPorts = /* @__PURE__ */ once(() => {
   const wiring = processWiring();
   const checkout = checkoutFor(wiring);
   const newPayments = createRateLimiter(wiring.db, wiring.tableName);

@@ -27,7 +27,7 @@ export const dashboardSessionServices = /* @__PURE__ */ port(({ db, tableName, n
 );
 
 /** Every form's function: the sessions, and the idempotency records its one-time nonce keys (shared/dashboard/http.ts `dashboardForm`). */
-export const dashboardFormServices = /* @__PURE__ */ once(() => ({ sessions: dashboardSessionServices(), idempotency: idempotencyStore() }));
+export const dashboardFormPorts = /* @__PURE__ */ once(() => ({ sessions: dashboardSessionServices(), idempotency: idempotencyStore() }));
 
 export const linkPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ links: createPaymentLinkRepository(db, tableName) }));
 export const paymentPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ payments: createPaymentRepository(db, tableName) }));

@@ -13,6 +13,10 @@ import { refundsFor } from './refunds';
  * refunds one accessor per set of ports, because a bundle keeps what its handler's imports
  * reach (docs/decisions.md 28). `createServices` wires, for a table of its own, the areas that
  * ops, the local stack and tests drive without a request.
+ *
+ * One vocabulary: `…Ports()` hands over the ports a use case takes, `…Services()` use cases bound
+ * to their ports, an adapter's own noun (`paymentRepository()`, `authenticator()`) one adapter,
+ * and `…For(wiring)` any of these for a wiring of the caller's own.
  */
 
 /** The areas that ops, the local stack and tests drive without a request, wired to one table. */

@@ -13,4 +13,4 @@ export function paymentLinksFor({ db, tableName, now }: Wiring) {
   return (urls: PublicUrls = configuredUrls()): PaymentLinkDeps => ({ links, payments, directory, urls, now });
 }
 
-export const paymentLinkServices = /* @__PURE__ */ once(() => paymentLinksFor(processWiring()));
+export const paymentLinkPorts = /* @__PURE__ */ once(() => paymentLinksFor(processWiring()));

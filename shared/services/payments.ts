@@ -1,4 +1,4 @@
 import { createPaymentRepository } from '../db/payment-repository';
 import { once, processWiring } from './wiring';
 
-export const paymentServices = /* @__PURE__ */ once(() => createPaymentRepository(processWiring().db, processWiring().tableName));
+export const paymentRepository = /* @__PURE__ */ once(() => createPaymentRepository(processWiring().db, processWiring().tableName));

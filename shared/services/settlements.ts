@@ -1,4 +1,4 @@
 import { createSettlementRepository } from '../db/settlement-repository';
 import { once, processWiring } from './wiring';
 
-export const settlementServices = /* @__PURE__ */ once(() => createSettlementRepository(processWiring().db, processWiring().tableName));
+export const settlementRepository = /* @__PURE__ */ once(() => createSettlementRepository(processWiring().db, processWiring().tableName));

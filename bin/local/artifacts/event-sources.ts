@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { AWS_LIMITS, minimumVisibilityTimeoutSeconds } from '../../../shared/aws-limits';
 import { logger } from '../../../shared/observability/logger';
 import { chunks } from '../../../shared/webhooks/retry-batches';
-import { startTableStreamReader, type CheckpointStore, type ShardCheckpoint, type StreamRecord } from '../table-stream';
+import { startTableStreamReader, type CheckpointStore, type StreamRecord } from '../table-stream';
 import type { AccessPolicies } from './iam';
 import { eventPattern } from './patterns';
 import type { LocalQueue } from './sqs';
@@ -41,19 +39,6 @@ function mappingSettings(name: string, properties: Record<string, unknown>, queu
     bisectBatchOnFunctionError: properties.BisectBatchOnFunctionError === true,
     maximumRecordAgeSeconds: Number(properties.MaximumRecordAgeInSeconds ?? -1),
     onFailure,
-  };
-}
-
-/** Stream mapping checkpoints: a JSON file in the data folder, or memory. */
-export function mappingCheckpoints(dataDir: string, mapping: string): CheckpointStore {
-  const file = dataDir === ':memory:' ? undefined : resolve(dataDir, 'artifact-stream-checkpoints.json');
-  const memory: Record<string, ShardCheckpoint> = file && existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
-  return {
-    load: async (shardId) => memory[`${mapping}#${shardId}`],
-    async save(shardId, checkpoint) {
-      memory[`${mapping}#${shardId}`] = checkpoint;
-      if (file) writeFileSync(file, JSON.stringify({ ...(existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {}), ...memory }));
-    },
   };
 }
 

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { testInProcess } from '../../support/mode';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { paymentItem } from '../../../shared/db/payment-repository';
@@ -250,7 +253,9 @@ describe('local pipeline: restarts lose nothing', () => {
   let stack: TestStack;
   let merchant: Merchant;
   let receiver: WebhookReceiver;
-  const pipeline = () => startEventPipeline({ dynamodbEndpoint: process.env.DYNAMODB_ENDPOINT!, tableName: stack.tableName, settings: FAST });
+  // Where the stream reader keeps its place across the restarts, as `npm start`'s data folder.
+  const dataDir = mkdtempSync(join(tmpdir(), 'pipeline-restarts-'));
+  const pipeline = () => startEventPipeline({ dynamodbEndpoint: process.env.DYNAMODB_ENDPOINT!, tableName: stack.tableName, dataDir, settings: FAST });
 
   beforeAll(async () => {
     stack = await startTestStack();
@@ -261,6 +266,7 @@ describe('local pipeline: restarts lose nothing', () => {
   afterAll(async () => {
     await receiver.close();
     await stack.stop();
+    rmSync(dataDir, { recursive: true, force: true });
   });
 
   test('publisher stopped between commit and publish: the event is delivered after the restart, earlier ones not again', async () => {
@@ -291,6 +297,7 @@ describe('local pipeline: restarts lose nothing', () => {
     const first = await startEventPipeline({
       dynamodbEndpoint: process.env.DYNAMODB_ENDPOINT!,
       tableName: stack.tableName,
+      dataDir,
       settings: { ...FAST, policy: { scheduleMs: [400], jitter: 0 } },
     });
     const event = linkEvent(merchant, 'transactions.payment_link.checkout.denied');
