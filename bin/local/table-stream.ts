@@ -27,12 +27,14 @@ export interface CheckpointStore {
 /** Where a stream reader (a mapping's stand-in, the local outbox processor) keeps its place: a JSON file in the data folder, or memory. */
 export function mappingCheckpoints(dataDir: string, mapping: string): CheckpointStore {
   const file = dataDir === ':memory:' ? undefined : resolve(dataDir, 'stream-checkpoints.json');
-  const memory: Record<string, ShardCheckpoint> = file && existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  const saved = (): Record<string, ShardCheckpoint> => (file && existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {});
+  // Only this reader's places: the file is shared, and another reader's in memory would go stale.
+  const memory = Object.fromEntries(Object.entries(saved()).filter(([key]) => key.startsWith(`${mapping}#`)));
   return {
     load: async (shardId) => memory[`${mapping}#${shardId}`],
     async save(shardId, checkpoint) {
       memory[`${mapping}#${shardId}`] = checkpoint;
-      if (file) writeFileSync(file, JSON.stringify({ ...(existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {}), ...memory }));
+      if (file) writeFileSync(file, JSON.stringify({ ...saved(), ...memory }));
     },
   };
 }
