@@ -1,13 +1,13 @@
 import { refundCreationPorts } from '../../shared/services/refunds';
 import { createRefund as createRefundOperation } from '../../shared/api/refunds';
 import { refundResource } from '../../shared/domain/refunds';
-import { idempotentApiHandler } from '../../shared/http/idempotent-api';
+import { apiHandler } from '../../shared/http/api';
 import { createRefund } from '../../shared/use-cases/refunds';
 
 const ports = refundCreationPorts();
 
 /** POST /v1/payments/{id}/refunds */
-export const handler = idempotentApiHandler(
+export const handler = apiHandler(
   createRefundOperation,
   async ({ principal, path, body, urls }) => {
     const refund = await createRefund(ports, principal, path.id, body, urls);

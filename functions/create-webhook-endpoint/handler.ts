@@ -1,12 +1,12 @@
 import { createWebhookEndpoint } from '../../shared/api/webhook-endpoints';
 import { withSecret } from '../../shared/domain/webhook-endpoints';
-import { idempotentApiHandler } from '../../shared/http/idempotent-api';
+import { apiHandler } from '../../shared/http/api';
 import { webhookEndpointServices } from '../../shared/services/webhook-endpoints';
 
 const endpoints = webhookEndpointServices();
 
 /** POST /v1/webhook_endpoints: the one answer, with a roll's, that shows the secret. */
-export const handler = idempotentApiHandler(createWebhookEndpoint, async ({ principal, body }) => ({
+export const handler = apiHandler(createWebhookEndpoint, async ({ principal, body }) => ({
   status: 201,
   body: withSecret(await endpoints.create(principal, body)),
 }));

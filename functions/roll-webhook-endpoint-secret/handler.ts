@@ -1,12 +1,12 @@
 import { rollWebhookEndpointSecret } from '../../shared/api/webhook-endpoints';
 import { withSecret } from '../../shared/domain/webhook-endpoints';
-import { idempotentApiHandler } from '../../shared/http/idempotent-api';
+import { apiHandler } from '../../shared/http/api';
 import { webhookEndpointServices } from '../../shared/services/webhook-endpoints';
 
 const endpoints = webhookEndpointServices();
 
 /** POST /v1/webhook_endpoints/{id}/roll_secret: the new secret, shown in this answer only. */
-export const handler = idempotentApiHandler(rollWebhookEndpointSecret, async ({ principal, path, body }) => ({
+export const handler = apiHandler(rollWebhookEndpointSecret, async ({ principal, path, body }) => ({
   status: 200,
   body: withSecret(await endpoints.rollSecret(principal, path.id, body)),
 }));

@@ -2,7 +2,7 @@ import { checkoutPorts } from '../../shared/services/checkout';
 import { testHelperCheckout } from '../../shared/api/payment-links';
 import { newClientKey } from '../../shared/checkout/session';
 import { paymentResource } from '../../shared/domain/payments';
-import { idempotentApiHandler } from '../../shared/http/idempotent-api';
+import { apiHandler } from '../../shared/http/api';
 import { checkoutAtOnce } from '../../shared/use-cases/checkout';
 import { getPaymentLink } from '../../shared/use-cases/payment-links';
 
@@ -12,7 +12,7 @@ const deps = checkoutPorts();
  * POST /v1/test_helpers/payment_links/{id}/checkout: the checkout page's code path without a
  * browser. 201 with the payment; 409 envelope with `reason` when the link denies checkout.
  */
-export const handler = idempotentApiHandler(
+export const handler = apiHandler(
   testHelperCheckout,
   async ({ principal, path, body, urls, deadline }) => {
     const context = deps(urls);

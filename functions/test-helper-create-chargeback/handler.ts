@@ -2,12 +2,12 @@ import { chargebackServices } from '../../shared/services/chargebacks';
 import { testHelperCreateChargeback } from '../../shared/api/chargebacks';
 import { chargebackResource } from '../../shared/domain/chargebacks';
 import { requireOwned } from '../../shared/domain/scope';
-import { idempotentApiHandler } from '../../shared/http/idempotent-api';
+import { apiHandler } from '../../shared/http/api';
 
 const useCases = chargebackServices();
 
 /** POST /v1/test_helpers/payments/{id}/chargebacks: a bank reversal of a paid test payment (201). */
-export const handler = idempotentApiHandler(
+export const handler = apiHandler(
   testHelperCreateChargeback,
   async ({ principal, path, body, urls }) => {
     const payment = requireOwned(await useCases.payments.get(path.id), principal);

@@ -2,12 +2,12 @@ import { refundMovePorts } from '../../shared/services/refunds';
 import { testHelperRefundTransition } from '../../shared/api/refunds';
 import { refundResource } from '../../shared/domain/refunds';
 import { moveRefundAsTold } from '../../shared/use-cases/refunds';
-import { idempotentApiHandler } from '../../shared/http/idempotent-api';
+import { apiHandler } from '../../shared/http/api';
 
 const ports = refundMovePorts();
 
 /** POST /v1/test_helpers/refunds/{id}/transitions (test keys only). */
-export const handler = idempotentApiHandler(
+export const handler = apiHandler(
   testHelperRefundTransition,
   async ({ principal, path, body, urls }) => ({
     status: 200,

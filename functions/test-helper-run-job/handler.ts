@@ -1,13 +1,13 @@
 import { testModeJobServices } from '../../shared/services/jobs';
 import { testHelperRunJob } from '../../shared/api/jobs';
 import { NotFoundError } from '../../shared/errors';
-import { idempotentApiHandler } from '../../shared/http/idempotent-api';
+import { apiHandler } from '../../shared/http/api';
 import { findJob, jobRunResource } from '../../shared/jobs';
 
 const jobs = testModeJobServices();
 
 /** POST /v1/test_helpers/jobs/{name}: runs one minute job now (test keys only). */
-export const handler = idempotentApiHandler(
+export const handler = apiHandler(
   testHelperRunJob,
   async ({ principal, path }) => {
     const job = findJob(jobs, path.name);

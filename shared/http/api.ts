@@ -2,8 +2,10 @@ import type * as z from '../zod';
 import type { Principal } from '../auth/principal';
 import { ANY_KEY, type ApiOperation, type Auth } from '../api/operation';
 import { NotFoundError } from '../errors';
-import { authenticator } from '../services/auth';
-import type { ApiEvent, ApiResponse } from './response';
+import { authenticator, idempotencyStore } from '../services/auth';
+import { IDEMPOTENCY_HEADER } from './idempotency-headers';
+import { runIdempotently } from './idempotency';
+import { urlsFor, type ApiEvent, type ApiResponse } from './response';
 import { operationHandler, type ApiRequest, type RunOnce } from './operation-handler';
 
 /** The caller's key, with the operation's scope; a key of the other mode finds no such route (404). */
@@ -13,11 +15,21 @@ async function authenticate(event: ApiEvent, auth: Exclude<Auth, 'public'>): Pro
   return principal;
 }
 
-/** The handler of an operation that takes an API key (shared/http/operation-handler.ts); a POST's is `idempotentApiHandler`. */
+/** With an Idempotency-Key, at most once per API key and key (shared/http/idempotency.ts); without one, as it comes. */
+const runOnce: RunOnce = (principal, event, execute) => {
+  const key = event.headers?.[IDEMPOTENCY_HEADER];
+  if (!principal || key === undefined) return execute();
+  return runIdempotently(idempotencyStore(), principal.keyId, key, event, urlsFor(event).docs, execute);
+};
+
+/**
+ * The handler of an operation that takes an API key (shared/http/operation-handler.ts): the key
+ * checked against the operation's scope and mode and, for a POST, its Idempotency-Key, as the
+ * declaration says.
+ */
 export function apiHandler<P extends z.ZodMiniObject, Q extends z.ZodMiniObject, B extends z.ZodMiniType>(
   operation: ApiOperation<P, Q, B>,
   run: (request: ApiRequest<z.infer<P>, z.infer<Q>, z.infer<B>>) => Promise<ApiResponse>,
-  runOnce?: RunOnce,
 ) {
-  return operationHandler(operation, run, { authenticate, runOnce });
+  return operationHandler(operation, run, { authenticate, runOnce: operation.method === 'POST' ? runOnce : undefined });
 }

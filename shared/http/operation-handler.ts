@@ -25,10 +25,7 @@ export interface ApiRequest<P, Q, B> {
   deadline: number;
 }
 
-/**
- * Runs a POST's use case at most once per Idempotency-Key. Given by `idempotentApiHandler`
- * (shared/http/idempotent-api.ts), so a read's bundle carries none of it.
- */
+/** Runs a POST's use case at most once per Idempotency-Key: given by `apiHandler` (shared/http/api.ts) for a POST. */
 export type RunOnce = (principal: Principal | undefined, event: ApiEvent, execute: () => Promise<ApiResult>) => Promise<ApiResult>;
 
 /** The caller's key checked against the operation's auth. Given by `apiHandler` (shared/http/api.ts), so a public operation's bundle carries no key store. */
@@ -51,10 +48,11 @@ export const errorEnvelope = (): MiddlewareObj<ApiEvent, ApiResult> => ({
 /**
  * Builds an API Gateway handler for a declared operation: error envelope, authentication with
  * the operation's scope and mode, then input parsing with its schemas, then the use case (at
- * most once per Idempotency-Key on POST, through `runOnce`). Every `/v1` handler is one of
- * `apiHandler`, `idempotentApiHandler` or `publicApiHandler` over this function, so each
- * cross-cutting rule lives here once. A handler built without what its operation needs (a key
- * check, idempotency on POST) fails at its cold start, never silently without it.
+ * most once per Idempotency-Key on POST, through `runOnce`). Every `/v1` handler is `apiHandler`
+ * (a keyed operation, its POSTs idempotent) or `publicApiHandler` (no key, so its bundle carries
+ * no key store and no DynamoDB client) over this function, so each cross-cutting rule lives here
+ * once. A handler built without what its operation needs (a key check, idempotency on POST)
+ * fails at its cold start, never silently without it.
  */
 export function operationHandler<P extends z.ZodMiniObject, Q extends z.ZodMiniObject, B extends z.ZodMiniType>(
   operation: ApiOperation<P, Q, B>,
@@ -63,7 +61,7 @@ export function operationHandler<P extends z.ZodMiniObject, Q extends z.ZodMiniO
 ) {
   const { auth } = operation;
   const { authenticate, runOnce } = edge;
-  if (operation.method === 'POST' && !runOnce) throw new Error(`POST ${operation.path} takes an Idempotency-Key: build its handler with idempotentApiHandler`);
+  if (operation.method === 'POST' && !runOnce) throw new Error(`POST ${operation.path} takes an Idempotency-Key: build its handler with apiHandler`);
   if (auth !== 'public' && !authenticate) throw new Error(`${operation.method} ${operation.path} takes an API key: build its handler with apiHandler`);
   if (auth === 'public' && authenticate) throw new Error(`${operation.method} ${operation.path} is public: build its handler with publicApiHandler, without a key store`);
   return middy<ApiEvent, ApiResult, Error, Context>()

@@ -3,9 +3,8 @@ import { loadConfig, publicUrls, type PublicUrls, type ServiceConfig } from '../
 
 /*
  * What every HTTP function shares, the API's and the pages': the event and result shapes, the
- * request's public URLs and the response mapping. Apart from shared/http/api.ts (authentication)
- * and shared/http/idempotent-api.ts (idempotency), which bring the table's adapters: a page
- * bundles none of them.
+ * request's public URLs and the response mapping. Apart from shared/http/api.ts (authentication
+ * and idempotency), which brings the table's adapters: a page bundles none of it.
  */
 
 export type ApiEvent = APIGatewayProxyEventV2;

@@ -4,15 +4,14 @@ import { apiOperations } from '../../../shared/api';
 import { createPaymentLink, getPaymentLink } from '../../../shared/api/payment-links';
 import { getOpenApi } from '../../../shared/api/reference';
 import { apiHandler } from '../../../shared/http/api';
-import { idempotentApiHandler } from '../../../shared/http/idempotent-api';
-import { publicApiHandler } from '../../../shared/http/operation-handler';
+import { operationHandler, publicApiHandler } from '../../../shared/http/operation-handler';
 
 const noop = async () => ({ status: 200, body: {} });
 
 describe('Function: the operation handlers', () => {
-  test('a POST built without idempotency fails at its cold start; a read needs none', () => {
-    expect(() => apiHandler(createPaymentLink, noop)).toThrow(/idempotentApiHandler/);
-    expect(() => idempotentApiHandler(createPaymentLink, noop)).not.toThrow();
+  test('a POST built without idempotency fails at its cold start; apiHandler gives a POST its idempotency, a read needs none', () => {
+    expect(() => operationHandler(createPaymentLink, noop, { authenticate: async () => ({}) as never })).toThrow(/apiHandler/);
+    expect(() => apiHandler(createPaymentLink, noop)).not.toThrow();
     expect(() => apiHandler(getPaymentLink, noop)).not.toThrow();
   });
 
@@ -22,11 +21,11 @@ describe('Function: the operation handlers', () => {
     expect(() => publicApiHandler(getOpenApi, noop)).not.toThrow();
   });
 
-  test("every POST operation's handler is an idempotentApiHandler, every public one a publicApiHandler", () => {
+  test("every keyed operation's handler is an apiHandler, every public one a publicApiHandler", () => {
     for (const operation of apiOperations) {
       const source = readFileSync(join(__dirname, '../../../functions', operation.handler, 'handler.ts'), 'utf8');
-      const builder = /\b(idempotentApiHandler|publicApiHandler|apiHandler)\(/.exec(source)?.[1];
-      const expected = operation.auth === 'public' ? 'publicApiHandler' : operation.method === 'POST' ? 'idempotentApiHandler' : 'apiHandler';
+      const builder = /\b(publicApiHandler|apiHandler)\(/.exec(source)?.[1];
+      const expected = operation.auth === 'public' ? 'publicApiHandler' : 'apiHandler';
       expect([operation.handler, builder]).toEqual([operation.handler, expected]);
     }
   });
