@@ -1,5 +1,5 @@
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
   DescribeStreamCommand,
@@ -34,7 +34,10 @@ export function mappingCheckpoints(dataDir: string, mapping: string): Checkpoint
     load: async (shardId) => memory[`${mapping}#${shardId}`],
     async save(shardId, checkpoint) {
       memory[`${mapping}#${shardId}`] = checkpoint;
-      if (file) writeFileSync(file, JSON.stringify({ ...saved(), ...memory }));
+      if (!file) return;
+      // Whole or not at all: a stop in the middle of a write must not leave a file the next start cannot read.
+      writeFileSync(`${file}.next`, JSON.stringify({ ...saved(), ...memory }));
+      renameSync(`${file}.next`, file);
     },
   };
 }

@@ -61,7 +61,7 @@ export function operationHandler<P extends z.ZodMiniObject, Q extends z.ZodMiniO
 ) {
   const { auth } = operation;
   const { authenticate, runOnce } = edge;
-  if (operation.method === 'POST' && !runOnce) throw new Error(`POST ${operation.path} takes an Idempotency-Key: build its handler with apiHandler`);
+  if (operation.method === 'POST' && !runOnce) throw new Error(`POST ${operation.path} takes an Idempotency-Key, which only apiHandler gives (a keyed operation; a public POST has no key to tie it to)`);
   if (auth !== 'public' && !authenticate) throw new Error(`${operation.method} ${operation.path} takes an API key: build its handler with apiHandler`);
   if (auth === 'public' && authenticate) throw new Error(`${operation.method} ${operation.path} is public: build its handler with publicApiHandler, without a key store`);
   return middy<ApiEvent, ApiResult, Error, Context>()

@@ -5,24 +5,46 @@ import { join } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
 
+/** A child's exit status: its code, 1 when a signal ended it or it could not start. */
 const exited = (child: ChildProcess): Promise<number> =>
-  new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
+  new Promise((resolve) => {
+    child.on('error', () => resolve(1));
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
 
 /**
  * `npm test` after its checks: every suite in source mode, then the HTTP suites against the
  * bundles (`test/support/run-artifact-suites.ts`). The one `cdk synth` those need starts first,
  * niced, so that esbuild takes the cores the source-mode suites leave idle (they wait on DynamoDB
- * Local and the network about a third of the time) instead of running alone after them.
+ * Local and the network about a quarter of the time) instead of running alone after them.
  */
 async function main(): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'artifacts-'));
-  const synthLog = join(dir, '..', `${dir.split('/').pop()}.synth.log`);
+  const synthLog = `${dir}.synth.log`;
+  // Its own process group, so that stopping it stops esbuild too.
   const synth = spawn('nice', ['-n', '10', 'npx', 'cdk', 'synth', '--quiet', '--output', dir], {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', openSync(synthLog, 'w')],
     detached: true,
   });
   const synthDone = exited(synth);
+  const cleanUp = () => {
+    if (synth.exitCode === null && synth.signalCode === null) {
+      try {
+        process.kill(-synth.pid!, 'SIGKILL');
+      } catch {
+        // The group ended on its own meanwhile.
+      }
+    }
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(synthLog, { force: true });
+  };
+  for (const [signal, status] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+    process.on(signal, () => {
+      cleanUp();
+      process.exit(status);
+    });
+  }
   try {
     const jest = await exited(spawn(join(ROOT, 'node_modules', '.bin', 'jest'), [], { cwd: ROOT, stdio: 'inherit' }));
     if (jest !== 0) return jest;
@@ -38,10 +60,14 @@ async function main(): Promise<number> {
       }),
     );
   } finally {
-    if (synth.exitCode === null) process.kill(-synth.pid!, 'SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
-    rmSync(synthLog, { force: true });
+    cleanUp();
   }
 }
 
-main().then((status) => process.exit(status));
+main().then(
+  (status) => process.exit(status),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
