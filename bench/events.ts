@@ -5,7 +5,10 @@
  *   (default 8), each in its own TransactWriteItems with a payment, like a real state change;
  *   events per second from the first commit to the last delivery;
  * - latency: BENCH_LATENCY_EVENTS events (default 50) one at a time, each committed once the
- *   previous one was delivered; the delay from commit to delivery, p50/p99.
+ *   previous one was delivered; the delay from commit to delivery, p50/p99;
+ * - latency under load: BENCH_EVENT_RATE events a second (default 50) for BENCH_RATE_SECONDS
+ *   (default 10), each committed at its time whatever the pipeline does; the delay from commit to
+ *   delivery, p50/p99/max (issue 28's goal: p99 ≤ 2 s at 50 events a second).
  * Bounded (every wait has a deadline); a short warm-up first. Prints one JSON object.
  */
 import '../shared/quiet-sdk';
@@ -19,13 +22,15 @@ import { newEvent } from '../shared/events';
 import { outboxPut } from '../shared/db/outbox';
 import { newId } from '../shared/ids';
 import { startLocalStack } from '../bin/local/stack';
-import { isoMillis } from '../shared/time';
+import { isoMillis, sleep } from '../shared/time';
 import { startWebhookReceiver } from '../test/support/webhook-receiver';
 import { freePort } from '../bin/local/free-port';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 500);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const LATENCY_EVENTS = Number(process.env.BENCH_LATENCY_EVENTS ?? 50);
+const RATE = Number(process.env.BENCH_EVENT_RATE ?? 50);
+const RATE_SECONDS = Number(process.env.BENCH_RATE_SECONDS ?? 10);
 const WARM_UP_EVENTS = 20;
 const DEADLINE_MS = 180_000;
 
@@ -90,6 +95,25 @@ async function main() {
     }
     delays.sort((a, b) => a - b);
 
+    // Latency under load: commits on a fixed schedule, RATE a second.
+    const paced: Promise<string>[] = [];
+    const paceStart = Date.now();
+    for (let n = 0; n < RATE * RATE_SECONDS; n++) {
+      await sleep(Math.max(0, paceStart + (n * 1000) / RATE - Date.now()));
+      paced.push(commit());
+    }
+    const pacedIds = await Promise.all(paced);
+    const committedRate = (pacedIds.length / (Date.now() - paceStart)) * 1000;
+    await receiver.waitFor(
+      () => {
+        const deliveredIds = new Set(receiver.delivered().map((request) => request.envelope.id));
+        return pacedIds.every((id) => deliveredIds.has(id));
+      },
+      `${pacedIds.length} deliveries at ${RATE}/s`,
+      DEADLINE_MS,
+    );
+    const pacedDelays = pacedIds.map(delayOf).sort((a, b) => a - b);
+
     const result = {
       bench: 'events',
       events: EVENTS,
@@ -97,6 +121,11 @@ async function main() {
       commits_per_second: Math.round((EVENTS / committedIn) * 1000),
       events_per_second: Math.round((EVENTS / (lastDelivery - started)) * 1000),
       commit_to_delivery_ms: { samples: delays.length, p50: percentile(delays, 50), p99: percentile(delays, 99) },
+      at_rate: {
+        events_per_second: Math.round(committedRate),
+        samples: pacedDelays.length,
+        commit_to_delivery_ms: { p50: percentile(pacedDelays, 50), p99: percentile(pacedDelays, 99), max: pacedDelays.at(-1) },
+      },
       duplicates: receiver.requests.length - new Set(receiver.requests.map((request) => request.envelope.id)).size,
     };
     process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -234,9 +234,9 @@ async function main(): Promise<string[]> {
       `| raw: ${HOT_PAYERS} payers, ${WORKERS} at once, on 1 item | ${perSecond(floor).toFixed(1)} | ${floor.paid} | ${answers(floor)} | ${(floor.slowestMs / 1000).toFixed(1)} s |`,
       '',
       `Every credit in its balance (= the sum of its ledger) ${one.creditedAfterMs} ms after the one-organization sale's last answer, ${many.creditedAfterMs} ms after the twenty organizations'.`,
-      // What this machine's whole checkout path carries with no item shared (each payer on a link and balance of its own organization's),
-      // beside the raw item: the ceiling of the hot link's ratio here, whatever its contention costs.
-      `The checkout path uncontended (${LINKS} organizations) carries ${perSecond(many).toFixed(1)} paid/s: ${(perSecond(many) / perSecond(floor)).toFixed(2)}× the raw item's rate, the most the hot link could reach here; the hot link is ${(perSecond(hotSale) / perSecond(many)).toFixed(2)}× of it.`,
+      // What this machine's whole checkout path carries with no item shared (each payer on a link and balance of its own organization's):
+      // at that rate the hot sale's payers, each answered once, set the most the hot link could be paid per second here.
+      `The checkout path uncontended (${LINKS} organizations) answers ${perSecond(many).toFixed(1)} payers/s; at that rate the hot sale's ${HOT_PAYERS} payers would take ${(HOT_PAYERS / perSecond(many)).toFixed(1)} s: a ceiling of ${((perSecond(many) * HOT_LIMIT) / HOT_PAYERS).toFixed(1)} paid/s here (${((perSecond(many) * HOT_LIMIT) / HOT_PAYERS / perSecond(floor)).toFixed(2)}× raw), of which the hot link reached ${(perSecond(hotSale) / ((perSecond(many) * HOT_LIMIT) / HOT_PAYERS)).toFixed(2)}.`,
       `Function timeout ${timeoutMs / 1000} s; the checkout's slowest invocation ${(slowestInvocation / 1000).toFixed(1)} s (a payer's "slowest request" adds its wait for one of ${WORKERS} local environments). The functions' logs: ${logDir}.`,
       JSON.stringify(result),
     ];
