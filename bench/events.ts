@@ -1,6 +1,7 @@
 /**
  * `npm run bench:events`: the local event pipeline (commit → table stream → fan-out → signed
- * POST → receiver on 127.0.0.1), on the local stack with its own in-memory DynamoDB Local.
+ * POST → receiver on 127.0.0.1), on the local stack with its own in-memory DynamoDB Local
+ * (source mode; artifact mode's stand-ins with LAMBDA_ARTIFACTS set to a `cdk synth -o` folder).
  * - throughput: BENCH_EVENTS events (default 500) committed BENCH_CONCURRENCY at a time
  *   (default 8), each in its own TransactWriteItems with a payment, like a real state change;
  *   events per second from the first commit to the last delivery;
@@ -12,6 +13,9 @@
  * Bounded (every wait has a deadline); a short warm-up first. Prints one JSON object.
  */
 import '../shared/quiet-sdk';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { runWhenMain } from './script';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../shared/db/client';
@@ -40,7 +44,19 @@ async function main() {
   process.env.LOG_LEVEL ??= 'ERROR';
   const dynamodbEndpoint = process.env.DYNAMODB_ENDPOINT ?? `http://127.0.0.1:${await freePort()}`;
   const tableName = `bench-events-${Date.now()}`;
-  const stack = await startLocalStack({ port: 0, dynamodbEndpoint, tableName, dataDir: ':memory:', background: true });
+  // LAMBDA_ARTIFACTS (a `cdk synth -o` folder): the pipeline as deployed, through artifact mode's stand-ins.
+  const artifacts = process.env.LAMBDA_ARTIFACTS;
+  const stack = await startLocalStack({
+    port: 0,
+    dynamodbEndpoint,
+    tableName,
+    dataDir: ':memory:',
+    background: true,
+    artifacts,
+    // The functions' lines to a file each, as to their log groups, not into the bench's output.
+    logDir: artifacts ? mkdtempSync(join(tmpdir(), 'bench-events-logs-')) : undefined,
+    maxWorkersPerFunction: process.env.LAMBDA_MAX_WORKERS ? Number(process.env.LAMBDA_MAX_WORKERS) : undefined,
+  });
   const receiver = await startWebhookReceiver();
   try {
     const db = createDocumentClient({ endpoint: dynamodbEndpoint });
