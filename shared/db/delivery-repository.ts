@@ -63,6 +63,23 @@ const dueSortKey = (task: DeliveryTask, dueAt: number) => keys.webhookRetrySortK
  * `durationMs`, `error` (absent on success); a 2xx status is a success.
  */
 export function createDeliveryRepository(db: DynamoDBDocumentClient, tableName: string) {
+  /** One Query of a GSI1 partition, newest first, at most `limit` items; with `projected`, only those attributes (names to attributes). */
+  async function newestOnGsi1(partition: string, limit: number, projected?: Record<string, string>) {
+    const result = await db.send(
+      new QueryCommand({
+        TableName: tableName,
+        IndexName: INDEXES.gsi1.name,
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': INDEXES.gsi1.pk, ...projected },
+        ExpressionAttributeValues: { ':pk': partition },
+        ...(projected ? { ProjectionExpression: Object.keys(projected).join(', ') } : {}),
+        ScanIndexForward: false,
+        Limit: limit,
+      }),
+    );
+    return result.Items ?? [];
+  }
+
   async function attemptsOfEvent(eventId: string, eventType: string): Promise<DeliveryAttempt[]> {
     const result = await db.send(
       new QueryCommand({
@@ -278,21 +295,8 @@ export function createDeliveryRepository(db: DynamoDBDocumentClient, tableName: 
 
     /** The dashboard (DeliveryLog): the scope's most recent attempts, read as described above. */
     async recentDeliveries(principal: Principal, limit: number) {
-      const events = await db.send(
-        new QueryCommand({
-          TableName: tableName,
-          IndexName: INDEXES.gsi1.name,
-          KeyConditionExpression: '#pk = :pk',
-          ExpressionAttributeNames: { '#pk': INDEXES.gsi1.pk, '#id': INDEXES.gsi1.sk, '#type': 'type' },
-          ExpressionAttributeValues: { ':pk': keys.eventList(scopeOf(principal.orgId, principal.mode)) },
-          ProjectionExpression: '#id, #type',
-          ScanIndexForward: false,
-          Limit: DELIVERY_EVENT_WINDOW,
-        }),
-      );
-      const attempts = await Promise.all(
-        (events.Items ?? []).map((event) => attemptsOfEvent(String(event[INDEXES.gsi1.sk]), String(event.type ?? ''))),
-      );
+      const events = await newestOnGsi1(keys.eventList(scopeOf(principal.orgId, principal.mode)), DELIVERY_EVENT_WINDOW, { '#id': INDEXES.gsi1.sk, '#type': 'type' });
+      const attempts = await Promise.all(events.map((event) => attemptsOfEvent(String(event[INDEXES.gsi1.sk]), String(event.type ?? ''))));
       return newestAttemptsFirst(attempts.flat()).slice(0, limit);
     },
 
@@ -300,18 +304,7 @@ export function createDeliveryRepository(db: DynamoDBDocumentClient, tableName: 
 
     /** One Query of the endpoint's attempts (GSI1 `WHK#{whk}#DLV`, in time order), newest first. */
     async attemptsOfEndpoint(endpointId: string, limit: number) {
-      const result = await db.send(
-        new QueryCommand({
-          TableName: tableName,
-          IndexName: INDEXES.gsi1.name,
-          KeyConditionExpression: '#pk = :pk',
-          ExpressionAttributeNames: { '#pk': INDEXES.gsi1.pk },
-          ExpressionAttributeValues: { ':pk': keys.subscriptionAttempts(endpointId) },
-          ScanIndexForward: false,
-          Limit: limit,
-        }),
-      );
-      return attemptsIn(result.Items);
+      return attemptsIn(await newestOnGsi1(keys.subscriptionAttempts(endpointId), limit));
     },
 
     /**
