@@ -34,7 +34,7 @@ const balanceKey = (ref: BalanceRef) => keys.balance(scopeOf(ref.orgId, ref.mode
 export const PENDING_CREDIT = 'pendingCredit';
 
 /** The ledger entry of a movement, put once: an entry is never written over. `pending`: not in the balance yet. */
-function ledgerEntryPut(tableName: string, ref: BalanceRef, movement: BalanceMovement, pending = false): TransactAction {
+function ledgerEntryPut(tableName: string, ref: BalanceRef, movement: BalanceMovement, pending?: { shardedLinkId?: string }): TransactAction {
   const entry: BalanceTransaction = {
     id: newId('balanceTransaction'),
     orgId: ref.orgId,
@@ -48,7 +48,7 @@ function ledgerEntryPut(tableName: string, ref: BalanceRef, movement: BalanceMov
   return {
     Put: {
       TableName: tableName,
-      Item: { ...balanceTransactionEntity.item(entry), ...(pending ? { [PENDING_CREDIT]: true } : {}) },
+      Item: { ...balanceTransactionEntity.item(entry), ...(pending ? { [PENDING_CREDIT]: true, ...pending } : {}) },
       ...IF_NEW,
     },
   };
@@ -67,16 +67,19 @@ export function balanceChange(tableName: string, ref: BalanceRef, movement: Bala
  * A paid payment's credit: its ledger entry alone, marked pending. No item that every payment of
  * the organization writes is in the paid transaction, so payers on different links never contend
  * (product-decisions §15); `rollCredits` adds the amount to the balance shortly after.
+ * `shardedLinkId`: the link when the payment counted on one of its shards, whose count for the
+ * lists the outbox processor refreshes with the roll (payment-link-repository.ts).
  */
-export function pendingCreditPut(tableName: string, ref: BalanceRef, movement: BalanceMovement): TransactAction {
-  return ledgerEntryPut(tableName, ref, movement, true);
+export function pendingCreditPut(tableName: string, ref: BalanceRef, movement: BalanceMovement, shardedLinkId?: string): TransactAction {
+  return ledgerEntryPut(tableName, ref, movement, shardedLinkId ? { shardedLinkId } : {});
 }
 
-/** A credit waiting to be rolled into its balance: its ledger entry's id and amount. */
+/** A credit waiting to be rolled into its balance: its ledger entry's id and amount, and the link whose shard counted its payment. */
 export interface PendingCredit {
   id: string;
   ref: BalanceRef;
   amountMinor: number;
+  shardedLinkId?: string;
 }
 
 /** With the balance's Update, a transaction's 100 actions (DynamoDB's limit). */

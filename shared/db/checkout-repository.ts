@@ -1,17 +1,18 @@
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { balanceOf, paymentMovement } from '../domain/balance';
-import { StaleLinkError, type PaymentLink, type VersionedLink } from '../domain/payment-links';
+import { countsOnShards, itemPaidCount, PAID_SHARDS, StaleLinkError, type PaymentLink, type VersionedLink } from '../domain/payment-links';
 import { PaymentNotOpenError, type CaptureStatus, type Payment } from '../domain/payments';
 import { type OutboxEvent } from '../events';
 import { balanceChange, pendingCreditPut } from './balance';
 import { cancellationReasons } from './conditional';
 import { queryDuePage } from './due';
 import { stripKeys } from './entity';
-import { checkoutSessionEntity, OPEN_PAYMENT_SHARDS, paymentLinkEntity } from './entities';
+import { checkoutSessionEntity, OPEN_PAYMENT_SHARDS, paymentLinkEntity, paymentLinkPaidShardEntity } from './entities';
 import * as keys from './keys';
 import { transactWithEvents, transactWithEventsOnce, type TransactAction } from './outbox';
 import { isTransactionConflict } from './transaction-conflict';
 import { paymentCreateAction, paymentOutcomeAction } from './payment-repository';
+import { linkItemRecord, readPaymentLink } from './payment-link-repository';
 import { INDEXES } from './table';
 
 /**
@@ -54,10 +55,31 @@ function paidCountUpdate(tableName: string, read: VersionedLink, next: PaymentLi
         ':paidAt': paidAt,
         ':one': 1,
         ':firstPaidAt': next.firstPaidAt,
-        ...(read.paymentsLimit !== null ? { ':readLimit': read.paymentsLimit, ':readCount': read.paidCount } : {}),
+        ...(read.paymentsLimit !== null ? { ':readLimit': read.paymentsLimit, ':readCount': itemPaidCount(read) } : {}),
         ...(inactivates ? { ':nextStatus': next.status, ':statusList': paymentLinkEntity.partition('gsi2', paymentLinkEntity.definition.values!(next as VersionedLink, undefined)) } : {}),
       },
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    },
+  };
+}
+
+/**
+ * An unlimited link's paid payment counted on one of its shards, picked at random (the link
+ * item is not written, so its payers do not contend on it). The shard must still be open and of
+ * the generation read: a writer that changed how the link can be paid closed it first, and a
+ * payer that read the link before must read it again (and may find it limited, inactive or
+ * expired). A shard never written yet is created.
+ */
+function paidShardUpdate(tableName: string, read: VersionedLink, paidAt: string): TransactAction {
+  const { generation } = read.shards!;
+  return {
+    Update: {
+      TableName: tableName,
+      Key: keys.paymentLinkPaidShard(read.id, Math.floor(Math.random() * PAID_SHARDS)),
+      UpdateExpression: 'SET #paidCount = if_not_exists(#paidCount, :zero) + :one, #firstPaidAt = if_not_exists(#firstPaidAt, :paidAt), #lastPaidAt = :paidAt, #entity = :entity',
+      ConditionExpression: `attribute_not_exists(#closed) AND ${generation === 0 ? 'attribute_not_exists(#generation)' : '#generation = :generation'}`,
+      ExpressionAttributeNames: { '#paidCount': 'paidCount', '#firstPaidAt': 'firstPaidAt', '#lastPaidAt': 'lastPaidAt', '#entity': 'entity', '#closed': 'closed', '#generation': 'generation' },
+      ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':paidAt': paidAt, ':entity': paymentLinkPaidShardEntity.definition.name, ...(generation === 0 ? {} : { ':generation': generation }) },
     },
   };
 }
@@ -89,13 +111,19 @@ export function createCheckoutRepository(db: DynamoDBDocumentClient, tableName: 
      * payer's loop retries its rounds (checkout.ts).
      */
     async recordPaid(read: VersionedLink, next: PaymentLink, paid: Payment, events: OutboxEvent[], also: TransactAction[] = []): Promise<void> {
+      const onShard = countsOnShards(read);
       try {
-        const credit = pendingCreditPut(tableName, balanceOf(paid), paymentMovement(paid.id, paid.amountMinor));
-        await transactWithEventsOnce(db, tableName, [paidCountUpdate(tableName, read, next, paid.paidAt!), paymentOutcomeAction(tableName, paid), credit, ...also], events);
+        const credit = pendingCreditPut(tableName, balanceOf(paid), paymentMovement(paid.id, paid.amountMinor), onShard ? paid.paymentLinkId : undefined);
+        const counted = onShard ? paidShardUpdate(tableName, read, paid.paidAt!) : paidCountUpdate(tableName, read, next, paid.paidAt!);
+        await transactWithEventsOnce(db, tableName, [counted, paymentOutcomeAction(tableName, paid), credit, ...also], events);
       } catch (error) {
         if (isTransactionConflict(error)) throw new StaleLinkError(undefined);
         const reasons = cancellationReasons(error);
-        if (reasons?.[0]?.code === 'ConditionalCheckFailed') throw new StaleLinkError(stripKeys<VersionedLink>(reasons[0].item));
+        if (reasons?.[0]?.code === 'ConditionalCheckFailed') {
+          // The link item as it was tells all when its shards held nothing (a limited link's never do); else the link is read again.
+          const item = linkItemRecord(reasons[0].item);
+          throw new StaleLinkError(onShard || read.shards?.paid.paidCount || !item ? await readPaymentLink(db, tableName, read.id) : { ...item, shards: read.shards });
+        }
         if (reasons?.[1]?.code === 'ConditionalCheckFailed') throw new PaymentNotOpenError();
         throw error;
       }

@@ -4,7 +4,7 @@ import type { BalanceTransaction } from '../domain/balance';
 import { reminderDueAt, type Chargeback, type FeedIdentity } from '../domain/chargebacks';
 import type { DashboardSession } from '../domain/dashboard';
 import type { DisputeDocument } from '../domain/dispute-documents';
-import type { VersionedLink } from '../domain/payment-links';
+import type { PaidShard, VersionedLink } from '../domain/payment-links';
 import { lastActivityOf, type Payment } from '../domain/payments';
 import type { Refund } from '../domain/refunds';
 import type { Settlement } from '../domain/settlements';
@@ -71,6 +71,22 @@ export const paymentLinkEntity = defineEntity<VersionedLink>({
     due: { pk: 'DUE#PL_EXPIRY', sk: '{expires_at}#{pl}', when: (link) => link.status === 'active' && link.expiresAt !== null },
   },
   values: (link) => ({ pl: link.id, scope: scoped(link), status: link.status, expires_at: link.expiresAt ?? '' }),
+});
+
+/** A shard's number as its sort key writes it: two digits, so that the shards sort in order. */
+export const paidShardNumber = (shard: number) => String(shard).padStart(2, '0');
+
+/**
+ * One of an unlimited link's PAID_SHARDS paid counters (`{shard}`: `00`–`15`), in the link's
+ * partition so that one Query reads the link with them; a shard is written by a paid payment
+ * (created by the first) and closed, folded and reopened by the writers that change how the
+ * link can be paid (docs/architecture.md, Capacity).
+ */
+export const paymentLinkPaidShardEntity = defineEntity<PaidShard, { pl: string; shard: number }>({
+  name: 'payment_link_paid_shard',
+  label: 'Payment link paid shard',
+  key: { pk: 'PL#{pl}', sk: 'PAID#{shard}' },
+  values: (_shard, { pl, shard }) => ({ pl, shard: paidShardNumber(shard) }),
 });
 
 /** The still-open payment of one customer (client_key cookie) on one link. */
@@ -412,6 +428,7 @@ export const entities = [
   userEntity,
   apiKeyEntity,
   paymentLinkEntity,
+  paymentLinkPaidShardEntity,
   checkoutSessionEntity,
   paymentEntity,
   refundEntity,

@@ -29,6 +29,8 @@ import {
   organizationEntity,
   paymentEntity,
   paymentLinkEntity,
+  paymentLinkPaidShardEntity,
+  paidShardNumber,
   refundDue,
   refundEntity,
   settlementCodeEntity,
@@ -53,6 +55,7 @@ export const apiKeyIdLookup = (keyId: string) => apiKeyEntity.partition('gsi3', 
 export const apiKeysOfCreator = (userId: string) => apiKeyEntity.partition('gsi2', { creator: userId });
 
 export const paymentLink = (id: string) => paymentLinkEntity.key({ pl: id });
+export const paymentLinkPaidShard = (id: string, shard: number) => paymentLinkPaidShardEntity.key({ pl: id, shard: paidShardNumber(shard) });
 export const paymentLinkList = (scope: string) => paymentLinkEntity.partition('gsi1', scopeValues(scope));
 export const paymentLinkStatusList = (scope: string, status: string) => paymentLinkEntity.partition('gsi2', { scope, status });
 export const checkoutSession = (linkId: string, clientKey: string) => checkoutSessionEntity.key({ pl: linkId, client_key: clientKey });

@@ -27,5 +27,5 @@ export function isPendingCredit(record: StreamRecordLike): boolean {
 export function pendingCreditOf(record: StreamRecordLike): PendingCredit {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const entry = unmarshall(record.dynamodb!.NewImage as any);
-  return { id: entry.id, ref: { orgId: entry.orgId, mode: entry.mode, currency: entry.currency }, amountMinor: entry.amountMinor };
+  return { id: entry.id, ref: { orgId: entry.orgId, mode: entry.mode, currency: entry.currency }, amountMinor: entry.amountMinor, ...(entry.shardedLinkId ? { shardedLinkId: entry.shardedLinkId } : {}) };
 }

@@ -224,7 +224,7 @@ export const LIMIT_BELOW_PAID_DETAIL = 'payments_limit cannot be set below the c
  * 4. `description: null` keeps the text; `internal_reference: null` clears it.
  * 5. An expired link stays expired: its expiry stays cleared.
  */
-export function updatedPaymentLink(link: PaymentLink, body: UpdatePaymentLinkBody): PaymentLink {
+export function updatedPaymentLink<L extends PaymentLink>(link: L, body: UpdatePaymentLinkBody): L {
   if (Object.keys(body).length === 0) throw new BusinessRuleError('The update body must contain at least one updatable field');
   if (body.status !== undefined && link.status === 'expired') throw new BusinessRuleError(EXPIRED_STATUS_DETAIL, 'status');
   if (body.payments_limit != null && body.payments_limit < link.paidCount) {
@@ -287,7 +287,7 @@ export function isDueToExpire(link: PaymentLink, now: Date): boolean {
 }
 
 /** The link after expiry: `expired_at` set, `expires_at` cleared. */
-export function expiredPaymentLink(link: PaymentLink, now: Date): PaymentLink {
+export function expiredPaymentLink<L extends PaymentLink>(link: L, now: Date): L {
   return { ...link, status: 'expired', expiresAt: null, expiredAt: isoMillis(now) };
 }
 
@@ -399,8 +399,99 @@ export function linkEvent<T extends LinkEventType>(
   return resourceEvent(type, link, { ...paymentLinkResource(link, urls), ...members[0] });
 }
 
-/** A link as read, with the version every write of it is conditioned on. */
-export type VersionedLink = PaymentLink & { version: number };
+/**
+ * An unlimited link's paid payments are counted on this many shard items, one picked at random a
+ * payment, so that its payers do not contend on one item (product-decisions §15; docs/decisions.md): 500 paid/s over ≈ 40 transactions/s an item, with room.
+ */
+export const PAID_SHARDS = 16;
+
+/** Paid payments counted in one place: how many, the first and the last. */
+export interface PaidTally {
+  paidCount: number;
+  firstPaidAt: string | null;
+  lastPaidAt: string | null;
+}
+
+/** One shard of a link's paid counter as stored (a shard never written yet is absent: open and empty). */
+export interface PaidShard {
+  paidCount?: number;
+  firstPaidAt?: string;
+  lastPaidAt?: string;
+  /** Set by a writer that changes whether or how the link can be paid; no payment counts on it until reopened. */
+  closed?: boolean;
+  /** The link's version when the shard was reopened (absent: never closed). */
+  generation?: number;
+}
+
+/** What a link's shards hold and whether payments can count on them, as read with the link. */
+export interface PaidShards {
+  paid: PaidTally;
+  /** How many of the PAID_SHARDS are closed: 0, payments count on them; all, the link may be changed. */
+  closed: number;
+  /** The generation of the open shards: a payer counts only on the shards it read, never on shards closed and reopened since. */
+  generation: number;
+}
+
+/**
+ * A link as read, with the version every write of it is conditioned on. Its paid counts are the
+ * totals of the link item and its shards; `shards` says what the shards hold (absent: not read,
+ * and then the link item alone is written).
+ */
+export type VersionedLink = PaymentLink & { version: number; shards?: PaidShards };
+
+const NO_PAYMENT: PaidTally = { paidCount: 0, firstPaidAt: null, lastPaidAt: null };
+
+const earlier = (a: string | null, b: string | null) => (a === null ? b : b === null || a <= b ? a : b);
+const later = (a: string | null, b: string | null) => (a === null ? b : b === null || a >= b ? a : b);
+
+/** Two tallies as one: counts added, the earliest first payment, the latest last one. */
+export function addTallies(a: PaidTally, b: PaidTally): PaidTally {
+  return { paidCount: a.paidCount + b.paidCount, firstPaidAt: earlier(a.firstPaidAt, b.firstPaidAt), lastPaidAt: later(a.lastPaidAt, b.lastPaidAt) };
+}
+
+/** The link as its item and its shards (those stored) say: paid counts summed, the shards' state beside. */
+export function withPaidShards(item: VersionedLink, shards: PaidShard[]): VersionedLink {
+  const paid = shards
+    .map((shard): PaidTally => ({ paidCount: shard.paidCount ?? 0, firstPaidAt: shard.firstPaidAt ?? null, lastPaidAt: shard.lastPaidAt ?? null }))
+    .reduce(addTallies, NO_PAYMENT);
+  const generation = Math.max(0, ...shards.filter((shard) => !shard.closed).map((shard) => shard.generation ?? 0));
+  return { ...item, ...addTallies(item, paid), shards: { paid, closed: shards.filter((shard) => shard.closed).length, generation } };
+}
+
+/** What the link item alone holds of the paid counts (the shards' part taken out of the totals). */
+export function itemPaidCount(link: VersionedLink): number {
+  return link.paidCount - (link.shards?.paid.paidCount ?? 0);
+}
+
+/** A link whose payments count on shards while they are open: active and unlimited. */
+function takesShardedPayments(link: PaymentLink): boolean {
+  return link.status === 'active' && link.paymentsLimit === null;
+}
+
+/** Whether a paid payment of the link as read counts on a shard (else on the link item, under its conditions). */
+export function countsOnShards(link: VersionedLink): boolean {
+  return takesShardedPayments(link) && link.shards?.closed === 0;
+}
+
+/**
+ * Whether writing `next` over `read` must first close every shard: the change stops or alters
+ * the payments counting on them (status, limit, expiry), so none may commit on a shard after it.
+ */
+export function closesShards(read: VersionedLink, next: PaymentLink): boolean {
+  if (!read.shards || read.shards.closed === PAID_SHARDS || !takesShardedPayments(read)) return false;
+  return next.status !== read.status || next.paymentsLimit !== read.paymentsLimit || next.expiresAt !== read.expiresAt;
+}
+
+/** Whether writing `next` over `read` (all shards closed) sums the shards into the link item, and reopens them. */
+export function foldsShards(read: VersionedLink, next: PaymentLink): { fold: boolean; reopen: boolean } {
+  const fold = read.shards?.closed === PAID_SHARDS;
+  return { fold, reopen: fold && takesShardedPayments(next) };
+}
+
+/** A writer that closed the shards and then changed nothing leaves them so: reopened while the link takes sharded payments. */
+export function leftClosed(link: VersionedLink): boolean {
+  return link.shards?.closed === PAID_SHARDS && takesShardedPayments(link);
+}
 
 /** Another writer changed the link first; `current` is the link as it is now. */
 export class StaleLinkError extends Error {

@@ -30,7 +30,7 @@ import { LIMITS } from '../limits';
 import { newId } from '../ids';
 import { inJobScope, type JobScope } from '../jobs';
 import { backoff, isoMillis } from '../time';
-import type { PaymentLinkDeps } from './payment-links';
+import { changeLink, type PaymentLinkDeps } from './payment-links';
 
 /** What a checkout needs: the links' ports and the checkout's own writes. */
 export interface CheckoutDeps extends PaymentLinkDeps {
@@ -84,32 +84,20 @@ export interface CheckoutCustomer {
  *    live one carries its acceptor's merchant account at the acquirer (none: 409, nothing written).
  */
 export async function openCheckout(deps: CheckoutDeps, linkOrId: string | VersionedLink, customer: CheckoutCustomer) {
-  let link = typeof linkOrId === 'string' ? await deps.links.get(linkOrId) : linkOrId;
-  if (!link) throw new NotFoundError();
-  for (;;) {
-    const now = deps.now();
-    if (isDueToExpire(link, now)) {
-      const expired = expiredPaymentLink(link, now);
-      try {
-        await deps.links.save(expired, link.version, [
-          linkEvent(deps.urls, PAYMENT_LINK_EVENT.expired, expired),
-          linkEvent(deps.urls, PAYMENT_LINK_EVENT.checkoutDenied, expired, { reason: 'expired' }),
-        ]);
-        throw new CheckoutDeniedError('expired', { ...expired, version: link.version + 1 });
-      } catch (error) {
-        if (error instanceof StaleLinkError && error.current) {
-          link = error.current;
-          continue;
-        }
-        throw error;
-      }
-    }
-    const denial = checkoutDenial(link, now);
-    if (denial) {
-      await deps.links.recordEvents([linkEvent(deps.urls, PAYMENT_LINK_EVENT.checkoutDenied, link, { reason: denial })]);
-      throw new CheckoutDeniedError(denial, link);
-    }
-    break;
+  const read = typeof linkOrId === 'string' ? await deps.links.get(linkOrId) : linkOrId;
+  if (!read) throw new NotFoundError();
+  const now = deps.now();
+  const expiry = await changeLink(deps, read, (current) => {
+    if (!isDueToExpire(current, now)) return undefined;
+    const expired = expiredPaymentLink(current, now);
+    return { next: expired, events: [linkEvent(deps.urls, PAYMENT_LINK_EVENT.expired, expired), linkEvent(deps.urls, PAYMENT_LINK_EVENT.checkoutDenied, expired, { reason: 'expired' })] };
+  });
+  const link = expiry.link;
+  if (expiry.changed) throw new CheckoutDeniedError('expired', link);
+  const denial = checkoutDenial(link, now);
+  if (denial) {
+    await deps.links.recordEvents([linkEvent(deps.urls, PAYMENT_LINK_EVENT.checkoutDenied, link, { reason: denial })]);
+    throw new CheckoutDeniedError(denial, link);
   }
 
   const { clientKey } = customer;
@@ -355,20 +343,17 @@ export async function expireDueLinks(deps: PaymentLinkDeps, now: Date, only?: Jo
   let startKey: Record<string, unknown> | undefined;
   do {
     const page = await deps.links.dueForExpiry(now, 100, startKey);
-    for (let link of page.links) {
-      if (!inJobScope(link, only)) continue;
-      for (;;) {
-        if (!isDueToExpire(link, now)) break;
-        const expired = expiredPaymentLink(link, now);
-        try {
-          await deps.links.save(expired, link.version, [linkEvent(deps.urls, PAYMENT_LINK_EVENT.expired, expired)]);
-          processed++;
-          break;
-        } catch (error) {
-          if (!(error instanceof StaleLinkError) || !error.current) throw error;
-          link = error.current;
-        }
-      }
+    for (const due of page.links) {
+      if (!inJobScope(due, only)) continue;
+      // The index holds the link item alone: its shards are read with it before it is changed.
+      const link = await deps.links.get(due.id);
+      if (!link) continue;
+      const expiry = await changeLink(deps, link, (current) => {
+        if (!isDueToExpire(current, now)) return undefined;
+        const expired = expiredPaymentLink(current, now);
+        return { next: expired, events: [linkEvent(deps.urls, PAYMENT_LINK_EVENT.expired, expired)] };
+      });
+      if (expiry.changed) processed++;
     }
     startKey = page.nextKey;
   } while (startKey);

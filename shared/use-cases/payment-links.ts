@@ -3,13 +3,16 @@ import type { PublicUrls } from '../config';
 import type { AcceptorLookup } from '../db/directory-lookups';
 import type { PaymentLinkRepository } from '../db/payment-link-repository';
 import type { PaymentRepository } from '../db/payment-repository';
+import type { OutboxEvent } from '../events';
 import {
   PAYMENT_LINK_EVENT,
+  leftClosed,
   linkEvent,
   newPaymentLink,
   paymentLinkResource,
   updatedPaymentLink,
   StaleLinkError,
+  type PaymentLink,
   type VersionedLink,
   type CreatePaymentLinkBody,
   type PaymentLinkList,
@@ -57,25 +60,63 @@ export async function getPaymentLink(deps: PaymentLinkDeps, principal: Principal
   return requireOwned(await deps.links.get(id), principal);
 }
 
+/** A change of a link: what it becomes and the events that say so. */
+export interface LinkChange {
+  next: PaymentLink;
+  events: OutboxEvent[];
+}
+
+/**
+ * Writes the change `plan` makes of the link (undefined: none), starting over from the link as
+ * it is now whenever another writer was first (a payment, another change, or this writer's own
+ * closing of the shards: the repository's `save`), so that no rule is checked on stale data.
+ * A writer that closed the shards and then changes nothing, or whose rule refuses the change,
+ * reopens them. Returns the link as it is after: `changed` when this writer wrote it.
+ */
+export async function changeLink(deps: Pick<PaymentLinkDeps, 'links'>, read: VersionedLink, plan: (current: VersionedLink) => LinkChange | undefined) {
+  let current = read;
+  try {
+    for (let change = plan(current); change; change = plan(current)) {
+      try {
+        return { link: await deps.links.save(change.next, current, change.events), changed: true };
+      } catch (error) {
+        if (!(error instanceof StaleLinkError) || !error.current) throw error;
+        current = error.current;
+      }
+    }
+  } catch (error) {
+    await reopenShards(deps, current);
+    throw error;
+  }
+  return { link: await reopenShards(deps, current), changed: false };
+}
+
+/** The shards a writer closed, reopened with the link unchanged; a writer that was first meanwhile decides them. */
+async function reopenShards(deps: Pick<PaymentLinkDeps, 'links'>, link: VersionedLink): Promise<VersionedLink> {
+  if (!leftClosed(link)) return link;
+  try {
+    return await deps.links.save(link, link, []);
+  } catch (error) {
+    if (error instanceof StaleLinkError && error.current) return error.current;
+    throw error;
+  }
+}
+
 /**
  * Updates a link over POST (partial).
  * 1. Read the link (404 unless the caller's).
  * 2. Apply the update rules (empty body, expired status, limit below paid count: 422).
- * 3. Write it at the version read, with `properties.changed`; a concurrent change (a payment,
- *    another update) makes it start over from the current link, so no rule is checked on stale data.
+ * 3. Write it at the version read, with `properties.changed` (`changeLink`: a concurrent change
+ *    makes it start over from the current link; a change of the status, limit or expiry of a link
+ *    whose payments count on shards closes them first and is checked on the final count).
  */
 export async function updatePaymentLink(deps: PaymentLinkDeps, principal: Principal, id: string, body: UpdatePaymentLinkBody) {
-  let current = await getPaymentLink(deps, principal, id);
-  for (;;) {
+  const read = await getPaymentLink(deps, principal, id);
+  const { link } = await changeLink(deps, read, (current) => {
     const next = updatedPaymentLink(current, body);
-    try {
-      const saved = await deps.links.save(next, current.version, [linkEvent(deps.urls, PAYMENT_LINK_EVENT.propertiesChanged, next)]);
-      return paymentLinkResource(saved, deps.urls);
-    } catch (error) {
-      if (!(error instanceof StaleLinkError) || !error.current) throw error;
-      current = error.current;
-    }
-  }
+    return { next, events: [linkEvent(deps.urls, PAYMENT_LINK_EVENT.propertiesChanged, next)] };
+  });
+  return paymentLinkResource(link, deps.urls);
 }
 
 export async function listPaymentLinks(

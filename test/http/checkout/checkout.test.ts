@@ -204,8 +204,8 @@ describe('optimistic concurrency', () => {
     const link = (await links.get((await create({ payments_limit: 5 })).id))!;
     const urls = { base: stack.baseUrl, checkout: `${stack.baseUrl}/checkout`, dashboard: `${stack.baseUrl}/dashboard`, docs: `${stack.baseUrl}/docs` };
     const changed = (description: string) => ({ ...link, description });
-    await links.save(changed('first'), link.version, []);
-    const stale = links.save(changed('second'), link.version, [linkEvent(urls, PAYMENT_LINK_EVENT.propertiesChanged, changed('second'))]);
+    await links.save(changed('first'), link, []);
+    const stale = links.save(changed('second'), link, [linkEvent(urls, PAYMENT_LINK_EVENT.propertiesChanged, changed('second'))]);
     await expect(stale).rejects.toBeInstanceOf(StaleLinkError);
     const error = (await stale.catch((e: unknown) => e)) as StaleLinkError;
     expect(error.current).toMatchObject({ description: 'first', version: link.version + 1 });

@@ -410,7 +410,8 @@ function linkStore(stored: VersionedLink[], concurrent?: (current: VersionedLink
   let interleaved = concurrent;
   const links = {
     get: async (id: string) => byId.get(id),
-    async save(next: PaymentLink, version: number, written: OutboxEvent[]) {
+    async save(next: PaymentLink, read: VersionedLink, written: OutboxEvent[]) {
+      const { version } = read;
       if (interleaved) byId.set(next.id, interleaved(byId.get(next.id)!));
       interleaved = undefined;
       const current = byId.get(next.id)!;
