@@ -20,7 +20,7 @@ const isGatewayTimeout = (result: HttpResult) => result.status === 503 && result
  * One customer paying on the link, retrying a 503 after its Retry-After as a client should (a
  * retry is a new checkout). Its last answer, and how many answers API Gateway lost on the way.
  */
-async function pay(api: ReturnType<typeof client>, linkId: string): Promise<HttpResult & { lostAnswers: number }> {
+export async function pay(api: ReturnType<typeof client>, linkId: string): Promise<HttpResult & { lostAnswers: number }> {
   const deadline = Date.now() + PAYER_SETTLES_WITHIN_MS;
   let lostAnswers = 0;
   for (;;) {
