@@ -77,8 +77,8 @@ function paidShardUpdate(tableName: string, read: VersionedLink, paidAt: string)
       TableName: tableName,
       Key: keys.paymentLinkPaidShard(read.id, Math.floor(Math.random() * PAID_SHARDS)),
       UpdateExpression: 'SET #paidCount = if_not_exists(#paidCount, :zero) + :one, #firstPaidAt = if_not_exists(#firstPaidAt, :paidAt), #lastPaidAt = :paidAt, #entity = :entity',
-      ConditionExpression: `attribute_not_exists(#closed) AND ${generation === 0 ? 'attribute_not_exists(#generation)' : '#generation = :generation'}`,
-      ExpressionAttributeNames: { '#paidCount': 'paidCount', '#firstPaidAt': 'firstPaidAt', '#lastPaidAt': 'lastPaidAt', '#entity': 'entity', '#closed': 'closed', '#generation': 'generation' },
+      ConditionExpression: `attribute_not_exists(#closedAt) AND ${generation === 0 ? 'attribute_not_exists(#generation)' : '#generation = :generation'}`,
+      ExpressionAttributeNames: { '#paidCount': 'paidCount', '#firstPaidAt': 'firstPaidAt', '#lastPaidAt': 'lastPaidAt', '#entity': 'entity', '#closedAt': 'closedAt', '#generation': 'generation' },
       ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':paidAt': paidAt, ':entity': paymentLinkPaidShardEntity.definition.name, ...(generation === 0 ? {} : { ':generation': generation }) },
     },
   };

@@ -22,6 +22,7 @@ import { paymentLinkEntity, paymentLinkPaidShardEntity } from './entities';
 import { queryDuePage } from './due';
 import * as keys from './keys';
 import { KEY } from './table';
+import { isoMillis } from '../time';
 
 /** The table item of a link at `version` (shared/db/entities.ts). */
 export const paymentLinkItem = (link: PaymentLink, version: number) => paymentLinkEntity.item({ ...link, version });
@@ -112,9 +113,9 @@ export function createPaymentLinkRepository(db: DynamoDBDocumentClient, tableNam
             new UpdateCommand({
               TableName: tableName,
               Key: keys.paymentLinkPaidShard(id, shard),
-              UpdateExpression: 'SET #closed = :closed, #entity = :entity',
-              ExpressionAttributeNames: { '#closed': 'closed', '#entity': 'entity' },
-              ExpressionAttributeValues: { ':closed': true, ':entity': paymentLinkPaidShardEntity.definition.name },
+              UpdateExpression: 'SET #closedAt = :now, #entity = :entity',
+              ExpressionAttributeNames: { '#closedAt': 'closedAt', '#entity': 'entity' },
+              ExpressionAttributeValues: { ':now': isoMillis(), ':entity': paymentLinkPaidShardEntity.definition.name },
             }),
           ),
         ),
@@ -128,9 +129,9 @@ export function createPaymentLinkRepository(db: DynamoDBDocumentClient, tableNam
       Update: {
         TableName: tableName,
         Key: keys.paymentLinkPaidShard(id, shard),
-        UpdateExpression: `SET #paidCount = :zero${generation === undefined ? '' : ', #generation = :generation'} REMOVE #firstPaidAt, #lastPaidAt${generation === undefined ? '' : ', #closed'}`,
-        ConditionExpression: 'attribute_exists(#closed)',
-        ExpressionAttributeNames: { '#paidCount': 'paidCount', '#firstPaidAt': 'firstPaidAt', '#lastPaidAt': 'lastPaidAt', '#closed': 'closed', ...(generation === undefined ? {} : { '#generation': 'generation' }) },
+        UpdateExpression: `SET #paidCount = :zero${generation === undefined ? '' : ', #generation = :generation'} REMOVE #firstPaidAt, #lastPaidAt${generation === undefined ? '' : ', #closedAt'}`,
+        ConditionExpression: 'attribute_exists(#closedAt)',
+        ExpressionAttributeNames: { '#paidCount': 'paidCount', '#firstPaidAt': 'firstPaidAt', '#lastPaidAt': 'lastPaidAt', '#closedAt': 'closedAt', ...(generation === undefined ? {} : { '#generation': 'generation' }) },
         ExpressionAttributeValues: { ':zero': 0, ...(generation === undefined ? {} : { ':generation': generation }) },
       },
     };
@@ -173,7 +174,7 @@ export function createPaymentLinkRepository(db: DynamoDBDocumentClient, tableNam
       if (cancellationReasons(error)?.some((reason) => reason.code === 'ConditionalCheckFailed')) throw new StaleLinkError(await get(read.id));
       throw error;
     }
-    const shards = fold ? { paid: { paidCount: 0, firstPaidAt: null, lastPaidAt: null }, closed: reopen ? 0 : PAID_SHARDS, generation: reopen ? version : read.shards.generation } : read.shards;
+    const shards = fold ? { paid: { paidCount: 0, firstPaidAt: null, lastPaidAt: null }, closed: reopen ? 0 : PAID_SHARDS, closedAt: reopen ? null : read.shards.closedAt, generation: reopen ? version : read.shards.generation } : read.shards;
     return { ...link, version, ...(shards ? { shards } : {}) };
   }
 

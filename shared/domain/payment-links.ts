@@ -417,8 +417,8 @@ export interface PaidShard {
   paidCount?: number;
   firstPaidAt?: string;
   lastPaidAt?: string;
-  /** Set by a writer that changes whether or how the link can be paid; no payment counts on it until reopened. */
-  closed?: boolean;
+  /** When a writer that changes whether or how the link can be paid closed it; no payment counts on it until reopened. */
+  closedAt?: string;
   /** The link's version when the shard was reopened (absent: never closed). */
   generation?: number;
 }
@@ -428,6 +428,8 @@ export interface PaidShards {
   paid: PaidTally;
   /** How many of the PAID_SHARDS are closed: 0, payments count on them; all, the link may be changed. */
   closed: number;
+  /** When the last of the closed ones was closed (null: none is). */
+  closedAt: string | null;
   /** The generation of the open shards: a payer counts only on the shards it read, never on shards closed and reopened since. */
   generation: number;
 }
@@ -454,8 +456,9 @@ export function withPaidShards(item: VersionedLink, shards: PaidShard[]): Versio
   const paid = shards
     .map((shard): PaidTally => ({ paidCount: shard.paidCount ?? 0, firstPaidAt: shard.firstPaidAt ?? null, lastPaidAt: shard.lastPaidAt ?? null }))
     .reduce(addTallies, NO_PAYMENT);
-  const generation = Math.max(0, ...shards.filter((shard) => !shard.closed).map((shard) => shard.generation ?? 0));
-  return { ...item, ...addTallies(item, paid), shards: { paid, closed: shards.filter((shard) => shard.closed).length, generation } };
+  const closed = shards.filter((shard) => shard.closedAt !== undefined);
+  const generation = Math.max(0, ...shards.filter((shard) => shard.closedAt === undefined).map((shard) => shard.generation ?? 0));
+  return { ...item, ...addTallies(item, paid), shards: { paid, closed: closed.length, closedAt: closed.map((shard) => shard.closedAt!).reduce(later, null), generation } };
 }
 
 /** What the link item alone holds of the paid counts (the shards' part taken out of the totals). */
@@ -471,6 +474,20 @@ function takesShardedPayments(link: PaymentLink): boolean {
 /** Whether a paid payment of the link as read counts on a shard (else on the link item, under its conditions). */
 export function countsOnShards(link: VersionedLink): boolean {
   return takesShardedPayments(link) && link.shards?.closed === 0;
+}
+
+/**
+ * How long after closing a link's shards the writer that closed them is taken to be still at its
+ * change: payers wait for it (a payment on the link item meanwhile would send it back to read
+ * again, round after round); after it, a writer that stopped half way is assumed, and payers
+ * count on the link item until the next change reopens the shards.
+ */
+export const SHARDS_CLOSING_MS = 10_000;
+
+/** Whether a payer of the link as read waits for a change under way (its shards being closed) rather than counting anywhere now. */
+export function waitsForShardsClosing(link: VersionedLink, now: Date): boolean {
+  const closedAt = link.shards?.closedAt;
+  return takesShardedPayments(link) && !!closedAt && now.getTime() - Date.parse(closedAt) < SHARDS_CLOSING_MS;
 }
 
 /**

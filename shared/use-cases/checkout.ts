@@ -8,6 +8,7 @@ import {
   paidPaymentLink,
   remainingPayments,
   StaleLinkError,
+  waitsForShardsClosing,
   type DenialReason,
   type PaymentLink,
   type VersionedLink,
@@ -274,6 +275,12 @@ async function payOnLink(deps: CheckoutDeps, payment: Payment, known: VersionedL
     if (checkoutDenial(link, now)) {
       const lost = settle(withDetails({ ...payment, status: 'canceled' }, details));
       return finish(deps, lost.payment, undefined, lost.also);
+    }
+    if (waitsForShardsClosing(link, now)) {
+      // A change of the link is under way: it decides where (and whether) this payment counts.
+      await backoff(attempt);
+      link = (await deps.links.get(link.id)) ?? link;
+      continue;
     }
     const paidAt = isoMillis(now);
     const { payment: paid, also } = settle(withDetails({ ...payment, status: 'paid', paidAt }, details));

@@ -1,10 +1,12 @@
 import {
   PAID_SHARDS,
+  SHARDS_CLOSING_MS,
   closesShards,
   countsOnShards,
   foldsShards,
   itemPaidCount,
   leftClosed,
+  waitsForShardsClosing,
   withPaidShards,
   type PaidShard,
   type PaidShards,
@@ -23,32 +25,32 @@ const T1 = '2026-11-20T10:01:00.000Z';
 const T2 = '2026-11-20T10:02:00.000Z';
 const T3 = '2026-11-20T10:03:00.000Z';
 
-const OPEN: PaidShards = { paid: { paidCount: 0, firstPaidAt: null, lastPaidAt: null }, closed: 0, generation: 0 };
-const CLOSED: PaidShards = { ...OPEN, closed: PAID_SHARDS };
-const SOME_CLOSED: PaidShards = { ...OPEN, closed: 3 };
+const OPEN: PaidShards = { paid: { paidCount: 0, firstPaidAt: null, lastPaidAt: null }, closed: 0, closedAt: null, generation: 0 };
+const CLOSED: PaidShards = { ...OPEN, closed: PAID_SHARDS, closedAt: T1 };
+const SOME_CLOSED: PaidShards = { ...OPEN, closed: 3, closedAt: T1 };
 
 const read = (overrides: Partial<PaymentLink>, shards: PaidShards | null = OPEN): VersionedLink => ({ ...aLink(overrides), version: 4, ...(shards ? { shards } : {}) });
 
 describe('Function: withPaidShards (a link as read: its item and its shards)', () => {
   test.each<[string, Partial<PaymentLink>, PaidShard[], Pick<PaymentLink, 'paidCount' | 'firstPaidAt' | 'lastPaidAt'>, Omit<PaidShards, 'paid'>]>([
-    ['read: no shard written yet -> the item\'s counts, shards open in no generation', { paidCount: 2, firstPaidAt: T1, lastPaidAt: T2 }, [], { paidCount: 2, firstPaidAt: T1, lastPaidAt: T2 }, { closed: 0, generation: 0 }],
+    ['read: no shard written yet -> the item\'s counts, shards open in no generation', { paidCount: 2, firstPaidAt: T1, lastPaidAt: T2 }, [], { paidCount: 2, firstPaidAt: T1, lastPaidAt: T2 }, { closed: 0, closedAt: null, generation: 0 }],
     [
       'read: paid_count is the item\'s count plus every shard\'s; first_paid_at the earliest, last_paid_at the latest',
       { paidCount: 1, firstPaidAt: T2, lastPaidAt: T2 },
       [{ paidCount: 3, firstPaidAt: T1, lastPaidAt: T3 }, { paidCount: 2, firstPaidAt: T2, lastPaidAt: T2 }],
       { paidCount: 6, firstPaidAt: T1, lastPaidAt: T3 },
-      { closed: 0, generation: 0 },
+      { closed: 0, closedAt: null, generation: 0 },
     ],
-    ['read: only shards paid -> their counts, the item\'s null times left out', {}, [{ paidCount: 1, firstPaidAt: T3, lastPaidAt: T3 }], { paidCount: 1, firstPaidAt: T3, lastPaidAt: T3 }, { closed: 0, generation: 0 }],
-    ['read: a shard closed before any payment counts as closed, with nothing paid', {}, [{ closed: true }], { paidCount: 0, firstPaidAt: null, lastPaidAt: null }, { closed: 1, generation: 0 }],
-    ['read: closed shards still count what they hold (until it is folded)', {}, [{ closed: true, paidCount: 4, firstPaidAt: T1, lastPaidAt: T2 }, { closed: true }], { paidCount: 4, firstPaidAt: T1, lastPaidAt: T2 }, { closed: 2, generation: 0 }],
-    ['read: reopened shards -> their generation', {}, [{ paidCount: 0, generation: 9 }, { paidCount: 1, firstPaidAt: T1, lastPaidAt: T1, generation: 9 }], { paidCount: 1, firstPaidAt: T1, lastPaidAt: T1 }, { closed: 0, generation: 9 }],
+    ['read: only shards paid -> their counts, the item\'s null times left out', {}, [{ paidCount: 1, firstPaidAt: T3, lastPaidAt: T3 }], { paidCount: 1, firstPaidAt: T3, lastPaidAt: T3 }, { closed: 0, closedAt: null, generation: 0 }],
+    ['read: a shard closed before any payment counts as closed, with nothing paid', {}, [{ closedAt: T2 }], { paidCount: 0, firstPaidAt: null, lastPaidAt: null }, { closed: 1, closedAt: T2, generation: 0 }],
+    ['read: closed shards still count what they hold (until it is folded); closed when the last was', {}, [{ closedAt: T3, paidCount: 4, firstPaidAt: T1, lastPaidAt: T2 }, { closedAt: T2 }, {}], { paidCount: 4, firstPaidAt: T1, lastPaidAt: T2 }, { closed: 2, closedAt: T3, generation: 0 }],
+    ['read: reopened shards -> their generation', {}, [{ paidCount: 0, generation: 9 }, { paidCount: 1, firstPaidAt: T1, lastPaidAt: T1, generation: 9 }], { paidCount: 1, firstPaidAt: T1, lastPaidAt: T1 }, { closed: 0, closedAt: null, generation: 9 }],
   ])('%s', (_rule, item, shards, counts, state) => {
     // Act
     const link = withPaidShards(read(item, null), shards);
     // Assess
     expect({ paidCount: link.paidCount, firstPaidAt: link.firstPaidAt, lastPaidAt: link.lastPaidAt }).toEqual(counts);
-    expect({ closed: link.shards!.closed, generation: link.shards!.generation }).toEqual(state);
+    expect({ closed: link.shards!.closed, closedAt: link.shards!.closedAt, generation: link.shards!.generation }).toEqual(state);
     expect(itemPaidCount(link)).toBe(item.paidCount ?? 0);
   });
 });
@@ -102,5 +104,18 @@ describe('Function: foldsShards and leftClosed (a write over closed shards)', ()
     ['left: open shards -> nothing to reopen', {}, OPEN, false],
   ])('%s', (_rule, link, shards, reopen) => {
     expect(leftClosed(read(link, shards))).toBe(reopen);
+  });
+});
+
+describe('Function: waitsForShardsClosing (a payer meeting a change under way)', () => {
+  const closedAgo = (ms: number): PaidShards => ({ ...CLOSED, closedAt: new Date(Date.parse(T3) - ms).toISOString() });
+  test.each<[string, Partial<PaymentLink>, PaidShards, boolean]>([
+    ['pay: shards closed a moment ago on an unlimited link -> wait, read it again (the change decides)', {}, closedAgo(50), true],
+    ['pay: shards being closed (some still open) -> wait', {}, { ...SOME_CLOSED, closedAt: closedAgo(50).closedAt }, true],
+    ['pay: shards closed longer ago than a change takes (its writer stopped) -> count on the link item now', {}, closedAgo(SHARDS_CLOSING_MS), false],
+    ['pay: a limited link (its shards closed when the limit was set) -> the link item, no wait', { paymentsLimit: 5 }, closedAgo(50), false],
+    ['pay: open shards -> no wait', {}, OPEN, false],
+  ])('%s', (_rule, link, shards, waits) => {
+    expect(waitsForShardsClosing(read(link, shards), new Date(T3))).toBe(waits);
   });
 });
