@@ -85,7 +85,7 @@ function paidShardUpdate(tableName: string, read: VersionedLink, paidAt: string)
 }
 
 /**
- * The checkout's writes: a customer's payment opened on a link, paid (counted on the link) or
+ * The checkout's writes: a customer's payment opened on a link, paid (counted on the link or one of its shards) or
  * ended otherwise, and the customer's checkout session. Apart from the link's own writes
  * (payment-link-repository.ts), which the link's API functions carry without these.
  */
@@ -98,9 +98,11 @@ export function createCheckoutRepository(db: DynamoDBDocumentClient, tableName: 
     },
 
     /**
-     * The paid transition, all or nothing: the link counted, the payment paid (still open) and
+     * The paid transition, all or nothing: the payment counted, the payment paid (still open) and
      * its credit pending in the ledger (rolled into the balance after, `rollCredits`), with the
-     * events. The link's condition is what the payment depends
+     * events. An active unlimited link whose shards are open counts it on a shard
+     * (`paidShardUpdate`), its link item untouched; any other link on the link item, whose
+     * condition is what the payment depends
      * on, not its version: still active and not expired and, for a limited link, still at the
      * paid count the events were computed from (`remaining_payments`, the inactivation). An
      * unrelated change (a new description) never sends a payer back; the version is still

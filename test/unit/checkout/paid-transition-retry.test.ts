@@ -74,3 +74,21 @@ test('paid transition: an unlimited link is counted without a paid-count conditi
   expect(update.ConditionExpression).toBe('#status = :active AND (attribute_type(#expiresAt, :null) OR #expiresAt > :paidAt) AND (attribute_not_exists(#paymentsLimit) OR attribute_type(#paymentsLimit, :null))');
   expect(update.UpdateExpression).toBe('SET #paidCount = #paidCount + :one, #version = #version + :one, #lastPaidAt = :paidAt, #firstPaidAt = :firstPaidAt');
 });
+
+test('paid transition: an active unlimited link with open shards is counted on one shard of the generation read, its link item not in the transaction', async () => {
+  // Prepare
+  const shards = { paid: { paidCount: 3, firstPaidAt: null, lastPaidAt: null }, closed: 0, closedAt: null, generation: 7 };
+  const unlimited = { ...link, paymentsLimit: null, paidCount: 3, version: 7, shards };
+  dynamo.on(TransactWriteCommand).resolves({});
+  // Act
+  await endCustomerCheckout(deps(), { link: unlimited, payment }, 'paid', {}, Infinity);
+  // Assess
+  const actions = dynamo.commandCalls(TransactWriteCommand)[0].args[0].input.TransactItems!;
+  const shard = actions[0].Update!;
+  expect(shard.Key).toEqual({ PK: `PL#${link.id}`, SK: expect.stringMatching(/^PAID#(0\d|1[0-5])$/) });
+  expect(shard.ConditionExpression).toBe('attribute_not_exists(#closedAt) AND #generation = :generation');
+  expect(shard.ExpressionAttributeValues![':generation']).toBe(7);
+  expect(actions.some((action) => (action.Update?.Key ?? action.Put?.Item)?.SK === 'PL')).toBe(false);
+  // Its credit names the link, whose listed count the outbox processor refreshes with the roll.
+  expect(actions[2].Put?.Item).toMatchObject({ type: 'payment', pendingCredit: true, shardedLinkId: link.id });
+});
