@@ -18,9 +18,9 @@ const documentsIn = (text: string): EmfDocument[] =>
  * in artifact mode the new lines of the function's log file (the stack needs LAMBDA_LOG_DIR).
  */
 export async function metricsWhile(stack: TestStack, routeKey: string, act: () => Promise<unknown>): Promise<EmfDocument[]> {
-  if (stack.artifacts) {
+  if (stack.mode === 'artifacts') {
     if (!stack.logDir) throw new Error('Reading metrics in artifact mode needs LAMBDA_LOG_DIR');
-    const file = join(stack.logDir, `${stack.artifacts.functionOfRoute(routeKey)}.log`);
+    const file = join(stack.logDir, `${stack.aws.functionOfRoute(routeKey)}.log`);
     const read = () => (existsSync(file) ? readFileSync(file, 'utf8') : '');
     const before = read().length;
     await act();
