@@ -25,8 +25,11 @@ export function lambdaContext(name: string, timeoutMs = ROUTE_TIMEOUT_SECONDS * 
   };
 }
 
-/** The deadline of the in-process invocation a call belongs to. */
-const invocations = new AsyncLocalStorage<{ deadline: number }>();
+/** The in-process invocation a call belongs to: its function and deadline. */
+const invocations = new AsyncLocalStorage<{ functionName: string; deadline: number }>();
+
+/** The function whose in-process invocation runs the calling code (none outside one). */
+export const invokedFunction = (): string | undefined => invocations.getStore()?.functionName;
 
 const guarded = new WeakSet<DynamoDBDocumentClient>();
 
@@ -124,7 +127,7 @@ export function createModulePool(spec: FunctionSpec, load: () => Promise<ModuleH
     const killed = new Promise<InvokeOutcome>((resolve) => {
       timer = setTimeout(() => resolve(timedOut(context.awsRequestId, spec.timeoutSeconds)), spec.timeoutSeconds * 1000);
     });
-    const answered = invocations.run({ deadline: startedAt + spec.timeoutSeconds * 1000 }, () => run(JSON.parse(payload), context)).then(
+    const answered = invocations.run({ functionName: spec.name, deadline: startedAt + spec.timeoutSeconds * 1000 }, () => run(JSON.parse(payload), context)).then(
       (result): InvokeOutcome => {
         const body = JSON.stringify(result ?? null);
         return oversizedResult(body) ?? { ok: true, result: JSON.parse(body) };

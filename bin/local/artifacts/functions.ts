@@ -214,7 +214,9 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
         shared[name] = value;
       }
     }
-    for (const [name, value] of Object.entries({ ...shared, ...localVariables(SOURCE_MODE_CALLER) })) {
+    // One output for every function: the metric documents CloudWatch would take from each function's log group stay off, unless METRICS_DISABLED says otherwise.
+    const metrics = { METRICS_DISABLED: process.env.METRICS_DISABLED ?? 'true' };
+    for (const [name, value] of Object.entries({ ...shared, ...localVariables(SOURCE_MODE_CALLER), ...metrics })) {
       replacedVariables.set(name, process.env[name]);
       process.env[name] = value;
     }
