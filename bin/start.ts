@@ -29,7 +29,11 @@ async function main() {
   console.log(`Payment operations service ready at ${stack.baseUrl} (API under ${stack.baseUrl}/v1)`);
   console.log(`Local S3 (evidence documents) at ${stack.s3Url}`);
   console.log(`Local Adyen (the acquirer of live payments) at ${stack.acquirer.url}`);
-  if (stack.artifacts) console.log(`Artifact mode: every function runs from its bundle in ${process.env.LAMBDA_ARTIFACTS}`);
+  console.log(
+    stack.mode === 'artifacts'
+      ? `Artifact mode: every function runs from its bundle in ${process.env.LAMBDA_ARTIFACTS}`
+      : 'Source mode: every function runs from its handler module in this process, behind the same local AWS as artifact mode',
+  );
   if (stack.demo) {
     console.log(`Demo organization ${stack.demo.orgId}, acceptor ${stack.demo.acceptorId}, user ${stack.demo.userId}`);
     console.log(`Test key (every scope): ${stack.demo.testToken}`);

@@ -1,14 +1,21 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, type CfnResource } from 'aws-cdk-lib';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, type ICommandHooks, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays, type ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { join, posix } from 'node:path';
+import { join, posix, relative } from 'node:path';
 import { ROUTE_TIMEOUT_SECONDS } from '../shared/api/operation';
 import { METRICS_NAMESPACE } from '../shared/observability/catalog';
 
 const ROOT = join(__dirname, '..');
+
+/**
+ * The function resource's metadata naming its handler's source file (relative to the project
+ * root), as `aws:asset:path` names its bundle: the local stack's source mode runs that module in
+ * place of the bundle (docs/architecture.md). CloudFormation ignores it.
+ */
+export const SOURCE_ENTRY_METADATA = 'payment-ops:source-entry';
 
 export interface ServiceFunctionProps {
   /** Folder under functions/ holding handler.ts. */
@@ -37,8 +44,9 @@ export class ServiceFunction extends Construct {
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
     const logGroup = props.logGroup ?? new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH });
+    const entry = props.entry ?? join(ROOT, 'functions', props.handler, 'handler.ts');
     const options: NodejsFunctionProps = {
-      entry: props.entry ?? join(ROOT, 'functions', props.handler, 'handler.ts'),
+      entry,
       handler: 'handler',
       projectRoot: ROOT,
       depsLockFilePath: join(ROOT, 'package-lock.json'),
@@ -68,6 +76,7 @@ export class ServiceFunction extends Construct {
       },
     };
     this.function = new NodejsFunction(this, 'Function', options);
+    (this.function.node.defaultChild as CfnResource).addMetadata(SOURCE_ENTRY_METADATA, relative(ROOT, entry).split('\\').join('/'));
     NagSuppressions.addResourceSuppressions(
       this,
       [

@@ -25,6 +25,9 @@ import { DELIVERER_TIMEOUT_SECONDS, WEBHOOK_QUEUE_MAX_RECEIVES, WebhookDelivery 
  * The deployed service: one table, one HTTP API with a function per route, the minute jobs,
  * the event bus and the webhook queue with its dead-letter queue.
  */
+/** The stack's id in the app (`cdk deploy` names the CloudFormation stack after it). */
+export const STACK_ID = 'PaymentOperations';
+
 export class PaymentOpsStack extends Stack {
   readonly table: Table;
   readonly api: HttpApi;

@@ -12,12 +12,8 @@ export interface ServiceConfig {
   dynamodbEndpoint?: string;
   /** DOCUMENTS_BUCKET: the evidence documents' bucket (lib/documents.ts); set only on the functions that reach it. */
   documentsBucket?: string;
-  /** S3_ENDPOINT: the local stack's S3-compatible server (source mode), as DYNAMODB_ENDPOINT is its DynamoDB. */
-  s3Endpoint?: string;
   /** ADYEN_SECRET_ARN: the one secret holding the acquirer's credentials; set only on the functions that talk to Adyen. */
   adyenSecretArn?: string;
-  /** SECRETS_MANAGER_ENDPOINT: the local stack's Secrets Manager (source mode), as DYNAMODB_ENDPOINT is its DynamoDB. */
-  secretsManagerEndpoint?: string;
   eventVersion: string;
   /** REFUND_CANCEL_WINDOW_SECONDS: how long a covered pending refund can be canceled before it is processed. */
   refundCancelWindowSeconds: number;
@@ -45,9 +41,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     docsUrl: env.DOCS_URL,
     dynamodbEndpoint: env.DYNAMODB_ENDPOINT,
     documentsBucket: env.DOCUMENTS_BUCKET,
-    s3Endpoint: env.S3_ENDPOINT,
     adyenSecretArn: env.ADYEN_SECRET_ARN,
-    secretsManagerEndpoint: env.SECRETS_MANAGER_ENDPOINT,
     eventVersion: EVENT_VERSION,
     refundCancelWindowSeconds: seconds(env, 'REFUND_CANCEL_WINDOW_SECONDS', DEFAULT_REFUND_CANCEL_WINDOW_SECONDS),
   };

@@ -1,11 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { NOTIFICATION_MAPPING, NOTIFICATION_RECORD_FILTERS } from '../../shared/db/acquirer-notification-store';
 import type { AdyenSecret } from '../../shared/acquirer/adyen-secret';
 import { startLocalAcquirer, type LocalAcquirer } from './adyen';
-import { startStreamMapping } from './artifacts/event-sources';
-import { mappingCheckpoints } from './table-stream';
-import { eventPattern } from './artifacts/patterns';
-import { lambdaContext } from './invocation';
 import type { LocalSecret } from './secrets-manager';
 
 /**
@@ -50,41 +45,4 @@ export function planLocalAcquirer(port: number): LocalAcquirerPlan {
         retryDelaysMs: LOCAL_RETRY_DELAYS_MS,
       }),
   };
-}
-
-/**
- * Source mode's twin of the stream mapping that invokes process-acquirer-notifications in AWS:
- * the same filters, batch size and retries (artifact mode's stand-in of a mapping), invoking the
- * handler module in this process.
- */
-export async function startNotificationMapping(options: { endpoint: string; tableName: string; dataDir: string }): Promise<() => Promise<void>> {
-  const name = 'process-acquirer-notifications';
-  const { handler } = await import('../../functions/process-acquirer-notifications/handler');
-  const mapping = startStreamMapping({
-    settings: {
-      name,
-      batchSize: NOTIFICATION_MAPPING.batchSize,
-      filters: NOTIFICATION_RECORD_FILTERS.map(eventPattern),
-      reportBatchItemFailures: true,
-      maximumRetryAttempts: NOTIFICATION_MAPPING.retryAttempts,
-      bisectBatchOnFunctionError: true,
-      maximumRecordAgeSeconds: -1,
-    },
-    pool: {
-      spec: { arn: lambdaContext(name).invokedFunctionArn },
-      async invoke(event) {
-        try {
-          return { ok: true, result: await handler(event as never, lambdaContext(name)) };
-        } catch (error) {
-          return { ok: false, errorType: (error as Error).name, errorMessage: (error as Error).message };
-        }
-      },
-    },
-    endpoint: options.endpoint,
-    tableName: options.tableName,
-    region: 'local',
-    eventSourceArn: `arn:aws:dynamodb:local:000000000000:table/${options.tableName}/stream/local`,
-    checkpoints: mappingCheckpoints(options.dataDir, `${options.tableName}#${name}`),
-  });
-  return mapping.stop;
 }

@@ -4,14 +4,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { ROUTE_TIMEOUT_SECONDS } from '../../shared/api/operation';
-import { AWS_LIMITS } from '../../shared/aws-limits';
-import type { ApiEvent, ApiResult } from '../../shared/http/response';
-import { gatewayAnswer } from './artifacts/api-gateway';
-import type { InvokeOutcome } from './artifacts/workers';
-import type { RouteInvoker } from './functions';
-
-/** A handler module's export, as Lambda calls it. */
-export type LambdaHandler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
+import { failure, oversizedPayload, oversizedResult, timedOut, type FunctionPool, type FunctionSpec, type InvokeOutcome } from './artifacts/workers';
 
 /** The Lambda context of one invocation: `getRemainingTimeInMillis` counts down from `timeoutMs`. */
 export function lambdaContext(name: string, timeoutMs = ROUTE_TIMEOUT_SECONDS * 1000): Context {
@@ -32,8 +25,11 @@ export function lambdaContext(name: string, timeoutMs = ROUTE_TIMEOUT_SECONDS * 
   };
 }
 
-/** The deadline of the in-process invocation a call belongs to. */
-const invocations = new AsyncLocalStorage<{ deadline: number }>();
+/** The in-process invocation a call belongs to: its function and deadline. */
+const invocations = new AsyncLocalStorage<{ functionName: string; deadline: number }>();
+
+/** The function whose in-process invocation runs the calling code (none outside one). */
+export const invokedFunction = (): string | undefined => invocations.getStore()?.functionName;
 
 const guarded = new WeakSet<DynamoDBDocumentClient>();
 
@@ -63,78 +59,110 @@ export const defaultEnvironmentsPerFunction = () => Math.max(2, availableParalle
 
 /**
  * How many invocations of one function run at once, as Lambda runs one per execution
- * environment; the others wait before they start, so their timeout does not run while they
- * wait. One that is still waiting when API Gateway has given up on it (`giveUpAt`) never starts.
+ * environment; the others wait for one before they start, so their timeout does not run while
+ * they wait.
  */
 export function createConcurrencyLimit(max: number) {
   let running = 0;
-  const waiting: (() => void)[] = [];
+  let closed = false;
+  const waiting: ((taken: boolean) => void)[] = [];
   return {
-    async take(giveUpAt: number): Promise<boolean> {
+    /** True once an environment is this invocation's; false when the limit closed first. */
+    async take(): Promise<boolean> {
+      if (closed) return false;
       if (running < max) {
         running++;
         return true;
       }
-      let timer: NodeJS.Timeout | undefined;
-      const taken = await new Promise<boolean>((resolve) => {
-        const turn = () => resolve(true);
-        waiting.push(turn);
-        timer = setTimeout(() => {
-          const at = waiting.indexOf(turn);
-          // Not handed a turn yet: it leaves the queue, so no turn is ever given to it.
-          if (at >= 0) {
-            waiting.splice(at, 1);
-            resolve(false);
-          }
-        }, Math.max(0, giveUpAt - Date.now()));
-      });
-      clearTimeout(timer);
-      return taken;
+      return new Promise<boolean>((resolve) => waiting.push(resolve));
     },
     /** Hands the environment to the next waiting invocation, or frees it. */
     release(): void {
       const next = waiting.shift();
-      if (next) next();
+      if (next) next(true);
       else running--;
+    },
+    /** The stack stops: the waiting invocations never start. */
+    close(): void {
+      closed = true;
+      for (const next of waiting.splice(0)) next(false);
     },
   };
 }
 
-export type ConcurrencyLimit = ReturnType<typeof createConcurrencyLimit>;
+/** A handler module's export, as Lambda calls it with any event. */
+export type ModuleHandler = (event: unknown, context: Context) => Promise<unknown>;
 
 /**
- * A handler of this process behind its route, as Lambda and API Gateway run it: it starts when
- * one of its function's environments is free (`environments`), its timeout counts from that
- * start, the context's remaining time counts down to it, and past it the route answers as for a
- * killed function (HTTP API's 500); no answer within the integration timeout, the wait
- * included, is API Gateway's 503. What the handler answers after that is dropped.
+ * Source mode's execution environments of one function: its handler module, imported in this
+ * process at the first invocation (the init phase), run as Lambda runs the bundle. At most
+ * `maxWorkers` invocations at once, the others waiting; the event and the result cross as JSON
+ * within Lambda's payload limits; past its timeout an invocation fails as `Sandbox.Timedout`,
+ * and the table refuses its later calls (`refuseCallsPastDeadline`), since code in this process
+ * cannot be killed.
  */
-export function inProcessRoute(handler: LambdaHandler, name: string, environments: ConcurrencyLimit, timeoutSeconds = ROUTE_TIMEOUT_SECONDS): RouteInvoker {
-  const integrationTimeoutMs = AWS_LIMITS.apiGateway.integrationTimeoutMs;
+export function createModulePool(spec: FunctionSpec, load: () => Promise<ModuleHandler>, options: { maxWorkers: number }): FunctionPool {
+  const environments = createConcurrencyLimit(options.maxWorkers);
+  let handler: Promise<ModuleHandler> | undefined;
+  let started = 0;
+  let running = 0;
+  let peakConcurrent = 0;
+  let slowestMs = 0;
+  let stopped = false;
 
-  async function invoke(event: ApiEvent, giveUpAt: number): Promise<InvokeOutcome> {
-    if (!(await environments.take(giveUpAt))) return { ok: false, errorType: 'TooManyRequestsException', errorMessage: 'No environment was free before the gateway gave up' };
-    const timeoutMs = timeoutSeconds * 1000;
-    const context = lambdaContext(name, timeoutMs);
+  function initialize(): Promise<ModuleHandler> {
+    if (!handler) {
+      started++;
+      handler = load();
+      // A failed init is tried again by the next invocation, as Lambda starts a new environment.
+      handler.catch(() => (handler = undefined));
+    }
+    return handler;
+  }
+
+  async function run(run: ModuleHandler, payload: string): Promise<InvokeOutcome> {
+    const context = lambdaContext(spec.name, spec.timeoutSeconds * 1000);
+    const startedAt = Date.now();
     let timer: NodeJS.Timeout | undefined;
     const killed = new Promise<InvokeOutcome>((resolve) => {
-      timer = setTimeout(
-        () => resolve({ ok: false, errorType: 'Sandbox.Timedout', errorMessage: `RequestId: ${context.awsRequestId} Error: Task timed out after ${timeoutSeconds.toFixed(2)} seconds` }),
-        timeoutMs,
-      );
+      timer = setTimeout(() => resolve(timedOut(context.awsRequestId, spec.timeoutSeconds)), spec.timeoutSeconds * 1000);
     });
-    const answered = invocations.run({ deadline: Date.now() + context.getRemainingTimeInMillis() }, () => handler(event, context)).then(
-      (result): InvokeOutcome => ({ ok: true, result }),
-      (error: Error): InvokeOutcome => ({ ok: false, errorType: error?.name ?? 'Error', errorMessage: error?.message ?? String(error) }),
+    const answered = invocations.run({ functionName: spec.name, deadline: startedAt + spec.timeoutSeconds * 1000 }, () => run(JSON.parse(payload), context)).then(
+      (result): InvokeOutcome => {
+        const body = JSON.stringify(result ?? null);
+        return oversizedResult(body) ?? { ok: true, result: JSON.parse(body) };
+      },
+      (error: Error): InvokeOutcome => failure(error?.name ?? 'Error', error?.message ?? String(error)),
     );
     try {
       return await Promise.race([answered, killed]);
     } finally {
       clearTimeout(timer);
-      // Killed or done, the environment takes the next invocation.
-      environments.release();
+      slowestMs = Math.max(slowestMs, Date.now() - startedAt);
     }
   }
 
-  return (event) => gatewayAnswer(invoke(event, Date.now() + integrationTimeoutMs), integrationTimeoutMs, { route: event.routeKey, function: name });
+  return {
+    spec,
+    async invoke(event, type = 'RequestResponse') {
+      const payload = JSON.stringify(event);
+      const refused = oversizedPayload(payload, type);
+      if (refused) return refused;
+      if (stopped || !(await environments.take()) || stopped) return failure('ServiceException', 'The local stack is stopping');
+      running++;
+      peakConcurrent = Math.max(peakConcurrent, running);
+      try {
+        const loaded = await initialize().catch((error: Error) => failure(error?.name ?? 'Runtime.ImportModuleError', error?.message ?? String(error)));
+        return typeof loaded === 'function' ? await run(loaded, payload) : loaded;
+      } finally {
+        running--;
+        environments.release();
+      }
+    },
+    stats: () => ({ pids: handler ? [process.pid] : [], started, peakConcurrent, slowestMs }),
+    async stop() {
+      stopped = true;
+      environments.close();
+    },
+  };
 }

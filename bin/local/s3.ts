@@ -4,7 +4,6 @@ import { getConfigModel } from '@20minutes/s3rver/lib/models/config';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { localAwsConfig } from '../../shared/db/client';
 import { DOCUMENT_UPLOAD_CORS } from '../../shared/domain/dispute-documents';
 
 /**
@@ -19,9 +18,9 @@ import { DOCUMENT_UPLOAD_CORS } from '../../shared/domain/dispute-documents';
 export interface LocalS3 {
   url: string;
   stop(): Promise<void>;
-  /** Lets a caller sign with this key pair (artifact mode: each function's credentials). */
+  /** Lets a caller sign with this key pair (each function's credentials, source mode's one). */
   allowAccessKey(accessKeyId: string, secretAccessKey: string): void;
-  /** Creates a bucket (artifact mode: the template's), unless it exists. */
+  /** Creates a bucket (the template's), unless it exists. */
   createBucket(name: string): Promise<void>;
   /** Gives every bucket the documents' CORS rule for `origin` (the dashboard's, known once the stack listens), as the stack's bucket has it. */
   allowUploadsFrom(origin: string): Promise<void>;
@@ -34,10 +33,8 @@ const corsXml = (origin: string) =>
 
 export const DEFAULT_S3_PORT = 4568;
 
-/** The evidence documents' bucket in source mode (DOCUMENTS_BUCKET); artifact mode uses the template's. */
-export const LOCAL_DOCUMENTS_BUCKET = 'payment-ops-documents';
-
-export async function startLocalS3(options: { port?: number; dataDir: string; buckets: string[] }): Promise<LocalS3> {
+/** An S3 without buckets yet: the local AWS creates the template's (`createBucket`). */
+export async function startLocalS3(options: { port?: number; dataDir: string }): Promise<LocalS3> {
   const inMemory = options.dataDir === ':memory:';
   // s3rver keeps objects in files: a temporary folder stands for `:memory:`, removed at stop.
   const directory = inMemory ? mkdtempSync(join(tmpdir(), 'local-s3-')) : resolve(options.dataDir, 's3');
@@ -47,19 +44,15 @@ export async function startLocalS3(options: { port?: number; dataDir: string; bu
     port: options.port ?? DEFAULT_S3_PORT,
     silent: true,
     directory,
-    configureBuckets: options.buckets.map((name) => ({ name })),
   });
   const { port } = await server.run();
-  const buckets = new Set(options.buckets);
+  const buckets = new Set<string>();
   const allowAccessKey = (accessKeyId: string, secretAccessKey: string) => AWSAccount.DUMMY_ACCOUNT.createKeyPair(accessKeyId, secretAccessKey);
-  // Source mode's clients sign with the local stack's static credentials.
-  const { accessKeyId, secretAccessKey } = localAwsConfig('').credentials;
-  allowAccessKey(accessKeyId, secretAccessKey);
   return {
     url: `http://127.0.0.1:${port}`,
     allowAccessKey,
     async createBucket(name) {
-      // As its own `configureBuckets` does: its SigV4 check refuses the SDK's bucket-level calls
+      // Straight into its store: its SigV4 check refuses the SDK's bucket-level calls
       // (CreateBucket), which the service never makes.
       if (!(await server.store.getBucket(name))) await server.store.putBucket(name);
       buckets.add(name);

@@ -1,5 +1,3 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { AwsError } from './artifacts/aws-error';
 
 /** One secret of the local stack: its ARN and name, as Secrets Manager names it, and its value. */
@@ -13,8 +11,8 @@ const CREATED = new Date();
 
 /**
  * Secrets Manager's GetSecretValue over the local stack's secrets, as the service answers it
- * (JSON 1.1): by ARN or name; an unknown one is ResourceNotFoundException. The artifact mode's
- * AWS edge serves it after its IAM check; source mode serves it as it is (no roles there).
+ * (JSON 1.1): by ARN or name; an unknown one is ResourceNotFoundException. The local AWS edge
+ * serves it after its IAM check (in artifact mode).
  */
 export function localSecrets(secrets: LocalSecret[]) {
   return {
@@ -31,33 +29,3 @@ export function localSecrets(secrets: LocalSecret[]) {
 }
 
 export type LocalSecrets = ReturnType<typeof localSecrets>;
-
-const JSON_1_1 = 'application/x-amz-json-1.1';
-
-/** Source mode's Secrets Manager (SECRETS_MANAGER_ENDPOINT): the same answers, on a port of its own. */
-export async function startLocalSecretsManager(secrets: LocalSecrets): Promise<{ url: string; close(): Promise<void> }> {
-  const server = createServer(async (request, response) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    const [service, operation] = String(request.headers['x-amz-target'] ?? '').split('.');
-    try {
-      if (service !== 'secretsmanager') throw new AwsError('UnknownOperationException', 'Only Secrets Manager is served here');
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
-      response.writeHead(200, { 'content-type': JSON_1_1 });
-      response.end(JSON.stringify(secrets.serve(operation, body, secrets.find(String(body.SecretId ?? '')))));
-    } catch (error) {
-      const refusal = error instanceof AwsError ? error : new AwsError('InternalServiceError', (error as Error).message, 500);
-      response.writeHead(refusal.status, { 'content-type': JSON_1_1 });
-      response.end(JSON.stringify({ __type: refusal.code, message: refusal.message }));
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}

@@ -1,23 +1,17 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { configuredUrls } from '../../shared/config';
 import type { AdyenSecret } from '../../shared/acquirer/adyen-secret';
-import { createDocumentClient, documentClient } from '../../shared/db/client';
-import { runAllJobs } from '../../shared/jobs';
-import { createServices } from '../../shared/services';
+import { createDocumentClient } from '../../shared/db/client';
 import { createDirectory } from '../../shared/db/directory';
-import { routes, unmatchedRouteHandler } from '../../shared/api';
-import { methodsOf } from '../../shared/api/operation';
 import { SCOPES } from '../../shared/auth/principal';
 import type { LocalAcquirer } from './adyen';
-import { LOCAL_MERCHANT_ACCOUNT, planLocalAcquirer, startNotificationMapping, type LocalAcquirerPlan } from './acquirer';
+import { LOCAL_MERCHANT_ACCOUNT, planLocalAcquirer } from './acquirer';
 import { startArtifactFunctions, type ArtifactFunctions } from './artifacts/functions';
-import { backgroundTasks } from './background';
-import { startCreditRolling } from './event-pipeline';
 import { freePort } from './free-port';
-import { localSecrets, startLocalSecretsManager } from './secrets-manager';
-import { ensureDynamoDbLocal, ensureTable, type RunningDynamoDb } from './dynamodb-local';
-import { LOCAL_DOCUMENTS_BUCKET, startLocalS3 } from './s3';
-import type { LocalFunctions, RouteInvoker } from './functions';
-import { createConcurrencyLimit, defaultEnvironmentsPerFunction, inProcessRoute, refuseCallsPastDeadline } from './invocation';
+import { ensureDynamoDbLocal, type RunningDynamoDb } from './dynamodb-local';
+import { startLocalS3 } from './s3';
 import { startApiServer, type LocalApiServer } from './http-server';
 
 export interface LocalStackOptions {
@@ -28,13 +22,18 @@ export interface LocalStackOptions {
   dataDir: string;
   /** Create the demo organization and keys when the store has no organization. */
   seedDemo?: boolean;
-  /** Run the minute jobs and the outbox publisher in this process. */
+  /** Run the schedules and every event source mapping (the outbox, webhook deliveries, notifications), not only the credits' roll. */
   background?: boolean;
   /**
    * A `cdk synth -o <dir>` output: serve the bundles it holds, as the template wires them,
    * instead of the sources (artifact mode, docs/architecture.md).
    */
   artifacts?: string;
+  /**
+   * Source mode: a `synthesizeForSources` output to serve the handler modules by (the tests
+   * synthesize once per run); by default the stack synthesizes its own at start.
+   */
+  sourceTemplate?: string;
   /** Execution environments per function at the same time (invocations beyond wait). */
   maxWorkersPerFunction?: number;
   /**
@@ -60,8 +59,10 @@ export interface LocalStack {
   /** Runs every minute job once now, as the schedule would (artifact mode: the schedule's function), and waits for it. */
   runMinuteJobs(): Promise<void>;
   demo?: DemoAccount;
-  /** Artifact mode only: the functions' execution environments. */
-  artifacts?: ArtifactFunctions;
+  /** Whether the functions run from the TypeScript sources in this process or from their bundles in processes of their own. */
+  mode: 'sources' | 'artifacts';
+  /** The local AWS the functions run in: its edge, their environments, IAM's refusals. */
+  aws: ArtifactFunctions;
   stop(): Promise<void>;
 }
 
@@ -72,51 +73,6 @@ export interface DemoAccount {
   userId: string;
   testToken: string;
   liveToken: string;
-}
-
-/**
- * Source mode's functions: each handler module loaded the way Lambda would load its function's
- * bundle, behind its route with the function's timeout (or `timeoutSeconds`) and at most `environmentsPerFunction`
- * invocations at once. Every handler calls the table through the process-wide client, which
- * refuses the calls of an invocation past its timeout.
- */
-export function sourceRoutes(environmentsPerFunction = defaultEnvironmentsPerFunction(), timeoutSeconds?: number): (name: string) => Promise<RouteInvoker> {
-  return async (name) => {
-    const module = await import(`../../functions/${name}/handler`);
-    refuseCallsPastDeadline(documentClient());
-    return inProcessRoute(module.handler, name, createConcurrencyLimit(environmentsPerFunction), timeoutSeconds);
-  };
-}
-
-/**
- * The TypeScript sources: the same handler modules in this process, the minute jobs, the event
- * pipeline and the acquirer notifications' stream mapping in-process too. The acquirer's secret
- * is read as in AWS (ADYEN_SECRET_ARN), from a local Secrets Manager (SECRETS_MANAGER_ENDPOINT).
- */
-async function sourceFunctions(options: LocalStackOptions, acquirer: LocalAcquirerPlan): Promise<LocalFunctions> {
-  await ensureTable(options.dynamodbEndpoint, options.tableName);
-  const secretsManager = await startLocalSecretsManager(localSecrets([acquirer.secret]));
-  process.env.SECRETS_MANAGER_ENDPOINT = secretsManager.url;
-  process.env.ADYEN_SECRET_ARN = acquirer.secret.arn;
-  const stoppers: (() => Promise<void>)[] = [secretsManager.close];
-  return {
-    // One route per method, as the stack deploys them.
-    routes: routes.flatMap((route) => methodsOf(route).map((method) => ({ method, path: route.path, handler: route.handler }))),
-    defaultRoute: unmatchedRouteHandler,
-    loadHandler: sourceRoutes(options.maxWorkersPerFunction, options.routeTimeoutSeconds),
-    async startBackground() {
-      stoppers.push(startMinuteJobs(options));
-      for (const start of backgroundTasks) stoppers.push(await start({ dynamodbEndpoint: options.dynamodbEndpoint, tableName: options.tableName, dataDir: options.dataDir }));
-      stoppers.push(await startNotificationMapping({ endpoint: options.dynamodbEndpoint, tableName: options.tableName, dataDir: options.dataDir }));
-    },
-    async startCreditRolling() {
-      stoppers.push(startCreditRolling({ dynamodbEndpoint: options.dynamodbEndpoint, tableName: options.tableName }).stop);
-    },
-    runMinuteJobs: () => runJobsOnce(options),
-    async stop() {
-      for (const stop of stoppers.reverse()) await stop();
-    },
-  };
 }
 
 /**
@@ -138,11 +94,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   let api: LocalApiServer | undefined;
   try {
     const local = { ...options, dynamodbEndpoint: dynamo.endpoint };
-    const s3 = await startLocalS3({ port: options.s3Port, dataDir: options.dataDir, buckets: [LOCAL_DOCUMENTS_BUCKET] });
+    const s3 = await startLocalS3({ port: options.s3Port, dataDir: options.dataDir });
     stoppers.push(s3.stop);
-    // Source mode's functions reach it as the deployed ones reach S3; artifact mode's through the AWS edge.
-    process.env.S3_ENDPOINT = s3.url;
-    process.env.DOCUMENTS_BUCKET ??= LOCAL_DOCUMENTS_BUCKET;
     const acquirer = planLocalAcquirer(options.acquirerPort || (await freePort()));
     // It listens at once, so that no other process takes the port probed free meanwhile; its
     // notifications go to the receiver, whose address is known once the API listens.
@@ -151,20 +104,19 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       throw error.code === 'EADDRINUSE' ? new Error(`ACQUIRER_PORT ${acquirer.port} is in use: set ACQUIRER_PORT to a free port for the local Adyen`) : error;
     });
     stoppers.push(localAdyen.stop);
-    const artifacts = options.artifacts
-      ? await startArtifactFunctions({
-          dir: options.artifacts,
-          s3,
-          dynamodbEndpoint: dynamo.endpoint,
-          tableName: options.tableName,
-          dataDir: options.dataDir,
-          maxWorkersPerFunction: options.maxWorkersPerFunction,
-          logDir: options.logDir,
-          apiUrl: () => configuredBaseUrl ?? `http://127.0.0.1:${api!.port}`,
-          acquirerSecret: acquirer.secret.value,
-        })
-      : undefined;
-    const functions = artifacts ?? (await sourceFunctions(local, acquirer));
+    const template = options.artifacts ?? options.sourceTemplate ?? (await synthesizedSources(stoppers));
+    const functions = await startArtifactFunctions({
+      dir: template,
+      sources: options.artifacts ? undefined : { routeTimeoutSeconds: options.routeTimeoutSeconds },
+      s3,
+      dynamodbEndpoint: dynamo.endpoint,
+      tableName: options.tableName,
+      dataDir: options.dataDir,
+      maxWorkersPerFunction: options.maxWorkersPerFunction,
+      logDir: options.logDir,
+      apiUrl: () => configuredBaseUrl ?? `http://127.0.0.1:${api!.port}`,
+      acquirerSecret: acquirer.secret.value,
+    });
     stoppers.push(functions.stop);
     api = await startApiServer({
       routes: functions.routes,
@@ -191,7 +143,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       acquirer: { url: localAdyen.url, secret: JSON.parse(acquirer.secret.value) as AdyenSecret },
       runMinuteJobs: functions.runMinuteJobs,
       demo,
-      artifacts,
+      mode: options.artifacts ? 'artifacts' : 'sources',
+      aws: functions,
       stop: async () => {
         for (const stop of stoppers.reverse()) await stop();
         await dynamo.stop();
@@ -202,6 +155,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await dynamo.stop();
     throw error;
   }
+}
+
+/** Source mode's template, synthesized now into a folder removed when the stack stops; aws-cdk-lib is loaded only then. */
+async function synthesizedSources(stoppers: (() => Promise<void>)[]): Promise<string> {
+  const { synthesizeForSources } = await import('./source-template');
+  const dir = mkdtempSync(join(tmpdir(), 'source-template-'));
+  stoppers.push(async () => rmSync(dir, { recursive: true, force: true }));
+  return synthesizeForSources(dir);
 }
 
 async function seedDemo(options: LocalStackOptions): Promise<DemoAccount | undefined> {
@@ -222,27 +183,4 @@ async function seedDemoWith(directory: ReturnType<typeof createDirectory>): Prom
   const test = await directory.createApiKey({ orgId: org.id, creatorId: user.userId, mode: 'test', scopes });
   const live = await directory.createApiKey({ orgId: org.id, creatorId: user.userId, mode: 'live', scopes });
   return { orgId: org.id, acceptorId: acceptor.id, userId: user.userId, testToken: test.token, liveToken: live.token };
-}
-
-/** Every minute job once, as the schedule runs them; a failed job is reported, the others run. */
-async function runJobsOnce(options: LocalStackOptions): Promise<void> {
-  const db = createDocumentClient({ endpoint: options.dynamodbEndpoint });
-  try {
-    for (const result of await runAllJobs(createServices(db, options.tableName).jobs)) if (result.error) console.error(`job ${result.name} failed: ${result.error}`);
-  } finally {
-    db.destroy();
-  }
-}
-
-/** The EventBridge schedule's local twin: every minute job, every minute, until stopped. */
-function startMinuteJobs(options: LocalStackOptions): () => Promise<void> {
-  let running: Promise<unknown> | undefined;
-  const timer = setInterval(() => {
-    if (running) return; // a run longer than a minute is not overlapped by the next
-    running = runJobsOnce(options).finally(() => (running = undefined));
-  }, 60_000);
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
 }

@@ -64,25 +64,6 @@ export function webhookCommands(db: () => DynamoDBDocumentClient, tableName: str
       },
     },
     {
-      words: 'webhook dead-letters',
-      usage: '[--limit N]   (the local stack\'s dead-letter store; in AWS see the dead-letter queue)',
-      options: { limit: { type: 'string' } },
-      run: async (values) => {
-        const limit = values.limit === undefined ? 20 : Number(values.limit);
-        if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new UsageError('--limit must be an integer from 1 to 100');
-        const parked = await deliveries().deadLetters(limit);
-        return {
-          data: parked.map((deadLetter) => ({
-            parked_at: deadLetter.parkedAt,
-            event_id: deadLetter.eventId,
-            type: deadLetter.type,
-            target: deadLetter.target.key,
-            attempts: deadLetter.attempts,
-          })),
-        };
-      },
-    },
-    {
       words: 'event resend',
       usage: '--id evt_…   (replays the event to its current matching subscriptions and per-object URLs)',
       options: { id: { type: 'string', required: true } },

@@ -1,5 +1,4 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { localAwsConfig } from '../db/client';
 import { AcquirerUnavailableError } from '../domain/acquirer';
 import * as z from '../zod';
 
@@ -22,24 +21,17 @@ const AdyenSecretSchema = /* @__PURE__ */ (() =>
 
 export type AdyenSecret = z.infer<typeof AdyenSecretSchema>;
 
-export interface AdyenSecretSource {
-  /** ADYEN_SECRET_ARN. */
-  arn?: string;
-  /** The local stack's Secrets Manager (SECRETS_MANAGER_ENDPOINT); unset in AWS. */
-  endpoint?: string;
-}
-
 /**
  * Reads and checks the secret (the composition root reads it once per cold start). Every
  * failure is an `AcquirerUnavailableError` (503 to a caller, a retry to a job) whose log text
  * names what went wrong, never the value.
  */
-export async function readAdyenSecret(source: AdyenSecretSource): Promise<AdyenSecret> {
-  if (!source.arn) throw new AcquirerUnavailableError('no acquirer secret configured (ADYEN_SECRET_ARN)');
-  const client = new SecretsManagerClient(source.endpoint ? localAwsConfig(source.endpoint) : {});
+export async function readAdyenSecret(arn: string | undefined): Promise<AdyenSecret> {
+  if (!arn) throw new AcquirerUnavailableError('no acquirer secret configured (ADYEN_SECRET_ARN)');
+  const client = new SecretsManagerClient({});
   let value: string | undefined;
   try {
-    value = (await client.send(new GetSecretValueCommand({ SecretId: source.arn }))).SecretString;
+    value = (await client.send(new GetSecretValueCommand({ SecretId: arn }))).SecretString;
   } catch (error) {
     throw new AcquirerUnavailableError(`the acquirer secret could not be read: ${(error as Error).name}`);
   } finally {

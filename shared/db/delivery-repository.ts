@@ -4,28 +4,16 @@ import type { Principal } from '../auth/principal';
 import { DELIVERY_EVENT_WINDOW, LINK_EVENT_WINDOW, newestAttemptsFirst, type DeliveryAttempt, type DeliveryLog, type LinkEvents } from '../domain/dashboard';
 import { attemptNamed, type StoredAttempt } from '../domain/event-resources';
 import { PAYMENT_LINK_EVENT } from '../domain/payment-links';
-import {
-  deadLetterOf,
-  deliveryKey,
-  type AttemptRecord,
-  type DeadLetter,
-  type DeadLetters,
-  type DeliveryJournal,
-  type DeliveryStatus,
-  type DeliveryTask,
-} from '../domain/webhook-delivery';
+import { deliveryKey, type AttemptRecord, type DeliveryJournal, type DeliveryStatus, type DeliveryTask } from '../domain/webhook-delivery';
 import { typePrefixes } from '../domain/webhooks';
 import { NotFoundError } from '../errors';
 import { EVENT_RETENTION_DAYS, type OutboxEvent } from '../events';
 import { isId } from '../ids';
 import type { PageRequest } from '../pagination';
 import { isoMillis } from '../time';
-import { conditionalWrite } from './conditional';
-import { deadLetterEntity, deliveryAttemptEntity, deliveryEntity, eventResendEntity, scopeOf } from './entities';
-import { IF_NEW } from './entity';
+import { deliveryAttemptEntity, eventResendEntity, scopeOf } from './entities';
 import * as keys from './keys';
 import { listPage, type Page } from './list-page';
-import { queryAll } from './query-all';
 import { INDEXES, KEY, TTL_ATTRIBUTE } from './table';
 
 /** Delivery records live as long as their event. */
@@ -37,24 +25,15 @@ const SETTLED: DeliveryStatus[] = ['delivered', 'dead', 'canceled'];
 /** At most this many attempt items are read per event: its newest (attempts are keyed in time order). */
 export const ATTEMPTS_PER_EVENT = 50;
 
-/** A queued delivery of the local stack and when its next attempt is due. */
-export interface QueuedDelivery {
-  task: DeliveryTask;
-  dueAt: number;
-}
-
 const stateKey = (task: DeliveryTask) => keys.deliveryState(task.event.envelope.id, deliveryKey(task));
-const dueSortKey = (task: DeliveryTask, dueAt: number) => keys.webhookRetrySortKey(isoMillis(dueAt), task.event.envelope.id, deliveryKey(task));
 
 /**
  * The delivery records of the table, under the event's partition `EVT#{evt}`:
  * - `DLV#{time}#{attempt}#{target}`: one item per attempt, in time order (keys.deliveryAttempt);
  * - `DELIVERY#{target}[#{resend}]`: the delivery's outcome, which makes duplicates harmless.
- *   In the local stack the same item is also the durable queue entry (task + DUE keys);
  * - `RESEND#{resend}`: a request to replay the event, which the table stream carries to delivery;
- * and the local dead-letter store (`WEBHOOK_DLQ`). Each caller takes the part it uses as its
- * port: the deliverer the DeliveryJournal, the dashboard the DeliveryLog, the events API
- * `attemptPage` and `requestResend`, the local queue the queue and its dead letters.
+ * Each caller takes the part it uses as its port: the deliverer the DeliveryJournal, the
+ * dashboard the DeliveryLog, the events API `attemptPage` and `requestResend`.
  *
  * Reading the scope's recent attempts: there is no scope-wide index of attempts, so it reads the
  * scope's most recent events (one Query of GSI1 `{scope}#EVT`) and then each event's attempts
@@ -128,23 +107,20 @@ export function createDeliveryRepository(db: DynamoDBDocumentClient, tableName: 
       );
     },
 
-    /** Upserts the outcome and takes the delivery out of the local queue's due list. */
+    /** Upserts the outcome. */
     async settle(task: DeliveryTask, status: DeliveryStatus) {
       await db.send(
         new UpdateCommand({
           TableName: tableName,
           Key: stateKey(task),
           UpdateExpression:
-            'SET #status = :status, #attempts = :attempts, #targetKey = :targetKey, #settledAt = :now, #ttl = :ttl REMOVE #duePk, #dueSk, #task',
+            'SET #status = :status, #attempts = :attempts, #targetKey = :targetKey, #settledAt = :now, #ttl = :ttl',
           ExpressionAttributeNames: {
             '#status': 'status',
             '#attempts': 'attempts',
             '#targetKey': 'targetKey',
             '#settledAt': 'settledAt',
             '#ttl': TTL_ATTRIBUTE,
-            '#duePk': INDEXES.due.pk,
-            '#dueSk': INDEXES.due.sk,
-            '#task': 'task',
           },
           ExpressionAttributeValues: {
             ':status': status,
@@ -155,93 +131,6 @@ export function createDeliveryRepository(db: DynamoDBDocumentClient, tableName: 
           },
         }),
       );
-    },
-
-    /**
-     * The local queue (SQS in AWS): claims a delivery for the queue. False when it already exists (a duplicate
-     * publish of the same event): the first claim's entry is delivered, or recovered on restart.
-     */
-    async claim(task: DeliveryTask, dueAt: number): Promise<boolean> {
-      return conditionalWrite(
-        async () => {
-          await db.send(
-            new PutCommand({
-              TableName: tableName,
-              Item: {
-                ...deliveryEntity.item({ status: 'pending', targetKey: task.target.key, task }, { deliveryKey: deliveryKey(task), dueAt: isoMillis(dueAt) }),
-                [TTL_ATTRIBUTE]: expiresAt(task),
-              },
-              ...IF_NEW,
-              ReturnValuesOnConditionCheckFailure: 'NONE',
-            }),
-          );
-          return true;
-        },
-        () => false,
-      );
-    },
-
-    /** Local queue: the next attempt of a pending delivery and when it is due. */
-    async reschedule(task: DeliveryTask, dueAt: number): Promise<void> {
-      await conditionalWrite(
-        () =>
-          db.send(
-            new UpdateCommand({
-              TableName: tableName,
-              Key: stateKey(task),
-              UpdateExpression: 'SET #task = :task, #duePk = :duePk, #dueSk = :dueSk',
-              ConditionExpression: '#status = :pending',
-              ExpressionAttributeNames: { '#task': 'task', '#duePk': INDEXES.due.pk, '#dueSk': INDEXES.due.sk, '#status': 'status' },
-              ExpressionAttributeValues: {
-                ':task': task,
-                ':duePk': keys.webhookRetryDue,
-                ':dueSk': dueSortKey(task, dueAt),
-                ':pending': 'pending',
-              },
-              ReturnValuesOnConditionCheckFailure: 'NONE',
-            }),
-          ),
-        // Settled meanwhile by a twin delivery: nothing left to schedule.
-        () => undefined,
-      );
-    },
-
-    /** Local queue: every pending delivery (restart recovery), soonest first. */
-    async pending(): Promise<QueuedDelivery[]> {
-      const items = await queryAll(db, {
-        TableName: tableName,
-        IndexName: INDEXES.due.name,
-        KeyConditionExpression: '#pk = :pk',
-        ExpressionAttributeNames: { '#pk': INDEXES.due.pk },
-        ExpressionAttributeValues: { ':pk': keys.webhookRetryDue },
-      });
-      return items.map((item) => ({ task: item.task as DeliveryTask, dueAt: Date.parse(String(item[INDEXES.due.sk]).slice(0, 24)) }));
-    },
-
-    /** The local dead-letter store (DeadLetters; the SQS DLQ in AWS): a reference to the event, the target and every attempt. */
-    async park(task: DeliveryTask): Promise<void> {
-      const parkedAt = isoMillis();
-      await db.send(
-        new PutCommand({
-          TableName: tableName,
-          Item: deadLetterEntity.item({ parkedAt, deadLetter: deadLetterOf(task, parkedAt) }, { deliveryKey: deliveryKey(task) }),
-        }),
-      );
-    },
-
-    /** Local dead-letter store, newest first. */
-    async deadLetters(limit = 100): Promise<DeadLetter[]> {
-      const page = await db.send(
-        new QueryCommand({
-          TableName: tableName,
-          KeyConditionExpression: '#pk = :pk',
-          ExpressionAttributeNames: { '#pk': KEY.pk },
-          ExpressionAttributeValues: { ':pk': keys.webhookDeadLetters },
-          ScanIndexForward: false,
-          Limit: limit,
-        }),
-      );
-      return (page.Items ?? []).map((item) => item.deadLetter as DeadLetter);
     },
 
     /**
@@ -349,7 +238,7 @@ export function createDeliveryRepository(db: DynamoDBDocumentClient, tableName: 
       return { events: found, ...(startKey ? { next: last } : {}) };
     },
   };
-  return repository satisfies DeliveryJournal & DeadLetters & DeliveryLog;
+  return repository satisfies DeliveryJournal & DeliveryLog;
 }
 
 export type DeliveryRepository = ReturnType<typeof createDeliveryRepository>;

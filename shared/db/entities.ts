@@ -8,7 +8,6 @@ import type { PaidShard, VersionedLink } from '../domain/payment-links';
 import { lastActivityOf, type Payment } from '../domain/payments';
 import type { Refund } from '../domain/refunds';
 import type { Settlement } from '../domain/settlements';
-import type { DeadLetter, DeliveryTask } from '../domain/webhook-delivery';
 import { typePrefixes } from '../domain/webhooks';
 import type { OutboxEvent } from '../events';
 import { defineEntity } from './entity';
@@ -345,16 +344,14 @@ export const webhookUrlSecretEntity = defineEntity<{ orgId: string; mode: Mode; 
 });
 
 /**
- * One delivery of one event to one target (dedupe, outcome; locally also the queued task),
- * `{delivery}` its domain `deliveryKey`. The item is written whole only by the local queue's
- * claim, due at `{due}`; in AWS the outcome's update creates it.
+ * One delivery of one event to one target (dedupe, outcome), `{delivery}` its domain
+ * `deliveryKey`: the outcome's update creates it.
  */
-export const deliveryEntity = defineEntity<{ status: 'pending'; targetKey: string; task: DeliveryTask }, { deliveryKey: string; dueAt: string }>({
+export const deliveryEntity = defineEntity<{ eventId: string; deliveryKey: string }>({
   name: 'delivery',
   label: 'Delivery outcome',
   key: { pk: 'EVT#{evt}', sk: 'DELIVERY#{delivery}' },
-  indexes: { due: { pk: 'DUE#WEBHOOK_RETRY', sk: '{due}#{evt}#{delivery}' } },
-  values: (delivery, { deliveryKey, dueAt }) => ({ evt: delivery.task.event.envelope.id, delivery: deliveryKey, due: dueAt }),
+  values: (delivery) => ({ evt: delivery.eventId, delivery: delivery.deliveryKey }),
 });
 
 /** `ops event resend` and the resend API: a stream-visible request to replay the event, next to it. */
@@ -363,14 +360,6 @@ export const eventResendEntity = defineEntity<OutboxEvent & { resendId: string; 
   label: 'Event replay request',
   key: { pk: 'EVT#{evt}', sk: 'RESEND#{resend}' },
   values: (request) => ({ evt: request.envelope.id, resend: request.resendId }),
-});
-
-/** Local dead-letter store: deliveries parked after their last attempt, newest last (`{delivery}`: its domain `deliveryKey`). */
-export const deadLetterEntity = defineEntity<{ parkedAt: string; deadLetter: DeadLetter }, { deliveryKey: string }>({
-  name: 'webhook_dead_letter',
-  label: 'Local dead-letter store',
-  key: { pk: 'WEBHOOK_DLQ', sk: '{parked_at}#{evt}#{delivery}' },
-  values: (parked, { deliveryKey }) => ({ parked_at: parked.parkedAt, evt: parked.deadLetter.eventId, delivery: deliveryKey }),
 });
 
 /** A claim of an Idempotency-Key by one API key (`{key}`: its id). */
@@ -449,7 +438,6 @@ export const entities = [
   deliveryEntity,
   eventResendEntity,
   webhookUrlSecretEntity,
-  deadLetterEntity,
   rateLimitEntity,
   attemptSlotEntity,
   acquirerNotificationEntity,

@@ -19,7 +19,6 @@ import {
   chargebackReferenceEntity,
   checkoutSessionEntity,
   dashboardSessionEntity,
-  deadLetterEntity,
   deliveryAttemptEntity,
   deliveryEntity,
   EVENT_PREFIX_INDEXES,
@@ -134,11 +133,6 @@ export const webhookSubscriptionCount = (orgId: string, mode: Mode) => webhookSu
 export const webhookUrlSecret = (orgId: string, mode: Mode) => webhookUrlSecretEntity.key({ org: orgId, mode });
 export const deliveryState = (eventId: string, deliveryKey: string) => deliveryEntity.key({ evt: eventId, delivery: deliveryKey });
 export const eventResend = (eventId: string, requestId: string) => eventResendEntity.key({ evt: eventId, resend: requestId });
-/** Local delivery queue: deliveries waiting for their next attempt (sparse DUE index). */
-export const webhookRetryDue = deliveryEntity.partition('due', {});
-export const webhookRetrySortKey = (due: string, eventId: string, deliveryKey: string) =>
-  deliveryEntity.sortKey('due', { due, evt: eventId, delivery: deliveryKey });
-export const webhookDeadLetters = /* @__PURE__ */ (() => render(deadLetterEntity.definition.key.pk, {}))();
 
 export const idempotency = (keyId: string, idempotencyKey: string) => idempotencyEntity.key({ key: keyId, idempotency_key: idempotencyKey });
 export const dashboardSession = (sessionIdHash: string) => dashboardSessionEntity.key({ hash: sessionIdHash });

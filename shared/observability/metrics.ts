@@ -13,8 +13,9 @@ const MAX_VALUES = 100;
  * Metrics in CloudWatch's embedded metric format, dimension `service` (docs/operations.md
  * "Metrics"): buffered per invocation and written as one document by `publishStoredMetrics`, or
  * at once as a document of their own when they carry a dimension of their own. Written only
- * under the namespace the stack sets on every function (`METRICS_NAMESPACE`), so `npm start` and
- * tests write none; `METRICS_DISABLED=true` turns them off there too. Hand-written for the same
+ * under the namespace the stack sets on every function (`METRICS_NAMESPACE`), and not with
+ * `METRICS_DISABLED=true` (the local stack's source mode sets it: its functions share one
+ * output, where no CloudWatch reads them). Hand-written for the same
  * reason as the logger (docs/decisions.md 27).
  */
 class EmbeddedMetrics {

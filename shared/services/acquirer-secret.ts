@@ -9,7 +9,7 @@ import { onceAsync } from './wiring';
 export const adyenSecret = /* @__PURE__ */ onceAsync(async () => {
   const config = loadConfig();
   const { readAdyenSecret } = await import('../acquirer/adyen-secret');
-  return readAdyenSecret({ arn: config.adyenSecretArn, endpoint: config.secretsManagerEndpoint });
+  return readAdyenSecret(config.adyenSecretArn);
 });
 
 /** The acquirer the secret is for, by the name its disputes' chargebacks carry (`acquirer.name`, product-decisions §12). */

@@ -8,11 +8,11 @@ import { ACQUIRER_NAME } from './acquirer-secret';
 import { chargebackServices } from './chargebacks';
 import { once, onceAsync, processWiring } from './wiring';
 
-/** The bucket the stack names to this function, the local server's endpoint locally. */
+/** The bucket the stack names to this function. */
 const documentBucket = /* @__PURE__ */ once(() => {
-  const { documentsBucket, s3Endpoint } = loadConfig();
+  const { documentsBucket } = loadConfig();
   if (!documentsBucket) throw new Error('DOCUMENTS_BUCKET is not set: this function has no access to the evidence documents');
-  return { bucket: documentsBucket, endpoint: s3Endpoint };
+  return documentsBucket;
 });
 
 const documentStore = /* @__PURE__ */ once(() => s3DocumentStore(documentBucket()));

@@ -20,10 +20,9 @@ import { createSqsDeliveryQueue } from '../webhooks/sqs-delivery-queue';
 import { once, processWiring, type Wiring } from './wiring';
 
 /**
- * The delivery use cases wired to the table and HTTP, shared by the AWS functions and the
- * local stack: `plan` fans an event out into one task per target, `deliver` makes one attempt.
- * Dead letters go to the SQS DLQ in AWS and to the table's dead-letter partition locally
- * (bin/local/delivery-queue.ts).
+ * The delivery use cases wired to the table and HTTP: `plan` fans an event out into one task
+ * per target, `deliver` makes one attempt; dead letters go to `adapters.deadLetters` (the SQS
+ * DLQ).
  */
 export function webhookServiceFor(
   { db, tableName }: Pick<Wiring, 'db' | 'tableName'>,
@@ -57,8 +56,6 @@ export function webhookServiceFor(
   }
 
   return {
-    /** Attempts of one organization + mode at once: the local queue keeps to it in memory too. */
-    perTenant: settings.inFlight.perTenant,
     planner,
     plan: (event: PublishedEvent): Promise<DeliveryTask[]> => planner()(event),
     deliver: (task: DeliveryTask): Promise<DeliveryOutcome> => attemptDelivery(task, ports),

@@ -1,23 +1,15 @@
 import { GetObjectCommand, HeadObjectCommand, NotFound, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { localAwsConfig } from '../db/client';
 import type { DocumentStore, StoredObject } from '../domain/dispute-documents';
 import { isoMillis } from '../time';
 
-export interface DocumentBucket {
-  /** DOCUMENTS_BUCKET. */
-  bucket: string;
-  /** S3_ENDPOINT: the local stack's S3-compatible server (source mode); unset in AWS and in artifact mode, where the SDK's own endpoint settings stand. */
-  endpoint?: string;
-}
-
 /**
- * The document store on S3 (product-decisions §13). The same code runs against the local
- * S3-compatible server: only the endpoint differs (path-style there, as it answers on an IP).
+ * The document store on S3 (product-decisions §13), in the bucket DOCUMENTS_BUCKET names. The
+ * same code runs against the local stack's edge (AWS_ENDPOINT_URL; path-style there, as it
+ * answers on an IP).
  */
-const documentsClient = (endpoint: string | undefined) =>
+const documentsClient = () =>
   new S3Client({
-    ...(endpoint ? { ...localAwsConfig(endpoint), forcePathStyle: true } : {}),
     // Since 3.729 the SDK adds a CRC32 of the request body to every PutObject, and a presigned
     // URL then carries the checksum of an empty body: S3 refuses the real upload (BadDigest).
     // Checksums only where the API requires one.
@@ -29,12 +21,12 @@ const documentsClient = (endpoint: string | undefined) =>
  * in AWS, the local S3 or the edge locally), as the store signs them: a URL signed on the spot,
  * which reaches nothing and needs no permission.
  */
-export async function documentUploadOrigin({ bucket, endpoint }: DocumentBucket): Promise<string> {
-  return new URL(await getSignedUrl(documentsClient(endpoint), new PutObjectCommand({ Bucket: bucket, Key: 'origin' }))).origin;
+export async function documentUploadOrigin(bucket: string): Promise<string> {
+  return new URL(await getSignedUrl(documentsClient(), new PutObjectCommand({ Bucket: bucket, Key: 'origin' }))).origin;
 }
 
-export function s3DocumentStore({ bucket, endpoint }: DocumentBucket): DocumentStore {
-  const s3 = documentsClient(endpoint);
+export function s3DocumentStore(bucket: string): DocumentStore {
+  const s3 = documentsClient();
   return {
     async presignUpload(document, seconds, now) {
       const command = new PutObjectCommand({ Bucket: bucket, Key: document.objectKey, ContentType: document.contentType, ContentLength: document.size });

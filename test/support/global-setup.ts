@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ensureDynamoDbLocal } from '../../bin/local/dynamodb-local';
 import { freePort } from '../../bin/local/free-port';
 
@@ -10,9 +13,16 @@ const DYNAMODB_LOCAL_JAVA_OPTIONS = '-XX:TieredStopAtLevel=1';
 
 /**
  * One in-memory DynamoDB Local for the whole run, behind the contention layer (every test file
- * goes through it, in both modes); every test file gets its own table in it.
+ * goes through it, in both modes); every test file gets its own table in it. In source mode,
+ * the template the stacks serve the handler modules by, synthesized once for the run
+ * (LOCAL_SOURCE_TEMPLATE).
  */
 export default async function globalSetup(): Promise<void> {
+  if (!process.env.LAMBDA_ARTIFACTS && !process.env.LOCAL_SOURCE_TEMPLATE) {
+    const { synthesizeForSources } = await import('../../bin/local/source-template');
+    process.env.LOCAL_SOURCE_TEMPLATE = synthesizeForSources(mkdtempSync(join(tmpdir(), 'source-template-')));
+    (globalThis as { __sourceTemplate?: string }).__sourceTemplate = process.env.LOCAL_SOURCE_TEMPLATE;
+  }
   const endpoint = `http://127.0.0.1:${await freePort()}`;
   // The jar inherits this process's environment when it starts; the jest workers start after it is restored.
   const javaOptions = process.env.JAVA_TOOL_OPTIONS;

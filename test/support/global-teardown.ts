@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { contentionStats } from '../../bin/local/contention';
 
 export default async function globalTeardown(): Promise<void> {
@@ -9,4 +10,6 @@ export default async function globalTeardown(): Promise<void> {
     process.stdout.write(`DynamoDB contention layer: ${total} conflicts${parts.length ? ` (${parts.join(', ')})` : ''} in ${stats.transactions} transactions held ${stats.holdMs} ms\n`);
   }
   await (globalThis as { __dynamo?: { stop(): Promise<void> } }).__dynamo?.stop();
+  const sourceTemplate = (globalThis as { __sourceTemplate?: string }).__sourceTemplate;
+  if (sourceTemplate) rmSync(sourceTemplate, { recursive: true, force: true });
 }

@@ -14,13 +14,13 @@ const documentsIn = (text: string): EmfDocument[] =>
 
 /**
  * The metric documents one route's function writes while `act` runs: in source mode the lines
- * this process writes (with the namespace the stack sets on every function, so metrics are on),
+ * this process writes (metrics turned on meanwhile: the stack keeps them off in this process),
  * in artifact mode the new lines of the function's log file (the stack needs LAMBDA_LOG_DIR).
  */
 export async function metricsWhile(stack: TestStack, routeKey: string, act: () => Promise<unknown>): Promise<EmfDocument[]> {
-  if (stack.artifacts) {
+  if (stack.mode === 'artifacts') {
     if (!stack.logDir) throw new Error('Reading metrics in artifact mode needs LAMBDA_LOG_DIR');
-    const file = join(stack.logDir, `${stack.artifacts.functionOfRoute(routeKey)}.log`);
+    const file = join(stack.logDir, `${stack.aws.functionOfRoute(routeKey)}.log`);
     const read = () => (existsSync(file) ? readFileSync(file, 'utf8') : '');
     const before = read().length;
     await act();
@@ -29,7 +29,9 @@ export async function metricsWhile(stack: TestStack, routeKey: string, act: () =
   const written: string[] = [];
   const write = process.stdout.write.bind(process.stdout);
   const namespace = process.env.METRICS_NAMESPACE;
+  const disabled = process.env.METRICS_DISABLED;
   process.env.METRICS_NAMESPACE = METRICS_NAMESPACE;
+  process.env.METRICS_DISABLED = 'false';
   process.stdout.write = ((chunk: unknown, ...rest: unknown[]) => {
     written.push(String(chunk));
     return String(chunk).includes('"_aws"') ? true : (write as (...args: unknown[]) => boolean)(chunk, ...rest);
@@ -38,8 +40,10 @@ export async function metricsWhile(stack: TestStack, routeKey: string, act: () =
     await act();
   } finally {
     process.stdout.write = write;
-    if (namespace === undefined) delete process.env.METRICS_NAMESPACE;
-    else process.env.METRICS_NAMESPACE = namespace;
+    for (const [name, value] of [['METRICS_NAMESPACE', namespace], ['METRICS_DISABLED', disabled]] as const) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
   }
   return documentsIn(written.join(''));
 }

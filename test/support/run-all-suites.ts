@@ -3,6 +3,9 @@ import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the list jest.config.js reads too
+const { SOURCE_PASS } = require('./suite-passes') as { SOURCE_PASS: string[] };
+
 const ROOT = join(__dirname, '..', '..');
 
 /** A child's exit status: its code, 1 when a signal ended it or it could not start. */
@@ -13,10 +16,11 @@ const exited = (child: ChildProcess): Promise<number> =>
   });
 
 /**
- * `npm test` after its checks: every suite in source mode, then the HTTP suites against the
+ * `npm test` after its checks: the source pass (`SOURCE_PASS` of suite-passes.js: the unit
+ * tests and the HTTP suites that must run in source mode), then the HTTP suites against the
  * bundles (`test/support/run-artifact-suites.ts`). The one `cdk synth` those need starts first,
- * niced, so that esbuild takes the cores the source-mode suites leave idle (they wait on DynamoDB
- * Local and the network about a quarter of the time) instead of running alone after them.
+ * niced, so that esbuild takes the cores the source pass leaves idle instead of running alone
+ * after it.
  */
 async function main(): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'artifacts-'));
@@ -46,7 +50,7 @@ async function main(): Promise<number> {
     });
   }
   try {
-    const jest = await exited(spawn(join(ROOT, 'node_modules', '.bin', 'jest'), [], { cwd: ROOT, stdio: 'inherit' }));
+    const jest = await exited(spawn(join(ROOT, 'node_modules', '.bin', 'jest'), SOURCE_PASS, { cwd: ROOT, stdio: 'inherit' }));
     if (jest !== 0) return jest;
     if ((await synthDone) !== 0) {
       process.stderr.write(`cdk synth failed:\n${readFileSync(synthLog, 'utf8')}\n`);

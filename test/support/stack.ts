@@ -20,13 +20,22 @@ export interface TestStack extends LocalStack {
  * that test files never see each other's data. With LAMBDA_ARTIFACTS (a `cdk synth -o`
  * folder) it serves the synthesized bundles instead of the sources (artifact mode), their
  * output in a folder of LAMBDA_LOG_DIR when set (one file per function). `env`
- * sets service settings (REFUND_CANCEL_WINDOW_SECONDS…) until the stack stops;
+ * sets service settings (REFUND_CANCEL_WINDOW_SECONDS…) until the stack stops; `restartOf`
+ * starts it again on the table and data folder of one stopped before;
  * `routeTimeoutSeconds` shortens the API functions' timeout in source mode.
  */
 export async function startTestStack(
-  options: { background?: boolean; artifacts?: string; env?: Record<string, string>; logDir?: string; routeTimeoutSeconds?: number } = {},
+  options: {
+    background?: boolean;
+    artifacts?: string;
+    env?: Record<string, string>;
+    logDir?: string;
+    routeTimeoutSeconds?: number;
+    /** A restart: the table and data folder (queues, stream checkpoints) of a stack stopped before. */
+    restartOf?: { tableName: string; dataDir: string };
+  } = {},
 ): Promise<TestStack> {
-  const tableName = `test-${randomUUID()}`;
+  const tableName = options.restartOf?.tableName ?? `test-${randomUUID()}`;
   delete process.env.BASE_URL;
   const settings = Object.entries(options.env ?? {});
   for (const [name, value] of settings) process.env[name] = value;
@@ -35,11 +44,12 @@ export async function startTestStack(
     port: 0,
     dynamodbEndpoint: process.env.DYNAMODB_ENDPOINT!,
     tableName,
-    dataDir: ':memory:',
+    dataDir: options.restartOf?.dataDir ?? ':memory:',
     s3Port: 0,
     background: options.background ?? false,
     routeTimeoutSeconds: options.routeTimeoutSeconds,
     artifacts: options.artifacts ?? process.env.LAMBDA_ARTIFACTS,
+    sourceTemplate: process.env.LOCAL_SOURCE_TEMPLATE,
     // One folder per stack: the suites run side by side, and their functions have the same names.
     logDir,
   });

@@ -11,6 +11,8 @@ import type { LocalSecrets } from '../secrets-manager';
 export interface EdgeCaller {
   functionName: string;
   role: string;
+  /** Source mode's shared identity: every call allowed (no role to check it against). */
+  unchecked?: boolean;
   /** Its role session, as IAM names the principal in a refusal. */
   principalArn: string;
 }
@@ -124,6 +126,7 @@ export async function startAwsEdge(port: number, options: EdgeOptions): Promise<
   }
 
   function authorize(caller: EdgeCaller, checks: AccessCheck[]) {
+    if (caller.unchecked) return;
     for (const check of checks) {
       const decision = options.policies.decide({ caller: { role: caller.role }, action: check.action, resource: check.resource }, [check.resource, ...(check.keys ?? [])]);
       if (decision.allowed) continue;
@@ -221,7 +224,7 @@ export async function startAwsEdge(port: number, options: EdgeOptions): Promise<
       if (!caller) throw new AwsError('InvalidAccessKeyId', 'The AWS Access Key Id you provided does not exist in our records.', 403);
       const access = s3Access(method, url);
       authorize(caller, [access]);
-      listable = options.policies.decide({ caller: { role: caller.role }, action: 's3:ListBucket', resource: `arn:aws:s3:::${access.bucket}` }, [access.bucket]).allowed;
+      listable = caller.unchecked || options.policies.decide({ caller: { role: caller.role }, action: 's3:ListBucket', resource: `arn:aws:s3:::${access.bucket}` }, [access.bucket]).allowed;
     }
     const upstream = httpRequest(
       { host: s3.hostname, port: s3.port, path: request.url, method, headers: request.headers, agent },

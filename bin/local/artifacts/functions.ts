@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve as resolvePath } from 'node:path';
 import { AWS_LIMITS } from '../../../shared/aws-limits';
 import { PENDING_CREDIT } from '../../../shared/db/balance';
@@ -6,7 +6,6 @@ import { logger } from '../../../shared/observability/logger';
 import { LOCAL_WEBHOOK_SETTINGS, retryPolicyVariables } from '../../../shared/webhooks/settings';
 import { freePort } from '../free-port';
 import type { LocalS3 } from '../s3';
-import { defaultEnvironmentsPerFunction } from '../invocation';
 import { DEFAULT_ROUTE_KEY, type LocalFunctions } from '../functions';
 import { readRoutes, routeHandler } from './api-gateway';
 import { startAwsEdge, type AccessDenial, type EdgeCaller } from './edge';
@@ -16,14 +15,25 @@ import { mappingCheckpoints } from '../table-stream';
 import { createAccessPolicies } from './iam';
 import { localSecrets } from '../secrets-manager';
 import { localResources } from './resources';
-import { LocalQueue } from './sqs';
+import { LocalQueue, type PersistedMessage } from './sqs';
 import { ensureTables } from './tables';
 import { readSynthesizedStack, resourcesOfType, type CfnResource } from './template';
 import { createFunctionPool, type FunctionPool, type FunctionPoolStats, type FunctionSpec } from './workers';
+import { SOURCE_ENTRY_METADATA } from '../../../lib/api-function';
+import { createModulePool, defaultEnvironmentsPerFunction, refuseCallsPastDeadline } from '../invocation';
+
+/** Where the handler modules' paths (`payment-ops:source-entry`) start. */
+const PROJECT_ROOT = resolvePath(__dirname, '../../..');
 
 export interface ArtifactOptions {
-  /** A `cdk synth -o <dir>` output. */
+  /** A `cdk synth -o <dir>` output (`synthesizeForSources`'s, with `sources`). */
   dir: string;
+  /**
+   * Source mode: run each function's handler module (the template's `payment-ops:source-entry`)
+   * in this process instead of its bundle in a process of its own; `routeTimeoutSeconds` then
+   * replaces the API functions' timeout, for a test that waits one out.
+   */
+  sources?: { routeTimeoutSeconds?: number };
   /** The local S3: the template's buckets are made there, and the edge forwards S3 calls to it. */
   s3: LocalS3;
   dynamodbEndpoint: string;
@@ -52,6 +62,8 @@ export interface ArtifactFunctions extends LocalFunctions {
   stats(): Record<string, FunctionPoolStats>;
   /** The function a route of the template invokes (`GET /v1/payments/{id}` → its name). */
   functionOfRoute(routeKey: string): string;
+  /** The bodies of the messages a queue of the template holds (by its logical id), without receiving them. */
+  queueMessages(logicalId: string): string[];
 }
 
 /** A paid payment's new ledger entry as the stream hands it over: what the mapping that rolls credits into balances takes. */
@@ -74,8 +86,30 @@ const PASSED_THROUGH = [
 /** Every function's secret access key; its access key id is its logical id. */
 const FUNCTION_SECRET_KEY = 'artifact-mode';
 
+/**
+ * Source mode's one access key id: its functions share this process and so one identity, which
+ * the edge lets through unchecked (IAM is checked in artifact mode, docs/architecture.md).
+ */
+const SOURCE_MODE_CALLER = 'source-mode';
+
 /** Lambda's asynchronous retries of a function error: a minute, then two minutes later (two by default). */
 const ASYNC_RETRY_DELAYS_MS = [60_000, 120_000];
+
+/** Where the queues' messages wait across a restart: the data folder's `queues.json` (nowhere for `:memory:`). */
+const queuesFile = (dataDir: string) => (dataDir === ':memory:' ? undefined : join(dataDir, 'queues.json'));
+
+function readPersistedQueues(dataDir: string): Record<string, PersistedMessage[]> {
+  const file = queuesFile(dataDir);
+  return file && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, PersistedMessage[]>) : {};
+}
+
+/** Written whole (temp + rename) when the stack stops, as SQS keeps messages while its consumers restart; a crash loses what the queues held. */
+function persistQueues(dataDir: string, queues: LocalQueue[]): void {
+  const file = queuesFile(dataDir);
+  if (!file) return;
+  writeFileSync(`${file}.next`, JSON.stringify(Object.fromEntries(queues.map((queue) => [queue.settings.name, queue.snapshot()]))));
+  renameSync(`${file}.next`, file);
+}
 
 const refOf = (value: unknown): string | undefined =>
   (value as { Ref?: string })?.Ref ?? (value as { 'Fn::GetAtt'?: [string, string] })?.['Fn::GetAtt']?.[0];
@@ -96,6 +130,7 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
   const { region, account } = stack;
   if (options.logDir) mkdirSync(options.logDir, { recursive: true });
   const queuesByKey = new Map<string, LocalQueue>();
+  const queuesById = new Map<string, LocalQueue>();
   const functions = new Map<string, FunctionSpec & { role: string; roleName: string; maxWorkers: number }>();
   const pools = new Map<string, FunctionPool>();
   const denials: AccessDenial[] = [];
@@ -119,6 +154,7 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
   const { resolve, nameOf, arnOf } = resources;
   for (const [table, label] of await ensureTables(options.dynamodbEndpoint, resourcesOfType(stack, 'AWS::DynamoDB::Table'), nameOf)) streamLabels.set(table, label);
   for (const [logicalId] of resourcesOfType(stack, 'AWS::S3::Bucket')) await options.s3.createBucket(nameOf(logicalId));
+  if (options.sources) options.s3.allowAccessKey(SOURCE_MODE_CALLER, FUNCTION_SECRET_KEY);
   const policies = createAccessPolicies(stack, resolve, (role) => arnOf(role));
 
   // Queues: the dead-letter queues first, so that a redrive policy finds its target.
@@ -139,14 +175,72 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
       ...(redrive && deadLetterQueue ? { redrive: { deadLetterQueue, maxReceiveCount: Number(redrive.maxReceiveCount) } } : {}),
     });
     for (const key of [local.settings.arn, local.settings.url, local.settings.name]) queuesByKey.set(key, local);
+    queuesById.set(logicalId, local);
+  }
+  const persisted = readPersistedQueues(options.dataDir);
+  for (const queue of queuesById.values()) queue.restore(persisted[queue.settings.name] ?? []);
+
+  /**
+   * What every function is given besides its template's variables and Lambda's own: its AWS
+   * calls go to the edge as the function (its logical id is its access key id), webhook retries
+   * come seconds apart as on this machine, and the developer's local settings pass through.
+   */
+  const localVariables = (accessKeyId: string) => ({
+    AWS_REGION: region,
+    AWS_DEFAULT_REGION: region,
+    AWS_ACCESS_KEY_ID: accessKeyId,
+    AWS_SECRET_ACCESS_KEY: FUNCTION_SECRET_KEY,
+    AWS_ENDPOINT_URL: edgeUrl,
+    // Local webhook retries are seconds apart (product-decisions §9), not AWS's 30 s and more.
+    ...retryPolicyVariables(LOCAL_WEBHOOK_SETTINGS.policy),
+    // Every webhook receiver on this machine has a private address.
+    WEBHOOK_ALLOW_PRIVATE_URLS: process.env.WEBHOOK_ALLOW_PRIVATE_URLS ?? 'true',
+    ...Object.fromEntries(PASSED_THROUGH.filter((variable) => process.env[variable] !== undefined).map((variable) => [variable, process.env[variable]!])),
+  });
+  const variablesOf = new Map<string, () => Record<string, string>>();
+  /**
+   * Source mode runs every function in this process, so they share one environment: each
+   * function's template variables (which must agree where they name the same variable) and the
+   * local ones, set when the first function starts (the API's URL is known by then) and put
+   * back when the stack stops.
+   */
+  const replacedVariables = new Map<string, string | undefined>();
+  function setSourceEnvironment() {
+    if (replacedVariables.size > 0) return;
+    const shared: Record<string, string> = {};
+    for (const [logicalId, variables] of variablesOf) {
+      for (const [name, value] of Object.entries(variables())) {
+        if (shared[name] !== undefined && shared[name] !== value) throw new Error(`Source mode runs every function in one process, but ${name} differs between functions (${logicalId}: ${value}, another: ${shared[name]})`);
+        shared[name] = value;
+      }
+    }
+    // One output for every function: the metric documents CloudWatch would take from each function's log group stay off, unless METRICS_DISABLED says otherwise.
+    const metrics = { METRICS_DISABLED: process.env.METRICS_DISABLED ?? 'true' };
+    for (const [name, value] of Object.entries({ ...shared, ...localVariables(SOURCE_MODE_CALLER), ...metrics })) {
+      replacedVariables.set(name, process.env[name]);
+      process.env[name] = value;
+    }
   }
 
-  // Functions: the bundle the template's Code asset names, with its role, memory, timeout and environment.
+  /**
+   * A handler module, loaded as the function's init: the process-wide table client it calls
+   * through refuses each call past its invocation's timeout. Both are imported here, not above,
+   * so that they are the instances the module registry hands the handlers (a test that restarts
+   * the stack loads them anew, as a new execution environment would).
+   */
+  async function loadModule(spec: FunctionSpec) {
+    refuseCallsPastDeadline((await import('../../../shared/db/client')).documentClient());
+    return (await import(spec.codeDir)).handler;
+  }
+
+  // Functions: the bundle (or, with `sources`, the handler module) the template names, with its role, memory, timeout and environment.
   const maxWorkers = options.maxWorkersPerFunction ?? defaultEnvironmentsPerFunction();
   for (const [logicalId, fn] of resourcesOfType(stack, 'AWS::Lambda::Function')) {
     const properties = fn.Properties ?? {};
-    const asset = fn.Metadata?.['aws:asset:path'];
-    if (typeof asset !== 'string') throw new Error(`Function ${logicalId} has no bundled asset (aws:asset:path): artifact mode needs a cdk synth output`);
+    const asset = options.sources ? fn.Metadata?.[SOURCE_ENTRY_METADATA] : fn.Metadata?.['aws:asset:path'];
+    if (typeof asset !== 'string') {
+      throw new Error(options.sources ? `Function ${logicalId} names no handler module (${SOURCE_ENTRY_METADATA})` : `Function ${logicalId} has no bundled asset (aws:asset:path): artifact mode needs a cdk synth output`);
+    }
     if (!String(properties.Runtime ?? '').startsWith('nodejs')) throw new Error(`Function ${logicalId} runs ${properties.Runtime}; artifact mode runs Node.js functions`);
     const role = refOf(properties.Role);
     if (!role) throw new Error(`Function ${logicalId} has no role of the template`);
@@ -154,12 +248,14 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
     // The local S3 checks each function's signatures (its calls and the URLs it presigns) as S3 checks a role's.
     options.s3.allowAccessKey(logicalId, FUNCTION_SECRET_KEY);
     const memoryMb = Number(properties.MemorySize ?? 128);
+    const templateVariables = () => resolve((properties.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {}) as Record<string, string>;
+    variablesOf.set(logicalId, templateVariables);
     const reserved = properties.ReservedConcurrentExecutions;
     functions.set(logicalId, {
       logicalId,
       name,
       arn: arnOf(logicalId),
-      codeDir: resolvePath(options.dir, asset),
+      codeDir: options.sources ? resolvePath(PROJECT_ROOT, asset) : resolvePath(options.dir, asset),
       handler: String(properties.Handler),
       memoryMb,
       timeoutSeconds: Number(properties.Timeout ?? 3),
@@ -167,7 +263,7 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
       roleName: nameOf(role),
       maxWorkers: reserved === undefined ? maxWorkers : Math.min(maxWorkers, Number(reserved)),
       environment: () => ({
-        ...(resolve((properties.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {}) as Record<string, string>),
+        ...templateVariables(),
         PATH: process.env.PATH ?? '/usr/bin:/bin',
         LANG: 'en_US.UTF-8',
         TZ: ':UTC',
@@ -179,17 +275,7 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
         AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(memoryMb),
         AWS_LAMBDA_LOG_GROUP_NAME: `/aws/lambda/${name}`,
         AWS_LAMBDA_LOG_STREAM_NAME: 'artifact-mode',
-        AWS_REGION: region,
-        AWS_DEFAULT_REGION: region,
-        // Local: the edge identifies the function by its access key id and answers every service.
-        AWS_ACCESS_KEY_ID: logicalId,
-        AWS_SECRET_ACCESS_KEY: FUNCTION_SECRET_KEY,
-        AWS_ENDPOINT_URL: edgeUrl,
-        // Local webhook retries are seconds apart (product-decisions §9), not AWS's 30 s and more.
-        ...retryPolicyVariables(LOCAL_WEBHOOK_SETTINGS.policy),
-        // Every webhook receiver on this machine has a private address.
-        WEBHOOK_ALLOW_PRIVATE_URLS: process.env.WEBHOOK_ALLOW_PRIVATE_URLS ?? 'true',
-        ...Object.fromEntries(PASSED_THROUGH.filter((variable) => process.env[variable] !== undefined).map((variable) => [variable, process.env[variable]!])),
+        ...localVariables(logicalId),
       }),
     });
   }
@@ -197,7 +283,13 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
   const poolOf = (logicalId: string): FunctionPool => {
     if (!pools.has(logicalId)) {
       const spec = functions.get(logicalId)!;
-      pools.set(logicalId, createFunctionPool(spec, { maxWorkers: spec.maxWorkers, logFile: options.logDir && join(options.logDir, `${spec.name}.log`) }));
+      if (options.sources) setSourceEnvironment();
+      pools.set(
+        logicalId,
+        options.sources
+          ? createModulePool(spec, () => loadModule(spec), { maxWorkers: spec.maxWorkers })
+          : createFunctionPool(spec, { maxWorkers: spec.maxWorkers, logFile: options.logDir && join(options.logDir, `${spec.name}.log`) }),
+      );
     }
     return pools.get(logicalId)!;
   };
@@ -263,6 +355,8 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
   const eventBridge = createLocalEventBridge({ region, account, buses, rules, deliver });
 
   const routes = readRoutes(stack, resources, functionByKey);
+  const routeTimeoutSeconds = options.sources?.routeTimeoutSeconds;
+  if (routeTimeoutSeconds !== undefined) for (const route of routes) route.spec.timeoutSeconds = routeTimeoutSeconds;
   const defaultRoute = routes.find(({ key }) => key === DEFAULT_ROUTE_KEY);
   if (!defaultRoute) throw new Error(`The template's HTTP API has no ${DEFAULT_ROUTE_KEY} route: requests no route takes would get no answer of the service`);
   const loadHandler = async (routeId: string) => {
@@ -283,6 +377,7 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
   const edge = await startAwsEdge(edgePort, {
     dynamodbEndpoint: options.dynamodbEndpoint,
     callerOf: (accessKeyId): EdgeCaller | undefined => {
+      if (options.sources && accessKeyId === SOURCE_MODE_CALLER) return { functionName: 'source mode', role: '', principalArn: `arn:aws:sts::${account}:assumed-role/source-mode/local`, unchecked: true };
       const spec = functions.get(accessKeyId);
       return spec && { functionName: spec.name, role: spec.role, principalArn: `arn:aws:sts::${account}:assumed-role/${spec.roleName}/${spec.name}` };
     },
@@ -334,6 +429,11 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
     },
     runMinuteJobs: () => eventBridge.fireSchedules(),
     stats: () => Object.fromEntries([...pools.values()].map((pool) => [pool.spec.name, pool.stats()])),
+    queueMessages(logicalId) {
+      const queue = [...queuesById].find(([id]) => id === logicalId || id.startsWith(logicalId))?.[1];
+      if (!queue) throw new Error(`The template has no queue ${logicalId}`);
+      return queue.peek();
+    },
     functionOfRoute(routeKey) {
       const route = routes.find((candidate) => candidate.key === routeKey);
       if (!route) throw new Error(`The template has no route ${routeKey}`);
@@ -346,6 +446,11 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
       await Promise.all([...pools.values()].map((pool) => pool.stop()));
       await Promise.all(stopping);
       await edge.close();
+      persistQueues(options.dataDir, [...queuesById.values()]);
+      for (const [name, value] of replacedVariables) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
     },
   };
 }

@@ -30,6 +30,9 @@ interface StoredMessage {
   receivedAt?: number;
 }
 
+/** A message as it is kept across a restart of the local stack. */
+export type PersistedMessage = Omit<StoredMessage, 'receiptHandle' | 'receivedAt'>;
+
 /** A received message, as ReceiveMessage answers it. */
 export interface ReceivedMessage {
   MessageId: string;
@@ -132,6 +135,27 @@ export class LocalQueue {
         ? { RedrivePolicy: JSON.stringify({ deadLetterTargetArn: this.settings.redrive.deadLetterQueue.settings.arn, maxReceiveCount: this.settings.redrive.maxReceiveCount }) }
         : {}),
     };
+  }
+
+  /**
+   * Every message still held and when each shows (the stack stopping: `restore` takes them on
+   * the next start), as SQS keeps its messages while its consumers restart. A message in flight
+   * shows when its visibility timeout ends, as in SQS; its receipt handle is not kept.
+   */
+  snapshot(): PersistedMessage[] {
+    return [...this.messages.values()].map(({ receiptHandle: _handle, receivedAt: _received, ...kept }) => kept);
+  }
+
+  /** The messages of a `snapshot`, past the retention period left out. */
+  restore(messages: PersistedMessage[]): void {
+    const oldest = Date.now() - this.settings.retentionSeconds * 1000;
+    for (const message of messages) if (message.sentAt >= oldest) this.messages.set(message.id, { ...message });
+    this.wake();
+  }
+
+  /** The bodies of the messages held, oldest first, without receiving them (the console's "poll for messages" view). */
+  peek(): string[] {
+    return [...this.messages.values()].sort((a, b) => a.sentAt - b.sentAt).map((message) => message.body);
   }
 
   /** Ends every long poll now (the stack is stopping). */

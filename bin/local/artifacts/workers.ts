@@ -58,7 +58,32 @@ export interface FunctionPoolStats {
 
 const RUNTIME = join(__dirname, 'runtime.mjs');
 
-const failure = (errorType: string, errorMessage: string): InvokeOutcome => ({ ok: false, errorType, errorMessage });
+export const failure = (errorType: string, errorMessage: string): InvokeOutcome => ({ ok: false, errorType, errorMessage });
+
+/** Lambda's refusal of a payload over its invocation type's limit, before any environment is taken. */
+export function oversizedPayload(payload: string, type: InvocationType): InvokeOutcome | undefined {
+  const limit = type === 'Event' ? AWS_LIMITS.lambda.asyncPayloadBytes : AWS_LIMITS.lambda.syncPayloadBytes;
+  return Buffer.byteLength(payload) > limit ? failure('RequestEntityTooLargeException', `Request must be smaller than ${limit} bytes for the ${type} invocation type`) : undefined;
+}
+
+/** Lambda's refusal of a result over the synchronous payload limit. */
+export function oversizedResult(payload: string): InvokeOutcome | undefined {
+  const limit = AWS_LIMITS.lambda.syncPayloadBytes;
+  return Buffer.byteLength(payload) > limit ? failure('Function.ResponseSizeTooLarge', `Response payload size exceeded maximum allowed payload size (${limit} bytes).`) : undefined;
+}
+
+/** The message of Lambda's timeout of an invocation. */
+export const timedOut = (requestId: string, timeoutSeconds: number): InvokeOutcome =>
+  failure('Sandbox.Timedout', `RequestId: ${requestId} Error: Task timed out after ${timeoutSeconds.toFixed(2)} seconds`);
+
+/** A function's execution environments, whatever runs them: what routes, schedules and mappings invoke. */
+export interface FunctionPool {
+  spec: FunctionSpec;
+  /** One invocation; never throws: a refused or failed invocation is an outcome, as Lambda reports it. */
+  invoke(event: unknown, type?: InvocationType): Promise<InvokeOutcome>;
+  stats(): FunctionPoolStats;
+  stop(): Promise<void>;
+}
 
 /**
  * A function's execution environments: each a `node` process running runtime.mjs, which
@@ -67,7 +92,7 @@ const failure = (errorType: string, errorMessage: string): InvokeOutcome => ({ o
  * its timeout the environment is killed and the invocation fails as Lambda's
  * `Sandbox.Timedout`; an environment that exits mid-invocation fails it as `Runtime.ExitError`.
  */
-export function createFunctionPool(spec: FunctionSpec, options: PoolOptions) {
+export function createFunctionPool(spec: FunctionSpec, options: PoolOptions): FunctionPool {
   const live = new Set<WorkerProcess>();
   const idle: WorkerProcess[] = [];
   /** Invocations waiting for an environment; `undefined` when the pool stops first. */
@@ -182,15 +207,12 @@ export function createFunctionPool(spec: FunctionSpec, options: PoolOptions) {
       const onMessage = (message: { type: string; id?: string; payload?: string; error?: { errorType: string; errorMessage: string } }) => {
         if (message.id !== id) return;
         if (message.type === 'error') return finish(failure(message.error!.errorType, message.error!.errorMessage));
-        if (Buffer.byteLength(message.payload!) > AWS_LIMITS.lambda.syncPayloadBytes) {
-          return finish(failure('Function.ResponseSizeTooLarge', `Response payload size exceeded maximum allowed payload size (${AWS_LIMITS.lambda.syncPayloadBytes} bytes).`));
-        }
-        finish({ ok: true, result: JSON.parse(message.payload!) });
+        finish(oversizedResult(message.payload!) ?? { ok: true, result: JSON.parse(message.payload!) });
       };
       const timer = setTimeout(() => {
         logger.error('artifact mode: invocation timed out; environment killed', { function: spec.name, requestId, timeoutSeconds: spec.timeoutSeconds });
         kill(worker);
-        finish(failure('Sandbox.Timedout', `RequestId: ${requestId} Error: Task timed out after ${spec.timeoutSeconds.toFixed(2)} seconds`));
+        finish(timedOut(requestId, spec.timeoutSeconds));
       }, timeoutMs);
       const exited = () => finish(failure('Runtime.ExitError', `RequestId: ${requestId} Error: Runtime exited without providing a reason`));
       worker.onExit = exited;
@@ -202,13 +224,10 @@ export function createFunctionPool(spec: FunctionSpec, options: PoolOptions) {
 
   return {
     spec,
-    /** One invocation; never throws: a refused or failed invocation is an outcome, as Lambda reports it. */
-    async invoke(event: unknown, type: InvocationType = 'RequestResponse'): Promise<InvokeOutcome> {
+    async invoke(event, type = 'RequestResponse') {
       const payload = JSON.stringify(event);
-      const limit = type === 'Event' ? AWS_LIMITS.lambda.asyncPayloadBytes : AWS_LIMITS.lambda.syncPayloadBytes;
-      if (Buffer.byteLength(payload) > limit) {
-        return failure('RequestEntityTooLargeException', `Request must be smaller than ${limit} bytes for the ${type} invocation type`);
-      }
+      const refused = oversizedPayload(payload, type);
+      if (refused) return refused;
       const worker = stopped ? undefined : await acquire();
       if (!worker) return failure('ServiceException', 'The local stack is stopping');
       running++;
@@ -220,10 +239,10 @@ export function createFunctionPool(spec: FunctionSpec, options: PoolOptions) {
         release(worker);
       }
     },
-    stats(): FunctionPoolStats {
+    stats() {
       return { pids: [...live].map((worker) => worker.child.pid!), started, peakConcurrent, slowestMs };
     },
-    async stop(): Promise<void> {
+    async stop() {
       stopped = true;
       for (const waiter of waiting.splice(0)) waiter(undefined);
       const workers = [...live];
@@ -233,5 +252,3 @@ export function createFunctionPool(spec: FunctionSpec, options: PoolOptions) {
     },
   };
 }
-
-export type FunctionPool = ReturnType<typeof createFunctionPool>;

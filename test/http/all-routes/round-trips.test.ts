@@ -1,3 +1,6 @@
+import { invokedFunction } from '../../../bin/local/invocation';
+import { routes } from '../../../shared/api';
+import { methodsOf } from '../../../shared/api/operation';
 import { batchWriteAll } from '../../../shared/db/batch';
 import { documentClient } from '../../../shared/db/client';
 import { outboxItem } from '../../../shared/db/outbox';
@@ -24,8 +27,12 @@ const queried: number[] = [];
 
 beforeAll(async () => {
   ({ stack, merchant, api } = await startMerchantStack());
+  // What the stream's consumers do meanwhile (the outbox processor rolling credits) is not the request's.
+  const routeFunctions = new Set(routes.flatMap((route) => methodsOf(route).map((method) => stack.aws.functionOfRoute(`${method} ${route.path}`))));
   documentClient().middlewareStack.add(
     (next, context) => async (args) => {
+      const invoked = invokedFunction();
+      if (invoked && !routeFunctions.has(invoked)) return next(args);
       const key = (args.input as { Key?: { PK?: { S?: string } | string } }).Key?.PK;
       const pk = typeof key === 'string' ? key : key?.S;
       // The key lookup is told apart, so that a cache expiring on a slow machine changes no count.

@@ -58,7 +58,7 @@ describe('artifact mode: the synthesized stack', () => {
   beforeAll(async () => {
     process.env.WEBHOOK_RETRY_SCHEDULE = '0.05,0.1';
     stack = await startTestStack({ artifacts, background: true });
-    edge = { endpoint: stack.artifacts!.awsEndpoint, region: readSynthesizedStack(artifacts).region };
+    edge = { endpoint: stack.aws.awsEndpoint, region: readSynthesizedStack(artifacts).region };
   }, 120_000);
   afterAll(async () => {
     await stack?.stop();
@@ -73,7 +73,7 @@ describe('artifact mode: the synthesized stack', () => {
     // Assess
     expect(result.status).toBe(404);
     expect(result.body).toMatchObject({ status: 404 });
-    const environments = stack.artifacts!.stats()[stack.artifacts!.functionOfRoute('GET /v1/payments/{id}')];
+    const environments = stack.aws.stats()[stack.aws.functionOfRoute('GET /v1/payments/{id}')];
     expect(environments.started).toBe(1);
     expect(environments.pids).toHaveLength(1);
     expect(environments.pids[0]).not.toBe(process.pid);
@@ -84,7 +84,7 @@ describe('artifact mode: the synthesized stack', () => {
     await expectTheLimitHoldsUnderConcurrentPayers(stack);
     // Assess: the payers ran in several processes at once, none near its timeout
     const checkout = functionOfRoute(resources, 'POST /v1/test_helpers/payment_links/{id}/checkout');
-    const environments = stack.artifacts!.stats()[stack.artifacts!.functionOfRoute('POST /v1/test_helpers/payment_links/{id}/checkout')];
+    const environments = stack.aws.stats()[stack.aws.functionOfRoute('POST /v1/test_helpers/payment_links/{id}/checkout')];
     expect(environments.peakConcurrent).toBeGreaterThan(1);
     expect(new Set(environments.pids).size).toBeGreaterThan(1);
     expect(environments.slowestMs).toBeLessThan(timeoutOf(checkout));
@@ -114,7 +114,7 @@ describe('artifact mode: the synthesized stack', () => {
     const refused = dynamodb.send(new DeleteItemCommand({ TableName: stack.tableName, Key: { PK: { S: 'x' }, SK: { S: 'y' } } }));
     // Assess
     await expect(refused).rejects.toMatchObject({ name: 'AccessDeniedException', message: expect.stringContaining('dynamodb:DeleteItem') });
-    expect(stack.artifacts!.recentDenials().at(-1)).toMatchObject({
+    expect(stack.aws.recentDenials().at(-1)).toMatchObject({
       action: 'dynamodb:DeleteItem',
       resource: expect.stringMatching(new RegExp(`:table/${stack.tableName}$`)),
       reason: 'no identity-based policy allows the dynamodb:DeleteItem action',
@@ -208,11 +208,11 @@ describe('artifact mode: an edited template', () => {
   test("logs: with a log folder, each function's output goes to its own file, as to its log group", async () => {
     const merchant = await createMerchant(stack);
     await client(stack.baseUrl, merchant.test).get('/v1/payments/payment_00000000000000000000000000');
-    const file = join(logDir, `${stack.artifacts!.functionOfRoute('GET /v1/payments/{id}')}.log`);
+    const file = join(logDir, `${stack.aws.functionOfRoute('GET /v1/payments/{id}')}.log`);
     const lines = readFileSync(file, 'utf8').split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
     // The 404's metric document (the request line too, at LOG_LEVEL=INFO).
     expect(lines).toContainEqual(expect.objectContaining({ Route: 'GET /v1/payments/{id}', ClientErrors: 1 }));
-    expect(readdirSync(logDir)).not.toContain(`${stack.artifacts!.functionOfRoute('GET /v1/refunds/{id}')}.log`);
+    expect(readdirSync(logDir)).not.toContain(`${stack.aws.functionOfRoute('GET /v1/refunds/{id}')}.log`);
   });
 
   test('IAM: without its index grant the link list is refused, while reading one link by key still works', async () => {
@@ -225,9 +225,9 @@ describe('artifact mode: an edited template', () => {
     // Assess
     expect(list.status).toBe(500);
     expect(one.status).toBe(404);
-    expect(stack.artifacts!.recentDenials()).toContainEqual(
+    expect(stack.aws.recentDenials()).toContainEqual(
       expect.objectContaining({
-        functionName: stack.artifacts!.functionOfRoute('GET /v1/payment_links'),
+        functionName: stack.aws.functionOfRoute('GET /v1/payment_links'),
         action: 'dynamodb:Query',
         resource: expect.stringMatching(new RegExp(`:table/${stack.tableName}/index/GSI1$`)),
       }),
@@ -236,7 +236,7 @@ describe('artifact mode: an edited template', () => {
 
   test('runtime: the template gives the environment, the memory and the remaining time', async () => {
     const probe = (await client(stack.baseUrl).get('/v1/openapi.json')).body;
-    expect(probe).toMatchObject({ memoryLimitInMB: '1024', tableName: stack.tableName, functionName: stack.artifacts!.functionOfRoute('GET /v1/openapi.json') });
+    expect(probe).toMatchObject({ memoryLimitInMB: '1024', tableName: stack.tableName, functionName: stack.aws.functionOfRoute('GET /v1/openapi.json') });
     expect(probe.pid).not.toBe(process.pid);
     expect(probe.remainingMs).toBeLessThanOrEqual(2000);
     expect(probe.remainingMs).toBeGreaterThan(0);

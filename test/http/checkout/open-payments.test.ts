@@ -5,7 +5,7 @@ import * as keys from '../../../shared/db/keys';
 import { paymentItem } from '../../../shared/db/payment-repository';
 import { OPEN_PAYMENT_IDLE_MS, type Payment } from '../../../shared/domain/payments';
 import { LIMITS } from '../../../shared/limits';
-import { sourceRoutes } from '../../../bin/local/stack';
+import { lambdaContext } from '../../../bin/local/invocation';
 import { isoMillis } from '../../../shared/time';
 import { eventsFor, outboxEvents } from '../../support/events';
 import { testInProcess } from '../../support/mode';
@@ -95,9 +95,9 @@ describe('checkout: a look opens nothing', () => {
     const link = await createLink();
     const inactive = await createLink();
     await api.post(`/v1/payment_links/${inactive.id}`, { status: 'inactive' });
-    const route = await sourceRoutes()('checkout-page');
+    const { handler } = await import('../../../functions/checkout-page/handler');
     const head = (id: string) =>
-      route({
+      handler({
         version: '2.0',
         routeKey: 'GET /checkout/{id}',
         rawPath: `/checkout/${id}`,
@@ -106,7 +106,7 @@ describe('checkout: a look opens nothing', () => {
         pathParameters: { id },
         isBase64Encoded: false,
         requestContext: { http: { method: 'HEAD', path: `/checkout/${id}`, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: '' }, requestId: 'head', routeKey: 'GET /checkout/{id}', stage: '$default', time: '', timeEpoch: 0 },
-      } as never);
+      } as never, lambdaContext('checkout-page'));
 
     expect((await head(link.id)).statusCode).toBe(200);
     expect((await head(inactive.id)).statusCode).toBe(409);

@@ -1,7 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { testInProcess } from '../../support/mode';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { paymentItem } from '../../../shared/db/payment-repository';
 import { createDeliveryRepository } from '../../../shared/db/delivery-repository';
@@ -11,8 +11,7 @@ import { urlTargetKey } from '../../../shared/domain/webhooks';
 import { newEvent, type OutboxEvent } from '../../../shared/events';
 import { outboxPut } from '../../../shared/db/outbox';
 import { newId } from '../../../shared/ids';
-import { createLocalDeliveryQueue, createLocalWebhookService } from '../../../bin/local/delivery-queue';
-import { startEventPipeline } from '../../../bin/local/event-pipeline';
+import { webhookServiceFor } from '../../../shared/services/webhook-delivery';
 import { runOps } from '../../../bin/ops/cli';
 import { opsCommands } from '../../../bin/ops/commands';
 import { isoMillis } from '../../../shared/time';
@@ -21,6 +20,9 @@ import { createMerchant, startTestStack, type Merchant, type TestStack } from '.
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver';
 
 const FAST: WebhookSettings = { ...LOCAL_WEBHOOK_SETTINGS, policy: { scheduleMs: [50, 100, 200], jitter: 0.2 } };
+
+/** The dead letters the webhook queue's redrive and the deliverer parked in the dead-letter queue. */
+const deadLettersOf = (stack: TestStack) => stack.aws.queueMessages('WebhookDeadLetters').map((body) => JSON.parse(body) as DeadLetter);
 
 /**
  * A domain-like state change: a payment is written together with its events in one
@@ -76,7 +78,8 @@ describe('local pipeline: stream -> fan-out -> signed delivery (startLocalStack 
 
   beforeAll(async () => {
     process.env.WEBHOOK_RETRY_SCHEDULE = '0.05,0.1,0.2';
-    process.env.WEBHOOK_TIMEOUT_MS = '5000';
+    // The slow receiver is held while the broken one's four attempts run: longer than that, so its one attempt is not retried.
+    process.env.WEBHOOK_TIMEOUT_MS = '30000';
     stack = await startTestStack({ background: true });
     merchant = await createMerchant(stack);
     webhooks = createWebhookRepository(stack.db, stack.tableName);
@@ -135,8 +138,7 @@ describe('local pipeline: stream -> fan-out -> signed delivery (startLocalStack 
     }
   });
 
-  // Reads the local dead-letter store; in artifact mode dead letters go to the SQS stand-in's DLQ.
-  testInProcess('500 three times then 200 -> delivered on the 4th attempt; always failing -> dead-letter store; neither delays nor repeats a healthy receiver', async () => {
+  test('500 three times then 200 -> delivered on the 4th attempt; always failing -> dead-letter store; neither delays nor repeats a healthy receiver', async () => {
     const [healthy, flaky, broken, slow] = await Promise.all([1, 2, 3, 4].map(() => startWebhookReceiver()));
     try {
       flaky.failNext(3);
@@ -158,13 +160,9 @@ describe('local pipeline: stream -> fan-out -> signed delivery (startLocalStack 
       expect(answers(flaky)).toEqual([500, 500, 500, 200]);
       expect(new Set(flaky.requests.map((r) => r.headers['webhook-id']))).toEqual(new Set([event.envelope.id]));
 
-      const service = createLocalWebhookService(stack.db, stack.tableName, FAST);
       let parked: DeadLetter[] = [];
       await broken.waitFor(() => broken.requests.length === 4, 'four attempts at the broken endpoint');
-      await broken.waitFor(
-        async () => (parked = await service.deliveries.deadLetters()).some((entry) => entry.target.key === brokenSubscription.id),
-        'the dead letter',
-      );
+      await broken.waitFor(() => (parked = deadLettersOf(stack)).some((entry) => entry.target.key === brokenSubscription.id), 'the dead letter');
       const deadLetter = parked.find((entry) => entry.target.key === brokenSubscription.id)!;
       // The dead letter refers to the event (kept in the table, replayable), it does not copy it.
       expect(deadLetter).toMatchObject({ eventId: event.envelope.id, type: event.envelope.type, orgId: event.orgId });
@@ -215,15 +213,12 @@ describe('local pipeline: stream -> fan-out -> signed delivery (startLocalStack 
       await commit(stack, merchant, [event]);
       await receiver.waitFor(() => receiver.delivered().length === 1, 'the first delivery');
 
-      const service = createLocalWebhookService(stack.db, stack.tableName, FAST);
+      const service = webhookServiceFor({ db: stack.db, tableName: stack.tableName }, FAST, { deadLetters: { park: async () => undefined } });
       const tasks = await service.plan(event);
       expect(tasks.map((task) => task.target.key)).toEqual([urlTargetKey(receiver.url)]);
       // The receiver has its answer before the outcome is recorded: wait for the record.
       await receiver.waitFor(() => createDeliveryRepository(stack.db, stack.tableName).isSettled(event.envelope.id, deliveryKey(tasks[0])), 'the outcome recorded');
-      // Local queue: the delivery is already claimed; AWS path: the attempt sees it settled.
-      const queue = createLocalDeliveryQueue(service);
-      await queue.enqueue(tasks);
-      await queue.stop();
+      // The same task delivered again (a second publish, an SQS duplicate): the attempt sees it settled.
       expect(await service.deliver(tasks[0])).toEqual({ kind: 'skipped', reason: 'already settled' });
       expect(receiver.requests).toHaveLength(1);
     } finally {
@@ -253,12 +248,19 @@ describe('local pipeline: restarts lose nothing', () => {
   let stack: TestStack;
   let merchant: Merchant;
   let receiver: WebhookReceiver;
-  // Where the stream reader keeps its place across the restarts, as `npm start`'s data folder.
+  // Where the stream mappings keep their place and the queues their messages across the restarts, as `npm start`'s data folder.
   const dataDir = mkdtempSync(join(tmpdir(), 'pipeline-restarts-'));
-  const pipeline = () => startEventPipeline({ dynamodbEndpoint: process.env.DYNAMODB_ENDPOINT!, tableName: stack.tableName, dataDir, settings: FAST });
+  /** A new stack on the same table and data folder, its functions cold: their modules load anew, as in new execution environments. */
+  const startAgain = () => {
+    jest.resetModules();
+    return startTestStack({ background: true, restartOf: { tableName: stack.tableName, dataDir } });
+  };
 
   beforeAll(async () => {
-    stack = await startTestStack();
+    process.env.WEBHOOK_RETRY_SCHEDULE = '0.05,0.1,0.2';
+    // The file's first stack ran the functions in this process: this one's start cold.
+    jest.resetModules();
+    stack = await startTestStack({ background: true, restartOf: { tableName: `test-${randomUUID()}`, dataDir } });
     merchant = await createMerchant(stack);
     receiver = await startWebhookReceiver();
     await createWebhookRepository(stack.db, stack.tableName).create({ orgId: merchant.orgId, mode: 'test', url: receiver.url, events: ['*'] });
@@ -266,53 +268,46 @@ describe('local pipeline: restarts lose nothing', () => {
   afterAll(async () => {
     await receiver.close();
     await stack.stop();
+    delete process.env.WEBHOOK_RETRY_SCHEDULE;
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  test('publisher stopped between commit and publish: the event is delivered after the restart, earlier ones not again', async () => {
-    const first = await pipeline();
+  test('stack stopped between commit and publish: the event is delivered after the restart, earlier ones not again', async () => {
+    // Prepare: one event delivered, then the stack stopped
     const before = linkEvent(merchant, 'transactions.payment_link.created');
     await commit(stack, merchant, [before]);
     await receiver.waitFor(() => receiver.delivered().length === 1, 'the event before the stop');
-    await first.stop();
+    await stack.stop();
 
+    // Act: an event committed while it is stopped, then a restart and one more event
     const during = linkEvent(merchant, 'transactions.payment_link.properties.changed');
     await commit(stack, merchant, [during]);
     expect(receiver.requests).toHaveLength(1);
+    stack = await startAgain();
+    await receiver.waitFor(() => receiver.requests.some((r) => r.envelope.id === during.envelope.id), 'the event committed while stopped');
+    const after = linkEvent(merchant, 'transactions.payment_link.expired');
+    await commit(stack, merchant, [after]);
+    await receiver.waitFor(() => receiver.requests.some((r) => r.envelope.id === after.envelope.id), 'the event after the restart');
 
-    const second = await pipeline();
-    try {
-      await receiver.waitFor(() => receiver.requests.some((r) => r.envelope.id === during.envelope.id), 'the event committed while stopped');
-      const after = linkEvent(merchant, 'transactions.payment_link.expired');
-      await commit(stack, merchant, [after]);
-      await receiver.waitFor(() => receiver.requests.some((r) => r.envelope.id === after.envelope.id), 'the event after the restart');
-      expect(receiver.requests.map((r) => r.envelope.id)).toEqual([before.envelope.id, during.envelope.id, after.envelope.id]);
-    } finally {
-      await second.stop();
-    }
+    // Assess
+    expect(receiver.requests.map((r) => r.envelope.id)).toEqual([before.envelope.id, during.envelope.id, after.envelope.id]);
   });
 
-  test('a retry pending when the process stops is delivered after the restart', async () => {
+  test('a retry waiting in the queue when the stack stops is delivered after the restart', async () => {
+    // Prepare: the first attempt fails, its retry waits in the queue
     receiver.failNext(1);
-    const first = await startEventPipeline({
-      dynamodbEndpoint: process.env.DYNAMODB_ENDPOINT!,
-      tableName: stack.tableName,
-      dataDir,
-      settings: { ...FAST, policy: { scheduleMs: [400], jitter: 0 } },
-    });
     const event = linkEvent(merchant, 'transactions.payment_link.checkout.denied');
     const seen = receiver.requests.length;
     await commit(stack, merchant, [event]);
     await receiver.waitFor(() => receiver.requests.length === seen + 1, 'the failed first attempt');
-    await first.stop();
     expect(answers(receiver).at(-1)).toBe(500);
 
-    const second = await pipeline();
-    try {
-      await receiver.waitFor(() => receiver.delivered().some((r) => r.envelope.id === event.envelope.id), 'the retried delivery');
-      expect(receiver.requests.filter((r) => r.envelope.id === event.envelope.id).map((r) => r.answeredWith)).toEqual([500, 200]);
-    } finally {
-      await second.stop();
-    }
+    // Act
+    await stack.stop();
+    stack = await startAgain();
+
+    // Assess
+    await receiver.waitFor(() => receiver.delivered().some((r) => r.envelope.id === event.envelope.id), 'the retried delivery');
+    expect(receiver.requests.filter((r) => r.envelope.id === event.envelope.id).map((r) => r.answeredWith)).toEqual([500, 200]);
   });
 });

@@ -19,9 +19,9 @@ import { maxAttempts, minimumRetryWindowMs } from '../../../shared/domain/retry-
 import { newSigningSecret, urlTargetKey, type WebhookSubscription } from '../../../shared/domain/webhooks';
 import { newEvent } from '../../../shared/events';
 import { ensureTable } from '../../../bin/local/dynamodb-local';
-import { createLocalWebhookService } from '../../../bin/local/delivery-queue';
 import { createHttpSender } from '../../../shared/webhooks/http-sender';
 import { AWS_WEBHOOK_SETTINGS, LOCAL_WEBHOOK_SETTINGS, loadWebhookSettings, retryPolicyVariables } from '../../../shared/webhooks/settings';
+import { webhookServiceFor } from '../../../shared/services/webhook-delivery';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver';
 
 const HOUR = 3_600_000;
@@ -355,7 +355,7 @@ describe('fan-out against the table, delivered over HTTP', () => {
         targetUrls: [receivers[2].url],
       });
 
-      const service = createLocalWebhookService(db, tableName, LOCAL_WEBHOOK_SETTINGS);
+      const service = webhookServiceFor({ db, tableName }, LOCAL_WEBHOOK_SETTINGS, { deadLetters: { park: async () => { throw new Error('nothing is dead-lettered here'); } } });
       const tasks = await service.plan(published);
       expect(tasks.map((task) => task.target.key).sort()).toEqual([links.id, all.id, urlTargetKey(receivers[2].url)].sort());
       const outcomes = await Promise.all(tasks.map((task) => service.deliver(task)));

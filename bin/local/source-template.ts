@@ -1,0 +1,18 @@
+import { App } from 'aws-cdk-lib';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PaymentOpsStack, STACK_ID } from '../../lib/payment-ops-stack';
+
+/**
+ * Source mode's cloud assembly in `outdir`: the stack as `cdk synth` builds it (cdk.json's
+ * context), with the nested stacks' asset metadata that artifact mode reads, but without
+ * bundling: each function names its handler module instead (`payment-ops:source-entry`). Takes
+ * a few seconds, where bundling 88 functions takes a minute.
+ */
+export function synthesizeForSources(outdir: string): string {
+  const { context } = JSON.parse(readFileSync(join(__dirname, '../../cdk.json'), 'utf8')) as { context: Record<string, unknown> };
+  const app = new App({ outdir, context: { ...context, 'aws:cdk:bundling-stacks': [], 'aws:cdk:enable-asset-metadata': true } });
+  new PaymentOpsStack(app, STACK_ID, {});
+  app.synth();
+  return outdir;
+}
