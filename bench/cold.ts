@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ServiceFunction } from '../lib/api-function';
-import { functionOfRoute, readSynthesizedStack, resourcesOfType, type CfnResource } from '../bin/local/artifacts/template';
+import { functionOfRoute, readSynthesizedStack, resourcesOfType, type CfnResource } from '../bin/local/aws/template';
 
 const ROOT = join(__dirname, '..');
 const INIT_RUNS = Number(process.env.BENCH_INIT_RUNS ?? 15);

@@ -31,7 +31,7 @@ import { isTransactionConflict } from '../shared/db/transaction-conflict';
 import { newEvent } from '../shared/events';
 import { freePort } from '../bin/local/free-port';
 import { startLocalStack } from '../bin/local/stack';
-import { functionOfRoute, readSynthesizedStack } from '../bin/local/artifacts/template';
+import { functionOfRoute, readSynthesizedStack } from '../bin/local/aws/template';
 import { synthesizedArtifacts } from '../test/support/artifacts';
 import { seedOrganization } from './api';
 import type { PayersResult, PayersShare } from './flash-sale-payers';

@@ -14,9 +14,9 @@ export interface ServedRoute {
 }
 
 /**
- * Where the local stack's functions come from: the TypeScript sources (the default) or the
- * bundles of a `cdk synth` output (artifact mode). Either serves the API routes and runs the
- * background machinery (minute jobs, event publishing and webhook delivery) its own way.
+ * The local stack's functions as the local AWS runs them (bin/local/aws/functions.ts), from the
+ * TypeScript sources or from the bundles of a `cdk synth` output: the API routes, and the
+ * schedules and event source mappings in the background.
  */
 export interface LocalFunctions {
   routes: ServedRoute[];

@@ -4,7 +4,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { ROUTE_TIMEOUT_SECONDS } from '../../shared/api/operation';
-import { failure, oversizedPayload, oversizedResult, timedOut, type FunctionPool, type FunctionSpec, type InvokeOutcome } from './artifacts/workers';
+import { failure, oversizedPayload, oversizedResult, timedOut, type FunctionPool, type FunctionSpec, type InvokeOutcome } from './aws/workers';
 
 /** The Lambda context of one invocation: `getRemainingTimeInMillis` counts down from `timeoutMs`. */
 export function lambdaContext(name: string, timeoutMs = ROUTE_TIMEOUT_SECONDS * 1000): Context {

@@ -1,4 +1,4 @@
-import { AwsError } from './artifacts/aws-error';
+import { AwsError } from './aws/aws-error';
 
 /** One secret of the local stack: its ARN and name, as Secrets Manager names it, and its value. */
 export interface LocalSecret {

@@ -8,7 +8,7 @@ import { createDirectory } from '../../shared/db/directory';
 import { SCOPES } from '../../shared/auth/principal';
 import type { LocalAcquirer } from './adyen';
 import { LOCAL_MERCHANT_ACCOUNT, planLocalAcquirer } from './acquirer';
-import { startArtifactFunctions, type ArtifactFunctions } from './artifacts/functions';
+import { startLocalAws, type LocalAws } from './aws/functions';
 import { freePort } from './free-port';
 import { ensureDynamoDbLocal, type RunningDynamoDb } from './dynamodb-local';
 import { startLocalS3 } from './s3';
@@ -62,7 +62,7 @@ export interface LocalStack {
   /** Whether the functions run from the TypeScript sources in this process or from their bundles in processes of their own. */
   mode: 'sources' | 'artifacts';
   /** The local AWS the functions run in: its edge, their environments, IAM's refusals. */
-  aws: ArtifactFunctions;
+  aws: LocalAws;
   stop(): Promise<void>;
 }
 
@@ -105,7 +105,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     });
     stoppers.push(localAdyen.stop);
     const template = options.artifacts ?? options.sourceTemplate ?? (await synthesizedSources(stoppers));
-    const functions = await startArtifactFunctions({
+    const functions = await startLocalAws({
       dir: template,
       sources: options.artifacts ? undefined : { routeTimeoutSeconds: options.routeTimeoutSeconds },
       s3,

@@ -3,8 +3,8 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, write
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { readSynthesizedStack, type CfnResource } from '../../bin/local/artifacts/template';
-export { functionOfRoute } from '../../bin/local/artifacts/template';
+import { readSynthesizedStack, type CfnResource } from '../../bin/local/aws/template';
+export { functionOfRoute } from '../../bin/local/aws/template';
 
 /** A folder of synthesized artifacts; `remove` deletes it when the test made it. */
 export interface ArtifactsFolder {

@@ -8,7 +8,7 @@ import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge
 import { GetQueueUrlCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { AWS_LIMITS } from '../../../shared/aws-limits';
 import { createWebhookRepository } from '../../../shared/db/webhook-repository';
-import { readSynthesizedStack, type CfnResource } from '../../../bin/local/artifacts/template';
+import { readSynthesizedStack, type CfnResource } from '../../../bin/local/aws/template';
 import { functionOfRoute, policyStatementsOf, synthesizedArtifacts, withEditedTemplate, type ArtifactsFolder } from '../../support/artifacts';
 import { client } from '../../support/http';
 import { expectTheLimitHoldsUnderConcurrentPayers } from '../../support/paid-checkouts';

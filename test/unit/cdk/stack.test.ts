@@ -10,7 +10,7 @@ import { PaymentOpsStack } from '../../../lib/payment-ops-stack';
 import { INDEXES } from '../../../shared/db/table';
 import { routes, unmatchedRouteHandler } from '../../../shared/api';
 import { methodsOf } from '../../../shared/api/operation';
-import { flattenNestedStacks, functionOfRoute, type CfnTemplate } from '../../../bin/local/artifacts/template';
+import { flattenNestedStacks, functionOfRoute, type CfnTemplate } from '../../../bin/local/aws/template';
 import { areaOf } from '../../../lib/route-area';
 import { PUBLISHABLE_RECORD_FILTERS } from '../../../shared/webhooks/stream-records';
 import { NOTIFICATION_MAPPING, NOTIFICATION_RECORD_FILTERS } from '../../../shared/db/acquirer-notification-store';

@@ -3,12 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { AWS_LIMITS } from '../../../shared/aws-limits';
 import { createDocumentClient } from '../../../shared/db/client';
 import { ensureTable } from '../../../bin/local/dynamodb-local';
-import { startStreamMapping, type MappingDefinition } from '../../../bin/local/artifacts/event-sources';
-import { createAccessPolicies } from '../../../bin/local/artifacts/iam';
-import { eventPattern } from '../../../bin/local/artifacts/patterns';
-import { LocalQueue, type QueueSettings } from '../../../bin/local/artifacts/sqs';
-import type { SynthesizedStack } from '../../../bin/local/artifacts/template';
-import type { FunctionPool, InvokeOutcome } from '../../../bin/local/artifacts/workers';
+import { startStreamMapping, type MappingDefinition } from '../../../bin/local/aws/event-sources';
+import { createAccessPolicies } from '../../../bin/local/aws/iam';
+import { eventPattern } from '../../../bin/local/aws/patterns';
+import { LocalQueue, type QueueSettings } from '../../../bin/local/aws/sqs';
+import type { SynthesizedStack } from '../../../bin/local/aws/template';
+import type { FunctionPool, InvokeOutcome } from '../../../bin/local/aws/workers';
 import { waitUntil } from '../../support/wait';
 
 /** Artifact mode's stand-ins for IAM, event patterns, SQS and stream event source mappings, each on its own. */

@@ -1,6 +1,6 @@
 import type { Context } from 'aws-lambda';
 import { createConcurrencyLimit, createModulePool, type ModuleHandler } from '../../../bin/local/invocation';
-import type { FunctionSpec } from '../../../bin/local/artifacts/workers';
+import type { FunctionSpec } from '../../../bin/local/aws/workers';
 import { AWS_LIMITS } from '../../../shared/aws-limits';
 
 /** Source mode's execution environments (bin/local/invocation.ts): environments per function, the timeout, the payload limits, the init. */

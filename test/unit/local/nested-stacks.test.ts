@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAccessPolicies } from '../../../bin/local/artifacts/iam';
-import { localResources } from '../../../bin/local/artifacts/resources';
-import { readSynthesizedStack, type CfnTemplate } from '../../../bin/local/artifacts/template';
+import { createAccessPolicies } from '../../../bin/local/aws/iam';
+import { localResources } from '../../../bin/local/aws/resources';
+import { readSynthesizedStack, type CfnTemplate } from '../../../bin/local/aws/template';
 
 /** Artifact mode reads a stack with nested stacks as CloudFormation deploys it: one resource map, each nested resource's id after its stack's. */
 

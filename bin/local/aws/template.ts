@@ -9,7 +9,7 @@ export interface CfnResource {
   DependsOn?: string | string[];
 }
 
-/** The parts of a CloudFormation template that artifact mode reads. */
+/** The parts of a CloudFormation template that the local AWS reads. */
 export interface CfnTemplate {
   Parameters?: Record<string, { Type: string; Default?: unknown }>;
   Conditions?: Record<string, unknown>;
@@ -47,7 +47,7 @@ export function readSynthesizedStack(dir: string): SynthesizedStack {
   const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as CloudAssemblyManifest;
   const stacks = Object.entries(manifest.artifacts ?? {}).filter(([, artifact]) => artifact.type === 'aws:cloudformation:stack');
   if (stacks.length !== 1) {
-    throw new Error(`${dir} holds ${stacks.length} stacks (${stacks.map(([name]) => name).join(', ') || 'none'}); artifact mode serves exactly one`);
+    throw new Error(`${dir} holds ${stacks.length} stacks (${stacks.map(([name]) => name).join(', ') || 'none'}); the local AWS serves exactly one`);
   }
   const [stackName, artifact] = stacks[0];
   const templateFiles: string[] = [];
@@ -58,7 +58,7 @@ export function readSynthesizedStack(dir: string): SynthesizedStack {
   const template = readTemplate(join(dir, artifact.properties?.templateFile ?? `${stackName}.template.json`));
   const { resources } = flattenNestedStacks(template, stackName, (logicalId, resource) => {
     const asset = resource.Metadata?.['aws:asset:path'];
-    if (typeof asset !== 'string') throw new Error(`Nested stack ${logicalId} names no template file (aws:asset:path): artifact mode needs a cdk synth output`);
+    if (typeof asset !== 'string') throw new Error(`Nested stack ${logicalId} names no template file (aws:asset:path): the local AWS needs a cdk synth output`);
     return readTemplate(join(dir, asset));
   });
   // aws://<account>/<region>, either part "unknown-…" for an environment-agnostic stack.
@@ -106,7 +106,7 @@ function flatten(template: CfnTemplate, scope: { stackName: string; prefix?: str
   const idOf = (logicalId: string) => `${scope.prefix ?? ''}${logicalId}`;
   const isStack = (logicalId: string) => resources[logicalId]?.Type === NESTED_STACK;
   if (nested && (template.Conditions || Object.values(resources).some((resource) => resource.Condition))) {
-    throw new Error(`${where}: conditions in a nested template are not resolved in artifact mode`);
+    throw new Error(`${where}: conditions in a nested template are not resolved locally`);
   }
   const parameters = nested ? parameterValues(template, scope.passed ?? {}, where) : {};
 
@@ -127,7 +127,7 @@ function flatten(template: CfnTemplate, scope: { stackName: string; prefix?: str
     if (name in parameters) return parameters[name];
     if (nested && name === 'AWS::StackName') return scope.stackName;
     if (name.startsWith('AWS::')) return { Ref: name };
-    if (isStack(name)) throw new Error(`${where}: Ref of nested stack ${name} (its stack id) is not resolved in artifact mode`);
+    if (isStack(name)) throw new Error(`${where}: Ref of nested stack ${name} (its stack id) is not resolved locally`);
     if (nested && !(name in resources)) throw new Error(`${where} refers to ${name}, which is neither its resource nor its parameter`);
     return { Ref: idOf(name) };
   }
@@ -200,7 +200,7 @@ function parameterValues(template: CfnTemplate, passed: Record<string, unknown>,
   if (undeclared.length > 0) throw new Error(`${where}: its parent passes ${undeclared.join(', ')}, which its template does not declare`);
   return Object.fromEntries(
     Object.entries(declared).map(([name, parameter]) => {
-      if (parameter.Type !== 'String') throw new Error(`${where}: parameter ${name} is a ${parameter.Type}; artifact mode passes String parameters`);
+      if (parameter.Type !== 'String') throw new Error(`${where}: parameter ${name} is a ${parameter.Type}; the local AWS passes String parameters`);
       if (name in passed) return [name, passed[name]];
       if (parameter.Default !== undefined) return [name, parameter.Default];
       throw new Error(`${where}: its parent passes no value for parameter ${name}, which has no default`);
@@ -281,7 +281,7 @@ export function createIntrinsicResolver(stack: SynthesizedStack, reference: Refe
         });
       }
       default:
-        throw new Error(`${name} is not resolved in artifact mode`);
+        throw new Error(`${name} is not resolved locally`);
     }
   }
 

@@ -25,7 +25,7 @@ import { createModulePool, defaultEnvironmentsPerFunction, refuseCallsPastDeadli
 /** Where the handler modules' paths (`payment-ops:source-entry`) start. */
 const PROJECT_ROOT = resolvePath(__dirname, '../../..');
 
-export interface ArtifactOptions {
+export interface LocalAwsOptions {
   /** A `cdk synth -o <dir>` output (`synthesizeForSources`'s, with `sources`). */
   dir: string;
   /**
@@ -53,7 +53,7 @@ export interface ArtifactOptions {
   acquirerSecret: string;
 }
 
-export interface ArtifactFunctions extends LocalFunctions {
+export interface LocalAws extends LocalFunctions {
   /** The local AWS edge: an SDK pointed at it with a function's logical id as access key id calls AWS as that function. */
   awsEndpoint: string;
   /** The last 100 calls IAM refused, oldest first (each is also logged). */
@@ -70,7 +70,7 @@ export interface ArtifactFunctions extends LocalFunctions {
 const PENDING_CREDIT_SAMPLE = { eventName: 'INSERT', dynamodb: { Keys: { PK: { S: 'BTX#btx_0' }, SK: { S: 'BTX' } }, NewImage: { [PENDING_CREDIT]: { BOOL: true } } } };
 
 /**
- * The variables of the developer's environment that artifact mode hands every function: local
+ * The variables of the developer's environment the local AWS hands every function: local
  * settings, not AWS's (the SDK's warning is about this machine's Node, not Lambda's Node 22).
  */
 const PASSED_THROUGH = [
@@ -115,9 +115,10 @@ const refOf = (value: unknown): string | undefined =>
   (value as { Ref?: string })?.Ref ?? (value as { 'Fn::GetAtt'?: [string, string] })?.['Fn::GetAtt']?.[0];
 
 /**
- * Artifact mode (docs/architecture.md): the functions `cdk synth` bundled, run as Lambda would
- * run them, behind the routes, schedules, buses, queues and event source mappings of the
- * synthesized template, every AWS call checked against the function's role:
+ * The local AWS (docs/architecture.md, "The local stack"): the template's functions, run as
+ * Lambda would run them (their bundles in processes of their own, or with `sources` their
+ * handler modules in this process), behind the routes, schedules, buses, queues and event source
+ * mappings of the synthesized template, every AWS call of a bundle checked against its role:
  * 1. read the template; create its tables in DynamoDB Local;
  * 2. read its queues, functions, rules, routes and event source mappings, checked as AWS
  *    checks them when it creates them;
@@ -125,7 +126,7 @@ const refOf = (value: unknown): string | undefined =>
  * 4. serve each API route from its function's execution environments; on `startBackground`,
  *    run the schedule rules and the event source mappings.
  */
-export async function startArtifactFunctions(options: ArtifactOptions): Promise<ArtifactFunctions> {
+export async function startLocalAws(options: LocalAwsOptions): Promise<LocalAws> {
   const stack = readSynthesizedStack(options.dir);
   const { region, account } = stack;
   if (options.logDir) mkdirSync(options.logDir, { recursive: true });
@@ -135,7 +136,7 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
   const pools = new Map<string, FunctionPool>();
   const denials: AccessDenial[] = [];
   const onDenied = (denial: AccessDenial) => {
-    logger.error('artifact mode: AWS call refused by IAM; the template lacks this grant', { ...denial });
+    logger.error('local AWS: AWS call refused by IAM; the template lacks this grant', { ...denial });
     denials.push(denial);
     if (denials.length > 100) denials.shift();
   };
@@ -239,9 +240,9 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
     const properties = fn.Properties ?? {};
     const asset = options.sources ? fn.Metadata?.[SOURCE_ENTRY_METADATA] : fn.Metadata?.['aws:asset:path'];
     if (typeof asset !== 'string') {
-      throw new Error(options.sources ? `Function ${logicalId} names no handler module (${SOURCE_ENTRY_METADATA})` : `Function ${logicalId} has no bundled asset (aws:asset:path): artifact mode needs a cdk synth output`);
+      throw new Error(options.sources ? `Function ${logicalId} names no handler module (${SOURCE_ENTRY_METADATA})` : `Function ${logicalId} has no bundled asset (aws:asset:path): the local AWS needs a cdk synth output`);
     }
-    if (!String(properties.Runtime ?? '').startsWith('nodejs')) throw new Error(`Function ${logicalId} runs ${properties.Runtime}; artifact mode runs Node.js functions`);
+    if (!String(properties.Runtime ?? '').startsWith('nodejs')) throw new Error(`Function ${logicalId} runs ${properties.Runtime}; the local AWS runs Node.js functions`);
     const role = refOf(properties.Role);
     if (!role) throw new Error(`Function ${logicalId} has no role of the template`);
     const name = nameOf(logicalId);
@@ -314,7 +315,7 @@ export async function startArtifactFunctions(options: ArtifactOptions): Promise<
     return pool.invoke(event, 'Event').then((outcome) => {
       if (outcome.ok) return;
       const delay = attempt < asyncRetryLimit(pool.spec) ? ASYNC_RETRY_DELAYS_MS[attempt] : undefined;
-      logger.error('artifact mode: asynchronous invocation failed', { function: pool.spec.name, error: outcome.errorMessage, retryInMs: delay ?? null });
+      logger.error('local AWS: asynchronous invocation failed', { function: pool.spec.name, error: outcome.errorMessage, retryInMs: delay ?? null });
       if (delay === undefined) return;
       const timer = setTimeout(() => {
         asyncRetries.delete(timer);

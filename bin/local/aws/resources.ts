@@ -94,7 +94,7 @@ export function localResources(stack: SynthesizedStack, endpoints: LocalEndpoint
     if (Type === 'AWS::SQS::Queue' && attribute === 'QueueUrl') return queueUrl(logicalId);
     if (Type === 'AWS::Events::EventBus' && attribute === 'Name') return nameOf(logicalId);
     if (Type === 'AWS::ApiGatewayV2::Api' && attribute === 'ApiEndpoint') return endpoints.apiUrl();
-    throw new Error(`Fn::GetAtt ${logicalId}.${attribute} (${Type}) is not resolved in artifact mode`);
+    throw new Error(`Fn::GetAtt ${logicalId}.${attribute} (${Type}) is not resolved locally`);
   }
 
   const queueUrl = (logicalId: string) => `${endpoints.edgeUrl}/${account}/${nameOf(logicalId)}`;

@@ -98,7 +98,7 @@ export function startStreamMapping(options: {
     settings.maximumRecordAgeSeconds >= 0 && Date.now() / 1000 - (record.dynamodb.ApproximateCreationDateTime ?? 0) > settings.maximumRecordAgeSeconds;
 
   function giveUp(batch: LambdaStreamRecord[], shardId: string, reason: string) {
-    logger.error('artifact mode: stream batch given up', { mapping: settings.name, records: batch.length, reason, destination: settings.onFailure?.settings.name ?? 'none' });
+    logger.error('local AWS: stream batch given up', { mapping: settings.name, records: batch.length, reason, destination: settings.onFailure?.settings.name ?? 'none' });
     settings.onFailure?.send(
       JSON.stringify({
         requestContext: { requestId: randomUUID(), functionArn: pool.spec.arn, condition: reason, approximateInvokeCount: settings.maximumRetryAttempts + 1 },
@@ -207,7 +207,7 @@ export function startQueueMapping(options: { settings: MappingSettings; pool: Fu
     if (selected.length === 0) return;
     const outcome = await pool.invoke({ Records: selected });
     if (!outcome.ok) {
-      logger.warn('artifact mode: queue batch failed; its messages return after the visibility timeout', { mapping: settings.name, error: outcome.errorMessage });
+      logger.warn('local AWS: queue batch failed; its messages return after the visibility timeout', { mapping: settings.name, error: outcome.errorMessage });
       return;
     }
     const failures = (outcome.result as { batchItemFailures?: { itemIdentifier?: string }[] } | null)?.batchItemFailures ?? [];
@@ -223,7 +223,7 @@ export function startQueueMapping(options: { settings: MappingSettings; pool: Fu
         await pollOnce();
       } catch (error) {
         // A receipt handle outlived by the visibility timeout, for instance: the message comes back.
-        logger.error('artifact mode: queue poll failed', { mapping: settings.name, error: (error as Error).message });
+        logger.error('local AWS: queue poll failed', { mapping: settings.name, error: (error as Error).message });
       }
     }
   }
@@ -284,7 +284,7 @@ export function readMappings(
         throw new Error(`Mapping ${logicalId}: queue visibility timeout ${visibility} s is less than the timeout ${spec.timeoutSeconds} s of ${spec.name} (Lambda refuses such a mapping)`);
       }
       if (visibility < minimumVisibilityTimeoutSeconds(spec.timeoutSeconds)) {
-        logger.warn('artifact mode: a queue visibility timeout under six times its consumer\'s timeout lets a second consumer take a message still being worked on', {
+        logger.warn('local AWS: a queue visibility timeout under six times its consumer\'s timeout lets a second consumer take a message still being worked on', {
           queue: queue.settings.name,
           visibilityTimeoutSeconds: visibility,
           consumerTimeoutSeconds: spec.timeoutSeconds,
@@ -293,7 +293,7 @@ export function readMappings(
     }
     const settings = mappingSettings(logicalId, properties, deps.queueAt, isStream);
     if (isStream && settings.maximumRetryAttempts < 0) {
-      logger.warn('artifact mode: a stream mapping without a retry limit blocks its shard on a record the function cannot handle', { mapping: logicalId, function: spec.name });
+      logger.warn('local AWS: a stream mapping without a retry limit blocks its shard on a record the function cannot handle', { mapping: logicalId, function: spec.name });
     }
     return { logicalId, spec, queue, sourceArn, settings };
   });

@@ -47,7 +47,7 @@ export function ruleOf(properties: Record<string, unknown>, name: string, arn: s
   const targets = (properties.Targets as Record<string, unknown>[] | undefined) ?? [];
   for (const target of targets) {
     const reshaping = ['Input', 'InputPath', 'InputTransformer'].filter((key) => key in target);
-    if (reshaping.length > 0) throw new Error(`Rule ${name}: target ${target.Id} uses ${reshaping.join(', ')}, which artifact mode does not imitate`);
+    if (reshaping.length > 0) throw new Error(`Rule ${name}: target ${target.Id} uses ${reshaping.join(', ')}, which the local AWS does not imitate`);
   }
   return {
     name,
@@ -98,7 +98,7 @@ export function createLocalEventBridge(options: {
       if (!rule.schedule) return [];
       const rate = /^rate\((\d+) (minute|minutes|hour|hours|day|days)\)$/.exec(rule.schedule);
       if (!rate) {
-        logger.warn('artifact mode: only rate() schedules run locally', { rule: rule.name, schedule: rule.schedule });
+        logger.warn('local AWS: only rate() schedules run locally', { rule: rule.name, schedule: rule.schedule });
         return [];
       }
       const unitMs = { minute: 60_000, hour: 3_600_000, day: 86_400_000 }[rate[2].replace(/s$/, '') as 'minute' | 'hour' | 'day'];

@@ -43,11 +43,11 @@ export function readRoutes(stack: SynthesizedStack, resources: LocalResources, f
       const key = String(properties.RouteKey);
       const [method, path] = key.split(' ');
       if (key !== DEFAULT_ROUTE_KEY && (!path || method === 'ANY' || path.includes('+}'))) {
-        throw new Error(`Route ${key} is not imitated in artifact mode (only METHOD /path routes and $default)`);
+        throw new Error(`Route ${key} is not imitated locally (only METHOD /path routes and $default)`);
       }
       const integration = integrations.get(String(resolve(properties.Target)).replace(/^integrations\//, ''))?.Properties ?? {};
       if (integration.IntegrationType !== 'AWS_PROXY' || integration.PayloadFormatVersion !== '2.0') {
-        throw new Error(`Route ${properties.RouteKey}: artifact mode serves Lambda proxy integrations of payload format 2.0`);
+        throw new Error(`Route ${properties.RouteKey}: the local AWS serves Lambda proxy integrations of payload format 2.0`);
       }
       const spec = functionByKey(resolve(integration.IntegrationUri) as string);
       if (!spec) throw new Error(`Route ${properties.RouteKey} invokes no function of the stack`);
@@ -89,7 +89,7 @@ export function routeHandler(route: ApiRoute, deps: { invoke(event: ApiEvent): P
   const name = route.key;
   return async (event: ApiEvent): Promise<ApiResult> => {
     if (!deps.mayInvoke().allowed) {
-      logger.error('artifact mode: API Gateway may not invoke the function (AWS::Lambda::Permission)', { route: name, function: route.spec.name });
+      logger.error('local AWS: API Gateway may not invoke the function (AWS::Lambda::Permission)', { route: name, function: route.spec.name });
       return API_GATEWAY.internalError;
     }
     if (Buffer.byteLength(event.body ?? '') > AWS_LIMITS.apiGateway.payloadBytes) return API_GATEWAY.tooLarge;

@@ -43,7 +43,7 @@ function conditionsHold(statement: PolicyStatement, context: Record<string, stri
   return Object.entries(statement.Condition ?? {}).every(([operator, keys]) => {
     const test = OPERATORS[operator];
     if (!test) {
-      if (!warned.has(operator)) logger.warn('artifact mode: IAM condition operator not evaluated; its statements never apply', { operator });
+      if (!warned.has(operator)) logger.warn('local AWS: IAM condition operator not evaluated; its statements never apply', { operator });
       warned.add(operator);
       return false;
     }

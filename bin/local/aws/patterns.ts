@@ -15,7 +15,7 @@ function matcherOf(element: unknown): Matcher {
   if (element === null || typeof element !== 'object') return (value) => value === element;
   const [name, argument] = Object.entries(element)[0] ?? [];
   const filter = FILTERS[name];
-  if (!filter) throw new Error(`Event pattern filter "${name}" is not imitated in artifact mode`);
+  if (!filter) throw new Error(`Event pattern filter "${name}" is not imitated locally`);
   return filter(argument);
 }
 

@@ -66,7 +66,7 @@ function dynamoDbAccess(operation: string, body: Record<string, unknown>, tableA
     case 'ExecuteStatement':
     case 'BatchExecuteStatement':
     case 'ExecuteTransaction':
-      throw new AwsError('UnknownOperationException', `${operation} (PartiQL) is not imitated in artifact mode`);
+      throw new AwsError('UnknownOperationException', `${operation} (PartiQL) is not imitated locally`);
     default:
       return [{ action: `dynamodb:${operation}`, resource: table(body.TableName, body.IndexName) }];
   }
@@ -92,7 +92,7 @@ function s3Access(method: string, url: URL): AccessCheck & { bucket: string; key
     ? { GET: versioned ? 'GetObjectVersion' : 'GetObject', HEAD: versioned ? 'GetObjectVersion' : 'GetObject', PUT: 'PutObject', DELETE: 'DeleteObject' }
     : { GET: 'ListBucket' };
   const action = actions[method];
-  if (!bucket || !action) throw new AwsError('NotImplemented', `${method} ${url.pathname} is not imitated in artifact mode`, 501);
+  if (!bucket || !action) throw new AwsError('NotImplemented', `${method} ${url.pathname} is not imitated locally`, 501);
   return { action: `s3:${action}`, resource: key ? object : `arn:aws:s3:::${bucket}`, keys: [bucket], bucket, key };
 }
 
@@ -196,7 +196,7 @@ export async function startAwsEdge(port: number, options: EdgeOptions): Promise<
       case 'GetQueueUrl':
         return { QueueUrl: queue.settings.url };
       default:
-        throw new AwsError('UnsupportedOperation', `${operation} is not imitated in artifact mode`);
+        throw new AwsError('UnsupportedOperation', `${operation} is not imitated locally`);
     }
   }
 
@@ -275,10 +275,10 @@ export async function startAwsEdge(port: number, options: EdgeOptions): Promise<
         authorize(caller, [{ action: `secretsmanager:${operation}`, resource: secret?.arn ?? String(body.SecretId ?? '') }]);
         return reply(response, 200, options.secrets.serve(operation, body, secret), { 'content-type': 'application/x-amz-json-1.1' });
       }
-      throw new AwsError('UnknownOperationException', `${target || 'A call without X-Amz-Target'} is not served in artifact mode`);
+      throw new AwsError('UnknownOperationException', `${target || 'A call without X-Amz-Target'} is not served locally`);
     } catch (error) {
       if (error instanceof AwsError) return fail(response, target, error);
-      logger.error('artifact mode: AWS edge failed', { target, error: (error as Error).message });
+      logger.error('local AWS: AWS edge failed', { target, error: (error as Error).message });
       fail(response, target, new AwsError('InternalFailure', (error as Error).message, 500));
     }
   });
