@@ -10,8 +10,10 @@
  * 2. the hot limited link: HOT_PAYERS payers on one link limited to HOT_LIMIT: exactly the limit
  *    paid, every request answered within the function's timeout, and paid per second beside
  *    raw conditional transactions on one item (read the count, write it under the count read)
- *    through the same contending layer, as many at once as the checkout has environments.
- * Ends with one JSON line: {"flash_sale": {...}, "hot_link": {...}}.
+ *    through the same contending layer, as many at once as the checkout has environments;
+ * 3. the hot unlimited link: HOT_PAYERS payers on one unlimited link, all paid, its count on its
+ *    shards (decisions 69): paid per second beside the uncontended sale of 1.
+ * Ends with one JSON line: {"flash_sale": {...}, "hot_link": {...}, "hot_unlimited_link": {...}}.
  */
 import '../shared/quiet-sdk';
 import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -160,7 +162,7 @@ async function main(): Promise<string[]> {
   const stack = await startLocalStack({ port: 0, dynamodbEndpoint: endpoint, tableName, dataDir: ':memory:', artifacts: artifacts.dir, maxWorkersPerFunction: WORKERS, logDir });
   try {
     const db = createDocumentClient({ endpoint });
-    const createLink = async (merchant: Awaited<ReturnType<typeof seedOrganization>>, limit: number) => {
+    const createLink = async (merchant: Awaited<ReturnType<typeof seedOrganization>>, limit: number | null) => {
       const answer = await fetch(`${stack.baseUrl}/v1/payment_links`, {
         method: 'POST',
         headers: { authorization: `Bearer ${merchant.token}`, 'content-type': 'application/json' },
@@ -203,6 +205,11 @@ async function main(): Promise<string[]> {
     const hotSale = { ...(await sell(stack.baseUrl, Array.from({ length: HOT_PAYERS }, () => hot))), paid: (await linkAfter(hot.linkId)).paidCount };
     const floorLink = await createLink(hotMerchant, HOT_LIMIT);
     const floor = { ...(await rawSale(HOT_PAYERS, WORKERS, () => rawPayer(db, tableName, floorLink.linkId, hotMerchant.org.id))), paid: (await linkAfter(floorLink.linkId)).paidCount };
+    const unlimited = await createLink(hotMerchant, null);
+    const unlimitedSale = await sell(stack.baseUrl, Array.from({ length: HOT_PAYERS }, () => unlimited));
+    // Its count is on its shards: the API sums them.
+    const unlimitedAfter = await fetch(`${stack.baseUrl}/v1/payment_links/${unlimited.linkId}`, { headers: { authorization: `Bearer ${unlimited.token}` } });
+    const hotUnlimited = { ...unlimitedSale, paid: ((await unlimitedAfter.json()) as { paid_count: number }).paid_count };
 
     const { resources } = readSynthesizedStack(artifacts.dir);
     const checkoutFunction = functionOfRoute(resources, CHECKOUT_ROUTE);
@@ -222,6 +229,7 @@ async function main(): Promise<string[]> {
         oversold: one.oversold + many.oversold,
       },
       hot_link: { paid: hotSale.paid, paid_per_s: round(perSecond(hotSale)), raw_per_s: round(perSecond(floor)), ratio: round(perSecond(hotSale) / perSecond(floor)) },
+      hot_unlimited_link: { paid: hotUnlimited.paid, paid_per_s: round(perSecond(hotUnlimited)), ratio: round(perSecond(hotUnlimited) / perSecond(many)) },
     };
     const lines = [
       `## Flash sales (artifact mode, ≤ ${WORKERS} checkout environments, ${PROCESSES} payer processes × ${AT_ONCE} at once, contending DynamoDB Local)`,
@@ -232,6 +240,7 @@ async function main(): Promise<string[]> {
       `| ${PAYERS} payers over ${LINKS} links of ${LINKS} organizations | ${perSecond(many).toFixed(1)} | ${many.paid} | ${answers(many)} | ${(many.slowestMs / 1000).toFixed(1)} s |`,
       `| ${HOT_PAYERS} payers on 1 link limited to ${HOT_LIMIT} | ${perSecond(hotSale).toFixed(1)} | ${hotSale.paid} | ${answers(hotSale)} | ${(hotSale.slowestMs / 1000).toFixed(1)} s |`,
       `| raw: ${HOT_PAYERS} payers, ${WORKERS} at once, on 1 item | ${perSecond(floor).toFixed(1)} | ${floor.paid} | ${answers(floor)} | ${(floor.slowestMs / 1000).toFixed(1)} s |`,
+      `| ${HOT_PAYERS} payers on 1 unlimited link | ${perSecond(hotUnlimited).toFixed(1)} | ${hotUnlimited.paid} | ${answers(hotUnlimited)} | ${(hotUnlimited.slowestMs / 1000).toFixed(1)} s |`,
       '',
       `Every credit in its balance (= the sum of its ledger) ${one.creditedAfterMs} ms after the one-organization sale's last answer, ${many.creditedAfterMs} ms after the twenty organizations'.`,
       // What this machine's whole checkout path carries with no item shared (each payer on a link and balance of its own organization's):
@@ -240,9 +249,9 @@ async function main(): Promise<string[]> {
       `Function timeout ${timeoutMs / 1000} s; the checkout's slowest invocation ${(slowestInvocation / 1000).toFixed(1)} s (a payer's "slowest request" adds its wait for one of ${WORKERS} local environments). The functions' logs: ${logDir}.`,
       JSON.stringify(result),
     ];
-    if (result.flash_sale.oversold !== 0 || hotSale.paid !== HOT_LIMIT || floor.paid !== HOT_LIMIT) throw new Error(`${lines.join('\n')}\na sale sold past its limit or short of it`);
+    if (result.flash_sale.oversold !== 0 || hotSale.paid !== HOT_LIMIT || floor.paid !== HOT_LIMIT || hotUnlimited.paid !== HOT_PAYERS) throw new Error(`${lines.join('\n')}\na sale sold past its limit or short of it (or an unlimited link's payer went unpaid)`);
     // An invocation the timeout ends writes no request line: its payer's answer is the gateway's 5xx.
-    const failed = [one, many, hotSale].flatMap((sale) => Object.keys(sale.answers).filter((answer) => /^5\d\d$/.test(answer)));
+    const failed = [one, many, hotSale, hotUnlimited].flatMap((sale) => Object.keys(sale.answers).filter((answer) => /^5\d\d$/.test(answer)));
     if (slowestInvocation > timeoutMs || failed.length > 0) throw new Error(`${lines.join('\n')}\nan invocation ran past the function timeout or failed (${failed.join(', ') || 'none'})`);
     return lines;
   } finally {
