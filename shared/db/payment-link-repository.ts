@@ -72,7 +72,8 @@ export function linkItemRecord(item: Record<string, unknown> | undefined): Versi
 /**
  * The link as a list page shows it, from its item alone (product-decisions §2: one Query a
  * page): its own paid count, or the total over its shards as last refreshed when that is more
- * (`refreshListedCount`; a paid payment on a shard reaches it within moments).
+ * (`refreshListedCount`, which stores the paid times over them too; a paid payment on a shard
+ * reaches it within moments).
  */
 function listed(record: VersionedLink & ListedCount): VersionedLink {
   const link = listedAsStored(record);
@@ -199,7 +200,8 @@ export function createPaymentLinkRepository(db: DynamoDBDocumentClient, tableNam
 
     /**
      * The total over the link's shards, as read now, stored on its item for the lists (the
-     * outbox processor, after a paid payment of the link). Written at the version read, which it
+     * outbox processor, after a paid payment of the link), with the first and last paid times
+     * over them (the earliest and the latest: the item's own are among them). Written at the version read, which it
      * raises: a whole-link write read before it reads again rather than storing an older total,
      * and a write since it makes it read again. Never lower than what was stored: a refresh
      * stored earlier read its total before this read.
@@ -214,10 +216,10 @@ export function createPaymentLinkRepository(db: DynamoDBDocumentClient, tableNam
               new UpdateCommand({
                 TableName: tableName,
                 Key: keys.paymentLink(id),
-                UpdateExpression: 'SET #listed = :total, #version = #version + :one',
+                UpdateExpression: 'SET #listed = :total, #firstPaidAt = :firstPaidAt, #lastPaidAt = :lastPaidAt, #version = #version + :one',
                 ConditionExpression: '#version = :version',
-                ExpressionAttributeNames: { '#listed': 'listedPaidCount', '#version': 'version' },
-                ExpressionAttributeValues: { ':total': link.paidCount, ':version': link.version, ':one': 1 },
+                ExpressionAttributeNames: { '#listed': 'listedPaidCount', '#firstPaidAt': 'firstPaidAt', '#lastPaidAt': 'lastPaidAt', '#version': 'version' },
+                ExpressionAttributeValues: { ':total': link.paidCount, ':firstPaidAt': link.firstPaidAt, ':lastPaidAt': link.lastPaidAt, ':version': link.version, ':one': 1 },
               }),
             ),
           );

@@ -72,7 +72,8 @@ test('unlimited link: GET shows the summed count at once; a list page shows it w
     const found = page.find((each) => each.id === link.id);
     return found?.paid_count === 5 ? found : undefined;
   }, 'the list page to show paid_count 5');
-  expect(listed).toMatchObject({ paid_count: 5, remaining_payments: null });
+  const got = (await api.get(`/v1/payment_links/${link.id}`)).body;
+  expect(listed).toMatchObject({ paid_count: 5, remaining_payments: null, first_paid_at: got.first_paid_at, last_paid_at: got.last_paid_at });
   const byStatus = (await api.get('/v1/payment_links?status=active&limit=100')).body.data.find((each: { id: string }) => each.id === link.id);
   expect(byStatus.paid_count).toBe(5);
 }, 120_000);
