@@ -15,7 +15,7 @@ import { mappingCheckpoints } from '../table-stream';
 import { createAccessPolicies } from './iam';
 import { localSecrets } from '../secrets-manager';
 import { localResources } from './resources';
-import { LocalQueue, type PersistedMessage } from './sqs';
+import { LocalQueue, type HeldMessage, type PersistedMessage } from './sqs';
 import { ensureTables } from './tables';
 import { readSynthesizedStack, resourcesOfType, type CfnResource } from './template';
 import { createFunctionPool, type FunctionPool, type FunctionPoolStats, type FunctionSpec } from './workers';
@@ -62,8 +62,8 @@ export interface LocalAws extends LocalFunctions {
   stats(): Record<string, FunctionPoolStats>;
   /** The function a route of the template invokes (`GET /v1/payments/{id}` → its name). */
   functionOfRoute(routeKey: string): string;
-  /** The bodies of the messages a queue of the template holds (by its logical id), without receiving them. */
-  queueMessages(logicalId: string): string[];
+  /** The messages a queue of the template holds (by its logical id, or its start), without receiving them. */
+  queueMessages(logicalId: string): HeldMessage[];
 }
 
 /** A paid payment's new ledger entry as the stream hands it over: what the mapping that rolls credits into balances takes. */
@@ -178,6 +178,11 @@ export async function startLocalAws(options: LocalAwsOptions): Promise<LocalAws>
     for (const key of [local.settings.arn, local.settings.url, local.settings.name]) queuesByKey.set(key, local);
     queuesById.set(logicalId, local);
   }
+  const queueOf = (logicalId: string) => {
+    const queue = [...queuesById].find(([id]) => id === logicalId || id.startsWith(logicalId))?.[1];
+    if (!queue) throw new Error(`The template has no queue ${logicalId}`);
+    return queue;
+  };
   const persisted = readPersistedQueues(options.dataDir);
   for (const queue of queuesById.values()) queue.restore(persisted[queue.settings.name] ?? []);
 
@@ -430,11 +435,7 @@ export async function startLocalAws(options: LocalAwsOptions): Promise<LocalAws>
     },
     runMinuteJobs: () => eventBridge.fireSchedules(),
     stats: () => Object.fromEntries([...pools.values()].map((pool) => [pool.spec.name, pool.stats()])),
-    queueMessages(logicalId) {
-      const queue = [...queuesById].find(([id]) => id === logicalId || id.startsWith(logicalId))?.[1];
-      if (!queue) throw new Error(`The template has no queue ${logicalId}`);
-      return queue.peek();
-    },
+    queueMessages: (logicalId) => queueOf(logicalId).peek(),
     functionOfRoute(routeKey) {
       const route = routes.find((candidate) => candidate.key === routeKey);
       if (!route) throw new Error(`The template has no route ${routeKey}`);

@@ -30,6 +30,12 @@ interface StoredMessage {
   receivedAt?: number;
 }
 
+/** A message a queue holds, as `peek` shows it. */
+export interface HeldMessage {
+  body: string;
+  state: 'visible' | 'in flight' | 'delayed';
+}
+
 /** A message as it is kept across a restart of the local stack. */
 export type PersistedMessage = Omit<StoredMessage, 'receiptHandle' | 'receivedAt'>;
 
@@ -153,9 +159,12 @@ export class LocalQueue {
     this.wake();
   }
 
-  /** The bodies of the messages held, oldest first, without receiving them (the console's "poll for messages" view). */
-  peek(): string[] {
-    return [...this.messages.values()].sort((a, b) => a.sentAt - b.sentAt).map((message) => message.body);
+  /** The messages held, oldest first, without receiving them (the console's "poll for messages" view), each with its state now. */
+  peek(): HeldMessage[] {
+    const now = Date.now();
+    return [...this.messages.values()]
+      .sort((a, b) => a.sentAt - b.sentAt)
+      .map((message) => ({ body: message.body, state: message.visibleAt <= now ? 'visible' : message.receiveCount > 0 ? 'in flight' : 'delayed' }));
   }
 
   /** Ends every long poll now (the stack is stopping). */

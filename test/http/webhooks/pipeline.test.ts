@@ -22,7 +22,7 @@ import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhoo
 const FAST: WebhookSettings = { ...LOCAL_WEBHOOK_SETTINGS, policy: { scheduleMs: [50, 100, 200], jitter: 0.2 } };
 
 /** The dead letters the webhook queue's redrive and the deliverer parked in the dead-letter queue. */
-const deadLettersOf = (stack: TestStack) => stack.aws.queueMessages('WebhookDeadLetters').map((body) => JSON.parse(body) as DeadLetter);
+const deadLettersOf = (stack: TestStack) => stack.aws.queueMessages('WebhookDeadLetters').map((message) => JSON.parse(message.body) as DeadLetter);
 
 /**
  * A domain-like state change: a payment is written together with its events in one
@@ -257,7 +257,8 @@ describe('local pipeline: restarts lose nothing', () => {
   };
 
   beforeAll(async () => {
-    process.env.WEBHOOK_RETRY_SCHEDULE = '0.05,0.1,0.2';
+    // A failed attempt's retry waits two seconds in the queue: long enough to stop the stack meanwhile.
+    process.env.WEBHOOK_RETRY_SCHEDULE = '2';
     // The file's first stack ran the functions in this process: this one's start cold.
     jest.resetModules();
     stack = await startTestStack({ background: true, restartOf: { tableName: `test-${randomUUID()}`, dataDir } });
@@ -301,6 +302,10 @@ describe('local pipeline: restarts lose nothing', () => {
     await commit(stack, merchant, [event]);
     await receiver.waitFor(() => receiver.requests.length === seen + 1, 'the failed first attempt');
     expect(answers(receiver).at(-1)).toBe(500);
+    await receiver.waitFor(() => {
+      const states = stack.aws.queueMessages('WebhookDeliveries').filter((message) => message.body.includes(event.envelope.id)).map((message) => message.state);
+      return states.length === 1 && states[0] === 'delayed';
+    }, 'the retry waiting in the queue, its attempt over');
 
     // Act
     await stack.stop();
