@@ -126,6 +126,41 @@ export interface AttemptSlots {
   take(tenant: string, leaseMs: number): Promise<(() => Promise<void>) | undefined>;
 }
 
+/**
+ * The slots of one batch of the queue (one poller's invocation): its attempts of one tenant
+ * share one slot, taken by the first and given back by the last. What a tenant's slots bound is
+ * the pollers its endpoints hold (a dead endpoint's batch holds its poller until its attempts
+ * time out, however many of them it carries), so sharing within a batch keeps that bound while a
+ * healthy endpoint's deliveries in a batch go out together instead of waiting for a slot each.
+ */
+export function sharedPerBatch(slots: AttemptSlots): AttemptSlots {
+  const leases = new Map<string, { taken: Promise<(() => Promise<void>) | undefined>; holders: number }>();
+  return {
+    async take(tenant, leaseMs) {
+      let lease = leases.get(tenant);
+      if (!lease) {
+        lease = { taken: slots.take(tenant, leaseMs), holders: 0 };
+        leases.set(tenant, lease);
+      }
+      const shared = lease;
+      shared.holders++;
+      const release = await shared.taken;
+      const leave = () => {
+        shared.holders--;
+        if (shared.holders === 0) leases.delete(tenant);
+        return shared.holders === 0;
+      };
+      if (!release) {
+        leave();
+        return undefined;
+      }
+      return async () => {
+        if (leave()) await release();
+      };
+    },
+  };
+}
+
 /** A slot outlives its attempt's timeout by this much: signing and the table writes around the POST. */
 export const SLOT_LEASE_MARGIN_MS = 5_000;
 

@@ -8,9 +8,10 @@ export interface WebhookSettings {
   /** Private, loopback and link-local endpoints: refused in AWS, allowed locally. */
   allowPrivateUrls: boolean;
   /**
-   * Attempts of one organization + mode in flight at once, across every process: a dead
-   * endpoint holds at most this many pollers. A delivery over it waits `busyRetryMs` (up to
-   * twice that, jittered) without counting as an attempt.
+   * Batches of the queue attempting deliveries of one organization + mode at once, across every
+   * process (its attempts in one batch share one slot): a dead endpoint holds at most this many
+   * pollers. A delivery over it waits `busyRetryMs` (up to twice that, jittered) without counting
+   * as an attempt.
    */
   inFlight: { perTenant: number; busyRetryMs: number };
 }

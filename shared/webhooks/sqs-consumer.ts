@@ -19,7 +19,8 @@ const isBusEvent = (body: unknown): body is BusEvent =>
 
 export interface SqsConsumerDeps {
   plan(event: PublishedEvent): Promise<DeliveryTask[]>;
-  deliver(task: DeliveryTask): Promise<DeliveryOutcome>;
+  /** One batch's attempts: a tenant's deliveries in it share one of its slots. */
+  batchDeliverer(): (task: DeliveryTask) => Promise<DeliveryOutcome>;
   queue: Pick<SqsDeliveryQueue, 'enqueue' | 'retryLater' | 'postpone'>;
   now?: () => number;
 }
@@ -30,13 +31,14 @@ export interface SqsConsumerDeps {
  *   target is attempted, retried and dead-lettered on its own;
  * - a delivery task: one attempt now, or, when received before its `notBefore`, hidden again.
  *   A failed attempt is sent back with its delay; the last one is parked in the DLQ.
- * Records are handled concurrently: a slow endpoint holds only its own message. A record that
- * throws is reported in `batchItemFailures`, the others are deleted.
+ * Records are handled concurrently: a slow endpoint holds only its own message, and a tenant's
+ * deliveries in the batch share one of its attempt slots. A record that throws is reported in
+ * `batchItemFailures`, the others are deleted.
  */
 export function createSqsWebhookConsumer(deps: SqsConsumerDeps) {
   const now = deps.now ?? Date.now;
 
-  async function handle(record: SQSRecord): Promise<'done' | 'postponed'> {
+  async function handle(record: SQSRecord, deliver: (task: DeliveryTask) => Promise<DeliveryOutcome>): Promise<'done' | 'postponed'> {
     const body: unknown = JSON.parse(record.body);
     if (isBusEvent(body)) {
       await deps.queue.enqueue(await deps.plan(body.detail));
@@ -50,7 +52,7 @@ export function createSqsWebhookConsumer(deps: SqsConsumerDeps) {
       return 'postponed';
     }
     const started = now();
-    const outcome = await deps.deliver(stripNotBefore(queued));
+    const outcome = await deliver(stripNotBefore(queued));
     if (outcome.kind !== 'skipped' && outcome.kind !== 'busy') recordDuration(METRIC.webhookAttemptLatency, now() - started);
     countMetric(METRIC.webhookAttempts, { name: DIMENSION.outcome, value: outcome.kind });
     // A retry, an attempt to record again and a busy tenant's delivery are new messages: the next
@@ -62,10 +64,11 @@ export function createSqsWebhookConsumer(deps: SqsConsumerDeps) {
 
   return async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const batchItemFailures: SQSBatchItemFailure[] = [];
+    const deliver = deps.batchDeliverer();
     await Promise.all(
       event.Records.map(async (record) => {
         try {
-          if ((await handle(record)) === 'postponed') batchItemFailures.push({ itemIdentifier: record.messageId });
+          if ((await handle(record, deliver)) === 'postponed') batchItemFailures.push({ itemIdentifier: record.messageId });
         } catch (error) {
           logger.error('webhook message failed; SQS will redeliver it', { messageId: record.messageId, error: (error as Error).message });
           batchItemFailures.push({ itemIdentifier: record.messageId });

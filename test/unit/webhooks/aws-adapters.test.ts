@@ -1,3 +1,4 @@
+import type { WebhookSubscription } from '../../../shared/domain/webhooks';
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { marshall } from '@aws-sdk/util-dynamodb';
@@ -234,16 +235,17 @@ describe('SQS consumer: fan-out and delivery (DynamoDB Local, HTTP receivers, mo
   let tableName: string;
   let queue: SqsDeliveryQueue;
   let service: WebhookService;
+  let subscriptions: WebhookSubscription[];
   const now = Date.now();
+  const db = createDocumentClient();
 
   beforeAll(async () => {
     tableName = `test-${randomUUID()}`;
     await ensureTable(process.env.DYNAMODB_ENDPOINT!, tableName);
-    const db = createDocumentClient();
     const org = await createDirectory(db, tableName).createOrganization('Consumer org');
     receivers = await Promise.all([1, 2].map(() => startWebhookReceiver()));
     const webhooks = createWebhookRepository(db, tableName);
-    const subscriptions = [
+    subscriptions = [
       await webhooks.create({ orgId: org.id, mode: 'test', url: receivers[0].url, events: ['*'] }),
       await webhooks.create({ orgId: org.id, mode: 'test', url: receivers[1].url, events: ['transactions.payment_link.*'] }),
     ];
@@ -255,7 +257,7 @@ describe('SQS consumer: fan-out and delivery (DynamoDB Local, HTTP receivers, mo
       { ...LOCAL_WEBHOOK_SETTINGS, policy: { scheduleMs: [30_000, 2 * 3_600_000], jitter: 0 } },
       { deadLetters: queue.deadLetters },
     );
-    consumer = createSqsWebhookConsumer({ plan: service.plan, deliver: service.deliver, queue, now: () => now });
+    consumer = createSqsWebhookConsumer({ plan: service.plan, batchDeliverer: service.batchDeliverer, queue, now: () => now });
   });
   afterAll(() => Promise.all(receivers.map((receiver) => receiver.close())));
 
@@ -286,6 +288,24 @@ describe('SQS consumer: fan-out and delivery (DynamoDB Local, HTTP receivers, mo
     expect(JSON.parse(retry.MessageBody!)).toMatchObject({ attempt: 2, target: tasks[1].target, history: [{ attempt: 1, statusCode: 500 }] });
   });
 
+  test("a batch's deliveries of one organization share one of its slots: with a single slot, each is attempted, none postponed", async () => {
+    // Prepare: one slot per organization, and a batch of four deliveries of one organization
+    const oneSlot = webhookServiceFor({ db, tableName }, { ...LOCAL_WEBHOOK_SETTINGS, inFlight: { perTenant: 1, busyRetryMs: 200 } }, { deadLetters: queue.deadLetters });
+    const sharing = createSqsWebhookConsumer({ plan: oneSlot.plan, batchDeliverer: oneSlot.batchDeliverer, queue, now: () => now });
+    const event = { ...newEvent({ type: 'transactions.payment_link.created', orgId: published.orgId, mode: 'test', data: { id: 'pl_2' } }), targetUrls: receivers.map((receiver) => receiver.url) };
+    const records = firstAttempts(event, subscriptions).map((task) => sqsRecord(task));
+    sqs.reset();
+
+    // Act
+    const result = await sharing(batch(...records));
+
+    // Assess: every delivery reached its receiver; none went back to the queue as busy
+    expect(records).toHaveLength(4);
+    expect(result).toEqual({ batchItemFailures: [] });
+    expect(receivers.flatMap((receiver) => receiver.delivered()).filter((request) => request.envelope.id === event.envelope.id)).toHaveLength(4);
+    expect(sqs.commandCalls(SendMessageCommand)).toHaveLength(0);
+  });
+
   test('a message received before its notBefore is hidden again and reported, without an attempt', async () => {
     sqs.on(ChangeMessageVisibilityCommand).resolves({});
     const early = sqsRecord({ ...tasks[2], attempt: 3, notBefore: new Date(now + 3_600_000).toISOString() });
@@ -310,7 +330,7 @@ describe('SQS consumer: fan-out and delivery (DynamoDB Local, HTTP receivers, mo
       { step: 'initialize', name: 'refuseAttemptRecords' },
     );
     const refusing = webhookServiceFor({ db: failingTable, tableName }, { ...LOCAL_WEBHOOK_SETTINGS, policy: { scheduleMs: [30_000], jitter: 0 } }, { deadLetters: queue.deadLetters });
-    const unrecordedConsumer = createSqsWebhookConsumer({ plan: refusing.plan, deliver: refusing.deliver, queue, now: () => now });
+    const unrecordedConsumer = createSqsWebhookConsumer({ plan: refusing.plan, batchDeliverer: refusing.batchDeliverer, queue, now: () => now });
     const seen = receivers[0].requests.length;
     expect(await unrecordedConsumer(batch(sqsRecord(tasks[2])))).toEqual({ batchItemFailures: [] });
     const [again] = sqs.commandCalls(SendMessageCommand).map((call) => call.args[0].input);
