@@ -5,6 +5,7 @@ import { createDeliveryRepository } from '../db/delivery-repository';
 import { createSubscriptionReads } from '../db/webhook-repository';
 import {
   planDeliveries,
+  sharedPerBatch,
   type DeliveryOutcome,
   type DeliveryPorts,
   type DeadLetters,
@@ -59,6 +60,11 @@ export function webhookServiceFor(
     planner,
     plan: (event: PublishedEvent): Promise<DeliveryTask[]> => planner()(event),
     deliver: (task: DeliveryTask): Promise<DeliveryOutcome> => attemptDelivery(task, ports),
+    /** The attempts of one batch of the queue: its deliveries of one tenant share one slot (`sharedPerBatch`). */
+    batchDeliverer(): (task: DeliveryTask) => Promise<DeliveryOutcome> {
+      const batchPorts = { ...ports, slots: sharedPerBatch(ports.slots) };
+      return (task) => attemptDelivery(task, batchPorts);
+    },
   };
 }
 
@@ -69,5 +75,5 @@ export const webhookDelivery = /* @__PURE__ */ once(() => {
   const queue = createSqsDeliveryQueue(new SQSClient({}), { queueUrl: process.env.WEBHOOK_QUEUE_URL!, deadLetterQueueUrl: process.env.WEBHOOK_DLQ_URL! });
   const { db, tableName } = processWiring();
   const service = webhookServiceFor({ db, tableName }, loadWebhookSettings(process.env, AWS_WEBHOOK_SETTINGS), { deadLetters: queue.deadLetters });
-  return { queue, plan: service.plan, deliver: service.deliver };
+  return { queue, plan: service.plan, batchDeliverer: service.batchDeliverer };
 });
