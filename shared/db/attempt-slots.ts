@@ -5,21 +5,34 @@ import { logger } from '../observability/logger';
 import { conditionalWrite } from './conditional';
 import { attemptSlotEntity } from './entities';
 import { KEY, TTL_ATTRIBUTE } from './table';
+import { sleep } from '../time';
 
 /** A slot item stays a day past its lease, for whoever investigates, then TTL removes it. */
 const KEPT_AFTER_LEASE_SECONDS = 86_400;
 
 /**
+ * While every slot of a tenant was taken less than this long ago, its endpoints are answering
+ * as attempts normally do, and one comes free soon: the batch waits for it (polling every
+ * `BUSY_POLL_MS`) instead of postponing its deliveries by SQS's whole seconds. A slot held longer
+ * (a slow or dead endpoint) is not waited for: the poller goes back to everyone else at once.
+ */
+export const FRESH_HOLD_MS = 1_000;
+const BUSY_POLL_MS = 50;
+
+/**
  * Attempt slots as leases in the table, `perTenant` items per tenant: one Query reads which are
  * held, one conditional PutItem takes a free or expired one (two processes racing for it: one
  * wins, the other tries the next), and an UpdateItem conditioned on the holder's token ends the
- * lease (the deliverer's role has no DeleteItem; TTL removes idle slots). Nothing is held in memory, so the cap holds across every Lambda instance; a holder that
- * died frees its slot when the lease ends.
+ * lease (the deliverer's role has no DeleteItem; TTL removes idle slots). Nothing is held in
+ * memory, so the cap holds across every Lambda instance; a holder that died frees its slot when
+ * the lease ends. When every slot is held by attempts begun under `FRESH_HOLD_MS` ago, `take`
+ * waits for one to come free, at most that long.
  */
 export function createAttemptSlots(db: DynamoDBDocumentClient, tableName: string, perTenant: number, now: () => number = Date.now): AttemptSlots {
   const key = (tenant: string, slot: number) => attemptSlotEntity.key({ tenant, slot });
 
-  async function leasesHeld(tenant: string, at: number): Promise<Set<number>> {
+  /** Each held slot and when its lease began. */
+  async function leasesHeld(tenant: string, at: number, leaseMs: number): Promise<Map<number, number>> {
     const result = await db.send(
       new QueryCommand({
         TableName: tableName,
@@ -30,37 +43,48 @@ export function createAttemptSlots(db: DynamoDBDocumentClient, tableName: string
         ConsistentRead: true,
       }),
     );
-    return new Set((result.Items ?? []).filter((item) => item.leaseUntil > at).map((item) => item.slot as number));
+    return new Map((result.Items ?? []).filter((item) => item.leaseUntil > at).map((item) => [item.slot as number, (item.leaseUntil as number) - leaseMs]));
+  }
+
+  /** One look at the tenant's slots: a free or expired one taken, or when each held one was taken. */
+  async function tryTake(tenant: string, leaseMs: number): Promise<{ release: () => Promise<void> } | { heldSince: number[] }> {
+    const at = now();
+    const held = await leasesHeld(tenant, at, leaseMs);
+    const free = Array.from({ length: perTenant }, (_, slot) => slot).filter((slot) => !held.has(slot));
+    for (const slot of free) {
+      const holder = randomUUID();
+      const taken = await conditionalWrite(
+        async () => {
+          await db.send(
+            new PutCommand({
+              TableName: tableName,
+              Item: {
+                ...attemptSlotEntity.item({ slot, holder, leaseUntil: at + leaseMs }, { tenant }),
+                [TTL_ATTRIBUTE]: Math.ceil((at + leaseMs) / 1000) + KEPT_AFTER_LEASE_SECONDS,
+              },
+              ConditionExpression: 'attribute_not_exists(#pk) OR leaseUntil <= :now',
+              ExpressionAttributeNames: { '#pk': KEY.pk },
+              ExpressionAttributeValues: { ':now': at },
+            }),
+          );
+          return true;
+        },
+        () => false,
+      );
+      if (taken) return { release: () => giveBack(tenant, slot, holder) };
+    }
+    return { heldSince: [...held.values()] };
   }
 
   return {
     async take(tenant, leaseMs) {
-      const at = now();
-      const held = await leasesHeld(tenant, at);
-      const free = Array.from({ length: perTenant }, (_, slot) => slot).filter((slot) => !held.has(slot));
-      for (const slot of free) {
-        const holder = randomUUID();
-        const taken = await conditionalWrite(
-          async () => {
-            await db.send(
-              new PutCommand({
-                TableName: tableName,
-                Item: {
-                  ...attemptSlotEntity.item({ slot, holder, leaseUntil: at + leaseMs }, { tenant }),
-                  [TTL_ATTRIBUTE]: Math.ceil((at + leaseMs) / 1000) + KEPT_AFTER_LEASE_SECONDS,
-                },
-                ConditionExpression: 'attribute_not_exists(#pk) OR leaseUntil <= :now',
-                ExpressionAttributeNames: { '#pk': KEY.pk },
-                ExpressionAttributeValues: { ':now': at },
-              }),
-            );
-            return true;
-          },
-          () => false,
-        );
-        if (taken) return () => giveBack(tenant, slot, holder);
+      for (let look = 0; ; look++) {
+        const answer = await tryTake(tenant, leaseMs);
+        if ('release' in answer) return answer.release;
+        const fresh = answer.heldSince.length > 0 && answer.heldSince.every((takenAt) => now() - takenAt < FRESH_HOLD_MS);
+        if (!fresh || look * BUSY_POLL_MS >= FRESH_HOLD_MS) return undefined;
+        await sleep(BUSY_POLL_MS);
       }
-      return undefined;
     },
   };
 

@@ -16,11 +16,12 @@ const exited = (child: ChildProcess): Promise<number> =>
   });
 
 /**
- * `npm test` after its checks: the source pass (`SOURCE_PASS` of suite-passes.js: the unit
- * tests and the HTTP suites that must run in source mode), then the HTTP suites against the
- * bundles (`test/support/run-artifact-suites.ts`). The one `cdk synth` those need starts first,
- * niced, so that esbuild takes the cores the source pass leaves idle instead of running alone
- * after it.
+ * `npm test`: the checks (`npm run checks`: type check, lint, cycles), the source pass
+ * (`SOURCE_PASS` of suite-passes.js: the unit tests and the HTTP suites that must run in source
+ * mode), then the HTTP suites against the bundles (`test/support/run-artifact-suites.ts`). The
+ * one `cdk synth` those need starts first, niced, so that esbuild takes the cores the checks and
+ * the source pass leave idle instead of running alone after them. Each step's end is printed
+ * with the time since the start.
  */
 async function main(): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'artifacts-'));
@@ -49,20 +50,29 @@ async function main(): Promise<number> {
       process.exit(status);
     });
   }
+  const started = Date.now();
+  const step = (what: string) => process.stdout.write(`[npm test] ${what} at ${Math.round((Date.now() - started) / 1000)} s\n`);
+  void synthDone.then(() => step('cdk synth done'));
   try {
+    const checks = await exited(spawn('npm', ['run', 'checks'], { cwd: ROOT, stdio: 'inherit' }));
+    if (checks !== 0) return checks;
+    step('checks done');
     const jest = await exited(spawn(join(ROOT, 'node_modules', '.bin', 'jest'), SOURCE_PASS, { cwd: ROOT, stdio: 'inherit' }));
+    step('source pass done');
     if (jest !== 0) return jest;
     if ((await synthDone) !== 0) {
       process.stderr.write(`cdk synth failed:\n${readFileSync(synthLog, 'utf8')}\n`);
       return 1;
     }
-    return await exited(
+    const artifacts = await exited(
       spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), [join(__dirname, 'run-artifact-suites.ts')], {
         cwd: ROOT,
         stdio: 'inherit',
         env: { ...process.env, LAMBDA_ARTIFACTS: dir },
       }),
     );
+    step('artifact pass done');
+    return artifacts;
   } finally {
     cleanUp();
   }

@@ -37,6 +37,35 @@ test('a slot whose holder died frees itself when its lease ends, and the late ho
   expect(await slots().take('org_2#live', 10_000)).toBeUndefined();
 });
 
+test('every slot taken under a second ago: a taker waits for one to come free, and gets it', async () => {
+  // Prepare: both slots of the tenant just taken
+  const [first] = await Promise.all([slots().take('org_4#live', 15_000), slots().take('org_4#live', 15_000)]);
+
+  // Act: a third taker, and the first attempt ending meanwhile
+  const waiting = slots().take('org_4#live', 15_000);
+  await new Promise((resolve) => setTimeout(resolve, 120));
+  await first!();
+
+  // Assess
+  expect(await waiting).toEqual(expect.any(Function));
+});
+
+test('a slot held for longer (a slow or dead endpoint) is not waited for: the taker is told busy at once', async () => {
+  // Prepare: both slots taken two seconds ago
+  await Promise.all([slots().take('org_5#live', 15_000), slots().take('org_5#live', 15_000)]);
+  clock += 2_000;
+
+  // Act
+  const counted = createDocumentClient();
+  const queries: string[] = [];
+  counted.middlewareStack.add((next, context) => (args) => (queries.push(context.commandName!), next(args)), { step: 'initialize' });
+  const taken = await createAttemptSlots(counted, tableName, 2, () => clock).take('org_5#live', 15_000);
+
+  // Assess: one look at the slots, and no second
+  expect(taken).toBeUndefined();
+  expect(queries).toEqual(['QueryCommand']);
+});
+
 test('twenty takers at once on one tenant: exactly two win', async () => {
   const taken = await Promise.all(Array.from({ length: 20 }, () => slots().take('org_3#live', 15_000)));
   expect(taken.filter(Boolean)).toHaveLength(2);
