@@ -1,7 +1,8 @@
 /**
- * `npm run bench:events`: the local event pipeline (commit → table stream → fan-out → signed
- * POST → receiver on 127.0.0.1), on the local stack with its own in-memory DynamoDB Local
- * (source mode; artifact mode's stand-ins with LAMBDA_ARTIFACTS set to a `cdk synth -o` folder).
+ * `npm run bench:events`: the event pipeline as deployed (commit → table stream → outbox
+ * processor → bus → queue → deliverer → signed POST → receiver on 127.0.0.1), on the local stack
+ * with its own in-memory DynamoDB Local (source mode; the bundles with LAMBDA_ARTIFACTS set to a
+ * `cdk synth -o` folder).
  * - throughput: BENCH_EVENTS events (default 500) committed BENCH_CONCURRENCY at a time
  *   (default 8), each in its own TransactWriteItems with a payment, like a real state change;
  *   events per second from the first commit to the last delivery;

@@ -100,7 +100,7 @@ type CountedMetric = { name: string; dimension?: Dimension };
 
 /**
  * The business metrics an outbox event stands for. Counted where every committed event passes
- * exactly once (the stream publisher), so no use case has to remember to count.
+ * exactly once (the outbox processor), so no use case has to remember to count.
  */
 export function businessMetricsOf(envelope: Pick<EventEnvelope, 'type' | 'data'>): CountedMetric[] {
   const name = COUNTED_EVENTS[envelope.type];

@@ -42,8 +42,8 @@ async function deliveryLatency(quiet: Merchant) {
 }
 
 describe('Webhooks: fair delivery', () => {
-  // In process: the local queue's turns and slots. Against the bundles: SQS fair queues, and the
-  // attempt slots in the table keep the dead endpoint to two of the deliverer's five pollers.
+  // SQS fair queues, and the attempt slots in the table keep the dead endpoint to two of the
+  // deliverer's five pollers.
   test("a dead endpoint and 100 resends in one organization do not delay another's event by 2 s", async () => {
     const noisy = await createMerchant(stack);
     const quiet = await createMerchant(stack);
