@@ -43,7 +43,7 @@ export interface LocalStackOptions {
   routeTimeoutSeconds?: number;
   /** The local S3's port (S3_PORT, default 4568); 0 takes a free one. */
   s3Port?: number;
-  /** Artifact mode: a folder for each function's output (`<name>.log`) instead of this process's stdout. */
+  /** Artifact mode: a folder for each function's output (`<name>.log`) instead of this process's stdout (source mode's functions write to this process's). */
   logDir?: string;
   /** Where the local Adyen listens (`npm start`: ACQUIRER_PORT, default 3001); unset or 0 takes a free port. */
   acquirerPort?: number;
@@ -56,7 +56,7 @@ export interface LocalStack {
   s3Url: string;
   /** The local Adyen (product-decisions §12): where its hosted pages and test controls are, and the credentials of this run. */
   acquirer: { url: string; secret: AdyenSecret };
-  /** Runs every minute job once now, as the schedule would (artifact mode: the schedule's function), and waits for it. */
+  /** Fires the minute schedule now (its function runs every job) and waits for it. */
   runMinuteJobs(): Promise<void>;
   demo?: DemoAccount;
   /** Whether the functions run from the TypeScript sources in this process or from their bundles in processes of their own. */
@@ -77,12 +77,14 @@ export interface DemoAccount {
 
 /**
  * The whole service on one machine (product-decisions §11):
- * 1. use or start DynamoDB Local and create the table; start the local S3 with its bucket;
- * 2. serve every route through the same Lambda handlers (the sources, or the bundles of a
- *    `cdk synth` output in artifact mode);
- * 3. on an empty store, create the demo organization with a test and a live key;
- * 4. start the local Adyen, its notifications going to the stack's receiver;
- * 5. run the minute jobs, the outbox publisher and the notifications' processing until stopped.
+ * 1. use or start DynamoDB Local (behind its contention layer) and the local S3;
+ * 2. start the local Adyen, its notifications going to the stack's receiver;
+ * 3. run the template on the local AWS (`startLocalAws`): its table and bucket, its routes
+ *    served by its functions (the handler modules of a template synthesized now, or the bundles
+ *    of a `cdk synth` output in artifact mode);
+ * 4. on an empty store, create the demo organization with a test and a live key;
+ * 5. run the template's schedule and event source mappings until stopped (without `background`,
+ *    only the stream mapping that rolls credits into balances).
  */
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const dynamo: RunningDynamoDb = await ensureDynamoDbLocal(options.dynamodbEndpoint, options.dataDir);
