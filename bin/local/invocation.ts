@@ -6,15 +6,15 @@ import { availableParallelism } from 'node:os';
 import { ROUTE_TIMEOUT_SECONDS } from '../../shared/api/operation';
 import { failure, oversizedPayload, oversizedResult, timedOut, type FunctionPool, type FunctionSpec, type InvokeOutcome } from './aws/workers';
 
-/** The Lambda context of one invocation: `getRemainingTimeInMillis` counts down from `timeoutMs`. */
-export function lambdaContext(name: string, timeoutMs = ROUTE_TIMEOUT_SECONDS * 1000): Context {
+/** The Lambda context of one invocation: `getRemainingTimeInMillis` counts down from `timeoutMs`; ARN and memory are the function's (`spec`) when given. */
+export function lambdaContext(name: string, timeoutMs = ROUTE_TIMEOUT_SECONDS * 1000, spec?: Pick<FunctionSpec, 'arn' | 'memoryMb'>): Context {
   const deadline = Date.now() + timeoutMs;
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName: name,
     functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${name}`,
-    memoryLimitInMB: '1024',
+    invokedFunctionArn: spec?.arn ?? `arn:aws:lambda:local:000000000000:function:${name}`,
+    memoryLimitInMB: String(spec?.memoryMb ?? 1024),
     awsRequestId: randomUUID(),
     logGroupName: `/aws/lambda/${name}`,
     logStreamName: 'local',
@@ -121,7 +121,7 @@ export function createModulePool(spec: FunctionSpec, load: () => Promise<ModuleH
   }
 
   async function run(run: ModuleHandler, payload: string): Promise<InvokeOutcome> {
-    const context = lambdaContext(spec.name, spec.timeoutSeconds * 1000);
+    const context = lambdaContext(spec.name, spec.timeoutSeconds * 1000, spec);
     const startedAt = Date.now();
     let timer: NodeJS.Timeout | undefined;
     const killed = new Promise<InvokeOutcome>((resolve) => {

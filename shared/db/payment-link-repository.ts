@@ -31,6 +31,9 @@ const LINK_SORT_KEY = paymentLinkEntity.definition.key.sk;
 const SHARDS_SORT_KEY = literalPrefix(paymentLinkPaidShardEntity.definition.key.sk);
 const EVERY_SHARD = Array.from({ length: PAID_SHARDS }, (_, shard) => shard);
 
+/** Reads and conditional writes of a listed count before it gives up (another writer was first each time). */
+const LISTED_COUNT_ROUNDS = 5;
+
 /**
  * A link with its paid counts summed from its item and its shards: one strongly consistent
  * Query of its partition from the shards' sort keys (`PAID#…`) to the link's (`PL`), which
@@ -207,7 +210,7 @@ export function createPaymentLinkRepository(db: DynamoDBDocumentClient, tableNam
      * stored earlier read its total before this read.
      */
     async refreshListedCount(id: string): Promise<void> {
-      for (;;) {
+      for (let round = 1; ; round++) {
         const link = await get(id);
         if (!link?.shards?.paid.paidCount) return;
         try {
@@ -225,7 +228,8 @@ export function createPaymentLinkRepository(db: DynamoDBDocumentClient, tableNam
           );
           return;
         } catch (error) {
-          if (!(error instanceof ConditionalCheckFailedException)) throw error;
+          // Bounded: a link its merchant keeps changing fails the stream batch, which hands the credits over again.
+          if (!(error instanceof ConditionalCheckFailedException) || round >= LISTED_COUNT_ROUNDS) throw error;
         }
       }
     },
