@@ -72,6 +72,8 @@ export function createAttemptSlots(db: DynamoDBDocumentClient, tableName: string
         () => false,
       );
       if (taken) return { release: () => giveBack(tenant, slot, holder) };
+      // Another attempt took it since the Query: held from about now.
+      held.set(slot, at);
     }
     return { heldSince: [...held.values()] };
   }

@@ -61,20 +61,21 @@ async function destinationOf(task: DeliveryTask, ports: DeliveryPorts): Promise<
 /**
  * One attempt of one delivery.
  * 1. skip it when this delivery already ended (a duplicate publish, a twin message);
- * 2. read its destination now: a subscription deleted, disabled or no longer matching the type
- *    cancels the delivery, so what was queued to it stops (AWS messages and local timers alike);
+ * 2. read its destination now (with step 1's read): a subscription deleted, disabled or no
+ *    longer matching the type cancels the delivery, so what was queued to it stops;
  * 3. take one of its tenant's attempt slots, or come back later (`busy`): one tenant's slow
  *    endpoint never holds more than its slots;
- * 4. POST the envelope, signed, with the attempt's timeout, then give the slot back;
- * 5. record the attempt and what follows from it (`concludeAttempt`).
+ * 4. POST the envelope, signed, with the attempt's timeout;
+ * 5. give the slot back and, meanwhile, record the attempt and what follows from it
+ *    (`concludeAttempt`).
  * A task whose attempt was made but not recorded (`made`) starts at 5: once a POST may have
  * reached the receiver it is never sent again for the same attempt.
  */
 export async function attemptDelivery(task: DeliveryTask, ports: DeliveryPorts): Promise<DeliveryOutcome> {
   if (task.made) return concludeAttempt(task, task.made.record, task.made.tries + 1, ports);
   const { envelope } = task.event;
-  if (await ports.journal.isSettled(envelope.id, deliveryKey(task))) return { kind: 'skipped', reason: 'already settled' };
-  const destination = await destinationOf(task, ports);
+  const [settled, destination] = await Promise.all([ports.journal.isSettled(envelope.id, deliveryKey(task)), destinationOf(task, ports)]);
+  if (settled) return { kind: 'skipped', reason: 'already settled' };
   if (!destination) {
     await ports.journal.settle(task, 'canceled');
     return { kind: 'skipped', reason: 'subscription stopped' };
@@ -95,10 +96,13 @@ export async function attemptDelivery(task: DeliveryTask, ports: DeliveryPorts):
       ...(result.statusCode !== undefined ? { statusCode: result.statusCode } : {}),
       ...(result.error ? { error: result.error } : {}),
     };
-  } finally {
+  } catch (error) {
     await release();
+    throw error;
   }
-  return concludeAttempt(task, record, 1, ports);
+  // The slot guards the POST: it is given back while the attempt is recorded.
+  const [outcome] = await Promise.all([concludeAttempt(task, record, 1, ports), release()]);
+  return outcome;
 }
 
 /**

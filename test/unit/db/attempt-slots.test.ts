@@ -50,6 +50,34 @@ test('every slot taken under a second ago: a taker waits for one to come free, a
   expect(await waiting).toEqual(expect.any(Function));
 });
 
+test('a taker that saw a slot free and lost it to another waits for the next one, as for any slot just taken', async () => {
+  // Prepare: a taker whose look finds both slots free, and whose writes go out only once two others took them
+  let looked!: () => void;
+  let othersTook!: () => void;
+  const [lookDone, othersDone] = [new Promise<void>((resolve) => (looked = resolve)), new Promise<void>((resolve) => (othersTook = resolve))];
+  const late = createDocumentClient();
+  late.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (context.commandName === 'PutCommand') await othersDone;
+      const result = await next(args);
+      if (context.commandName === 'QueryCommand') looked();
+      return result;
+    },
+    { step: 'initialize' },
+  );
+  const lateTaker = createAttemptSlots(late, tableName, 2, () => clock).take('org_6#live', 15_000);
+  await lookDone;
+  const [first] = await Promise.all([slots().take('org_6#live', 15_000), slots().take('org_6#live', 15_000)]);
+  othersTook();
+
+  // Act: the first attempt ends meanwhile
+  await new Promise((resolve) => setTimeout(resolve, 120));
+  await first!();
+
+  // Assess: the late taker waited and got the slot given back
+  expect(await lateTaker).toEqual(expect.any(Function));
+});
+
 test('a slot held for longer (a slow or dead endpoint) is not waited for: the taker is told busy at once', async () => {
   // Prepare: both slots taken two seconds ago
   await Promise.all([slots().take('org_5#live', 15_000), slots().take('org_5#live', 15_000)]);
