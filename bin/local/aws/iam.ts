@@ -22,10 +22,19 @@ export interface AccessRequest {
 
 const list = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
 
+/** Each pattern compiled once: every call through the edge is decided anew, from the same few statements. */
+const compiled = new Map<string, RegExp>();
+
 /** IAM's wildcards: `*` any run of characters, `?` one. */
 function wildcard(pattern: string, value: string, ignoreCase = false): boolean {
-  const source = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
-  return new RegExp(`^${source}$`, ignoreCase ? 'i' : '').test(value);
+  const key = `${ignoreCase ? 'i' : 's'}${pattern}`;
+  let expression = compiled.get(key);
+  if (!expression) {
+    const source = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+    expression = new RegExp(`^${source}$`, ignoreCase ? 'i' : '');
+    compiled.set(key, expression);
+  }
+  return expression.test(value);
 }
 
 const warned = new Set<string>();
@@ -124,9 +133,14 @@ export function createAccessPolicies(stack: SynthesizedStack, resolve: (value: u
     return [...queuePolicies, ...bucketPolicies, ...permissions];
   }
   /** The resource policies of a resource known by any of `keys` (a queue's URL and ARN, a bucket's name, a function's name and ARN). */
+  const statementsByResource = new Map<string, PolicyStatement[]>();
   const resourceStatements = (keys: string[]) => {
-    resourcePolicies ??= readResourcePolicies();
-    return resourcePolicies.filter((policy) => policy.targets.some((target) => keys.includes(target))).flatMap((policy) => policy.statements);
+    const cacheKey = keys.join('\n');
+    if (!statementsByResource.has(cacheKey)) {
+      resourcePolicies ??= readResourcePolicies();
+      statementsByResource.set(cacheKey, resourcePolicies.filter((policy) => policy.targets.some((target) => keys.includes(target))).flatMap((policy) => policy.statements));
+    }
+    return statementsByResource.get(cacheKey)!;
   };
 
   return {
