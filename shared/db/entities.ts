@@ -88,11 +88,15 @@ export const paymentLinkPaidShardEntity = defineEntity<PaidShard, { pl: string; 
   values: (_shard, { pl, shard }) => ({ pl, shard: paidShardNumber(shard) }),
 });
 
-/** The still-open payment of one customer (client_key cookie) on one link. */
+/**
+ * The still-open payment of one customer (client_key cookie) on one link. A partition of its
+ * own, not the link's: every new customer writes one, and the link's partition keeps its
+ * 1,000 WCU/s for the paid shards (docs/architecture.md, Capacity).
+ */
 export const checkoutSessionEntity = defineEntity<{ paymentId: string }, { pl: string; clientKey: string }>({
   name: 'checkout_session',
   label: 'Checkout session',
-  key: { pk: 'PL#{pl}', sk: 'CLIENT#{client_key}' },
+  key: { pk: 'PL#{pl}#CLIENT#{client_key}', sk: 'CLIENT' },
   values: (_session, { pl, clientKey }) => ({ pl, client_key: clientKey }),
 });
 

@@ -36,8 +36,7 @@ const LISTED_COUNT_ROUNDS = 5;
 
 /**
  * A link with its paid counts summed from its item and its shards: one strongly consistent
- * Query of its partition from the shards' sort keys (`PAID#…`) to the link's (`PL`), which
- * leaves out its checkout sessions (`CLIENT#…`, sorted before).
+ * Query of its partition from the shards' sort keys (`PAID#…`) to the link's (`PL`).
  */
 export async function readPaymentLink(db: DynamoDBDocumentClient, tableName: string, id: string): Promise<VersionedLink | undefined> {
   if (!isId('paymentLink', id)) return undefined;

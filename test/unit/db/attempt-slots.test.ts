@@ -58,7 +58,7 @@ test('a taker that saw a slot free and lost it to another waits for the next one
   const late = createDocumentClient();
   late.middlewareStack.add(
     (next, context) => async (args) => {
-      if (context.commandName === 'PutCommand') await othersDone;
+      if (context.commandName === 'PutItemCommand') await othersDone;
       const result = await next(args);
       if (context.commandName === 'QueryCommand') looked();
       return result;
