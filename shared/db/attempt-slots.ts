@@ -25,8 +25,9 @@ const BUSY_POLL_MS = 50;
  * wins, the other tries the next), and an UpdateItem conditioned on the holder's token ends the
  * lease (the deliverer's role has no DeleteItem; TTL removes idle slots). Nothing is held in
  * memory, so the cap holds across every Lambda instance; a holder that died frees its slot when
- * the lease ends. When every slot is held by attempts begun under `FRESH_HOLD_MS` ago, `take`
- * waits for one to come free, at most that long.
+ * the lease ends. When every slot is held by attempts begun under `FRESH_HOLD_MS` ago (a slot
+ * lost to another taker between the Query and the PutItem counts as begun then), `take` waits
+ * for one to come free, at most that long.
  */
 export function createAttemptSlots(db: DynamoDBDocumentClient, tableName: string, perTenant: number, now: () => number = Date.now): AttemptSlots {
   const key = (tenant: string, slot: number) => attemptSlotEntity.key({ tenant, slot });

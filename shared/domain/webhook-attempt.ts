@@ -74,6 +74,7 @@ async function destinationOf(task: DeliveryTask, ports: DeliveryPorts): Promise<
 export async function attemptDelivery(task: DeliveryTask, ports: DeliveryPorts): Promise<DeliveryOutcome> {
   if (task.made) return concludeAttempt(task, task.made.record, task.made.tries + 1, ports);
   const { envelope } = task.event;
+  // Both reads at once: a settled duplicate is rare, and reading its destination for nothing costs less than a round trip on every attempt.
   const [settled, destination] = await Promise.all([ports.journal.isSettled(envelope.id, deliveryKey(task)), destinationOf(task, ports)]);
   if (settled) return { kind: 'skipped', reason: 'already settled' };
   if (!destination) {

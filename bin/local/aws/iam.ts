@@ -110,8 +110,7 @@ export function createAccessPolicies(stack: SynthesizedStack, resolve: (value: u
   }
 
   /** Queue policies and Lambda permissions, as resource policies; read once the edge's URLs are known. */
-  let resourcePolicies: { targets: string[]; statements: PolicyStatement[] }[] | undefined;
-  function readResourcePolicies() {
+  function readResourcePolicies(): { targets: string[]; statements: PolicyStatement[] }[] {
     const queuePolicies = resourcesOfType(stack, 'AWS::SQS::QueuePolicy').map(([, policy]) => ({
       targets: list(policy.Properties?.Queues).map((queue) => resolve(queue) as string),
       statements: statementsOf(policy.Properties?.PolicyDocument),
@@ -132,15 +131,18 @@ export function createAccessPolicies(stack: SynthesizedStack, resolve: (value: u
     });
     return [...queuePolicies, ...bucketPolicies, ...permissions];
   }
+  /** Each target's policies, indexed at the first decision (the edge's URLs are known by then): the template does not change. */
+  let policiesByTarget: Map<string, { statements: PolicyStatement[] }[]> | undefined;
   /** The resource policies of a resource known by any of `keys` (a queue's URL and ARN, a bucket's name, a function's name and ARN). */
-  const statementsByResource = new Map<string, PolicyStatement[]>();
   const resourceStatements = (keys: string[]) => {
-    const cacheKey = keys.join('\n');
-    if (!statementsByResource.has(cacheKey)) {
-      resourcePolicies ??= readResourcePolicies();
-      statementsByResource.set(cacheKey, resourcePolicies.filter((policy) => policy.targets.some((target) => keys.includes(target))).flatMap((policy) => policy.statements));
+    if (!policiesByTarget) {
+      policiesByTarget = new Map();
+      for (const policy of readResourcePolicies()) {
+        for (const target of new Set(policy.targets)) policiesByTarget.set(target, [...(policiesByTarget.get(target) ?? []), policy]);
+      }
     }
-    return statementsByResource.get(cacheKey)!;
+    const policies = new Set(keys.flatMap((key) => policiesByTarget!.get(key) ?? []));
+    return [...policies].flatMap((policy) => policy.statements);
   };
 
   return {

@@ -67,7 +67,9 @@ test('a taker that saw a slot free and lost it to another waits for the next one
   );
   const lateTaker = createAttemptSlots(late, tableName, 2, () => clock).take('org_6#live', 15_000);
   await lookDone;
-  const [first] = await Promise.all([slots().take('org_6#live', 15_000), slots().take('org_6#live', 15_000)]);
+  const others = await Promise.all([slots().take('org_6#live', 15_000), slots().take('org_6#live', 15_000)]);
+  expect(others).toEqual([expect.any(Function), expect.any(Function)]); // both slots went to them, after the late taker's look
+  const [first] = others;
   othersTook();
 
   // Act: the first attempt ends meanwhile
