@@ -81,11 +81,13 @@ export function createAttemptSlots(db: DynamoDBDocumentClient, tableName: string
 
   return {
     async take(tenant, leaseMs) {
-      for (let look = 0; ; look++) {
+      // The wait is bounded in real time, looks included: a poller waits a second at most, however slow the table answers.
+      const waitUntil = Date.now() + FRESH_HOLD_MS;
+      for (;;) {
         const answer = await tryTake(tenant, leaseMs);
         if ('release' in answer) return answer.release;
         const fresh = answer.heldSince.length > 0 && answer.heldSince.every((takenAt) => now() - takenAt < FRESH_HOLD_MS);
-        if (!fresh || look * BUSY_POLL_MS >= FRESH_HOLD_MS) return undefined;
+        if (!fresh || Date.now() + BUSY_POLL_MS >= waitUntil) return undefined;
         await sleep(BUSY_POLL_MS);
       }
     },
