@@ -12,7 +12,9 @@
  *   10 entries per batch call, 10 messages per receive, maxReceiveCount 1..1,000;
  * - Lambda event source mappings: a queue's visibility timeout at least six times the
  *   consumer's timeout (AWS's advice; Lambda refuses a mapping whose visibility timeout is
- *   shorter than the function timeout).
+ *   shorter than the function timeout); each shard of a DynamoDB stream polled four times a
+ *   second ("Lambda polls shards in your DynamoDB stream for records at a base rate of four
+ *   times per second", Lambda developer guide, "Using Lambda with DynamoDB").
  */
 export const AWS_LIMITS = {
   apiGateway: {
@@ -47,6 +49,8 @@ export const AWS_LIMITS = {
   eventSourceMapping: {
     /** A queue's visibility timeout per second of its consumer's timeout. */
     visibilityPerConsumerTimeout: 6,
+    /** GetRecords calls a mapping makes on one shard of a table stream, each second at most. */
+    streamPollsPerSecond: 4,
   },
 } as const;
 

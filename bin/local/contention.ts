@@ -1,7 +1,6 @@
-import { DescribeTableCommand, DynamoDBClient, type KeySchemaElement } from '@aws-sdk/client-dynamodb';
-import { randomUUID } from 'node:crypto';
+import type { KeySchemaElement } from '@aws-sdk/client-dynamodb';
+import { createHash, randomUUID } from 'node:crypto';
 import { Agent, createServer, request as httpRequest, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
-import { localAwsConfig } from '../../shared/db/client';
 
 /**
  * A local DynamoDB that contends like AWS (product-decisions §15): an HTTP proxy speaking
@@ -45,11 +44,20 @@ import { localAwsConfig } from '../../shared/db/client';
  * The bookkeeping lives in this one process: every client goes through it, so workers in other
  * processes contend with each other. Items are identified by table and primary key (the key
  * schema from CreateTable as it passes, or DescribeTable once per table).
+ *
+ * With `databasePerTable` (a DynamoDB Local started without -sharedDb), each table lives in a
+ * database of its own: the layer names it in the request's credential, which DynamoDB Local keys
+ * its databases by. DynamoDB Local keeps every table's stream records in one store per database
+ * and scans it on each GetRecords, so in one shared database a stream poll costs more with every
+ * record any table ever wrote (20,000 records elsewhere made an idle stack's polling 2.7 times
+ * dearer); in AWS a stream is its table's alone. A request names one table (the stack has one);
+ * one naming none (ListTables) reaches the database of its own credential.
  */
 
 /** What a client sends to learn that a contention layer answers here, and what it has refused. */
 const STATS_TARGET = 'LocalContention.Stats';
 const DYNAMODB_TARGET = 'DynamoDB_20120810.';
+const STREAMS_TARGET = 'DynamoDBStreams_20120810.';
 const JSON_1_0 = 'application/x-amz-json-1.0';
 const ERROR_PREFIX = 'com.amazonaws.dynamodb.v20120810#';
 const ONGOING = 'Transaction is ongoing for the item';
@@ -116,12 +124,40 @@ function cancellationAnswer(conflicting: boolean[]): Answer {
 /** The key attributes of a table, hash key first as DynamoDB requires them. */
 const keyNames = (schema: KeySchemaElement[] | undefined) => (schema ?? []).map((element) => element.AttributeName!);
 
+/** A table, a stream or a shard iterator (which starts with its stream's ARN) names its table this way. */
+const TABLE_IN_ARN = /:table\/([^/|"]+)/;
+
+/** The one table a DynamoDB or DynamoDB Streams request is about; undefined for one about none (ListTables). */
+function tableOf(request: Record<string, unknown>): string | undefined {
+  if (typeof request.TableName === 'string') return request.TableName;
+  const arn = request.StreamArn ?? request.ShardIterator ?? request.ResourceArn;
+  if (typeof arn === 'string') return TABLE_IN_ARN.exec(arn)?.[1];
+  const first = (request.TransactItems as Record<string, Target>[] | undefined)?.[0];
+  if (first) return Object.values(first)[0]?.TableName;
+  const items = request.RequestItems;
+  return items !== null && typeof items === 'object' ? Object.keys(items)[0] : undefined;
+}
+
+/** The access key DynamoDB Local keys a table's own database by: letters and digits only, as it requires. */
+const databaseKey = (table: string) => `T${createHash('sha256').update(table).digest('hex').slice(0, 19).toUpperCase()}`;
+
+/** The credential scope of a SigV4 Authorization header: access key, date, region. */
+const CREDENTIAL = /Credential=[^/]*\/([^/]*)\/[^/]*\//;
+
+/** The Authorization header of the layer's own requests: DynamoDB Local reads the credential, not the signature. */
+const OWN_AUTHORIZATION = 'AWS4-HMAC-SHA256 Credential=local/20260101/local/dynamodb/aws4_request, SignedHeaders=host, Signature=0';
+
+/** A request's headers with its credential naming `table`'s database (the region fixed, as DynamoDB Local keys by it too). */
+const toDatabaseOf = (table: string, headers: IncomingHttpHeaders): IncomingHttpHeaders => ({
+  ...headers,
+  authorization: (headers.authorization ?? OWN_AUTHORIZATION).replace(CREDENTIAL, `Credential=${databaseKey(table)}/$1/local/`),
+});
+
 /** The layer on 127.0.0.1:`port`, forwarding to the DynamoDB at `upstream`. */
-export async function startContentionLayer(options: { port: number; upstream: string; holdMs?: number }): Promise<ContentionLayer> {
+export async function startContentionLayer(options: { port: number; upstream: string; holdMs?: number; databasePerTable?: boolean }): Promise<ContentionLayer> {
   const holdMs = options.holdMs ?? transactionHoldMs();
   const upstream = new URL(options.upstream);
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
-  const describer = new DynamoDBClient(localAwsConfig(options.upstream));
   const keySchemas = new Map<string, Promise<string[] | undefined>>();
   /** Items of the TransactWriteItems in flight (one at most per item: a second one conflicts). */
   const transacting = new Set<string>();
@@ -139,8 +175,9 @@ export async function startContentionLayer(options: { port: number; upstream: st
   function keySchema(table: string): Promise<string[] | undefined> {
     let schema = keySchemas.get(table);
     if (!schema) {
-      schema = describer.send(new DescribeTableCommand({ TableName: table })).then(
-        (answer) => keyNames(answer.Table?.KeySchema),
+      const headers = { 'x-amz-target': `${DYNAMODB_TARGET}DescribeTable`, 'content-type': JSON_1_0, authorization: OWN_AUTHORIZATION };
+      schema = forward('/', options.databasePerTable ? toDatabaseOf(table, headers) : headers, Buffer.from(JSON.stringify({ TableName: table }))).then(
+        (answer) => (answer.status === 200 ? keyNames(JSON.parse(answer.body.toString('utf8')).Table?.KeySchema) : undefined),
         () => undefined,
       );
       keySchemas.set(table, schema);
@@ -245,13 +282,7 @@ export async function startContentionLayer(options: { port: number; upstream: st
     return refused('TransactGetItems', cancellationAnswer(ids.map((id) => id !== undefined && reader.written.has(id))));
   }
 
-  async function serve(operation: string, body: Buffer, send: () => Promise<Answer>): Promise<Answer> {
-    let request: Record<string, unknown>;
-    try {
-      request = JSON.parse(body.toString('utf8') || '{}');
-    } catch {
-      return send(); // DynamoDB Local answers the malformed request
-    }
+  async function serve(operation: string, request: Record<string, unknown>, send: () => Promise<Answer>): Promise<Answer> {
     switch (operation) {
       case 'PutItem':
       case 'UpdateItem':
@@ -287,14 +318,22 @@ export async function startContentionLayer(options: { port: number; upstream: st
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks);
     const target = String(request.headers['x-amz-target'] ?? '');
-    const send = () => forward(request.url ?? '/', request.headers, body);
+    let parsed: Record<string, unknown> | undefined;
+    try {
+      if (target.startsWith(DYNAMODB_TARGET) || target.startsWith(STREAMS_TARGET)) parsed = JSON.parse(body.toString('utf8') || '{}');
+    } catch {
+      // DynamoDB Local answers the malformed request.
+    }
+    const table = options.databasePerTable && parsed ? tableOf(parsed) : undefined;
+    const headers = table ? toDatabaseOf(table, request.headers) : request.headers;
+    const send = () => forward(request.url ?? '/', headers, body);
     let answer: Answer;
     try {
       if (target === STATS_TARGET) {
         const stated = Buffer.from(JSON.stringify(stats));
         answer = { status: 200, headers: { 'content-type': 'application/json', 'content-length': stated.length }, body: stated };
       } else {
-        answer = target.startsWith(DYNAMODB_TARGET) ? await serve(target.slice(DYNAMODB_TARGET.length), body, send) : await send();
+        answer = parsed && target.startsWith(DYNAMODB_TARGET) ? await serve(target.slice(DYNAMODB_TARGET.length), parsed, send) : await send();
       }
     } catch (error) {
       // DynamoDB Local is gone or failed mid-answer: what a client of AWS sees from an unavailable service.
@@ -313,7 +352,6 @@ export async function startContentionLayer(options: { port: number; upstream: st
     stats: () => structuredClone(stats),
     close: () =>
       new Promise<void>((resolve) => {
-        describer.destroy();
         agent.destroy();
         server.closeAllConnections();
         server.close(() => resolve());

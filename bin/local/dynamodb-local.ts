@@ -59,7 +59,8 @@ async function answers(endpoint: string): Promise<boolean> {
  * - another DynamoDB answers there (one started by hand): a layer of this process is put in
  *   front of it on a free port, and the stack uses that port;
  * - nothing answers: AWS's DynamoDB Local jar (Java) starts on a private port, behind a layer
- *   on `endpoint`. `dataDir` ':memory:' keeps nothing; any other value is a folder for its file.
+ *   on `endpoint`. `dataDir` ':memory:' keeps nothing, each table in a database of its own (the
+ *   layer's `databasePerTable`); any other value is a folder for its one shared database file.
  */
 export async function ensureDynamoDbLocal(endpoint: string, dataDir = ':memory:'): Promise<RunningDynamoDb> {
   if (await contentionStats(endpoint)) return { endpoint, started: false, stop: async () => {} };
@@ -67,9 +68,10 @@ export async function ensureDynamoDbLocal(endpoint: string, dataDir = ':memory:'
     const layer = await startContentionLayer({ port: await freePort(), upstream: endpoint });
     return { endpoint: layer.endpoint, started: true, stop: layer.close };
   }
+  const inMemory = dataDir === ':memory:';
   const jar = await startDynamoDbLocal(await freePort(), dataDir);
   try {
-    const layer = await startContentionLayer({ port: Number(new URL(endpoint).port || 8000), upstream: jar.endpoint });
+    const layer = await startContentionLayer({ port: Number(new URL(endpoint).port || 8000), upstream: jar.endpoint, databasePerTable: inMemory });
     return {
       endpoint,
       started: true,
@@ -89,7 +91,7 @@ async function startDynamoDbLocal(port: number, dataDir: string): Promise<{ endp
   const endpoint = `http://127.0.0.1:${port}`;
   const inMemory = dataDir === ':memory:';
   if (!inMemory) mkdirSync(resolve(dataDir), { recursive: true });
-  const child = spawnDynamoDbLocal({ port, sharedDb: true, ...(inMemory ? {} : { path: resolve(dataDir) }) });
+  const child = spawnDynamoDbLocal({ port, sharedDb: !inMemory, ...(inMemory ? {} : { path: resolve(dataDir) }) });
   let exited = false;
   let output = '';
   child.on('exit', () => (exited = true));

@@ -8,6 +8,7 @@ import {
   GetShardIteratorCommand,
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
+import { AWS_LIMITS } from '../../shared/aws-limits';
 import { localAwsConfig } from '../../shared/db/client';
 import { logger } from '../../shared/observability/logger';
 
@@ -51,7 +52,7 @@ export interface TableStreamReaderOptions {
    * checkpoint); throwing reads the same records again after a pause.
    */
   handle(records: StreamRecord[], shardId: string): Promise<boolean>;
-  /** Pause when the stream had nothing new. */
+  /** Pause when the stream had nothing new: by default Lambda's, a quarter of a second. */
   pollIntervalMs?: number;
   /** Who reads, for the log. */
   name: string;
@@ -98,7 +99,7 @@ export function startTableStreamReader(options: TableStreamReaderOptions): { str
   const config = localAwsConfig(options.endpoint);
   const streams = new DynamoDBStreamsClient(config);
   const dynamo = new DynamoDBClient(config);
-  const pollIntervalMs = options.pollIntervalMs ?? 100;
+  const pollIntervalMs = options.pollIntervalMs ?? 1000 / AWS_LIMITS.eventSourceMapping.streamPollsPerSecond;
   const shards = new Map<string, ShardState>();
   let streamArn: string | undefined;
   let discoveredAt = 0;

@@ -4,7 +4,9 @@ import {
   CreateTableCommand,
   DeleteItemCommand,
   DynamoDBClient,
+  DescribeTableCommand,
   GetItemCommand,
+  ListTablesCommand,
   PutItemCommand,
   QueryCommand,
   TransactGetItemsCommand,
@@ -14,6 +16,7 @@ import {
   UpdateItemCommand,
   type AttributeValue,
 } from '@aws-sdk/client-dynamodb';
+import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { localAwsConfig } from '../../../shared/db/client';
@@ -79,6 +82,20 @@ async function startGate(upstream: string) {
   };
 }
 
+/** A table keyed by PK and SK, as the service's is. */
+const tableWithKeys = (name: string) => ({
+  TableName: name,
+  KeySchema: [
+    { AttributeName: 'PK', KeyType: 'HASH' as const },
+    { AttributeName: 'SK', KeyType: 'RANGE' as const },
+  ],
+  AttributeDefinitions: [
+    { AttributeName: 'PK', AttributeType: 'S' as const },
+    { AttributeName: 'SK', AttributeType: 'S' as const },
+  ],
+  BillingMode: 'PAY_PER_REQUEST' as const,
+});
+
 const tableName = `contention-${randomUUID()}`;
 const key = (pk: string): Record<string, AttributeValue> => ({ PK: { S: pk }, SK: { S: 'item' } });
 const item = (pk: string, value = 'v'): Record<string, AttributeValue> => ({ ...key(pk), value: { S: value } });
@@ -95,20 +112,7 @@ let pk: (name: string) => string;
 beforeAll(async () => {
   // Created behind the layer's back: the layer learns the key schema with DescribeTable.
   const direct = new DynamoDBClient(localAwsConfig(process.env.DYNAMODB_ENDPOINT!));
-  await direct.send(
-    new CreateTableCommand({
-      TableName: tableName,
-      KeySchema: [
-        { AttributeName: 'PK', KeyType: 'HASH' },
-        { AttributeName: 'SK', KeyType: 'RANGE' },
-      ],
-      AttributeDefinitions: [
-        { AttributeName: 'PK', AttributeType: 'S' },
-        { AttributeName: 'SK', AttributeType: 'S' },
-      ],
-      BillingMode: 'PAY_PER_REQUEST',
-    }),
-  );
+  await direct.send(new CreateTableCommand(tableWithKeys(tableName)));
   direct.destroy();
   gate = await startGate(process.env.DYNAMODB_ENDPOINT!);
   layer = await startContentionLayer({ port: await freePort(), upstream: gate.endpoint, holdMs: 0 });
@@ -401,6 +405,43 @@ describe('Class: contention layer', () => {
       // Assess
       expect(await contentionStats(process.env.DYNAMODB_ENDPOINT!)).toBeDefined();
       expect((await contentionStats(layer.endpoint))!.conflicts.DeleteItem).toBe((before.conflicts.DeleteItem ?? 0) + 1);
+    });
+
+    test("in memory, each table is alone in its database: its stream carries its own records only, ListTables sees it not", async () => {
+      // Prepare
+      const run = new DynamoDBClient(localAwsConfig(process.env.DYNAMODB_ENDPOINT!));
+      const streams = new DynamoDBStreamsClient(localAwsConfig(process.env.DYNAMODB_ENDPOINT!));
+      const [first, second] = [`alone-${randomUUID()}`, `alone-${randomUUID()}`];
+      for (const table of [first, second]) {
+        await run.send(new CreateTableCommand({ ...tableWithKeys(table), StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' } }));
+      }
+      const written = (table: string, pk: string) => ({ ...key(pk), table: { S: table } });
+
+      // Act
+      await run.send(new PutItemCommand({ TableName: first, Item: written(first, 'put') }));
+      await run.send(new TransactWriteItemsCommand({ TransactItems: [{ Put: { TableName: second, Item: written(second, 'transacted') } }] }));
+      await run.send(new BatchWriteItemCommand({ RequestItems: { [second]: [{ PutRequest: { Item: written(second, 'batched') } }] } }));
+
+      // Assess
+      async function streamKeys(table: string): Promise<string[]> {
+        const streamArn = (await run.send(new DescribeTableCommand({ TableName: table }))).Table!.LatestStreamArn!;
+        const shards = (await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }))).StreamDescription!.Shards!;
+        const keys: string[] = [];
+        for (const shard of shards) {
+          const iterator = (await streams.send(new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shard.ShardId!, ShardIteratorType: 'TRIM_HORIZON' })))
+            .ShardIterator;
+          const records = (await streams.send(new GetRecordsCommand({ ShardIterator: iterator }))).Records ?? [];
+          keys.push(...records.map((record) => `${record.dynamodb!.NewImage!.table.S}:${record.dynamodb!.Keys!.PK.S}`));
+        }
+        return keys.sort();
+      }
+      expect(await streamKeys(first)).toEqual([`${first}:put`]);
+      expect(await streamKeys(second)).toEqual([`${second}:batched`, `${second}:transacted`]);
+      const batch = await run.send(new BatchGetItemCommand({ RequestItems: { [second]: { Keys: [key('transacted'), key('batched')] } } }));
+      expect(batch.Responses![second]).toHaveLength(2);
+      expect((await run.send(new ListTablesCommand({}))).TableNames).not.toEqual(expect.arrayContaining([first]));
+      run.destroy();
+      streams.destroy();
     });
 
     test('a DynamoDB that is not behind a layer gets one in front of it', async () => {
