@@ -26,8 +26,9 @@ const BUSY_POLL_MS = 50;
  * lease (the deliverer's role has no DeleteItem; TTL removes idle slots). Nothing is held in
  * memory, so the cap holds across every Lambda instance; a holder that died frees its slot when
  * the lease ends. When every slot is held by attempts begun under `FRESH_HOLD_MS` ago (a slot
- * lost to another taker between the Query and the PutItem counts as begun then), `take` waits
- * for one to come free, at most that long.
+ * lost to another taker between the Query and the PutItem counts from that taker's lease), `take`
+ * waits for one to come free, at most that long. A PutItem that the SDK retried after its first
+ * try took the slot finds this taker's own lease, and the slot is taken.
  */
 export function createAttemptSlots(db: DynamoDBDocumentClient, tableName: string, perTenant: number, now: () => number = Date.now): AttemptSlots {
   const key = (tenant: string, slot: number) => attemptSlotEntity.key({ tenant, slot });
@@ -66,15 +67,20 @@ export function createAttemptSlots(db: DynamoDBDocumentClient, tableName: string
               ConditionExpression: 'attribute_not_exists(#pk) OR leaseUntil <= :now',
               ExpressionAttributeNames: { '#pk': KEY.pk },
               ExpressionAttributeValues: { ':now': at },
+              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
             }),
           );
           return true;
         },
-        () => false,
+        (lease) => {
+          // The SDK retried a PutItem whose first try took the slot but lost its answer: the lease is this taker's.
+          if (lease?.holder === holder) return true;
+          // Another attempt took it since the Query.
+          held.set(slot, typeof lease?.leaseUntil === 'number' ? lease.leaseUntil - leaseMs : at);
+          return false;
+        },
       );
       if (taken) return { release: () => giveBack(tenant, slot, holder) };
-      // Another attempt took it since the Query: held from about now.
-      held.set(slot, at);
     }
     return { heldSince: [...held.values()] };
   }

@@ -80,6 +80,33 @@ test('a taker that saw a slot free and lost it to another waits for the next one
   expect(await lateTaker).toEqual(expect.any(Function));
 });
 
+test("a PutItem the SDK retried after its first try took the slot: that slot is the taker's, and no other is taken", async () => {
+  // Prepare: a client whose first PutItem reaches the table and loses its answer, as a timed-out connection does
+  const lossy = createDocumentClient();
+  let lost = false;
+  lossy.middlewareStack.add(
+    (next, context) => async (args) => {
+      const result = await next(args);
+      if (context.commandName === 'PutItemCommand' && !lost) {
+        lost = true;
+        throw Object.assign(new Error('the answer was lost'), { name: 'TimeoutError' }); // the SDK retries it
+      }
+      return result;
+    },
+    { step: 'deserialize' },
+  );
+
+  // Act
+  const release = await createAttemptSlots(lossy, tableName, 2, () => clock).take('org_7#live', 15_000);
+
+  // Assess: the taker holds the slot its first try took; the tenant's other slot is still free, and the given-back one again
+  expect(lost).toBe(true);
+  expect(release).toEqual(expect.any(Function));
+  expect(await slots().take('org_7#live', 15_000)).toEqual(expect.any(Function));
+  await release!();
+  expect(await slots().take('org_7#live', 15_000)).toEqual(expect.any(Function));
+});
+
 test('a slot held for longer (a slow or dead endpoint) is not waited for: the taker is told busy at once', async () => {
   // Prepare: both slots taken two seconds ago
   await Promise.all([slots().take('org_5#live', 15_000), slots().take('org_5#live', 15_000)]);
