@@ -1,12 +1,12 @@
-import { Duration, type CfnResource } from 'aws-cdk-lib';
-import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat, type ICommandHooks, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { AssetHashType, DockerImage, Duration, type CfnResource } from 'aws-cdk-lib';
+import { Architecture, Code, Function as LambdaFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays, type ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { join, posix, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { ROUTE_TIMEOUT_SECONDS } from '../shared/api/operation';
 import { METRICS_NAMESPACE } from '../shared/observability/catalog';
+import { BUNDLE_EVERY_HANDLER_CONTEXT, bundleInto } from './function-bundles';
 
 const ROOT = join(__dirname, '..');
 
@@ -32,24 +32,34 @@ export interface ServiceFunctionProps {
 }
 
 /**
- * The one place for function defaults: Node 22 on ARM64, minified ESM bundle with an external
- * source map (no sourcesContent) shipped beside it but not loaded at run time
- * (`--enable-source-maps` made the GET payment-link init 1.4× slower: `npm run bench:cold`;
- * stack traces are mapped offline, docs/operations.md), its own log group (or one it shares), X-Ray tracing, INFO
- * logs and the service's metric namespace. Grants are added per function by the stack.
+ * The one place for function defaults: Node 22 on ARM64, its handler's esbuild bundle (how it
+ * is bundled: lib/function-bundles.ts) as the code asset, its own log group (or one it
+ * shares), X-Ray tracing, INFO logs and the service's metric namespace. Grants are added per
+ * function by the stack.
  */
 export class ServiceFunction extends Construct {
-  readonly function: NodejsFunction;
+  readonly function: LambdaFunction;
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
     const logGroup = props.logGroup ?? new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH });
     const entry = props.entry ?? join(ROOT, 'functions', props.handler, 'handler.ts');
-    const options: NodejsFunctionProps = {
-      entry,
-      handler: 'handler',
-      projectRoot: ROOT,
-      depsLockFilePath: join(ROOT, 'package-lock.json'),
+    this.function = new LambdaFunction(this, 'Function', {
+      // The asset is the bundle (its hash, the bundle's): a stack whose bundling is skipped (the
+      // tests', source mode's) builds nothing.
+      code: Code.fromAsset(dirname(entry), {
+        assetHashType: AssetHashType.OUTPUT,
+        bundling: {
+          image: DockerImage.fromRegistry('unused-esbuild-runs-locally'),
+          local: {
+            tryBundle: (outputDir) => {
+              bundleInto(entry, outputDir, { files: props.files, everyHandler: this.node.tryGetContext(BUNDLE_EVERY_HANDLER_CONTEXT) === true });
+              return true;
+            },
+          },
+        },
+      }),
+      handler: 'index.handler',
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? 1024,
@@ -62,20 +72,7 @@ export class ServiceFunction extends Construct {
         METRICS_NAMESPACE,
         ...props.environment,
       },
-      bundling: {
-        minify: true,
-        sourceMap: true,
-        sourcesContent: false,
-        format: OutputFormat.ESM,
-        target: 'node22',
-        mainFields: ['module', 'main'],
-        // Bundle the SDK too: one pinned version everywhere, tree-shaken.
-        externalModules: [],
-        banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
-        ...(props.files?.length ? { commandHooks: copyIntoBundle(props.files) } : {}),
-      },
-    };
-    this.function = new NodejsFunction(this, 'Function', options);
+    });
     (this.function.node.defaultChild as CfnResource).addMetadata(SOURCE_ENTRY_METADATA, relative(ROOT, entry).split('\\').join('/'));
     NagSuppressions.addResourceSuppressions(
       this,
@@ -96,14 +93,4 @@ export class ServiceFunction extends Construct {
       true,
     );
   }
-}
-
-/** After esbuild: copy `files` into the bundle (e.g. node_modules/swagger-ui-dist/…), where `require.resolve` finds them. */
-export function copyIntoBundle(files: string[]): ICommandHooks {
-  return {
-    beforeBundling: () => [],
-    beforeInstall: () => [],
-    afterBundling: (inputDir, outputDir) =>
-      files.map((file) => `mkdir -p "${posix.join(outputDir, posix.dirname(file))}" && cp "${posix.join(inputDir, file)}" "${posix.join(outputDir, file)}"`),
-  };
 }

@@ -1,0 +1,77 @@
+import { buildSync, type BuildOptions } from 'esbuild';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+
+const ROOT = join(__dirname, '..');
+const FUNCTIONS = join(ROOT, 'functions');
+
+/**
+ * How every function is bundled: minified ESM for Node 22, with an external source map (no
+ * sourcesContent) beside it that the runtime does not load (`--enable-source-maps` made the GET
+ * payment-link init 1.4× slower: `npm run bench:cold`; stack traces are mapped offline,
+ * docs/operations.md). The SDK is bundled too: one pinned version everywhere, tree-shaken.
+ */
+const BUNDLE_OPTIONS: BuildOptions = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node22',
+  mainFields: ['module', 'main'],
+  minify: true,
+  sourcemap: true,
+  sourcesContent: false,
+  outExtension: { '.js': '.mjs' },
+  // ESM has no `require`; bundled CommonJS modules that call it get Node's.
+  banner: { js: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);" },
+  absWorkingDir: ROOT,
+  logLevel: 'warning',
+};
+
+/** Where an entry's bundle lands in a build folder: `index.mjs` and `index.mjs.map`, as Lambda's handler `index.handler` finds it. */
+const bundleFolder = (entry: string) => relative(ROOT, entry).replace(/\.ts$/, '');
+
+/** One build folder per process, gone when the process ends (the synth copied what it needs). */
+let buildDir: string | undefined;
+const built = new Set<string>();
+
+function build(entries: string[]): void {
+  if (!buildDir) {
+    const dir = mkdtempSync(join(tmpdir(), 'function-bundles-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    buildDir = dir;
+  }
+  buildSync({ ...BUNDLE_OPTIONS, entryPoints: Object.fromEntries(entries.map((entry) => [join(bundleFolder(entry), 'index'), entry])), outdir: buildDir });
+  for (const entry of entries) built.add(entry);
+}
+
+/**
+ * The app context that makes the first bundle built build every handler of functions/ in the
+ * same esbuild run (the service's app sets it): the functions share most of their modules (the
+ * SDK, the domain, zod), which one run parses once, where a run per function parsed them for
+ * each of the ~90 functions (docs/decisions.md 73). An app of a few functions (a test's, the
+ * benchmark's) leaves it unset and builds each alone.
+ */
+export const BUNDLE_EVERY_HANDLER_CONTEXT = 'payment-ops:bundle-every-handler';
+
+/**
+ * Writes `entry`'s bundle into `outputDir` (a function asset's bundling output), with `files`
+ * (relative to the project root) copied in at the same paths; with `everyHandler`, the first
+ * build takes every handler of functions/ along.
+ */
+export function bundleInto(entry: string, outputDir: string, options: { files?: string[]; everyHandler: boolean }): void {
+  if (!built.has(entry)) {
+    const handlers = options.everyHandler
+      ? readdirSync(FUNCTIONS)
+          .map((name) => join(FUNCTIONS, name, 'handler.ts'))
+          .filter((handler) => existsSync(handler) && !built.has(handler))
+      : [];
+    build(handlers.includes(entry) ? handlers : [entry]);
+  }
+  const from = join(buildDir!, bundleFolder(entry));
+  for (const name of ['index.mjs', 'index.mjs.map']) copyFileSync(join(from, name), join(outputDir, name));
+  for (const file of options.files ?? []) {
+    mkdirSync(join(outputDir, dirname(file)), { recursive: true });
+    copyFileSync(join(ROOT, file), join(outputDir, file));
+  }
+}
