@@ -138,8 +138,14 @@ function tableOf(request: Record<string, unknown>): string | undefined {
   return items !== null && typeof items === 'object' ? Object.keys(items)[0] : undefined;
 }
 
+const databaseKeys = new Map<string, string>();
+
 /** The access key DynamoDB Local keys a table's own database by: letters and digits only, as it requires. */
-const databaseKey = (table: string) => `T${createHash('sha256').update(table).digest('hex').slice(0, 19).toUpperCase()}`;
+function databaseKey(table: string): string {
+  let key = databaseKeys.get(table);
+  if (!key) databaseKeys.set(table, (key = `T${createHash('sha256').update(table).digest('hex').slice(0, 19).toUpperCase()}`));
+  return key;
+}
 
 /** The credential scope of a SigV4 Authorization header: access key, date, region. */
 const CREDENTIAL = /Credential=[^/]*\/([^/]*)\/[^/]*\//;
