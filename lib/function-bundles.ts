@@ -1,7 +1,6 @@
 import { buildSync, type BuildOptions } from 'esbuild';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 
 const ROOT = join(__dirname, '..');
 const FUNCTIONS = join(ROOT, 'functions');
@@ -31,18 +30,37 @@ const BUNDLE_OPTIONS: BuildOptions = {
 /** Where an entry's bundle lands in a build folder: `index.mjs` and `index.mjs.map`, as Lambda's handler `index.handler` finds it. */
 const bundleFolder = (entry: string) => relative(ROOT, entry).replace(/\.ts$/, '');
 
-/** One build folder per process, gone when the process ends (the synth copied what it needs). */
+/**
+ * One build folder per process, beside the assets' bundling folders in the cloud assembly, so
+ * that it goes with the assembly if the process is killed; gone when the process ends.
+ */
 let buildDir: string | undefined;
 const built = new Set<string>();
 
-function build(entries: string[]): void {
+function build(entries: string[], besideDir: string): void {
   if (!buildDir) {
-    const dir = mkdtempSync(join(tmpdir(), 'function-bundles-'));
+    const dir = mkdtempSync(join(dirname(besideDir), 'function-bundles-'));
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
     buildDir = dir;
   }
   buildSync({ ...BUNDLE_OPTIONS, entryPoints: Object.fromEntries(entries.map((entry) => [join(bundleFolder(entry), 'index'), entry])), outdir: buildDir });
   for (const entry of entries) built.add(entry);
+}
+
+/** The `sources` line of a source map as esbuild writes it. */
+const sourcesLine = (sources: string[]) => `"sources": [${sources.map((source) => JSON.stringify(source)).join(', ')}]`;
+
+/**
+ * The bundle's source map with its sources relative to where the bundle now lies, as esbuild
+ * writes them for a bundle built there: the map is then the one a build in place writes, and
+ * the asset's hash, which covers it, does not depend on the build folder's random name.
+ */
+function copySourceMap(from: string, outputDir: string): void {
+  const text = readFileSync(join(from, 'index.mjs.map'), 'utf8');
+  const { sources } = JSON.parse(text) as { sources: string[] };
+  const moved = sources.map((source) => relative(outputDir, resolve(from, source)).split('\\').join('/'));
+  if (!text.includes(sourcesLine(sources))) throw new Error(`esbuild wrote ${join(from, 'index.mjs.map')} in a layout this build does not know`);
+  writeFileSync(join(outputDir, 'index.mjs.map'), text.replace(sourcesLine(sources), sourcesLine(moved)));
 }
 
 /**
@@ -66,10 +84,11 @@ export function bundleInto(entry: string, outputDir: string, options: { files?: 
           .map((name) => join(FUNCTIONS, name, 'handler.ts'))
           .filter((handler) => existsSync(handler) && !built.has(handler))
       : [];
-    build(handlers.includes(entry) ? handlers : [entry]);
+    build(handlers.includes(entry) ? handlers : [entry], outputDir);
   }
   const from = join(buildDir!, bundleFolder(entry));
-  for (const name of ['index.mjs', 'index.mjs.map']) copyFileSync(join(from, name), join(outputDir, name));
+  copyFileSync(join(from, 'index.mjs'), join(outputDir, 'index.mjs'));
+  copySourceMap(from, outputDir);
   for (const file of options.files ?? []) {
     mkdirSync(join(outputDir, dirname(file)), { recursive: true });
     copyFileSync(join(ROOT, file), join(outputDir, file));

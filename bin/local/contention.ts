@@ -150,13 +150,17 @@ function databaseKey(table: string): string {
 /** The credential scope of a SigV4 Authorization header: access key, date, region. */
 const CREDENTIAL = /Credential=[^/]*\/([^/]*)\/[^/]*\//;
 
-/** The Authorization header of the layer's own requests: DynamoDB Local reads the credential, not the signature. */
-const OWN_AUTHORIZATION = 'AWS4-HMAC-SHA256 Credential=local/20260101/local/dynamodb/aws4_request, SignedHeaders=host, Signature=0';
+/**
+ * The Authorization header of the layer's own requests: DynamoDB Local reads the credential
+ * (the key and region of the stack's clients, `localAwsConfig`), not the signature.
+ */
+const ownAuthorization = () =>
+  `AWS4-HMAC-SHA256 Credential=local/20260101/${process.env.AWS_REGION ?? 'local'}/dynamodb/aws4_request, SignedHeaders=host, Signature=0`;
 
 /** A request's headers with its credential naming `table`'s database (the region fixed, as DynamoDB Local keys by it too). */
 const toDatabaseOf = (table: string, headers: IncomingHttpHeaders): IncomingHttpHeaders => ({
   ...headers,
-  authorization: (headers.authorization ?? OWN_AUTHORIZATION).replace(CREDENTIAL, `Credential=${databaseKey(table)}/$1/local/`),
+  authorization: (headers.authorization ?? ownAuthorization()).replace(CREDENTIAL, `Credential=${databaseKey(table)}/$1/local/`),
 });
 
 /** The layer on 127.0.0.1:`port`, forwarding to the DynamoDB at `upstream`. */
@@ -181,7 +185,7 @@ export async function startContentionLayer(options: { port: number; upstream: st
   function keySchema(table: string): Promise<string[] | undefined> {
     let schema = keySchemas.get(table);
     if (!schema) {
-      const headers = { 'x-amz-target': `${DYNAMODB_TARGET}DescribeTable`, 'content-type': JSON_1_0, authorization: OWN_AUTHORIZATION };
+      const headers = { 'x-amz-target': `${DYNAMODB_TARGET}DescribeTable`, 'content-type': JSON_1_0, authorization: ownAuthorization() };
       schema = forward('/', options.databasePerTable ? toDatabaseOf(table, headers) : headers, Buffer.from(JSON.stringify({ TableName: table }))).then(
         (answer) => (answer.status === 200 ? keyNames(JSON.parse(answer.body.toString('utf8')).Table?.KeySchema) : undefined),
         () => undefined,

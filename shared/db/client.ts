@@ -14,7 +14,7 @@ export interface DocumentClientOptions {
 
 /**
  * One document client per endpoint, created at module scope by whoever needs it. Against
- * DynamoDB Local any static credentials do (the table runs with a shared database).
+ * DynamoDB Local any static credentials do (the local contention layer picks the database).
  */
 export function createDocumentClient(options: DocumentClientOptions = {}): DynamoDBDocumentClient {
   const endpoint = options.endpoint ?? process.env.DYNAMODB_ENDPOINT;

@@ -93,7 +93,8 @@ test("a PutItem the SDK retried after its first try took the slot: that slot is 
       }
       return result;
     },
-    { step: 'deserialize' },
+    // Outside the deserializer (whose answer it throws away, its body read) and inside the retries.
+    { step: 'deserialize', priority: 'high' },
   );
 
   // Act
