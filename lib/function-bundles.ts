@@ -31,20 +31,21 @@ const BUNDLE_OPTIONS: BuildOptions = {
 const bundleFolder = (entry: string) => relative(ROOT, entry).replace(/\.ts$/, '');
 
 /**
- * One build folder per process, beside the assets' bundling folders in the cloud assembly, so
- * that it goes with the assembly if the process is killed; gone when the process ends.
+ * Per cloud assembly (the folder of the assets' bundling folders): one build folder in it, so
+ * that it goes with the assembly if the process is killed, removed when the process ends, and
+ * the entries built there. A test that removes its assembly gets a new one for the next.
  */
-let buildDir: string | undefined;
-const built = new Set<string>();
+const builds = new Map<string, { dir: string; built: Set<string> }>();
 
-function build(entries: string[], besideDir: string): void {
-  if (!buildDir) {
-    const dir = mkdtempSync(join(dirname(besideDir), 'function-bundles-'));
+function buildFolderFor(outputDir: string): { dir: string; built: Set<string> } {
+  const assembly = dirname(outputDir);
+  let folder = builds.get(assembly);
+  if (!folder || !existsSync(folder.dir)) {
+    const dir = mkdtempSync(join(assembly, 'function-bundles-'));
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-    buildDir = dir;
+    builds.set(assembly, (folder = { dir, built: new Set() }));
   }
-  buildSync({ ...BUNDLE_OPTIONS, entryPoints: Object.fromEntries(entries.map((entry) => [join(bundleFolder(entry), 'index'), entry])), outdir: buildDir });
-  for (const entry of entries) built.add(entry);
+  return folder;
 }
 
 /** The `sources` line of a source map as esbuild writes it. */
@@ -78,15 +79,18 @@ export const BUNDLE_EVERY_HANDLER_CONTEXT = 'payment-ops:bundle-every-handler';
  * build takes every handler of functions/ along.
  */
 export function bundleInto(entry: string, outputDir: string, options: { files?: string[]; everyHandler: boolean }): void {
+  const { dir, built } = buildFolderFor(outputDir);
   if (!built.has(entry)) {
     const handlers = options.everyHandler
       ? readdirSync(FUNCTIONS)
           .map((name) => join(FUNCTIONS, name, 'handler.ts'))
           .filter((handler) => existsSync(handler) && !built.has(handler))
       : [];
-    build(handlers.includes(entry) ? handlers : [entry], outputDir);
+    const entries = handlers.includes(entry) ? handlers : [entry];
+    buildSync({ ...BUNDLE_OPTIONS, entryPoints: Object.fromEntries(entries.map((one) => [join(bundleFolder(one), 'index'), one])), outdir: dir });
+    for (const one of entries) built.add(one);
   }
-  const from = join(buildDir!, bundleFolder(entry));
+  const from = join(dir, bundleFolder(entry));
   copyFileSync(join(from, 'index.mjs'), join(outputDir, 'index.mjs'));
   copySourceMap(from, outputDir);
   for (const file of options.files ?? []) {

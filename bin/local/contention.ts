@@ -330,7 +330,8 @@ export async function startContentionLayer(options: { port: number; upstream: st
     const target = String(request.headers['x-amz-target'] ?? '');
     let parsed: Record<string, unknown> | undefined;
     try {
-      if (target.startsWith(DYNAMODB_TARGET) || target.startsWith(STREAMS_TARGET)) parsed = JSON.parse(body.toString('utf8') || '{}');
+      // A stream request is read only for its table.
+      if (target.startsWith(DYNAMODB_TARGET) || (options.databasePerTable && target.startsWith(STREAMS_TARGET))) parsed = JSON.parse(body.toString('utf8') || '{}');
     } catch {
       // DynamoDB Local answers the malformed request.
     }

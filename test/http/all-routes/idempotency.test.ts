@@ -1,6 +1,6 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { invokedFunction } from '../../../bin/local/invocation';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { invokedFunction } from '../../../bin/local/invocation';
 import { hashToken } from '../../../shared/auth/tokens';
 import { documentClient } from '../../../shared/db/client';
 import * as keys from '../../../shared/db/keys';
