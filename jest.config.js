@@ -16,8 +16,8 @@ module.exports = {
     : ['/node_modules/', '/test/http/artifacts/', ...rooted(ARTIFACT_ONLY)],
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.(t|j|mj)s$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }] },
-  // middy 6 ships ESM only: let swc turn it into CommonJS for Jest's module system.
-  transformIgnorePatterns: ['/node_modules/(?!(@middy)/)'],
+  // middy 6 and the oslo packages ship ESM only: let swc turn it into CommonJS for Jest's module system.
+  transformIgnorePatterns: ['/node_modules/(?!(@middy|@oslojs)/)'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 30000,

@@ -8,6 +8,7 @@
  */
 import '../shared/quiet-sdk';
 import { DEFAULT_ACQUIRER_PORT } from './local/adyen';
+import { DEFAULT_MAIL_PORT } from './local/mailbox';
 import { startLocalStack } from './local/stack';
 
 async function main() {
@@ -25,10 +26,12 @@ async function main() {
     maxWorkersPerFunction: process.env.LAMBDA_MAX_WORKERS ? Number(process.env.LAMBDA_MAX_WORKERS) : undefined,
     logDir: process.env.LAMBDA_LOG_DIR,
     acquirerPort: process.env.ACQUIRER_PORT ? Number(process.env.ACQUIRER_PORT) : DEFAULT_ACQUIRER_PORT,
+    mailPort: process.env.MAIL_PORT ? Number(process.env.MAIL_PORT) : DEFAULT_MAIL_PORT,
   });
   console.log(`Payment operations service ready at ${stack.baseUrl} (API under ${stack.baseUrl}/v1)`);
   console.log(`Local S3 (evidence documents) at ${stack.s3Url}`);
   console.log(`Local Adyen (the acquirer of live payments) at ${stack.acquirer.url}`);
+  console.log(`Local mailbox (every email the service sent) at ${stack.mail.url}`);
   console.log(
     stack.mode === 'artifacts'
       ? `Artifact mode: every function runs from its bundle in ${process.env.LAMBDA_ARTIFACTS}`

@@ -15,6 +15,7 @@ import { routes, unmatchedRouteHandler } from '../shared/api';
 import { Acquirer } from './acquirer';
 import { ServiceFunction } from './api-function';
 import { EvidenceDocuments } from './documents';
+import { DEFAULT_EMAIL_SENDER, Email, EMAIL_SENDER_CONTEXT } from './email';
 import { Monitoring } from './monitoring';
 import { Outbox } from './outbox';
 import { resourceFinding } from './nag-findings';
@@ -106,8 +107,10 @@ export class PaymentOpsStack extends Stack {
     // The dashboard is served by the API, so its origin is the API's.
     this.documents = new EvidenceDocuments(this, 'EvidenceDocuments', { dashboardOrigin: this.api.apiEndpoint });
     const acquirer = new Acquirer(this, 'Acquirer', { table: this.table, environment });
+    // The stage's sender address: `cdk deploy -c emailSender=…` (docs/operations.md).
+    const email = new Email(this, 'Email', { sender: this.node.tryGetContext(EMAIL_SENDER_CONTEXT) ?? DEFAULT_EMAIL_SENDER });
     for (const [area, areaRoutes] of routesByArea(routes)) {
-      new RouteArea(this, `${area}Routes`, { routes: areaRoutes, api: this.api, table: this.table, documents: this.documents, acquirer, logGroup: routeLogs, environment });
+      new RouteArea(this, `${area}Routes`, { routes: areaRoutes, api: this.api, table: this.table, documents: this.documents, acquirer, email, logGroup: routeLogs, environment });
     }
     // Every request no route takes: a wrong method on a route's path (405 with Allow) or an unknown path (404), as the envelope.
     const unmatched = new ServiceFunction(this, `Route-${unmatchedRouteHandler}`, { handler: unmatchedRouteHandler, environment, logGroup: routeLogs }).function;
@@ -164,6 +167,8 @@ export class PaymentOpsStack extends Stack {
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     new CfnOutput(this, 'AcquirerSecretArn', { value: acquirer.secret.secretArn });
+    // The SES identity email is sent from: verified by the link SES mails it (docs/operations.md, "Email").
+    new CfnOutput(this, 'EmailSenderIdentity', { value: email.identity.emailIdentityName });
 
     this.suppressReviewedFindings();
   }

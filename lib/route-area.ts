@@ -9,6 +9,7 @@ import { methodsOf, type Route } from '../shared/api/operation';
 import type { Acquirer } from './acquirer';
 import { ServiceFunction } from './api-function';
 import type { EvidenceDocuments } from './documents';
+import type { Email } from './email';
 
 /**
  * The area a route belongs to, which names the nested stack its function is deployed in: a
@@ -42,6 +43,8 @@ export interface RouteAreaProps {
   documents: EvidenceDocuments;
   /** The acquirer, connected to the routes that declare `acquirer` (its secret). */
   acquirer: Acquirer;
+  /** The stage's sender, connected to the routes that declare `email`. */
+  email: Email;
   /** The one log group of every route's function (decisions 49). */
   logGroup: ILogGroup;
   environment: Record<string, string>;
@@ -50,7 +53,7 @@ export interface RouteAreaProps {
 /**
  * One area's routes in a nested stack of their own (docs/decisions.md), so that the stack
  * grows by areas and no template nears CloudFormation's 500 resources: per route its function
- * (role, policy; the parent's log group), its table, bucket and acquirer grants, its integration, one invoke permission whatever
+ * (role, policy; the parent's log group), its table, bucket, acquirer and email grants, its integration, one invoke permission whatever
  * its methods, and a route per method on the parent's HTTP API.
  */
 export class RouteArea extends NestedStack {
@@ -68,6 +71,7 @@ export class RouteArea extends NestedStack {
       else if (route.table === 'read') props.table.grantReadData(fn);
       if (route.documents && route.documents !== 'origin') props.documents.grant(fn, route.documents);
       if (route.acquirer) props.acquirer.connect(fn);
+      if (route.email) props.email.connect(fn);
       // One invoke permission per function, whatever its methods: a permission per route would add a resource for each HEAD route.
       const integration = new HttpLambdaIntegration(`Integration-${route.handler}`, fn, { scopePermissionToRoute: false });
       for (const method of methodsOf(route)) {

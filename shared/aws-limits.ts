@@ -14,7 +14,11 @@
  *   consumer's timeout (AWS's advice; Lambda refuses a mapping whose visibility timeout is
  *   shorter than the function timeout); each shard of a DynamoDB stream polled four times a
  *   second ("Lambda polls shards in your DynamoDB stream for records at a base rate of four
- *   times per second", Lambda developer guide, "Using Lambda with DynamoDB").
+ *   times per second", Lambda developer guide, "Using Lambda with DynamoDB");
+ * - SES API v2: a message of at most 40 MB after base64 encoding, to at most 50 recipients
+ *   across To, CC and BCC ("Service quotas in Amazon SES");
+ * - KMS: Encrypt takes at most 4,096 bytes of plaintext, GenerateDataKey 1..1,024 bytes (KMS API
+ *   reference).
  */
 export const AWS_LIMITS = {
   apiGateway: {
@@ -45,6 +49,15 @@ export const AWS_LIMITS = {
     maxVisibilityTimeoutSeconds: 43_200,
     maxWaitTimeSeconds: 20,
     maxReceiveCount: 1000,
+  },
+  ses: {
+    /** A message after base64 encoding, attachments included (API v2 and SMTP; v1 allows 10 MB). */
+    messageBytes: 40 * 1024 * 1024,
+    recipientsPerMessage: 50,
+  },
+  kms: {
+    encryptPlaintextBytes: 4096,
+    dataKeyBytes: 1024,
   },
   eventSourceMapping: {
     /** A queue's visibility timeout per second of its consumer's timeout. */

@@ -14,6 +14,8 @@ export interface ServiceConfig {
   documentsBucket?: string;
   /** ADYEN_SECRET_ARN: the one secret holding the acquirer's credentials; set only on the functions that talk to Adyen. */
   adyenSecretArn?: string;
+  /** EMAIL_SENDER: the stage's sender address (lib/email.ts); set only on the functions that send email. */
+  emailSender?: string;
   eventVersion: string;
   /** REFUND_CANCEL_WINDOW_SECONDS: how long a covered pending refund can be canceled before it is processed. */
   refundCancelWindowSeconds: number;
@@ -42,6 +44,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     dynamodbEndpoint: env.DYNAMODB_ENDPOINT,
     documentsBucket: env.DOCUMENTS_BUCKET,
     adyenSecretArn: env.ADYEN_SECRET_ARN,
+    emailSender: env.EMAIL_SENDER,
     eventVersion: EVENT_VERSION,
     refundCancelWindowSeconds: seconds(env, 'REFUND_CANCEL_WINDOW_SECONDS', DEFAULT_REFUND_CANCEL_WINDOW_SECONDS),
   };

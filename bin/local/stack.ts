@@ -11,6 +11,7 @@ import { LOCAL_MERCHANT_ACCOUNT, planLocalAcquirer } from './acquirer';
 import { startLocalAws, type LocalAws } from './aws/functions';
 import { freePort } from './free-port';
 import { ensureDynamoDbLocal, type RunningDynamoDb } from './dynamodb-local';
+import { createMailbox, startMailboxServer, type Mailbox } from './mailbox';
 import { startLocalS3 } from './s3';
 import { startApiServer, type LocalApiServer } from './http-server';
 
@@ -47,6 +48,8 @@ export interface LocalStackOptions {
   logDir?: string;
   /** Where the local Adyen listens (`npm start`: ACQUIRER_PORT, default 3001); unset or 0 takes a free port. */
   acquirerPort?: number;
+  /** Where the local mailbox is served (`npm start`: MAIL_PORT, default 3002); unset or 0 takes a free port. */
+  mailPort?: number;
 }
 
 export interface LocalStack {
@@ -56,6 +59,8 @@ export interface LocalStack {
   s3Url: string;
   /** The local Adyen (product-decisions §12): where its hosted pages and test controls are, and the credentials of this run. */
   acquirer: { url: string; secret: AdyenSecret };
+  /** The local mailbox (product-decisions §16): every message the local SES sent, and where its JSON and inbox page are served. */
+  mail: { url: string; mailbox: Mailbox };
   /** Fires the minute schedule now (its function runs every job) and waits for it. */
   runMinuteJobs(): Promise<void>;
   demo?: DemoAccount;
@@ -78,7 +83,8 @@ export interface DemoAccount {
 /**
  * The whole service on one machine (product-decisions §11):
  * 1. use or start DynamoDB Local (behind its contention layer) and the local S3;
- * 2. start the local Adyen, its notifications going to the stack's receiver;
+ * 2. start the local Adyen, its notifications going to the stack's receiver, and the local
+ *    mailbox, where the local SES keeps what it sends;
  * 3. run the template on the local AWS (`startLocalAws`): its table and bucket, its routes
  *    served by its functions (the handler modules of a template synthesized now, or the bundles
  *    of a `cdk synth` output in artifact mode);
@@ -106,6 +112,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       throw error.code === 'EADDRINUSE' ? new Error(`ACQUIRER_PORT ${acquirer.port} is in use: set ACQUIRER_PORT to a free port for the local Adyen`) : error;
     });
     stoppers.push(localAdyen.stop);
+    const mailbox = createMailbox(options.dataDir);
+    const mailServer = await startMailboxServer(mailbox, options.mailPort ?? 0).catch((error: NodeJS.ErrnoException) => {
+      throw error.code === 'EADDRINUSE' ? new Error(`MAIL_PORT ${options.mailPort} is in use: set MAIL_PORT to a free port for the local mailbox`) : error;
+    });
+    stoppers.push(mailServer.close);
     const template = options.artifacts ?? options.sourceTemplate ?? (await synthesizedSources(stoppers));
     const functions = await startLocalAws({
       dir: template,
@@ -118,6 +129,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       logDir: options.logDir,
       apiUrl: () => configuredBaseUrl ?? `http://127.0.0.1:${api!.port}`,
       acquirerSecret: acquirer.secret.value,
+      mailbox,
     });
     stoppers.push(functions.stop);
     api = await startApiServer({
@@ -143,6 +155,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       port: api.port,
       s3Url: s3.url,
       acquirer: { url: localAdyen.url, secret: JSON.parse(acquirer.secret.value) as AdyenSecret },
+      mail: { url: mailServer.url, mailbox },
       runMinuteJobs: functions.runMinuteJobs,
       demo,
       mode: options.artifacts ? 'artifacts' : 'sources',

@@ -49,6 +49,8 @@ interface RouteBase {
   files?: string[];
   /** The function talks to the acquirer: it alone is given the acquirer's secret (ADYEN_SECRET_ARN) and may read it. */
   acquirer?: boolean;
+  /** The function writes to people (invitations, resets): it alone is given the sender address (EMAIL_SENDER) and ses:SendEmail on its identity. */
+  email?: boolean;
 }
 
 /** An HTML page or asset (checkout, dashboard, docs): outside the API document. */
@@ -160,6 +162,7 @@ export function defineForm<P extends z.ZodMiniObject, Q extends z.ZodMiniObject,
     table: acts.table,
     ...(acts.documents ? { documents: acts.documents } : {}),
     ...(acts.acquirer ? { acquirer: acts.acquirer } : {}),
+    ...(acts.email ? { email: acts.email } : {}),
     auth: 'dashboard session',
     ...form,
     acts: acts as ApiOperation<P, z.ZodMiniObject, B>,

@@ -6,6 +6,7 @@ import type { LocalEventBridge } from './eventbridge';
 import type { AccessPolicies } from './iam';
 import type { LocalQueue } from './sqs';
 import type { LocalSecrets } from '../secrets-manager';
+import type { LocalSes } from './ses';
 
 /** A function calling AWS: identified by the access key id of its environment's credentials. */
 export interface EdgeCaller {
@@ -41,6 +42,8 @@ export interface EdgeOptions {
   /** The local S3 (bin/local/s3.ts), which S3 requests are forwarded to after IAM's check. */
   s3Url: string;
   secrets: LocalSecrets;
+  /** The local SES (API v2, REST: requests without X-Amz-Target signed for the `ses` service). */
+  ses: LocalSes;
   onDenied(denial: AccessDenial): void;
 }
 
@@ -72,10 +75,14 @@ function dynamoDbAccess(operation: string, body: Record<string, unknown>, tableA
   }
 }
 
-/** Who signed an S3 request: the access key id of its Authorization header or of its presigned URL; undefined when unsigned. */
-function s3Signer(request: IncomingMessage, url: URL): string | undefined {
-  const credential = /Credential=([^/,\s]+)\//.exec(String(request.headers.authorization ?? ''))?.[1] ?? url.searchParams.get('X-Amz-Credential')?.split('/')[0];
-  return credential || undefined;
+/**
+ * The SigV4 credential scope of a request without X-Amz-Target (`AKID/date/region/service/aws4_request`),
+ * of its Authorization header or its presigned URL: who signed it, and for which service.
+ */
+function restCredential(request: IncomingMessage, url: URL): { signer?: string; service?: string } {
+  const scope = /Credential=([^,\s]+)/.exec(String(request.headers.authorization ?? ''))?.[1] ?? url.searchParams.get('X-Amz-Credential') ?? '';
+  const [signer, , , service] = scope.split('/');
+  return { signer: signer || undefined, service };
 }
 
 /**
@@ -102,7 +109,7 @@ const sqsAction = (operation: string) => `sqs:${operation.replace(/Batch$/, '')}
 /**
  * The local AWS edge: every SDK call of every function comes here (AWS_ENDPOINT_URL), is
  * checked against the caller's role as the template deploys it, and is then forwarded to
- * DynamoDB Local or the local S3, or served by the local EventBridge, SQS and Secrets Manager. A refusal answers
+ * DynamoDB Local or the local S3, or served by the local EventBridge, SQS, Secrets Manager and SES. A refusal answers
  * AccessDeniedException as IAM would and names the missing grant in the log.
  */
 export async function startAwsEdge(port: number, options: EdgeOptions): Promise<{ close(): Promise<void> }> {
@@ -200,6 +207,29 @@ export async function startAwsEdge(port: number, options: EdgeOptions): Promise<
     }
   }
 
+  /**
+   * SES API v2 (REST JSON): the caller is checked against IAM for the identity it sends as, then
+   * the local SES answers; an error is its type in `x-amzn-ErrorType` and `{"message"}`, as SES
+   * answers it.
+   */
+  function serveSes(request: IncomingMessage, raw: Buffer, response: ServerResponse) {
+    const restJson = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+      response.writeHead(status, { 'content-type': 'application/json', ...headers });
+      response.end(JSON.stringify(body));
+    };
+    try {
+      const caller = options.callerOf(restCredential(request, new URL(request.url ?? '/', 'http://edge')).signer ?? '');
+      if (!caller) throw new AwsError('UnrecognizedClientException', 'The security token included in the request is invalid.', 403);
+      const body = JSON.parse(raw.toString('utf8') || '{}') as Record<string, unknown>;
+      const sesRequest = { method: request.method ?? 'GET', path: new URL(request.url ?? '/', 'http://edge').pathname, body };
+      authorize(caller, [options.ses.access(sesRequest)]);
+      restJson(200, options.ses.sendEmail(body));
+    } catch (error) {
+      if (!(error instanceof AwsError)) throw error;
+      restJson(error.code === 'AccessDeniedException' ? 403 : error.status, { message: error.message }, { 'x-amzn-errortype': error.code });
+    }
+  }
+
   /** An S3 refusal as S3 answers it: XML, and no body to a HEAD. */
   function failS3(request: IncomingMessage, response: ServerResponse, error: AwsError) {
     response.writeHead(error.status, { 'content-type': 'application/xml' });
@@ -218,7 +248,7 @@ export async function startAwsEdge(port: number, options: EdgeOptions): Promise<
     const method = request.method ?? 'GET';
     let listable = true;
     if (method !== 'OPTIONS') {
-      const signer = s3Signer(request, url);
+      const { signer } = restCredential(request, url);
       if (!signer) throw new AwsError('AccessDenied', 'Access Denied', 403);
       const caller = options.callerOf(signer);
       if (!caller) throw new AwsError('InvalidAccessKeyId', 'The AWS Access Key Id you provided does not exist in our records.', 403);
@@ -247,6 +277,7 @@ export async function startAwsEdge(port: number, options: EdgeOptions): Promise<
       const chunks: Buffer[] = [];
       for await (const chunk of request) chunks.push(chunk as Buffer);
       const raw = Buffer.concat(chunks);
+      if (!target && restCredential(request, new URL(request.url ?? '/', 'http://edge')).service === 'ses') return serveSes(request, raw, response);
       if (!target) {
         try {
           return serveS3(request, raw, response);

@@ -14,6 +14,8 @@ import { readMappings, startQueueMapping, startStreamMapping } from './event-sou
 import { mappingCheckpoints } from '../table-stream';
 import { createAccessPolicies } from './iam';
 import { localSecrets } from '../secrets-manager';
+import type { Mailbox } from '../mailbox';
+import { createLocalSes } from './ses';
 import { localResources } from './resources';
 import { LocalQueue, type HeldMessage, type PersistedMessage } from './sqs';
 import { ensureTables } from './tables';
@@ -51,6 +53,8 @@ export interface LocalAwsOptions {
   logDir?: string;
   /** The value of the template's one Secrets Manager secret (the acquirer's credentials, naming the local Adyen). */
   acquirerSecret: string;
+  /** Where the local SES keeps what it sends. */
+  mailbox: Mailbox;
 }
 
 export interface LocalAws extends LocalFunctions {
@@ -380,6 +384,9 @@ export async function startLocalAws(options: LocalAwsOptions): Promise<LocalAws>
   if (secretResources.length > 1) throw new Error('Artifact mode serves one secret (the acquirer\'s); the template has more');
   const secrets = localSecrets(secretResources.map(([logicalId]) => ({ arn: arnOf(logicalId), name: nameOf(logicalId), value: options.acquirerSecret })));
 
+  // The template's SES identities: the only senders the local SES takes.
+  const ses = createLocalSes({ region, account, identities: resourcesOfType(stack, 'AWS::SES::EmailIdentity').map(([logicalId]) => nameOf(logicalId)), mailbox: options.mailbox });
+
   const edge = await startAwsEdge(edgePort, {
     dynamodbEndpoint: options.dynamodbEndpoint,
     callerOf: (accessKeyId): EdgeCaller | undefined => {
@@ -393,6 +400,7 @@ export async function startLocalAws(options: LocalAwsOptions): Promise<LocalAws>
     eventBridge,
     s3Url: options.s3.url,
     secrets,
+    ses,
     onDenied,
   });
   const background: (() => Promise<void>)[] = [];

@@ -22,6 +22,7 @@ const NAME_PROPERTY: Record<string, string> = {
   'AWS::Logs::LogGroup': 'LogGroupName',
   'AWS::S3::Bucket': 'BucketName',
   'AWS::SecretsManager::Secret': 'Name',
+  'AWS::SES::EmailIdentity': 'EmailIdentity',
 };
 
 /**
@@ -72,6 +73,8 @@ export function localResources(stack: SynthesizedStack, endpoints: LocalEndpoint
         return `${arnPrefix('logs')}log-group:${name}:*`;
       case 'AWS::S3::Bucket':
         return `arn:aws:s3:::${name}`;
+      case 'AWS::SES::EmailIdentity':
+        return `${arnPrefix('ses')}identity/${name}`;
       case 'AWS::SecretsManager::Secret':
         // Secrets Manager adds six random characters to a secret's name in its ARN.
         return `${arnPrefix('secretsmanager')}secret:${name}-local0`;

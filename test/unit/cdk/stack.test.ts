@@ -559,3 +559,43 @@ describe('acquirer', () => {
     });
   });
 });
+
+describe('email', () => {
+  const resources = () => template.toJSON().Resources as Record<string, { Type: string; Properties: Record<string, any> }>;
+  const ofType = (type: string) => Object.entries(resources()).filter(([, resource]) => resource.Type === type);
+  const roleOf = (functionId: string) => resources()[functionId].Properties.Role['Fn::GetAtt'][0];
+  /** Every statement of a function's role that names an SES action. */
+  const sesStatements = (functionId: string) =>
+    ofType('AWS::IAM::Policy')
+      .filter(([, policy]) => policy.Properties.Roles.some((role: { Ref: string }) => role.Ref === roleOf(functionId)))
+      .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[])
+      .filter((statement) => JSON.stringify(statement.Action).includes('ses:'));
+
+  test('identity: the stage sender as one SES email identity (example.com without the emailSender context)', () => {
+    const identities = ofType('AWS::SES::EmailIdentity');
+    expect(identities).toHaveLength(1);
+    expect(identities[0][1].Properties.EmailIdentity).toBe('no-reply@example.com');
+  });
+
+  test('least privilege: the functions of the routes that declare `email`, and only they, have EMAIL_SENDER and ses:SendEmail on the stage identity alone', () => {
+    // Prepare
+    const [identityId] = ofType('AWS::SES::EmailIdentity')[0];
+    const senders = routes.filter((route) => route.email).map((route) => functionOfRoute(resources(), `${route.method} ${route.path}`)).sort();
+    // Assess
+    const withSetting = ofType('AWS::Lambda::Function').filter(([, fn]) => fn.Properties.Environment.Variables.EMAIL_SENDER).map(([id]) => id).sort();
+    const withGrant = ofType('AWS::Lambda::Function').filter(([id]) => sesStatements(id).length > 0).map(([id]) => id).sort();
+    expect(withSetting).toEqual(senders);
+    expect(withGrant).toEqual(senders);
+    for (const sender of senders) {
+      expect(sesStatements(sender)).toEqual([{ Effect: 'Allow', Action: 'ses:SendEmail', Resource: expect.anything() }]);
+      expect(JSON.stringify(sesStatements(sender)[0].Resource)).toContain(`:identity/`);
+      expect(JSON.stringify(sesStatements(sender)[0].Resource)).toContain(identityId.slice(-8));
+    }
+  });
+
+  test('identity: `cdk deploy -c emailSender=…` names the stage sender', () => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [], emailSender: 'payments@shop.example' } });
+    const staged = Template.fromStack(new PaymentOpsStack(app, 'Staged'));
+    staged.hasResourceProperties('AWS::SES::EmailIdentity', { EmailIdentity: 'payments@shop.example' });
+  });
+});

@@ -1,0 +1,37 @@
+import { readFileSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/**
+ * axe-core's serious and critical violations on the page as it is now. The engine is evaluated
+ * through the DevTools protocol, which the page's Content-Security-Policy does not govern, so a
+ * page with `script-src` locked down is checked as it is served.
+ */
+export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> {
+  await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const result = await (globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe.run();
+    return result.violations.map(({ id, impact, help, nodes }) => ({ id, impact, help, nodes: nodes.map((node) => ({ target: node.target })) }));
+  });
+  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+}
+
+/** Screenshots of the page at a desktop's and a phone's width (1280 and 390 px), saved under /tmp for a person to look at. */
+export async function screenshotAtBothWidths(page: Page, name: string): Promise<string[]> {
+  const files: string[] = [];
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    const file = `/tmp/screenshot-${name}-${width}.png`;
+    await page.screenshot({ path: file, fullPage: true });
+    files.push(file);
+  }
+  return files;
+}
