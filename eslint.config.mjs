@@ -9,7 +9,7 @@ const zodThroughSharedModule = {
 };
 
 const adapterFactories = {
-  group: ['**/db/*', '**/webhooks/sqs-delivery-queue', '**/webhooks/eventbridge-publisher', '**/webhooks/http-sender', '**/storage/*', '**/acquirer/adyen-*', '**/email/*'],
+  group: ['**/db/*', '**/webhooks/sqs-delivery-queue', '**/webhooks/eventbridge-publisher', '**/webhooks/http-sender', '**/storage/*', '**/acquirer/adyen-*', '**/email/*', '**/crypto/kms-*'],
   importNamePattern: '^(create|adyen|s3)[A-Z]',
   allowTypeImports: true,
   message: 'Adapters are built in shared/services/ (the composition root) only: take this one from its accessor there.',
@@ -35,7 +35,7 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [localStackStaysOut] }] },
   },
   // One place builds adapters (docs/architecture.md, "Composition root"): the table's repositories
-  // and stores, the webhook queue, bus and HTTP sender, the acquirer, the document store and the email sender are
+  // and stores, the webhook queue, bus and HTTP sender, the acquirer, the document store, the email sender and the secrets sealer are
   // made in shared/services/ only; everything else takes them from its accessors.
   {
     files: ['shared/**/*.ts', 'functions/**/*.ts'],

@@ -16,6 +16,7 @@ import { Acquirer } from './acquirer';
 import { ServiceFunction } from './api-function';
 import { EvidenceDocuments } from './documents';
 import { DEFAULT_EMAIL_SENDER, Email, EMAIL_SENDER_CONTEXT } from './email';
+import { SecretsKey } from './secrets-key';
 import { Monitoring } from './monitoring';
 import { Outbox } from './outbox';
 import { resourceFinding } from './nag-findings';
@@ -36,6 +37,8 @@ export class PaymentOpsStack extends Stack {
   readonly webhookQueue: Queue;
   readonly webhookDeadLetterQueue: Queue;
   readonly documents: EvidenceDocuments;
+  /** The key that seals the secrets the service reads back: `secretsKey.connect(fn, ['open'])` for a function outside the routes. */
+  readonly secretsKey: SecretsKey;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -109,8 +112,10 @@ export class PaymentOpsStack extends Stack {
     const acquirer = new Acquirer(this, 'Acquirer', { table: this.table, environment });
     // The stage's sender address: `cdk deploy -c emailSender=…` (docs/operations.md).
     const email = new Email(this, 'Email', { sender: this.node.tryGetContext(EMAIL_SENDER_CONTEXT) ?? DEFAULT_EMAIL_SENDER });
+    // The customer managed key that seals the secrets the service reads back (two-factor secrets).
+    const secretsKey = (this.secretsKey = new SecretsKey(this, 'SecretsKey'));
     for (const [area, areaRoutes] of routesByArea(routes)) {
-      new RouteArea(this, `${area}Routes`, { routes: areaRoutes, api: this.api, table: this.table, documents: this.documents, acquirer, email, logGroup: routeLogs, environment });
+      new RouteArea(this, `${area}Routes`, { routes: areaRoutes, api: this.api, table: this.table, documents: this.documents, acquirer, email, secretsKey, logGroup: routeLogs, environment });
     }
     // Every request no route takes: a wrong method on a route's path (405 with Allow) or an unknown path (404), as the envelope.
     const unmatched = new ServiceFunction(this, `Route-${unmatchedRouteHandler}`, { handler: unmatchedRouteHandler, environment, logGroup: routeLogs }).function;
@@ -169,6 +174,7 @@ export class PaymentOpsStack extends Stack {
     new CfnOutput(this, 'AcquirerSecretArn', { value: acquirer.secret.secretArn });
     // The SES identity email is sent from: verified by the link SES mails it (docs/operations.md, "Email").
     new CfnOutput(this, 'EmailSenderIdentity', { value: email.identity.emailIdentityName });
+    new CfnOutput(this, 'SecretsKeyArn', { value: secretsKey.key.keyArn });
 
     this.suppressReviewedFindings();
   }

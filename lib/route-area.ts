@@ -10,6 +10,7 @@ import type { Acquirer } from './acquirer';
 import { ServiceFunction } from './api-function';
 import type { EvidenceDocuments } from './documents';
 import type { Email } from './email';
+import type { SecretsKey } from './secrets-key';
 
 /**
  * The area a route belongs to, which names the nested stack its function is deployed in: a
@@ -45,6 +46,8 @@ export interface RouteAreaProps {
   acquirer: Acquirer;
   /** The stage's sender, connected to the routes that declare `email`. */
   email: Email;
+  /** The stage's secrets key, connected to the routes that declare `sealedSecrets`. */
+  secretsKey: SecretsKey;
   /** The one log group of every route's function (decisions 49). */
   logGroup: ILogGroup;
   environment: Record<string, string>;
@@ -53,7 +56,7 @@ export interface RouteAreaProps {
 /**
  * One area's routes in a nested stack of their own (docs/decisions.md), so that the stack
  * grows by areas and no template nears CloudFormation's 500 resources: per route its function
- * (role, policy; the parent's log group), its table, bucket, acquirer and email grants, its integration, one invoke permission whatever
+ * (role, policy; the parent's log group), its table, bucket, acquirer, email and key grants, its integration, one invoke permission whatever
  * its methods, and a route per method on the parent's HTTP API.
  */
 export class RouteArea extends NestedStack {
@@ -72,6 +75,7 @@ export class RouteArea extends NestedStack {
       if (route.documents && route.documents !== 'origin') props.documents.grant(fn, route.documents);
       if (route.acquirer) props.acquirer.connect(fn);
       if (route.email) props.email.connect(fn);
+      if (route.sealedSecrets) props.secretsKey.connect(fn, route.sealedSecrets);
       // One invoke permission per function, whatever its methods: a permission per route would add a resource for each HEAD route.
       const integration = new HttpLambdaIntegration(`Integration-${route.handler}`, fn, { scopePermissionToRoute: false });
       for (const method of methodsOf(route)) {

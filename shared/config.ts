@@ -16,6 +16,8 @@ export interface ServiceConfig {
   adyenSecretArn?: string;
   /** EMAIL_SENDER: the stage's sender address (lib/email.ts); set only on the functions that send email. */
   emailSender?: string;
+  /** SECRETS_KEY_ARN: the stage's KMS key that seals secrets (lib/secrets-key.ts); set only on the functions that seal or open them. */
+  secretsKeyArn?: string;
   eventVersion: string;
   /** REFUND_CANCEL_WINDOW_SECONDS: how long a covered pending refund can be canceled before it is processed. */
   refundCancelWindowSeconds: number;
@@ -45,6 +47,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     documentsBucket: env.DOCUMENTS_BUCKET,
     adyenSecretArn: env.ADYEN_SECRET_ARN,
     emailSender: env.EMAIL_SENDER,
+    secretsKeyArn: env.SECRETS_KEY_ARN,
     eventVersion: EVENT_VERSION,
     refundCancelWindowSeconds: seconds(env, 'REFUND_CANCEL_WINDOW_SECONDS', DEFAULT_REFUND_CANCEL_WINDOW_SECONDS),
   };

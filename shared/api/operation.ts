@@ -28,6 +28,9 @@ export type TableAccess = 'read' | 'write' | 'none';
  */
 export type DocumentAccess = 'upload' | 'read' | 'origin';
 
+/** What a function does with secrets sealed under the stage's key (lib/secrets-key.ts): `seal` new ones (kms:Encrypt), `open` stored ones (kms:Decrypt). */
+export type SealedSecretsAccess = 'seal' | 'open';
+
 /** Every key needs a scope unless the operation says, in these words, that any key will do. */
 export const ANY_KEY = 'any key' as const;
 
@@ -51,6 +54,8 @@ interface RouteBase {
   acquirer?: boolean;
   /** The function writes to people (invitations, resets): it alone is given the sender address (EMAIL_SENDER) and ses:SendEmail on its identity. */
   email?: boolean;
+  /** The function seals or opens secrets (two-factor secrets): it alone is given the key's ARN (SECRETS_KEY_ARN) and those uses of it. */
+  sealedSecrets?: readonly SealedSecretsAccess[];
 }
 
 /** An HTML page or asset (checkout, dashboard, docs): outside the API document. */
@@ -163,6 +168,7 @@ export function defineForm<P extends z.ZodMiniObject, Q extends z.ZodMiniObject,
     ...(acts.documents ? { documents: acts.documents } : {}),
     ...(acts.acquirer ? { acquirer: acts.acquirer } : {}),
     ...(acts.email ? { email: acts.email } : {}),
+    ...(acts.sealedSecrets ? { sealedSecrets: acts.sealedSecrets } : {}),
     auth: 'dashboard session',
     ...form,
     acts: acts as ApiOperation<P, z.ZodMiniObject, B>,

@@ -7,6 +7,7 @@ import type { AccessPolicies } from './iam';
 import type { LocalQueue } from './sqs';
 import type { LocalSecrets } from '../secrets-manager';
 import type { LocalSes } from './ses';
+import type { LocalKms } from './kms';
 
 /** A function calling AWS: identified by the access key id of its environment's credentials. */
 export interface EdgeCaller {
@@ -44,6 +45,10 @@ export interface EdgeOptions {
   secrets: LocalSecrets;
   /** The local SES (API v2, REST: requests without X-Amz-Target signed for the `ses` service). */
   ses: LocalSes;
+  /** The local KMS (JSON 1.1, `TrentService.*`), decided on the key policy first (`decideOnKey`). */
+  kms: LocalKms;
+  /** The account the stack runs in: the root principal a key policy delegates to IAM by. */
+  account: string;
   onDenied(denial: AccessDenial): void;
 }
 
@@ -109,7 +114,7 @@ const sqsAction = (operation: string) => `sqs:${operation.replace(/Batch$/, '')}
 /**
  * The local AWS edge: every SDK call of every function comes here (AWS_ENDPOINT_URL), is
  * checked against the caller's role as the template deploys it, and is then forwarded to
- * DynamoDB Local or the local S3, or served by the local EventBridge, SQS, Secrets Manager and SES. A refusal answers
+ * DynamoDB Local or the local S3, or served by the local EventBridge, SQS, Secrets Manager, SES and KMS. A refusal answers
  * AccessDeniedException as IAM would and names the missing grant in the log.
  */
 export async function startAwsEdge(port: number, options: EdgeOptions): Promise<{ close(): Promise<void> }> {
@@ -300,6 +305,17 @@ export async function startAwsEdge(port: number, options: EdgeOptions): Promise<
         return reply(response, 200, options.eventBridge.putEvents(body), { 'content-type': 'application/x-amz-json-1.1' });
       }
       if (service === 'AmazonSQS') return reply(response, 200, await serveSqs(operation, body, caller));
+      if (service === 'TrentService') {
+        const { action, key } = options.kms.access(operation, body);
+        if (!caller.unchecked) {
+          const decision = options.policies.decideOnKey({ caller: { role: caller.role }, action, resource: key.arn }, key.policy, options.account);
+          if (!decision.allowed) {
+            options.onDenied({ functionName: caller.functionName, action, resource: key.arn, reason: decision.reason });
+            throw new AwsError('AccessDeniedException', `User: ${caller.principalArn} is not authorized to perform: ${action} on resource: ${key.arn} because ${decision.reason}`);
+          }
+        }
+        return reply(response, 200, options.kms.serve(operation, body, key), { 'content-type': 'application/x-amz-json-1.1' });
+      }
       if (service === 'secretsmanager') {
         const secret = options.secrets.find(String(body.SecretId ?? ''));
         // IAM decides on the secret's ARN; an unknown secret is refused as IAM refuses a resource no policy names.

@@ -16,6 +16,8 @@ import { createAccessPolicies } from './iam';
 import { localSecrets } from '../secrets-manager';
 import type { Mailbox } from '../mailbox';
 import { createLocalSes } from './ses';
+import { createLocalKms } from './kms';
+import type { PolicyStatement } from './iam';
 import { localResources } from './resources';
 import { LocalQueue, type HeldMessage, type PersistedMessage } from './sqs';
 import { ensureTables } from './tables';
@@ -387,6 +389,21 @@ export async function startLocalAws(options: LocalAwsOptions): Promise<LocalAws>
   // The template's SES identities: the only senders the local SES takes.
   const ses = createLocalSes({ region, account, identities: resourcesOfType(stack, 'AWS::SES::EmailIdentity').map(([logicalId]) => nameOf(logicalId)), mailbox: options.mailbox });
 
+  // The template's customer managed keys, each with its aliases and key policy; their material in the data folder.
+  const aliases = resourcesOfType(stack, 'AWS::KMS::Alias').map(([, alias]) => resolve(alias.Properties ?? {}) as { AliasName: string; TargetKeyId: string });
+  const kms = createLocalKms({
+    region,
+    account,
+    dataDir: options.dataDir,
+    keys: resourcesOfType(stack, 'AWS::KMS::Key').map(([logicalId, key]) => ({
+      keyId: nameOf(logicalId),
+      arn: arnOf(logicalId),
+      aliases: aliases.filter((alias) => alias.TargetKeyId === nameOf(logicalId) || alias.TargetKeyId === arnOf(logicalId)).map((alias) => alias.AliasName),
+      policy: [(resolve(key.Properties?.KeyPolicy ?? {}) as { Statement?: PolicyStatement | PolicyStatement[] }).Statement ?? []].flat(),
+      enabled: key.Properties?.Enabled !== false,
+    })),
+  });
+
   const edge = await startAwsEdge(edgePort, {
     dynamodbEndpoint: options.dynamodbEndpoint,
     callerOf: (accessKeyId): EdgeCaller | undefined => {
@@ -401,6 +418,8 @@ export async function startLocalAws(options: LocalAwsOptions): Promise<LocalAws>
     s3Url: options.s3.url,
     secrets,
     ses,
+    kms,
+    account,
     onDenied,
   });
   const background: (() => Promise<void>)[] = [];

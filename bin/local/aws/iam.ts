@@ -67,14 +67,18 @@ function principalMatches(statement: PolicyStatement, caller: Caller, roleArn: (
   return list(statement.Principal.AWS).some((principal) => principal === '*' || principal === roleArn(caller.role));
 }
 
-function applies(statement: PolicyStatement, request: AccessRequest, roleArn: (role: string) => string): boolean {
+/** Whether a statement names the request's action and resource and its conditions hold, whoever its principal is. */
+function coversRequest(statement: PolicyStatement, request: AccessRequest): boolean {
   const context = { 'aws:SecureTransport': 'true', ...request.context };
   return (
     list(statement.Action).some((action) => wildcard(action, request.action, true)) &&
     list(statement.Resource).some((resource) => wildcard(resource, request.resource)) &&
-    principalMatches(statement, request.caller, roleArn) &&
     conditionsHold(statement, context)
   );
+}
+
+function applies(statement: PolicyStatement, request: AccessRequest, roleArn: (role: string) => string): boolean {
+  return coversRequest(statement, request) && principalMatches(statement, request.caller, roleArn);
 }
 
 export type AccessDecision = { allowed: true } | { allowed: false; reason: string };
@@ -147,6 +151,25 @@ export function createAccessPolicies(stack: SynthesizedStack, resolve: (value: u
 
   return {
     identityStatements,
+    /**
+     * KMS's rule ("Key policies in AWS KMS"): no IAM policy alone opens a key. A call is allowed
+     * when the key policy allows the caller's role by name (or everyone), or allows the account
+     * (its root, which delegates to IAM) and an identity policy of the role allows it too; an
+     * explicit Deny in either refuses.
+     */
+    decideOnKey(request: AccessRequest & { caller: { role: string } }, keyPolicy: PolicyStatement[], account: string): AccessDecision {
+      const roots = new Set([`arn:aws:iam::${account}:root`, account]);
+      const principals = (statement: PolicyStatement) => (statement.Principal === '*' ? ['*'] : list(statement.Principal?.AWS));
+      const onKey = keyPolicy.filter((statement) => coversRequest(statement, request));
+      const forRole = onKey.filter((statement) => principals(statement).some((principal) => principal === '*' || principal === roleArn(request.caller.role)));
+      const forAccount = onKey.filter((statement) => principals(statement).some((principal) => roots.has(principal)));
+      const identity = identityStatements(request.caller.role).filter((statement) => applies(statement, request, roleArn));
+      if ([...forRole, ...forAccount, ...identity].some((statement) => statement.Effect === 'Deny')) return { allowed: false, reason: `an explicit deny refuses ${request.action}` };
+      if (forRole.some((statement) => statement.Effect === 'Allow')) return { allowed: true };
+      if (!forAccount.some((statement) => statement.Effect === 'Allow')) return { allowed: false, reason: `no resource-based policy allows the ${request.action} action` };
+      if (identity.some((statement) => statement.Effect === 'Allow')) return { allowed: true };
+      return { allowed: false, reason: `no identity-based policy allows the ${request.action} action` };
+    },
     decide(request: AccessRequest, resourceKeys: string[] = [request.resource]): AccessDecision {
       const identity = 'role' in request.caller ? identityStatements(request.caller.role) : [];
       const onResource = resourceStatements(resourceKeys);

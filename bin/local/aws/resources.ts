@@ -1,3 +1,4 @@
+import { localKeyId } from './kms';
 import { createIntrinsicResolver, resourcesOfType, type CfnResource, type SynthesizedStack } from './template';
 
 /** Where the stand-ins of a stack's resources answer on this machine. */
@@ -23,6 +24,7 @@ const NAME_PROPERTY: Record<string, string> = {
   'AWS::S3::Bucket': 'BucketName',
   'AWS::SecretsManager::Secret': 'Name',
   'AWS::SES::EmailIdentity': 'EmailIdentity',
+  'AWS::KMS::Alias': 'AliasName',
 };
 
 /**
@@ -32,6 +34,8 @@ const NAME_PROPERTY: Record<string, string> = {
  */
 export function localResources(stack: SynthesizedStack, endpoints: LocalEndpoints) {
   const { region, account } = stack;
+  // A key's name is its id, a UUID KMS gives it (the same on every run of one template).
+  const keyIds = new Map(resourcesOfType(stack, 'AWS::KMS::Key').map(([logicalId]) => [logicalId, localKeyId(stack.stackName, logicalId)]));
   const tables = resourcesOfType(stack, 'AWS::DynamoDB::Table').map(([logicalId]) => logicalId);
   const arnPrefix = (service: string) => `arn:aws:${service}:${region}:${account}:`;
 
@@ -44,6 +48,7 @@ export function localResources(stack: SynthesizedStack, endpoints: LocalEndpoint
   function nameOf(logicalId: string): string {
     const { Type, Properties } = resource(logicalId);
     if (Type === 'AWS::DynamoDB::Table') return tables.length === 1 ? endpoints.tableName : `${endpoints.tableName}-${logicalId}`;
+    if (Type === 'AWS::KMS::Key') return keyIds.get(logicalId)!;
     const property = NAME_PROPERTY[Type];
     const given = property ? Properties?.[property] : undefined;
     if (typeof given === 'string') return given;
@@ -73,6 +78,8 @@ export function localResources(stack: SynthesizedStack, endpoints: LocalEndpoint
         return `${arnPrefix('logs')}log-group:${name}:*`;
       case 'AWS::S3::Bucket':
         return `arn:aws:s3:::${name}`;
+      case 'AWS::KMS::Key':
+        return `${arnPrefix('kms')}key/${name}`;
       case 'AWS::SES::EmailIdentity':
         return `${arnPrefix('ses')}identity/${name}`;
       case 'AWS::SecretsManager::Secret':

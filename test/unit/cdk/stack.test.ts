@@ -599,3 +599,41 @@ describe('email', () => {
     staged.hasResourceProperties('AWS::SES::EmailIdentity', { EmailIdentity: 'payments@shop.example' });
   });
 });
+
+describe('secrets key', () => {
+  const resources = () => template.toJSON().Resources as Record<string, { Type: string; Properties: Record<string, any>; DeletionPolicy?: string }>;
+  const ofType = (type: string) => Object.entries(resources()).filter(([, resource]) => resource.Type === type);
+  const roleOf = (functionId: string) => resources()[functionId].Properties.Role['Fn::GetAtt'][0];
+  const kmsActions = (functionId: string) =>
+    ofType('AWS::IAM::Policy')
+      .filter(([, policy]) => policy.Properties.Roles.some((role: { Ref: string }) => role.Ref === roleOf(functionId)))
+      .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement as { Action: string | string[] }[])
+      .flatMap((statement) => [statement.Action].flat())
+      .filter((action) => action.startsWith('kms:'))
+      .sort();
+
+  test('key: one customer managed key, rotated yearly, retained when the stack is deleted, its policy delegating to IAM', () => {
+    const keys = ofType('AWS::KMS::Key');
+    expect(keys).toHaveLength(1);
+    const [, key] = keys[0];
+    expect(key.Properties.EnableKeyRotation).toBe(true);
+    expect(key.DeletionPolicy).toBe('Retain');
+    expect(JSON.stringify(key.Properties.KeyPolicy)).toContain(':root');
+  });
+
+  test('least privilege: the routes that declare `sealedSecrets`, and only they, have SECRETS_KEY_ARN and exactly their uses of the key (seal: Encrypt, open: Decrypt)', () => {
+    // Prepare
+    const declared = new Map(
+      routes.filter((route) => route.sealedSecrets).map((route) => [functionOfRoute(resources(), `${route.method} ${route.path}`), route.sealedSecrets!]),
+    );
+    // Assess
+    const withSetting = ofType('AWS::Lambda::Function').filter(([, fn]) => fn.Properties.Environment.Variables.SECRETS_KEY_ARN).map(([id]) => id).sort();
+    const withKms = ofType('AWS::Lambda::Function').filter(([id]) => kmsActions(id).length > 0).map(([id]) => id).sort();
+    expect(withSetting).toEqual([...declared.keys()].sort());
+    expect(withKms).toEqual([...declared.keys()].sort());
+    for (const [fn, access] of declared) {
+      expect(kmsActions(fn).includes('kms:Encrypt')).toBe(access.includes('seal'));
+      expect(kmsActions(fn).includes('kms:Decrypt')).toBe(access.includes('open'));
+    }
+  });
+});

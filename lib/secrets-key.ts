@@ -1,0 +1,33 @@
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { Key } from 'aws-cdk-lib/aws-kms';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import { Construct } from 'constructs';
+import type { SealedSecretsAccess } from '../shared/api/operation';
+
+/**
+ * The stage's customer managed KMS key for the secrets the service must read back (two-factor
+ * secrets; webhook signing secrets): symmetric, rotated every year by KMS (what it encrypted
+ * before still decrypts), retained when the stack is deleted (a deleted key makes every sealed
+ * secret unreadable). Its key policy is CDK's default, the account's root, so IAM decides: only
+ * the functions connected here may use it, each for what it does (`seal`: kms:Encrypt; `open`:
+ * kms:Decrypt), with the key's ARN as their one setting (SECRETS_KEY_ARN).
+ */
+export class SecretsKey extends Construct {
+  readonly key: Key;
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    this.key = new Key(this, 'Key', {
+      description: 'Seals the secrets the service reads back (two-factor secrets, webhook signing secrets); docs/operations.md',
+      enableKeyRotation: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+  }
+
+  /** A function that seals or opens secrets: the key's ARN, and kms:Encrypt and/or kms:Decrypt on it. */
+  connect(fn: LambdaFunction, access: readonly SealedSecretsAccess[]): void {
+    fn.addEnvironment('SECRETS_KEY_ARN', this.key.keyArn);
+    if (access.includes('seal')) this.key.grantEncrypt(fn);
+    if (access.includes('open')) this.key.grantDecrypt(fn);
+  }
+}
