@@ -1,4 +1,4 @@
-import { DecryptCommand, EncryptCommand, GenerateDataKeyCommand, KMSClient } from '@aws-sdk/client-kms';
+import { DecryptCommand, EncryptCommand, GenerateDataKeyCommand, KMSClient, type DecryptCommandInput } from '@aws-sdk/client-kms';
 import { ArnPrincipal, PolicyDocument, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -65,7 +65,7 @@ describe('local KMS: Encrypt, Decrypt, GenerateDataKey', () => {
     const { CiphertextBlob } = await kmsAs('Sealer').send(new EncryptCommand({ KeyId: keyArn, Plaintext: bytes('secret'), EncryptionContext: CONTEXT }));
     const tampered = Buffer.from(CiphertextBlob!);
     tampered[tampered.length - 1] ^= 1;
-    const decrypt = (input: ConstructorParameters<typeof DecryptCommand>[0]) => kmsAs('Sealer').send(new DecryptCommand(input));
+    const decrypt = (input: DecryptCommandInput) => kmsAs('Sealer').send(new DecryptCommand(input));
     // Act and assess
     await expect(decrypt({ CiphertextBlob, EncryptionContext: { ...CONTEXT, user_id: 'usr_02' } })).rejects.toMatchObject({ name: 'InvalidCiphertextException' });
     await expect(decrypt({ CiphertextBlob })).rejects.toMatchObject({ name: 'InvalidCiphertextException' });
