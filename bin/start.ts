@@ -39,9 +39,10 @@ async function main() {
   );
   if (stack.demo) {
     console.log(`Demo organization ${stack.demo.orgId}, acceptor ${stack.demo.acceptorId}, user ${stack.demo.userId}`);
+    console.log(`Dashboard: ${stack.baseUrl}/dashboard, the owner ${stack.demo.ownerEmail} with the password ${stack.demo.ownerPassword}`);
     console.log(`Test key (every scope): ${stack.demo.testToken}`);
     console.log(`Live key (every scope): ${stack.demo.liveToken}`);
-    console.log(`Keys are shown once; create more with \`npm run ops -- key create --org ${stack.demo.orgId} --creator ${stack.demo.userId} --mode test --scopes …\``);
+    console.log(`The password and keys are shown once; create more keys with \`npm run ops -- key create --org ${stack.demo.orgId} --creator ${stack.demo.userId} --mode test --scopes …\``);
   }
   let stopping = false;
   const stop = async () => {

@@ -2,10 +2,13 @@ import { NestedStack } from 'aws-cdk-lib';
 import { HttpMethod, HttpRoute, HttpRouteKey, type HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { methodsOf, type Route } from '../shared/api/operation';
+import { dashboardSessionEntity } from '../shared/db/entities';
+import { literalPrefix } from '../shared/db/entity';
 import type { Acquirer } from './acquirer';
 import { ServiceFunction } from './api-function';
 import type { EvidenceDocuments } from './documents';
@@ -33,7 +36,7 @@ export function routesByArea(routes: Route[]): Map<string, Route[]> {
 /** How a route's caller is authenticated: API Gateway leaves it to the function (AwsSolutions-APIG4). */
 function authenticationOf(route: Route): string {
   if (route.kind === 'api') return route.auth === 'public' ? 'it is public by design' : 'its function authenticates the bearer API key (hashed key lookup, scopes, modes)';
-  return route.auth === 'public' ? 'the page is public by design' : 'its function checks the dashboard session item and its API key';
+  return route.auth === 'public' ? 'the page is public by design' : "its function checks the dashboard session item and its person's standing and role";
 }
 
 export interface RouteAreaProps {
@@ -69,9 +72,20 @@ export class RouteArea extends NestedStack {
         environment: { ...props.environment, ...documentsBucket },
         files: route.files,
         logGroup: props.logGroup,
+        ...(route.memoryMb ? { memorySize: route.memoryMb } : {}),
       }).function;
       if (route.table === 'write') props.table.grantReadWriteData(fn);
       else if (route.table === 'read') props.table.grantReadData(fn);
+      // A page behind a session records the session's last request (its idle end): that item's one write, nothing else.
+      if (route.kind === 'page' && route.auth === 'dashboard session' && route.table === 'read') {
+        fn.addToRolePolicy(
+          new PolicyStatement({
+            actions: ['dynamodb:UpdateItem'],
+            resources: [props.table.tableArn],
+            conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${literalPrefix(dashboardSessionEntity.definition.key.pk)}*`] } },
+          }),
+        );
+      }
       if (route.documents && route.documents !== 'origin') props.documents.grant(fn, route.documents);
       if (route.acquirer) props.acquirer.connect(fn);
       if (route.email) props.email.connect(fn);

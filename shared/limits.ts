@@ -50,6 +50,19 @@ export const LIMITS = {
   evidence: { textLength: 20_000, documents: 5, bytes: 256 * 1024, documentBytes: 4 * 1024 * 1024, uploadSeconds: 15 * 60, filenameLength: 255 },
   /** A webhook endpoint's `enabled_events`: how many patterns, and how long each (characters). */
   webhookEndpoint: { patterns: 64, patternLength: 200 },
+  /**
+   * Signing in to the dashboard (product-decisions §16): failures per email and per address
+   * within a window that opens at the first failure; the failure that fills either refuses it
+   * for a whole window from then on (a 429 with Retry-After), the right password included.
+   */
+  signIn: { failuresPerEmail: 5, failuresPerAddress: 50, windowSeconds: 15 * 60 },
+  /**
+   * A person's password, in characters (code points) after NFKC normalization: OWASP ASVS 5.0
+   * V6.2.1 asks for at least 8 (15 strongly recommended), V6.2.9 lets at least 64 through.
+   */
+  password: { minLength: 12, maxLength: 128 },
+  /** A person's name on the team page, in characters. */
+  personNameLength: 100,
   /** No event the service writes is larger (its envelope as JSON, in bytes). */
   eventBytes: 64 * 1024,
 } as const;

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -74,11 +75,17 @@ export interface LocalStack {
 export interface DemoAccount {
   orgId: string;
   acceptorId: string;
-  /** The member user who created the demo keys: the `--creator` of `ops key create`. */
+  /** The demo owner, who created the demo keys: the `--creator` of `ops key create`. */
   userId: string;
+  /** The demo owner's sign-in to the dashboard (product-decisions §16). */
+  ownerEmail: string;
+  ownerPassword: string;
   testToken: string;
   liveToken: string;
 }
+
+/** The demo organization's owner (product-decisions §16). */
+export const DEMO_OWNER_EMAIL = 'owner@example.com';
 
 /**
  * The whole service on one machine (product-decisions §11):
@@ -193,9 +200,11 @@ async function seedDemoWith(directory: ReturnType<typeof createDirectory>): Prom
   if (await directory.hasAnyOrganization()) return undefined;
   const org = await directory.createOrganization('Demo organization');
   const acceptor = await directory.createAcceptor(org.id, 'Demo web shop', LOCAL_MERCHANT_ACCOUNT);
-  const user = await directory.createUser(org.id, 'member');
+  // 20 random characters: shown once, at this start, like the keys.
+  const ownerPassword = randomBytes(15).toString('base64url');
+  const user = await directory.createUser(org.id, 'member', { email: DEMO_OWNER_EMAIL, name: 'Demo owner', teamRole: 'owner', password: ownerPassword });
   const scopes = [...SCOPES];
   const test = await directory.createApiKey({ orgId: org.id, creatorId: user.userId, mode: 'test', scopes });
   const live = await directory.createApiKey({ orgId: org.id, creatorId: user.userId, mode: 'live', scopes });
-  return { orgId: org.id, acceptorId: acceptor.id, userId: user.userId, testToken: test.token, liveToken: live.token };
+  return { orgId: org.id, acceptorId: acceptor.id, userId: user.userId, ownerEmail: DEMO_OWNER_EMAIL, ownerPassword, testToken: test.token, liveToken: live.token };
 }

@@ -1,3 +1,4 @@
+import { dashboardSearch } from '../../shared/api/pages';
 import {
   chargebackPorts,
   dashboardSessionServices,
@@ -23,7 +24,7 @@ const reads = { ...linkPorts(), ...paymentPorts(), ...refundPorts(), ...chargeba
  * (422) or of nothing the caller owns (404) shows the search again with the reason. A key
  * without the object's read scope gets the 403 page, as on the object's page.
  */
-export const handler = dashboardPage(sessions, async (request) => {
+export const handler = dashboardPage(dashboardSearch, sessions, async (request) => {
   const id = (request.event.queryStringParameters?.id ?? '').trim();
   try {
     const kind = await search(reads, request.principal, id);

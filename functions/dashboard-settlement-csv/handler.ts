@@ -1,3 +1,4 @@
+import { dashboardSettlementCsv } from '../../shared/api/pages';
 import { dashboardSessionServices, settlementPorts } from '../../shared/services/dashboard';
 import { recordsCsv } from '../../shared/domain/settlements';
 import { dashboardPage } from '../../shared/dashboard/http';
@@ -10,7 +11,7 @@ const reads = settlementPorts();
  * GET /dashboard/settlements/{id}/records.csv: every record of the settlement as the
  * accountants' CSV (`ops settlement export`'s rows), as a download named after its code.
  */
-export const handler = dashboardPage(sessions, async (request) => {
+export const handler = dashboardPage(dashboardSettlementCsv, sessions, async (request) => {
   const { settlement, records } = await settlementRecords(reads, request.principal, request.event.pathParameters?.id ?? '');
   return {
     status: 200,

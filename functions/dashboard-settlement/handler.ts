@@ -1,3 +1,4 @@
+import { dashboardSettlement } from '../../shared/api/pages';
 import { dashboardSessionServices, settlementPorts } from '../../shared/services/dashboard';
 import { listSettlementRecords } from '../../shared/api/settlements';
 import { dashboardPage } from '../../shared/dashboard/http';
@@ -14,7 +15,7 @@ const reads = settlementPorts();
  * records, of one `type` if chosen (read with `GET /v1/settlements/{code}/records`' query
  * schema: an unknown type is its 400). A test key gets the 404, as on the API.
  */
-export const handler = dashboardPage(sessions, async (request) => {
+export const handler = dashboardPage(dashboardSettlement, sessions, async (request) => {
   const { principal, event } = request;
   const type = event.queryStringParameters?.type || undefined;
   const query = parseWith(listSettlementRecords.query, { ...listQueryOf(event), ...(type ? { type } : {}) }, 'query');

@@ -1,21 +1,42 @@
 import { dashboardSessionServices } from '../../shared/services/dashboard';
 import * as z from '../../shared/zod';
-import { isKeyProblem, requireFormToken, requireSameOrigin, returnTarget, sessionCookie, signInAnswer, signInSecretOf } from '../../shared/dashboard/http';
+import {
+  isSessionProblem,
+  pendingSignInCookie,
+  requireFormToken,
+  requireSameOrigin,
+  returnTarget,
+  secondFactorPage,
+  sessionCookie,
+  signInAnswer,
+  signInContextOf,
+  signInSecretOf,
+} from '../../shared/dashboard/http';
+import { TooManyRequestsError } from '../../shared/errors';
 import { toErrorResponse } from '../../shared/http/error-envelope';
 import { formFields, pageHandler } from '../../shared/http/page';
 import { parseWith } from '../../shared/http/validation';
+import { LIMITS } from '../../shared/limits';
 
 const sessions = dashboardSessionServices();
 
-const signInForm = z.object({ token: z._default(z.string().check(z.maxLength(512)), ''), return_to: z.optional(z.string().check(z.maxLength(512))) });
+/** The fields as posted (an empty one is a wrong email or password, like any other). */
+const signInForm = /* @__PURE__ */ (() =>
+  z.object({
+    email: z._default(z.string().check(z.maxLength(LIMITS.customer.emailLength)), ''),
+    password: z._default(z.string().check(z.maxLength(LIMITS.password.maxLength * 4)), ''),
+    return_to: z.optional(z.string().check(z.maxLength(512))),
+  }))();
 
 /**
- * POST /dashboard/session: sign in with an API key (form field `token`).
+ * POST /dashboard/session: sign in with email and password (product-decisions §16).
  * 1. Forms from another origin, or without the token of this browser's sign-in form cookie,
  *    are refused (403) with a fresh form.
- * 2. A key the Authenticator refuses, or without a dashboard read scope: the form again with
- *    the reason and its status (401, 403 or 422).
- * 3. Otherwise a session cookie (its random id only) and 303 to the dashboard (or `return_to`).
+ * 2. The sign-in use case: a lockout → the form again, 429 with Retry-After; a wrong email or
+ *    password → 401 "Email or password is incorrect."; a person who may not use the dashboard
+ *    → their status and reason. The email comes back in its field, the password never.
+ * 3. A second factor owed: 303 to its page with the pending sign-in's cookie (its random id only).
+ * 4. Otherwise a session cookie (its random id only) and 303 to the dashboard (or `return_to`).
  */
 export const handler = pageHandler(async (event, urls) => {
   requireSameOrigin(event, urls);
@@ -23,11 +44,14 @@ export const handler = pageHandler(async (event, urls) => {
   const form = parseWith(signInForm, fields, 'body');
   try {
     requireFormToken(fields, signInSecretOf(event));
-    const { sessionId } = await sessions.signIn(form.token.trim());
-    return { status: 303, headers: { location: returnTarget(form.return_to, urls) }, cookies: [sessionCookie(sessionId, urls)], html: '' };
+    const outcome = await sessions.withPassword(form.email, form.password, signInContextOf(event));
+    if (outcome.kind === 'second factor') {
+      return { status: 303, headers: { location: secondFactorPage(urls) }, cookies: [pendingSignInCookie(outcome.pendingId, urls)], html: '' };
+    }
+    return { status: 303, headers: { location: returnTarget(form.return_to, urls) }, cookies: [sessionCookie(outcome.sessionId, urls)], html: '' };
   } catch (error) {
-    if (!isKeyProblem(error)) throw error;
-    const { status, envelope } = toErrorResponse(error, urls.docs);
-    return signInAnswer(urls, { status, error: envelope.detail, returnTo: form.return_to });
+    if (!(error instanceof TooManyRequestsError) && !isSessionProblem(error)) throw error;
+    const { status, envelope, headers } = toErrorResponse(error, urls.docs);
+    return signInAnswer(urls, { status, error: envelope.detail, returnTo: form.return_to, email: form.email, headers });
   }
 });

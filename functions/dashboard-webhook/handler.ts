@@ -1,3 +1,4 @@
+import { dashboardWebhook } from '../../shared/api/pages';
 import { dashboardSessionServices, deliveryPorts, endpointPorts } from '../../shared/services/dashboard';
 import { dashboardPage } from '../../shared/dashboard/http';
 import { endpointPage } from '../../shared/dashboard/webhooks';
@@ -10,7 +11,7 @@ const reads = { ...endpointPorts(), ...deliveryPorts() };
  * GET /dashboard/webhooks/{id}: the endpoint, its forms (a refused one again), its recent
  * deliveries, and once after its creation or a roll its new secret.
  */
-export const handler = dashboardPage(sessions, async (request) => {
+export const handler = dashboardPage(dashboardWebhook, sessions, async (request) => {
   const view = await endpointView(reads, request.principal, request.event.pathParameters?.id ?? '');
   const forms = {
     edit: request.formState('edit-endpoint'),

@@ -1,3 +1,4 @@
+import { dashboardHome } from '../../shared/api/pages';
 import {
   chargebackPorts,
   dashboardReadPorts,
@@ -18,6 +19,7 @@ const chart = dashboardReadPorts();
 
 /** GET /dashboard: the sign-in form, or once signed in the paid-volume chart, the balance and the overview of every section. */
 export const handler = dashboardPage(
+  dashboardHome,
   sessions,
   async (request) => {
     const [summary, volume] = await Promise.all([overview(sections, request.principal), paidVolume(chart, request.principal)]);

@@ -1,5 +1,6 @@
 import * as z from '../zod';
 import type { Mode, Scope } from '../auth/principal';
+import { ANY_MEMBER, type Permission } from '../domain/team-roles';
 
 /**
  * The declaration every route is made of. The route table (shared/api/index.ts), the CDK stack,
@@ -56,15 +57,33 @@ interface RouteBase {
   email?: boolean;
   /** The function seals or opens secrets (two-factor secrets): it alone is given the key's ARN (SECRETS_KEY_ARN) and those uses of it. */
   sealedSecrets?: readonly SealedSecretsAccess[];
+  /**
+   * The function's memory, in MB, when it needs more than the stack's default (lib/api-function.ts):
+   * the functions that hash a password (PASSWORD_HASHING_MEMORY_MB).
+   */
+  memoryMb?: number;
 }
+
+/**
+ * The memory of a function that checks or sets a person's password: Lambda gives a function one
+ * whole vCPU at 1,769 MB, and scrypt at OWASP's parameters (128 MiB, single-threaded) runs about
+ * twice as fast there as at the default 1,024 MB (docs/decisions.md).
+ */
+export const PASSWORD_HASHING_MEMORY_MB = 1769;
 
 /** An HTML page or asset (checkout, dashboard, docs): outside the API document. */
 export interface PageRoute extends RouteBase {
   kind: 'page';
   auth: 'public' | 'dashboard session';
   /**
-   * A dashboard form that performs a `/v1` operation: the signed-in key must hold that
-   * operation's scope, the form is read into its body schema, and its use case runs.
+   * Behind a dashboard session (and there required): what the person's team role must allow
+   * (shared/domain/team-roles.ts), else the 403 page. A form that performs a `/v1` operation
+   * needs that operation's scope.
+   */
+  permission?: Permission | typeof ANY_MEMBER;
+  /**
+   * A dashboard form that performs a `/v1` operation: the form is read into its path and body
+   * schemas, and its use case runs.
    */
   acts?: ApiOperation;
 }
@@ -141,24 +160,32 @@ export const defineList = <P extends z.ZodMiniObject, Q extends z.ZodMiniObject>
 export const defineRetrieve = <P extends z.ZodMiniObject>(retrieve: Omit<Declared<P, typeof NoQuery, NoBody>, 'method' | 'table' | 'query'>) =>
   defineOperation<P, typeof NoQuery, NoBody>({ method: 'GET', table: 'read', query: NoQuery, ...retrieve });
 
-export const definePage = (page: Omit<PageRoute, 'kind'>): PageRoute => ({ kind: 'page', ...page });
+/** A page or asset route; one behind a dashboard session names the permission it needs. */
+export function definePage(page: Omit<PageRoute, 'kind'>): PageRoute {
+  if (page.auth === 'dashboard session' && !page.permission) throw new Error(`${page.method} ${page.path} is behind a dashboard session and names no permission`);
+  return { kind: 'page', ...page };
+}
 
 export const defineReceiver = (receiver: Omit<ReceiverRoute, 'kind' | 'method' | 'auth'>): ReceiverRoute => ({ kind: 'receiver', method: 'POST', auth: 'sender signature', ...receiver });
 
-/** A dashboard form performing `acts`; `scope` is the one that operation requires. */
+/**
+ * A dashboard form (POST, behind the session): the permission it needs, and the schemas its path
+ * and fields are read with (a `/v1` operation's, for a form that performs one).
+ */
 export type FormRoute<P extends z.ZodMiniObject = z.ZodMiniObject, B extends z.ZodMiniType = z.ZodMiniType> = PageRoute & {
-  acts: ApiOperation<P, z.ZodMiniObject, B>;
-  scope: Scope;
+  permission: Permission | typeof ANY_MEMBER;
+  params: P;
+  body?: B;
 };
 
 /**
- * A dashboard form (POST, behind the session) performing a `/v1` operation: its table, bucket
- * and acquirer access and its scope are that operation's, which must name one.
+ * A dashboard form performing a `/v1` operation: its table, bucket and acquirer access, its
+ * schemas and its permission (the operation's scope, which it must name) are that operation's.
  */
 export function defineForm<P extends z.ZodMiniObject, Q extends z.ZodMiniObject, B extends z.ZodMiniType>(
   form: { path: string; handler: string },
   acts: ApiOperation<P, Q, B>,
-): FormRoute<P, B> {
+): FormRoute<P, B> & { acts: ApiOperation<P, z.ZodMiniObject, B>; permission: Scope } {
   const { auth } = acts;
   if (auth === 'public' || auth.scope === ANY_KEY) throw new Error(`${form.path} acts as ${acts.path}, which needs no scope`);
   return {
@@ -172,9 +199,16 @@ export function defineForm<P extends z.ZodMiniObject, Q extends z.ZodMiniObject,
     auth: 'dashboard session',
     ...form,
     acts: acts as ApiOperation<P, z.ZodMiniObject, B>,
-    scope: auth.scope,
+    permission: auth.scope,
+    params: acts.params,
+    ...(acts.body ? { body: acts.body } : {}),
   };
 }
+
+/** A dashboard form of the dashboard's own (the team, the mode, the person's security): its permission, table access and schemas. */
+export const defineDashboardForm = <P extends z.ZodMiniObject, B extends z.ZodMiniType>(
+  form: { path: string; handler: string; table: TableAccess; permission: Permission | typeof ANY_MEMBER; params: P; body?: B; memoryMb?: number },
+): FormRoute<P, B> => ({ kind: 'page', method: 'POST', auth: 'dashboard session', ...form });
 
 export const pathParamNames = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
 

@@ -1,9 +1,15 @@
 import { acceptChargeback, createDisputeDocument, disputeChargeback } from './chargebacks';
 import { resendEvent } from './events';
-import { defineForm, definePage } from './operation';
+import * as z from '../zod';
+import { ANY_MEMBER, type Permission } from '../domain/team-roles';
+import { LIMITS } from '../limits';
+import { defineDashboardForm, defineForm, definePage, NoParams, PASSWORD_HASHING_MEMORY_MB, type PageRoute } from './operation';
 import { createPaymentLink, updatePaymentLink } from './payment-links';
 import { cancelRefund, createRefund } from './refunds';
 import { createWebhookEndpoint, deleteWebhookEndpoint, rollWebhookEndpointSecret, updateWebhookEndpoint } from './webhook-endpoints';
+
+/** A password field takes this many characters at most (more than a password may have, to say so rather than cut it). */
+const PASSWORD_FIELD_LENGTH = LIMITS.password.maxLength * 4;
 
 /** The customer's checkout: public, keyed by the link id and the client_key cookie. */
 export const checkoutPages = /* @__PURE__ */ (() => [
@@ -13,8 +19,49 @@ export const checkoutPages = /* @__PURE__ */ (() => [
   definePage({ method: 'GET', path: '/checkout/{id}/thank-you', handler: 'checkout-thank-you', table: 'read', auth: 'public' }),
 ])();
 
-/** A dashboard page: a session cookie whose API key is re-checked on every request; reads only. */
-const dashboardPage = (path: string, handler: string) => definePage({ method: 'GET', path, handler, table: 'read', auth: 'dashboard session' });
+/**
+ * A dashboard page: behind a session whose person is read on every request, for the roles whose
+ * permission it names (shared/domain/team-roles.ts); it reads, and records the session's last
+ * request (lib/route-area.ts grants that one write).
+ */
+const memberPage = (path: string, handler: string, permission: Permission | typeof ANY_MEMBER, extra: Partial<PageRoute> = {}) =>
+  definePage({ method: 'GET', path, handler, table: 'read', auth: 'dashboard session', permission, ...extra });
+
+/** Signing in and out: the forms a person posts before and after a session. */
+export const dashboardSignIn = /* @__PURE__ */ definePage({
+  method: 'POST',
+  path: '/dashboard/session',
+  handler: 'dashboard-sign-in',
+  table: 'write',
+  auth: 'public',
+  memoryMb: PASSWORD_HASHING_MEMORY_MB,
+});
+export const dashboardPasskeySignIn = /* @__PURE__ */ definePage({ method: 'GET', path: '/dashboard/sign-in/passkey', handler: 'dashboard-passkey-sign-in', table: 'none', auth: 'public' });
+export const dashboardSignOut = /* @__PURE__ */ definePage({ method: 'POST', path: '/dashboard/sign-out', handler: 'dashboard-sign-out', table: 'write', auth: 'dashboard session', permission: ANY_MEMBER });
+
+/** The dashboard's pages, each with the permission its role must hold (the matrix test reads them all). */
+export const dashboardHome = /* @__PURE__ */ memberPage('/dashboard', 'dashboard', ANY_MEMBER);
+export const dashboardSearch = /* @__PURE__ */ memberPage('/dashboard/search', 'dashboard-search', ANY_MEMBER);
+export const dashboardPaymentLinks = /* @__PURE__ */ memberPage('/dashboard/payment-links', 'dashboard-payment-links', 'payment_link:read');
+export const dashboardNewPaymentLink = /* @__PURE__ */ memberPage('/dashboard/payment-links/new', 'dashboard-new-payment-link', 'payment_link:create');
+export const dashboardPaymentLink = /* @__PURE__ */ memberPage('/dashboard/payment-links/{id}', 'dashboard-payment-link', 'payment_link:read');
+export const dashboardPayments = /* @__PURE__ */ memberPage('/dashboard/payments', 'dashboard-payments', 'payment:read');
+export const dashboardPayment = /* @__PURE__ */ memberPage('/dashboard/payments/{id}', 'dashboard-payment', 'payment:read');
+export const dashboardRefunds = /* @__PURE__ */ memberPage('/dashboard/refunds', 'dashboard-refunds', 'refund:read');
+export const dashboardRefund = /* @__PURE__ */ memberPage('/dashboard/refunds/{id}', 'dashboard-refund', 'refund:read');
+export const dashboardChargebacks = /* @__PURE__ */ memberPage('/dashboard/chargebacks', 'dashboard-chargebacks', 'chargeback:read');
+/** It names the documents' upload origin in its Content-Security-Policy, for its script. */
+export const dashboardChargeback = /* @__PURE__ */ memberPage('/dashboard/chargebacks/{id}', 'dashboard-chargeback', 'chargeback:read', { documents: 'origin' });
+export const dashboardEvents = /* @__PURE__ */ memberPage('/dashboard/events', 'dashboard-events', 'event:read');
+export const dashboardEvent = /* @__PURE__ */ memberPage('/dashboard/events/{id}', 'dashboard-event', 'event:read');
+export const dashboardWebhooks = /* @__PURE__ */ memberPage('/dashboard/webhooks', 'dashboard-webhooks', 'webhook:read');
+export const dashboardNewWebhook = /* @__PURE__ */ memberPage('/dashboard/webhooks/new', 'dashboard-new-webhook', 'webhook:write');
+export const dashboardWebhook = /* @__PURE__ */ memberPage('/dashboard/webhooks/{id}', 'dashboard-webhook', 'webhook:read');
+export const dashboardBalanceTransactions = /* @__PURE__ */ memberPage('/dashboard/balance-transactions', 'dashboard-balance-transactions', 'balance:read');
+export const dashboardSettlements = /* @__PURE__ */ memberPage('/dashboard/settlements', 'dashboard-settlements', 'settlement:read');
+export const dashboardSettlement = /* @__PURE__ */ memberPage('/dashboard/settlements/{id}', 'dashboard-settlement', 'settlement:read');
+export const dashboardSettlementCsv = /* @__PURE__ */ memberPage('/dashboard/settlements/{id}/records.csv', 'dashboard-settlement-csv', 'settlement:export');
+export const dashboardSecurity = /* @__PURE__ */ memberPage('/dashboard/security', 'dashboard-security', ANY_MEMBER);
 
 /** The dashboard's forms, each performing a `/v1` operation with that operation's scope, schemas and use case. */
 export const dashboardCreatePaymentLink = /* @__PURE__ */ defineForm({ path: '/dashboard/payment-links', handler: 'dashboard-create-payment-link' }, createPaymentLink);
@@ -37,44 +84,76 @@ export const dashboardRollWebhookSecret = /* @__PURE__ */ defineForm(
 );
 export const dashboardDeleteWebhook = /* @__PURE__ */ defineForm({ path: '/dashboard/webhooks/{id}/delete', handler: 'dashboard-delete-webhook' }, deleteWebhookEndpoint);
 
+/** The dashboard's own forms: the mode its pages show, and the person's password and sessions. */
+export const dashboardSwitchMode = /* @__PURE__ */ (() =>
+  defineDashboardForm({
+    path: '/dashboard/mode',
+    handler: 'dashboard-switch-mode',
+    table: 'write',
+    permission: ANY_MEMBER,
+    params: NoParams,
+    body: z.object({ mode: z.enum(['test', 'live']), return_to: z.optional(z.string().check(z.maxLength(512))) }),
+  }))();
+export const dashboardChangePassword = /* @__PURE__ */ (() =>
+  defineDashboardForm({
+    path: '/dashboard/security/password',
+    handler: 'dashboard-change-password',
+    table: 'write',
+    permission: ANY_MEMBER,
+    params: NoParams,
+    body: z.object({ current_password: z.string().check(z.maxLength(PASSWORD_FIELD_LENGTH)), new_password: z.string().check(z.maxLength(PASSWORD_FIELD_LENGTH)) }),
+    memoryMb: PASSWORD_HASHING_MEMORY_MB,
+  }))();
+export const dashboardSignOutEverywhere = /* @__PURE__ */ defineDashboardForm({
+  path: '/dashboard/security/sign-out-everywhere',
+  handler: 'dashboard-sign-out-everywhere',
+  table: 'write',
+  permission: ANY_MEMBER,
+  params: NoParams,
+});
+
 /**
  * The merchant dashboard. A literal segment comes before a parameter at the same place
  * (`/payment-links/new` before `/payment-links/{id}`): the local server takes the first match.
  */
 export const dashboardPages = /* @__PURE__ */ (() => [
-  dashboardPage('/dashboard', 'dashboard'),
-  definePage({ method: 'POST', path: '/dashboard/session', handler: 'dashboard-sign-in', table: 'write', auth: 'public' }),
-  definePage({ method: 'POST', path: '/dashboard/sign-out', handler: 'dashboard-sign-out', table: 'write', auth: 'dashboard session' }),
-  dashboardPage('/dashboard/search', 'dashboard-search'),
-  dashboardPage('/dashboard/payment-links', 'dashboard-payment-links'),
-  dashboardPage('/dashboard/payment-links/new', 'dashboard-new-payment-link'),
-  dashboardPage('/dashboard/payment-links/{id}', 'dashboard-payment-link'),
+  dashboardHome,
+  dashboardSignIn,
+  dashboardPasskeySignIn,
+  dashboardSignOut,
+  dashboardSwitchMode,
+  dashboardSearch,
+  dashboardPaymentLinks,
+  dashboardNewPaymentLink,
+  dashboardPaymentLink,
   dashboardCreatePaymentLink,
   dashboardUpdatePaymentLink,
-  dashboardPage('/dashboard/payments', 'dashboard-payments'),
-  dashboardPage('/dashboard/payments/{id}', 'dashboard-payment'),
+  dashboardPayments,
+  dashboardPayment,
   dashboardCreateRefund,
-  dashboardPage('/dashboard/refunds', 'dashboard-refunds'),
-  dashboardPage('/dashboard/refunds/{id}', 'dashboard-refund'),
+  dashboardRefunds,
+  dashboardRefund,
   dashboardCancelRefund,
-  dashboardPage('/dashboard/chargebacks', 'dashboard-chargebacks'),
-  // It names the documents' upload origin in its Content-Security-Policy, for its script.
-  definePage({ method: 'GET', path: '/dashboard/chargebacks/{id}', handler: 'dashboard-chargeback', table: 'read', auth: 'dashboard session', documents: 'origin' }),
+  dashboardChargebacks,
+  dashboardChargeback,
   dashboardAcceptChargeback,
   dashboardDisputeChargeback,
   dashboardCreateDisputeDocument,
-  dashboardPage('/dashboard/events', 'dashboard-events'),
-  dashboardPage('/dashboard/events/{id}', 'dashboard-event'),
+  dashboardEvents,
+  dashboardEvent,
   dashboardResendEvent,
-  dashboardPage('/dashboard/webhooks', 'dashboard-webhooks'),
-  dashboardPage('/dashboard/webhooks/new', 'dashboard-new-webhook'),
-  dashboardPage('/dashboard/webhooks/{id}', 'dashboard-webhook'),
+  dashboardWebhooks,
+  dashboardNewWebhook,
+  dashboardWebhook,
   dashboardCreateWebhook,
   dashboardUpdateWebhook,
   dashboardRollWebhookSecret,
   dashboardDeleteWebhook,
-  dashboardPage('/dashboard/balance-transactions', 'dashboard-balance-transactions'),
-  dashboardPage('/dashboard/settlements', 'dashboard-settlements'),
-  dashboardPage('/dashboard/settlements/{id}', 'dashboard-settlement'),
-  dashboardPage('/dashboard/settlements/{id}/records.csv', 'dashboard-settlement-csv'),
+  dashboardBalanceTransactions,
+  dashboardSettlements,
+  dashboardSettlement,
+  dashboardSettlementCsv,
+  dashboardSecurity,
+  dashboardChangePassword,
+  dashboardSignOutEverywhere,
 ])();

@@ -64,7 +64,7 @@ export class Authenticator {
       throw new PermissionDeniedError(`The API key lacks the scope ${scope}`);
     }
     return {
-      keyId: key.keyId,
+      actor: { type: 'api_key', id: key.keyId },
       orgId: key.orgId,
       mode: key.mode,
       scopes: key.scopes,

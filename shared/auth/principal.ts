@@ -19,9 +19,19 @@ export const SCOPES = [
 
 export type Scope = (typeof SCOPES)[number];
 
-/** Who is calling: resolved from the API key, never from the request body. */
+/**
+ * Who acts, as an audit record names them (product-decisions §17): a person signed in to the
+ * dashboard, or an API key. Idempotency records are kept per actor.
+ */
+export type Actor = { type: 'user'; id: string; email: string } | { type: 'api_key'; id: string };
+
+/**
+ * Who is calling: resolved from the API key or the dashboard session, never from the request
+ * body. A person acts with the scopes of their team role (shared/domain/team-roles.ts), in the
+ * mode of the page they use, for their whole organization.
+ */
 export interface Principal {
-  keyId: string;
+  actor: Actor;
   orgId: string;
   mode: Mode;
   scopes: readonly Scope[];

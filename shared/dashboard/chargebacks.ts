@@ -76,7 +76,7 @@ export const EVIDENCE_SCRIPT = `(() => {
     const declared = await fetch(picker.dataset.url, {
       method: 'POST',
       headers: { accept: 'application/json' },
-      body: new URLSearchParams({ csrf_token: form.elements.namedItem('csrf_token').value, filename: file.name, content_type: file.type, size: String(file.size) }),
+      body: new URLSearchParams({ csrf_token: form.elements.namedItem('csrf_token').value, page_mode: form.elements.namedItem('page_mode').value, filename: file.name, content_type: file.type, size: String(file.size) }),
     });
     const answer = await declared.json().catch(() => ({ detail: 'The dashboard did not answer (' + declared.status + ')' }));
     if (!declared.ok) throw new Error(file.name + ': ' + answer.detail);
@@ -125,7 +125,7 @@ export const EVIDENCE_SCRIPT = `(() => {
 
 /** The answers of an open chargeback, before its deadline: accept it, or dispute it with evidence and documents. */
 function answerForms(frame: Frame, chargeback: Chargeback, forms: ChargebackForms): string {
-  const { urls, formToken } = frame;
+  const { urls } = frame;
   const page = chargebackPagePath(urls, chargeback.id);
   const accept = formOf('accept-chargeback', forms.accept);
   const acceptSection = titledSection(
@@ -133,7 +133,7 @@ function answerForms(frame: Frame, chargeback: Chargeback, forms: ChargebackForm
     'Accept',
     `<p class="note">The amount goes back to the cardholder for good; nothing more is asked.</p>
 ${accept.alert()}
-${postForm({ action: `${page}/accept`, formToken, kind: 'act', fields: accept.confirm(`Accept this chargeback: ${formatForCustomer(chargeback.amountMinor, chargeback.currency)} stays with the cardholder`), button: 'Accept chargeback' })}`,
+${postForm({ action: `${page}/accept`, frame, kind: 'act', fields: accept.confirm(`Accept this chargeback: ${formatForCustomer(chargeback.amountMinor, chargeback.currency)} stays with the cardholder`), button: 'Accept chargeback' })}`,
   );
   const dispute = formOf('dispute-chargeback', forms.dispute);
   const documentIds = lines(dispute.value(DOCUMENTS_FIELD));
@@ -159,7 +159,7 @@ ${dispute.fieldError(DOCUMENTS_FIELD)}
     'Dispute',
     `<p class="note">Send the evidence that the payment was right: at least one text or document. Each text may be up to ${LIMITS.evidence.textLength.toLocaleString('en')} characters.</p>
 ${dispute.alert()}
-${postForm({ action: `${page}/dispute`, formToken, fields: `${texts}\n${documents}\n${dispute.confirm('Dispute this chargeback with this evidence: it is sent as it is and cannot be changed')}`, button: 'Dispute chargeback', primary: true })}`,
+${postForm({ action: `${page}/dispute`, frame, fields: `${texts}\n${documents}\n${dispute.confirm('Dispute this chargeback with this evidence: it is sent as it is and cannot be changed')}`, button: 'Dispute chargeback', primary: true })}`,
   );
   return `${acceptSection}\n${disputeSection}`;
 }

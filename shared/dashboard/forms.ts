@@ -25,7 +25,7 @@ const fieldId = (form: string, name: string) => `${form}-${name.replace(/[^A-Za-
 export interface FieldOptions {
   name: string;
   label: string;
-  type?: 'text' | 'number' | 'datetime-local' | 'checkbox' | 'select' | 'textarea' | 'url';
+  type?: 'text' | 'number' | 'datetime-local' | 'checkbox' | 'select' | 'textarea' | 'url' | 'email' | 'password';
   hint?: string;
   attributes?: string;
   /** For `select`: value and text of each option. */
@@ -40,7 +40,8 @@ export function formOf(form: string, state: FormState = { values: {} }) {
   function field(options: FieldOptions): string {
     fieldNames.push(options.name);
     const id = fieldId(form, options.name);
-    const value = state.values[options.name] ?? '';
+    // A password never comes back into a page (nor into the returned form's cookie: SECRET_FIELDS).
+    const value = options.type === 'password' ? '' : (state.values[options.name] ?? '');
     const error = problem?.attribute === options.name ? problem.detail : undefined;
     const described = [options.hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
     const aria = `${described ? ` aria-describedby="${described}"` : ''}${error ? ' aria-invalid="true"' : ''}`;

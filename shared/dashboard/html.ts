@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { Principal } from '../auth/principal';
 import type { PublicUrls } from '../config';
 import type { Section } from '../domain/dashboard';
+import type { TeamUser } from '../domain/team';
+import { ROLE_NAMES, roleMay, type Permission } from '../domain/team-roles';
 import { escapeHtml, htmlDocument } from '../http/page';
 import { formatForCustomer } from '../money';
 import type { PageRequest } from '../pagination';
@@ -26,10 +28,12 @@ const STYLE = `
   nav.main a[aria-current="page"] { font-weight: 600; color: #1d2330; }
   h1 { margin: 1.25rem 0 .25rem; }
   .who span, .chart .total span { white-space: nowrap; }
+  .who span.person { white-space: normal; overflow-wrap: anywhere; }
   h2 { font-size: 1.1rem; margin: 2rem 0 .25rem; }
   .heading { display: flex; flex-wrap: wrap; align-items: baseline; justify-content: space-between; gap: .5rem 1rem; }
   .heading h2 { margin-bottom: 0; }
   .signin button { margin-top: 1rem; width: 100%; }
+  .signin-links { display: flex; flex-wrap: wrap; justify-content: space-between; gap: .5rem 1rem; margin: 1rem 0 0; }
   table { width: 100%; border-collapse: collapse; font-size: .9rem; }
   caption { text-align: left; color: #555e6e; padding: .25rem 0 .5rem; }
   th, td { text-align: left; padding: .45rem .5rem; border-bottom: 1px solid #e3e6ec; vertical-align: top; }
@@ -171,7 +175,7 @@ export function dueText(iso: string, now: Date): string {
     .join(' ')}`;
 }
 
-export const missingScope = (scope: string) => `<p class="note">Not shown: this API key lacks the scope ${code(scope)}.</p>`;
+export const missingScope = (scope: string) => `<p class="note">Not shown: your role does not include ${code(scope)}.</p>`;
 
 /** Every dashboard form carries its token in this field. */
 export const FORM_TOKEN_FIELD = 'csrf_token';
@@ -216,19 +220,25 @@ export function noticeBox(notice: Notice | undefined): string {
 </div>`;
 }
 
-/** The hidden fields of a form that performs an operation: the session's token and a fresh one-time nonce. */
-export const actionFields = (formToken: string) =>
-  `${tokenField(formToken)}<input type="hidden" name="${FORM_NONCE_FIELD}" value="${randomBytes(16).toString('base64url')}">`;
+/** Fields whose values never leave the request that posts them: not into a page, a cookie or a log. */
+export const SECRET_FIELDS: ReadonlySet<string> = new Set(['password', 'current_password', 'new_password']);
+
+/** Every form that acts carries the mode of its page in this field: it acts in that mode, whichever mode the session shows by then. */
+export const MODE_FIELD = 'page_mode';
+
+/** The hidden fields of a form that performs an operation: the session's token, the page's mode and a fresh one-time nonce. */
+export const actionFields = (frame: Pick<Frame, 'formToken' | 'principal'>) =>
+  `${tokenField(frame.formToken)}<input type="hidden" name="${MODE_FIELD}" value="${frame.principal.mode}"><input type="hidden" name="${FORM_NONCE_FIELD}" value="${randomBytes(16).toString('base64url')}">`;
 
 /**
- * A form that performs an operation: it posts to `action` with the session's token and a fresh
- * one-time nonce, then `fields` (rendered before the caller asks its form for the alert, so a
+ * A form that performs an operation: it posts to `action` with the session's token, the page's
+ * mode and a fresh one-time nonce, then `fields` (rendered before the caller asks its form for the alert, so a
  * problem shows beside its field), then its button. The server checks what the browser would
  * (`novalidate`), so every refusal reads as the API's.
  */
-export function postForm(form: { action: string; formToken: string; fields?: string; button: string; kind?: 'stacked' | 'act' | 'inline'; primary?: boolean }): string {
+export function postForm(form: { action: string; frame: Frame; fields?: string; button: string; kind?: 'stacked' | 'act' | 'inline'; primary?: boolean }): string {
   return `<form class="${form.kind ?? 'stacked'}" method="post" action="${escapeHtml(form.action)}" novalidate>
-${actionFields(form.formToken)}
+${actionFields(form.frame)}
 ${form.fields ?? ''}
 <button${form.primary ? ' class="primary"' : ''} type="submit">${escapeHtml(form.button)}</button>
 </form>`;
@@ -344,6 +354,7 @@ export const NAV = [
   { path: '/webhooks', title: 'Webhooks' },
   { path: '/balance-transactions', title: 'Balance' },
   { path: '/settlements', title: 'Settlements' },
+  { path: '/security', title: 'Security' },
 ] as const;
 
 export type NavPath = (typeof NAV)[number]['path'];
@@ -351,16 +362,26 @@ export type NavPath = (typeof NAV)[number]['path'];
 const modeBadge = (principal: Principal) =>
   principal.mode === 'test' ? '<span class="mode">Test mode</span>' : '<span class="mode live">Live mode</span>';
 
-/** What every signed-in page is drawn for: the caller, the public URLs and the session's form token. */
+/** What every signed-in page is drawn for: the caller (in the page's mode), the person signed in, the public URLs and the session's form token. */
 export interface Frame {
   principal: Principal;
+  person: Pick<TeamUser, 'name' | 'email' | 'teamRole'>;
   urls: PublicUrls;
   formToken: string;
 }
 
+/** Whether the person's role allows `permission`: a page shows a control only when it does (the same table refuses the form: 403). */
+export const may = (frame: Pick<Frame, 'person'>, permission: Permission) => roleMay(frame.person.teamRole, permission);
+
+/** The switch to the other mode: it posts the mode wanted and the section to come back to (an object of one mode is not in the other). */
+function modeSwitch(frame: Frame, current: NavPath | undefined): string {
+  const other = frame.principal.mode === 'test' ? 'live' : 'test';
+  return `<form class="mode-switch" method="post" action="${escapeHtml(`${frame.urls.dashboard}/mode`)}">${actionFields(frame)}<input type="hidden" name="mode" value="${other}"><input type="hidden" name="return_to" value="${escapeHtml(new URL(`${frame.urls.dashboard}${current ?? ''}`).pathname)}"><button type="submit">Switch to ${other} mode</button></form>`;
+}
+
 /**
- * A signed-in page: the bar (mode, search by id, sign out), the navigation (`current` marked),
- * the title, who is signed in, then `body`.
+ * A signed-in page: the bar (mode and its switch, search by id, sign out), the navigation
+ * (`current` marked), the title, who is signed in, then `body`.
  */
 export function signedInPage(
   frame: Frame,
@@ -369,7 +390,7 @@ export function signedInPage(
   current?: NavPath,
   search = '',
 ): string {
-  const { principal, urls, formToken } = frame;
+  const { principal, person, urls, formToken } = frame;
   return dashboardDocument(
     title,
     `<header class="top">
@@ -379,13 +400,14 @@ export function signedInPage(
 <input id="search-id" name="id" type="search" value="${escapeHtml(search)}" placeholder="pl_…, pay_…, cb_… or another id" autocomplete="off" spellcheck="false" required>
 <button type="submit">Search</button>
 </form>
+${modeSwitch(frame, current)}
 <form method="post" action="${escapeHtml(`${urls.dashboard}/sign-out`)}">${tokenField(formToken)}<button type="submit">Sign out</button></form>
 </header>
 <nav class="main" aria-label="Dashboard"><ul>${NAV.map(
       (item) => `<li><a href="${escapeHtml(`${urls.dashboard}${item.path}`)}"${item.path === current ? ' aria-current="page"' : ''}>${item.title}</a></li>`,
     ).join('')}</ul></nav>
 <h1>${escapeHtml(title)}</h1>
-<p class="note who"><span>Organization ${code(principal.orgId)}</span><span class="separator"> · </span><span>signed in with key ${code(principal.keyId)}</span></p>
+<p class="note who"><span>Organization ${code(principal.orgId)}</span><span class="separator"> · </span><span class="person">${escapeHtml(person.name)} (${escapeHtml(person.email)}), ${ROLE_NAMES[person.teamRole]}</span></p>
 ${body}`,
   );
 }

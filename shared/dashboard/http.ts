@@ -1,9 +1,10 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type * as z from '../zod';
-import type { FormRoute } from '../api/operation';
-import type { Principal } from '../auth/principal';
+import type { FormRoute, PageRoute } from '../api/operation';
+import type { Mode, Principal } from '../auth/principal';
 import type { PublicUrls } from '../config';
-import { requireScope, SESSION_TTL_SECONDS } from '../domain/dashboard';
+import { memberPrincipal, PENDING_SIGN_IN_SECONDS, SESSION_MAX_SECONDS } from '../domain/team';
+import { requirePermission } from '../domain/team-roles';
 import { NotAuthenticatedError, PermissionDeniedError, BusinessRuleError, ConflictError, InvalidRequestError, NotFoundError, ServiceError } from '../errors';
 import type { IdempotencyStore } from '../db/idempotency-store';
 import { CarriedOutError, runIdempotently } from '../http/idempotency';
@@ -12,12 +13,12 @@ import { cookiesOf } from '../http/cookies';
 import { toErrorResponse } from '../http/error-envelope';
 import { errorPage, formFields, pageHandler } from '../http/page';
 import { parseWith } from '../http/validation';
-import type { DashboardSessions } from '../use-cases/dashboard';
+import type { Member, SignInContext, SignIns } from '../use-cases/sign-in';
 import { signInPage } from './pages';
 import type { FormState } from './forms';
-import { CONFIRM_FIELD, FORM_NONCE_FIELD, FORM_TOKEN_FIELD, isFormNonce, type Frame, type Notice } from './html';
+import { CONFIRM_FIELD, FORM_NONCE_FIELD, FORM_TOKEN_FIELD, MODE_FIELD, SECRET_FIELDS, isFormNonce, type Frame, type Notice } from './html';
 
-/** The cookie holding the session's random id (never the API key). */
+/** The cookie holding the session's random id (the table holds its hash only). */
 export const SESSION_COOKIE = 'dashboard_session';
 /** Before a session exists, the sign-in form's token is derived from this cookie's random value. */
 export const SIGN_IN_COOKIE = 'dashboard_sign_in';
@@ -66,8 +67,9 @@ function cookieAttributes(urls: PublicUrls, path?: string): string {
   return `Path=${path ?? url.pathname}; HttpOnly; SameSite=Strict${url.protocol === 'https:' ? '; Secure' : ''}`;
 }
 
+/** The session cookie lasts as long as the session may (its absolute end); the table ends it sooner when idle. */
 export const sessionCookie = (sessionId: string, urls: PublicUrls) =>
-  `${SESSION_COOKIE}=${sessionId}; ${cookieAttributes(urls)}; Max-Age=${SESSION_TTL_SECONDS}`;
+  `${SESSION_COOKIE}=${sessionId}; ${cookieAttributes(urls)}; Max-Age=${SESSION_MAX_SECONDS}`;
 
 export const clearedSessionCookie = (urls: PublicUrls) => `${SESSION_COOKIE}=; ${cookieAttributes(urls)}; Max-Age=0`;
 
@@ -108,7 +110,7 @@ export function returnCookie(sessionId: string, urls: PublicUrls, returned: Retu
   const values = Object.fromEntries(
     Object.entries(returned.values)
       // A confirmation is given again for the values as they come back: it never comes back ticked.
-      .filter(([name]) => name !== FORM_TOKEN_FIELD && name !== FORM_NONCE_FIELD && name !== CONFIRM_FIELD)
+      .filter(([name]) => name !== FORM_TOKEN_FIELD && name !== FORM_NONCE_FIELD && name !== CONFIRM_FIELD && !SECRET_FIELDS.has(name))
       .map(([name, value]) => [name, value.slice(0, RETURNED_VALUE_MAX_CHARS)]),
   );
   const encode = (form: ReturnedForm) => Buffer.from(JSON.stringify(form)).toString('base64url');
@@ -177,6 +179,26 @@ function returnedFormOf(cookie: string, sessionId: string): ReturnedForm | undef
   }
 }
 
+/**
+ * A sign-in between its password and its second factor: this cookie holds the pending sign-in's
+ * random id (the table its hash) for the few minutes it lasts.
+ */
+export const PENDING_SIGN_IN_COOKIE = 'dashboard_pending';
+
+export const pendingSignInCookie = (pendingId: string, urls: PublicUrls) =>
+  `${PENDING_SIGN_IN_COOKIE}=${pendingId}; ${cookieAttributes(urls)}; Max-Age=${PENDING_SIGN_IN_SECONDS}`;
+
+export const pendingSignInIdOf = (event: ApiEvent): string | undefined => cookiesOf(event)[PENDING_SIGN_IN_COOKIE];
+
+/** Where a pending sign-in goes on: the page that asks for the second factor (or its enrolment). */
+export const secondFactorPage = (urls: PublicUrls) => `${urls.dashboard}/sign-in/second-factor`;
+
+/** Where a sign-in comes from, as its session and the lockouts record it. */
+export const signInContextOf = (event: ApiEvent): SignInContext => ({
+  ip: event.requestContext.http.sourceIp,
+  ...(event.headers?.['user-agent'] ? { userAgent: event.headers['user-agent'] } : {}),
+});
+
 /** A fresh sign-in form's cookie and the token its form carries. */
 function newSignIn(urls: PublicUrls): { cookie: string; token: string } {
   const secret = randomBytes(32).toString('base64url');
@@ -186,8 +208,11 @@ function newSignIn(urls: PublicUrls): { cookie: string; token: string } {
 /** The sign-in form's own cookie, whose token the posted form must carry. */
 export const signInSecretOf = (event: ApiEvent): string | undefined => cookiesOf(event)[SIGN_IN_COOKIE];
 
-/** The API key was refused (401, 403, 422): the person can fix it by signing in with another key. */
-export const isKeyProblem = (error: unknown) =>
+/**
+ * The session ended, or its person may no longer use the dashboard (401, 403, 422: the key rules
+ * read for the person): the sign-in form says why.
+ */
+export const isSessionProblem = (error: unknown) =>
   error instanceof NotAuthenticatedError || error instanceof PermissionDeniedError || error instanceof BusinessRuleError;
 
 /**
@@ -210,13 +235,19 @@ export function requireSameOrigin(event: ApiEvent, urls: PublicUrls): void {
   }
 }
 
-/** The sign-in form (with a fresh token) answered with the key problem's status and detail (and the session cookie cleared). */
-export function signInAnswer(urls: PublicUrls, options: { status: number; error?: string; returnTo?: string; clearCookie?: boolean }): ApiResponse {
+/**
+ * The sign-in form (with a fresh token) answered with a status and why (and the session cookie
+ * cleared); `email` is put back in its field, `headers` added (a 429's Retry-After).
+ */
+export function signInAnswer(
+  urls: PublicUrls,
+  options: { status: number; error?: string; returnTo?: string; clearCookie?: boolean; email?: string; headers?: Record<string, string> },
+): ApiResponse {
   const signIn = newSignIn(urls);
   return {
     status: options.status,
-    headers: DASHBOARD_HEADERS,
-    html: signInPage(urls, { error: options.error, returnTo: options.returnTo, formToken: signIn.token }),
+    headers: { ...DASHBOARD_HEADERS, ...options.headers },
+    html: signInPage(urls, { error: options.error, returnTo: options.returnTo, formToken: signIn.token, email: options.email }),
     cookies: [...(options.clearCookie ? [clearedSessionCookie(urls)] : []), signIn.cookie],
   };
 }
@@ -224,6 +255,8 @@ export function signInAnswer(urls: PublicUrls, options: { status: number; error?
 /** What a dashboard page's code gets: the caller, the request, and the token its forms carry. */
 export interface DashboardRequest extends Frame {
   event: ApiEvent;
+  /** The signed-in session and its person. */
+  member: Member;
   /**
    * The state of `form` on this page: the refused submission coming back to it (which makes the
    * page answer with the refusal's status), else none (the form's defaults).
@@ -234,18 +267,22 @@ export interface DashboardRequest extends Frame {
 }
 
 /**
- * A page that needs a signed-in session. The session and its key are checked on every request:
+ * A page behind a signed-in session (`route`: its declaration, with the permission it needs).
+ * The session and its person are read on every request:
  * 1. no session cookie: the sign-in form (`signedOutStatus`, 401 unless the page is the home);
- * 2. a session that ended, or whose key the Authenticator now refuses: the sign-in form with
- *    the reason and that status (401, 403 or 422), and the cookie cleared;
- * 3. otherwise the page, with headers that keep it out of caches and frames. A refused form
- *    coming back (`returnCookie`) is shown once, by the page that holds it (`formState`), with
- *    the status it was refused with (400 or 422, as the API answers); its cookie is cleared, so
- *    a reload shows the page anew.
+ * 2. a session that ended (idle, absolute, signed out everywhere) or whose person may no longer
+ *    use the dashboard: the sign-in form with the reason and that status (401, 403 or 422), and
+ *    the cookie cleared;
+ * 3. a role without the route's permission: the 403 page;
+ * 4. otherwise the page, in the session's mode, with headers that keep it out of caches and
+ *    frames. A refused form coming back (`returnCookie`) is shown once, by the page that holds
+ *    it (`formState`), with the status it was refused with (400 or 422, as the API answers);
+ *    its cookie is cleared, so a reload shows the page anew.
  * Other failures (503, 500) are the house error pages of `pageHandler`.
  */
 export function dashboardPage(
-  sessions: DashboardSessions,
+  route: PageRoute,
+  sessions: SignIns,
   run: (request: DashboardRequest) => Promise<ApiResponse>,
   options: { signedOutStatus?: number } = {},
 ) {
@@ -253,14 +290,16 @@ export function dashboardPage(
     const sessionId = sessionIdOf(event);
     const returnTo = event.rawPath;
     if (!sessionId) return signInAnswer(urls, { status: options.signedOutStatus ?? 401, returnTo });
-    let principal: Principal;
+    let member: Member;
     try {
-      principal = await sessions.resume(sessionId);
+      member = await sessions.resume(sessionId);
     } catch (error) {
-      if (!isKeyProblem(error)) throw error;
+      if (!isSessionProblem(error)) throw error;
       const { status, envelope } = toErrorResponse(error, urls.docs);
       return signInAnswer(urls, { status, error: envelope.detail, returnTo, clearCookie: true });
     }
+    requirePermission(member.user.teamRole, route.permission!);
+    const principal = memberPrincipal(member.user, member.session.mode);
     const returnedCookie = cookiesOf(event)[RETURNED_FORM_COOKIE];
     const returned = returnedCookie ? returnedFormOf(returnedCookie, sessionId) : undefined;
     let shown: ReturnedForm | undefined;
@@ -277,7 +316,7 @@ export function dashboardPage(
       noticed = sealed.page;
       return sealed.notice;
     };
-    const response = await run({ principal, urls, event, formToken: formToken(sessionId), formState, notice });
+    const response = await run({ principal, person: member.user, member, urls, event, formToken: formToken(sessionId), formState, notice });
     const cleared = [...(returned ? [clearedReturnCookie(urls, returned)] : []), ...(noticed ? [clearedNoticeCookie(urls, noticed)] : [])];
     return {
       ...response,
@@ -288,10 +327,14 @@ export function dashboardPage(
   });
 }
 
-/** What a form's use case gets: the caller, the path and the body, parsed by the operation's schemas. */
+/** What a form's use case gets: the caller (in the mode of the page that posted it), the path and the body, parsed by the form's schemas. */
 export interface FormRequest<P, B> {
   principal: Principal;
+  /** The signed-in session and its person. */
+  member: Member;
   urls: PublicUrls;
+  /** The request (its address and user agent: where the person acts from). */
+  event: ApiEvent;
   path: P;
   body: B;
 }
@@ -317,46 +360,53 @@ export interface FormOutcome {
 
 /** What every form's function needs besides its operation: the sessions, and the idempotency records its nonce keys. */
 export interface FormPorts {
-  sessions: DashboardSessions;
+  sessions: SignIns;
   idempotency: IdempotencyStore;
+}
+
+/** The mode of the page a form was on (its MODE_FIELD): forms act in it, whichever mode the session shows now. */
+function postedMode(fields: Record<string, string>): Mode {
+  const mode = fields[MODE_FIELD];
+  if (mode !== 'test' && mode !== 'live') throw new InvalidRequestError('This form came without the mode of its page: reload the page and submit it again');
+  return mode;
 }
 
 /**
  * Who posts (dashboardForm's steps 2 and 3): the session's form token (else 403, before anything
- * is read or written), its key, and the route's scope (403); undefined without a session, or
- * when its key is refused now.
+ * is read or written), its person, and the route's permission (403); undefined without a
+ * session, or when it ended or its person may no longer use the dashboard.
  */
 async function posterOf(
-  sessions: DashboardSessions,
+  sessions: SignIns,
   event: ApiEvent,
   fields: Record<string, string>,
   route: FormRoute,
-): Promise<{ sessionId: string; principal: Principal } | undefined> {
+): Promise<{ sessionId: string; member: Member; principal: Principal } | undefined> {
   const sessionId = sessionIdOf(event);
   if (!sessionId) return undefined;
   requireFormToken(fields, sessionId);
-  let principal: Principal;
+  let member: Member;
   try {
-    principal = await sessions.resume(sessionId);
+    member = await sessions.resume(sessionId);
   } catch (error) {
-    if (!isKeyProblem(error)) throw error;
+    if (!isSessionProblem(error)) throw error;
     return undefined;
   }
-  requireScope(principal, route.scope);
-  return { sessionId, principal };
+  requirePermission(member.user.teamRole, route.permission);
+  return { sessionId, member, principal: memberPrincipal(member.user, postedMode(fields)) };
 }
 
 const SESSION_ENDED = 'Your dashboard session has ended: reload the page to sign in again';
 
 /**
  * A request a page's script makes (an evidence document's upload), answered in JSON for the
- * script: posted like a form (same origin, the session's form token, its key, the operation's
- * scope), the path and the fields read by the operation's schemas, its use case run (`run`); a
- * refusal is the API's error envelope with its status (no session or a refused key: 401).
- * Nothing it does is for good, so it carries no one-time nonce.
+ * script: posted like a form (same origin, the session's form token, its person, the route's
+ * permission, the page's mode), the path and the fields read by the operation's schemas, its use
+ * case run (`run`); a refusal is the API's error envelope with its status (no session, or one
+ * that ended: 401). Nothing it does is for good, so it carries no one-time nonce.
  */
 export function dashboardScriptRequest<P extends z.ZodMiniObject, B extends z.ZodMiniType>(
-  sessions: DashboardSessions,
+  sessions: SignIns,
   route: FormRoute<P, B>,
   request: {
     body: (fields: Record<string, string>) => unknown;
@@ -369,9 +419,9 @@ export function dashboardScriptRequest<P extends z.ZodMiniObject, B extends z.Zo
       const fields = formFields(event);
       const poster = await posterOf(sessions, event, fields, route);
       if (!poster) throw new NotAuthenticatedError(SESSION_ENDED);
-      const path = parseWith(route.acts.params, event.pathParameters ?? {}, 'path');
-      const body = (route.acts.body ? parseWith(route.acts.body, request.body(fields), 'body') : undefined) as z.infer<B>;
-      return { ...(await request.run({ principal: poster.principal, urls, path, body })), headers: DASHBOARD_HEADERS };
+      const path = parseWith(route.params, event.pathParameters ?? {}, 'path');
+      const body = (route.body ? parseWith(route.body, request.body(fields), 'body') : undefined) as z.infer<B>;
+      return { ...(await request.run({ principal: poster.principal, member: poster.member, urls, event, path, body })), headers: DASHBOARD_HEADERS };
     } catch (error) {
       // Anything else is the house's 500 page, logged.
       if (!(error instanceof ServiceError)) throw error;
@@ -401,20 +451,21 @@ const asResponse = (result: ApiResult): ApiResponse => ({
 });
 
 /**
- * A dashboard form that performs a `/v1` operation with the same checks as the API, at most once
- * per one-time nonce, and answers with a redirect only (post/redirect/get: a reload never posts
- * again, and a form's function renders no page):
+ * A dashboard form (a `/v1` operation's, or one of the dashboard's own) with the same checks as
+ * the API, at most once per one-time nonce, and answers with a redirect only (post/redirect/get:
+ * a reload never posts again, and a form's function renders no page):
  * 1. posted from the dashboard's origin (else 403); without a session cookie, 303 to the form's
  *    page, which asks to sign in;
  * 2. the session's form token (else 403), before anything is read or written;
- * 3. the session and its key (a refused one: 303 to the form's page, which says why and asks to
- *    sign in again), then the operation's scope (403);
+ * 3. the session and its person (one that ended: 303 to the form's page, which says why and asks
+ *    to sign in again), then the route's permission in the person's role (403) and the mode of
+ *    the page it was on (400 without);
  * 4. a form that acts for good must come with its confirmation ticked (`confirm`), else it
  *    comes back (422, as in 7) having claimed and run nothing;
- * 5. the form's one-time nonce is its idempotency key for the session's API key
+ * 5. the form's one-time nonce is its idempotency key for the person
  *    (shared/http/idempotency.ts): a repeat of the same submission (a double click, a resubmit)
  *    gets the first one's answer, waiting for it while the first still runs, and runs nothing;
- * 6. the path and the form, read as the operation's body, pass its schemas, and its use case
+ * 6. the path and the form, read as the form's body, pass its schemas, and its use case
  *    (`submit`) runs: 303 to the page it names, with its notice for that page if any
  *    (`noticeCookie`: a new secret is shown there once);
  * 7. a 400 or 422 (schema or business rule), or a nonce that stops the form (missing, used with
@@ -450,8 +501,8 @@ export function dashboardForm<P extends z.ZodMiniObject, B extends z.ZodMiniType
     const home = form.home(Object.fromEntries(posted.map(([name, value]) => [name, encodeURIComponent(value)])), fields, urls);
     const poster = await posterOf(ports.sessions, event, fields, route);
     if (!poster) return seeOther(home.page);
-    const { sessionId, principal } = poster;
-    const path = parseWith(route.acts.params, event.pathParameters ?? {}, 'path');
+    const { sessionId, member, principal } = poster;
+    const path = parseWith(route.params, event.pathParameters ?? {}, 'path');
     const returned = (error: ServiceError) => {
       const { status, envelope } = toErrorResponse(error, urls.docs);
       const problem = { status, detail: envelope.detail, ...(envelope.attribute ? { attribute: envelope.attribute } : {}) };
@@ -463,8 +514,8 @@ export function dashboardForm<P extends z.ZodMiniObject, B extends z.ZodMiniType
     if (!isFormNonce(nonce)) return returned(new InvalidRequestError(NONCE_PROBLEMS.missing));
     const execute = async () => {
       // An operation without a body (a cancel) takes none from the form either.
-      const body = (route.acts.body ? parseWith(route.acts.body, form.body(fields), 'body') : undefined) as z.infer<B>;
-      const outcome = await form.submit({ principal, urls, path, body });
+      const body = (route.body ? parseWith(route.body, form.body(fields), 'body') : undefined) as z.infer<B>;
+      const outcome = await form.submit({ principal, member, urls, event, path, body });
       const { location, notice } = typeof outcome === 'string' ? { location: outcome, notice: undefined } : outcome;
       return toResult(seeOther(location, notice ? [noticeCookie(sessionId, urls, new URL(location).pathname, notice)] : undefined));
     };
@@ -475,7 +526,8 @@ export function dashboardForm<P extends z.ZodMiniObject, B extends z.ZodMiniType
       return errorPage(error, urls);
     };
     try {
-      const answer = await runIdempotently(ports.idempotency, principal.keyId, nonce, event, urls.docs, execute, {
+      // Once per person and nonce: the person's forms share nothing with another's, nor with an API key's Idempotency-Keys.
+      const answer = await runIdempotently(ports.idempotency, principal.actor.id, nonce, event, urls.docs, execute, {
         refusal,
         awaitFirstUntil: deadline - ANSWER_MARGIN_MS,
       });

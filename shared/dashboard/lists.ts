@@ -1,6 +1,8 @@
 import type { Principal } from '../auth/principal';
 import type { PublicUrls } from '../config';
+import type { PageRoute } from '../api/operation';
 import type { ApiEvent } from '../http/response';
+import type { SignIns } from '../use-cases/sign-in';
 import type { EventDeliveries } from '../domain/dashboard';
 import type { Chargeback } from '../domain/chargebacks';
 import type { VersionedLink } from '../domain/payment-links';
@@ -14,12 +16,11 @@ import {
   paymentLinkList,
   paymentList,
   refundList,
-  type DashboardSessions,
   type ListParams,
   type ListView,
 } from '../use-cases/dashboard';
 import { dashboardPage } from './http';
-import { type NavPath, type TableSpec } from './html';
+import { may, type Frame, type NavPath, type TableSpec } from './html';
 import { listPage } from './pages';
 import { balanceTransactionTable, chargebackTable, eventTable, linkTable, paymentTable, refundTable } from './tables';
 import { escapeHtml } from '../http/page';
@@ -41,7 +42,7 @@ interface ListDefinition<T extends { id: string }, D> {
   spec: (urls: PublicUrls) => TableSpec<T>;
   /** The list's use case, with the ports it needs. */
   read: (deps: D, principal: Principal, query: ListParams) => Promise<ListView<T>>;
-  actions?: (principal: Principal, urls: PublicUrls) => string;
+  actions?: (frame: Frame) => string;
 }
 
 /*
@@ -56,9 +57,9 @@ export const PAYMENT_LINK_LIST: ListDefinition<VersionedLink, Parameters<typeof 
   empty: 'No payment links yet.',
   spec: linkTable,
   read: paymentLinkList,
-  actions: (principal, urls) =>
-    principal.scopes.includes('payment_link:create')
-      ? `<div class="actions-row"><a class="button primary" href="${escapeHtml(`${urls.dashboard}/payment-links/new`)}">Create a payment link</a></div>`
+  actions: (frame) =>
+    may(frame, 'payment_link:create')
+      ? `<div class="actions-row"><a class="button primary" href="${escapeHtml(`${frame.urls.dashboard}/payment-links/new`)}">Create a payment link</a></div>`
       : '',
 };
 
@@ -108,13 +109,13 @@ export const EVENT_LIST: ListDefinition<EventDeliveries, Parameters<typeof event
 };
 
 /**
- * The handler of one list page: its read scope, its list, one page at a time (403, 422 as the
+ * The handler of one list page (`route`: its declaration): its list, one page at a time (403, 422 as the
  * API answers). `ports`: what its use case reads.
  */
-export function listHandler<T extends { id: string }, D>(sessions: DashboardSessions, list: ListDefinition<T, D>, ports: D) {
-  return dashboardPage(sessions, async (request) => {
+export function listHandler<T extends { id: string }, D>(route: PageRoute, sessions: SignIns, list: ListDefinition<T, D>, ports: D) {
+  return dashboardPage(route, sessions, async (request) => {
     const { principal, urls, event } = request;
     const view = await list.read(ports, principal, listQueryOf(event));
-    return { status: 200, html: listPage(request, { ...list, spec: list.spec(urls), view, actions: list.actions?.(principal, urls) }) };
+    return { status: 200, html: listPage(request, { ...list, spec: list.spec(urls), view, actions: list.actions?.(request) }) };
   });
 }

@@ -48,20 +48,37 @@ import {
 // ---------------------------------------------------------------------------------------------
 // Signed out
 
-/** The sign-in form: one password field for the API key, and the form token of its own cookie. */
-export function signInPage(urls: PublicUrls, options: { error?: string; returnTo?: string; formToken: string }): string {
+/**
+ * The sign-in form (product-decisions §16): email and password (the email kept after a refusal,
+ * the password never), the form token of its own cookie, and the ways in without a password.
+ */
+export function signInPage(urls: PublicUrls, options: { error?: string; returnTo?: string; formToken: string; email?: string }): string {
+  const invalid = options.error ? ' aria-describedby="signin-error" aria-invalid="true"' : '';
   return dashboardDocument(
     'Sign in to the dashboard',
     `<h1>Sign in to the dashboard</h1>
-<p class="note">Sign in with an API key of your organization. The dashboard shows the data of the key's mode (test or live) and the sections its read scopes allow.</p>
 ${options.error ? `<p role="alert" id="signin-error">${escapeHtml(options.error)}</p>` : ''}
 <form class="signin" method="post" action="${escapeHtml(`${urls.dashboard}/session`)}">
-  <label for="token">API key</label>
-  <input id="token" name="token" type="password" autocomplete="off" spellcheck="false" required${options.error ? ' aria-describedby="signin-error" aria-invalid="true"' : ''}>
+  <label for="email">Email</label>
+  <input id="email" name="email" type="email" value="${escapeHtml(options.email ?? '')}" autocomplete="username" spellcheck="false" required${invalid}>
+  <label for="password">Password</label>
+  <input id="password" name="password" type="password" autocomplete="current-password" required${invalid}>
   ${options.returnTo ? `<input type="hidden" name="return_to" value="${escapeHtml(options.returnTo)}">` : ''}
   ${tokenField(options.formToken)}
   <button class="primary" type="submit">Sign in</button>
-</form>`,
+</form>
+<p class="signin-links"><a href="${escapeHtml(`${urls.dashboard}/forgot-password`)}">Forgot password?</a><a href="${escapeHtml(`${urls.dashboard}/sign-in/passkey`)}">Sign in with a passkey</a></p>`,
+    false,
+  );
+}
+
+/** Signing in with a passkey, the sign-in form's other way in: a passkey counts as both factors (§16). */
+export function passkeySignInPage(urls: PublicUrls): string {
+  return dashboardDocument(
+    'Sign in with a passkey',
+    `<h1>Sign in with a passkey</h1>
+<p class="note">A passkey is registered on the Security page of the dashboard, once signed in with your email and password.</p>
+<p class="signin-links"><a href="${escapeHtml(urls.dashboard)}">Sign in with email and password</a></p>`,
     false,
   );
 }
@@ -176,7 +193,7 @@ export const newLinkDefaults = (acceptors: Acceptor[]): FormState => ({ values: 
 
 /** The form creating a link (`POST /v1/payment_links`): amount, description, limit, expiry, acceptor, collected fields. */
 export function newLinkPage(frame: Frame, form: NewLinkForm): string {
-  const { urls, formToken } = frame;
+  const { urls } = frame;
   const fields = formOf('create-link', form.state ?? newLinkDefaults(form.acceptors));
   const inputs = `<div class="row">
 ${fields.field({ name: 'amount.value', label: 'Amount', hint: 'For example 19.99', attributes: 'inputmode="decimal" autocomplete="off" required' })}
@@ -197,7 +214,7 @@ ${fields.field({ name: 'collect_phone', label: 'Phone number', type: 'checkbox' 
     frame,
     'Create a payment link',
     `${fields.alert()}
-${postForm({ action: `${urls.dashboard}/payment-links`, formToken, fields: inputs, button: 'Create payment link', primary: true })}`,
+${postForm({ action: `${urls.dashboard}/payment-links`, frame, fields: inputs, button: 'Create payment link', primary: true })}`,
     '/payment-links',
   );
 }
@@ -216,7 +233,7 @@ const yesNo = (flags: [boolean, string][]) => flags.filter(([on]) => on).map(([,
  * their delivery attempts.
  */
 export function linkPage(frame: Frame, view: LinkView, forms: LinkForms = {}): string {
-  const { urls, formToken, principal } = frame;
+  const { urls, principal } = frame;
   const { link, payments, events } = view;
   const remaining = remainingPayments(link);
   const action = linkPagePath(urls, link.id);
@@ -229,12 +246,12 @@ export function linkPage(frame: Frame, view: LinkView, forms: LinkForms = {}): s
       : link.status === 'active'
         ? postForm({
             action,
-            formToken,
+            frame,
             kind: 'act',
             fields: `<input type="hidden" name="status" value="inactive">\n${status.confirm('Stop taking payments through this link: its checkout refuses new payments until it is reactivated')}`,
             button: 'Deactivate',
           })
-        : postForm({ action, formToken, kind: 'inline', fields: '<input type="hidden" name="status" value="active">', button: 'Reactivate' });
+        : postForm({ action, frame, kind: 'inline', fields: '<input type="hidden" name="status" value="active">', button: 'Reactivate' });
 
   const edit = formOf('edit-link', forms.edit ?? { values: { description: link.description ?? '', payments_limit: String(link.paymentsLimit ?? ''), expires_at: utcLocalValue(link.expiresAt) } });
   const editFields = `${edit.field({ name: 'description', label: 'Description', attributes: 'maxlength="500"' })}
@@ -242,7 +259,7 @@ export function linkPage(frame: Frame, view: LinkView, forms: LinkForms = {}): s
 ${edit.field({ name: 'payments_limit', label: 'Payment limit', type: 'number', hint: `Empty: unlimited. At least the ${link.paidCount} already paid.`, attributes: 'min="1" step="1"' })}
 ${edit.field({ name: 'expires_at', label: 'Expires at (UTC)', type: 'datetime-local', hint: link.status === 'expired' ? 'The link has expired: its expiry no longer changes.' : 'Empty: never.' })}
 </div>`;
-  const editForm = titledSection('edit', 'Edit', `${edit.alert()}\n${postForm({ action, formToken, fields: editFields, button: 'Save changes', primary: true })}`);
+  const editForm = titledSection('edit', 'Edit', `${edit.alert()}\n${postForm({ action, frame, fields: editFields, button: 'Save changes', primary: true })}`);
 
   const eventsBody = events.allowed
     ? events.items.length === 0
@@ -295,7 +312,7 @@ ${eventsPager}
 
 /** A payment's page: its fields, the refund form (full or partial), and its refunds. */
 export function paymentPage(frame: Frame, view: PaymentView, now: Date, refundForm?: FormState): string {
-  const { urls, formToken, principal } = frame;
+  const { urls, principal } = frame;
   const { payment, refunds, chargebacks } = view;
   const rest = refundableRestMinor(payment);
   const form = formOf('refund', refundForm);
@@ -306,7 +323,7 @@ export function paymentPage(frame: Frame, view: PaymentView, now: Date, refundFo
     const fields = `${form.field({ name: 'amount.value', label: 'Amount (EUR)', hint: `Empty: the whole refundable rest, ${formatForCustomer(rest, payment.currency)}. A smaller amount is a partial refund.`, attributes: 'inputmode="decimal" autocomplete="off"' })}
 ${form.field({ name: 'description', label: 'Description', attributes: 'maxlength="500"' })}
 ${form.confirm('Send this refund to the customer (empty amount: the whole refundable rest)')}`;
-    return titledSection('refund', 'Refund', `${form.alert()}\n${postForm({ action: `${paymentPagePath(urls, payment.id)}/refunds`, formToken, fields, button: 'Refund', primary: true })}`);
+    return titledSection('refund', 'Refund', `${form.alert()}\n${postForm({ action: `${paymentPagePath(urls, payment.id)}/refunds`, frame, fields, button: 'Refund', primary: true })}`);
   };
   const refundSection = !refundable ? '' : blocked && !refundForm ? titledSection('refund', 'Refund', `<p class="note">${blocked}</p>`) : refundFormSection();
   const refundList = refunds.allowed
@@ -347,12 +364,12 @@ ${chargebackList}`,
 /** One refund: the page its `links.dashboard` points at. */
 export function refundPage(frame: Frame, refund: Refund, cancelForm?: FormState): string {
   const metadata = Object.entries(refund.metadata);
-  const { urls, formToken, principal } = frame;
+  const { urls, principal } = frame;
   const cancel = formOf('cancel-refund', cancelForm);
   // The API's cancel (decisions §6): a pending refund, held or not, until the job processes it.
   const cancelSection =
     refund.status === 'pending' && principal.scopes.includes('refund:create')
-      ? `${cancel.alert()}${postForm({ action: `${refundPagePath(urls, refund.id)}/cancel`, formToken, kind: 'inline', button: 'Cancel refund' })}`
+      ? `${cancel.alert()}${postForm({ action: `${refundPagePath(urls, refund.id)}/cancel`, frame, kind: 'inline', button: 'Cancel refund' })}`
       : cancel.alert();
   return signedInPage(
     frame,

@@ -2,7 +2,7 @@ import type { PublicUrls } from '../config';
 import { RECORD_TYPES, recordId, settlementDescription, transactionTime, type Settlement, type StoredClearingLine, type StoredRecord } from '../domain/settlements';
 import { escapeHtml } from '../http/page';
 import type { ListView, SettlementView } from '../use-cases/dashboard';
-import { badge, code, idLink, money, pager, pageUrl, signedInPage, table, time, type Frame, type TableSpec } from './html';
+import { badge, code, idLink, may, money, pager, pageUrl, signedInPage, table, time, type Frame, type TableSpec } from './html';
 import { chargebackPagePath, paymentPagePath, refundPagePath, settlementPagePath } from './tables';
 
 /**
@@ -67,7 +67,7 @@ const clearingTable: TableSpec<StoredClearingLine> = {
   ],
 };
 
-/** A settlement: its figures, its clearings, its records (a page at a time, `type` kept across pages) and the CSV of them all. */
+/** A settlement: its figures, its clearings, its records (a page at a time, `type` kept across pages) and, for a role that may export them, their CSV. */
 export function settlementPage(frame: Frame, view: SettlementView): string {
   const { urls } = frame;
   const { settlement, records, type } = view;
@@ -100,7 +100,7 @@ export function settlementPage(frame: Frame, view: SettlementView): string {
 ${lines.length ? table(clearingTable, lines, 'The clearings this settlement pays out.') : '<p class="note">No clearings.</p>'}
 </section>
 <section aria-labelledby="records">
-<div class="heading"><h2 id="records">Records</h2><a class="button" href="${escapeHtml(`${page}/records.csv`)}" download>Download CSV (${settlement.recordCount} records)</a></div>
+<div class="heading"><h2 id="records">Records</h2>${may(frame, 'settlement:export') ? `<a class="button" href="${escapeHtml(`${page}/records.csv`)}" download>Download CSV (${settlement.recordCount} records)</a>` : ''}</div>
 ${filter}
 ${
   records.items.length === 0

@@ -105,14 +105,14 @@ ${form.field({ name: 'description', label: 'Description', hint: 'For you; empty 
 
 /** The form adding an endpoint (`POST /v1/webhook_endpoints`); its secret is shown once, on the new endpoint's page. */
 export function newEndpointPage(frame: Frame, state?: FormState): string {
-  const { urls, formToken } = frame;
+  const { urls } = frame;
   const form = formOf('create-endpoint', state ?? { values: { enabled_events: '*' } });
   const fields = endpointFields(form);
   return signedInPage(
     frame,
     'Add a webhook endpoint',
     `${form.alert()}
-${postForm({ action: `${urls.dashboard}/webhooks`, formToken, fields, button: 'Add endpoint', primary: true })}`,
+${postForm({ action: `${urls.dashboard}/webhooks`, frame, fields, button: 'Add endpoint', primary: true })}`,
     '/webhooks',
   );
 }
@@ -140,7 +140,7 @@ const OVERLAPS: [string, string][] = [
  * event resent to this endpoint with `event:resend`.
  */
 export function endpointPage(frame: Frame, view: EndpointDeliveries, forms: EndpointForms = {}, notice?: Notice): string {
-  const { urls, formToken, principal } = frame;
+  const { urls, principal } = frame;
   const { endpoint, attempts } = view;
   const page = webhookPagePath(urls, endpoint.id);
   const enabled = endpoint.status === 'enabled';
@@ -149,14 +149,14 @@ export function endpointPage(frame: Frame, view: EndpointDeliveries, forms: Endp
   const toggle = enabled
     ? postForm({
         action: page,
-        formToken,
+        frame,
         kind: 'act',
         fields: `<input type="hidden" name="status" value="disabled">\n${status.confirm('Stop sending events to this endpoint, including deliveries already queued')}`,
         button: 'Disable',
       })
     : postForm({
         action: page,
-        formToken,
+        frame,
         kind: 'act',
         fields: '<input type="hidden" name="status" value="enabled"><p class="note">Enabled again, it receives the events that happen from then on.</p>',
         button: 'Enable',
@@ -173,15 +173,15 @@ export function endpointPage(frame: Frame, view: EndpointDeliveries, forms: Endp
   const writeForms = canWrite(principal)
     ? [
         titledSection('endpoint-status-heading', enabled ? 'Disable' : 'Enable', `${status.alert()}\n${toggle}`),
-        titledSection('edit', 'Edit', `${edit.alert()}\n${postForm({ action: page, formToken, fields: editFields, button: 'Save changes', primary: true })}`),
+        titledSection('edit', 'Edit', `${edit.alert()}\n${postForm({ action: page, frame, fields: editFields, button: 'Save changes', primary: true })}`),
         titledSection(
           'roll',
           'Roll the signing secret',
           `<p class="note">A new secret, shown once. Until the current one expires, every delivery carries both signatures, so a receiver verifying with either accepts it.</p>
 ${roll.alert()}
-${postForm({ action: `${page}/roll-secret`, formToken, fields: rollOverlap, button: 'Roll secret' })}`,
+${postForm({ action: `${page}/roll-secret`, frame, fields: rollOverlap, button: 'Roll secret' })}`,
         ),
-        titledSection('delete', 'Delete', `${remove.alert()}\n${postForm({ action: `${page}/delete`, formToken, kind: 'act', fields: removeConfirm, button: 'Delete endpoint' })}`),
+        titledSection('delete', 'Delete', `${remove.alert()}\n${postForm({ action: `${page}/delete`, frame, kind: 'act', fields: removeConfirm, button: 'Delete endpoint' })}`),
       ].join('\n')
     : '';
 
@@ -193,7 +193,7 @@ ${postForm({ action: `${page}/roll-secret`, formToken, fields: rollOverlap, butt
         ? ''
         : postForm({
             action: `${eventPagePath(urls, attempt.eventId)}/resend`,
-            formToken,
+            frame,
             kind: 'inline',
             fields: `<input type="hidden" name="subscription_id" value="${escapeHtml(endpoint.id)}">`,
             button: 'Resend',
@@ -240,7 +240,7 @@ ${writeForms}`,
  * first, failures marked), and with `event:resend` a resend to every endpoint it matches now.
  */
 export function eventPage(frame: Frame, view: EventView, resendForm?: FormState, notice?: Notice): string {
-  const { urls, formToken, principal } = frame;
+  const { urls, principal } = frame;
   const { envelope, attempts } = view;
   const resend = formOf('resend', resendForm);
   const resendSection = canResend(principal)
@@ -250,7 +250,7 @@ export function eventPage(frame: Frame, view: EventView, resendForm?: FormState,
         `${resend.alert()}
 ${postForm({
   action: `${eventPagePath(urls, envelope.id)}/resend`,
-  formToken,
+  frame,
   kind: 'act',
   fields: '<p class="note">Sends the event again, with the same <code>webhook-id</code>, to every enabled endpoint whose patterns match it now (and the URL of its object, if it has one).</p>',
   button: 'Resend event',

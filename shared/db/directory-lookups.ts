@@ -28,6 +28,11 @@ export function createKeyStore(db: DynamoDBDocumentClient, tableName: string): K
   return { findKeyByTokenHash: (tokenHash) => getItem<StoredApiKey>(db, tableName, keys.apiKeyByTokenHash(tokenHash)) };
 }
 
+/** An organization's settings (the owner's "require two-factor"), by id. */
+export function createOrganizationLookup(db: DynamoDBDocumentClient, tableName: string) {
+  return (orgId: string) => getItem<{ id: string; name: string; requireTwoFactor?: boolean }>(db, tableName, keys.organization(orgId));
+}
+
 export function createAcceptorLookup(db: DynamoDBDocumentClient, tableName: string) {
   return { getAcceptor: (orgId: string, acceptorId: string) => getItem<Acceptor>(db, tableName, keys.acceptor(orgId, acceptorId)) };
 }

@@ -1,7 +1,9 @@
 import { PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CreatorStanding, StoredApiKey, StoredUser, UserRole } from '../auth/key-store';
 import type { Mode, Scope } from '../auth/principal';
+import { checkNewPassword, hashPassword } from '../auth/passwords';
 import { hashToken, newToken } from '../auth/tokens';
+import type { TeamRole } from '../domain/team-roles';
 import { BusinessRuleError, NotFoundError } from '../errors';
 import { newId } from '../ids';
 import { isoMillis } from '../time';
@@ -14,6 +16,10 @@ import { createAcceptorLookup, createKeyStore, getItem, type Acceptor } from './
 export type { Acceptor };
 import { queryAll } from './query-all';
 import { INDEXES } from './table';
+import { createTeamDirectory } from './team-directory';
+
+/** A person's team fields at creation: their password as given (checked, then hashed) or already hashed. */
+export type NewPerson = { email: string; name: string; teamRole: TeamRole } & ({ password: string } | { passwordHash: string });
 
 export interface Organization {
   id: string;
@@ -71,6 +77,8 @@ export function createDirectory(db: DynamoDBDocumentClient, tableName: string) {
     return org;
   }
 
+  const team = createTeamDirectory(db, tableName);
+
   return {
     keyStore: createKeyStore(db, tableName),
 
@@ -121,14 +129,32 @@ export function createDirectory(db: DynamoDBDocumentClient, tableName: string) {
 
     ...createAcceptorLookup(db, tableName),
 
-    async createUser(orgId: string, role: Exclude<UserRole, 'demoted'> = 'member'): Promise<StoredUser> {
+    /**
+     * A user of `orgId` with the platform `role`; with `person`, also a person of its team
+     * (product-decisions §16): active, their email claimed in the same transaction (taken: 422
+     * on `email`), their password hashed.
+     */
+    async createUser(orgId: string, role: Exclude<UserRole, 'demoted'> = 'member', person?: NewPerson): Promise<StoredUser> {
       await requireOrganization(orgId);
       const user: StoredUser = { userId: newId('user'), orgId, role, orgPermission: true };
-      await db.send(new PutCommand({ TableName: tableName, Item: userEntity.item(user) }));
-      return user;
+      if (!person) {
+        await db.send(new PutCommand({ TableName: tableName, Item: userEntity.item(user) }));
+        return user;
+      }
+      if ('password' in person) checkNewPassword(person.password, person.email);
+      return team.createPerson({
+        ...user,
+        email: person.email.trim(),
+        name: person.name.trim(),
+        teamRole: person.teamRole,
+        status: 'active',
+        passwordHash: 'passwordHash' in person ? person.passwordHash : await hashPassword(person.password),
+        sessionVersion: 0,
+        createdAt: isoMillis(),
+      });
     },
 
-    async updateUser(userId: string, changes: { role?: UserRole; orgPermission?: boolean }): Promise<StoredUser> {
+    async updateUser(userId: string, changes: { role?: UserRole; orgPermission?: boolean; teamRole?: TeamRole }): Promise<StoredUser> {
       const names: Record<string, string> = { ...IF_EXISTS.ExpressionAttributeNames };
       const values: Record<string, unknown> = {};
       const sets: string[] = [];
@@ -142,7 +168,15 @@ export function createDirectory(db: DynamoDBDocumentClient, tableName: string) {
         values[':perm'] = changes.orgPermission;
         sets.push('#perm = :perm');
       }
-      if (sets.length === 0) throw new BusinessRuleError('Nothing to update: give --role or --org-permission');
+      let condition = IF_EXISTS.ConditionExpression;
+      if (changes.teamRole) {
+        names['#teamRole'] = 'teamRole';
+        values[':teamRole'] = changes.teamRole;
+        sets.push('#teamRole = :teamRole');
+        // Only a person has a team role.
+        condition += ' AND attribute_exists(#teamRole)';
+      }
+      if (sets.length === 0) throw new BusinessRuleError('Nothing to update: give --role, --org-permission or --team-role');
       const user = await conditionalWrite(
         async () =>
           (
@@ -151,7 +185,7 @@ export function createDirectory(db: DynamoDBDocumentClient, tableName: string) {
                 TableName: tableName,
                 Key: keys.user(userId),
                 UpdateExpression: `SET ${sets.join(', ')}`,
-                ConditionExpression: IF_EXISTS.ConditionExpression,
+                ConditionExpression: condition,
                 ExpressionAttributeNames: names,
                 ExpressionAttributeValues: values,
                 ReturnValues: 'ALL_NEW',
@@ -159,7 +193,8 @@ export function createDirectory(db: DynamoDBDocumentClient, tableName: string) {
               }),
             )
           ).Attributes as StoredUser,
-        () => {
+        (old) => {
+          if (old) throw new BusinessRuleError(`User ${userId} is not a person of a team: it has no team role`, 'team-role');
           throw new NotFoundError(`User ${userId} does not exist`);
         },
       );

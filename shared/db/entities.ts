@@ -2,12 +2,12 @@ import type { Mode } from '../auth/principal';
 import type { AcquirerCommand } from '../domain/acquirer-commands';
 import type { BalanceTransaction } from '../domain/balance';
 import { reminderDueAt, type Chargeback, type FeedIdentity } from '../domain/chargebacks';
-import type { DashboardSession } from '../domain/dashboard';
 import type { DisputeDocument } from '../domain/dispute-documents';
 import type { PaidShard, VersionedLink } from '../domain/payment-links';
 import { lastActivityOf, type Payment } from '../domain/payments';
 import type { Refund } from '../domain/refunds';
 import type { Settlement } from '../domain/settlements';
+import type { DashboardSession, PendingSignIn } from '../domain/team';
 import { typePrefixes } from '../domain/webhooks';
 import type { OutboxEvent } from '../events';
 import { defineEntity } from './entity';
@@ -36,13 +36,27 @@ export const acceptorEntity = defineEntity<{ id: string; orgId: string }>({
   values: (acceptor) => ({ org: acceptor.orgId, acceptor: acceptor.id }),
 });
 
-/** Users are found by id (a key's creator) and listed per organization (ops). */
+/**
+ * Users are found by id (a key's creator, a session's person) and listed per organization (ops,
+ * the team page). A person (product-decisions §16) has their team fields on the same item.
+ */
 export const userEntity = defineEntity<{ userId: string; orgId: string }>({
   name: 'user',
   label: 'User',
   key: { pk: 'USER#{usr}', sk: 'USER' },
   indexes: { gsi1: { pk: '{org}#USERS', sk: '{usr}' } },
   values: (user) => ({ usr: user.userId, org: user.orgId }),
+});
+
+/**
+ * A person's email, claimed once in the deployment (`{email}`: lower-cased, `emailKey`), in the
+ * transaction that creates the user: the uniqueness of §16, and the sign-in's consistent lookup.
+ */
+export const userEmailEntity = defineEntity<{ userId: string; orgId: string }, { email: string }>({
+  name: 'user_email',
+  label: 'User email',
+  key: { pk: 'EMAIL#{email}', sk: 'EMAIL' },
+  values: (_claim, { email }) => ({ email }),
 });
 
 /** API keys are found by the SHA-256 of their token; the token itself is never stored. */
@@ -374,13 +388,32 @@ export const idempotencyEntity = defineEntity<{ state: 'in_flight'; leaseUntil: 
   values: (_claim, { keyId, idempotencyKey }) => ({ key: keyId, idempotency_key: idempotencyKey }),
 });
 
-/** A dashboard sign-in, by the SHA-256 of its cookie's random id (the id itself is never stored). */
+/**
+ * A person's dashboard session, by the SHA-256 of its cookie's random id (the id itself is never
+ * stored); a person's sessions, newest first, on GSI1 (the Security page, signing out everywhere).
+ */
 export const dashboardSessionEntity = defineEntity<DashboardSession, { sessionIdHash: string }>({
   name: 'dashboard_session',
   label: 'Dashboard session',
   key: { pk: 'DASHSESSION#{hash}', sk: 'DASHSESSION' },
-  values: (_session, { sessionIdHash }) => ({ hash: sessionIdHash }),
+  indexes: { gsi1: { pk: 'USER#{usr}#SESSIONS', sk: '{created_at}#{hash}' } },
+  values: (session, { sessionIdHash }) => ({ hash: sessionIdHash, usr: session.userId, created_at: session.createdAt }),
 });
+
+/** A sign-in between its password and its second factor, by the SHA-256 of its cookie's random id; TTL after its few minutes. */
+export const pendingSignInEntity = defineEntity<PendingSignIn, { pendingIdHash: string }>({
+  name: 'pending_sign_in',
+  label: 'Pending sign-in',
+  key: { pk: 'SIGNIN#{hash}', sk: 'SIGNIN' },
+  values: (_pending, { pendingIdHash }) => ({ hash: pendingIdHash }),
+});
+
+/**
+ * One throttled subject's window of attempts (`{subject}`: the SHA-256 of `email:{emailKey}` or
+ * `address:{ip}`): slots taken before a password is checked, kept by failures, given back by
+ * successes; TTL after the window (product-decisions §16 lockouts).
+ */
+export const attemptWindowEntity = defineEntity({ name: 'attempt_window', label: 'Sign-in attempt window', key: { pk: 'ATTEMPTS#{subject}', sk: 'ATTEMPTS' } });
 
 /** One of a tenant's webhook attempt slots: who holds it and until when (a lease; TTL removes it). */
 export const attemptSlotEntity = defineEntity<{ slot: number; holder: string; leaseUntil: number }, { tenant: string }>({
@@ -419,6 +452,7 @@ export const entities = [
   organizationEntity,
   acceptorEntity,
   userEntity,
+  userEmailEntity,
   apiKeyEntity,
   paymentLinkEntity,
   paymentLinkPaidShardEntity,
@@ -439,6 +473,8 @@ export const entities = [
   webhookSubscriptionCountEntity,
   idempotencyEntity,
   dashboardSessionEntity,
+  pendingSignInEntity,
+  attemptWindowEntity,
   deliveryEntity,
   eventResendEntity,
   webhookUrlSecretEntity,

@@ -18,7 +18,9 @@ import {
   disputeDocumentEntity,
   chargebackReferenceEntity,
   checkoutSessionEntity,
+  attemptWindowEntity,
   dashboardSessionEntity,
+  pendingSignInEntity,
   deliveryAttemptEntity,
   deliveryEntity,
   EVENT_PREFIX_INDEXES,
@@ -35,6 +37,7 @@ import {
   settlementCodeEntity,
   settlementEntity,
   settlementRecordEntity,
+  userEmailEntity,
   userEntity,
   webhookSubscriptionCountEntity,
   webhookSubscriptionEntity,
@@ -49,6 +52,8 @@ export const organization = (orgId: string) => organizationEntity.key({ org: org
 export const organizationsPartition = organizationEntity.partition('gsi1', {});
 export const acceptor = (orgId: string, acceptorId: string) => acceptorEntity.key({ org: orgId, acceptor: acceptorId });
 export const user = (userId: string) => userEntity.key({ usr: userId });
+export const userEmail = (emailKey: string) => userEmailEntity.key({ email: emailKey });
+export const usersOfOrganization = (orgId: string) => userEntity.partition('gsi1', { org: orgId });
 export const apiKeyByTokenHash = (tokenHash: string) => apiKeyEntity.key({ hash: tokenHash });
 export const apiKeyIdLookup = (keyId: string) => apiKeyEntity.partition('gsi3', { key: keyId });
 export const apiKeysOfCreator = (userId: string) => apiKeyEntity.partition('gsi2', { creator: userId });
@@ -136,6 +141,9 @@ export const eventResend = (eventId: string, requestId: string) => eventResendEn
 
 export const idempotency = (keyId: string, idempotencyKey: string) => idempotencyEntity.key({ key: keyId, idempotency_key: idempotencyKey });
 export const dashboardSession = (sessionIdHash: string) => dashboardSessionEntity.key({ hash: sessionIdHash });
+export const sessionsOfUser = (userId: string) => dashboardSessionEntity.partition('gsi1', { usr: userId });
+export const pendingSignIn = (pendingIdHash: string) => pendingSignInEntity.key({ hash: pendingIdHash });
+export const attemptWindow = (subjectHash: string) => attemptWindowEntity.key({ subject: subjectHash });
 
 export const acquirerNotification = (id: string) => acquirerNotificationEntity.key({ notification: id });
 export const acquirerCommand = (reference: string, operation: string) => acquirerCommandEntity.key({ reference, operation });

@@ -1,6 +1,9 @@
-import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createHash, randomUUID } from 'node:crypto';
+import type { AttemptSlot, AttemptWindows } from '../domain/team';
 import { conditionalWrite } from './conditional';
-import { rateLimitEntity } from './entities';
+import { attemptWindowEntity, rateLimitEntity } from './entities';
+import { IF_NEW } from './entity';
 import { TTL_ATTRIBUTE } from './table';
 
 /**
@@ -36,3 +39,114 @@ export function createRateLimiter(db: DynamoDBDocumentClient, tableName: string)
 }
 
 export type RateLimiter = ReturnType<typeof createRateLimiter>;
+
+/** An attempt window's item stays this long past its end (TTL), for whoever investigates a lockout. */
+const ATTEMPT_WINDOW_KEPT_SECONDS = 60 * 60;
+
+/**
+ * Attempt windows (the sign-in lockouts of product-decisions §16), one item per subject: a
+ * window opens at the subject's first attempt and lasts `windowSeconds`; `count` is its failures
+ * plus the attempts being checked. An attempt takes a slot before its password is checked, with
+ * one conditional UpdateItem (`count < limit`, the window still open), so concurrent attempts
+ * across every function never check more than `limit` passwords; a success gives its slot back,
+ * a failure keeps it, and the failure that fills the window moves its end a whole window on (the
+ * lock lasts `windowSeconds` from that failure). An ended window is replaced by a fresh one
+ * (a conditional PutItem: one of concurrent replacers wins, the others take a slot of its window).
+ * Subjects are stored by their SHA-256, so the table keys no email or address.
+ */
+export function createAttemptWindows(db: DynamoDBDocumentClient, tableName: string, now: () => number = Date.now): AttemptWindows {
+  const keyOf = (subject: string) => attemptWindowEntity.key({ subject: createHash('sha256').update(subject).digest('hex') });
+  const ttlOf = (endsAt: number) => Math.ceil(endsAt / 1000) + ATTEMPT_WINDOW_KEPT_SECONDS;
+
+  /** The slot an attempt took: `count` its place in the window `window` (a random id, which a lock's extension keeps). */
+  function slot(key: Record<string, string>, window: string, count: number, limit: number, windowSeconds: number): AttemptSlot {
+    const sameWindow = { '#window': 'window' };
+    return {
+      async failed() {
+        if (count < limit) return;
+        const endsAt = now() + windowSeconds * 1000;
+        await conditionalWrite(
+          () =>
+            db.send(
+              new UpdateCommand({
+                TableName: tableName,
+                Key: key,
+                UpdateExpression: 'SET #endsAt = :endsAt, #ttl = :ttl',
+                ConditionExpression: '#window = :window',
+                ExpressionAttributeNames: { ...sameWindow, '#endsAt': 'endsAt', '#ttl': TTL_ATTRIBUTE },
+                ExpressionAttributeValues: { ':window': window, ':endsAt': endsAt, ':ttl': ttlOf(endsAt) },
+                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+              }),
+            ),
+          () => undefined, // a fresh window replaced this one meanwhile: its lock ended already
+        );
+      },
+      async succeeded() {
+        await conditionalWrite(
+          () =>
+            db.send(
+              new UpdateCommand({
+                TableName: tableName,
+                Key: key,
+                UpdateExpression: 'ADD #count :less',
+                ConditionExpression: '#window = :window AND #count > :none',
+                ExpressionAttributeNames: { ...sameWindow, '#count': 'count' },
+                ExpressionAttributeValues: { ':window': window, ':less': -1, ':none': 0 },
+                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+              }),
+            ),
+          () => undefined, // the window ended and was replaced: nothing of it to give back
+        );
+      },
+    };
+  }
+
+  return {
+    async take(subject, limit, windowSeconds) {
+      const key = keyOf(subject);
+      // Two rounds at most: a window that ended is replaced once, by this attempt or a concurrent one.
+      for (let round = 0; ; round++) {
+        const at = now();
+        const taken = await conditionalWrite<AttemptSlot | { retryAfterSeconds: number } | undefined>(
+          async () => {
+            const { Attributes } = await db.send(
+              new UpdateCommand({
+                TableName: tableName,
+                Key: key,
+                UpdateExpression: 'ADD #count :one',
+                ConditionExpression: '#endsAt > :now AND #count < :limit',
+                ExpressionAttributeNames: { '#count': 'count', '#endsAt': 'endsAt' },
+                ExpressionAttributeValues: { ':one': 1, ':now': at, ':limit': limit },
+                ReturnValues: 'ALL_NEW',
+                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+              }),
+            );
+            return slot(key, Attributes!.window as string, Attributes!.count as number, limit, windowSeconds);
+          },
+          (old) => (old && typeof old.endsAt === 'number' && old.endsAt > at ? { retryAfterSeconds: Math.max(1, Math.ceil((old.endsAt - at) / 1000)) } : undefined),
+        );
+        if (taken) return taken;
+        const window = randomUUID();
+        const endsAt = at + windowSeconds * 1000;
+        const opened = await conditionalWrite(
+          async () => {
+            await db.send(
+              new PutCommand({
+                TableName: tableName,
+                Item: { ...key, entity: attemptWindowEntity.definition.name, window, count: 1, endsAt, [TTL_ATTRIBUTE]: ttlOf(endsAt) },
+                ConditionExpression: `${IF_NEW.ConditionExpression} OR #endsAt <= :now`,
+                ExpressionAttributeNames: { ...IF_NEW.ExpressionAttributeNames, '#endsAt': 'endsAt' },
+                ExpressionAttributeValues: { ':now': at },
+                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+              }),
+            );
+            return true;
+          },
+          () => false,
+        );
+        if (opened) return slot(key, window, 1, limit, windowSeconds);
+        if (round > 0) throw new Error('An attempt window was replaced twice while one attempt took a slot');
+      }
+    },
+  };
+}

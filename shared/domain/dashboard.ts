@@ -4,12 +4,12 @@ import { ID_PREFIXES, type IdKind } from '../ids';
 import type { Chargeback } from './chargebacks';
 
 /**
- * Dashboard-lite (issue 8, item 4): a merchant signs in with an API key and reads an overview
- * of their organization and mode. Pure rules and the narrow interfaces the use case needs; the
- * adapters live in shared/db, the HTML in shared/dashboard.
+ * The dashboard's reads: the overview of an organization and mode, its lists, pages and search.
+ * Pure rules and the narrow interfaces the use cases need; the adapters live in shared/db, the
+ * HTML in shared/dashboard. People, sessions and roles: shared/domain/team.ts, team-roles.ts.
  */
 
-/** The read scope each section needs; a key sees the sections it holds the scope for. */
+/** The read scope each section needs; a caller sees the sections it holds the scope for. */
 export const SECTION_SCOPES = {
   paymentLinks: 'payment_link:read',
   payments: 'payment:read',
@@ -19,7 +19,7 @@ export const SECTION_SCOPES = {
 
 /**
  * Events and webhook deliveries need `event:read`, as `GET /v1/events` and its deliveries do
- * (undefined would show them to every key that may sign in).
+ * (undefined would show them to every caller).
  */
 export const DELIVERIES_SCOPE: Scope | undefined = 'event:read';
 
@@ -32,17 +32,12 @@ export const SETTLEMENT_SCOPE = 'settlement:read' satisfies Scope;
 /** The balance and its movements read as `GET /v1/balance` and `GET /v1/balance_transactions` do. */
 export const BALANCE_SCOPE = 'balance:read' satisfies Scope;
 
-/** A key may sign in when it holds at least one of these: the read scope of some page. */
-export const DASHBOARD_SCOPES: readonly Scope[] = [...Object.values(SECTION_SCOPES), 'event:read', WEBHOOK_SCOPES.read, SETTLEMENT_SCOPE, BALANCE_SCOPE];
-
 /** Each section shows at most this many rows, newest first (soonest deadline first for chargebacks). */
 export const SECTION_LIMIT = 20;
 /** Open chargebacks are picked from this many most recent chargebacks (one Query). */
 export const CHARGEBACK_WINDOW = 100;
 /** Webhook deliveries are the attempts of this many most recent events of the scope. */
 export const DELIVERY_EVENT_WINDOW = 25;
-/** A session lasts this long from sign-in; the key is re-checked on every page regardless. */
-export const SESSION_TTL_SECONDS = 4 * 60 * 60;
 
 /** One webhook delivery attempt, as the delivery-attempt items (`EVT#{event}` / `DLV#…`) hold it. */
 export interface DeliveryAttempt {
@@ -89,37 +84,17 @@ export interface LinkEvents {
 /** A link's events are looked for among at most this many events of the link family per page. */
 export const LINK_EVENT_WINDOW = 500;
 
-/** A signed-in browser: the key it signed in with, known only by its token hash. */
-export interface DashboardSession {
-  tokenHash: string;
-  createdAt: string;
-  expiresAt: string;
-}
-
-/** Port: sessions by the random id the cookie carries. */
-export interface DashboardSessionStore {
-  create(sessionId: string, session: DashboardSession): Promise<void>;
-  find(sessionId: string): Promise<DashboardSession | undefined>;
-  remove(sessionId: string): Promise<void>;
-}
-
-/** 32 random bytes, base64url: the only thing the cookie holds. */
-export const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{43}$/;
-
-/** One section of the overview: its rows, or the scope the key lacks to see them. */
+/** One section of the overview: its rows, or the scope the caller lacks to see them. */
 export type Section<T> = { allowed: true; items: T[]; more: boolean } | { allowed: false; scope: Scope };
 
 export function canSee(principal: Principal, scope: Scope | undefined): boolean {
   return scope === undefined || principal.scopes.includes(scope);
 }
 
-/** The API's own refusal (shared/auth/authenticate.ts words it the same): 403 without the scope. */
+/** The API's own refusal (shared/auth/authenticate.ts words it the same for a key): 403 without the scope. */
 export function requireScope(principal: Principal, scope: Scope): void {
-  if (!principal.scopes.includes(scope)) throw new PermissionDeniedError(`The API key lacks the scope ${scope}`);
-}
-
-export function canSignIn(principal: Principal): boolean {
-  return DASHBOARD_SCOPES.some((scope) => principal.scopes.includes(scope));
+  if (principal.scopes.includes(scope)) return;
+  throw new PermissionDeniedError(principal.actor.type === 'user' ? `Your role does not include the scope ${scope}` : `The API key lacks the scope ${scope}`);
 }
 
 /** The open ones, soonest deadline first (ties: newest first, as listed). */

@@ -19,7 +19,7 @@ async function authenticate(event: ApiEvent, auth: Exclude<Auth, 'public'>): Pro
 const runOnce: RunOnce = (principal, event, execute) => {
   const key = event.headers?.[IDEMPOTENCY_HEADER];
   if (!principal || key === undefined) return execute();
-  return runIdempotently(idempotencyStore(), principal.keyId, key, event, urlsFor(event).docs, execute);
+  return runIdempotently(idempotencyStore(), principal.actor.id, key, event, urlsFor(event).docs, execute);
 };
 
 /**

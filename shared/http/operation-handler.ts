@@ -71,7 +71,7 @@ export function operationHandler<P extends z.ZodMiniObject, Q extends z.ZodMiniO
       const deadline = Date.now() + context.getRemainingTimeInMillis();
       const principal = auth === 'public' ? undefined : await authenticate!(event, auth);
       // Who asked, on the request line: ids only, never the token.
-      if (principal) logger.appendKeys({ orgId: principal.orgId, keyId: principal.keyId });
+      if (principal) logger.appendKeys({ orgId: principal.orgId, keyId: principal.actor.id });
       const execute = async () => {
         const path = parseWith(operation.params, event.pathParameters ?? {}, 'path');
         const query = parseWith(operation.query, event.queryStringParameters ?? {}, 'query');

@@ -1,17 +1,20 @@
 import { createLedgerReads } from '../db/balance';
 import { createChargebackRepository } from '../db/chargeback-repository';
 import { createDashboardReads } from '../db/dashboard-reads';
-import { createDashboardSessionStore } from '../db/dashboard-session-store';
+import { createPendingSignIns, createSessionStore } from '../db/dashboard-session-store';
 import { createDeliveryRepository } from '../db/delivery-repository';
-import { createAcceptorList } from '../db/directory-lookups';
+import { createAcceptorList, createOrganizationLookup } from '../db/directory-lookups';
 import { createEventRepository } from '../db/event-repository';
 import { createPaymentLinkRepository } from '../db/payment-link-repository';
 import { createPaymentRepository } from '../db/payment-repository';
 import { createRefundRepository } from '../db/refund-repository';
 import { createSettlementRepository } from '../db/settlement-repository';
 import { createWebhookRepository } from '../db/webhook-repository';
-import { dashboardSessions } from '../use-cases/dashboard';
-import { authenticator, idempotencyStore } from './auth';
+import { createAttemptWindows } from '../db/rate-limit';
+import { createTeamDirectory } from '../db/team-directory';
+import { hashPassword, verifyPassword } from '../auth/passwords';
+import { signIns } from '../use-cases/sign-in';
+import { idempotencyStore } from './auth';
 import { once, processWiring, type Wiring } from './wiring';
 
 /*
@@ -21,9 +24,20 @@ import { once, processWiring, type Wiring } from './wiring';
  */
 const port = <T>(build: (wiring: Wiring) => T) => once(() => build(processWiring()));
 
-/** Every page's caller: the session store and the process's authenticator (the API's, with its cache). */
+/**
+ * Signing in and every page's caller: the people, their sessions and pending sign-ins, the
+ * lockouts' attempt windows and the password hash.
+ */
 export const dashboardSessionServices = /* @__PURE__ */ port(({ db, tableName, now }) =>
-  dashboardSessions({ authenticator: authenticator(), sessions: createDashboardSessionStore(db, tableName), now }),
+  signIns({
+    people: createTeamDirectory(db, tableName),
+    organization: createOrganizationLookup(db, tableName),
+    sessions: createSessionStore(db, tableName),
+    pending: createPendingSignIns(db, tableName),
+    attempts: createAttemptWindows(db, tableName),
+    passwords: { verify: verifyPassword, hash: hashPassword },
+    now,
+  }),
 );
 
 /** Every form's function: the sessions, and the idempotency records its one-time nonce keys (shared/dashboard/http.ts `dashboardForm`). */

@@ -1,7 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import type { Authenticator } from '../auth/authenticate';
 import type { Principal, Scope } from '../auth/principal';
-import { hashToken } from '../auth/tokens';
 import type { LedgerReads } from '../db/balance';
 import type { ChargebackRepository } from '../db/chargeback-repository';
 import type { Acceptor } from '../db/directory-lookups';
@@ -17,24 +14,19 @@ import type { BalanceTransaction, CurrencyBalance } from '../domain/balance';
 import type { Chargeback } from '../domain/chargebacks';
 import {
   CHARGEBACK_WINDOW,
-  DASHBOARD_SCOPES,
   BALANCE_SCOPE,
   DELIVERIES_SCOPE,
   PAID_VOLUME_MAX_PAYMENTS,
   SECTION_LIMIT,
   SECTION_SCOPES,
-  SESSION_ID_PATTERN,
-  SESSION_TTL_SECONDS,
   SETTLEMENT_SCOPE,
   WEBHOOK_SCOPES,
   canSee,
-  canSignIn,
   openBySoonestDeadline,
   paidVolumeByDay,
   paidVolumeStart,
   requireScope,
   searchKind,
-  type DashboardSessionStore,
   type DeliveryAttempt,
   type DeliveryLog,
   type EventDeliveries,
@@ -50,14 +42,11 @@ import { isRecordId, isSettlementCursor, type RecordType, type Settlement, type 
 import type { WebhookSubscription } from '../domain/webhooks';
 import type { EventEnvelope } from '../events';
 import { endpointOf, endpointsWithRecentDeliveries } from './webhook-endpoints';
-import { BusinessRuleError, NotAuthenticatedError, NotFoundError, PermissionDeniedError } from '../errors';
+import { BusinessRuleError, NotFoundError } from '../errors';
 import { firstIdAt, isId, type IdKind } from '../ids';
 import { pageRequest, type PageRequest } from '../pagination';
-import { isoMillis } from '../time';
 
 export interface DashboardDeps {
-  authenticator: Pick<Authenticator, 'authenticateToken' | 'authenticateTokenHash'>;
-  sessions: DashboardSessionStore;
   links: Pick<PaymentLinkRepository, 'list' | 'get'>;
   payments: Pick<PaymentRepository, 'list' | 'get' | 'listOfLink'>;
   refunds: Pick<RefundRepository, 'list' | 'get' | 'listOfPayment'>;
@@ -137,63 +126,13 @@ export interface Overview {
   balance: Section<CurrencyBalance>;
 }
 
-const SESSION_ENDED = 'Your dashboard session has ended; sign in again';
-
 /**
  * The ports one use case needs. Each page's function names only its own, so the composition
  * root wires only those and a page's bundle holds no other adapter (docs/benchmarks.md).
  */
 type Needs<K extends keyof DashboardDeps> = Pick<DashboardDeps, K>;
 
-/** Signing in, out, and the caller of every page: the session store and the API's key checks. */
-export function dashboardSessions(deps: Needs<'authenticator' | 'sessions' | 'now'>) {
-  return {
-    /**
-     * Signs in with an API key:
-     * 1. the Authenticator checks the token exactly as for the API (401, 403, 422, 503);
-     * 2. the key must hold at least one dashboard read scope (403);
-     * 3. a session item keeps the key's token hash for SESSION_TTL_SECONDS under a fresh random id.
-     * Returns the id for the cookie; the token itself is kept nowhere.
-     */
-    async signIn(token: string): Promise<{ sessionId: string; principal: Principal }> {
-      const principal = await deps.authenticator.authenticateToken(token, undefined);
-      if (!canSignIn(principal)) {
-        throw new PermissionDeniedError(`The API key needs at least one of the scopes ${DASHBOARD_SCOPES.join(', ')}`);
-      }
-      const now = deps.now();
-      const sessionId = randomBytes(32).toString('base64url');
-      await deps.sessions.create(sessionId, {
-        tokenHash: hashToken(token),
-        createdAt: isoMillis(now),
-        expiresAt: isoMillis(now.getTime() + SESSION_TTL_SECONDS * 1000),
-      });
-      return { sessionId, principal };
-    },
-
-    /**
-     * The caller of a dashboard page:
-     * 1. the session must exist and not be past `expiresAt` (401);
-     * 2. its key is re-checked by the Authenticator, so a revoked or demoted key stops within
-     *    seconds (401, 403, 422), and it must still hold a dashboard scope (403).
-     */
-    async resume(sessionId: string | undefined): Promise<Principal> {
-      if (!sessionId || !SESSION_ID_PATTERN.test(sessionId)) throw new NotAuthenticatedError(SESSION_ENDED);
-      const session = await deps.sessions.find(sessionId);
-      if (!session || Date.parse(session.expiresAt) <= deps.now().getTime()) throw new NotAuthenticatedError(SESSION_ENDED);
-      const principal = await deps.authenticator.authenticateTokenHash(session.tokenHash, undefined);
-      if (!canSignIn(principal)) throw new PermissionDeniedError(`The API key no longer holds any of the scopes ${DASHBOARD_SCOPES.join(', ')}`);
-      return principal;
-    },
-
-    async signOut(sessionId: string | undefined): Promise<void> {
-      if (sessionId && SESSION_ID_PATTERN.test(sessionId)) await deps.sessions.remove(sessionId);
-    },
-  };
-}
-
-export type DashboardSessions = ReturnType<typeof dashboardSessions>;
-
-/** A section's rows, or the scope the key lacks to see them. */
+/** A section's rows, or the scope the caller lacks to see them. */
 async function section<T>(principal: Principal, scope: Scope | undefined, read: () => Promise<{ items: T[]; more: boolean }>) {
   if (!canSee(principal, scope)) return { allowed: false, scope: scope! } as Section<T>;
   return { allowed: true, ...(await read()) } as Section<T>;

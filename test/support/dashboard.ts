@@ -1,6 +1,9 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { Mode } from '../../shared/auth/principal';
+import { hashPassword } from '../../shared/auth/passwords';
 import * as keys from '../../shared/db/keys';
+import type { TeamRole } from '../../shared/domain/team-roles';
 import type { AttemptRecord } from '../../shared/domain/webhook-delivery';
 import { outboxEvents } from './events';
 import { client } from './http';
@@ -35,6 +38,29 @@ async function answer(response: Response): Promise<DashboardAnswer> {
     setCookie,
     ...(session ? { cookie: session } : {}),
   };
+}
+
+/** The password of the tests' people. */
+export const TEST_PASSWORD = 'correct horse battery staple';
+let testPasswordHash: Promise<string> | undefined;
+
+/** A person who signs in: their user id, email and password. */
+export interface Person {
+  userId: string;
+  email: string;
+  password: string;
+}
+
+/**
+ * A person of `orgId`'s team with `teamRole`, active, with TEST_PASSWORD (hashed once per test
+ * process: a hash takes most of a second) unless `password` is given.
+ */
+export async function createPerson(stack: TestStack, orgId: string, teamRole: TeamRole = 'owner', options: { email?: string; name?: string; password?: string } = {}): Promise<Person> {
+  const email = options.email ?? `${teamRole}-${randomUUID().slice(0, 8)}@example.com`;
+  const password = options.password ?? TEST_PASSWORD;
+  const passwordHash = options.password ? await hashPassword(options.password) : await (testPasswordHash ??= hashPassword(TEST_PASSWORD));
+  const user = await stack.directory.createUser(orgId, 'member', { email, name: options.name ?? `${teamRole[0].toUpperCase()}${teamRole.slice(1)} Person`, teamRole, passwordHash });
+  return { userId: user.userId, email, password };
 }
 
 /** The form token a page's forms carry (every dashboard form has the same one per session). */
@@ -85,14 +111,28 @@ export function dashboardBrowser(stack: TestStack) {
         redirect: 'manual',
       }),
     );
+  const signIn = async (person: Pick<Person, 'email' | 'password'>, fields: Record<string, string> = {}, headers: Record<string, string> = {}) => {
+    const form = await get('/dashboard');
+    const signInCookie = cookieOf(form.setCookie, 'dashboard_sign_in')!;
+    return post('/dashboard/session', { email: person.email, password: person.password, csrf_token: formTokenOf(form.html)!, ...fields }, { cookie: signInCookie, ...headers });
+  };
+  /** Posts the mode switch of the session's overview, as the button on every page does. */
+  const switchMode = async (cookie: string, mode: Mode) => {
+    const overview = await get('/dashboard', cookie);
+    return post('/dashboard/mode', { ...hiddenFieldsOf(overview.html, '/dashboard/mode'), mode }, { cookie });
+  };
   return {
     get,
     post,
     tokenOf,
-    async signIn(token: string, fields: Record<string, string> = {}, headers: Record<string, string> = {}) {
-      const form = await get('/dashboard');
-      const signInCookie = cookieOf(form.setCookie, 'dashboard_sign_in')!;
-      return post('/dashboard/session', { token, csrf_token: formTokenOf(form.html)!, ...fields }, { cookie: signInCookie, ...headers });
+    signIn,
+    switchMode,
+    /** A signed-in session of `person`, its pages in `mode`. */
+    async sessionOf(person: Pick<Person, 'email' | 'password'>, mode: Mode = 'test'): Promise<string> {
+      const signedIn = await signIn(person);
+      if (signedIn.status !== 303 || !signedIn.cookie) throw new Error(`Sign-in of ${person.email} answered ${signedIn.status}`);
+      if (mode === 'live') await switchMode(signedIn.cookie, 'live');
+      return signedIn.cookie;
     },
     async signOut(cookie: string) {
       return post('/dashboard/sign-out', { csrf_token: await tokenOf(cookie) }, { cookie });
@@ -111,8 +151,8 @@ export function dashboardBrowser(stack: TestStack) {
       const notice = cookieOf(posted.setCookie, 'dashboard_notice');
       return { ...(await get(posted.location!.slice(stack.baseUrl.length), notice ? `${cookie}; ${notice}` : cookie)), posted };
     },
-    async submit(path: string, cookie: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<DashboardAnswer> {
-      const posted = await post(path, { csrf_token: await tokenOf(cookie), form_nonce: freshNonce(), ...fields }, { cookie, ...headers });
+    async submit(path: string, cookie: string, fields: Record<string, string>, headers: Record<string, string> = {}, mode: Mode = 'test'): Promise<DashboardAnswer> {
+      const posted = await post(path, { csrf_token: await tokenOf(cookie), page_mode: mode, form_nonce: freshNonce(), ...fields }, { cookie, ...headers });
       const returned = cookieOf(posted.setCookie, 'dashboard_form');
       if (posted.status !== 303 || !returned) return posted;
       return { ...(await get(posted.location!.slice(stack.baseUrl.length), `${cookie}; ${returned}`)), posted };
@@ -210,14 +250,14 @@ export async function putAttempt(stack: TestStack, eventId: string, attempt: Att
 }
 
 /**
- * A stack with two seeded accounts (the second one's link described `Foreign ticket`) and a
- * signed-in session (`cookie`) of the first one's test key, which holds every scope.
+ * A stack with two seeded accounts (the second one's link described `Foreign ticket`), the first
+ * one's owner, and a signed-in session (`cookie`) of that owner in test mode.
  */
 export async function startDashboardStack() {
   const stack = await startTestStack();
   const browser = dashboardBrowser(stack);
   const [merchant, foreign] = await Promise.all([createMerchant(stack), createMerchant(stack)]);
-  const [seeded, foreignSeeded] = await Promise.all([seedAccount(stack, merchant), seedAccount(stack, foreign, 'Foreign ticket')]);
-  const cookie = (await browser.signIn(merchant.test)).cookie!;
-  return { stack, browser, merchant, foreign, seeded, foreignSeeded, cookie };
+  const [seeded, foreignSeeded, owner] = await Promise.all([seedAccount(stack, merchant), seedAccount(stack, foreign, 'Foreign ticket'), createPerson(stack, merchant.orgId, 'owner')]);
+  const cookie = await browser.sessionOf(owner);
+  return { stack, browser, merchant, foreign, seeded, foreignSeeded, owner, cookie };
 }

@@ -1,5 +1,6 @@
 import { Agent, createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { AWS_LIMITS } from '../../../shared/aws-limits';
+import { KEY } from '../../../shared/db/table';
 import { logger } from '../../../shared/observability/logger';
 import { AwsError } from './aws-error';
 import type { LocalEventBridge } from './eventbridge';
@@ -31,6 +32,8 @@ interface AccessCheck {
   resource: string;
   /** Other names of the resource (a queue's URL) that resource policies may use. */
   keys?: string[];
+  /** The request's condition keys (a DynamoDB item's partition key: dynamodb:LeadingKeys). */
+  context?: Record<string, string[]>;
 }
 
 export interface EdgeOptions {
@@ -54,18 +57,32 @@ export interface EdgeOptions {
 
 const JSON_1_0 = 'application/x-amz-json-1.0';
 
+/**
+ * The partition key an item request names (its `Key`, or a put's `Item`), as IAM's
+ * dynamodb:LeadingKeys: a policy may allow a write only to items whose key starts so. Item
+ * requests carry it here; a Query or a Scan does not (no statement of the stack conditions one).
+ */
+function leadingKeys(request: { Key?: Record<string, { S?: string }>; Item?: Record<string, { S?: string }> }): Record<string, string[]> | undefined {
+  const partition = (request.Key ?? request.Item)?.[KEY.pk]?.S;
+  return partition === undefined ? undefined : { 'dynamodb:LeadingKeys': [partition] };
+}
+
 /** The IAM actions and resources of one DynamoDB call: each item of a transaction or batch is checked as its own action. */
 function dynamoDbAccess(operation: string, body: Record<string, unknown>, tableArn: (name: string) => string): AccessCheck[] {
   const table = (name: unknown, index?: unknown) => `${tableArn(String(name))}${index ? `/index/${index}` : ''}`;
+  const item = (request: Record<string, unknown>) => {
+    const context = leadingKeys(request);
+    return context ? { context } : {};
+  };
   switch (operation) {
     case 'TransactWriteItems':
-      return (body.TransactItems as Record<string, { TableName: string }>[]).map((item) => {
-        const [kind, request] = Object.entries(item)[0];
+      return (body.TransactItems as Record<string, { TableName: string }>[]).map((entry) => {
+        const [kind, request] = Object.entries(entry)[0];
         const action = { Put: 'PutItem', Update: 'UpdateItem', Delete: 'DeleteItem', ConditionCheck: 'ConditionCheckItem' }[kind] ?? kind;
-        return { action: `dynamodb:${action}`, resource: table(request.TableName) };
+        return { action: `dynamodb:${action}`, resource: table(request.TableName), ...item(request) };
       });
     case 'TransactGetItems':
-      return (body.TransactItems as { Get: { TableName: string } }[]).map((item) => ({ action: 'dynamodb:GetItem', resource: table(item.Get.TableName) }));
+      return (body.TransactItems as { Get: { TableName: string } }[]).map((entry) => ({ action: 'dynamodb:GetItem', resource: table(entry.Get.TableName), ...item(entry.Get) }));
     case 'BatchGetItem':
     case 'BatchWriteItem':
       return Object.keys(body.RequestItems as object).map((name) => ({ action: `dynamodb:${operation}`, resource: table(name) }));
@@ -76,7 +93,7 @@ function dynamoDbAccess(operation: string, body: Record<string, unknown>, tableA
     case 'ExecuteTransaction':
       throw new AwsError('UnknownOperationException', `${operation} (PartiQL) is not imitated locally`);
     default:
-      return [{ action: `dynamodb:${operation}`, resource: table(body.TableName, body.IndexName) }];
+      return [{ action: `dynamodb:${operation}`, resource: table(body.TableName, body.IndexName), ...item(body) }];
   }
 }
 
@@ -140,7 +157,7 @@ export async function startAwsEdge(port: number, options: EdgeOptions): Promise<
   function authorize(caller: EdgeCaller, checks: AccessCheck[]) {
     if (caller.unchecked) return;
     for (const check of checks) {
-      const decision = options.policies.decide({ caller: { role: caller.role }, action: check.action, resource: check.resource }, [check.resource, ...(check.keys ?? [])]);
+      const decision = options.policies.decide({ caller: { role: caller.role }, action: check.action, resource: check.resource, context: check.context }, [check.resource, ...(check.keys ?? [])]);
       if (decision.allowed) continue;
       options.onDenied({ functionName: caller.functionName, action: check.action, resource: check.resource, reason: decision.reason });
       throw new AwsError(

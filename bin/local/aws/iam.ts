@@ -16,8 +16,12 @@ export interface AccessRequest {
   caller: Caller;
   action: string;
   resource: string;
-  /** Condition keys of the request (aws:SourceArn, …); aws:SecureTransport is always true, as from the deployed SDK. */
-  context?: Record<string, string>;
+  /**
+   * Condition keys of the request (aws:SourceArn, …; a multivalued one as a list: the item keys
+   * of a DynamoDB call, dynamodb:LeadingKeys); aws:SecureTransport is always true, as from the
+   * deployed SDK.
+   */
+  context?: Record<string, string | string[]>;
 }
 
 const list = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
@@ -48,15 +52,32 @@ const OPERATORS: Record<string, (expected: string, actual: string) => boolean> =
   ArnLike: (expected, actual) => wildcard(expected, actual),
 };
 
-function conditionsHold(statement: PolicyStatement, context: Record<string, string>): boolean {
-  return Object.entries(statement.Condition ?? {}).every(([operator, keys]) => {
+/**
+ * A condition on a multivalued key (IAM's set operators): `ForAllValues:` holds when every value
+ * of the request matches one of the condition's, and, as in IAM, when the request has no such
+ * key at all; `ForAnyValue:` when one value matches.
+ */
+const SET_OPERATORS: Record<string, (holds: (actual: string) => boolean, actual: string[] | undefined) => boolean> = {
+  'ForAllValues:': (holds, actual) => (actual ?? []).every(holds),
+  'ForAnyValue:': (holds, actual) => (actual ?? []).some(holds),
+};
+
+function conditionsHold(statement: PolicyStatement, context: Record<string, string | string[]>): boolean {
+  return Object.entries(statement.Condition ?? {}).every(([qualified, keys]) => {
+    const set = Object.keys(SET_OPERATORS).find((prefix) => qualified.startsWith(prefix));
+    const operator = set ? qualified.slice(set.length) : qualified;
     const test = OPERATORS[operator];
     if (!test) {
-      if (!warned.has(operator)) logger.warn('local AWS: IAM condition operator not evaluated; its statements never apply', { operator });
-      warned.add(operator);
+      if (!warned.has(qualified)) logger.warn('local AWS: IAM condition operator not evaluated; its statements never apply', { operator: qualified });
+      warned.add(qualified);
       return false;
     }
-    return Object.entries(keys).every(([key, expected]) => key in context && list(expected).some((value) => test(value, context[key])));
+    return Object.entries(keys).every(([key, expected]) => {
+      const actual = context[key];
+      const holds = (value: string) => list(expected).some((pattern) => test(pattern, value));
+      if (set) return SET_OPERATORS[set](holds, actual === undefined ? undefined : list(actual));
+      return typeof actual === 'string' && holds(actual);
+    });
   });
 }
 

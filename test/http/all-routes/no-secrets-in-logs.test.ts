@@ -2,6 +2,7 @@ import { testInProcess } from '../../support/mode';
 import '../../support/debug-logs';
 import { hashToken } from '../../../shared/auth/tokens';
 import { createWebhookRepository } from '../../../shared/db/webhook-repository';
+import { createPerson, dashboardBrowser } from '../../support/dashboard';
 import { client } from '../../support/http';
 import { createMerchant, startTestStack, type TestStack } from '../../support/stack';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver';
@@ -31,7 +32,7 @@ afterAll(async () => {
   delete process.env.WEBHOOK_RETRY_SCHEDULE;
 });
 
-testInProcess('logs: no token, key hash or signing secret appears in any log line, at DEBUG, through failures too', async () => {
+testInProcess('logs: no token, key hash, signing secret, password or session id appears in any log line, at DEBUG, through failures too', async () => {
   const merchant = await createMerchant(stack);
   const api = client(stack.baseUrl, merchant.test);
   const subscription = await createWebhookRepository(stack.db, stack.tableName).create({
@@ -50,10 +51,21 @@ testInProcess('logs: no token, key hash or signing secret appears in any log lin
   await client(stack.baseUrl, `${merchant.test}x`).get('/v1/payment_links');
   await api.post('/v1/test_helpers/jobs/expire-payment-links');
   await receiver.waitFor(() => receiver.delivered().length >= 4, 'deliveries after a failed attempt', 20_000);
+  // A person signs in (once wrong), changes their password and signs in with the new one.
+  const browser = dashboardBrowser(stack);
+  const person = await createPerson(stack, merchant.orgId, 'developer', { password: 'a password nobody logs' });
+  await browser.signIn({ email: person.email, password: 'a wrong password nobody logs' });
+  const session = await browser.sessionOf(person);
+  await browser.submit('/dashboard/security/password', session, { current_password: person.password, new_password: 'a new password nobody logs' });
+  const again = await browser.sessionOf({ email: person.email, password: 'a new password nobody logs' });
 
   const secrets = [
     ...[merchant.test, merchant.live].flatMap((token) => [token, hashToken(token)]),
     ...[subscription.secret, created.secret, rolled.secret].flatMap((secret) => [secret, secret.slice(6)]),
+    'a password nobody logs',
+    'a wrong password nobody logs',
+    'a new password nobody logs',
+    ...[session, again].map((cookie) => cookie.split('=')[1]).flatMap((sessionId) => [sessionId, hashToken(sessionId)]),
   ];
   const joined = lines.join('');
   expect(lines.filter((line) => line.includes('"message":"request"')).length).toBeGreaterThanOrEqual(6);

@@ -1,6 +1,6 @@
 import { LIMITS } from '../../../shared/limits';
 import { isoMillis } from '../../../shared/time';
-import { dashboardBrowser, hiddenFieldsOf, type DashboardBrowser } from '../../support/dashboard';
+import { createPerson, dashboardBrowser, hiddenFieldsOf, type DashboardBrowser } from '../../support/dashboard';
 import { outboxEvents } from '../../support/events';
 import { client } from '../../support/http';
 import { storePaidPayment } from '../../support/payments';
@@ -15,7 +15,7 @@ let stack: TestStack;
 let merchant: Merchant;
 let api: Api;
 let browser: DashboardBrowser;
-/** A signed-in session of `merchant.test` (every scope). */
+/** A signed-in session of the merchant's owner (every permission), in test mode. */
 let cookie: string;
 
 beforeAll(async () => {
@@ -23,7 +23,7 @@ beforeAll(async () => {
   merchant = await createMerchant(stack);
   api = client(stack.baseUrl, merchant.test);
   browser = dashboardBrowser(stack);
-  cookie = (await browser.signIn(merchant.test)).cookie!;
+  cookie = await browser.sessionOf(await createPerson(stack, merchant.orgId, 'owner'));
 }, 60_000);
 afterAll(() => stack.stop());
 
@@ -50,7 +50,7 @@ const declare = async (id: string, fields: Record<string, string>, session = coo
   fetch(`${stack.baseUrl}${pageOf(id)}/documents`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', cookie: session },
-    body: new URLSearchParams({ csrf_token: await browser.tokenOf(session), ...fields }).toString(),
+    body: new URLSearchParams({ csrf_token: await browser.tokenOf(session), page_mode: 'test', ...fields }).toString(),
   });
 
 /** A PDF declared through the dashboard and sent with its upload, as the page's script does. */
@@ -87,10 +87,10 @@ describe("a chargeback's page offers the answers while it can be answered", () =
     expect(policy).not.toContain('unsafe-eval');
   });
 
-  test('page: a key without chargeback:update sees no form, no script and the policy without script; its posts are refused 403', async () => {
+  test('page: a role without chargeback:update (support) sees no form, no script and the policy without script; its posts are refused 403', async () => {
     // Prepare
     const chargeback = await openChargeback();
-    const reader = (await browser.signIn(await merchant.key({ scopes: ['chargeback:read'] }))).cookie!;
+    const reader = await browser.sessionOf(await createPerson(stack, merchant.orgId, 'support'));
     // Act
     const page = await browser.get(pageOf(chargeback.id), reader);
     const accept = await browser.submit(`${pageOf(chargeback.id)}/accept`, reader, { confirm: 'on' });

@@ -1,8 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Scope } from '../../../shared/auth/principal';
 import * as keys from '../../../shared/db/keys';
 import { newId } from '../../../shared/ids';
-import { dashboardBrowser, hiddenFieldsOf, rowOf, type DashboardAnswer, type DashboardBrowser } from '../../support/dashboard';
+import { createPerson, dashboardBrowser, hiddenFieldsOf, rowOf, type DashboardAnswer, type DashboardBrowser, type Person } from '../../support/dashboard';
 import { client } from '../../support/http';
 import { createMerchant, startTestStack, type Api, type Merchant, type TestStack } from '../../support/stack';
 import { waitUntil } from '../../support/wait';
@@ -27,10 +26,11 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-/** A fresh organization, its API client and a signed-in session of its test key (every scope). */
-async function account(): Promise<{ merchant: Merchant; api: Api; cookie: string }> {
+/** A fresh organization, its API client, its owner and a signed-in session of the owner (every permission), in test mode. */
+async function account(): Promise<{ merchant: Merchant; api: Api; owner: Person; cookie: string }> {
   const merchant = await createMerchant(stack);
-  return { merchant, api: client(stack.baseUrl, merchant.test), cookie: (await browser.signIn(merchant.test)).cookie! };
+  const owner = await createPerson(stack, merchant.orgId, 'owner');
+  return { merchant, api: client(stack.baseUrl, merchant.test), owner, cookie: await browser.sessionOf(owner) };
 }
 
 const endpointFields = (extra: Record<string, string> = {}) => ({
@@ -84,15 +84,14 @@ describe('add an endpoint', () => {
 
   test('the secret travels sealed: the cookie and the nonce\'s stored answer hold no secret, and another session cannot open it', async () => {
     // Prepare
-    const { merchant, cookie } = await account();
+    const { owner, cookie } = await account();
     const newForm = (await browser.get('/dashboard/webhooks/new', cookie)).html;
-    const keyId = /signed in with key <code>(key_\w+)<\/code>/.exec(newForm)![1];
     const form = hiddenFieldsOf(newForm, '/dashboard/webhooks');
     const posted = await browser.post('/dashboard/webhooks', { ...form, ...endpointFields() }, { cookie });
     const id = posted.location!.split('/').pop()!;
     // Act
     const notice = noticeCookieOf(posted)!;
-    const other = (await browser.signIn(merchant.test)).cookie!;
+    const other = await browser.sessionOf(owner);
     const elsewhere = await browser.get(`/dashboard/webhooks/${id}`, `${other}; ${notice.split(';')[0]}`);
     const page = await browser.follow(posted, cookie);
     // Assess
@@ -101,7 +100,8 @@ describe('add an endpoint', () => {
     expect(notice).not.toContain('whsec_');
     expect(Buffer.from(notice.split(';')[0].split('=')[1], 'base64url').toString('latin1')).not.toContain(secret.slice(6, 20));
     expect(shownSecret(elsewhere.html)).toBeUndefined();
-    const stored = (await stack.db.send(new GetCommand({ TableName: stack.tableName, Key: keys.idempotency(keyId, form.form_nonce) }))).Item;
+    // The nonce's record is the person's (their user id), as an API key's Idempotency-Key is the key's.
+    const stored = (await stack.db.send(new GetCommand({ TableName: stack.tableName, Key: keys.idempotency(owner.userId, form.form_nonce) }))).Item;
     expect(JSON.stringify(stored)).toContain(notice.split(';')[0]);
     expect(JSON.stringify(stored)).not.toContain(secret);
   });
@@ -167,13 +167,11 @@ describe('the webhooks page', () => {
     await flaky.close();
   });
 
-  test('an endpoint\'s deliveries need event:read; forms need webhook:write; the pages webhook:read', async () => {
+  test('forms need webhook:write (a finance person has webhook:read only): no form is shown, each post is refused 403', async () => {
     const { merchant, api } = await account();
     const id = (await api.post('/v1/webhook_endpoints', { url: 'https://hooks.example/a', enabled_events: ['*'] })).body.id;
-    const sessionOf = async (scopes: Scope[]) => (await browser.signIn(await merchant.key({ scopes }))).cookie!;
-    const reader = await sessionOf(['webhook:read']);
+    const reader = await browser.sessionOf(await createPerson(stack, merchant.orgId, 'finance'));
     const list = (await browser.get('/dashboard/webhooks', reader)).html;
-    expect(list).toContain('lacks the scope <code>event:read</code>');
     expect(list).not.toContain('Add an endpoint');
     const endpoint = (await browser.get(`/dashboard/webhooks/${id}`, reader)).html;
     expect(endpoint).not.toContain('Save changes');
@@ -186,12 +184,9 @@ describe('the webhooks page', () => {
       [`/dashboard/webhooks/${id}/delete`, { confirm: 'on' }],
     ] as [string, Record<string, string>][]) {
       const result = await browser.submit(path, reader, fields);
-      expect([path, result.status, result.html.includes('The API key lacks the scope webhook:write')]).toEqual([path, 403, true]);
+      expect([path, result.status, result.html.includes('Your role, Finance, does not allow this (webhook:write)')]).toEqual([path, 403, true]);
     }
     expect((await api.get(`/v1/webhook_endpoints/${id}`)).body.status).toBe('enabled');
-    const none = await sessionOf(['payment:read']);
-    expect((await browser.get('/dashboard/webhooks', none)).status).toBe(403);
-    expect((await browser.get(`/dashboard/webhooks/${id}`, none)).status).toBe(403);
   });
 
   test("another organization's or mode's endpoint, or an unknown one -> the same 404 page; its forms change nothing", async () => {
@@ -344,9 +339,9 @@ describe('resend a failed event, and an event\'s page', () => {
     expect(refused.status).toBe(422);
     expect(refused.html).toContain('<h1>Webhook endpoint');
     expect(refused.html).toContain('<p role="alert" id="resend-error">subscription_id names a disabled webhook endpoint</p>');
-    const reader = (await browser.signIn(await merchant.key({ scopes: ['event:read', 'webhook:read'] }))).cookie!;
+    const reader = await browser.sessionOf(await createPerson(stack, merchant.orgId, 'support'));
     const forbidden = await browser.submit(`/dashboard/events/${eventId}/resend`, reader, {});
-    expect([forbidden.status, forbidden.html.includes('The API key lacks the scope event:resend')]).toEqual([403, true]);
+    expect([forbidden.status, forbidden.html.includes('Your role, Support, does not allow this (event:resend)')]).toEqual([403, true]);
   });
 
   test("an event's page shows its payload as delivered and its attempts; Resend from there goes to every endpoint it matches", async () => {
@@ -371,14 +366,14 @@ describe('resend a failed event, and an event\'s page', () => {
   });
 
   test("another organization's or mode's event, or an unknown one -> the one 404 page; event ids in lists lead to it; search finds events and endpoints", async () => {
-    const { merchant, api, cookie } = await account();
+    const { merchant, api, owner, cookie } = await account();
     await api.post('/v1/payment_links', { amount: { value: '5.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId });
     const [event] = (await api.get('/v1/events')).body.data;
     const foreign = await createMerchant(stack);
     const foreignApi = client(stack.baseUrl, foreign.test);
     await foreignApi.post('/v1/payment_links', { amount: { value: '5.00', currency: 'EUR' }, acceptor_id: foreign.acceptorId });
     const [foreignEvent] = (await foreignApi.get('/v1/events')).body.data;
-    const live = (await browser.signIn(merchant.live)).cookie!;
+    const live = await browser.sessionOf(owner, 'live');
     const pages = [await browser.get(`/dashboard/events/${foreignEvent.id}`, cookie), await browser.get(`/dashboard/events/${event.id}`, live), await browser.get(`/dashboard/events/${newId('event')}`, cookie)];
     expect(pages.map((page) => page.status)).toEqual([404, 404, 404]);
     expect(new Set(pages.map((page) => page.html)).size).toBe(1);

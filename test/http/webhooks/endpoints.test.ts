@@ -289,7 +289,7 @@ describe('Webhook endpoints: deliveries', () => {
       const second = await emitEvent(api, merchant);
       await flaky.waitFor(() => flaky.delivered().some(forLink(second)), 'the second event', 60_000);
       const deps = { endpoints: createWebhookRepository(stack.db, stack.tableName), deliveries: createDeliveryRepository(stack.db, stack.tableName) };
-      const principal = { keyId: 'key_dashboard', orgId: merchant.orgId, mode: 'test' as const, scopes: [] };
+      const principal = { actor: { type: 'api_key' as const, id: 'key_dashboard' }, orgId: merchant.orgId, mode: 'test' as const, scopes: [] };
       const seen = async () => (await endpointsWithRecentDeliveries(deps, principal, {}, 2)).items;
       // The attempts' index is a GSI: it may lag the deliveries a moment.
       await waitUntil(async () => (await seen())[1]?.attempts.length === 2, 'two attempts on the index', { timeoutMs: 30_000, intervalMs: 200 });

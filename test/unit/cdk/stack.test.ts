@@ -286,16 +286,21 @@ test('stack: settlement routes are read-only GETs sharing the {code} path parame
   }
 });
 
-test('stack: dashboard pages only read the table; sign-in and sign-out write their session item; forms write as the operation they perform', () => {
+test('stack: dashboard pages read the table and update nothing but a session item; sign-in and sign-out write; forms write as the operation they perform', () => {
   const policies = template.findResources('AWS::IAM::Policy');
-  const actionsOf = (handler: string) => {
+  const statementsOf = (handler: string) => {
     const found = Object.entries(policies).find(([id]) => id.includes(`Route${handler.replace(/-/g, '')}Function`));
     expect(found).toBeDefined();
-    return JSON.stringify(found![1].Properties.PolicyDocument.Statement.map((s: { Action: unknown }) => s.Action));
+    return found![1].Properties.PolicyDocument.Statement as { Action: string | string[]; Condition?: unknown }[];
   };
-  const pages = routes.filter((route) => route.path.startsWith('/dashboard') && route.method === 'GET').map((route) => route.handler);
-  expect(pages).toEqual(expect.arrayContaining(['dashboard', 'dashboard-refund', 'dashboard-payment-link', 'dashboard-payments', 'dashboard-events', 'dashboard-search']));
-  for (const handler of pages) expect(actionsOf(handler)).not.toMatch(/PutItem|UpdateItem|DeleteItem|TransactWrite|BatchWrite/);
+  const actionsOf = (handler: string) => JSON.stringify(statementsOf(handler).map((statement) => statement.Action));
+  const pages = routes.filter((route) => route.path.startsWith('/dashboard') && route.method === 'GET' && route.auth !== 'public').map((route) => route.handler);
+  expect(pages).toEqual(expect.arrayContaining(['dashboard', 'dashboard-refund', 'dashboard-payment-link', 'dashboard-payments', 'dashboard-events', 'dashboard-search', 'dashboard-security']));
+  for (const handler of pages) {
+    const writes = statementsOf(handler).filter((statement) => /PutItem|UpdateItem|DeleteItem|TransactWrite|BatchWrite/.test(JSON.stringify(statement.Action)));
+    // The session's last request (its idle end): UpdateItem of items whose key starts DASHSESSION#, nothing else.
+    expect([handler, writes]).toEqual([handler, [expect.objectContaining({ Action: 'dynamodb:UpdateItem', Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['DASHSESSION#*'] } } })]]);
+  }
   for (const handler of ['dashboard-sign-in', 'dashboard-sign-out']) expect(actionsOf(handler)).toMatch(/PutItem.*DeleteItem|DeleteItem.*PutItem/);
   for (const handler of ['dashboard-create-payment-link', 'dashboard-update-payment-link', 'dashboard-create-refund']) {
     const form = routes.find((route) => route.handler === handler)!;
@@ -305,6 +310,14 @@ test('stack: dashboard pages only read the table; sign-in and sign-out write the
   for (const key of ['GET /dashboard', 'POST /dashboard/session', 'POST /dashboard/sign-out', 'GET /dashboard/refunds/{id}', 'POST /dashboard/payments/{id}/refunds']) {
     template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: key });
   }
+});
+
+test('stack: the functions that hash a password get a whole vCPU (1,769 MB); every other route the default 1,024 MB', () => {
+  const functions = template.findResources('AWS::Lambda::Function');
+  const memoryOf = (handler: string) => Object.entries(functions).find(([id]) => id.includes(`Route${handler.replace(/-/g, '')}Function`))![1].Properties.MemorySize;
+  const hashing = routes.filter((route) => route.memoryMb).map((route) => route.handler);
+  expect(hashing).toEqual(expect.arrayContaining(['dashboard-sign-in', 'dashboard-change-password']));
+  for (const route of routes) expect([route.handler, memoryOf(route.handler)]).toEqual([route.handler, hashing.includes(route.handler) ? 1769 : 1024]);
 });
 
 test('stack: the API reference routes are public functions without table access', () => {

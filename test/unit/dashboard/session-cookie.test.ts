@@ -36,7 +36,7 @@ test('openBySoonestDeadline: open chargebacks only, soonest deadline first', () 
 });
 
 test('session cookie: HttpOnly, SameSite=Strict, scoped to the dashboard path, Secure on https', () => {
-  expect(sessionCookie('abc', urls)).toBe('dashboard_session=abc; Path=/dashboard; HttpOnly; SameSite=Strict; Secure; Max-Age=14400');
+  expect(sessionCookie('abc', urls)).toBe('dashboard_session=abc; Path=/dashboard; HttpOnly; SameSite=Strict; Secure; Max-Age=43200');
   expect(clearedSessionCookie(urls)).toBe('dashboard_session=; Path=/dashboard; HttpOnly; SameSite=Strict; Secure; Max-Age=0');
   expect(sessionCookie('abc', { ...urls, dashboard: 'http://127.0.0.1:3000/dashboard' })).not.toContain('Secure');
 });

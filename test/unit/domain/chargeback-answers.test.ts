@@ -15,7 +15,7 @@ import { aChargeback, aPayment, urls } from './fixtures';
 const NOW = new Date('2026-11-25T10:00:00.000Z');
 const HOUR = 3_600_000;
 const live = aChargeback({ mode: 'live', deadlineAt: '2026-11-30T10:00:00.000Z', acquirer: { name: 'adyen', reference: 'DSP0000000000001', case_id: 'PSP0000000000001' } });
-const principal: Principal = { keyId: 'key_1', orgId: live.orgId, mode: 'live', scopes: ['chargeback:update'] };
+const principal: Principal = { actor: { type: 'api_key', id: 'key_1' }, orgId: live.orgId, mode: 'live', scopes: ['chargeback:update'] };
 const PDF = new TextEncoder().encode('%PDF-1.4');
 
 /** Reasons as the acquirer offers them, in its order; `generic` marks the one that claims nothing beyond the material (Adyen's SupplyDefenseMaterial). */

@@ -451,7 +451,7 @@ function linkStore(stored: VersionedLink[], concurrent?: (current: VersionedLink
 }
 
 describe('Use case: updatePaymentLink (in-memory link store)', () => {
-  const principal: Principal = { keyId: 'key_x', orgId: aLink().orgId, mode: 'test', scopes: ['payment_link:update'] };
+  const principal: Principal = { actor: { type: 'api_key' as const, id: 'key_x' }, orgId: aLink().orgId, mode: 'test', scopes: ['payment_link:update'] };
 
   test('update: written at the version read, with properties.changed carrying the link as updated', async () => {
     // Prepare

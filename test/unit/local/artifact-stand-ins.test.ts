@@ -34,6 +34,7 @@ describe('Function: createAccessPolicies', () => {
             Statement: [
               { Effect: 'Allow', Action: ['dynamodb:Get*', 'dynamodb:Query'], Resource: [TABLE, `${TABLE}/index/*`] },
               { Effect: 'Deny', Action: 'dynamodb:Query', Resource: `${TABLE}/index/SECRET` },
+              { Effect: 'Allow', Action: 'dynamodb:UpdateItem', Resource: TABLE, Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['SESSION#*'] } } },
             ],
           },
         },
@@ -69,6 +70,13 @@ describe('Function: createAccessPolicies', () => {
     expect(policies.decide({ caller: role, action: 'dynamodb:PutItem', resource: TABLE })).toEqual({ allowed: false, reason: 'no identity-based policy allows the dynamodb:PutItem action' });
     expect(policies.decide({ caller: role, action: 'dynamodb:Query', resource: `${TABLE}/index/SECRET` })).toMatchObject({ allowed: false });
     expect(policies.decide({ caller: role, action: 'dynamodb:GetItem', resource: 'arn:aws:dynamodb:local:000000000000:table/other' })).toMatchObject({ allowed: false });
+  });
+
+  test('a condition on the item keys (ForAllValues, dynamodb:LeadingKeys): every key must match one of its patterns', () => {
+    const update = (keys: string[]) => policies.decide({ caller: { role: 'Role' }, action: 'dynamodb:UpdateItem', resource: TABLE, context: { 'dynamodb:LeadingKeys': keys } });
+    expect(update(['SESSION#abc']).allowed).toBe(true);
+    expect(update(['USER#usr_1'])).toEqual({ allowed: false, reason: 'no identity-based policy allows the dynamodb:UpdateItem action' });
+    expect(update(['SESSION#abc', 'USER#usr_1']).allowed).toBe(false);
   });
 
   test('a queue policy lets EventBridge send for its rule only', () => {

@@ -34,7 +34,7 @@ describe('Use case: refunds.create', () => {
       payments: { get: async () => payment },
       balances: { hasHeldRefunds: async () => true, clearHoldMarker: async () => undefined },
     });
-    const principal = { keyId: 'key_x', orgId: 'org_x', mode: 'test' as const, scopes: [] };
+    const principal = { actor: { type: 'api_key' as const, id: 'key_x' }, orgId: 'org_x', mode: 'test' as const, scopes: [] };
     const refund = await useCases.create(principal, payment.id, {}, urls);
     expect(refund).toMatchObject({ status: 'pending', onHold: true, amountMinor: 1000 });
     expect(holdQueue).toHaveBeenCalled(); // the release was tried, and failed

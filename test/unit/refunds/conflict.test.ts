@@ -16,7 +16,7 @@ const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'local', cre
 const mock = mockClient(db);
 afterEach(() => mock.reset());
 
-const principal = { keyId: 'key_x', orgId: newId('organization'), mode: 'test' as const, scopes: [] };
+const principal = { actor: { type: 'api_key' as const, id: 'key_x' }, orgId: newId('organization'), mode: 'test' as const, scopes: [] };
 const urls = { base: 'http://api', checkout: 'http://api/checkout', dashboard: 'http://api/dashboard', docs: 'http://api/docs' };
 const payment = {
   id: newId('payment'),

@@ -1,0 +1,249 @@
+import { randomBytes } from 'node:crypto';
+import type { Mode } from '../auth/principal';
+import type { TeamDirectory } from '../db/team-directory';
+import {
+  PENDING_SIGN_IN_SECONDS,
+  SESSION_ID_PATTERN,
+  SESSION_MAX_SECONDS,
+  SESSION_TOUCH_SECONDS,
+  secondFactorStep,
+  sessionEndsAt,
+  standingProblem,
+  type AttemptSlot,
+  type AttemptWindows,
+  type DashboardSession,
+  type ListedSession,
+  type PendingSignIns,
+  type SecondFactorStep,
+  type SessionStore,
+  type TeamUser,
+} from '../domain/team';
+import { checkNewPassword } from '../auth/passwords';
+import { hashToken } from '../auth/tokens';
+import { BusinessRuleError, ConflictError, NotAuthenticatedError, TooManyRequestsError } from '../errors';
+import { LIMITS } from '../limits';
+import { isoMillis } from '../time';
+
+/**
+ * People signing in to the dashboard and their sessions (product-decisions §16), as a small
+ * state machine: email and password → (a second factor, when the person owes one) → a session;
+ * every request then resumes the session and reads its person anew.
+ */
+
+export interface SignInDeps {
+  people: Pick<TeamDirectory, 'person' | 'personByEmail' | 'recordSignIn' | 'endSessions'>;
+  /** The organization's security settings (the owner's "require two-factor"). */
+  organization: (orgId: string) => Promise<{ requireTwoFactor?: boolean } | undefined>;
+  sessions: SessionStore;
+  pending: PendingSignIns;
+  attempts: AttemptWindows;
+  passwords: { verify(password: string, stored: string | undefined): Promise<boolean>; hash(password: string): Promise<string> };
+  now: () => Date;
+}
+
+/** Where a sign-in comes from: the browser, as the Security page lists its sessions, and the address the lockouts count. */
+export interface SignInContext {
+  ip: string;
+  userAgent?: string;
+}
+
+/** The one answer to a wrong email or password, known or unknown (no enumeration: OWASP ASVS 5.0 V6.3.8). */
+export const WRONG_EMAIL_OR_PASSWORD = 'Email or password is incorrect.';
+const SESSION_ENDED = 'Your dashboard session has ended; sign in again';
+const USER_AGENT_LENGTH = 200;
+
+/** What a correct password leads to: a session, or a pending sign-in whose second step (`step`) the person owes first. */
+export type SignInOutcome = { kind: 'session'; sessionId: string; user: TeamUser } | { kind: 'second factor'; pendingId: string; step: SecondFactorStep };
+
+/** A signed-in request: the session (its id from the cookie) and its person as they are now. */
+export interface Member {
+  sessionId: string;
+  session: DashboardSession;
+  user: TeamUser;
+}
+
+/** 32 random bytes, base64url (256 bits: OWASP ASVS 5.0 V7.2.3 asks for 128 at least). */
+const randomId = () => randomBytes(32).toString('base64url');
+
+const minutes = (seconds: number) => `${Math.ceil(seconds / 60)} minute${Math.ceil(seconds / 60) === 1 ? '' : 's'}`;
+
+export function signIns(deps: SignInDeps) {
+  /** A new session for `user` (a new id on every sign-in: OWASP ASVS 5.0 V7.2.4), in test mode unless `mode` says. */
+  async function issueSession(user: TeamUser, context: SignInContext, mode: Mode = 'test'): Promise<string> {
+    const now = deps.now();
+    const sessionId = randomId();
+    await deps.sessions.create(sessionId, {
+      userId: user.userId,
+      orgId: user.orgId,
+      mode,
+      sessionVersion: user.sessionVersion,
+      createdAt: isoMillis(now),
+      lastSeenAt: isoMillis(now),
+      expiresAt: isoMillis(now.getTime() + SESSION_MAX_SECONDS * 1000),
+      ip: context.ip,
+      ...(context.userAgent ? { userAgent: context.userAgent.slice(0, USER_AGENT_LENGTH) } : {}),
+    });
+    return sessionId;
+  }
+
+  /** A slot of each lockout window (§16), the email's first: refused with 429 and the seconds to wait, before any password is checked. */
+  async function attemptSlots(email: string, ip: string): Promise<AttemptSlot[]> {
+    const { failuresPerEmail, failuresPerAddress, windowSeconds } = LIMITS.signIn;
+    const forEmail = await deps.attempts.take(`email:${email.trim().toLowerCase()}`, failuresPerEmail, windowSeconds);
+    if ('retryAfterSeconds' in forEmail) {
+      throw new TooManyRequestsError(`Too many failed sign-ins for this email address: try again in ${minutes(forEmail.retryAfterSeconds)}.`, forEmail.retryAfterSeconds);
+    }
+    const forAddress = await deps.attempts.take(`address:${ip}`, failuresPerAddress, windowSeconds);
+    if ('retryAfterSeconds' in forAddress) {
+      await forEmail.succeeded();
+      throw new TooManyRequestsError(`Too many failed sign-ins from your network: try again in ${minutes(forAddress.retryAfterSeconds)}.`, forAddress.retryAfterSeconds);
+    }
+    return [forEmail, forAddress];
+  }
+
+  /**
+   * Checks a password of `email`'s person under the lockouts: the attempt slots first (429), then
+   * the password, hashed whether or not the email has a person, so that an unknown email answers
+   * as a wrong password does, in about the same time (401). A right password gives its slots back.
+   */
+  async function checkPassword(email: string, password: string, ip: string): Promise<TeamUser> {
+    const slots = await attemptSlots(email, ip);
+    const user = await deps.people.personByEmail(email);
+    const right = await deps.passwords.verify(password, user?.passwordHash);
+    await Promise.all(slots.map((slot) => (right ? slot.succeeded() : slot.failed())));
+    if (!right || !user) throw new NotAuthenticatedError(WRONG_EMAIL_OR_PASSWORD);
+    return user;
+  }
+
+  /** The step after the first factor: the session, or a pending sign-in when the person owes a second factor. */
+  async function afterPassword(user: TeamUser, context: SignInContext): Promise<SignInOutcome> {
+    const step = secondFactorStep(user, (await deps.organization(user.orgId)) ?? {});
+    if (!step) return { kind: 'session', sessionId: await issueSession(user, context), user };
+    const now = deps.now();
+    const pendingId = randomId();
+    await deps.pending.create(pendingId, {
+      userId: user.userId,
+      step,
+      createdAt: isoMillis(now),
+      expiresAt: isoMillis(now.getTime() + PENDING_SIGN_IN_SECONDS * 1000),
+      failures: 0,
+    });
+    return { kind: 'second factor', pendingId, step };
+  }
+
+  /** A pending sign-in and its person, while it lasts and the person may still sign in. */
+  async function pendingSignIn(pendingId: string | undefined): Promise<{ step: SecondFactorStep; user: TeamUser } | undefined> {
+    if (!pendingId || !SESSION_ID_PATTERN.test(pendingId)) return undefined;
+    const pending = await deps.pending.find(pendingId);
+    const user = pending && (await deps.people.person(pending.userId));
+    return pending && user && !standingProblem(user) ? { step: pending.step, user } : undefined;
+  }
+
+  return {
+    issueSession,
+    checkPassword,
+
+    /**
+     * Signs in with email and password:
+     * 1. a slot of the email's and the address's lockout windows (else 429 with Retry-After);
+     * 2. the password checked (a dummy hash for an unknown email): wrong → 401, the slots kept;
+     * 3. right: the slots given back; a person who may not use the dashboard now is refused with
+     *    the key rules' status (403 removed, 401 demoted, 422 global admin);
+     * 4. the sign-in noted, then the session, or a pending sign-in for the second factor.
+     */
+    async withPassword(email: string, password: string, context: SignInContext): Promise<SignInOutcome> {
+      const user = await checkPassword(email, password, context.ip);
+      const problem = standingProblem(user);
+      if (problem) throw problem;
+      await deps.people.recordSignIn(user.userId, isoMillis(deps.now()));
+      return afterPassword(user, context);
+    },
+
+    /** A pending sign-in and its person, while it lasts (its second step's pages show and check it). */
+    pendingSignIn,
+
+    /** A wrong second factor: false when it was the last one allowed (the pending sign-in is over). */
+    failSecondFactor: (pendingId: string) => deps.pending.fail(pendingId),
+
+    /**
+     * The second factor checked: the pending sign-in taken, once (a replay of the same step
+     * finds it gone: 401), and its person's session issued.
+     */
+    async completeSignIn(pendingId: string, context: SignInContext): Promise<string> {
+      const found = await pendingSignIn(pendingId);
+      if (!found || !(await deps.pending.take(pendingId))) throw new NotAuthenticatedError(SESSION_ENDED);
+      return issueSession(found.user, context);
+    },
+
+    /**
+     * The person of a dashboard request:
+     * 1. the session must exist and not be past its idle or absolute end (401);
+     * 2. its person is read now: removed, demoted or without the permission since, or their
+     *    sessions ended (a password change, signing out everywhere) → refused, so a change
+     *    applies to the next request (§16: within 5 s);
+     * 3. its last request is recorded at most once a minute (SESSION_TOUCH_SECONDS).
+     */
+    async resume(sessionId: string | undefined): Promise<Member> {
+      if (!sessionId || !SESSION_ID_PATTERN.test(sessionId)) throw new NotAuthenticatedError(SESSION_ENDED);
+      const session = await deps.sessions.find(sessionId);
+      const now = deps.now();
+      if (!session || sessionEndsAt(session) <= now.getTime()) throw new NotAuthenticatedError(SESSION_ENDED);
+      const user = await deps.people.person(session.userId);
+      if (!user || user.sessionVersion !== session.sessionVersion) throw new NotAuthenticatedError(SESSION_ENDED);
+      const problem = standingProblem(user);
+      if (problem) throw problem;
+      if (now.getTime() - Date.parse(session.lastSeenAt) >= SESSION_TOUCH_SECONDS * 1000) {
+        await deps.sessions.touch(sessionId, { ...session, lastSeenAt: isoMillis(now) });
+      }
+      return { sessionId, session, user };
+    },
+
+    /** The mode the session's pages show from now on. */
+    async switchMode(member: Member, mode: Mode): Promise<void> {
+      if (!(await deps.sessions.switchMode(member.sessionId, mode))) throw new NotAuthenticatedError(SESSION_ENDED);
+    },
+
+    async signOut(sessionId: string | undefined): Promise<void> {
+      if (sessionId && SESSION_ID_PATTERN.test(sessionId)) await deps.sessions.remove(sessionId);
+    },
+
+    /**
+     * A new password from the Security page (OWASP ASVS 5.0 V6.2.2, V6.2.3):
+     * 1. the current password, checked under the sign-in lockouts (wrong: 422 beside it; 429);
+     * 2. the new one follows the rules of §16 (422 beside it);
+     * 3. hashed and set with the person's sessions ended but this one, in one transaction
+     *    (§16: a password change ends every other session); the others' items are removed.
+     */
+    async changePassword(member: Member, currentPassword: string, newPassword: string, context: SignInContext): Promise<void> {
+      const { user } = member;
+      try {
+        await checkPassword(user.email, currentPassword, context.ip);
+      } catch (error) {
+        if (error instanceof NotAuthenticatedError) throw new BusinessRuleError('This is not your current password', 'current_password');
+        throw error;
+      }
+      checkNewPassword(newPassword, user.email, 'new_password');
+      const others = (await deps.sessions.listOfUser(user.userId)).filter((session) => session.idHash !== hashToken(member.sessionId));
+      const passwordHash = await deps.passwords.hash(newPassword);
+      if (!(await deps.people.endSessions(user.userId, user.sessionVersion, { passwordHash, keep: member.sessionId }))) {
+        throw new ConflictError('Your password or sessions changed meanwhile: reload the page and try again');
+      }
+      await deps.sessions.removeListed(others.map((session) => session.idHash));
+    },
+
+    /** A person's sessions, newest first, for the Security page. */
+    sessionsOf: (member: Member): Promise<ListedSession[]> => deps.sessions.listOfUser(member.user.userId),
+
+    /**
+     * Signs the person out everywhere, this browser included (OWASP ASVS 5.0 V7.5.2): their
+     * session version raised (every session ends at its next request) and the items removed.
+     */
+    async signOutEverywhere(member: Member): Promise<void> {
+      const listed = await deps.sessions.listOfUser(member.user.userId);
+      await deps.people.endSessions(member.user.userId, member.user.sessionVersion);
+      await deps.sessions.removeListed(listed.map((session) => session.idHash));
+    },
+  };
+}
+
+export type SignIns = ReturnType<typeof signIns>;

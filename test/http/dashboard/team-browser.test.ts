@@ -1,0 +1,145 @@
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { seriousAxeViolations } from '../../support/axe';
+import { browserAvailable, launchBrowser } from '../../support/browser';
+import { createPerson, type Person } from '../../support/dashboard';
+import { client } from '../../support/http';
+import { seedPaidPayment } from '../../support/refunds';
+import { createMerchant, startTestStack, type Merchant, type TestStack } from '../../support/stack';
+
+const describeBrowser = browserAvailable() ? describe : describe.skip;
+
+/**
+ * People in headless Chromium (product-decisions §16): signing in, what a role sees and may do,
+ * the security page; every page of it at 1280 and 390 px without sideways scrolling and without
+ * a serious or critical axe-core violation. DASHBOARD_SCREENSHOTS=<folder> keeps a screenshot of
+ * each, for the person who checks them by eye.
+ */
+describeBrowser('a team in headless Chromium', () => {
+  let stack: TestStack;
+  let merchant: Merchant;
+  let owner: Person;
+  let viewer: Person;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    stack = await startTestStack();
+    merchant = await createMerchant(stack);
+    [owner, viewer] = await Promise.all([createPerson(stack, merchant.orgId, 'owner', { name: 'Olive Owner' }), createPerson(stack, merchant.orgId, 'viewer', { name: 'Vic Viewer' })]);
+    browser = await launchBrowser();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  const contextOf = (width = 1280): Promise<BrowserContext> => browser.newContext({ viewport: { width, height: 900 } });
+
+  async function signIn(page: Page, person: Person): Promise<void> {
+    await page.goto(`${stack.baseUrl}/dashboard`);
+    await page.getByLabel('Email').fill(person.email);
+    await page.getByLabel('Password').fill(person.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
+  }
+
+  /** The page as it stands: no sideways scrolling, no serious axe-core violation; its screenshot kept when asked. */
+  async function checkPage(page: Page, name: string, width: number): Promise<void> {
+    const folder = process.env.DASHBOARD_SCREENSHOTS;
+    if (folder) await page.screenshot({ path: join(folder, `team-${name}-${width}.png`), fullPage: true });
+    const sideways = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect({ name, sideways, violations: await seriousAxeViolations(page) }).toEqual({ name, sideways: 0, violations: [] });
+  }
+
+  test('sign in: a wrong password shows the one refusal, the right one opens the dashboard of the person, in test mode; the switch shows live', async () => {
+    const context = await contextOf();
+    const page = await context.newPage();
+    await page.goto(`${stack.baseUrl}/dashboard`);
+    await page.getByLabel('Email').fill(owner.email);
+    await page.getByLabel('Password').fill('surely not the password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    expect(await page.getByRole('alert').textContent()).toBe('Email or password is incorrect.');
+    await page.getByLabel('Password').fill(owner.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
+    expect(await page.getByText('Olive Owner').isVisible()).toBe(true);
+    expect(await page.getByText('Test mode', { exact: true }).isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Switch to live mode' }).click();
+    await page.getByText('Live mode', { exact: true }).waitFor();
+    expect(await page.getByRole('button', { name: 'Switch to test mode' }).isVisible()).toBe(true);
+    await context.close();
+  });
+
+  test('a viewer finds no refund button, and posting the refund form anyway gets the 403 page; no refund is made', async () => {
+    const payment = await seedPaidPayment(stack, merchant, { amount: '25.00' });
+    const context = await contextOf();
+    const page = await context.newPage();
+    await signIn(page, viewer);
+    await page.goto(`${stack.baseUrl}/dashboard/payments/${payment.id}`);
+    await page.getByRole('heading', { name: `Payment ${payment.id}` }).waitFor();
+    expect(await page.getByRole('button', { name: 'Refund' }).count()).toBe(0);
+    // The form an owner's page has, built in the viewer's page with its session's token, and sent.
+    const answer = page.waitForResponse((response) => response.url().endsWith(`/payments/${payment.id}/refunds`));
+    await page.evaluate((action) => {
+      const form = document.createElement('form');
+      form.method = 'post';
+      form.action = action;
+      const token = (document.querySelector('input[name="csrf_token"]') as HTMLInputElement).value;
+      for (const [name, value] of Object.entries({ csrf_token: token, page_mode: 'test', form_nonce: 'AAAAAAAAAAAAAAAAAAAAAA', confirm: 'on', 'amount.value': '5.00' })) {
+        const input = document.createElement('input');
+        input.type = 'hidden';
+        input.name = name;
+        input.value = value;
+        form.append(input);
+      }
+      document.body.append(form);
+      form.submit();
+    }, `${stack.baseUrl}/dashboard/payments/${payment.id}/refunds`);
+    expect((await answer).status()).toBe(403);
+    await page.getByText('Your role, Viewer, does not allow this (refund:create)').waitFor();
+    expect((await client(stack.baseUrl, merchant.test).get(`/v1/payments/${payment.id}/refunds`)).body.data).toEqual([]);
+    await context.close();
+  });
+
+  test('the security page: a refused password change shows beside its field, a good one says every other session ended', async () => {
+    const person = await createPerson(stack, merchant.orgId, 'developer', { password: 'a password for the browser' });
+    const context = await contextOf();
+    const page = await context.newPage();
+    await signIn(page, person);
+    await page.getByRole('link', { name: 'Security' }).click();
+    await page.getByLabel('Current password').fill('a password for the browser');
+    await page.getByLabel('New password').fill('too short');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    expect(await page.locator('#password-new_password-error').textContent()).toBe('A password needs at least 12 characters');
+    expect(await page.getByLabel('Current password').inputValue()).toBe('');
+    await page.getByLabel('Current password').fill('a password for the browser');
+    await page.getByLabel('New password').fill('another password, a longer one');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    expect(await page.getByRole('status').textContent()).toContain('Your password is changed. Every other session has ended.');
+    await context.close();
+  }, 60_000);
+
+  test.each([1280, 390])('at %i px the new pages fit and axe-core finds nothing serious', async (width) => {
+    const context = await contextOf(width);
+    const page = await context.newPage();
+    await page.goto(`${stack.baseUrl}/dashboard`);
+    await checkPage(page, 'sign-in', width);
+    await page.getByLabel('Email').fill(viewer.email);
+    await page.getByLabel('Password').fill('surely not the password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').waitFor();
+    await checkPage(page, 'sign-in-refused', width);
+    await page.getByRole('link', { name: 'Sign in with a passkey' }).click();
+    await checkPage(page, 'passkey-sign-in', width);
+    await signIn(page, viewer);
+    await checkPage(page, 'overview', width);
+    await page.goto(`${stack.baseUrl}/dashboard/security`);
+    await checkPage(page, 'security', width);
+    await page.getByLabel('Current password').fill('not my password');
+    await page.getByLabel('New password').fill('whatever it may be');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.locator('#password-current_password-error').waitFor();
+    await checkPage(page, 'security-refused', width);
+    await context.close();
+  }, 120_000);
+});

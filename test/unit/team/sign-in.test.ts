@@ -1,0 +1,197 @@
+import { hashToken } from '../../../shared/auth/tokens';
+import type { AttemptSlot, AttemptWindows, DashboardSession, ListedSession, PendingSignIn, PendingSignIns, SessionStore, TeamUser } from '../../../shared/domain/team';
+import { BusinessRuleError, NotAuthenticatedError, PermissionDeniedError, TooManyRequestsError } from '../../../shared/errors';
+import { signIns, WRONG_EMAIL_OR_PASSWORD, type SignInDeps } from '../../../shared/use-cases/sign-in';
+
+/**
+ * The sign-in state machine with in-memory ports: what it asks of each port, in what order, and
+ * what it never does (OWASP ASVS 5.0 V6.3.8: an unknown email costs the same password check).
+ */
+
+const person = (changes: Partial<TeamUser> = {}): TeamUser => ({
+  userId: 'usr_1',
+  orgId: 'org_1',
+  role: 'member',
+  orgPermission: true,
+  email: 'ann@example.com',
+  name: 'Ann',
+  teamRole: 'viewer',
+  status: 'active',
+  passwordHash: 'hash of the right password',
+  sessionVersion: 3,
+  createdAt: '2026-11-01T00:00:00.000Z',
+  ...changes,
+});
+
+function fakes(options: { user?: TeamUser; locked?: 'email' | 'address'; requireTwoFactor?: boolean } = {}) {
+  const calls: string[] = [];
+  const sessions = new Map<string, DashboardSession>();
+  const pending = new Map<string, PendingSignIn>();
+  const slot = (subject: string): AttemptSlot => ({
+    failed: async () => void calls.push(`failed ${subject}`),
+    succeeded: async () => void calls.push(`given back ${subject}`),
+  });
+  const attempts: AttemptWindows = {
+    async take(subject) {
+      calls.push(`take ${subject}`);
+      return subject.startsWith(options.locked ?? '-') ? { retryAfterSeconds: 840 } : slot(subject.split(':')[0]);
+    },
+  };
+  const store: SessionStore = {
+    create: async (id, session) => void sessions.set(id, session),
+    find: async (id) => sessions.get(id),
+    touch: async (id, session) => void (calls.push('touch'), sessions.set(id, session)),
+    switchMode: async () => true,
+    remove: async (id) => void sessions.delete(id),
+    listOfUser: async (): Promise<ListedSession[]> => [...sessions].map(([id, session]) => ({ ...session, idHash: hashToken(id) })),
+    removeListed: async () => undefined,
+  };
+  const pendingStore: PendingSignIns = {
+    create: async (id, entry) => void pending.set(id, entry),
+    find: async (id) => pending.get(id),
+    fail: async () => true,
+    take: async (id) => pending.delete(id),
+  };
+  let now = new Date('2026-11-28T10:00:00.000Z');
+  const deps: SignInDeps = {
+    people: {
+      person: async () => options.user,
+      personByEmail: async (email) => (options.user && email.trim().toLowerCase() === options.user.email ? options.user : undefined),
+      recordSignIn: async () => void calls.push('noted'),
+      endSessions: async () => true,
+    },
+    organization: async () => ({ requireTwoFactor: options.requireTwoFactor }),
+    sessions: store,
+    pending: pendingStore,
+    attempts,
+    passwords: {
+      verify: async (password, stored) => {
+        calls.push(`hashed against ${stored ?? 'no hash'}`);
+        return stored === 'hash of the right password' && password === 'the right password';
+      },
+      hash: async (password) => `hash of ${password}`,
+    },
+    now: () => now,
+  };
+  return { deps, calls, sessions, pending, advance: (ms: number) => (now = new Date(now.getTime() + ms)) };
+}
+
+const context = { ip: '203.0.113.9', userAgent: 'Test browser' };
+
+describe('Function: signIns', () => {
+  describe('Method: withPassword', () => {
+    test('an unknown email is checked like a wrong password: the same hash, the same slots kept, the same 401', async () => {
+      // Prepare
+      const known = fakes({ user: person() });
+      const unknown = fakes({ user: person() });
+      // Act
+      const wrong = await signIns(known.deps).withPassword('ann@example.com', 'a wrong password', context).catch((error: Error) => error);
+      const nobody = await signIns(unknown.deps).withPassword('bob@example.com', 'a wrong password', context).catch((error: Error) => error);
+      // Assess
+      for (const refusal of [wrong, nobody]) {
+        expect(refusal).toBeInstanceOf(NotAuthenticatedError);
+        expect((refusal as Error).message).toBe(WRONG_EMAIL_OR_PASSWORD);
+      }
+      expect(known.calls).toEqual(['take email:ann@example.com', 'take address:203.0.113.9', 'hashed against hash of the right password', 'failed email', 'failed address']);
+      expect(unknown.calls).toEqual(['take email:bob@example.com', 'take address:203.0.113.9', 'hashed against no hash', 'failed email', 'failed address']);
+    });
+
+    test('a locked email is refused (429) before any password is checked, the right one included', async () => {
+      const { deps, calls } = fakes({ user: person(), locked: 'email' });
+      const refusal = await signIns(deps).withPassword('ann@example.com', 'the right password', context).catch((error: Error) => error);
+      expect(refusal).toBeInstanceOf(TooManyRequestsError);
+      expect((refusal as TooManyRequestsError).retryAfterSeconds).toBe(840);
+      expect(calls).toEqual(['take email:ann@example.com']);
+    });
+
+    test("a locked address is refused (429) before any check, and the email's slot is given back", async () => {
+      const { deps, calls } = fakes({ user: person(), locked: 'address' });
+      await expect(signIns(deps).withPassword('ann@example.com', 'the right password', context)).rejects.toBeInstanceOf(TooManyRequestsError);
+      expect(calls).toEqual(['take email:ann@example.com', 'take address:203.0.113.9', 'given back email']);
+    });
+
+    test('the right password gives both slots back, notes the sign-in and issues a session in test mode for 12 hours', async () => {
+      const { deps, calls, sessions } = fakes({ user: person() });
+      const outcome = await signIns(deps).withPassword(' ANN@example.com ', 'the right password', context);
+      expect(outcome.kind).toBe('session');
+      expect(calls).toEqual(['take email:ann@example.com', 'take address:203.0.113.9', 'hashed against hash of the right password', 'given back email', 'given back address', 'noted']);
+      const session = sessions.get(outcome.kind === 'session' ? outcome.sessionId : '')!;
+      expect(session).toEqual({
+        userId: 'usr_1',
+        orgId: 'org_1',
+        mode: 'test',
+        sessionVersion: 3,
+        createdAt: '2026-11-28T10:00:00.000Z',
+        lastSeenAt: '2026-11-28T10:00:00.000Z',
+        expiresAt: '2026-11-28T22:00:00.000Z',
+        ip: '203.0.113.9',
+        userAgent: 'Test browser',
+      });
+    });
+
+    test.each([
+      ['removed', { status: 'removed' as const }, PermissionDeniedError],
+      ['demoted', { role: 'demoted' as const }, NotAuthenticatedError],
+      ['a global admin', { role: 'admin' as const }, BusinessRuleError],
+    ])('a person %s: refused after the right password (their slots given back), no session', async (_name, changes, refusal) => {
+      const { deps, calls, sessions } = fakes({ user: person(changes) });
+      await expect(signIns(deps).withPassword('ann@example.com', 'the right password', context)).rejects.toBeInstanceOf(refusal);
+      expect(calls).toContain('given back email');
+      expect(sessions.size).toBe(0);
+    });
+
+    test.each([
+      ['enrolled in two-factor', { twoFactorEnabledAt: '2026-11-02T00:00:00.000Z' }, false, 'code'],
+      ['with a passkey', { passkeyCount: 1 }, false, 'code'],
+      ['without two-factor where the organization requires it', {}, true, 'enrol'],
+    ])('a person %s: a pending sign-in for the second step, no session yet', async (_name, changes, requireTwoFactor, step) => {
+      const { deps, sessions, pending } = fakes({ user: person(changes), requireTwoFactor });
+      const outcome = await signIns(deps).withPassword('ann@example.com', 'the right password', context);
+      expect(outcome).toEqual({ kind: 'second factor', pendingId: expect.stringMatching(/^[\w-]{43}$/), step });
+      expect(sessions.size).toBe(0);
+      expect(pending.get(outcome.kind === 'second factor' ? outcome.pendingId : '')).toEqual({
+        userId: 'usr_1',
+        step,
+        createdAt: '2026-11-28T10:00:00.000Z',
+        expiresAt: '2026-11-28T10:05:00.000Z',
+        failures: 0,
+      });
+    });
+  });
+
+  describe('Method: completeSignIn', () => {
+    test('the pending sign-in is taken once: its session is issued, a replay is refused', async () => {
+      const { deps, sessions } = fakes({ user: person({ twoFactorEnabledAt: '2026-11-02T00:00:00.000Z' }) });
+      const flow = signIns(deps);
+      const outcome = await flow.withPassword('ann@example.com', 'the right password', context);
+      const pendingId = outcome.kind === 'second factor' ? outcome.pendingId : '';
+      const sessionId = await flow.completeSignIn(pendingId, context);
+      expect(sessions.get(sessionId)).toMatchObject({ userId: 'usr_1', mode: 'test' });
+      await expect(flow.completeSignIn(pendingId, context)).rejects.toBeInstanceOf(NotAuthenticatedError);
+    });
+  });
+
+  describe('Method: resume', () => {
+    test('a session of an older session version has ended (a password change, signing out everywhere)', async () => {
+      const { deps } = fakes({ user: person({ sessionVersion: 4 }) });
+      const flow = signIns(deps);
+      const issued = await flow.issueSession(person(), context);
+      await expect(flow.resume(issued)).rejects.toThrow('Your dashboard session has ended; sign in again');
+    });
+
+    test('the last request is recorded only once it is a minute old; 30 idle minutes end the session', async () => {
+      const { deps, calls, advance } = fakes({ user: person() });
+      const flow = signIns(deps);
+      const sessionId = await flow.issueSession(person(), context);
+      await flow.resume(sessionId);
+      advance(59_000);
+      await flow.resume(sessionId);
+      expect(calls.filter((call) => call === 'touch')).toHaveLength(0);
+      advance(1_000);
+      await flow.resume(sessionId);
+      expect(calls.filter((call) => call === 'touch')).toHaveLength(1);
+      advance(30 * 60_000);
+      await expect(flow.resume(sessionId)).rejects.toBeInstanceOf(NotAuthenticatedError);
+    });
+  });
+});
