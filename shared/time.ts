@@ -50,6 +50,16 @@ export function isValidDatetime(value: string): boolean {
   return instant >= EARLIEST && instant <= LATEST;
 }
 
+/**
+ * A moment another system names (the acquirer's defense period or event date), as a stored
+ * datetime: `isoMillis`, moved to the nearest end of years 0000 to 9999 when it lies beyond, so
+ * that it keeps the contract's form (`toISOString` writes year 275760 as `+275760-…`). A client's
+ * datetime outside them is refused instead (`isValidDatetime`); the acquirer's cannot be sent back.
+ */
+export function boundedIsoMillis(date: Date): string {
+  return isoMillis(Math.min(Math.max(date.getTime(), EARLIEST), LATEST));
+}
+
 /** An output datetime of every resource but settlements: ISO 8601 in UTC, milliseconds, `Z`. */
 export const DatetimeSchema = /* @__PURE__ */ (() => z.withMeta(z.iso.datetime({ precision: 3 }), { example: '2026-11-20T10:00:00.000Z' }))();
 

@@ -27,6 +27,7 @@ import {
   type RefundRequest,
 } from '../domain/acquirer';
 import { minorDigitsOf, type Money } from '../money';
+import { boundedIsoMillis } from '../time';
 import * as z from '../zod';
 
 /**
@@ -186,7 +187,7 @@ type Base = Pick<AcquirerNotification, 'id' | 'occurredAt' | 'merchantAccount' |
 
 const instant = (value: string) => {
   const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+  return Number.isNaN(date.getTime()) ? undefined : boundedIsoMillis(date);
 };
 
 /**

@@ -56,6 +56,21 @@ describe('acquirer notifications', () => {
     expect(await balanceOf(stack, merchant, 'live')).toBe(before - 2500);
   });
 
+  test("a defense period beyond year 9999 opens the chargeback with deadline_at in the contract's form (9999-12-31T23:59:59.999Z), not +275760-…", async () => {
+    // Prepare
+    const payment = await paidLivePayment(stack, live, merchant.acceptorId);
+    const opening = disputeItem(payment, pspReference(), 'CHARGEBACK');
+    opening.additionalData = { ...opening.additionalData, defensePeriodEndsAt: '+275760-09-13T00:00:00.000Z' };
+
+    // Act
+    await deliver(stack, signedBatch(stack, [opening]));
+    await processed(idOf(opening));
+
+    // Assess
+    const [chargeback] = await chargebacksOf(live, payment.id);
+    expect((await live.get(`/v1/chargebacks/${chargeback.id}`)).body).toMatchObject({ status: 'open', deadline_at: '9999-12-31T23:59:59.999Z' });
+  });
+
   test('reordered: a dispute\'s outcome before its opening opens and decides it once; the late opening changes nothing', async () => {
     // Prepare
     const payment = await paidLivePayment(stack, live, merchant.acceptorId);

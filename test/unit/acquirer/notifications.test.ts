@@ -55,6 +55,15 @@ describe('Adyen notifications: the documented examples in the port\'s words', ()
     expect(check.notifications).toEqual([expect.objectContaining(Object.fromEntries(Object.entries(expected).filter(([, value]) => value !== undefined)))]);
   });
 
+  test.each([
+    ['+275760-09-13T00:00:00.000Z', '9999-12-31T23:59:59.999Z'],
+    ['9999-12-31T23:59:59-23:59', '9999-12-31T23:59:59.999Z'],
+    ['-000001-01-01T00:00:00Z', '0000-01-01T00:00:00.000Z'],
+  ])('a defense period ending at %s is read in the contract\'s datetime form, years 0000 to 9999: %s', (defensePeriodEndsAt, deadlineAt) => {
+    const check = notifications.check(delivery('post-CHARGEBACK-chargeback', (item) => ({ ...item, additionalData: { ...item.additionalData, defensePeriodEndsAt } })));
+    expect(check).toMatchObject({ accepted: true, notifications: [{ kind: 'dispute.opened', deadlineAt }] });
+  });
+
   test('an event the service does not act on is accepted and counted as ignored', () => {
     expect(read('post-REPORT_AVAILABLE-report_available')).toEqual({ accepted: true, notifications: [], ignored: 1 });
   });
