@@ -41,13 +41,15 @@ export const LIMITS = {
   /** Resends (`POST /v1/events/:id/resend`) per fixed window: of one event, and of one organization and mode. */
   resends: { perEvent: 5, perOrganization: 60, windowSeconds: 60 },
   /**
-   * A dispute's evidence (product-decisions §13): each text in characters, the documents named,
-   * and all the texts together as UTF-8 JSON at most `bytes`, so that the chargeback's item and
-   * the answer an Idempotency-Key keeps stay inside DynamoDB's 400 KB item (five full ASCII
-   * texts take about 100 KB). A document is at most `documentBytes` (4 MiB) and is uploaded
-   * within `uploadSeconds` of its creation.
+   * A dispute's evidence (product-decisions §13): each text in characters (code points), the
+   * documents named, and all the texts together at most `textsBytes` in UTF-8, so that the
+   * chargeback's item, which holds them, stays inside DynamoDB's 400 KB (409,600 bytes) with
+   * room for the rest of it (its bounded fields take at most about 12 KB). Five texts of 20,000
+   * characters take at most 300,000 bytes unless they hold characters beyond U+FFFF (four bytes
+   * each, such as emoji; 400,000 bytes at worst); events carry no texts (docs/decisions.md 81).
+   * A document is at most `documentBytes` (4 MiB) and is uploaded within `uploadSeconds` of its creation.
    */
-  evidence: { textLength: 20_000, documents: 5, bytes: 256 * 1024, documentBytes: 4 * 1024 * 1024, uploadSeconds: 15 * 60, filenameLength: 255 },
+  evidence: { textLength: 20_000, documents: 5, textsBytes: 384_000, documentBytes: 4 * 1024 * 1024, uploadSeconds: 15 * 60, filenameLength: 255 },
   /** A webhook endpoint's `enabled_events`: how many patterns, and how long each (characters). */
   webhookEndpoint: { patterns: 64, patternLength: 200 },
   /**

@@ -81,7 +81,7 @@ export const disputeChargeback = /* @__PURE__ */ defineOperation({
   success: { status: 200, description: 'The disputed chargeback.', schema: ChargebackSchema },
   errors: {
     422: {
-      description: `${ANSWERABLE} Or the offending field: \`evidence\` (no field, or the texts together above ${LIMITS.evidence.bytes} bytes as JSON), a text too long, \`evidence.documents\` (more than ${LIMITS.evidence.documents}, repeated, not this chargeback's, not uploaded, or uploaded with another size or type; in live mode: no defense reason of the acquirer fits). ${LIVE_REFUSALS}`,
+      description: `${ANSWERABLE} Or the offending field: \`evidence\` (no field, or the texts together above ${LIMITS.evidence.textsBytes} bytes in UTF-8), a text too long (above ${LIMITS.evidence.textLength} characters, counted in Unicode code points), \`evidence.documents\` (more than ${LIMITS.evidence.documents}, repeated, not this chargeback's, not uploaded, or uploaded with another size or type; in live mode: no defense reason of the acquirer fits). ${LIVE_REFUSALS}`,
     },
   },
 });

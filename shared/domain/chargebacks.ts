@@ -9,7 +9,7 @@ import { pageSchema } from '../pagination';
 import { isId } from '../ids';
 import { DatetimeSchema, isoMillis } from '../time';
 import { LIMITS } from '../limits';
-import { amountInput, businessRule, currencyCode, datetimeInput, positiveAmountValue } from './inputs';
+import { amountInput, boundedText, businessRule, currencyCode, datetimeInput, positiveAmountValue } from './inputs';
 import { jsonLink, LinkSchema } from './links';
 import type { Payment } from './payments';
 
@@ -225,18 +225,16 @@ export const ChargebackTransitionBody = /* @__PURE__ */ (() =>
     id: 'ChargebackTransitionBody',
   }))();
 
-const evidenceText = /* @__PURE__ */ (() =>
-  z.string().check(
-    z.refine(
-      ...businessRule<string>(
-        (value) => value.length >= 1 && value.length <= LIMITS.evidence.textLength,
-        `each evidence text is 1 to ${LIMITS.evidence.textLength} characters long`,
-      ),
-    ),
-  ))();
+const evidenceText = /* @__PURE__ */ (() => boundedText('each evidence text', 1, LIMITS.evidence.textLength))();
 
 const hasEvidence = (evidence: Evidence) => EVIDENCE_TEXTS.some((field) => evidence[field] !== undefined) || (evidence.documents?.length ?? 0) > 0;
-const textsOf = (evidence: Evidence) => Object.fromEntries(EVIDENCE_TEXTS.filter((field) => evidence[field] !== undefined).map((field) => [field, evidence[field]]));
+const textsOf = (evidence: Evidence) => EVIDENCE_TEXTS.flatMap((field) => evidence[field] ?? []);
+
+/**
+ * How many characters beyond U+FFFF (four bytes in UTF-8) five full texts may hold before they
+ * reach LIMITS.evidence.textsBytes: every other character takes at most three bytes.
+ */
+const EVIDENCE_TEXTS_BEYOND_BMP = LIMITS.evidence.textsBytes - EVIDENCE_TEXTS.length * LIMITS.evidence.textLength * 3;
 
 /** POST /v1/chargebacks/:id/dispute (product-decisions §13); the documents are checked against the store by the use case. */
 export const DisputeBody = /* @__PURE__ */ (() =>
@@ -262,12 +260,18 @@ export const DisputeBody = /* @__PURE__ */ (() =>
             z.refine(...businessRule<Evidence>(hasEvidence, 'evidence needs at least one text or document')),
             z.refine(
               ...businessRule<Evidence>(
-                (evidence) => Buffer.byteLength(JSON.stringify(textsOf(evidence))) <= LIMITS.evidence.bytes,
-                `the evidence texts together are at most ${LIMITS.evidence.bytes} bytes as JSON`,
+                (evidence) => textsOf(evidence).reduce((bytes, text) => bytes + Buffer.byteLength(text), 0) <= LIMITS.evidence.textsBytes,
+                `the evidence texts together are at most ${LIMITS.evidence.textsBytes} bytes in UTF-8 (five texts of ${LIMITS.evidence.textLength} characters reach it only with more than ${EVIDENCE_TEXTS_BEYOND_BMP} characters beyond U+FFFF, such as emoji)`,
               ),
             ),
           ),
-        { id: 'EvidenceInput', description: `At least one field; each text 1 to ${LIMITS.evidence.textLength} characters; at most ${LIMITS.evidence.documents} documents (ids of \`POST /v1/chargebacks/{id}/documents\`, uploaded).` },
+        {
+          id: 'EvidenceInput',
+          description:
+            `At least one field; each text 1 to ${LIMITS.evidence.textLength} characters (Unicode code points), the texts together at most ${LIMITS.evidence.textsBytes} bytes in UTF-8 ` +
+            `(five full texts reach it only with more than ${EVIDENCE_TEXTS_BEYOND_BMP} characters beyond U+FFFF, such as emoji); at most ${LIMITS.evidence.documents} documents ` +
+            '(ids of `POST /v1/chargebacks/{id}/documents`, uploaded).',
+        },
       ),
     }),
     { id: 'DisputeRequest' },

@@ -21,6 +21,35 @@ export const isBusinessRule = (params: unknown) => (params as { businessRule?: b
 
 const isPositive = (value: string) => !DECIMAL_AMOUNT.test(value) || (tryParseMinor(value) ?? 1) > 0;
 
+/**
+ * A string's length as the contract counts characters: Unicode code points, as JSON Schema's
+ * `maxLength` counts them. JavaScript's `length` and zod's `maxLength` count UTF-16 units, two
+ * for an emoji or any other character beyond U+FFFF.
+ */
+export function codePointLength(value: string): number {
+  let length = 0;
+  for (let index = 0; index < value.length; index += (value.codePointAt(index) ?? 0) > 0xffff ? 2 : 1) length++;
+  return length;
+}
+
+/**
+ * A client's text of `min` to `max` characters (code points): a business rule (422), as the
+ * contract makes its lengths, stated in the schema as JSON Schema counts them (`minLength`,
+ * `maxLength`), which zod's own length checks, counting UTF-16 units, would not be.
+ */
+export const boundedText = (field: string, min: number, max: number) =>
+  z.withMeta(
+    z.string().check(
+      z.refine(
+        ...businessRule<string>((value) => {
+          const length = codePointLength(value);
+          return length >= min && length <= max;
+        }, `${field} is ${min > 0 ? `${min} to ${max}` : `at most ${max}`} characters long`),
+      ),
+    ),
+    { ...(min > 0 ? { minLength: min } : {}), maxLength: max },
+  );
+
 /** `amount.value` of a new amount: the one place where "positive" is decided. */
 export const positiveAmountValue = /* @__PURE__ */ (() =>
   z

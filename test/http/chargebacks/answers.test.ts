@@ -139,6 +139,49 @@ describe('dispute: POST /v1/chargebacks/:id/dispute', () => {
     expect(await statusOf(tooLong.id)).toBe('open');
   });
 
+  test(`dispute: a text's length counts characters (code points): ${LIMITS.evidence.textLength} emoji -> 200, one more -> 422 at that field`, async () => {
+    // Prepare
+    const emoji = '\u{1F4E6}'.repeat(LIMITS.evidence.textLength);
+    const [longest, tooLong] = [await openChargeback(), await openChargeback()];
+    // Act
+    const accepted = await dispute(longest.id, { customer_communication: emoji });
+    const refused = await dispute(tooLong.id, { customer_communication: `${emoji}\u{1F4E6}` });
+    // Assess
+    expect(accepted.status).toBe(200);
+    expect(accepted.body.dispute.evidence.customer_communication).toBe(emoji);
+    expectEnvelope(refused, 422, 'evidence.customer_communication');
+  });
+
+  test(`dispute: five texts of ${LIMITS.evidence.textLength} CJK characters -> 200 and kept; texts together above ${LIMITS.evidence.textsBytes} bytes in UTF-8 (five of ${LIMITS.evidence.textLength} emoji) -> 422 evidence, nothing changed`, async () => {
+    // Prepare
+    const fields = ['product_description', 'customer_communication', 'refund_policy', 'shipping_tracking_number', 'uncategorized_text'];
+    const cjk = '\u4e2d'.repeat(LIMITS.evidence.textLength);
+    const emoji = '\u{1F4E6}'.repeat(LIMITS.evidence.textLength);
+    const [chinese, emojis] = [await openChargeback(), await openChargeback()];
+    // Act
+    const accepted = await dispute(chinese.id, Object.fromEntries(fields.map((field) => [field, cjk])));
+    const refused = await dispute(emojis.id, Object.fromEntries(fields.map((field) => [field, emoji])));
+    // Assess
+    expect(accepted.status).toBe(200);
+    expect((await api(merchant.test).get(`/v1/chargebacks/${chinese.id}`)).body.dispute.evidence).toEqual(Object.fromEntries(fields.map((field) => [field, cjk])));
+    expect(expectEnvelope(refused, 422, 'evidence').detail).toContain(`${LIMITS.evidence.textsBytes} bytes in UTF-8`);
+    expect(await statusOf(emojis.id)).toBe('open');
+  });
+
+  test(`dispute: the largest evidence the bound lets through (${LIMITS.evidence.textsBytes} bytes of texts, emoji included) is stored on the chargeback item within DynamoDB's 400 KB`, async () => {
+    // Prepare: five full texts, 84,000 of their characters emoji (four bytes), the others three bytes: exactly the bound.
+    const chargeback = await openChargeback(merchant, { reason: { code: 'R'.repeat(64), description: '\u4e2d'.repeat(500) } });
+    const emoji = '\u{1F4E6}'.repeat(LIMITS.evidence.textLength);
+    const mixed = '\u{1F4E6}'.repeat(4_000) + '\u4e2d'.repeat(LIMITS.evidence.textLength - 4_000);
+    const evidence = { product_description: emoji, customer_communication: emoji, refund_policy: emoji, shipping_tracking_number: emoji, uncategorized_text: mixed };
+    expect(Object.values(evidence).reduce((bytes, text) => bytes + Buffer.byteLength(text), 0)).toBe(LIMITS.evidence.textsBytes);
+    // Act
+    const stored = await dispute(chargeback.id, evidence);
+    // Assess
+    expect(stored.status).toBe(200);
+    expect((await api(merchant.test).get(`/v1/chargebacks/${chargeback.id}`)).body.dispute.evidence).toEqual(evidence);
+  });
+
   test('dispute: no evidence field, an empty text, or no evidence at all -> 422; a field of another type or unknown -> 400', async () => {
     const chargeback = await openChargeback();
     expectEnvelope(await dispute(chargeback.id, {}), 422, 'evidence');
