@@ -10,6 +10,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { minimumVisibilityTimeoutSeconds } from '../shared/aws-limits';
+import { LIMITS } from '../shared/limits';
 import { INDEXES, KEY, TTL_ATTRIBUTE } from '../shared/db/table';
 import { routes, unmatchedRouteHandler } from '../shared/api';
 import { Acquirer } from './acquirer';
@@ -90,7 +91,7 @@ export class PaymentOpsStack extends Stack {
     const stage = new HttpStage(this, 'DefaultStage', {
       httpApi: this.api,
       autoDeploy: true,
-      throttle: { rateLimit: 1000, burstLimit: 2000 },
+      throttle: { rateLimit: LIMITS.stageThrottle.requestsPerSecond, burstLimit: LIMITS.stageThrottle.burst },
     });
     (stage.node.defaultChild as CfnStage).accessLogSettings = {
       destinationArn: accessLogs.logGroupArn,

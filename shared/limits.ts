@@ -65,6 +65,12 @@ export const LIMITS = {
   password: { minLength: 12, maxLength: 128 },
   /** A person's name on the team page, in characters. */
   personNameLength: 100,
+  /**
+   * The API stage's throttle (lib/payment-ops-stack.ts): requests per second across every
+   * route, and the burst above it. API Gateway refuses the excess before any function runs,
+   * with its own `429 {"message":"Too Many Requests"}` (documented on every operation).
+   */
+  stageThrottle: { requestsPerSecond: 1000, burst: 2000 },
   /** No event the service writes is larger (its envelope as JSON, in bytes). */
   eventBytes: 64 * 1024,
 } as const;

@@ -7,8 +7,9 @@ import type { PublicUrls } from './config';
 import { EVENT_ENVELOPES } from './domain/event-resources';
 import { EVENT_REGISTRY, EVENT_TYPES, type EventType } from './domain/event-types';
 import { WebhookHeadersSchema } from './domain/webhook-attempt';
-import { ErrorEnvelopeSchema, STATUS_TYPES } from './http/error-envelope';
+import { ErrorEnvelopeSchema, STATUS_TYPES, StageThrottledSchema } from './http/error-envelope';
 import { IdempotencyHeaders, ReplayedHeaders } from './http/idempotency-headers';
+import { LIMITS } from './limits';
 import { AWS_WEBHOOK_SETTINGS } from './webhooks/settings';
 
 /**
@@ -16,41 +17,61 @@ import { AWS_WEBHOOK_SETTINGS } from './webhooks/settings';
  * schemas the handlers validate requests with and the domain modules shape responses with.
  */
 
-/** Appended to an operation's own wording of 400 and 422: the causes every keyed operation (or POST) shares. */
+const THROTTLED =
+  `the API's throttle (${LIMITS.stageThrottle.requestsPerSecond} requests per second across all operations, bursts of ${LIMITS.stageThrottle.burst}) refused the request before the service saw it: ` +
+  'API Gateway\'s `{"message":"Too Many Requests"}`, without `Retry-After`';
+
+/** Appended to an operation's own wording of 400, 422 and 429: the causes every keyed operation (or POST) shares. */
 function sharedCauses(status: ErrorStatus, isPost: boolean): string {
   const causes: string[] = [];
   if (status === 422) causes.push('a key created by an admin (`API key configuration is invalid (creator role)`)');
   if (status === 422 && isPost) causes.push('an `Idempotency-Key` already used with another body');
   if (status === 400 && isPost) causes.push('an `Idempotency-Key` outside 1..255 characters');
+  if (status === 429) causes.push(THROTTLED);
   return causes.length ? ` Also: ${causes.join('; ')}.` : '';
 }
 
 const RetryAfterHeaders = /* @__PURE__ */ (() => z.object({ 'Retry-After': z.withMeta(z.string(), { description: 'Seconds to wait before retrying.' }) }))();
+/** An operation's own rate limit says when to retry; the stage's throttle, answering the same status, does not. */
+const OwnLimitRetryAfterHeaders = /* @__PURE__ */ (() =>
+  z.object({ 'Retry-After': z.withMeta(z.optional(z.string()), { description: "Seconds to wait before retrying: sent with the operation's own limit, not by the stage's throttle." }) }))();
 
 const json = (schema: z.ZodMiniType) => ({ 'application/json': { schema } });
 
-function errorResponse(status: ErrorStatus, description: string, schema: z.ZodMiniType = ErrorEnvelopeSchema, id?: string): ZodOpenApiResponseObject {
+/**
+ * The body of an error of `status`: the operation's own schema or the envelope, except a 429,
+ * which the stage's throttle may answer on any operation in API Gateway's shape: an operation
+ * with a rate limit of its own answers either.
+ */
+function errorSchema(status: ErrorStatus, own?: { schema?: z.ZodMiniType }): z.ZodMiniType {
+  if (status !== 429) return own?.schema ?? ErrorEnvelopeSchema;
+  return own ? z.union([own.schema ?? ErrorEnvelopeSchema, StageThrottledSchema]) : StageThrottledSchema;
+}
+
+function errorResponse(status: ErrorStatus, description: string, schema: z.ZodMiniType, options: { id?: string; own?: boolean } = {}): ZodOpenApiResponseObject {
+  const headers = status === 503 ? RetryAfterHeaders : status === 429 && options.own ? OwnLimitRetryAfterHeaders : undefined;
   return {
-    ...(id ? { id } : {}),
+    ...(options.id ? { id: options.id } : {}),
     description,
     content: json(schema),
-    ...(status === 503 || status === 429 ? { headers: RetryAfterHeaders } : {}),
+    ...(headers ? { headers } : {}),
   };
 }
 
 /** The generic error responses: each becomes `#/components/responses/<id>`. */
 const ERROR_RESPONSES = {} as Record<ErrorStatus, ZodOpenApiResponseObject>;
 for (const status of Object.keys(ERROR_DESCRIPTIONS).map(Number) as ErrorStatus[]) {
-  ERROR_RESPONSES[status] = errorResponse(status, ERROR_DESCRIPTIONS[status], ErrorEnvelopeSchema, RESPONSE_IDS[status]);
+  ERROR_RESPONSES[status] = errorResponse(status, ERROR_DESCRIPTIONS[status], errorSchema(status), { id: RESPONSE_IDS[status] });
 }
 
 /**
- * The error statuses an operation documents: authentication ones for every keyed operation (a
- * key created by an admin is a 422 everywhere), 400 for any input, 404 for ids and mode-only
- * routes, 409 for the Idempotency-Key of every POST, plus the operation's own.
+ * The error statuses an operation documents: 429 and 500 for every one (the stage's throttle
+ * answers before any function), authentication ones for every keyed operation (a key created by
+ * an admin is a 422 everywhere), 400 for any input, 404 for ids and mode-only routes, 409 for
+ * the Idempotency-Key of every POST, plus the operation's own.
  */
 export function errorStatuses(spec: ApiOperation): ErrorStatus[] {
-  const statuses = new Set<ErrorStatus>([500]);
+  const statuses = new Set<ErrorStatus>([429, 500]);
   if (spec.auth !== 'public') [401, 403, 422, 503].forEach((status) => statuses.add(status as ErrorStatus));
   if (Object.keys(spec.query.shape).length || spec.body || spec.method === 'POST') statuses.add(400);
   if (pathParamNames(spec.path).length || (spec.auth !== 'public' && spec.auth.mode)) statuses.add(404);
@@ -65,7 +86,7 @@ export function errorStatuses(spec: ApiOperation): ErrorStatus[] {
 export function responseSchema(spec: ApiOperation, status: number): z.ZodMiniType | undefined {
   if (status === spec.success.status) return spec.success.schema;
   if (!(status in STATUS_TYPES)) return undefined;
-  return spec.errors?.[status as ErrorStatus]?.schema ?? ErrorEnvelopeSchema;
+  return errorSchema(status as ErrorStatus, spec.errors?.[status as ErrorStatus]);
 }
 
 const operationId = (handler: string) => handler.replace(/-(\w)/g, (_match, letter: string) => letter.toUpperCase());
@@ -89,7 +110,7 @@ function operationOf(spec: ApiOperation): ZodOpenApiOperationObject {
   };
   for (const status of errorStatuses(spec)) {
     const own = spec.errors?.[status];
-    responses[status] = own ? errorResponse(status, `${own.description}${sharedCauses(status, isPost)}`, own.schema) : ERROR_RESPONSES[status];
+    responses[status] = own ? errorResponse(status, `${own.description}${sharedCauses(status, isPost)}`, errorSchema(status, own), { own: true }) : ERROR_RESPONSES[status];
   }
   return {
     operationId: operationId(spec.handler),

@@ -1,4 +1,5 @@
 import type { PublicUrls } from '../config';
+import { LIMITS } from '../limits';
 import { STATUS_TYPES } from '../http/error-envelope';
 import { escapeHtml, htmlPage, ICON_LINK } from '../http/page';
 import { SWAGGER_UI_VERSION } from './swagger-ui';
@@ -161,6 +162,15 @@ const STATUSES: StatusEntry[] = [
       'An <code>Idempotency-Key</code> reused with a different body.',
     ],
     action: 'Change the value or the object\'s state; the <code>detail</code> says which rule applies.',
+  },
+  {
+    status: 429,
+    meaning: `Too many requests. The API's throttle (${LIMITS.stageThrottle.requestsPerSecond.toLocaleString('en')} requests per second across all operations, bursts of ${LIMITS.stageThrottle.burst.toLocaleString('en')}) answers before the service sees the request, with API Gateway's own body <code>{"message":"Too Many Requests"}</code>: not this envelope, and no <code>Retry-After</code>.`,
+    causes: [
+      'Any operation, when all clients together send more than the throttle takes.',
+      `An operation's own limit, in the envelope with <code>Retry-After</code>: resending one event more than ${LIMITS.resends.perEvent} times, or more than ${LIMITS.resends.perOrganization} events of an organization and mode, within a minute.`,
+    ],
+    action: 'Wait the seconds of <code>Retry-After</code> when given; otherwise retry with exponential backoff and jitter. A POST with an <code>Idempotency-Key</code> is safe to retry (a 429 is never stored for replay).',
   },
   {
     status: 500,

@@ -245,14 +245,17 @@ export const DisputeBody = /* @__PURE__ */ (() =>
           .strictObject({
             ...(Object.fromEntries(EVIDENCE_TEXTS.map((field) => [field, z.optional(evidenceText)])) as Record<EvidenceText, z.ZodMiniOptional<z.ZodMiniString>>),
             documents: z.optional(
-              z.array(z.string()).check(
-                z.refine(
-                  ...businessRule<string[]>(
-                    (ids) => ids.length <= LIMITS.evidence.documents,
-                    `evidence.documents names at most ${LIMITS.evidence.documents} documents`,
+              z.withMeta(
+                z.array(z.string()).check(
+                  z.refine(
+                    ...businessRule<string[]>(
+                      (ids) => ids.length <= LIMITS.evidence.documents,
+                      `evidence.documents names at most ${LIMITS.evidence.documents} documents`,
+                    ),
                   ),
+                  z.refine(...businessRule<string[]>((ids) => new Set(ids).size === ids.length, 'evidence.documents names each document once')),
                 ),
-                z.refine(...businessRule<string[]>((ids) => new Set(ids).size === ids.length, 'evidence.documents names each document once')),
+                { maxItems: LIMITS.evidence.documents, uniqueItems: true },
               ),
             ),
           })
@@ -286,16 +289,7 @@ const isDocumentType = (value: string): value is DocumentContentType => (DOCUMEN
 export const DocumentBody = /* @__PURE__ */ (() =>
   z.withMeta(
     z.strictObject({
-      filename: z
-        .string()
-        .check(
-          z.refine(
-            ...businessRule<string>(
-              (value) => value.length >= 1 && value.length <= LIMITS.evidence.filenameLength,
-              `filename is 1 to ${LIMITS.evidence.filenameLength} characters long`,
-            ),
-          ),
-        ),
+      filename: boundedText('filename', 1, LIMITS.evidence.filenameLength),
       content_type: z.withMeta(
         z
           .string()
@@ -303,7 +297,7 @@ export const DocumentBody = /* @__PURE__ */ (() =>
             z.regex(/^[a-z]+\/[a-z0-9.+-]+$/, 'content_type must be a media type such as application/pdf'),
             z.refine(...businessRule<string>(isDocumentType, `content_type must be one of ${DOCUMENT_CONTENT_TYPES.join(', ')}`)),
           ),
-        { example: 'application/pdf' },
+        { enum: [...DOCUMENT_CONTENT_TYPES], example: 'application/pdf' },
       ),
       size: z.withMeta(
         z.int().check(
@@ -314,7 +308,7 @@ export const DocumentBody = /* @__PURE__ */ (() =>
             ),
           ),
         ),
-        { description: 'The exact size of the file in bytes; the upload must have it.', example: 48213 },
+        { minimum: 1, maximum: LIMITS.evidence.documentBytes, description: 'The exact size of the file in bytes; the upload must have it.', example: 48213 },
       ),
     }),
     { id: 'DisputeDocumentRequest' },

@@ -5,7 +5,7 @@ import { BusinessRuleError } from '../errors';
 import { resourceEvent, statusFamily, type OutboxEvent } from '../events';
 import { AmountSchema, formatMinor, moneyOut } from '../money';
 import { LIMITS } from '../limits';
-import { amountInput, businessRule, currencyCode, httpUrlInput, positiveAmountValue, rejectReservedKeys, signedAmountValue } from './inputs';
+import { amountInput, boundedText, businessRule, codePointLength, currencyCode, httpUrlInput, positiveAmountValue, rejectReservedKeys, signedAmountValue } from './inputs';
 import { pageSchema } from '../pagination';
 import { DatetimeSchema } from '../time';
 import { htmlLink, jsonLink, LinkSchema } from './links';
@@ -91,53 +91,64 @@ export const refundAmountInput = /* @__PURE__ */ (() =>
     { id: 'RefundAmountInput' },
   ))();
 
+/**
+ * A refund's `metadata` (product-decisions §1): each bound a business rule (422), stated in the
+ * schema too (`maxProperties`, the keys' and values' lengths in characters, which are code
+ * points as JSON Schema counts them); the 40 KB total and the reserved keys in its description.
+ */
 const metadataInput = /* @__PURE__ */ (() =>
-  z
-    .pipe(z.transform(rejectReservedKeys), z.record(z.string(), z.string()))
-    .check(
-      z.refine(
-        ...businessRule<Record<string, string>>(
-          (value) => Object.keys(value).length <= LIMITS.metadata.keys,
-          `metadata holds at most ${LIMITS.metadata.keys} keys`,
+  z.withMeta(
+    z
+      .pipe(
+        z.transform(rejectReservedKeys),
+        z.withMeta(
+          z.record(
+            z.withMeta(z.string(), { minLength: 1, maxLength: LIMITS.metadata.keyLength }),
+            z.withMeta(z.string(), { maxLength: LIMITS.metadata.valueLength }),
+          ),
+          { maxProperties: LIMITS.metadata.keys },
+        ),
+      )
+      .check(
+        z.refine(
+          ...businessRule<Record<string, string>>(
+            (value) => Object.keys(value).length <= LIMITS.metadata.keys,
+            `metadata holds at most ${LIMITS.metadata.keys} keys`,
+          ),
+        ),
+        z.refine(
+          ...businessRule<Record<string, string>>(
+            (value) => Object.keys(value).every((key) => key.length >= 1 && codePointLength(key) <= LIMITS.metadata.keyLength),
+            `metadata keys are 1 to ${LIMITS.metadata.keyLength} characters long`,
+          ),
+        ),
+        z.refine(
+          ...businessRule<Record<string, string>>(
+            (value) => Object.values(value).every((entry) => codePointLength(entry) <= LIMITS.metadata.valueLength),
+            `metadata values are at most ${LIMITS.metadata.valueLength} characters long`,
+          ),
+        ),
+        z.refine(
+          ...businessRule<Record<string, string>>(
+            (value) => Buffer.byteLength(JSON.stringify(value)) <= LIMITS.metadata.bytes,
+            `metadata is at most ${LIMITS.metadata.bytes} bytes as JSON`,
+          ),
         ),
       ),
-      z.refine(
-        ...businessRule<Record<string, string>>(
-          (value) => Object.keys(value).every((key) => key.length >= 1 && key.length <= LIMITS.metadata.keyLength),
-          `metadata keys are 1 to ${LIMITS.metadata.keyLength} characters long`,
-        ),
-      ),
-      z.refine(
-        ...businessRule<Record<string, string>>(
-          (value) => Object.values(value).every((entry) => entry.length <= LIMITS.metadata.valueLength),
-          `metadata values are at most ${LIMITS.metadata.valueLength} characters long`,
-        ),
-      ),
-      z.refine(
-        ...businessRule<Record<string, string>>(
-          (value) => Buffer.byteLength(JSON.stringify(value)) <= LIMITS.metadata.bytes,
-          `metadata is at most ${LIMITS.metadata.bytes} bytes as JSON`,
-        ),
-      ),
-    ))();
+    {
+      description:
+        `At most ${LIMITS.metadata.keys} keys of 1 to ${LIMITS.metadata.keyLength} characters with string values of at most ${LIMITS.metadata.valueLength}, ` +
+        `at most ${LIMITS.metadata.bytes} bytes as UTF-8 JSON in all; the keys ${LIMITS.reservedMetadataKeys.map((key) => `\`${key}\``).join(', ')} are reserved. ` +
+        'Breaking any of these is a 422.',
+    },
+  ))();
 
 /** Body of POST /v1/payments/:id/refunds; every field is optional, unknown fields are 400. */
 export const refundCreateBody = /* @__PURE__ */ (() =>
   z.withMeta(
     z.strictObject({
       amount: z.optional(refundAmountInput),
-      description: z.optional(
-        z
-          .string()
-          .check(
-            z.refine(
-              ...businessRule<string>(
-                (value) => value.length <= LIMITS.descriptionLength,
-                `description is at most ${LIMITS.descriptionLength} characters long`,
-              ),
-            ),
-          ),
-      ),
+      description: z.optional(boundedText('description', 0, LIMITS.descriptionLength)),
       webhook_url: z.optional(httpUrlInput),
       metadata: z.optional(metadataInput),
       allow_overcaptured: z.optional(z.boolean()),

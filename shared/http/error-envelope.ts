@@ -51,6 +51,17 @@ export const ErrorEnvelopeSchema = /* @__PURE__ */ (() =>
 
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelopeSchema>;
 
+/**
+ * What API Gateway answers when the stage's throttle refuses a request (429), before any
+ * function runs: its own body, not the envelope, and no `Retry-After` (HTTP APIs cannot
+ * reshape it). Documented on every operation (shared/openapi.ts).
+ */
+export const StageThrottledSchema = /* @__PURE__ */ (() =>
+  z.withMeta(z.strictObject({ message: z.literal('Too Many Requests') }), {
+    id: 'StageThrottled',
+    description: "API Gateway's answer when the API's throttle refused the request before the service saw it: not the error envelope, and without `Retry-After`.",
+  }))();
+
 const STATUS_OF: [new (...args: never[]) => ServiceError, number][] = [
   [InvalidRequestError, 400],
   [NotAuthenticatedError, 401],

@@ -20,9 +20,9 @@ function setting(name: string): string {
 const acceptorId = setting('ACCEPTOR_ID');
 const api = createClient<paths>({ baseUrl: setting('API_BASE_URL'), headers: { Authorization: `Bearer ${setting('API_KEY')}` } });
 
-/** The answer's data, or the error envelope's detail as an exception. */
-function dataOf<T>(answer: { data?: T; error?: { detail: string } }): T {
-  if (answer.data === undefined) throw new Error(answer.error?.detail ?? 'no data');
+/** The answer's data, or as an exception the error envelope's detail (or the API throttle's message, a 429 on any operation). */
+function dataOf<T>(answer: { data?: T; error?: { detail: string } | { message: string } }): T {
+  if (answer.data === undefined) throw new Error(answer.error ? ('detail' in answer.error ? answer.error.detail : answer.error.message) : 'no data');
   return answer.data;
 }
 

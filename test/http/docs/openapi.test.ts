@@ -13,6 +13,7 @@ import {
 } from '../../support/settlements';
 import { createMerchant, startTestStack, type Merchant, type TestStack } from '../../support/stack';
 import { creditsRolled } from '../../support/refunds';
+import { documentValidator } from '../../support/openapi-validator';
 
 /**
  * The reference against the running API: real calls over HTTP, each answer parsed with the zod
@@ -216,6 +217,47 @@ test('answers match the documented schemas: webhook endpoints', async () => {
   expectDocumented('POST', '/v1/webhook_endpoints', await api.post('/v1/webhook_endpoints', { url: 'https://hooks.example/x', enabled_events: ['no.such.type'] }));
   expectDocumented('DELETE', '/v1/webhook_endpoints/{id}', await api.call('DELETE', `/v1/webhook_endpoints/${created.id}`));
   expectDocumented('DELETE', '/v1/webhook_endpoints/{id}', await api.call('DELETE', `/v1/webhook_endpoints/${created.id}`));
+});
+
+test("request limits: at each documented bound the document's request schema (JSON Schema, characters as code points) and the service agree: in at the bound, out one past it (422)", async () => {
+  const validator = documentValidator(document);
+  const emoji = (count: number) => '\u{1F4E6}'.repeat(count);
+  const link = (await api.post('/v1/payment_links', { amount: { value: '40.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId })).body;
+  const [payment, disputed] = [(await api.post(`/v1/test_helpers/payment_links/${link.id}/checkout`, {})).body, (await api.post(`/v1/test_helpers/payment_links/${link.id}/checkout`, {})).body];
+  const chargeback = async () => (await api.post(`/v1/test_helpers/payments/${disputed.id}/chargebacks`, { amount: { value: '0.01', currency: 'EUR' } })).body;
+  const keys = (count: number, key: (index: number) => string = (index) => `k${index}`) => Object.fromEntries(Array.from({ length: count }, (_, index) => [key(index), 'v']));
+  const cases: [string, string, () => Promise<HttpResult>, unknown][] = [];
+  const refund = (body: Record<string, unknown>) => ['RefundCreateRequest', JSON.stringify(body).slice(0, 60), () => api.post(`/v1/payments/${payment.id}/refunds`, { amount: { value: '0.01', currency: 'eur' }, ...body }), { amount: { value: '0.01', currency: 'eur' }, ...body }] as const;
+  for (const body of [
+    { description: emoji(500) },
+    { description: emoji(501) },
+    { metadata: keys(50) },
+    { metadata: keys(51) },
+    { metadata: { [emoji(40)]: 'v' } },
+    { metadata: { [emoji(41)]: 'v' } },
+    { metadata: { order: emoji(500) } },
+    { metadata: { order: emoji(501) } },
+  ]) cases.push([...refund(body)]);
+  for (const evidence of [{ uncategorized_text: emoji(20_000) }, { uncategorized_text: emoji(20_001) }]) {
+    const { id } = await chargeback();
+    cases.push(['DisputeRequest', `text of ${[...evidence.uncategorized_text].length} emoji`, () => api.post(`/v1/chargebacks/${id}/dispute`, { evidence }), { evidence }]);
+  }
+  const { id } = await chargeback();
+  for (const declared of [
+    { filename: emoji(255), content_type: 'application/pdf', size: 1 },
+    { filename: emoji(256), content_type: 'application/pdf', size: 1 },
+    { filename: 'a.pdf', content_type: 'application/pdf', size: 4_194_304 },
+    { filename: 'a.pdf', content_type: 'application/pdf', size: 4_194_305 },
+    { filename: 'a.pdf', content_type: 'application/pdf', size: 0 },
+    { filename: 'a.gif', content_type: 'image/gif', size: 1 },
+  ]) cases.push(['DisputeDocumentRequest', JSON.stringify(declared).slice(0, 60), () => api.post(`/v1/chargebacks/${id}/documents`, declared), declared]);
+
+  for (const [schema, label, send, body] of cases) {
+    const documented = validator.problems(`#/components/schemas/${schema}`, body).length === 0;
+    const answer = await send();
+    expect({ schema, label, documented, status: answer.status }).toEqual({ schema, label, documented, status: documented ? expect.any(Number) : 422 });
+    expect({ schema, label, accepted: answer.status < 300 }).toEqual({ schema, label, accepted: documented });
+  }
 });
 
 test('every /v1 operation had its success answer checked against the reference above', () => {

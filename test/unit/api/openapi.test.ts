@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as z from '../../../shared/zod';
-import { ErrorEnvelopeSchema } from '../../../shared/http/error-envelope';
+import { ErrorEnvelopeSchema, StageThrottledSchema } from '../../../shared/http/error-envelope';
 import { apiOperations as v1Routes, routes } from '../../../shared/api';
 import { ANY_KEY, defineOperation, NoParams, NoQuery } from '../../../shared/api/operation';
 import { buildOpenApiDocument, errorStatuses } from '../../../shared/openapi';
@@ -98,8 +98,9 @@ test('openapi: request bodies and query parameters reference the request schemas
   expect(refund.parameters.map((parameter: any) => `${parameter.in} ${parameter.name}`)).toEqual(['path id', 'header Idempotency-Key']);
 });
 
-test('openapi: every operation documents its success schema and each error status with the error envelope', () => {
+test('openapi: every operation documents its success schema and each error status with the error envelope (429: the stage throttle\'s body, or either)', () => {
   const errorRef = `#/components/schemas/${componentId(ErrorEnvelopeSchema)}`;
+  const throttledRef = `#/components/schemas/${componentId(StageThrottledSchema)}`;
   for (const route of v1Routes) {
     const spec = route;
     const statuses = Object.keys(document.paths[route.path][route.method.toLowerCase()].responses).map(Number);
@@ -108,7 +109,9 @@ test('openapi: every operation documents its success schema and each error statu
     expect({ handler: route.handler, schema: success }).toEqual({ handler: route.handler, schema: { $ref: `#/components/schemas/${componentId(spec.success.schema)}` } });
     for (const status of errorStatuses(spec)) {
       const schema = response(route.path, route.method, status).content['application/json'].schema;
-      if (spec.errors?.[status]?.schema) expect(JSON.stringify(schema)).toContain(errorRef);
+      if (status === 429 && spec.errors?.[429]) expect(schema).toEqual({ anyOf: [{ $ref: errorRef }, { $ref: throttledRef }] });
+      else if (status === 429) expect(schema).toEqual({ $ref: throttledRef });
+      else if (spec.errors?.[status]?.schema) expect(JSON.stringify(schema)).toContain(errorRef);
       else expect(schema).toEqual({ $ref: errorRef });
     }
   }
@@ -116,11 +119,11 @@ test('openapi: every operation documents its success schema and each error statu
 
 test('openapi: statuses follow the contract: auth errors everywhere keyed, 404 for ids, 409 and Idempotency-Key on POST, 503 with Retry-After', () => {
   const statuses = (method: string, path: string) => Object.keys(document.paths[path][method].responses);
-  expect(statuses('get', '/v1/payment_links/{id}')).toEqual(['200', '401', '403', '404', '422', '500', '503']);
-  expect(statuses('get', '/v1/payment_links')).toEqual(['200', '400', '401', '403', '422', '500', '503']);
-  expect(statuses('post', '/v1/payment_links')).toEqual(['201', '400', '401', '403', '409', '413', '422', '500', '503']);
-  expect(statuses('get', '/v1/settlements')).toEqual(['200', '400', '401', '403', '404', '422', '500', '503']);
-  expect(statuses('get', '/v1/openapi.json')).toEqual(['200', '500']);
+  expect(statuses('get', '/v1/payment_links/{id}')).toEqual(['200', '401', '403', '404', '422', '429', '500', '503']);
+  expect(statuses('get', '/v1/payment_links')).toEqual(['200', '400', '401', '403', '422', '429', '500', '503']);
+  expect(statuses('post', '/v1/payment_links')).toEqual(['201', '400', '401', '403', '409', '413', '422', '429', '500', '503']);
+  expect(statuses('get', '/v1/settlements')).toEqual(['200', '400', '401', '403', '404', '422', '429', '500', '503']);
+  expect(statuses('get', '/v1/openapi.json')).toEqual(['200', '429', '500']);
   expect(document.paths['/v1/openapi.json'].get.security).toEqual([]);
   expect(document.security).toEqual([{ apiKey: [] }]);
   expect(response('/v1/payments', 'GET', 503).headers['Retry-After']).toBeDefined();
@@ -129,4 +132,42 @@ test('openapi: statuses follow the contract: auth errors everywhere keyed, 404 f
   expect(JSON.stringify(denied)).toContain('#/components/schemas/CheckoutDeniedError');
   expect(document.paths['/v1/payment_links/{id}'].get.description).toContain('Scope `payment_link:read`');
   expect(document.paths['/v1/test_helpers/jobs/{name}'].post.description).toContain('Test keys only');
+});
+
+test("openapi: every operation documents the stage throttle's 429 once, as API Gateway answers it (no envelope, no Retry-After); an operation's own limit adds the envelope and Retry-After", () => {
+  for (const route of v1Routes) expect({ handler: route.handler, throttled: errorStatuses(route).includes(429) }).toEqual({ handler: route.handler, throttled: true });
+  const throttled = document.components.responses.TooManyRequests;
+  expect(throttled.description).toContain('{"message":"Too Many Requests"}');
+  expect(throttled.headers).toBeUndefined();
+  expect(document.components.schemas.StageThrottled).toEqual({
+    type: 'object',
+    properties: { message: { type: 'string', const: 'Too Many Requests' } },
+    required: ['message'],
+    additionalProperties: false,
+    description: expect.any(String),
+  });
+  expect(StageThrottledSchema.safeParse({ message: 'Too Many Requests' }).success).toBe(true);
+  const resend = response('/v1/events/{id}/resend', 'POST', 429);
+  expect(resend.headers['Retry-After'].required).not.toBe(true);
+  expect(resend.description).toContain('{"message":"Too Many Requests"}');
+});
+
+test('openapi: every limit the service enforces on a refund, a dispute and a document is in the schema it is declared with', () => {
+  const schemas = document.components.schemas;
+  expect(schemas.RefundCreateRequest.properties.description).toMatchObject({ type: 'string', maxLength: 500 });
+  expect(schemas.RefundCreateRequest.properties.metadata).toMatchObject({
+    type: 'object',
+    maxProperties: 50,
+    propertyNames: { type: 'string', minLength: 1, maxLength: 40 },
+    additionalProperties: { type: 'string', maxLength: 500 },
+  });
+  expect(schemas.RefundCreateRequest.properties.metadata.description).toContain('40960 bytes');
+  for (const text of ['product_description', 'customer_communication', 'refund_policy', 'shipping_tracking_number', 'uncategorized_text']) {
+    expect(schemas.EvidenceInput.properties[text]).toEqual({ type: 'string', minLength: 1, maxLength: 20_000 });
+  }
+  expect(schemas.EvidenceInput.properties.documents).toMatchObject({ type: 'array', maxItems: 5, uniqueItems: true });
+  expect(schemas.EvidenceInput.description).toContain('384000 bytes in UTF-8');
+  expect(schemas.DisputeDocumentRequest.properties.filename).toEqual({ type: 'string', minLength: 1, maxLength: 255 });
+  expect(schemas.DisputeDocumentRequest.properties.size).toMatchObject({ type: 'integer', minimum: 1, maximum: 4_194_304 });
+  expect(schemas.DisputeDocumentRequest.properties.content_type.enum).toEqual(['application/pdf', 'image/png', 'image/jpeg']);
 });
