@@ -204,6 +204,8 @@ export interface Notice {
   key: string;
   text: string;
   secret?: string;
+  /** The notice came again (its form's answer replayed): its secret was shown once already and is not shown. */
+  secretShown?: true;
 }
 
 /** A notice where its page shows it: the sentence, and a secret in a field to copy from, said to be shown this once. */
@@ -214,7 +216,9 @@ export function noticeBox(notice: Notice | undefined): string {
 <label for="revealed-secret">Signing secret</label>
 <input id="revealed-secret" class="secret" type="text" value="${escapeHtml(notice.secret)}" readonly spellcheck="false" autocomplete="off" aria-describedby="revealed-secret-hint">
 <p class="hint" id="revealed-secret-hint">Copy it now: it is not shown again, not even on this page after a reload.</p>`
-    : '';
+    : notice.secretShown
+      ? '\n<p class="hint">Its signing secret was shown once, when this form was first answered, and is not shown again. If it was not kept, roll the secret for a new one.</p>'
+      : '';
   return `<div class="notice" role="status">
 <p>${escapeHtml(notice.text)}</p>${secret}
 </div>`;

@@ -37,6 +37,12 @@ const RETURNED_VALUE_MAX_CHARS = 1_000;
 const RETURNED_STATUSES = [400, 409, 422];
 /** What a form's outcome tells its next page once (a new signing secret, a request taken), sealed for the session. */
 export const NOTICE_COOKIE = 'dashboard_notice';
+/**
+ * The id of the notice a page showed last, for that page's path: a repeat of the form (a
+ * resubmit, a second tab) gets the first post's answer again, the same sealed notice, whose
+ * secret the page then does not show a second time.
+ */
+export const NOTICE_SHOWN_COOKIE = 'dashboard_notice_shown';
 const NOTICE_TTL_SECONDS = 60;
 
 /**
@@ -133,27 +139,35 @@ const noticeKey = (sessionId: string) => createHmac('sha256', sessionId).update(
 export function noticeCookie(sessionId: string, urls: PublicUrls, page: string, notice: Notice, now = Date.now()): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', noticeKey(sessionId), iv);
-  const sealed = Buffer.concat([cipher.update(JSON.stringify({ ...notice, page, until: now + NOTICE_TTL_SECONDS * 1000 }), 'utf8'), cipher.final()]);
+  const id = randomBytes(16).toString('base64url');
+  const sealed = Buffer.concat([cipher.update(JSON.stringify({ ...notice, id, page, until: now + NOTICE_TTL_SECONDS * 1000 }), 'utf8'), cipher.final()]);
   const value = Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64url');
   return `${NOTICE_COOKIE}=${value}; ${cookieAttributes(urls, page)}; Max-Age=${NOTICE_TTL_SECONDS}`;
 }
 
 const clearedNoticeCookie = (urls: PublicUrls, page: string) => `${NOTICE_COOKIE}=; ${cookieAttributes(urls, page)}; Max-Age=0`;
+/** Marks the notice `id` shown on `page` for as long as a replay could seal it again. */
+const shownNoticeCookie = (urls: PublicUrls, page: string, id: string) => `${NOTICE_SHOWN_COOKIE}=${id}; ${cookieAttributes(urls, page)}; Max-Age=${NOTICE_TTL_SECONDS}`;
 
 /**
  * The notice the cookie seals for this session and the page path it was set for, while it
  * lasts; anything else (another session's, altered, expired) is none.
  */
-function noticeOf(cookie: string, sessionId: string, now = Date.now()): { notice: Notice; page: string } | undefined {
+function noticeOf(cookie: string, sessionId: string, now = Date.now()): { notice: Notice; id: string; page: string } | undefined {
   try {
     const bytes = Buffer.from(cookie, 'base64url');
     const decipher = createDecipheriv('aes-256-gcm', noticeKey(sessionId), bytes.subarray(0, 12));
     decipher.setAuthTag(bytes.subarray(12, 28));
-    const opened = JSON.parse(Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8')) as Partial<Notice & { page: string; until: number }>;
-    const { key, text, secret, page, until } = opened;
+    const opened = JSON.parse(Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8')) as Partial<Notice & { id: string; page: string; until: number }>;
+    const { key, text, secret, id, page, until } = opened;
     const readable =
-      typeof key === 'string' && typeof text === 'string' && (secret === undefined || typeof secret === 'string') && typeof page === 'string' && typeof until === 'number';
-    return readable && until > now ? { notice: { key, text, ...(secret !== undefined ? { secret } : {}) }, page } : undefined;
+      typeof key === 'string' &&
+      typeof text === 'string' &&
+      (secret === undefined || typeof secret === 'string') &&
+      typeof id === 'string' &&
+      typeof page === 'string' &&
+      typeof until === 'number';
+    return readable && until > now ? { notice: { key, text, ...(secret !== undefined ? { secret } : {}) }, id, page } : undefined;
   } catch {
     return undefined;
   }
@@ -310,14 +324,20 @@ export function dashboardPage(
     };
     const noticeCookieValue = cookiesOf(event)[NOTICE_COOKIE];
     const sealed = noticeCookieValue ? noticeOf(noticeCookieValue, sessionId) : undefined;
-    let noticed: string | undefined;
+    let noticed: typeof sealed;
     const notice = (key: string): Notice | undefined => {
       if (sealed?.notice.key !== key) return undefined;
-      noticed = sealed.page;
-      return sealed.notice;
+      noticed = sealed;
+      if (sealed.id !== cookiesOf(event)[NOTICE_SHOWN_COOKIE]) return sealed.notice;
+      // The form's answer replayed (a resubmit, another tab): its secret was shown the first time.
+      const { secret, ...shownBefore } = sealed.notice;
+      return secret === undefined ? shownBefore : { ...shownBefore, secretShown: true };
     };
     const response = await run({ principal, person: member.user, member, urls, event, formToken: formToken(sessionId), formState, notice });
-    const cleared = [...(returned ? [clearedReturnCookie(urls, returned)] : []), ...(noticed ? [clearedNoticeCookie(urls, noticed)] : [])];
+    const cleared = [
+      ...(returned ? [clearedReturnCookie(urls, returned)] : []),
+      ...(noticed ? [clearedNoticeCookie(urls, noticed.page), shownNoticeCookie(urls, noticed.page, noticed.id)] : []),
+    ];
     return {
       ...response,
       status: shown && response.status === 200 ? shown.problem.status : response.status,

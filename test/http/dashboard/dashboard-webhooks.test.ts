@@ -139,6 +139,36 @@ describe('add an endpoint', () => {
     expect(answers.map((answer) => [answer.status, answer.location])).toEqual(Array(3).fill([303, `${stack.baseUrl}/dashboard/webhooks/${endpoints[0].id}`]));
     expect(new Set(answers.map(noticeCookieOf)).size).toBe(1);
   });
+
+  test.each([
+    ['the add form', async (_cookie: string) => ({ action: '/dashboard/webhooks', page: '/dashboard/webhooks/new', fields: endpointFields() })],
+    [
+      'the roll form',
+      async (cookie: string) => {
+        const { id } = await addEndpoint(cookie);
+        return { action: `/dashboard/webhooks/${id}/roll-secret`, page: `/dashboard/webhooks/${id}`, fields: { expires_in_seconds: '0' } };
+      },
+    ],
+  ])('%s resubmitted within a minute (the same page\'s form again): its replayed answer leads to the page, which shows the secret only the first time', async (_form, prepare) => {
+    // Prepare
+    const { cookie } = await account();
+    const { action, page, fields } = await prepare(cookie);
+    const form = { ...hiddenFieldsOf((await browser.get(page, cookie)).html, action), ...fields };
+    const first = await browser.post(action, form, { cookie });
+    const shown = await browser.follow(first, cookie);
+    const marker = shown.setCookie.find((value) => value.startsWith('dashboard_notice_shown='))!.split(';')[0];
+    // Act: the browser sends the form again (back, then submit), and follows the replayed answer with the cookies it now holds.
+    const again = await browser.post(action, form, { cookie });
+    const replayed = await browser.follow(again, `${cookie}; ${marker}`);
+    // Assess
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(noticeCookieOf(again)).toBe(noticeCookieOf(first));
+    expect(shownSecret(shown.html)).toMatch(/^whsec_/);
+    expect(replayed.status).toBe(200);
+    expect(shownSecret(replayed.html)).toBeUndefined();
+    expect(replayed.html).not.toContain(shownSecret(shown.html)!);
+    expect(replayed.html).toContain('Its signing secret was shown once, when this form was first answered, and is not shown again.');
+  });
 });
 
 describe('the webhooks page', () => {

@@ -37,6 +37,22 @@ const create = (api: Api, body: object = {}) => api.post('/v1/webhook_endpoints'
 const remove = (api: Api, id: string) => api.call('DELETE', `/v1/webhook_endpoints/${id}`);
 
 describe('Webhook endpoints: the resource', () => {
+  test('create replayed with its Idempotency-Key -> the same 201, secret included, Idempotent-Replayed: true; one endpoint (a client that lost the answer still gets its secret)', async () => {
+    // Prepare
+    const { api } = await merchantApi();
+    const body = { url: 'https://hooks.example/replayed', enabled_events: ['*'] };
+    // Act
+    const first = await api.post('/v1/webhook_endpoints', body, { 'idempotency-key': 'create-endpoint-1' });
+    const replayed = await api.post('/v1/webhook_endpoints', body, { 'idempotency-key': 'create-endpoint-1' });
+    // Assess
+    expect(first.status).toBe(201);
+    expect(replayed.status).toBe(201);
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    expect(replayed.body).toEqual(first.body);
+    expect(replayed.body.secret).toMatch(/^whsec_/);
+    expect((await api.get('/v1/webhook_endpoints')).body.data).toHaveLength(1);
+  });
+
   test('create -> 201 with the secret, shown only there; retrieve and list show the same endpoint without it', async () => {
     const { api } = await merchantApi();
     const created = await create(api, { enabled_events: ['transactions.payment_link.*', 'transactions.refund.refunded'], description: 'Shop backend' });
