@@ -47,9 +47,20 @@ export const LIMITS = {
    * room for the rest of it (its bounded fields take at most about 12 KB). Five texts of 20,000
    * characters take at most 300,000 bytes unless they hold characters beyond U+FFFF (four bytes
    * each, such as emoji; 400,000 bytes at worst); events carry no texts (docs/decisions.md 81).
-   * A document is at most `documentBytes` (4 MiB) and is uploaded within `uploadSeconds` of its creation.
+   * A document is at most `documentBytes` (4 MiB) and is uploaded within `uploadSeconds` of its
+   * creation. A PNG sent to an acquirer that takes none is turned into a PDF, decoded when it has
+   * transparency or interlacing: at most `pngPixels` (16-bit RGBA, about 134 MB decoded, well
+   * inside the dispute function's 1,024 MB), so a small file cannot unfold into gigabytes.
    */
-  evidence: { textLength: 20_000, documents: 5, textsBytes: 384_000, documentBytes: 4 * 1024 * 1024, uploadSeconds: 15 * 60, filenameLength: 255 },
+  evidence: {
+    textLength: 20_000,
+    documents: 5,
+    textsBytes: 384_000,
+    documentBytes: 4 * 1024 * 1024,
+    uploadSeconds: 15 * 60,
+    filenameLength: 255,
+    pngPixels: 4096 * 4096,
+  },
   /** A webhook endpoint's `enabled_events`: how many patterns, and how long each (characters). */
   webhookEndpoint: { patterns: 64, patternLength: 200 },
   /**

@@ -3,10 +3,17 @@ import { DisputesApi } from '@adyen/api-library/lib/src/services/disputes/disput
 import type { DisputeAcquirer } from '../domain/acquirer';
 import { defendRequest, defenseReasons, disputeRequest, settled, supplyRequest } from './adyen-transformers';
 
+/**
+ * The files Adyen takes as defense documents (docs.adyen.com, "Defense requirements": JPG and
+ * TIFF up to 10 MB, PDF up to 2 MB; no PNG), read as decimal megabytes, the stricter reading.
+ */
+const DEFENSE_DOCUMENT_FORMATS = { 'application/pdf': 2_000_000, 'image/jpeg': 10_000_000, 'image/tiff': 10_000_000 } as const;
+
 /** Answering disputes through Adyen's Dispute Service v30 (product-decisions §13). */
 export function adyenDisputes(client: Client): DisputeAcquirer {
   const disputes = new DisputesApi(client);
   return {
+    documentFormats: DEFENSE_DOCUMENT_FORMATS,
     async accept(dispute) {
       settled((await disputes.acceptDispute(disputeRequest(dispute))).disputeServiceResult);
     },

@@ -1,6 +1,7 @@
 import { ChargebackListSchema, ChargebackSchema, ChargebackTransitionBody, DisputeBody, DocumentBody, TestChargebackBody } from '../domain/chargebacks';
 import { DisputeDocumentSchema } from '../domain/dispute-documents';
 import { LIMITS } from '../limits';
+import { EVIDENCE_FONT_FILES } from '../pdf/font';
 import { ListQuery } from '../pagination';
 import { defineList, defineRetrieve, defineOperation, NoQuery, NoParams, pathParam } from './operation';
 import { paymentId } from './payments';
@@ -69,6 +70,8 @@ export const disputeChargeback = /* @__PURE__ */ defineOperation({
   table: 'write',
   documents: 'read',
   acquirer: true,
+  // The font of the PDF of the texts that a live dispute sends the acquirer.
+  files: EVIDENCE_FONT_FILES,
   auth: { scope: 'chargeback:update' },
   params: chargebackId,
   query: NoQuery,

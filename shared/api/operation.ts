@@ -179,8 +179,9 @@ export type FormRoute<P extends z.ZodMiniObject = z.ZodMiniObject, B extends z.Z
 };
 
 /**
- * A dashboard form performing a `/v1` operation: its table, bucket and acquirer access, its
- * schemas and its permission (the operation's scope, which it must name) are that operation's.
+ * A dashboard form performing a `/v1` operation: its table, bucket and acquirer access, the
+ * files its function reads, its schemas and its permission (the operation's scope, which it
+ * must name) are that operation's.
  */
 export function defineForm<P extends z.ZodMiniObject, Q extends z.ZodMiniObject, B extends z.ZodMiniType>(
   form: { path: string; handler: string },
@@ -196,6 +197,7 @@ export function defineForm<P extends z.ZodMiniObject, Q extends z.ZodMiniObject,
     ...(acts.acquirer ? { acquirer: acts.acquirer } : {}),
     ...(acts.email ? { email: acts.email } : {}),
     ...(acts.sealedSecrets ? { sealedSecrets: acts.sealedSecrets } : {}),
+    ...(acts.files ? { files: acts.files } : {}),
     auth: 'dashboard session',
     ...form,
     acts: acts as ApiOperation<P, z.ZodMiniObject, B>,

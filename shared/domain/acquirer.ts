@@ -91,9 +91,13 @@ export interface DefenseReason {
 export interface DefenseDocument {
   /** One of a defense reason's `documentTypes[].code`. */
   typeCode: string;
-  contentType: 'application/pdf' | 'image/png' | 'image/jpeg';
+  /** One of the acquirer's `documentFormats`: a merchant's PNG goes as a PDF of it. */
+  contentType: 'application/pdf' | 'image/jpeg';
   content: Uint8Array;
 }
+
+/** The files the acquirer takes as defense documents: media type → the largest it takes, in bytes. */
+export type DefenseDocumentFormats = Readonly<Partial<Record<string, number>>>;
 
 /**
  * Answering disputes at the acquirer (§13): accept, or supply documents and defend with one of
@@ -102,6 +106,8 @@ export interface DefenseDocument {
  * `AcquirerRefusedError`. Documents go one per request: one file in memory at a time.
  */
 export interface DisputeAcquirer {
+  /** What it takes as a document: anything else is refused here before anything is sent (422). */
+  readonly documentFormats: DefenseDocumentFormats;
   accept(dispute: DisputeAtAcquirer): Promise<void>;
   defenseReasons(dispute: DisputeAtAcquirer): Promise<DefenseReason[]>;
   supplyDefenseDocument(dispute: DisputeAtAcquirer, document: DefenseDocument): Promise<void>;

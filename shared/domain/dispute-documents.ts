@@ -3,8 +3,9 @@ import type { Mode } from '../auth/principal';
 import { BusinessRuleError } from '../errors';
 import { LIMITS } from '../limits';
 import { DatetimeSchema, isoMillis } from '../time';
-import type { DefenseDocumentRequirement, DefenseReason } from './acquirer';
-import { DOCUMENT_CONTENT_TYPES, type DocumentContentType } from './chargebacks';
+import { moneyOut } from '../money';
+import type { DefenseDocument, DefenseDocumentFormats, DefenseDocumentRequirement, DefenseReason } from './acquirer';
+import { DOCUMENT_CONTENT_TYPES, EVIDENCE_TEXTS, type Chargeback, type DocumentContentType, type Evidence, type EvidenceText } from './chargebacks';
 
 /**
  * Evidence documents (product-decisions §13): a merchant declares a file (name, type, size), is
@@ -159,4 +160,102 @@ function oneTypeMeeting(reason: DefenseReason): string | undefined {
   const [required, oneOrMore, [alternative]] = [of('required'), of('one_or_more'), of('alternative_required')];
   if (required.length + (oneOrMore.length > 0 ? 1 : 0) > 1) return alternative;
   return required[0] ?? oneOrMore[0] ?? alternative ?? reason.documentTypes[0]?.code;
+}
+
+// --- defense material: what the acquirer is sent -----------------------------------------------
+
+/**
+ * The evidence as a document the acquirer takes (its Dispute Service takes files only): the
+ * chargeback it answers, then each text under its heading, in the order of the evidence fields.
+ */
+export interface EvidenceStatement {
+  title: string;
+  facts: string[];
+  sections: { heading: string; text: string }[];
+}
+
+const EVIDENCE_HEADINGS: Record<EvidenceText, string> = {
+  product_description: 'Product or service',
+  customer_communication: 'Communication with the customer',
+  refund_policy: 'Refund policy',
+  shipping_tracking_number: 'Shipping tracking number',
+  uncategorized_text: 'Other information',
+};
+
+/** The statement of `evidence`'s texts; undefined when it has none (documents only). */
+export function evidenceStatement(chargeback: Chargeback, evidence: Evidence, submittedAt: string): EvidenceStatement | undefined {
+  const sections = EVIDENCE_TEXTS.flatMap((field) => (evidence[field] === undefined ? [] : [{ heading: EVIDENCE_HEADINGS[field], text: evidence[field] }]));
+  if (sections.length === 0) return undefined;
+  const amount = moneyOut({ minor: chargeback.amountMinor, currency: chargeback.currency }, 'upper');
+  return {
+    title: 'Dispute evidence',
+    facts: [
+      `Dispute ${chargeback.acquirer.reference} (case ${chargeback.acquirer.case_id}) of ${amount.value} ${amount.currency}, reason ${chargeback.reason.code}`,
+      `Payment ${chargeback.paymentId}, chargeback ${chargeback.id}; submitted ${submittedAt}`,
+    ],
+    sections,
+  };
+}
+
+/** Renders what the acquirer takes (PDF) from what the merchant gave (shared/pdf/evidence-pdf.ts). */
+export interface DefenseRenderer {
+  /** The statement as a PDF. */
+  statementPdf(statement: EvidenceStatement): Promise<Uint8Array>;
+  /** A PNG image on a PDF page; undefined when its image data cannot be read. */
+  pngPdf(png: Uint8Array): Promise<Uint8Array | undefined>;
+}
+
+/** How each type starts (its magic number): a file that does not is not of its declared type. */
+const SIGNATURES: Record<DocumentContentType, readonly number[]> = {
+  'application/pdf': [0x25, 0x50, 0x44, 0x46, 0x2d], // %PDF-
+  'image/png': [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],
+  'image/jpeg': [0xff, 0xd8, 0xff],
+};
+
+const NAMES: Record<DocumentContentType, string> = { 'application/pdf': 'PDF', 'image/png': 'PNG', 'image/jpeg': 'JPEG' };
+
+const refused = (detail: string, attribute = 'evidence.documents') => new BusinessRuleError(detail, attribute);
+
+/**
+ * How a merchant's document reaches an acquirer that takes `formats` (422 `evidence.documents`
+ * otherwise, before anything is read): as it is, within the acquirer's size for its type, or,
+ * a PNG, as a PDF of it (checked once made, `requireTaken`).
+ */
+export function defenseFormOf(document: DisputeDocument, formats: DefenseDocumentFormats): 'as_is' | 'pdf_of_png' {
+  const largest = formats[document.contentType];
+  if (largest !== undefined && document.size <= largest) return 'as_is';
+  if (largest !== undefined) {
+    throw refused(`Document ${document.id} is a ${NAMES[document.contentType]} of ${document.size} bytes; the acquirer takes ${NAMES[document.contentType]} files of at most ${largest} bytes`);
+  }
+  if (document.contentType === 'image/png' && formats['application/pdf'] !== undefined) return 'pdf_of_png';
+  throw refused(`Document ${document.id} is a ${NAMES[document.contentType]}, which the acquirer does not take`);
+}
+
+/**
+ * The document's bytes are of its declared type (its magic number), and a PNG is small enough
+ * to decode within the function's memory (LIMITS.evidence.pngPixels, read from its header).
+ */
+export function requireContentOf(document: DisputeDocument, content: Uint8Array): void {
+  if (!SIGNATURES[document.contentType].every((byte, index) => content[index] === byte)) {
+    throw refused(`Document ${document.id} is not a ${NAMES[document.contentType]} file: its content does not start as one`);
+  }
+  if (document.contentType !== 'image/png') return;
+  const size = pngSize(content);
+  if (!size || size.width * size.height > LIMITS.evidence.pngPixels) {
+    throw refused(`Document ${document.id} is a PNG ${size ? `of ${size.width}×${size.height} pixels` : 'without a readable header'}; at most ${LIMITS.evidence.pngPixels} pixels are turned into a PDF`);
+  }
+}
+
+/** A PNG's width and height, from its header chunk (IHDR, always first: bytes 12 to 23). */
+function pngSize(content: Uint8Array): { width: number; height: number } | undefined {
+  if (content.length < 24 || String.fromCharCode(...content.subarray(12, 16)) !== 'IHDR') return undefined;
+  const view = new DataView(content.buffer, content.byteOffset, content.byteLength);
+  return { width: view.getUint32(16), height: view.getUint32(20) };
+}
+
+/** A PDF the service made (of the texts, or of a PNG) within the acquirer's size for PDFs; 422 at `attribute` otherwise. */
+export function requireTaken(pdf: Uint8Array, formats: DefenseDocumentFormats, what: string, attribute: string): Pick<DefenseDocument, 'contentType' | 'content'> {
+  const largest = formats['application/pdf'] ?? 0;
+  if (pdf.length > largest) throw refused(`The PDF of ${what} is ${pdf.length} bytes; the acquirer takes PDF files of at most ${largest} bytes`, attribute);
+  return { contentType: 'application/pdf', content: pdf };
 }

@@ -33,8 +33,11 @@ export const acceptPorts = /* @__PURE__ */ once(() => {
   return { chargebacks, transition, acquirer: disputeAcquirer, acquirerName: ACQUIRER_NAME, acceptors: createAcceptorLookup(db, tableName), now };
 });
 
-/** What disputing uses: what accepting does, and the documents and their store. */
+/** The PDFs a live dispute sends the acquirer, loaded on its first need: a test-mode dispute never loads the PDF library. */
+const defenseRenderer = /* @__PURE__ */ onceAsync(async () => (await import('../pdf/evidence-pdf')).evidencePdf());
+
+/** What disputing uses: what accepting does, the documents and their store, and in live mode the PDFs it makes. */
 export const disputePorts = /* @__PURE__ */ once(() => {
   const { db, tableName } = processWiring();
-  return { ...acceptPorts(), documents: createDisputeDocumentRepository(db, tableName), store: documentStore() };
+  return { ...acceptPorts(), documents: createDisputeDocumentRepository(db, tableName), store: documentStore(), renderer: defenseRenderer };
 });

@@ -3,12 +3,17 @@ import type { ChargebackRepository } from '../db/chargeback-repository';
 import type { PublicUrls } from '../config';
 import type { AcceptorLookup } from '../db/directory-lookups';
 import type { DisputeDocumentRepository } from '../db/dispute-document-repository';
-import type { DisputeAcquirer, DisputeAtAcquirer } from '../domain/acquirer';
+import type { DefenseDocument, DisputeAcquirer, DisputeAtAcquirer } from '../domain/acquirer';
 import { requireAnswerable, type Chargeback, type Evidence } from '../domain/chargebacks';
 import {
   chooseDefense,
+  defenseFormOf,
+  evidenceStatement,
   newDisputeDocument,
+  requireContentOf,
+  requireTaken,
   requireUploaded,
+  type DefenseRenderer,
   type DisputeDocument,
   type DocumentStore,
   type PresignedUpload,
@@ -18,6 +23,7 @@ import type { DocumentBody } from '../domain/chargebacks';
 import { requireOwned } from '../domain/scope';
 import { BusinessRuleError } from '../errors';
 import { newId } from '../ids';
+import { isoMillis } from '../time';
 import { LIMITS } from '../limits';
 import { acquirerCall } from './acquirer-calls';
 import type { ChargebackUseCases } from './chargebacks';
@@ -35,6 +41,8 @@ export interface AnswerDeps {
   store: DocumentStore;
   /** The acquirer's dispute half, built on first use; an `AcquirerUnavailableError` when it cannot be had. */
   acquirer: () => Promise<DisputeAcquirer>;
+  /** Makes the PDFs the acquirer is sent (the texts; a PNG), loaded on a live dispute's first need. */
+  renderer: () => Promise<DefenseRenderer>;
   /** The acquirer's name on the chargebacks its disputes open (`acquirer.name`): only those can be answered there. */
   acquirerName: string;
   /** The acceptors: a chargeback's acceptor holds the account the dispute is under at the acquirer. */
@@ -43,6 +51,7 @@ export interface AnswerDeps {
 }
 
 type LiveDeps = Pick<AnswerDeps, 'acquirer' | 'acquirerName' | 'acceptors'>;
+type Uploaded = { document: DisputeDocument; stored: StoredObject };
 
 async function answerable(deps: Pick<AnswerDeps, 'chargebacks' | 'now'>, principal: Principal, id: string): Promise<Chargeback> {
   const chargeback = requireOwned(await deps.chargebacks.get(id), principal);
@@ -72,21 +81,22 @@ export async function acceptChargeback(deps: Pick<AnswerDeps, 'chargebacks' | 't
  * 1. The chargeback, the caller's (404), `open` before its deadline (422 `status`).
  * 2. Each named document: one of this chargeback's, uploaded with its declared type and size
  *    (422 `evidence.documents` otherwise).
- * 3. Live: the acquirer's applicable defense reasons and the one the evidence can make
- *    (`chooseDefense`; none: 422); each document read from the store and supplied as that
- *    reason's type, then the defense (unreachable: 503, refused: 422; nothing changed here).
+ * 3. Live: the defense material, made and checked before anything is sent (`defenseMaterial`),
+ *    then the acquirer's applicable defense reasons and the one the material can make
+ *    (`chooseDefense`; none: 422); each piece supplied as that reason's type, then the defense
+ *    (unreachable: 503, refused: 422; nothing changed here).
  * 4. `disputed` with `dispute: {submitted_at, evidence}` and its event, under the condition
  *    that it is still open.
  */
 export async function disputeChargeback(deps: AnswerDeps, principal: Principal, id: string, evidence: Evidence, urls: PublicUrls): Promise<Chargeback> {
   const chargeback = await answerable(deps, principal, id);
-  const uploaded: { document: DisputeDocument; stored: StoredObject }[] = [];
+  const uploaded: Uploaded[] = [];
   for (const documentId of evidence.documents ?? []) {
     const document = await deps.documents.get(chargeback.id, documentId);
     if (!document) throw new BusinessRuleError(`Document ${documentId} is not a document of chargeback ${chargeback.id}`, 'evidence.documents');
     uploaded.push({ document, stored: requireUploaded(document, await deps.store.head(document.objectKey)) });
   }
-  if (chargeback.mode === 'live') await defendAtAcquirer(deps, chargeback, uploaded);
+  if (chargeback.mode === 'live') await defendAtAcquirer(deps, chargeback, evidence, uploaded);
   return deps.transition(chargeback, 'disputed', urls, 'action', deps.now(), evidence);
 }
 
@@ -104,22 +114,55 @@ async function disputeAtAcquirer(deps: LiveDeps, chargeback: Chargeback): Promis
   return { disputeReference: chargeback.acquirer.reference, merchantAccount };
 }
 
-async function defendAtAcquirer(deps: AnswerDeps, chargeback: Chargeback, uploaded: { document: DisputeDocument; stored: StoredObject }[]): Promise<void> {
+async function defendAtAcquirer(deps: AnswerDeps, chargeback: Chargeback, evidence: Evidence, uploaded: Uploaded[]): Promise<void> {
   const dispute = await disputeAtAcquirer(deps, chargeback);
   const acquirer = await deps.acquirer();
+  const material = await defenseMaterial(deps, acquirer, chargeback, evidence, uploaded);
   await acquirerCall('defend_dispute', async () => {
-    const defense = chooseDefense(await acquirer.defenseReasons(dispute), uploaded.length);
+    const defense = chooseDefense(await acquirer.defenseReasons(dispute), material.length);
     if (!defense) throw new BusinessRuleError('The acquirer offers no defense reason that these documents can support', 'evidence.documents');
     const { documentTypeCode } = defense;
     if (documentTypeCode) {
-      // One document in memory at a time: read, supplied, then the next.
-      for (const { document, stored } of uploaded) {
-        const content = await deps.store.read(document.objectKey, stored.versionId);
-        await acquirer.supplyDefenseDocument(dispute, { typeCode: documentTypeCode, contentType: document.contentType, content });
-      }
+      for (const piece of material) await acquirer.supplyDefenseDocument(dispute, { typeCode: documentTypeCode, ...piece });
     }
     await acquirer.defend(dispute, defense.reasonCode);
   });
+}
+
+/**
+ * What the acquirer is sent, all of it made and checked before the first request, so that
+ * nothing it would refuse goes out and no answer is left half supplied (422 otherwise):
+ * 1. each document's declared type and size against the acquirer's formats (`defenseFormOf`);
+ * 2. the texts, when there are any, as one PDF statement (the acquirer takes files only),
+ *    within its PDF size (422 `evidence`);
+ * 3. each document read from the store (the version checked above), its content of its type;
+ *    a PNG turned into a PDF within that size.
+ * At most the statement and five documents are held (each at most 4 MiB).
+ */
+async function defenseMaterial(
+  deps: Pick<AnswerDeps, 'store' | 'renderer' | 'now'>,
+  acquirer: DisputeAcquirer,
+  chargeback: Chargeback,
+  evidence: Evidence,
+  uploaded: Uploaded[],
+): Promise<Pick<DefenseDocument, 'contentType' | 'content'>[]> {
+  const formats = acquirer.documentFormats;
+  const forms = uploaded.map(({ document }) => defenseFormOf(document, formats));
+  const material: Pick<DefenseDocument, 'contentType' | 'content'>[] = [];
+  const statement = evidenceStatement(chargeback, evidence, isoMillis(deps.now()));
+  if (statement) material.push(requireTaken(await (await deps.renderer()).statementPdf(statement), formats, 'the evidence texts', 'evidence'));
+  for (const [index, { document, stored }] of uploaded.entries()) {
+    const content = await deps.store.read(document.objectKey, stored.versionId);
+    requireContentOf(document, content);
+    if (forms[index] === 'as_is') {
+      material.push({ contentType: document.contentType as DefenseDocument['contentType'], content });
+      continue;
+    }
+    const pdf = await (await deps.renderer()).pngPdf(content);
+    if (!pdf) throw new BusinessRuleError(`Document ${document.id} cannot be read as a PNG image, to be sent as a PDF`, 'evidence.documents');
+    material.push(requireTaken(pdf, formats, `document ${document.id}`, 'evidence.documents'));
+  }
+  return material;
 }
 
 /**

@@ -81,6 +81,13 @@ export async function disputeAtAcquirer(stack: TestStack, disputeReference: stri
   };
 }
 
+/** The content of the `index`th document (from 0) a dispute got at the local Adyen. */
+export async function suppliedAtAcquirer(stack: TestStack, disputeReference: string, index: number) {
+  const response = await fetch(`${stack.acquirer.url}/_test/disputes/${disputeReference}/documents/${index}`);
+  const { contentType, content } = (await response.json()) as { contentType: string; content: string };
+  return { contentType, content: Buffer.from(content, 'base64') };
+}
+
 /** POSTs one of the local Adyen's test controls. */
 export async function acquirerControl(stack: TestStack, path: string, body: unknown) {
   const response = await fetch(`${stack.acquirer.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

@@ -13,7 +13,8 @@ import { ADYEN_RETRY_DELAYS_MS, startNotifier, type NotifierOptions } from './no
  * so that the same adapter reaches it by swapping the origin; a hosted payment page per session;
  * signed notifications in batches, retried until accepted; and the test controls under `/_test/`
  * (§12's three; `GET /_test/payments/{pspReference}` and `GET /_test/disputes/{pspReference}`:
- * what became of a payment or a dispute here; `POST /_test/disputes/{pspReference}/unreachable`
+ * what became of a payment or a dispute here; `GET /_test/disputes/{pspReference}/documents/{n}`:
+ * the content of the nth document it was supplied; `POST /_test/disputes/{pspReference}/unreachable`
  * `{requests?}`: the next requests about that dispute go unanswered).
  * Part of the local stack only: nothing under `functions/` or the rest of `shared/` imports it.
  */
@@ -47,6 +48,7 @@ const OUTCOME = /^\/_test\/disputes\/([A-Za-z0-9]+)\/outcome$/;
 const UNREACHABLE = /^\/_test\/disputes\/([A-Za-z0-9]+)\/unreachable$/;
 const PAYMENT_STATE = /^\/_test\/payments\/([A-Za-z0-9]+)$/;
 const DISPUTE_STATE = /^\/_test\/disputes\/([A-Za-z0-9]+)$/;
+const SUPPLIED_DOCUMENT = /^\/_test\/disputes\/([A-Za-z0-9]+)\/documents\/(\d+)$/;
 
 const ChargebackControl = /* @__PURE__ */ (() =>
   z.object({ pspReference: z.string(), amount: z.optional(z.object({ value: z.int(), currency: z.string() })), reasonCode: z.optional(z.string()) }))();
@@ -157,6 +159,12 @@ export async function startLocalAcquirer(options: LocalAcquirerOptions): Promise
     if (method === 'GET' && state) return { status: 200, body: ledger.paymentState(state[1]) };
     const dispute = DISPUTE_STATE.exec(path);
     if (method === 'GET' && dispute) return { status: 200, body: disputeState(dispute[1]) };
+    const supplied = SUPPLIED_DOCUMENT.exec(path);
+    if (method === 'GET' && supplied) {
+      const document = ledger.suppliedDocument(supplied[1], Number(supplied[2]));
+      if (!document) throw new AdyenServiceError(404, '000', 'The dispute has no such document', 'validation');
+      return { status: 200, body: document };
+    }
     if (method !== 'POST') return undefined;
     if (path === '/_test/chargebacks') {
       const { pspReference, amount, reasonCode } = control(ChargebackControl, body);

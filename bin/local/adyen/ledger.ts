@@ -71,12 +71,13 @@ interface Payment {
 
 type DisputeStatus = 'open' | 'accepted' | 'defended' | 'won' | 'lost';
 
-/** A defense document as the local Adyen keeps it: its type, and what arrived (size and digest, not the content). */
+/** A defense document as the local Adyen keeps it: its type, and what arrived (size and digest; the content for the test control that reads it). */
 interface SuppliedDocument {
   defenseDocumentTypeCode: string;
   contentType: string;
   size: number;
   sha256: string;
+  content: Buffer;
 }
 
 interface Dispute {
@@ -130,6 +131,16 @@ const DOCUMENT_TYPES = new Set(DEFENSE_REASONS.flatMap((reason) => reason.docume
  * TIFF 10 MB, PDF 2 MB; no PNG), read as decimal megabytes, the stricter reading.
  */
 const MAX_DOCUMENT_BYTES: Record<string, number> = { 'application/pdf': 2_000_000, 'image/jpeg': 10_000_000, 'image/tiff': 10_000_000 };
+/** How a file of each format starts: content of another format under the type is not that format (a PNG called image/jpeg). */
+const SIGNATURES: Record<string, number[][]> = {
+  'application/pdf': [[0x25, 0x50, 0x44, 0x46, 0x2d]],
+  'image/jpeg': [[0xff, 0xd8, 0xff]],
+  'image/tiff': [
+    [0x49, 0x49, 0x2a, 0x00],
+    [0x4d, 0x4d, 0x00, 0x2a],
+  ],
+};
+const isFormat = (contentType: string, content: Buffer) => SIGNATURES[contentType].some((signature) => signature.every((byte, index) => content[index] === byte));
 
 /** The result of a Dispute Service call: Adyen answers a refusal with 200 and `success: false`. */
 const refused = (errorMessage: string) => ({ disputeServiceResult: { success: false, errorMessage } });
@@ -423,7 +434,8 @@ export function createLedger(options: { send(item: NotificationItem): void; merc
         const content = Buffer.from(document.content, 'base64');
         if (content.length === 0) return refused('The defense document is empty');
         if (content.length > limit) return refused(`A defense document of type ${document.contentType} may be at most ${limit / 1_000_000} MB`);
-        received.push({ defenseDocumentTypeCode: document.defenseDocumentTypeCode, contentType: document.contentType, size: content.length, sha256: createHash('sha256').update(content).digest('hex') });
+        if (!isFormat(document.contentType, content)) return refused(`The defense document is not a ${document.contentType} file`);
+        received.push({ defenseDocumentTypeCode: document.defenseDocumentTypeCode, contentType: document.contentType, size: content.length, sha256: createHash('sha256').update(content).digest('hex'), content });
       }
       found.supplied.push(...received);
       return SUCCESS;
@@ -445,7 +457,14 @@ export function createLedger(options: { send(item: NotificationItem): void; merc
     /** Test control: what became of a dispute here (its status, the documents supplied, the reason it was defended with); undefined when there is none. */
     disputeState(reference: string) {
       const found = disputes.get(reference);
-      return found && { disputePspReference: found.pspReference, status: found.status, defenseReasonCode: found.defenseReasonCode ?? null, defenseDocuments: found.supplied };
+      const defenseDocuments = found?.supplied.map(({ content: _content, ...described }) => described);
+      return found && { disputePspReference: found.pspReference, status: found.status, defenseReasonCode: found.defenseReasonCode ?? null, defenseDocuments };
+    },
+
+    /** Test control: the content of a dispute's `index`th supplied document (from 0), base64; undefined when there is none. */
+    suppliedDocument(reference: string, index: number) {
+      const document = disputes.get(reference)?.supplied[index];
+      return document && { contentType: document.contentType, content: document.content.toString('base64') };
     },
   };
 }

@@ -3,7 +3,8 @@ import { LOCAL_MERCHANT_ACCOUNT } from '../../../bin/local/acquirer';
 import { ChargebackSchema } from '../../../shared/domain/chargebacks';
 import { outboxEvents } from '../../support/events';
 import { expectEnvelope } from '../../support/http';
-import { acquirerControl, chargebacksOf, disputeAtAcquirer, paidLivePayment, withLiveStack, waitFor } from '../../support/live';
+import { pdfPages, pngOf } from '../../support/pdf';
+import { acquirerControl, chargebacksOf, disputeAtAcquirer, paidLivePayment, suppliedAtAcquirer, withLiveStack, waitFor } from '../../support/live';
 import type { Api, Merchant, TestStack } from '../../support/stack';
 
 /**
@@ -39,12 +40,12 @@ describe('live answers: the acquirer takes the answer first', () => {
    */
   const opened: Awaited<ReturnType<typeof openLiveChargeback>>[] = [];
   beforeAll(async () => {
-    for (let test = 0; test < 6; test++) opened.push(await openLiveChargeback());
-  }, 240_000);
+    for (let test = 0; test < 9; test++) opened.push(await openLiveChargeback());
+  }, 360_000);
   const liveChargeback = async () => opened.shift() ?? openLiveChargeback();
 
   /** An evidence document of the chargeback, uploaded with the presigned URL as a merchant's browser would. */
-  async function uploadedDocument(chargebackId: string, content = PDF, contentType = 'application/pdf') {
+  async function uploadedDocument(chargebackId: string, content: Buffer = PDF, contentType = 'application/pdf') {
     const declared = await live.post(`/v1/chargebacks/${chargebackId}/documents`, { filename: 'delivery.pdf', content_type: contentType, size: content.length });
     expect(declared.status).toBe(201);
     const { url, method, headers } = declared.body.upload;
@@ -85,8 +86,15 @@ describe('live answers: the acquirer takes the answer first', () => {
       disputePspReference: disputeReference,
       status: 'defended',
       defenseReasonCode: 'SupplyDefenseMaterial',
-      defenseDocuments: [{ defenseDocumentTypeCode: 'DefenseMaterial', contentType: 'application/pdf', size: PDF.length, sha256: sha256(PDF) }],
+      defenseDocuments: [
+        { defenseDocumentTypeCode: 'DefenseMaterial', contentType: 'application/pdf', size: expect.any(Number), sha256: expect.any(String) },
+        { defenseDocumentTypeCode: 'DefenseMaterial', contentType: 'application/pdf', size: PDF.length, sha256: sha256(PDF) },
+      ],
     });
+    const statement = pdfPages((await suppliedAtAcquirer(stack, disputeReference, 0)).content).map((page) => page.text.replace(/\s+/g, ' ')).join(' ');
+    expect(statement).toContain(`Product or service ${evidence.product_description}`);
+    expect(statement).toContain(`Shipping tracking number ${evidence.shipping_tracking_number}`);
+    expect(statement).toContain(`chargeback ${chargeback.id}`);
     expect((await live.get(`/v1/chargebacks/${chargeback.id}`)).body).toMatchObject({ status: 'disputed', dispute: { evidence } });
     expect(await eventTypesOf(chargeback.id)).toEqual(['transactions.chargeback.open', 'transactions.chargeback.disputed']);
   });
@@ -131,15 +139,46 @@ describe('live answers: the acquirer takes the answer first', () => {
     expect(await eventTypesOf(chargeback.id)).toEqual(['transactions.chargeback.open']);
   });
 
-  test('live dispute: a document Adyen does not take (a PNG) -> 422 envelope, nothing defended there, the chargeback still open', async () => {
+  test('live dispute: texts only -> Adyen gets them as one PDF (every text under its heading, what the font cannot draw as code points), defended with its generic reason', async () => {
     // Prepare
     const { chargeback, disputeReference } = await liveChargeback();
-    const png = Buffer.from('\x89PNG\r\n\x1a\n screenshot');
-    const documentId = await uploadedDocument(chargeback.id, png, 'image/png');
+    const evidence = { customer_communication: 'Der Kunde bestätigte den Empfang am 3. März.\nПодтверждено.', uncategorized_text: 'Delivered to 東京 📦' };
+    // Act
+    const result = await dispute(chargeback.id, evidence);
+    // Assess
+    expect(result.status).toBe(200);
+    expect(result.body).toMatchObject({ status: 'disputed', dispute: { evidence } });
+    const atAdyen = await disputeAtAcquirer(stack, disputeReference);
+    expect(atAdyen).toMatchObject({ status: 'defended', defenseReasonCode: 'SupplyDefenseMaterial', defenseDocuments: [{ contentType: 'application/pdf' }] });
+    const text = pdfPages((await suppliedAtAcquirer(stack, disputeReference, 0)).content).map((page) => page.text.replace(/\s+/g, ' ')).join(' ');
+    expect(text).toContain('Communication with the customer Der Kunde bestätigte den Empfang am 3. März. Подтверждено.');
+    expect(text).toContain('Other information Delivered to [U+6771 U+4EAC] [U+1F4E6]');
+  });
+
+  test('live dispute: a PNG goes to Adyen as a PDF of it (an A4 page painting the image), beside the texts', async () => {
+    // Prepare
+    const { chargeback, disputeReference } = await liveChargeback();
+    const documentId = await uploadedDocument(chargeback.id, pngOf(640, 480, { channels: 4, pixel: (x, y) => [x % 256, y % 256, 0, 200] }), 'image/png');
     // Act
     const result = await dispute(chargeback.id, { customer_communication: 'See the screenshot', documents: [documentId] });
     // Assess
-    expect(expectEnvelope(result, 422).detail).toBe('The acquirer refused the request: Unsupported content type: image/png');
+    expect(result.status).toBe(200);
+    expect((await disputeAtAcquirer(stack, disputeReference)).defenseDocuments.map((document) => document.contentType)).toEqual(['application/pdf', 'application/pdf']);
+    const image = await suppliedAtAcquirer(stack, disputeReference, 1);
+    expect(pdfPages(image.content)).toEqual([{ width: expect.closeTo(595.28, 0), height: expect.closeTo(841.89, 0), text: '', images: 1 }]);
+  });
+
+  test.each([
+    ['a PDF above Adyen\'s 2,000,000 bytes', () => Buffer.concat([PDF, Buffer.alloc(2_000_001 - PDF.length, 0x20)]), 'application/pdf', /^Document doc_\w+ is a PDF of 2000001 bytes; the acquirer takes PDF files of at most 2000000 bytes$/],
+    ['a JPEG whose content is a PNG', () => pngOf(8, 8), 'image/jpeg', /^Document doc_\w+ is not a JPEG file: its content does not start as one$/],
+  ] as const)('live dispute: %s -> 422 at evidence.documents before anything is sent (Adyen got nothing), the chargeback still open', async (_case, content, contentType, detail) => {
+    // Prepare
+    const { chargeback, disputeReference } = await liveChargeback();
+    const documentId = await uploadedDocument(chargeback.id, content(), contentType);
+    // Act
+    const result = await dispute(chargeback.id, { customer_communication: 'See the file', documents: [documentId] });
+    // Assess
+    expect(expectEnvelope(result, 422, 'evidence.documents').detail).toMatch(detail);
     expect(await disputeAtAcquirer(stack, disputeReference)).toMatchObject({ status: 'open', defenseDocuments: [] });
     expect(await statusOf(chargeback.id)).toBe('open');
   });

@@ -304,30 +304,43 @@ describe('Adyen adapter against the local Adyen', () => {
       expect((await outcome(first.dispute, 'lost')).status).toBe(422);
     });
 
-    test("documents: Adyen's formats and sizes (PDF up to 2 MB, JPEG); a PNG, a larger PDF or an empty file is refused, and nothing of it is kept", async () => {
+    test("documents: Adyen's formats and sizes (PDF up to 2 MB, JPEG), each file of its type, base64; a PNG, a larger PDF, an empty file, a PNG called JPEG or content that is not base64 is refused, and nothing of it is kept", async () => {
       // Prepare
       const { dispute } = await chargeback();
-      const jpeg = { typeCode: 'DefenseMaterial', contentType: 'image/jpeg' as const, content: Buffer.alloc(3_000_000, 0xff) };
+      const file = (signature: string, size: number) => Buffer.concat([Buffer.from(signature, 'latin1'), Buffer.alloc(size - signature.length, 0x20)]);
+      const jpeg = { typeCode: 'DefenseMaterial', contentType: 'image/jpeg' as const, content: file('\xff\xd8\xff\xe0', 3_000_000) };
+      const png = Buffer.from('\x89PNG\r\n\x1a\n', 'latin1');
       // Act
-      await world.disputes.supplyDefenseDocument(dispute, { ...PDF, content: Buffer.alloc(2_000_000, 0x25) });
+      await world.disputes.supplyDefenseDocument(dispute, { ...PDF, content: file('%PDF-1.4\n', 2_000_000) });
       await world.disputes.supplyDefenseDocument(dispute, jpeg);
       const refusal = (document: DefenseDocument) => world.disputes.supplyDefenseDocument(dispute, document).then(() => 'taken', (error: Error) => error.message);
       const refusals = [
-        await refusal({ ...PDF, contentType: 'image/png', content: Buffer.from('\x89PNG') }),
-        await refusal({ ...PDF, content: Buffer.alloc(2_000_001, 0x25) }),
+        // What the service never sends (its port has no PNG), sent anyway: Adyen refuses it.
+        await refusal({ ...PDF, contentType: 'image/png' as DefenseDocument['contentType'], content: png }),
+        await refusal({ ...PDF, content: file('%PDF-1.4\n', 2_000_001) }),
         await refusal({ ...PDF, content: Buffer.alloc(0) }),
+        await refusal({ ...jpeg, content: png }),
       ];
+      const notBase64 = await fetch(`${world.local.url}/ca/services/DisputeService/v30/supplyDefenseDocument`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': world.settings.apiKey },
+        body: JSON.stringify({ disputePspReference: dispute.disputeReference, merchantAccountCode: dispute.merchantAccount, defenseDocuments: [{ defenseDocumentTypeCode: 'DefenseMaterial', contentType: 'application/pdf', content: '%PDF-1.4 not base64!' }] }),
+      });
       // Assess
       expect(refusals).toEqual([
         'The acquirer refused the request: Unsupported content type: image/png',
         'The acquirer refused the request: A defense document of type application/pdf may be at most 2 MB',
         'The acquirer refused the request: The defense document is empty',
+        'The acquirer refused the request: The defense document is not a image/jpeg file',
       ]);
+      expect(notBase64.status).toBe(400);
       const state = await (await fetch(`${world.local.url}/_test/disputes/${dispute.disputeReference}`)).json();
       expect(state.defenseDocuments.map((document: { contentType: string; size: number }) => [document.contentType, document.size])).toEqual([
         ['application/pdf', 2_000_000],
         ['image/jpeg', 3_000_000],
       ]);
+      const second = await (await fetch(`${world.local.url}/_test/disputes/${dispute.disputeReference}/documents/1`)).json();
+      expect(Buffer.from(second.content, 'base64').equals(jpeg.content)).toBe(true);
     });
 
     test('state control: what the dispute got (each document with its size and digest, the reason it was defended with)', async () => {

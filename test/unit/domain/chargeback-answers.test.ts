@@ -1,6 +1,6 @@
 import { AcquirerRefusedError, AcquirerUnavailableError, type DefenseDocument, type DefenseReason, type DisputeAcquirer } from '../../../shared/domain/acquirer';
 import { dueReminder, openChargeback, reminded, transitionChargeback, type Chargeback, type ChargebackStatus, type Evidence } from '../../../shared/domain/chargebacks';
-import { chooseDefense, newDisputeDocument, type DisputeDocument, type DocumentStore } from '../../../shared/domain/dispute-documents';
+import { chooseDefense, newDisputeDocument, type DefenseRenderer, type DisputeDocument, type DocumentStore, type EvidenceStatement } from '../../../shared/domain/dispute-documents';
 import type { Principal } from '../../../shared/auth/principal';
 import { BusinessRuleError } from '../../../shared/errors';
 import { acceptChargeback, disputeChargeback, type AnswerDeps } from '../../../shared/use-cases/chargeback-answers';
@@ -32,6 +32,7 @@ function fakeAcquirer(offered: DefenseReason[], fail?: { operation: keyof Disput
     return Promise.resolve(value);
   };
   const acquirer: DisputeAcquirer = {
+    documentFormats: { 'application/pdf': 2_000_000, 'image/jpeg': 10_000_000 },
     accept: () => answer('accept', undefined),
     defenseReasons: () => answer('defenseReasons', offered),
     supplyDefenseDocument: (_dispute, document) => {
@@ -43,7 +44,11 @@ function fakeAcquirer(offered: DefenseReason[], fail?: { operation: keyof Disput
   return { acquirer, calls, supplied };
 }
 
-function deps(acquirer: DisputeAcquirer, documents: DisputeDocument[] = []) {
+/** The PDFs the service makes, as recognisable bytes: a statement names its sections' texts, a PNG's PDF its size. */
+const STATEMENT = (statement: EvidenceStatement) => new TextEncoder().encode(`%PDF-statement ${statement.sections.map((section) => `${section.heading}: ${section.text}`).join(' | ')}`);
+const PNG_PDF = (png: Uint8Array) => new TextEncoder().encode(`%PDF-png of ${png.length} bytes`);
+
+function deps(acquirer: DisputeAcquirer, documents: DisputeDocument[] = [], contents: Record<string, Uint8Array> = {}, renderer: Partial<DefenseRenderer> = {}) {
   const moves: { to: ChargebackStatus; evidence?: Evidence }[] = [];
   const store: DocumentStore = {
     presignUpload: async () => ({ url: 'https://s3.example/x', method: 'PUT', headers: {}, expiresAt: NOW.toISOString() }),
@@ -51,7 +56,7 @@ function deps(acquirer: DisputeAcquirer, documents: DisputeDocument[] = []) {
       const document = documents.find((candidate) => candidate.objectKey === key);
       return document && { contentType: document.contentType, size: document.size, versionId: 'v1' };
     },
-    read: async () => PDF,
+    read: async (key) => contents[key.split('/').pop()!] ?? PDF,
   };
   const answerDeps: AnswerDeps = {
     chargebacks: { get: async (id) => (id === live.id ? live : undefined) },
@@ -62,6 +67,7 @@ function deps(acquirer: DisputeAcquirer, documents: DisputeDocument[] = []) {
     documents: { create: async () => {}, get: async (chargebackId, id) => documents.find((document) => document.chargebackId === chargebackId && document.id === id) },
     store,
     acquirer: async () => acquirer,
+    renderer: async () => ({ statementPdf: async (statement) => STATEMENT(statement), pngPdf: async (png) => PNG_PDF(png), ...renderer }),
     acquirerName: 'adyen',
     acceptors: { getAcceptor: async (orgId, acceptorId) => ({ id: acceptorId, orgId, name: 'Shop', merchantAccount: 'ShopECOM', createdAt: NOW.toISOString() }) },
     now: () => NOW,
@@ -69,8 +75,16 @@ function deps(acquirer: DisputeAcquirer, documents: DisputeDocument[] = []) {
   return { answerDeps, moves };
 }
 
-const aDocument = (id: string) =>
-  newDisputeDocument({ id, chargebackId: live.id, orgId: live.orgId, mode: 'live', filename: `${id}.pdf`, contentType: 'application/pdf', size: PDF.length }, NOW);
+const aDocument = (id: string, contentType: DisputeDocument['contentType'] = 'application/pdf', size = PDF.length) =>
+  newDisputeDocument({ id, chargebackId: live.id, orgId: live.orgId, mode: 'live', filename: `${id}.file`, contentType, size }, NOW);
+/** A PNG's first bytes: its signature and the header chunk with its size. */
+const png = (width: number, height: number) => {
+  const bytes = Buffer.alloc(33);
+  Buffer.from('\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR', 'latin1').copy(bytes);
+  bytes.writeUInt32BE(width, 16);
+  bytes.writeUInt32BE(height, 20);
+  return new Uint8Array(bytes);
+};
 
 describe('Use case: acceptChargeback (live)', () => {
   test('live accept: the acquirer accepts first, then the chargeback becomes accepted', async () => {
@@ -133,13 +147,60 @@ describe('Use case: disputeChargeback (live)', () => {
     // Act
     const disputed = await disputeChargeback(answerDeps, principal, live.id, evidence, urls);
     // Assess
-    expect(calls).toEqual(['defenseReasons', 'supplyDefenseDocument', 'supplyDefenseDocument', 'defend', 'defend:SupplyDefenseMaterial']);
+    expect(calls).toEqual(['defenseReasons', 'supplyDefenseDocument', 'supplyDefenseDocument', 'supplyDefenseDocument', 'defend', 'defend:SupplyDefenseMaterial']);
     expect(supplied).toEqual([
+      { typeCode: 'DefenseMaterial', contentType: 'application/pdf', content: new TextEncoder().encode('%PDF-statement Product or service: A mug') },
       { typeCode: 'DefenseMaterial', contentType: 'application/pdf', content: PDF },
       { typeCode: 'DefenseMaterial', contentType: 'application/pdf', content: PDF },
     ]);
     expect(moves).toEqual([{ to: 'disputed', evidence }]);
     expect(disputed.dispute).toEqual({ submitted_at: NOW.toISOString(), evidence });
+  });
+
+  test('live dispute: texts only -> one PDF statement of every text under its heading, supplied as the material of the generic reason', async () => {
+    // Prepare
+    const { acquirer, calls, supplied } = fakeAcquirer(reasons(['SupplyDefenseMaterial', [['DefenseMaterial', 'required']], 'generic']));
+    const { answerDeps, moves } = deps(acquirer);
+    const evidence = { refund_policy: 'No refunds after the show', uncategorized_text: 'Ticket scanned at 19:02' };
+    // Act
+    await disputeChargeback(answerDeps, principal, live.id, evidence, urls);
+    // Assess
+    expect(calls).toEqual(['defenseReasons', 'supplyDefenseDocument', 'defend', 'defend:SupplyDefenseMaterial']);
+    expect(new TextDecoder().decode(supplied[0].content)).toBe('%PDF-statement Refund policy: No refunds after the show | Other information: Ticket scanned at 19:02');
+    expect(moves).toEqual([{ to: 'disputed', evidence }]);
+  });
+
+  test('live dispute: a PNG goes to the acquirer as a PDF of it, a JPEG as it is', async () => {
+    // Prepare
+    const { acquirer, supplied } = fakeAcquirer(reasons(['SupplyDefenseMaterial', [['DefenseMaterial', 'required']], 'generic']));
+    const jpeg = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 0]);
+    const { answerDeps } = deps(acquirer, [aDocument('doc_png', 'image/png', 33), aDocument('doc_jpg', 'image/jpeg', jpeg.length)], { doc_png: png(800, 600), doc_jpg: jpeg });
+    // Act
+    await disputeChargeback(answerDeps, principal, live.id, { documents: ['doc_png', 'doc_jpg'] }, urls);
+    // Assess
+    expect(supplied.map(({ contentType, content }) => [contentType, new TextDecoder().decode(content)])).toEqual([
+      ['application/pdf', '%PDF-png of 33 bytes'],
+      ['image/jpeg', new TextDecoder().decode(jpeg)],
+    ]);
+  });
+
+  test.each<[string, DisputeDocument[], Record<string, Uint8Array>, Partial<DefenseRenderer>, string, string]>([
+    ['a PDF above the acquirer\'s 2,000,000 bytes (read from its declared size)', [aDocument('doc_big', 'application/pdf', 2_000_001)], {}, {}, 'evidence.documents', 'Document doc_big is a PDF of 2000001 bytes; the acquirer takes PDF files of at most 2000000 bytes'],
+    ['a JPEG whose content is a PNG', [aDocument('doc_jpg', 'image/jpeg', 33)], { doc_jpg: png(10, 10) }, {}, 'evidence.documents', 'Document doc_jpg is not a JPEG file: its content does not start as one'],
+    ['a PNG of more pixels than the function decodes', [aDocument('doc_png', 'image/png', 33)], { doc_png: png(5000, 5000) }, {}, 'evidence.documents', 'Document doc_png is a PNG of 5000×5000 pixels; at most 16777216 pixels are turned into a PDF'],
+    ['a PNG whose image data cannot be read', [aDocument('doc_png', 'image/png', 33)], { doc_png: png(10, 10) }, { pngPdf: async () => undefined }, 'evidence.documents', 'Document doc_png cannot be read as a PNG image, to be sent as a PDF'],
+    ['a PNG whose PDF passes 2,000,000 bytes', [aDocument('doc_png', 'image/png', 33)], { doc_png: png(10, 10) }, { pngPdf: async () => new Uint8Array(2_000_001) }, 'evidence.documents', 'The PDF of document doc_png is 2000001 bytes; the acquirer takes PDF files of at most 2000000 bytes'],
+    ['texts whose PDF passes 2,000,000 bytes', [], {}, { statementPdf: async () => new Uint8Array(2_000_001) }, 'evidence', 'The PDF of the evidence texts is 2000001 bytes; the acquirer takes PDF files of at most 2000000 bytes'],
+  ])('live dispute: %s -> 422, refused before anything is sent to the acquirer, nothing moved', async (_case, documents, contents, renderer, attribute, detail) => {
+    // Prepare
+    const { acquirer, calls } = fakeAcquirer(reasons(['SupplyDefenseMaterial', [['DefenseMaterial', 'required']], 'generic']));
+    const { answerDeps, moves } = deps(acquirer, [...documents, aDocument('doc_ok')], contents, renderer);
+    // Act
+    const outcome = disputeChargeback(answerDeps, principal, live.id, { uncategorized_text: 'See the files', documents: ['doc_ok', ...documents.map((document) => document.id)] }, urls);
+    // Assess
+    await expect(outcome).rejects.toMatchObject({ attribute, message: detail });
+    expect(calls).toEqual([]);
+    expect(moves).toEqual([]);
   });
 
   test('live dispute: no reason the documents can support -> 422 evidence.documents, nothing supplied, nothing moved', async () => {
