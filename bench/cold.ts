@@ -40,7 +40,7 @@ function synthesizeFloor(dir: string) {
 function importTime(bundle: string, nodeOptions: string): number {
   const start = process.hrtime.bigint();
   const run = spawnSync(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(`file://${bundle}`)})`], {
-    env: { PATH: process.env.PATH, NODE_OPTIONS: nodeOptions, AWS_REGION: 'eu-west-1', TABLE_NAME: 'bench', AWS_LAMBDA_FUNCTION_NAME: 'bench' },
+    env: { PATH: process.env.PATH, NODE_OPTIONS: nodeOptions, AWS_REGION: 'eu-west-1', TABLE_NAME: 'bench', DOCUMENTS_BUCKET: 'bench', AWS_LAMBDA_FUNCTION_NAME: 'bench' },
     stdio: 'ignore',
   });
   if (run.status !== 0) throw new Error(`importing ${bundle} failed (${run.status})`);

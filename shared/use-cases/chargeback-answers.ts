@@ -96,8 +96,10 @@ export async function disputeChargeback(deps: AnswerDeps, principal: Principal, 
     if (!document) throw new BusinessRuleError(`Document ${documentId} is not a document of chargeback ${chargeback.id}`, 'evidence.documents');
     uploaded.push({ document, stored: requireUploaded(document, await deps.store.head(document.objectKey)) });
   }
-  if (chargeback.mode === 'live') await defendAtAcquirer(deps, chargeback, evidence, uploaded);
-  return deps.transition(chargeback, 'disputed', urls, 'action', deps.now(), evidence);
+  // One moment for the dispute: the statement the acquirer gets dates it as `submitted_at` does.
+  const submittedAt = deps.now();
+  if (chargeback.mode === 'live') await defendAtAcquirer(deps, chargeback, evidence, uploaded, submittedAt);
+  return deps.transition(chargeback, 'disputed', urls, 'action', submittedAt, evidence);
 }
 
 /**
@@ -114,10 +116,10 @@ async function disputeAtAcquirer(deps: LiveDeps, chargeback: Chargeback): Promis
   return { disputeReference: chargeback.acquirer.reference, merchantAccount };
 }
 
-async function defendAtAcquirer(deps: AnswerDeps, chargeback: Chargeback, evidence: Evidence, uploaded: Uploaded[]): Promise<void> {
+async function defendAtAcquirer(deps: AnswerDeps, chargeback: Chargeback, evidence: Evidence, uploaded: Uploaded[], submittedAt: Date): Promise<void> {
   const dispute = await disputeAtAcquirer(deps, chargeback);
   const acquirer = await deps.acquirer();
-  const material = await defenseMaterial(deps, acquirer, chargeback, evidence, uploaded);
+  const material = await defenseMaterial(deps, acquirer, { chargeback, evidence, uploaded, submittedAt });
   await acquirerCall('defend_dispute', async () => {
     const defense = chooseDefense(await acquirer.defenseReasons(dispute), material.length);
     if (!defense) throw new BusinessRuleError('The acquirer offers no defense reason that these documents can support', 'evidence.documents');
@@ -140,16 +142,14 @@ async function defendAtAcquirer(deps: AnswerDeps, chargeback: Chargeback, eviden
  * At most the statement and five documents are held (each at most 4 MiB).
  */
 async function defenseMaterial(
-  deps: Pick<AnswerDeps, 'store' | 'renderer' | 'now'>,
+  deps: Pick<AnswerDeps, 'store' | 'renderer'>,
   acquirer: DisputeAcquirer,
-  chargeback: Chargeback,
-  evidence: Evidence,
-  uploaded: Uploaded[],
+  { chargeback, evidence, uploaded, submittedAt }: { chargeback: Chargeback; evidence: Evidence; uploaded: Uploaded[]; submittedAt: Date },
 ): Promise<Pick<DefenseDocument, 'contentType' | 'content'>[]> {
   const formats = acquirer.documentFormats;
   const forms = uploaded.map(({ document }) => defenseFormOf(document, formats));
   const material: Pick<DefenseDocument, 'contentType' | 'content'>[] = [];
-  const statement = evidenceStatement(chargeback, evidence, isoMillis(deps.now()));
+  const statement = evidenceStatement(chargeback, evidence, isoMillis(submittedAt));
   if (statement) material.push(requireTaken(await (await deps.renderer()).statementPdf(statement), formats, 'the evidence texts', 'evidence'));
   for (const [index, { document, stored }] of uploaded.entries()) {
     const content = await deps.store.read(document.objectKey, stored.versionId);
