@@ -33,8 +33,20 @@ export const acceptPorts = /* @__PURE__ */ once(() => {
   return { chargebacks, transition, acquirer: disputeAcquirer, acquirerName: ACQUIRER_NAME, acceptors: createAcceptorLookup(db, tableName), now };
 });
 
-/** The PDFs a live dispute sends the acquirer, loaded on its first need: a test-mode dispute never loads the PDF library. */
-const defenseRenderer = /* @__PURE__ */ onceAsync(async () => (await import('../pdf/evidence-pdf')).evidencePdf());
+/** Set in a function's bundle (lib/function-bundles.ts): modules it loads on first need are files of their own beside it. */
+declare const BUNDLED_APART: true | undefined;
+
+/**
+ * The PDFs a live dispute sends the acquirer, loaded on its first need: a test-mode dispute
+ * never loads the PDF library. In a bundle the module is a file of its own beside it
+ * (`evidence-pdf.mjs`), since V8 parses a bundle whole at init, evaluated or not; in source
+ * mode, the module itself.
+ */
+const defenseRenderer = /* @__PURE__ */ onceAsync(async () => {
+  const { evidencePdf }: typeof import('../pdf/evidence-pdf') =
+    typeof BUNDLED_APART !== 'undefined' ? await import(require.resolve('./evidence-pdf.mjs')) : await import('../pdf/evidence-pdf');
+  return evidencePdf();
+});
 
 /** What disputing uses: what accepting does, the documents and their store, and in live mode the PDFs it makes. */
 export const disputePorts = /* @__PURE__ */ once(() => {
