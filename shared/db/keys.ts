@@ -30,6 +30,9 @@ import {
   organizationEntity,
   paymentEntity,
   paymentLinkEntity,
+  recoveryCodesEntity,
+  totpEnrolmentEntity,
+  totpFactorEntity,
   paymentLinkPaidShardEntity,
   paidShardNumber,
   refundDue,
@@ -54,6 +57,9 @@ export const acceptor = (orgId: string, acceptorId: string) => acceptorEntity.ke
 export const user = (userId: string) => userEntity.key({ usr: userId });
 export const userEmail = (emailKey: string) => userEmailEntity.key({ email: emailKey });
 export const usersOfOrganization = (orgId: string) => userEntity.partition('gsi1', { org: orgId });
+export const totpEnrolment = (userId: string) => totpEnrolmentEntity.key({ usr: userId });
+export const totpFactor = (userId: string) => totpFactorEntity.key({ usr: userId });
+export const recoveryCodes = (userId: string) => recoveryCodesEntity.key({ usr: userId });
 export const apiKeyByTokenHash = (tokenHash: string) => apiKeyEntity.key({ hash: tokenHash });
 export const apiKeyIdLookup = (keyId: string) => apiKeyEntity.partition('gsi3', { key: keyId });
 export const apiKeysOfCreator = (userId: string) => apiKeyEntity.partition('gsi2', { creator: userId });
