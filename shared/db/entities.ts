@@ -3,6 +3,7 @@ import type { AcquirerCommand } from '../domain/acquirer-commands';
 import type { BalanceTransaction } from '../domain/balance';
 import { reminderDueAt, type Chargeback, type FeedIdentity } from '../domain/chargebacks';
 import type { TotpEnrolment, TotpFactor } from '../domain/two-factor';
+import type { Passkey, WebAuthnChallenge } from '../domain/passkeys';
 import type { DisputeDocument } from '../domain/dispute-documents';
 import type { PaidShard, VersionedLink } from '../domain/payment-links';
 import { lastActivityOf, type Payment } from '../domain/payments';
@@ -82,6 +83,22 @@ export const recoveryCodesEntity = defineEntity<{ codeHashes: Set<string> }, { u
   label: 'Recovery codes',
   key: { pk: 'USER#{usr}', sk: 'RECOVERY_CODES' },
   values: (_codes, { userId }) => ({ usr: userId }),
+});
+
+/** A user's passkey (`{credential}`: the SHA-256 of its credential id, which may be longer than a sort key may be). */
+export const passkeyEntity = defineEntity<Passkey, { userId: string; credentialHash: string }>({
+  name: 'passkey',
+  label: 'Passkey',
+  key: { pk: 'USER#{usr}', sk: 'PASSKEY#{credential}' },
+  values: (_passkey, { userId, credentialHash }) => ({ usr: userId, credential: credentialHash }),
+});
+
+/** A WebAuthn challenge issued to one browser (`{challenge}`: its SHA-256), taken once; TTL after CHALLENGE_SECONDS. */
+export const webAuthnChallengeEntity = defineEntity<WebAuthnChallenge, { challengeHash: string }>({
+  name: 'webauthn_challenge',
+  label: 'WebAuthn challenge',
+  key: { pk: 'WEBAUTHN#{challenge}', sk: 'CHALLENGE' },
+  values: (_challenge, { challengeHash }) => ({ challenge: challengeHash }),
 });
 
 /** API keys are found by the SHA-256 of their token; the token itself is never stored. */
@@ -481,6 +498,8 @@ export const entities = [
   totpEnrolmentEntity,
   totpFactorEntity,
   recoveryCodesEntity,
+  passkeyEntity,
+  webAuthnChallengeEntity,
   apiKeyEntity,
   paymentLinkEntity,
   paymentLinkPaidShardEntity,
