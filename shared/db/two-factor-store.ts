@@ -15,6 +15,16 @@ import { KEY, TTL_ATTRIBUTE } from './table';
  */
 export function createTwoFactorStore(db: DynamoDBDocumentClient, tableName: string): TwoFactorStore {
   const failedCondition = () => false as const;
+  /** One transaction of `items`, retried on conflicts: false when a condition in it failed (nothing written). */
+  async function transactUnlessRefused(items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>): Promise<boolean> {
+    try {
+      await withConflictRetry(() => db.send(new TransactWriteCommand({ TransactItems: items })));
+      return true;
+    } catch (error) {
+      if (cancellationReasons(error)?.some((reason) => reason.code === 'ConditionalCheckFailed')) return false;
+      throw error;
+    }
+  }
   return {
     async startEnrolment(userId, enrolment) {
       await db.send(
@@ -31,32 +41,19 @@ export function createTwoFactorStore(db: DynamoDBDocumentClient, tableName: stri
       return enrolment && { sealedSecret: enrolment.sealedSecret, createdAt: enrolment.createdAt, expiresAt: enrolment.expiresAt } satisfies TotpEnrolment;
     },
 
-    async confirmEnrolment(userId, factor, recoveryCodeHashes) {
-      try {
-        await withConflictRetry(() =>
-          db.send(
-            new TransactWriteCommand({
-              TransactItems: [
-                { Put: { TableName: tableName, Item: totpFactorEntity.item(factor, { userId }), ...IF_NEW } },
-                { Put: { TableName: tableName, Item: recoveryCodesEntity.item({ codeHashes: new Set(recoveryCodeHashes) }, { userId }) } },
-                {
-                  Delete: {
-                    TableName: tableName,
-                    Key: keys.totpEnrolment(userId),
-                    ConditionExpression: 'sealedSecret = :secret',
-                    ExpressionAttributeValues: { ':secret': factor.sealedSecret },
-                  },
-                },
-              ],
-            }),
-          ),
-        );
-        return true;
-      } catch (error) {
-        if (cancellationReasons(error)?.some((reason) => reason.code === 'ConditionalCheckFailed')) return false;
-        throw error;
-      }
-    },
+    confirmEnrolment: (userId, factor, recoveryCodeHashes) =>
+      transactUnlessRefused([
+        { Put: { TableName: tableName, Item: totpFactorEntity.item(factor, { userId }), ...IF_NEW } },
+        { Put: { TableName: tableName, Item: recoveryCodesEntity.item({ codeHashes: new Set(recoveryCodeHashes) }, { userId }) } },
+        {
+          Delete: {
+            TableName: tableName,
+            Key: keys.totpEnrolment(userId),
+            ConditionExpression: 'sealedSecret = :secret',
+            ExpressionAttributeValues: { ':secret': factor.sealedSecret },
+          },
+        },
+      ]),
 
     async factorOf(userId) {
       const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.totpFactor(userId), ConsistentRead: true }));
@@ -99,24 +96,11 @@ export function createTwoFactorStore(db: DynamoDBDocumentClient, tableName: stri
         failedCondition,
       ),
 
-    async replaceRecoveryCodes(userId, codeHashes) {
-      try {
-        await withConflictRetry(() =>
-          db.send(
-            new TransactWriteCommand({
-              TransactItems: [
-                { ConditionCheck: { TableName: tableName, Key: keys.totpFactor(userId), ...IF_EXISTS } },
-                { Put: { TableName: tableName, Item: recoveryCodesEntity.item({ codeHashes: new Set(codeHashes) }, { userId }) } },
-              ],
-            }),
-          ),
-        );
-        return true;
-      } catch (error) {
-        if (cancellationReasons(error)?.some((reason) => reason.code === 'ConditionalCheckFailed')) return false;
-        throw error;
-      }
-    },
+    replaceRecoveryCodes: (userId, codeHashes) =>
+      transactUnlessRefused([
+        { ConditionCheck: { TableName: tableName, Key: keys.totpFactor(userId), ...IF_EXISTS } },
+        { Put: { TableName: tableName, Item: recoveryCodesEntity.item({ codeHashes: new Set(codeHashes) }, { userId }) } },
+      ]),
 
     async recoveryCodesLeft(userId) {
       const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.recoveryCodes(userId), ConsistentRead: true }));
@@ -124,17 +108,11 @@ export function createTwoFactorStore(db: DynamoDBDocumentClient, tableName: stri
     },
 
     async disable(userId) {
-      await withConflictRetry(() =>
-        db.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              { Delete: { TableName: tableName, Key: keys.totpFactor(userId) } },
-              { Delete: { TableName: tableName, Key: keys.recoveryCodes(userId) } },
-              { Delete: { TableName: tableName, Key: keys.totpEnrolment(userId) } },
-            ],
-          }),
-        ),
-      );
+      await transactUnlessRefused([
+        { Delete: { TableName: tableName, Key: keys.totpFactor(userId) } },
+        { Delete: { TableName: tableName, Key: keys.recoveryCodes(userId) } },
+        { Delete: { TableName: tableName, Key: keys.totpEnrolment(userId) } },
+      ]);
     },
   };
 }
