@@ -4,6 +4,7 @@ import * as z from '../zod';
 import { ANY_MEMBER, type Permission } from '../domain/team-roles';
 import { LIMITS } from '../limits';
 import { defineDashboardForm, defineForm, definePage, NoParams, PASSWORD_HASHING_MEMORY_MB, type PageRoute } from './operation';
+import { PASSKEY_SCRIPT_PATH } from '../dashboard/passkey-script';
 import { createPaymentLink, updatePaymentLink } from './payment-links';
 import { cancelRefund, createRefund } from './refunds';
 import { createWebhookEndpoint, deleteWebhookEndpoint, rollWebhookEndpointSecret, updateWebhookEndpoint } from './webhook-endpoints';
@@ -37,6 +38,8 @@ export const dashboardSignIn = /* @__PURE__ */ definePage({
   memoryMb: PASSWORD_HASHING_MEMORY_MB,
 });
 export const dashboardPasskeySignIn = /* @__PURE__ */ definePage({ method: 'GET', path: '/dashboard/sign-in/passkey', handler: 'dashboard-passkey-sign-in', table: 'none', auth: 'public' });
+/** The passkey pages' script, served from the dashboard's origin so that their policy allows it as 'self'. */
+export const dashboardPasskeyScript = /* @__PURE__ */ definePage({ method: 'GET', path: PASSKEY_SCRIPT_PATH, handler: 'dashboard-passkey-script', table: 'none', auth: 'public' });
 export const dashboardSignOut = /* @__PURE__ */ definePage({ method: 'POST', path: '/dashboard/sign-out', handler: 'dashboard-sign-out', table: 'write', auth: 'dashboard session', permission: ANY_MEMBER });
 
 /** The dashboard's pages, each with the permission its role must hold (the matrix test reads them all). */
@@ -120,6 +123,7 @@ export const dashboardPages = /* @__PURE__ */ (() => [
   dashboardHome,
   dashboardSignIn,
   dashboardPasskeySignIn,
+  dashboardPasskeyScript,
   dashboardSignOut,
   dashboardSwitchMode,
   dashboardSearch,

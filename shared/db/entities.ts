@@ -2,6 +2,8 @@ import type { Mode } from '../auth/principal';
 import type { AcquirerCommand } from '../domain/acquirer-commands';
 import type { BalanceTransaction } from '../domain/balance';
 import { reminderDueAt, type Chargeback, type FeedIdentity } from '../domain/chargebacks';
+import type { TotpEnrolment, TotpFactor } from '../domain/two-factor';
+import type { Passkey, WebAuthnChallenge } from '../domain/passkeys';
 import type { DisputeDocument } from '../domain/dispute-documents';
 import type { PaidShard, VersionedLink } from '../domain/payment-links';
 import { lastActivityOf, type Payment } from '../domain/payments';
@@ -57,6 +59,46 @@ export const userEmailEntity = defineEntity<{ userId: string; orgId: string }, {
   label: 'User email',
   key: { pk: 'EMAIL#{email}', sk: 'EMAIL' },
   values: (_claim, { email }) => ({ email }),
+});
+
+/** A user's TOTP enrolment awaiting its confirming code: the secret sealed; TTL after TOTP_ENROLMENT_SECONDS. */
+export const totpEnrolmentEntity = defineEntity<TotpEnrolment, { userId: string }>({
+  name: 'totp_enrolment',
+  label: 'TOTP enrolment',
+  key: { pk: 'USER#{usr}', sk: 'TOTP#PENDING' },
+  values: (_enrolment, { userId }) => ({ usr: userId }),
+});
+
+/** A user's second factor by TOTP: the secret sealed, and the last time step a code was accepted for. */
+export const totpFactorEntity = defineEntity<TotpFactor, { userId: string }>({
+  name: 'totp_factor',
+  label: 'TOTP factor',
+  key: { pk: 'USER#{usr}', sk: 'TOTP' },
+  values: (_factor, { userId }) => ({ usr: userId }),
+});
+
+/** A user's unused recovery codes, as a string set of their hashes (one removed per use, under the condition that it is there). */
+export const recoveryCodesEntity = defineEntity<{ codeHashes: Set<string> }, { userId: string }>({
+  name: 'recovery_codes',
+  label: 'Recovery codes',
+  key: { pk: 'USER#{usr}', sk: 'RECOVERY_CODES' },
+  values: (_codes, { userId }) => ({ usr: userId }),
+});
+
+/** A user's passkey (`{credential}`: the SHA-256 of its credential id, which may be longer than a sort key may be). */
+export const passkeyEntity = defineEntity<Passkey, { userId: string; credentialHash: string }>({
+  name: 'passkey',
+  label: 'Passkey',
+  key: { pk: 'USER#{usr}', sk: 'PASSKEY#{credential}' },
+  values: (_passkey, { userId, credentialHash }) => ({ usr: userId, credential: credentialHash }),
+});
+
+/** A WebAuthn challenge issued to one browser (`{challenge}`: its SHA-256), taken once; TTL after CHALLENGE_SECONDS. */
+export const webAuthnChallengeEntity = defineEntity<WebAuthnChallenge, { challengeHash: string }>({
+  name: 'webauthn_challenge',
+  label: 'WebAuthn challenge',
+  key: { pk: 'WEBAUTHN#{challenge}', sk: 'CHALLENGE' },
+  values: (_challenge, { challengeHash }) => ({ challenge: challengeHash }),
 });
 
 /** API keys are found by the SHA-256 of their token; the token itself is never stored. */
@@ -453,6 +495,11 @@ export const entities = [
   acceptorEntity,
   userEntity,
   userEmailEntity,
+  totpEnrolmentEntity,
+  totpFactorEntity,
+  recoveryCodesEntity,
+  passkeyEntity,
+  webAuthnChallengeEntity,
   apiKeyEntity,
   paymentLinkEntity,
   paymentLinkPaidShardEntity,

@@ -30,6 +30,11 @@ import {
   organizationEntity,
   paymentEntity,
   paymentLinkEntity,
+  passkeyEntity,
+  recoveryCodesEntity,
+  totpEnrolmentEntity,
+  webAuthnChallengeEntity,
+  totpFactorEntity,
   paymentLinkPaidShardEntity,
   paidShardNumber,
   refundDue,
@@ -54,6 +59,13 @@ export const acceptor = (orgId: string, acceptorId: string) => acceptorEntity.ke
 export const user = (userId: string) => userEntity.key({ usr: userId });
 export const userEmail = (emailKey: string) => userEmailEntity.key({ email: emailKey });
 export const usersOfOrganization = (orgId: string) => userEntity.partition('gsi1', { org: orgId });
+export const totpEnrolment = (userId: string) => totpEnrolmentEntity.key({ usr: userId });
+export const totpFactor = (userId: string) => totpFactorEntity.key({ usr: userId });
+export const recoveryCodes = (userId: string) => recoveryCodesEntity.key({ usr: userId });
+export const passkey = (userId: string, credentialHash: string) => passkeyEntity.key({ usr: userId, credential: credentialHash });
+/** A user's passkeys: their partition and the sort keys' common start. */
+export const passkeysOf = (userId: string) => ({ pk: render(passkeyEntity.definition.key.pk, { usr: userId }), skPrefix: literalPrefix(passkeyEntity.definition.key.sk) });
+export const webAuthnChallenge = (challengeHash: string) => webAuthnChallengeEntity.key({ challenge: challengeHash });
 export const apiKeyByTokenHash = (tokenHash: string) => apiKeyEntity.key({ hash: tokenHash });
 export const apiKeyIdLookup = (keyId: string) => apiKeyEntity.partition('gsi3', { key: keyId });
 export const apiKeysOfCreator = (userId: string) => apiKeyEntity.partition('gsi2', { creator: userId });

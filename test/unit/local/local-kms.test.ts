@@ -1,5 +1,5 @@
 import { DecryptCommand, EncryptCommand, GenerateDataKeyCommand, KMSClient, type DecryptCommandInput } from '@aws-sdk/client-kms';
-import { ArnPrincipal, PolicyDocument, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { ArnPrincipal, Effect, PolicyDocument, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +22,7 @@ let mini: MiniAws;
 let keyArn: string;
 let narrowKeyArn: string;
 let disabledKeyArn: string;
+let denyingKeyArn: string;
 const kmsAs = (name: string) => new KMSClient({ ...mini.edge, credentials: mini.credentialsOf(name) });
 const CONTEXT = { purpose: 'totp', user_id: 'usr_01' };
 const bytes = (text: string) => Buffer.from(text, 'utf8');
@@ -36,6 +37,10 @@ beforeAll(async () => {
       policy: new PolicyDocument({ statements: [new PolicyStatement({ actions: ['kms:Encrypt', 'kms:Decrypt'], principals: [new ArnPrincipal(functions.Named.role!.roleArn)], resources: ['*'] })] }),
     });
     narrow.grantEncryptDecrypt(functions.Sealer);
+    // The account's root delegates to IAM, but an explicit Deny in the key policy wins over the Sealer's IAM grant.
+    const denying = new Key(stack, 'Denying');
+    denying.addToResourcePolicy(new PolicyStatement({ effect: Effect.DENY, actions: ['kms:Decrypt'], principals: [new ArnPrincipal(functions.Sealer.role!.roleArn)], resources: ['*'] }));
+    denying.grantEncryptDecrypt(functions.Sealer);
     const disabled = new Key(stack, 'Disabled', { enabled: false });
     disabled.grantEncryptDecrypt(functions.Sealer);
   });
@@ -46,6 +51,7 @@ beforeAll(async () => {
   keyArn = keyOf('SecretsKey');
   narrowKeyArn = keyOf('Narrow');
   disabledKeyArn = keyOf('Disabled');
+  denyingKeyArn = keyOf('Denying');
 }, 60_000);
 afterAll(() => mini?.stop());
 
@@ -117,6 +123,12 @@ describe('local KMS: IAM and the key policy', () => {
     const sealed = await kmsAs('Named').send(new EncryptCommand({ KeyId: narrowKeyArn, Plaintext: bytes('x') }));
     await expect(kmsAs('Named').send(new DecryptCommand({ CiphertextBlob: sealed.CiphertextBlob }))).resolves.toMatchObject({ KeyId: narrowKeyArn });
   });
+});
+
+test('local KMS: an explicit Deny in the key policy refuses what IAM allows; the rest of the grant still works', async () => {
+  const sealed = await kmsAs('Sealer').send(new EncryptCommand({ KeyId: denyingKeyArn, Plaintext: bytes('x') }));
+  await expect(kmsAs('Sealer').send(new DecryptCommand({ CiphertextBlob: sealed.CiphertextBlob }))).rejects.toMatchObject({ name: 'AccessDeniedException' });
+  expect(mini.aws.recentDenials().at(-1)).toMatchObject({ action: 'kms:Decrypt', reason: 'an explicit deny refuses kms:Decrypt' });
 });
 
 describe('local KMS: the key material', () => {

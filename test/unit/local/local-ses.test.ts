@@ -162,12 +162,17 @@ describe('local mailbox', () => {
     const browser = await launchBrowser();
     try {
       const page = await browser.newPage();
+      const errors: string[] = [];
+      page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
       await page.goto(`${mailbox.url}/?to=owner@example.com`);
       await page.locator('details').first().locator('summary').click();
       expect(await seriousAxeViolations(page)).toEqual([]);
       const files = await screenshotAtBothWidths(page, 'mailbox');
       expect(files).toHaveLength(2);
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      // The message's HTML renders in its sandboxed frame without a request or a script.
+      expect(await page.frameLocator('iframe').locator('body').textContent()).toContain('You were invited to Demo organization.');
+      expect(errors).toEqual([]);
     } finally {
       await browser.close();
     }
