@@ -96,6 +96,17 @@ export async function acquirerControl(stack: TestStack, path: string, body: unkn
 
 export const NOTIFICATIONS_PATH = '/acquirer/adyen/notifications';
 
+/**
+ * The local Adyen's `POST /_test/notifications` (product-decisions §12): the items as one batch,
+ * signed with the stack's HMAC key unless one carries a signature, sent once with the stack's
+ * credentials. Answers the service's reply, as the control reports it.
+ */
+export async function notify(stack: TestStack, items: NotificationItem[]): Promise<{ status: number; body: any }> {
+  const answer = await acquirerControl(stack, '/_test/notifications', { notificationItems: items.map((item) => ({ NotificationRequestItem: item })) });
+  if (answer.status !== 200) throw new Error(`the local Adyen refused the batch: ${JSON.stringify(answer.body)}`);
+  return answer.body;
+}
+
 /** A notification batch of the given items, each signed with the stack's HMAC key (or `hmacKey`), as Adyen sends one. */
 export function signedBatch(stack: TestStack, items: NotificationItem[], hmacKey = stack.acquirer.secret.hmacKey): string {
   const signed = items.map((item) => ({ NotificationRequestItem: { ...item, additionalData: { ...item.additionalData, hmacSignature: signature(item, hmacKey) } } }));

@@ -5,16 +5,17 @@ import * as z from '../../../shared/zod';
 import { adyenContract, type AdyenOperation } from './contract';
 import { closedPage, paymentForm, returnTo } from './hosted-page';
 import { AdyenServiceError, createLedger, type Ledger } from './ledger';
-import { ADYEN_RETRY_DELAYS_MS, startNotifier, type NotifierOptions } from './notifier';
+import { ADYEN_RETRY_DELAYS_MS, startNotifier, type NotificationItem, type NotifierOptions } from './notifier';
 
 /**
  * The local Adyen (product-decisions §12): the subset of Checkout v71 and Dispute Service v30 that
  * the adapter calls, at the documents' paths (`/v71/...`, `/ca/services/DisputeService/v30/...`),
  * so that the same adapter reaches it by swapping the origin; a hosted payment page per session;
  * signed notifications in batches, retried until accepted; and the test controls under `/_test/`
- * (§12's three; `GET /_test/payments/{pspReference}` and `GET /_test/disputes/{pspReference}`:
- * what became of a payment or a dispute here; `GET /_test/disputes/{pspReference}/documents/{n}`:
- * the content of the nth document it was supplied; `POST /_test/disputes/{pspReference}/unreachable`
+ * (§12's four, `POST /_test/notifications` among them; `GET /_test/payments/{pspReference}` and
+ * `GET /_test/disputes/{pspReference}`: what became of a payment or a dispute here;
+ * `GET /_test/disputes/{pspReference}/documents/{n}`: the content of the nth document it was
+ * supplied; `POST /_test/disputes/{pspReference}/unreachable`
  * `{requests?}`: the next requests about that dispute go unanswered).
  * Part of the local stack only: nothing under `functions/` or the rest of `shared/` imports it.
  */
@@ -56,6 +57,12 @@ const OutcomeControl = /* @__PURE__ */ (() => z.object({ outcome: z.enum(['won',
 const UnreachableControl = /* @__PURE__ */ (() => z.object({ requests: z.optional(z.int().check(z.minimum(1), z.maximum(100))) }))();
 const RefundFailureControl = /* @__PURE__ */ (() =>
   z.object({ paymentPspReference: z.string(), eventCode: z.optional(z.enum(['REFUND', 'REFUND_FAILED'])) }))();
+/** The items' fields are the Webhooks document's to check (`notificationProblems`), not this schema's. */
+const NotificationsControl = /* @__PURE__ */ (() =>
+  z.object({
+    notificationItems: z.array(z.object({ NotificationRequestItem: z.record(z.string(), z.unknown()) })).check(z.minLength(1)),
+    live: z.optional(z.enum(['true', 'false'])),
+  }))();
 
 interface Answer {
   status: number;
@@ -154,7 +161,19 @@ export async function startLocalAcquirer(options: LocalAcquirerOptions): Promise
     }
   }
 
-  function testControl(method: string, path: string, body: string): Answer | undefined {
+  /**
+   * `POST /_test/notifications` (§12): a batch only as Adyen could send it (each item valid
+   * against the Webhooks document of its event code, else 400 with the problems), signed and
+   * sent once; the service's answer is the control's.
+   */
+  async function testNotifications(body: string): Promise<Answer> {
+    const { notificationItems, live = 'false' } = control(NotificationsControl, body);
+    const problems = adyenContract().notificationProblems({ live, notificationItems });
+    if (problems.length > 0) throw new AdyenServiceError(400, '702', `Not a batch Adyen sends: ${problems.join('; ')}`, 'validation');
+    return { status: 200, body: await notifier.sendOnce({ live, notificationItems: notificationItems.map((item) => item.NotificationRequestItem as unknown as NotificationItem) }) };
+  }
+
+  async function testControl(method: string, path: string, body: string): Promise<Answer | undefined> {
     const state = PAYMENT_STATE.exec(path);
     if (method === 'GET' && state) return { status: 200, body: ledger.paymentState(state[1]) };
     const dispute = DISPUTE_STATE.exec(path);
@@ -166,6 +185,7 @@ export async function startLocalAcquirer(options: LocalAcquirerOptions): Promise
       return { status: 200, body: document };
     }
     if (method !== 'POST') return undefined;
+    if (path === '/_test/notifications') return testNotifications(body);
     if (path === '/_test/chargebacks') {
       const { pspReference, amount, reasonCode } = control(ChargebackControl, body);
       return { status: 201, body: ledger.raiseChargeback(pspReference, amount, reasonCode) };
@@ -238,7 +258,7 @@ export async function startLocalAcquirer(options: LocalAcquirerOptions): Promise
     if (page) return hostedPage(method, page[1], body, response);
     const operation = adyenContract().operation(method, pathname);
     if (operation && goesUnanswered(operation, body)) return void request.socket.destroy();
-    const answer = operation ? await api(operation, request.headers, body) : pathname.startsWith('/_test/') ? testControl(method, pathname, body) : undefined;
+    const answer = operation ? await api(operation, request.headers, body) : pathname.startsWith('/_test/') ? await testControl(method, pathname, body) : undefined;
     if (!answer) throw new AdyenServiceError(404, '000', 'Not Found', 'validation');
     response.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
     response.end(JSON.stringify(answer.body));

@@ -75,22 +75,29 @@ export function startNotifier(options: NotifierOptions) {
   let stopped = false;
   const authorization = `Basic ${Buffer.from(`${options.basicAuth.username}:${options.basicAuth.password}`).toString('base64')}`;
 
-  async function deliver(pending: Pending): Promise<boolean> {
+  /** One POST of a batch to the receiver, with the credentials, within Adyen's answer timeout. */
+  async function post(body: string): Promise<Response> {
     const abort = new AbortController();
     inFlight.add(abort);
     try {
-      const response = await fetch(typeof options.url === 'string' ? options.url : options.url(), {
+      return await fetch(typeof options.url === 'string' ? options.url : options.url(), {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization },
-        body: pending.body,
+        body,
         signal: AbortSignal.any([abort.signal, AbortSignal.timeout(ANSWER_TIMEOUT_MS)]),
       });
+    } finally {
+      inFlight.delete(abort);
+    }
+  }
+
+  async function deliver(pending: Pending): Promise<boolean> {
+    try {
+      const response = await post(pending.body);
       const answer = await response.text();
       if (response.ok && answer.includes('[accepted]')) return true;
     } catch {
       // Unreachable, timed out or stopped: a failed attempt like any other.
-    } finally {
-      inFlight.delete(abort);
     }
     pending.failures += 1;
     return false;
@@ -116,15 +123,33 @@ export function startNotifier(options: NotifierOptions) {
     }, delay);
   }
 
+  const signed = (item: NotificationItem): NotificationItem => ({ ...item, additionalData: { ...item.additionalData, hmacSignature: signature(item, options.hmacKey) } });
+
   return {
     send(item: NotificationItem) {
-      const signed = { ...item, additionalData: { ...item.additionalData, hmacSignature: signature(item, options.hmacKey) } };
-      const pending: Pending = { body: JSON.stringify({ live: 'false', notificationItems: [{ NotificationRequestItem: signed }] }), firstAttemptAt: Date.now(), failures: 0 };
+      const pending: Pending = { body: JSON.stringify({ live: 'false', notificationItems: [{ NotificationRequestItem: signed(item) }] }), firstAttemptAt: Date.now(), failures: 0 };
       firstAttempts = firstAttempts.then(async () => {
         if (stopped || (await deliver(pending))) return;
         queue.push(pending);
         retryEarliest();
       });
+    },
+    /**
+     * The test control `POST /_test/notifications` (product-decisions §12), as Adyen's "test
+     * notification": the items as one batch, each signed unless it carries a signature already,
+     * posted once (never queued nor retried). Answers the receiver's status and body (its JSON
+     * when it answered JSON); unreachable or timed out, status 0 and the failure as the body.
+     */
+    async sendOnce(batch: { live: 'true' | 'false'; notificationItems: NotificationItem[] }): Promise<{ status: number; body: unknown }> {
+      const items = batch.notificationItems.map((item) => ({ NotificationRequestItem: item.additionalData?.hmacSignature === undefined ? signed(item) : item }));
+      try {
+        const response = await post(JSON.stringify({ live: batch.live, notificationItems: items }));
+        const text = await response.text();
+        const json = /[/+]json\b/.test(response.headers.get('content-type') ?? '');
+        return { status: response.status, body: json ? JSON.parse(text) : text };
+      } catch (error) {
+        return { status: 0, body: (error as Error).name === 'TimeoutError' ? 'timeout' : 'unreachable' };
+      }
     },
     async stop() {
       stopped = true;

@@ -1,4 +1,5 @@
 import { adyenContract } from '../../../bin/local/adyen/contract';
+import { pspReference } from '../../../bin/local/adyen/ledger';
 import { authorisedPayment, CARDS, MERCHANT_ACCOUNT, notified, startAcquirerWorld, waitFor, type AcquirerWorld } from '../../support/acquirer';
 
 /**
@@ -10,6 +11,19 @@ import { authorisedPayment, CARDS, MERCHANT_ACCOUNT, notified, startAcquirerWorl
 describe('Adyen contract: both sides of the wire validate against the vendored documents', () => {
   const contract = adyenContract();
   let world: AcquirerWorld;
+  let adversary: { status: number; body: any };
+
+  /** An item written by a test, as anyone holding the notification credentials and HMAC key could. */
+  const forgedItem = (eventCode: string, originalReference: string) => ({
+    eventCode,
+    pspReference: pspReference(),
+    originalReference,
+    merchantAccountCode: 'SomeoneElseECOM',
+    merchantReference: 'pay_forged',
+    eventDate: '2026-11-28T10:00:00+01:00',
+    success: 'true',
+    amount: { value: 1, currency: 'EUR' },
+  });
 
   beforeAll(async () => {
     world = await startAcquirerWorld();
@@ -48,6 +62,8 @@ describe('Adyen contract: both sides of the wire validate against the vendored d
     await world.payments.capture({ paymentId: 'pay_unknown', acquirerReference: 'ZZZZZZZZZZZZZZZZ', merchantAccount: MERCHANT_ACCOUNT }, euros(1)).catch(() => undefined);
     await fetch(`${world.proxy.url}/v71/payments/${paid.acquirerReference}/cancels`, { method: 'POST', headers: { 'x-api-key': 'wrong', 'content-type': 'application/json' }, body: JSON.stringify({ merchantAccount: MERCHANT_ACCOUNT }) });
     await waitFor(() => (world.endpoint.accepted().some((notification) => notification.kind === 'dispute.lost') ? true : undefined), 'the last notification');
+    // The test control `POST /_test/notifications`: two items as one batch, as Adyen's "test notification" sends them.
+    adversary = await world.control('/_test/notifications', { notificationItems: [{ NotificationRequestItem: forgedItem('CAPTURE_FAILED', paid.acquirerReference) }, { NotificationRequestItem: forgedItem('CHARGEBACK_REVERSED', paid.acquirerReference) }] });
   }, 60_000);
   afterAll(async () => {
     await world?.stop();
@@ -107,6 +123,8 @@ describe('Adyen contract: both sides of the wire validate against the vendored d
         'CHARGEBACK:true',
         'PREARBITRATION_WON:true',
         'SECOND_CHARGEBACK:true',
+        'CAPTURE_FAILED:true',
+        'CHARGEBACK_REVERSED:true',
       ]),
     );
     for (const batch of batches) expect(contract.notificationProblems(batch)).toEqual([]);
@@ -136,5 +154,46 @@ describe('Adyen contract: both sides of the wire validate against the vendored d
     expect(contract.notificationProblems(batch)).toEqual(
       expect.arrayContaining(["/notificationItems/0/NotificationRequestItem must have required property 'merchantReference'", '/notificationItems/0/NotificationRequestItem/amount/value must be integer']),
     );
+  });
+
+  describe('POST /_test/notifications (product-decisions §12)', () => {
+    const delivered = (item: { pspReference: string }) => world.endpoint.deliveries.find((delivery) => delivery.body.includes(item.pspReference));
+
+    test('sends the items as one batch with the configured credentials, each signed with the configured key, and answers the receiver\'s status and body', async () => {
+      // Prepare
+      const items = [forgedItem('REFUND', 'AAAAAAAAAAAAAAAA'), forgedItem('REFUND_FAILED', 'AAAAAAAAAAAAAAAA')];
+      // Act
+      const answer = await world.control('/_test/notifications', { notificationItems: items.map((item) => ({ NotificationRequestItem: item })), live: 'false' });
+      // Assess
+      expect(answer).toEqual({ status: 200, body: { status: 200, body: '[accepted]' } });
+      const delivery = delivered(items[0])!;
+      expect(delivery).toBe(delivered(items[1]));
+      expect(delivery.authorization).toBe(`Basic ${Buffer.from(`${world.settings.username}:${world.settings.password}`).toString('base64')}`);
+      expect(delivery.check).toMatchObject({ accepted: true, notifications: [{ kind: 'refund.refunded', merchantAccount: 'SomeoneElseECOM' }, { kind: 'refund.failed' }] });
+      expect(adversary).toEqual({ status: 200, body: { status: 200, body: '[accepted]' } });
+    });
+
+    test('an item that carries a signature already is sent as it is, once: the receiver\'s refusal is the answer, never retried', async () => {
+      // Prepare
+      const item = { ...forgedItem('CAPTURE', 'AAAAAAAAAAAAAAAA'), additionalData: { hmacSignature: 'bm90IHRoZSBzaWduYXR1cmU=' } };
+      // Act
+      const answer = await world.control('/_test/notifications', { notificationItems: [{ NotificationRequestItem: item }] });
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      // Assess
+      expect(answer).toEqual({ status: 200, body: { status: 401, body: 'refused' } });
+      expect(world.endpoint.deliveries.filter((delivery) => delivery.body.includes(item.pspReference))).toHaveLength(1);
+      expect(JSON.parse(delivered(item)!.body).notificationItems[0].NotificationRequestItem.additionalData.hmacSignature).toBe('bm90IHRoZSBzaWduYXR1cmU=');
+    });
+
+    test('a batch Adyen would not send (against the Webhooks document) is refused with a ServiceError and nothing is sent', async () => {
+      // Prepare
+      const item = { ...forgedItem('CAPTURE', 'AAAAAAAAAAAAAAAA'), amount: { value: '0.01', currency: 'EUR' } };
+      // Act
+      const answer = await world.control('/_test/notifications', { notificationItems: [{ NotificationRequestItem: item }] });
+      // Assess
+      expect(answer).toMatchObject({ status: 400, body: { status: 400, errorCode: '702', errorType: 'validation' } });
+      expect(answer.body.message).toContain('/notificationItems/0/NotificationRequestItem/amount/value must be integer');
+      expect(delivered(item)).toBeUndefined();
+    });
   });
 });
