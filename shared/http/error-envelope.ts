@@ -128,3 +128,12 @@ export function toErrorResponse(
     },
   };
 }
+
+/**
+ * An error as every JSON endpoint answers it: the envelope with its status and headers (the API's
+ * operations through `errorEnvelope`, the acquirer's notification receiver directly).
+ */
+export function errorResult(error: unknown, docsUrl: string): { statusCode: number; headers: Record<string, string>; body: string } {
+  const { status, envelope, headers } = toErrorResponse(error, docsUrl);
+  return { statusCode: status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body: JSON.stringify(envelope) };
+}

@@ -5,7 +5,7 @@ import type { Principal } from '../auth/principal';
 import type { ApiOperation, Auth } from '../api/operation';
 import type { PublicUrls } from '../config';
 import { runWithDeadline } from '../deadline';
-import { toErrorResponse } from './error-envelope';
+import { errorResult } from './error-envelope';
 import { logger } from '../observability/logger';
 import { observeRequests } from '../observability/middleware';
 import { cookiesOf } from './cookies';
@@ -34,14 +34,10 @@ export type Authenticate = (event: ApiEvent, auth: Exclude<Auth, 'public'>) => P
 /** Every error leaves as the one envelope; 5xx are logged with their cause, nothing else is. */
 export const errorEnvelope = (): MiddlewareObj<ApiEvent, ApiResult> => ({
   onError: async (request) => {
-    const { status, envelope, headers } = toErrorResponse(request.error, urlsFor(request.event).docs);
-    if (status === 500) logger.error('request failed', { error: request.error as Error, path: request.event.rawPath });
-    else if (status === 503) logger.warn('dependency unavailable', { path: request.event.rawPath });
-    request.response = {
-      statusCode: status,
-      headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
-      body: JSON.stringify(envelope),
-    };
+    const result = errorResult(request.error, urlsFor(request.event).docs);
+    if (result.statusCode === 500) logger.error('request failed', { error: request.error as Error, path: request.event.rawPath });
+    else if (result.statusCode === 503) logger.warn('dependency unavailable', { path: request.event.rawPath });
+    request.response = result;
   },
 });
 

@@ -152,15 +152,15 @@ describe('acquirer notifications', () => {
       return { paymentId, item };
     }
 
-    test.each<[string, (stack: TestStack) => { credentials: string | null; hmacKey?: string }, number, string]>([
-      ['a bad HMAC -> 403', (on) => ({ credentials: basicAuth(on), hmacKey: 'ab'.repeat(32) }), 403, 'signature'],
-      ['missing credentials -> 401 with WWW-Authenticate', () => ({ credentials: null }), 401, 'credentials'],
-      ['a wrong password -> 401', (on) => ({ credentials: basicAuth(on, 'wrong') }), 401, 'credentials'],
-    ])('%s', async (_rule, variant, status, reason) => {
+    test.each<[string, (stack: TestStack, item: NotificationItem) => { credentials: string | null; body: string }, number, string]>([
+      ['a bad HMAC -> 403', (on, item) => ({ credentials: basicAuth(on), body: signedBatch(on, [item], 'ab'.repeat(32)) }), 403, 'signature'],
+      ['missing credentials -> 401 with WWW-Authenticate', (on, item) => ({ credentials: null, body: signedBatch(on, [item]) }), 401, 'credentials'],
+      ['a wrong password -> 401', (on, item) => ({ credentials: basicAuth(on, 'wrong'), body: signedBatch(on, [item]) }), 401, 'credentials'],
+      ['not a batch -> 400', (on, item) => ({ credentials: basicAuth(on), body: JSON.stringify({ notificationItems: [item] }) }), 400, 'malformed'],
+    ])('%s, answered with the error envelope', async (_rule, variant, status, reason) => {
       // Prepare
       const { paymentId, item } = await forgedAuthorisation();
-      const { credentials, hmacKey } = variant(stack);
-      const body = signedBatch(stack, [item], hmacKey);
+      const { credentials, body } = variant(stack, item);
 
       // Act
       let answer: Awaited<ReturnType<typeof deliver>> | undefined;
@@ -170,11 +170,26 @@ describe('acquirer notifications', () => {
 
       // Assess
       expect(answer!.status).toBe(status);
-      expect(answer!.text).not.toContain('[accepted]');
+      expect(answer!.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(JSON.parse(answer!.text)).toEqual({ status, type: expect.any(String), detail: expect.any(String), links: { documentation: { href: expect.stringMatching(/\/docs\/errors$/), type: 'text/html' } } });
       if (status === 401) expect(answer!.headers.get('www-authenticate')).toMatch(/^Basic /);
       expect(await kept(idOf(item))).toBeUndefined();
       expect((await live.get(`/v1/payments/${paymentId}`)).body).toMatchObject({ status: 'open', acquirer_reference: null });
       expect(sumOf(documents, METRIC.acquirerNotificationsRefused, ['Reason', reason])).toBe(1);
+    });
+
+    test('a batch over 1 MB -> 413 with the error envelope, nothing kept', async () => {
+      // Prepare
+      const { item } = await forgedAuthorisation();
+      const body = signedBatch(stack, [{ ...item, reason: 'x'.repeat(1024 * 1024) }]);
+
+      // Act
+      const answer = await deliver(stack, body);
+
+      // Assess
+      expect(answer.status).toBe(413);
+      expect(JSON.parse(answer.text)).toMatchObject({ status: 413, type: 'Content Too Large' });
+      expect(await kept(idOf(item))).toBeUndefined();
     });
   });
 });
