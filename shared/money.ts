@@ -8,8 +8,11 @@ import * as z from './zod';
  * two-digit decimals (`"1000.00"` JPY is 100000): balances, refunds, settlements and events
  * add and compare amounts without a table, and stored amounts mean what they always meant.
  * A currency's own minor unit decides which amounts exist (JPY: whole yen, multiples of 100;
- * KWD's third digit cannot be written in the contract's forms) and how a customer reads one
- * (`formatForCustomer`). The API's decimal strings and JSON numbers are produced only at the edge.
+ * KWD's third digit cannot be written in the contract's forms, so a KWD amount here is a whole
+ * number of ten fils) and how a customer reads one (`formatForCustomer`). The API's decimal
+ * strings and JSON numbers are produced only at the edge; an acquirer's count in the currency's
+ * own minor unit is converted here, exactly both ways (`toCurrencyMinorUnits`,
+ * `fromCurrencyMinorUnits`), so an amount the service cannot hold matches none it has.
  */
 export interface Money {
   minor: number;
@@ -73,6 +76,37 @@ export function fitsMinorDigits(minor: number, currency: string): boolean {
   const digits = minorDigitsOf(currency) ?? 2;
   return digits >= 2 || minor % 10 ** (2 - digits) === 0;
 }
+
+/** How many places a currency's own minor unit sits from the service's hundredths: JPY -2, EUR 0, KWD 1. */
+const shiftOf = (currency: string) => (minorDigitsOf(currency) ?? 2) - 2;
+
+/**
+ * `money` counted in its currency's own minor unit, the ISO 4217 exponent (what an acquirer
+ * counts in): EUR 10.50 is 1050, JPY 1,000 is 1000, KWD 1.23 is 1230 fils. Exact: a fraction of
+ * a yen, which the input rules (`fitsMinorDigits`) never let in, is a RangeError, never rounded.
+ */
+export function toCurrencyMinorUnits(money: Money): number {
+  const shift = shiftOf(money.currency);
+  const units = shift >= 0 ? money.minor * 10 ** shift : money.minor / 10 ** -shift;
+  if (!Number.isSafeInteger(units)) throw new RangeError(`${money.minor} hundredths of ${money.currency} are not a whole number of its minor unit`);
+  return units;
+}
+
+/**
+ * An amount counted in its currency's own minor unit, as the service's money when the service
+ * holds it exactly: 1230 fils are KWD 1.23; 1225 fils (KWD 1.225) have a third digit that no
+ * amount here has (the contract's amounts have two), so they are undefined, never rounded to a
+ * neighbour. A fraction of an amount is never another amount.
+ */
+export function fromCurrencyMinorUnits(units: number, currency: string): Money | undefined {
+  const shift = shiftOf(currency);
+  const minor = shift >= 0 ? units / 10 ** shift : units * 10 ** -shift;
+  return Number.isSafeInteger(units) && Number.isSafeInteger(minor) ? { minor, currency: normalizeCurrency(currency) } : undefined;
+}
+
+/** The same amount in the same currency (letter case aside); an amount the service cannot hold (none) is never equal. */
+export const sameMoney = (a: Money | null | undefined, b: Money | null | undefined): boolean =>
+  !!a && !!b && a.minor === b.minor && normalizeCurrency(a.currency) === normalizeCurrency(b.currency);
 
 /**
  * An amount as a customer reads it, the one form every page shows: `€49.90`, `¥1,000`,

@@ -26,7 +26,7 @@ import {
   type ModificationReceipt,
   type RefundRequest,
 } from '../domain/acquirer';
-import { minorDigitsOf, type Money } from '../money';
+import { fromCurrencyMinorUnits, toCurrencyMinorUnits, type Money } from '../money';
 import { boundedIsoMillis } from '../time';
 import * as z from '../zod';
 
@@ -37,21 +37,8 @@ import * as z from '../zod';
  * `adyen-disputes.ts` and `adyen-notifications.ts` send and receive what these build.
  */
 
-/**
- * Adyen counts in each currency's own minor unit (JPY in yen, KWD in fils), the service in
- * hundredths of the major unit in every currency (shared/money.ts): `100000` JPY hundredths are
- * `1000` at Adyen, `150` KWD hundredths `1500`.
- */
-function amountOf(money: Money) {
-  const shift = (minorDigitsOf(money.currency) ?? 2) - 2;
-  return { value: shift >= 0 ? money.minor * 10 ** shift : money.minor / 10 ** -shift, currency: money.currency };
-}
-
-/** An amount Adyen names, in the service's hundredths; a KWD amount's third digit is rounded (the service's amounts have two). */
-function moneyOf(amount: { value: number; currency: string }): Money {
-  const shift = (minorDigitsOf(amount.currency) ?? 2) - 2;
-  return { minor: shift >= 0 ? Math.round(amount.value / 10 ** shift) : amount.value * 10 ** -shift, currency: amount.currency.toUpperCase() };
-}
+/** Adyen counts in each currency's own minor unit (JPY in yen, KWD in fils): converted exactly by the money module. */
+const amountOf = (money: Money) => ({ value: toCurrencyMinorUnits(money), currency: money.currency });
 
 /** A Hosted Checkout session (§12): the payment id as reference, capture held back for the service. */
 export function sessionRequest(request: HostedPaymentRequest): CreateCheckoutSessionRequest {
@@ -203,7 +190,8 @@ export function translate(item: NotificationItem): AcquirerNotification | null |
     id: `${item.eventCode}:${item.pspReference}:${item.success}`,
     occurredAt,
     merchantAccount: item.merchantAccountCode,
-    amount: moneyOf(item.amount),
+    // An amount no amount here equals (KWD's third digit) stays what it is: nothing, matching nothing.
+    amount: fromCurrencyMinorUnits(item.amount.value, item.amount.currency) ?? null,
   };
   if (item.eventCode === 'AUTHORISATION') {
     const payment = { ...base, paymentId: item.merchantReference, acquirerReference: item.pspReference };

@@ -120,7 +120,11 @@ interface NotificationBase {
   /** When the event happened at the acquirer. */
   occurredAt: string;
   merchantAccount: string;
-  amount: Money;
+  /**
+   * The amount the acquirer names; null when the service cannot hold it exactly (KWD 1.225: its
+   * amounts have two decimals), so that it equals no amount here.
+   */
+  amount: Money | null;
 }
 
 interface AboutPayment extends NotificationBase {

@@ -5,7 +5,7 @@ import type { AcquirerNotification } from '../domain/acquirer';
 import { newCommand, type AcquirerCommand } from '../domain/acquirer-commands';
 import { balanceOf } from '../domain/balance';
 import { PaymentNotOpenError, type Payment } from '../domain/payments';
-import { formatMinor, type Money } from '../money';
+import { formatMinor, sameMoney } from '../money';
 import { BusinessRuleError, DependencyUnavailableError } from '../errors';
 import { METRIC, DIMENSION } from '../observability/catalog';
 import { logger } from '../observability/logger';
@@ -102,8 +102,6 @@ async function livePayment(deps: NotificationDeps, paymentId: string, merchantAc
   const payment = await deps.payments.get(paymentId);
   return payment?.mode === 'live' && payment.acquirer?.merchantAccount === merchantAccount ? payment : undefined;
 }
-
-const sameMoney = (a: Money, b: Money) => a.minor === b.minor && a.currency.toUpperCase() === b.currency.toUpperCase();
 
 /**
  * AUTHORISATION success:
@@ -224,6 +222,7 @@ async function refundSettled({ deps, notification: n, mark, only, unmatched }: P
 
 /** The chargeback of a dispute, opened from any of its notifications (its identity claimed once). */
 function openDispute(deps: NotificationDeps, n: Of<'dispute.opened' | 'dispute.won' | 'dispute.lost'>, payment: Payment, also: TransactAction[] = []) {
+  if (!n.amount) throw new BusinessRuleError('the dispute names an amount the service cannot hold');
   return deps.chargebacks.openOnce(
     {
       // The write decides what the payment has left (money leaves once, decisions §6).

@@ -12,15 +12,25 @@ const documentsIn = (text: string): EmfDocument[] =>
     .filter((line) => line.includes('"_aws"'))
     .map((line) => JSON.parse(line.slice(line.indexOf('{'))) as EmfDocument);
 
+/** A function of the template: the one serving a route (`POST /acquirer/adyen/notifications`), or the one whose name holds `named`. */
+export type FunctionOfStack = string | { named: string };
+
+function functionName(stack: TestStack, of: FunctionOfStack): string {
+  if (typeof of === 'string') return stack.aws.functionOfRoute(of);
+  const name = Object.keys(stack.aws.stats()).find((candidate) => candidate.includes(of.named));
+  if (!name) throw new Error(`The template has no function named like ${of.named}`);
+  return name;
+}
+
 /**
- * The metric documents one route's function writes while `act` runs: in source mode the lines
- * this process writes (metrics turned on meanwhile: the stack keeps them off in this process),
- * in artifact mode the new lines of the function's log file (the stack needs LAMBDA_LOG_DIR).
+ * The metric documents one function writes while `act` runs: in source mode the lines this
+ * process writes (metrics turned on meanwhile: the stack keeps them off in this process), in
+ * artifact mode the new lines of the function's log file (the stack needs LAMBDA_LOG_DIR).
  */
-export async function metricsWhile(stack: TestStack, routeKey: string, act: () => Promise<unknown>): Promise<EmfDocument[]> {
+export async function metricsWhile(stack: TestStack, of: FunctionOfStack, act: () => Promise<unknown>): Promise<EmfDocument[]> {
   if (stack.mode === 'artifacts') {
     if (!stack.logDir) throw new Error('Reading metrics in artifact mode needs LAMBDA_LOG_DIR');
-    const file = join(stack.logDir, `${stack.aws.functionOfRoute(routeKey)}.log`);
+    const file = join(stack.logDir, `${functionName(stack, of)}.log`);
     const read = () => (existsSync(file) ? readFileSync(file, 'utf8') : '');
     const before = read().length;
     await act();

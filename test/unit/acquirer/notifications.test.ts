@@ -116,6 +116,7 @@ describe('Adyen amounts: each currency\'s own minor unit at Adyen, hundredths in
     ['EUR 25.00 is 2500 at Adyen and 2500 hundredths here', 2500, 'EUR', 2500],
     ['JPY 1,000 is 1000 yen at Adyen and 100000 hundredths here', 1000, 'JPY', 100000],
     ['KWD 1.500 is 1500 fils at Adyen and 150 hundredths here', 1500, 'KWD', 150],
+    ['KWD 1.230 is 1230 fils at Adyen and 123 hundredths here', 1230, 'KWD', 123],
   ])('%s', (_rule, adyenValue, currency, minor) => {
     // Prepare
     const item = authorisation(adyenValue, currency);
@@ -125,5 +126,15 @@ describe('Adyen amounts: each currency\'s own minor unit at Adyen, hundredths in
     // Assess
     expect(check).toMatchObject({ accepted: true, notifications: [{ amount: { minor, currency } }] });
     expect(sessionRequest({ paymentId: 'pay_1', amount: { minor, currency }, merchantAccount: 'ShopECOM', returnUrl: 'https://shop.example/', expiresAt: '2026-11-25T10:30:00Z' }).amount).toEqual({ value: adyenValue, currency });
+  });
+
+  test.each([1225, 1229, 1234])('KWD %i fils (a third decimal no amount here has) are no amount: they equal none, never KWD 1.23', (fils) => {
+    // Prepare
+    const item = authorisation(fils, 'KWD');
+    item.additionalData = { hmacSignature: signature(item, settings.hmacKey) };
+    // Act
+    const check = notifications.check({ authorization, body: JSON.stringify({ live: 'false', notificationItems: [{ NotificationRequestItem: item }] }) });
+    // Assess
+    expect(check).toMatchObject({ accepted: true, notifications: [{ kind: 'payment.authorized', amount: null }] });
   });
 });
