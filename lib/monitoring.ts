@@ -15,6 +15,7 @@ import {
 import { Function as LambdaFunction, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { UNMATCHED_REASONS } from '../shared/domain/acquirer-news';
 import { ACQUIRER_CALLS, DIMENSION, METRIC, METRICS_NAMESPACE, SERVICE_NAME } from '../shared/observability/catalog';
 
 export interface MonitoringProps {
@@ -163,8 +164,8 @@ export class Monitoring extends Construct {
       evaluationPeriods: 1,
       comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
     });
-    alarm('AcquirerNotificationsUnmatched', 'Acquirer notifications that name nothing the service can apply them to (processed, nothing changed).', {
-      metric: serviceMetric(METRIC.acquirerNotificationsUnmatched),
+    alarm('AcquirerNotificationsUnmatched', 'Acquirer notifications that name nothing the service can apply them to: another merchant account, reference or amount, or a state that cannot take them (processed, nothing changed).', {
+      metric: sumOver(METRIC.acquirerNotificationsUnmatched, DIMENSION.reason, [...UNMATCHED_REASONS]),
       threshold: 1,
       evaluationPeriods: 1,
       comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
@@ -209,7 +210,12 @@ export class Monitoring extends Construct {
       graph('Chargebacks', [count(METRIC.chargebacksOpened), count(METRIC.chargebacksAutoAccepted)]),
       graph(
         'Acquirer',
-        [byDimension(METRIC.acquirerNotificationsRefused, DIMENSION.reason), count(METRIC.acquirerNotificationsUnmatched), count(METRIC.acquirerCommandsParked)],
+        [
+          byDimension(METRIC.acquirerNotificationsRefused, DIMENSION.reason),
+          byDimension(METRIC.acquirerNotificationsUnmatched, DIMENSION.reason),
+          byDimension(METRIC.acquirerNotificationsNoChange, DIMENSION.reason),
+          count(METRIC.acquirerCommandsParked),
+        ],
         [byDimension(METRIC.acquirerModificationsFailed, DIMENSION.operation), byDimension(METRIC.acquirerUnavailable, DIMENSION.operation)],
       ),
       graph(

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type {
   CreateCheckoutSessionRequest,
   CreateCheckoutSessionResponse,
@@ -172,6 +173,18 @@ const DISPUTE_LOST = new Set(['SECOND_CHARGEBACK', 'PREARBITRATION_LOST']);
 
 type Base = Pick<AcquirerNotification, 'id' | 'occurredAt' | 'merchantAccount' | 'amount'>;
 
+/**
+ * A notification's identity: Adyen's (`eventCode:pspReference:success`, the same in a repeat)
+ * and a digest of the rest of what its HMAC signs (the original reference, the merchant account
+ * and reference, the amount). A repeat, signed over the same values, is the same notification;
+ * one that names another account, payment or amount under the same three values is another,
+ * and never passes for the one Adyen will send (which would then be dropped as a repeat).
+ */
+export function notificationIdentity(item: Pick<NotificationItem, 'eventCode' | 'pspReference' | 'success' | 'originalReference' | 'merchantAccountCode' | 'merchantReference' | 'amount'>): string {
+  const signed = [item.originalReference ?? '', item.merchantAccountCode, item.merchantReference, item.amount.value, item.amount.currency].join(':');
+  return `${item.eventCode}:${item.pspReference}:${item.success}:${createHash('sha256').update(signed, 'utf8').digest('base64url').slice(0, 22)}`;
+}
+
 const instant = (value: string) => {
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? undefined : boundedIsoMillis(date);
@@ -186,8 +199,7 @@ export function translate(item: NotificationItem): AcquirerNotification | null |
   const occurredAt = instant(item.eventDate);
   if (!occurredAt) return undefined;
   const base: Base = {
-    // Adyen's identity of a notification: a repeated one carries the same three values.
-    id: `${item.eventCode}:${item.pspReference}:${item.success}`,
+    id: notificationIdentity(item),
     occurredAt,
     merchantAccount: item.merchantAccountCode,
     // An amount no amount here equals (KWD's third digit) stays what it is: nothing, matching nothing.

@@ -15,8 +15,10 @@ export interface StoredNotification {
   notification: AcquirerNotification;
   receivedAt: string;
   processedAt?: string;
-  /** What processing did (`paid`, `canceled`, `refunded`, `duplicate`, `unmatched`…), for the runbooks. */
+  /** What processing did (`paid`, `canceled`, `refunded`, `duplicate`, `older`, `unmatched`…), for the runbooks. */
   outcome?: string;
+  /** An unmatched notification's reason (`account`, `reference`, `amount`, `state`) and what it did not match, for the runbook. */
+  unmatched?: { reason: string; why: string };
 }
 
 /** Kept longer than Adyen retries a notification (30 days), so a late repeat still finds it. */
@@ -66,14 +68,14 @@ export function storedNotificationOf(record: NotificationRecord): StoredNotifica
 
 /** The acquirer's notifications: kept when they arrive, marked when processed. */
 export function createAcquirerNotificationStore(db: DynamoDBDocumentClient, tableName: string) {
-  const processedUpdate = (id: string, outcome: string, at: string) => ({
+  const processedUpdate = (id: string, outcome: string, at: string, unmatched?: StoredNotification['unmatched']) => ({
     TableName: tableName,
     Key: keys.acquirerNotification(id),
-    UpdateExpression: 'SET #processedAt = :at, #outcome = :outcome',
+    UpdateExpression: `SET #processedAt = :at, #outcome = :outcome${unmatched ? ', #unmatched = :unmatched' : ''}`,
     // Processed once: a second processing of it, however it came about, changes nothing.
     ConditionExpression: 'attribute_exists(#pk) AND attribute_not_exists(#processedAt)',
-    ExpressionAttributeNames: { '#pk': KEY.pk, '#processedAt': 'processedAt', '#outcome': 'outcome' },
-    ExpressionAttributeValues: { ':at': at, ':outcome': outcome },
+    ExpressionAttributeNames: { '#pk': KEY.pk, '#processedAt': 'processedAt', '#outcome': 'outcome', ...(unmatched ? { '#unmatched': 'unmatched' } : {}) },
+    ExpressionAttributeValues: { ':at': at, ':outcome': outcome, ...(unmatched ? { ':unmatched': unmatched } : {}) },
   });
 
   return {
@@ -115,10 +117,10 @@ export function createAcquirerNotificationStore(db: DynamoDBDocumentClient, tabl
     /** The processed mark, for the transaction of the change the notification makes: that transaction fails if it was processed before. */
     processedAction: (id: string, outcome: string, at: string): TransactAction => ({ Update: processedUpdate(id, outcome, at) }),
 
-    /** Marks a notification processed that changes nothing; false when it was processed before. */
-    async markProcessed(id: string, outcome: string, at: string): Promise<boolean> {
+    /** Marks a notification processed that changes nothing (an unmatched one with its reason); false when it was processed before. */
+    async markProcessed(id: string, outcome: string, at: string, unmatched?: StoredNotification['unmatched']): Promise<boolean> {
       try {
-        await withConflictRetry(() => db.send(new UpdateCommand(processedUpdate(id, outcome, at))));
+        await withConflictRetry(() => db.send(new UpdateCommand(processedUpdate(id, outcome, at, unmatched))));
         return true;
       } catch (error) {
         if (error instanceof ConditionalCheckFailedException) return false;

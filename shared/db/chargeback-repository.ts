@@ -115,17 +115,20 @@ export function createChargebackRepository(db: DynamoDBDocumentClient, tableName
      * Writes `next` (with its balance change and event) only while the stored status is still
      * `from`, with `also`. When another writer moved it first, answers the stored chargeback instead.
      */
-    async saveTransition(from: ChargebackStatus, next: Chargeback, event: OutboxEvent, also: TransactAction[] = []): Promise<TransitionOutcome> {
-      // A won chargeback gives its amount back to the payment (it may be refunded again); a won one lost after all takes it again.
+    async saveTransition(from: ChargebackStatus, next: Chargeback, event: OutboxEvent, also: TransactAction[] = [], paymentAmountMinor?: number): Promise<TransitionOutcome> {
+      // A won chargeback gives its amount back to the payment (it may be refunded again); a won
+      // one lost after all takes it again, within what the payment has left (money leaves once, §6).
       const wins = next.status === 'won' && from !== 'won';
       const losesWon = from === 'won' && next.status !== 'won';
+      if (losesWon && paymentAmountMinor === undefined) throw new Error(`chargeback ${next.id}: a won chargeback lost again needs its payment's amount`);
       const paymentMoves = {
         Update: {
           TableName: tableName,
           Key: keys.payment(next.paymentId),
           UpdateExpression: 'ADD #chargedBack :amount, #unwon :one',
           ExpressionAttributeNames: { '#chargedBack': 'chargedBackMinor', '#unwon': 'unwonChargebacks' },
-          ExpressionAttributeValues: wins ? { ':amount': -next.amountMinor, ':one': -1 } : { ':amount': next.amountMinor, ':one': 1 },
+          ExpressionAttributeValues: wins ? { ':amount': -next.amountMinor, ':one': -1 } : { ':amount': next.amountMinor, ':one': 1, ':room': paymentAmountMinor! - next.amountMinor },
+          ...(losesWon ? { ConditionExpression: 'attribute_not_exists(#chargedBack) OR #chargedBack <= :room' } : {}),
         },
       };
       try {
@@ -138,8 +141,9 @@ export function createChargebackRepository(db: DynamoDBDocumentClient, tableName
         );
         return { saved: true };
       } catch (error) {
-        const reason = cancellationReasons(error)?.[0];
-        if (reason?.code === 'ConditionalCheckFailed') return { saved: false, current: stripKeys<Chargeback>(reason.item) };
+        const reasons = cancellationReasons(error);
+        if (reasons?.[0]?.code === 'ConditionalCheckFailed') return { saved: false, current: stripKeys<Chargeback>(reasons[0].item) };
+        if (losesWon && reasons?.[1]?.code === 'ConditionalCheckFailed') throw new BusinessRuleError(CHARGEBACKS_EXCEED_PAYMENT, 'amount.value');
         throw error;
       }
     },

@@ -1,7 +1,7 @@
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { balanceOf, paymentMovement } from '../domain/balance';
 import { countsOnShards, itemPaidCount, PAID_SHARDS, StaleLinkError, type PaymentLink, type VersionedLink } from '../domain/payment-links';
-import { PaymentNotOpenError, type CaptureStatus, type Payment } from '../domain/payments';
+import { PaymentNotOpenError, type CaptureChange, type CaptureStatus, type Payment } from '../domain/payments';
 import { type OutboxEvent } from '../events';
 import { balanceChange, pendingCreditPut } from './balance';
 import { cancellationReasons } from './conditional';
@@ -146,21 +146,32 @@ export function createCheckoutRepository(db: DynamoDBDocumentClient, tableName: 
     },
 
     /**
-     * A paid live payment's capture as the acquirer reports it, while it is still `from`
+     * A paid live payment's capture as the acquirer reports it (`next`: its status, reference,
+     * the instant of the news, a voided authorisation), while it is still as `payment` holds it
      * (false otherwise: another notification moved it first). A capture that fails takes the
      * payment's credit back from the balance; one that succeeds after a failure gives it back
-     * (docs/decisions.md). `also` commits with it.
+     * (docs/decisions.md 54). `also` commits with it.
      */
-    async recordCapture(payment: Payment, from: CaptureStatus, to: CaptureStatus, also: TransactAction[] = []): Promise<boolean> {
-      const delta = (to === 'failed' ? -payment.amountMinor : 0) + (from === 'failed' ? payment.amountMinor : 0);
+    async recordCapture(payment: Payment, next: CaptureChange, also: TransactAction[] = []): Promise<boolean> {
+      const read = payment.acquirer!;
+      const tookMoney = (capture: CaptureStatus | undefined) => capture !== 'failed';
+      const delta = (tookMoney(next.capture) ? 0 : -payment.amountMinor) + (tookMoney(read.capture) ? 0 : payment.amountMinor);
+      const fields = ['capture', 'captureReference', 'captureEventAt', 'voided'] as const;
+      const names = Object.fromEntries(fields.map((field) => [`#${field}`, field]));
+      // Still as read, field by field: the condition is the state the change was decided on.
+      const asRead = fields.map((field) => (read[field] === undefined ? `attribute_not_exists(#acquirer.#${field})` : `#acquirer.#${field} = :read_${field}`));
+      const set = fields.filter((field) => next[field] !== undefined).map((field) => `#acquirer.#${field} = :${field}`);
       const capture = {
         Update: {
           TableName: tableName,
           Key: keys.payment(payment.id),
-          UpdateExpression: 'SET #acquirer.#capture = :to',
-          ConditionExpression: '#acquirer.#capture = :from',
-          ExpressionAttributeNames: { '#acquirer': 'acquirer', '#capture': 'capture' },
-          ExpressionAttributeValues: { ':to': to, ':from': from },
+          UpdateExpression: `SET ${set.join(', ')}`,
+          ConditionExpression: asRead.join(' AND '),
+          ExpressionAttributeNames: { '#acquirer': 'acquirer', ...names },
+          ExpressionAttributeValues: {
+            ...Object.fromEntries(fields.filter((field) => read[field] !== undefined).map((field) => [`:read_${field}`, read[field]])),
+            ...Object.fromEntries(fields.filter((field) => next[field] !== undefined).map((field) => [`:${field}`, next[field]])),
+          },
         },
       };
       try {

@@ -470,7 +470,8 @@ export const rateLimitEntity = defineEntity({ name: 'rate_limit', label: 'Rate l
 
 /**
  * A notification of the acquirer, kept before it is acknowledged (`{notification}`: its identity,
- * `eventCode:pspReference:success` for Adyen): a repeat of it finds it kept. The table stream
+ * `eventCode:pspReference:success:{digest of the other signed fields}` for Adyen): a repeat of it
+ * finds it kept. The table stream
  * hands it, while not processed, to the function that processes it once. TTL after 60 days,
  * longer than Adyen retries one (30 days).
  */
@@ -481,7 +482,7 @@ export const acquirerNotificationEntity = defineEntity<{ id: string }>({
   values: (notification) => ({ notification: notification.id }),
 });
 
-/** A capture or cancel owed to the acquirer, per authorisation (`{reference}`: its pspReference); due while not taken. */
+/** A capture or cancel owed to the acquirer, per authorisation (`{reference}`: its pspReference); due while not taken, then `sent` until its notification settles it. */
 export const acquirerCommandEntity = defineEntity<AcquirerCommand>({
   name: 'acquirer_command',
   label: 'Acquirer command',

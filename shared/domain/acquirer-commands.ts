@@ -19,8 +19,12 @@ export interface AcquirerCommand {
   amount: Money;
   orgId: string;
   mode: Mode;
-  /** `due` until the acquirer took it; `parked` once retrying stopped (an alarm and a runbook take over). */
-  status: 'due' | 'parked';
+  /**
+   * `due` until the acquirer took it, then `sent` until its notification settles it (a
+   * CANCELLATION or CAPTURE is bound to a command the service sent); `parked` once retrying
+   * stopped (an alarm and a runbook take over).
+   */
+  status: 'due' | 'sent' | 'parked';
   /** Calls that failed so far. */
   attempts: number;
   /** When it is sent next (the minute job sends what is due). */

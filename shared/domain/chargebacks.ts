@@ -86,6 +86,8 @@ export interface Chargeback {
   nextReminderHours?: ReminderHours;
   /** The parent payment's webhook_url, copied at creation: every event of the chargeback goes there too. */
   paymentWebhookUrl?: string;
+  /** Live: the instant (the acquirer's) of the dispute notification that last moved it: older news changes nothing (§12). */
+  acquirerEventAt?: string;
   createdAt: string;
   updatedAt: string;
 }
@@ -366,6 +368,8 @@ export interface OpenChargebackInput {
   deadlineAt?: string;
   acquirer?: Acquirer;
   consumerAccountNumber?: string;
+  /** Opened by an acquirer's dispute notification: its instant. */
+  acquirerEventAt?: string;
   now: Date;
 }
 
@@ -396,6 +400,8 @@ export function openChargeback(input: OpenChargebackInput): Chargeback {
     throw new BusinessRuleError(`amount.currency must be the payment's currency ${payment.currency}`, 'amount.currency');
   }
   const amountMinor = input.amount ? parseMinor(input.amount.value) : payment.amountMinor;
+  // A chargeback takes money: one of nothing, or a negative one, would give money back (§6).
+  if (amountMinor <= 0) throw new BusinessRuleError('amount.value must be positive', 'amount.value');
   if (amountMinor > payment.amountMinor) {
     throw new BusinessRuleError('amount.value cannot exceed the payment amount', 'amount.value');
   }
@@ -420,6 +426,7 @@ export function openChargeback(input: OpenChargebackInput): Chargeback {
     acquirer: input.acquirer ?? generatedAcquirer(payment.mode),
     consumerAccountNumber: maskAccountNumber(input.consumerAccountNumber ?? DEFAULT_ACCOUNT_NUMBER),
     ...(payment.webhookUrl ? { paymentWebhookUrl: payment.webhookUrl } : {}),
+    ...(input.acquirerEventAt ? { acquirerEventAt: input.acquirerEventAt } : {}),
     createdAt: at,
     updatedAt: at,
   };

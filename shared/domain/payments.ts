@@ -44,7 +44,7 @@ export interface Payment {
 /**
  * A paid live payment's capture: `requested` when the paid transaction commits, then as the
  * acquirer reports it. `failed` takes the payment's credit back from the balance until a
- * capture succeeds after all (docs/decisions.md).
+ * capture succeeds after all (docs/decisions.md 54).
  */
 export type CaptureStatus = 'requested' | 'captured' | 'failed';
 
@@ -56,7 +56,24 @@ export interface PaymentAtAcquirer {
   /** The acquirer's reference of the authorisation that decided the payment (`acquirer_reference`). */
   reference?: string;
   capture?: CaptureStatus;
+  /** The acquirer's reference of the capture: from its answer to the capture, or its first notification. */
+  captureReference?: string;
+  /** The instant (the acquirer's) of the notification that last moved the capture: older news changes nothing. */
+  captureEventAt?: string;
+  /**
+   * The authorisation was cancelled at the acquirer before any capture (CANCELLATION): its
+   * capture is `failed` for good, nothing can be captured any more (docs/decisions.md 79).
+   */
+  voided?: boolean;
+  /** Why the acquirer refused the authorisation of a `failed` payment (`failure_reason`). */
+  refusalReason?: string;
 }
+
+/** What a notification changes of a paid live payment's capture (`capture` and the news' instant always; the others when it names them). */
+export type CaptureChange = Required<Pick<PaymentAtAcquirer, 'capture' | 'captureEventAt'>> & Pick<PaymentAtAcquirer, 'captureReference' | 'voided'>;
+
+/** The capture as the API shows it (§12): `requested` reads `pending`, a voided authorisation's capture `failed`. */
+const CAPTURE_STATUS_OUT: Record<CaptureStatus, 'pending' | 'captured' | 'failed'> = { requested: 'pending', captured: 'captured', failed: 'failed' };
 
 /** Where the customer reads a payment's outcome: the thank-you page (live: the acquirer's page sends the customer back there). */
 export const thankYouUrl = (urls: PublicUrls, payment: Pick<Payment, 'id' | 'paymentLinkId'>) => `${urls.checkout}/${payment.paymentLinkId}/thank-you?payment_id=${payment.id}`;
@@ -134,6 +151,25 @@ export const PaymentSchema = /* @__PURE__ */ (() =>
         description: "Live mode: the acquirer's reference of the payment (Adyen's pspReference); null in test mode and until the acquirer names it.",
         example: '8815850542287543',
       }),
+      capture: z.withMeta(
+        z.nullable(
+          z.strictObject({
+            status: z.withMeta(z.enum(['pending', 'captured', 'failed']), {
+              description:
+                '`pending` from the payment\'s `paid` until the acquirer reports the capture, then `captured`, or `failed` (the credit is taken back from the balance and the payment cannot be refunded until a capture succeeds after all; also when the authorisation was cancelled at the acquirer before any capture).',
+            }),
+            acquirer_reference: z.withMeta(z.nullable(z.string()), {
+              description: "The acquirer's reference of the capture (Adyen's pspReference of the capture, as in its reports); null until the acquirer names it.",
+              example: '8825850542287999',
+            }),
+          }),
+        ),
+        { description: 'Live mode: the capture of the payment at the acquirer, to match its reports; null in test mode and before the capture is asked (the payment is not paid).' },
+      ),
+      failure_reason: z.withMeta(z.nullable(z.string()), {
+        description: "Live mode: why the acquirer refused a `failed` payment, in its words (Adyen's refusal reason, e.g. `Not enough balance`); null otherwise.",
+        example: 'Not enough balance',
+      }),
       links: z.strictObject({ api: LinkSchema }),
     }),
     { id: 'Payment', description: 'A payment.' },
@@ -175,8 +211,15 @@ export function paymentResource(payment: Payment, urls: PublicUrls): PaymentReso
     ...(payment.customer ? { customer: payment.customer } : {}),
     ...(payment.billing ? { billing: payment.billing } : {}),
     acquirer_reference: payment.acquirer?.reference ?? null,
+    capture: captureOf(payment),
+    failure_reason: payment.status === 'failed' ? (payment.acquirer?.refusalReason ?? null) : null,
     links: { api: jsonLink(`${urls.base}/v1/payments/${payment.id}`) },
   };
+}
+
+function captureOf(payment: Payment): PaymentResource['capture'] {
+  const acquirer = payment.acquirer;
+  return acquirer?.capture ? { status: CAPTURE_STATUS_OUT[acquirer.capture], acquirer_reference: acquirer.captureReference ?? null } : null;
 }
 
 /** `GET /v1/payments`: `{has_more, data}` of payment objects. */

@@ -45,6 +45,8 @@ export interface Refund {
   metadata: Record<string, string>;
   /** Live: the acquirer's reference of the refund, once the acquirer took it (until then the job sends it again). */
   acquirerReference?: string;
+  /** Live: the instant (the acquirer's) of the notification that last moved it: older news changes nothing. */
+  acquirerEventAt?: string;
   createdAt: string;
   updatedAt: string;
 }
@@ -344,6 +346,10 @@ export const refundResourceSchema = /* @__PURE__ */ (() =>
       webhook_url: z.nullable(z.string()),
       amount: AmountSchema,
       metadata: z.record(z.string(), z.string()),
+      acquirer_reference: z.withMeta(z.nullable(z.string()), {
+        description: "Live mode: the acquirer's reference of the refund (Adyen's pspReference of the refund, as in its reports), once the acquirer took it; null in test mode and before.",
+        example: '8835850542288123',
+      }),
       links: z.strictObject({ api: LinkSchema, checkout: LinkSchema, dashboard: LinkSchema }),
     }),
     { id: 'Refund', description: 'A refund; amounts in eur (lower case).' },
@@ -373,6 +379,7 @@ export function refundResource(refund: Refund, urls: PublicUrls): RefundResource
     webhook_url: refund.webhookUrl ?? null,
     amount: moneyOut({ minor: refund.amountMinor, currency: refund.currency }, 'lower'),
     metadata: refund.metadata,
+    acquirer_reference: refund.acquirerReference ?? null,
     links: {
       api: jsonLink(`${urls.base}/v1/refunds/${refund.id}`),
       checkout: htmlLink(`${urls.checkout}/${refund.paymentLinkId}`),

@@ -33,8 +33,13 @@ export const METRIC = {
   oldestHeldRefundAge: 'OldestHeldRefundAgeSeconds',
   /** Dimension `Reason`: credentials, signature, malformed (a notification batch refused unread). */
   acquirerNotificationsRefused: 'AcquirerNotificationsRefused',
-  /** Notifications that name nothing the service can apply them to (docs/operations.md). */
+  /**
+   * Dimension `Reason`: account, reference, amount, state (UNMATCHED_REASONS): notifications
+   * that name nothing the service can apply them to, processed without changing anything.
+   */
   acquirerNotificationsUnmatched: 'AcquirerNotificationsUnmatched',
+  /** Dimension `Reason`: duplicate, older (NO_CHANGE_REASONS): a repeat of a notification applied, or older news. */
+  acquirerNotificationsNoChange: 'AcquirerNotificationsNoChange',
   /** Dimension `Operation`: capture, cancel (the acquirer reported the modification failed). */
   acquirerModificationsFailed: 'AcquirerModificationsFailed',
   /** Captures and cancels no longer retried: the acquirer refused them or stayed unreachable. */

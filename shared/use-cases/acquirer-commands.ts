@@ -1,5 +1,5 @@
 import type { AcquirerCommandStore } from '../db/acquirer-command-store';
-import { AcquirerRefusedError, AcquirerUnavailableError, type PaymentAcquirer } from '../domain/acquirer';
+import { AcquirerRefusedError, AcquirerUnavailableError, type ModificationReceipt, type PaymentAcquirer } from '../domain/acquirer';
 import { afterFailure, type AcquirerCommand } from '../domain/acquirer-commands';
 import { inJobScope, type JobScope } from '../jobs';
 import { METRIC } from '../observability/catalog';
@@ -16,14 +16,15 @@ export interface AcquirerCommandDeps {
 /**
  * Sends one capture or cancel the service owes the acquirer:
  * 1. the call (keyed by the authorisation: a repeat is the same request at the acquirer);
- * 2. taken: the command is done (its outcome comes by notification);
+ * 2. taken: the command is done (its outcome comes by notification), a capture's reference kept on its payment;
  * 3. unreachable: due again later, parked after the last attempt; refused: parked at once.
  *    A parked command is counted (AcquirerCommandsParked) and logged for the runbook.
  */
 export async function sendCommand(deps: AcquirerCommandDeps, command: AcquirerCommand): Promise<'sent' | 'due' | 'parked'> {
+  let receipt: ModificationReceipt;
   try {
     const acquirer = await deps.acquirer();
-    await acquirerCall(command.operation, () =>
+    receipt = await acquirerCall(command.operation, () =>
       command.operation === 'capture' ? acquirer.capture(command.authorisation, command.amount) : acquirer.cancel(command.authorisation),
     );
   } catch (error) {
@@ -42,7 +43,7 @@ export async function sendCommand(deps: AcquirerCommandDeps, command: AcquirerCo
     }
     return next.status;
   }
-  await deps.commands.done(command);
+  await deps.commands.done(command, receipt);
   return 'sent';
 }
 

@@ -91,7 +91,7 @@ export function createChargebackUseCases({ chargebacks, payments, onBalanceCredi
    * 2. Write it, with its balance change and event (and `also`), under the condition that the status is unchanged.
    * 3. If another writer moved it first, check the move again against what is stored now.
    */
-  async function transition(
+  function transition(
     current: Chargeback,
     to: ChargebackStatus,
     urls: PublicUrls,
@@ -100,10 +100,30 @@ export function createChargebackUseCases({ chargebacks, payments, onBalanceCredi
     evidence?: Evidence,
     also: TransactAction[] = [],
   ): Promise<Chargeback> {
+    return move(current, to, urls, { trigger, now, evidence, also });
+  }
+
+  /**
+   * The acquirer's ruling on a dispute's chargeback (product-decisions §12): the move the scheme
+   * decided, whatever the state here (ACQUIRER_NEXT), keeping the ruling's instant; a won
+   * chargeback lost after all takes its amount again only within what the payment has left
+   * (`payment`: its amount; §6), else 422.
+   */
+  function rule(current: Chargeback, to: 'won' | 'lost', urls: PublicUrls, ruling: { at: string; paymentAmountMinor: number }, also: TransactAction[] = []): Promise<Chargeback> {
+    return move(current, to, urls, { trigger: 'acquirer', now: clock(), also, acquirerEventAt: ruling.at, paymentAmountMinor: ruling.paymentAmountMinor });
+  }
+
+  async function move(
+    current: Chargeback,
+    to: ChargebackStatus,
+    urls: PublicUrls,
+    options: { trigger: ChargebackTrigger; now: Date; evidence?: Evidence; also: TransactAction[]; acquirerEventAt?: string; paymentAmountMinor?: number },
+  ): Promise<Chargeback> {
     for (;;) {
-      const next = transitionChargeback(current, to, now, trigger, evidence);
+      const moved = transitionChargeback(current, to, options.now, options.trigger, options.evidence);
+      const next = options.acquirerEventAt ? { ...moved, acquirerEventAt: options.acquirerEventAt } : moved;
       const from = current.status;
-      const outcome = await chargebacks.saveTransition(from, next, chargebackEvent(next, urls), also);
+      const outcome = await chargebacks.saveTransition(from, next, chargebackEvent(next, urls), options.also, options.paymentAmountMinor);
       if (outcome.saved) {
         // A won chargeback credits the balance back: held refunds may now be covered.
         if (next.status === 'won') await onBalanceCredited({ orgId: next.orgId, mode: next.mode, currency: next.currency }, urls);
@@ -222,7 +242,7 @@ export function createChargebackUseCases({ chargebacks, payments, onBalanceCredi
     return sent;
   }
 
-  return { chargebacks, payments, open, openOnce, transition, ingest, acceptOverdue, remindDeadlines };
+  return { chargebacks, payments, open, openOnce, transition, rule, ingest, acceptOverdue, remindDeadlines };
 }
 
 export type ChargebackUseCases = ReturnType<typeof createChargebackUseCases>;

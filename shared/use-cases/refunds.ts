@@ -337,12 +337,19 @@ export async function runRefundJob(deps: RefundJobPorts, now: Date, only?: JobSc
  * A live refund as the acquirer reports it (shared/use-cases/acquirer-notifications.ts):
  * `refunded`, or `failed` with its reservation given back, from `processing` or, when the
  * scheme returned the money after the acquirer had refunded it, from `refunded`. The refund keeps
- * the acquirer's reference; `also` commits with the move. Answers the move's outcome.
+ * the acquirer's reference and the instant of the news (`news`); `also` commits with the move.
+ * Answers the move's outcome.
  */
-export async function settleLiveRefund(deps: HoldPorts, refund: Refund, to: 'refunded' | 'failed', acquirerReference: string, also: TransactAction[]): Promise<MoveOutcome> {
+export async function settleLiveRefund(
+  deps: HoldPorts,
+  refund: Refund,
+  to: 'refunded' | 'failed',
+  news: { acquirerReference: string; at: string },
+  also: TransactAction[],
+): Promise<MoveOutcome> {
   const now = deps.now();
   const urls = deps.configuredUrls();
-  const transition = transitionRefund({ ...refund, acquirerReference }, to, isoMillis(now), 'acquirer');
+  const transition = transitionRefund({ ...refund, acquirerReference: news.acquirerReference, acquirerEventAt: news.at }, to, isoMillis(now), 'acquirer');
   const outcome = await deps.refunds.move(transition, refund, [refundEvent(transition.refund, urls, now)], also);
   if (outcome === 'moved' && to === 'failed') await releaseAfterCommit(deps, balanceOf(refund), urls);
   return outcome;

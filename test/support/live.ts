@@ -129,7 +129,7 @@ export async function deliver(stack: TestStack, body: string, authorization: str
 /**
  * A live payment paid over plain HTTP, as a browser would post the forms: the checkout (its
  * client_key cookie), its Pay, the hosted page's form; then, once the AUTHORISATION is processed,
- * captured at the local Adyen. Answers the payment as the API shows it.
+ * captured at the local Adyen and the capture confirmed here. Answers the payment as the API shows it.
  */
 export async function paidLivePayment(stack: TestStack, live: Api, acceptorId: string, extra: Record<string, unknown> = {}) {
   const link = await liveLink(live, acceptorId, extra);
@@ -145,10 +145,10 @@ export async function paidLivePayment(stack: TestStack, live: Api, acceptorId: s
   const hosted = pay.headers.get('location')!;
   const paid = await fetch(hosted, { method: 'POST', body: new URLSearchParams({ holderName: 'Ada Lovelace', ...VISA }), redirect: 'manual' });
   if (paid.status !== 303) throw new Error(`the hosted page refused the card: ${paid.status}`);
-  const payment = await paymentWhen(live, paymentId, (found) => found.status === 'paid');
-  await acquirerWhen(stack, payment.acquirer_reference, (state) => state.captured === state.amount.value, 'the capture');
+  // Paid, then its capture confirmed by the acquirer's notification: only then are its refunds sent.
+  const payment = await paymentWhen(live, paymentId, (found) => found.status === 'paid' && found.capture?.status === 'captured' && found.capture.acquirer_reference !== null);
   await paymentCredited(stack, live, paymentId);
-  return payment as { id: string; acquirer_reference: string; amount: { value: string; currency: string } };
+  return payment as { id: string; acquirer_reference: string; amount: { value: string; currency: string }; capture: { status: string; acquirer_reference: string } };
 }
 
 /** A stack that processes the acquirer's notifications (background on), one merchant and an API client with its live key. */

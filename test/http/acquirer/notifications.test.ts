@@ -1,6 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { NotificationItem } from '../../../bin/local/adyen/notifier';
 import { pspReference } from '../../../bin/local/adyen/ledger';
+import { notificationIdentity } from '../../../shared/acquirer/adyen-transformers';
 import * as keys from '../../../shared/db/keys';
 import { METRIC } from '../../../shared/observability/catalog';
 import { chargebacksOf, basicAuth, deliver, liveLink, NOTIFICATIONS_PATH, paidLivePayment, signedBatch, waitFor, withLiveStack } from '../../support/live';
@@ -23,7 +24,6 @@ describe('acquirer notifications', () => {
   const adyenDate = () => `${new Date().toISOString().slice(0, 19)}+00:00`;
   const kept = async (id: string) => (await stack.db.send(new GetCommand({ TableName: stack.tableName, Key: keys.acquirerNotification(id), ConsistentRead: true }))).Item;
   const processed = (id: string) => waitFor(async () => ((await kept(id))?.processedAt ? true : undefined), `notification ${id} processed`, 30_000);
-  const idOf = (item: NotificationItem) => `${item.eventCode}:${item.pspReference}:${item.success}`;
 
   /** A dispute notification about a paid live payment, as Adyen words it. */
   const disputeItem = (payment: { id: string; acquirer_reference: string }, dispute: string, eventCode: string): NotificationItem => ({
@@ -47,7 +47,7 @@ describe('acquirer notifications', () => {
 
     // Act
     const answers = await Promise.all([deliver(stack, signedBatch(stack, [opening])), deliver(stack, signedBatch(stack, [opening]))]);
-    await processed(idOf(opening));
+    await processed(notificationIdentity(opening));
     const again = await deliver(stack, signedBatch(stack, [opening]));
 
     // Assess
@@ -80,9 +80,9 @@ describe('acquirer notifications', () => {
 
     // Act
     await deliver(stack, signedBatch(stack, [won]));
-    await processed(idOf(won));
+    await processed(notificationIdentity(won));
     await deliver(stack, signedBatch(stack, [notified, charged]));
-    await Promise.all([notified, charged].map((item) => processed(idOf(item))));
+    await Promise.all([notified, charged].map((item) => processed(notificationIdentity(item))));
 
     // Assess
     const chargebacks = await chargebacksOf(live, payment.id);
@@ -97,9 +97,9 @@ describe('acquirer notifications', () => {
     // Prepare
     const payment = await paidLivePayment(stack, live, merchant.acceptorId, { payments_limit: 1 });
     const before = await balanceOf(stack, merchant, 'live');
-    const modification = (eventCode: string, success: 'true' | 'false'): NotificationItem => ({
+    const modification = (eventCode: string, success: 'true' | 'false', reference: string): NotificationItem => ({
       eventCode,
-      pspReference: pspReference(),
+      pspReference: reference,
       originalReference: payment.acquirer_reference,
       merchantAccountCode: 'LocalShopECOM',
       merchantReference: payment.id,
@@ -108,11 +108,12 @@ describe('acquirer notifications', () => {
       reason: success === 'true' ? '' : 'Capture Failed',
       amount: { value: 2500, currency: 'EUR' },
     });
-    const failed = modification('CAPTURE_FAILED', 'true');
+    // The payment's own capture failed after all; then a capture retried in the back office (a capture of its own) succeeded.
+    const failed = modification('CAPTURE_FAILED', 'true', payment.capture.acquirer_reference);
 
     // Act
     await deliver(stack, signedBatch(stack, [failed]));
-    await processed(idOf(failed));
+    await processed(notificationIdentity(failed));
 
     // Assess
     expect((await live.get(`/v1/payments/${payment.id}`)).body).toMatchObject({ status: 'paid' });
@@ -123,9 +124,9 @@ describe('acquirer notifications', () => {
     expect(refused).toMatchObject({ status: 422, body: { attribute: 'payment_id' } });
 
     // Act: captured after all (retried in the acquirer's back office)
-    const captured = modification('CAPTURE', 'true');
+    const captured = modification('CAPTURE', 'true', pspReference());
     await deliver(stack, signedBatch(stack, [captured]));
-    await processed(idOf(captured));
+    await processed(notificationIdentity(captured));
 
     // Assess
     expect(await balanceOf(stack, merchant, 'live')).toBe(before);
@@ -173,7 +174,7 @@ describe('acquirer notifications', () => {
       expect(answer!.headers.get('content-type')).toMatch(/^application\/json/);
       expect(JSON.parse(answer!.text)).toEqual({ status, type: expect.any(String), detail: expect.any(String), links: { documentation: { href: expect.stringMatching(/\/docs\/errors$/), type: 'text/html' } } });
       if (status === 401) expect(answer!.headers.get('www-authenticate')).toMatch(/^Basic /);
-      expect(await kept(idOf(item))).toBeUndefined();
+      expect(await kept(notificationIdentity(item))).toBeUndefined();
       expect((await live.get(`/v1/payments/${paymentId}`)).body).toMatchObject({ status: 'open', acquirer_reference: null });
       expect(sumOf(documents, METRIC.acquirerNotificationsRefused, ['Reason', reason])).toBe(1);
     });
@@ -189,7 +190,7 @@ describe('acquirer notifications', () => {
       // Assess
       expect(answer.status).toBe(413);
       expect(JSON.parse(answer.text)).toMatchObject({ status: 413, type: 'Content Too Large' });
-      expect(await kept(idOf(item))).toBeUndefined();
+      expect(await kept(notificationIdentity(item))).toBeUndefined();
     });
   });
 });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { adyenNotifications } from '../../../shared/acquirer/adyen-notifications';
-import { sessionRequest } from '../../../shared/acquirer/adyen-transformers';
+import { notificationIdentity, sessionRequest } from '../../../shared/acquirer/adyen-transformers';
 import { adyenDocument } from '../../../bin/local/adyen/contract';
 import { signature, type NotificationItem } from '../../../bin/local/adyen/notifier';
 
@@ -34,17 +34,17 @@ describe('Adyen notifications: the documented examples in the port\'s words', ()
   const dispute = { ...payment, disputeReference: 'QFQTPCQ8HXSKGK82' };
 
   test.each([
-    ['post-AUTHORISATION-authorisation', { kind: 'payment.authorized', id: 'AUTHORISATION:QFQTPCQ8HXSKGK82:true', ...payment, acquirerReference: 'QFQTPCQ8HXSKGK82' }],
-    ['post-CAPTURE-capture', { kind: 'payment.captured', id: 'CAPTURE:QFQTPCQ8HXSKGK82:true', ...modification }],
+    ['post-AUTHORISATION-authorisation', { kind: 'payment.authorized', id: expect.stringMatching(/^AUTHORISATION:QFQTPCQ8HXSKGK82:true:[A-Za-z0-9_-]{22}$/), ...payment, acquirerReference: 'QFQTPCQ8HXSKGK82' }],
+    ['post-CAPTURE-capture', { kind: 'payment.captured', id: expect.stringMatching(/^CAPTURE:QFQTPCQ8HXSKGK82:true:[A-Za-z0-9_-]{22}$/), ...modification }],
     ['post-CAPTURE_FAILED-capture_failed', { kind: 'payment.capture_failed', reason: 'Capture Failed', ...modification }],
     ['post-CANCELLATION-cancellation', { kind: 'payment.canceled', ...modification }],
-    ['post-REFUND-refund', { kind: 'refund.failed', id: 'REFUND:QFQTPCQ8HXSKGK82:false', reason: "Transaction hasn't been captured, refund not possible", ...refund }],
+    ['post-REFUND-refund', { kind: 'refund.failed', id: expect.stringMatching(/^REFUND:QFQTPCQ8HXSKGK82:false:[A-Za-z0-9_-]{22}$/), reason: "Transaction hasn't been captured, refund not possible", ...refund }],
     ['post-REFUND_FAILED-refund_failed', { kind: 'refund.failed', reason: 'Refund Failed', ...refund }],
     [
       'post-NOTIFICATION_OF_CHARGEBACK-notification_of_chargeback',
       { kind: 'dispute.opened', ...dispute, paymentAcquirerReference: '9913140798220028', caseId: '9913140798220028', reason: { code: '4853', description: 'Payment.TxId=300000000524659113 dispute (automatically defended)' }, deadlineAt: '2021-07-31T01:03:08.000Z' },
     ],
-    ['post-CHARGEBACK-chargeback', { kind: 'dispute.opened', id: 'CHARGEBACK:QFQTPCQ8HXSKGK82:true', ...dispute, caseId: '9913140798220028', deadlineAt: '2021-07-31T01:03:07.000Z' }],
+    ['post-CHARGEBACK-chargeback', { kind: 'dispute.opened', id: expect.stringMatching(/^CHARGEBACK:QFQTPCQ8HXSKGK82:true:[A-Za-z0-9_-]{22}$/), ...dispute, caseId: '9913140798220028', deadlineAt: '2021-07-31T01:03:07.000Z' }],
     ['post-CHARGEBACK_REVERSED-chargeback_reversed', { kind: 'dispute.won', ...dispute, paymentAcquirerReference: null }],
     ['post-PREARBITRATION_WON-prearbitration_won', { kind: 'dispute.won', ...dispute }],
     ['post-SECOND_CHARGEBACK-second_chargeback', { kind: 'dispute.lost', ...dispute }],
@@ -62,6 +62,17 @@ describe('Adyen notifications: the documented examples in the port\'s words', ()
   ])('a defense period ending at %s is read in the contract\'s datetime form, years 0000 to 9999: %s', (defensePeriodEndsAt, deadlineAt) => {
     const check = notifications.check(delivery('post-CHARGEBACK-chargeback', (item) => ({ ...item, additionalData: { ...item.additionalData, defensePeriodEndsAt } })));
     expect(check).toMatchObject({ accepted: true, notifications: [{ kind: 'dispute.opened', deadlineAt }] });
+  });
+
+  test('identity: a repeat (the same signed values, whatever else it says) is the same notification; another account, payment or amount under the same event code, pspReference and success is another', () => {
+    const item = structuredClone(examples['post-REFUND_FAILED-refund_failed'].value.notificationItems[0].NotificationRequestItem);
+    const id = notificationIdentity(item);
+    expect(read('post-REFUND_FAILED-refund_failed').notifications[0].id).toBe(id);
+    expect(notificationIdentity({ ...item, eventDate: '2030-01-01T00:00:00+01:00', reason: 'another wording' } as typeof item)).toBe(id);
+    expect(notificationIdentity(structuredClone(item))).toBe(id);
+    for (const change of [{ merchantAccountCode: 'Other' }, { originalReference: 'ZZZZZZZZZZZZZZZZ' }, { merchantReference: 'other' }, { amount: { value: 1, currency: 'EUR' } }]) {
+      expect(notificationIdentity({ ...item, ...change })).not.toBe(id);
+    }
   });
 
   test('an event the service does not act on is accepted and counted as ignored', () => {

@@ -158,6 +158,8 @@ describe('Function: openChargeback', () => {
     ),
     ['open: another currency than the payment\'s -> 422 amount.currency', { amount: { value: '1.00', currency: 'USD' } }, {}, 'amount.currency', undefined],
     ['open: more than the payment amount -> 422 amount.value', { amount: { value: '10.01', currency: 'EUR' } }, {}, 'amount.value', 'amount.value cannot exceed the payment amount'],
+    ['open: an amount of zero takes nothing -> 422 amount.value', { amount: { value: '0.00', currency: 'EUR' } }, {}, 'amount.value', 'amount.value must be positive'],
+    ['open: a negative amount would give money back -> 422 amount.value', { amount: { value: '-5.00', currency: 'EUR' } }, {}, 'amount.value', 'amount.value must be positive'],
     ['money leaves once: more than the payment has left after its chargebacks not won -> 422', { amount: { value: '6.00', currency: 'EUR' } }, { chargedBackMinor: 500 }, 'amount.value', CHARGEBACKS_EXCEED_PAYMENT],
     ['money leaves once: a second full chargeback (the default amount) -> 422', {}, { chargedBackMinor: 1000 }, 'amount.value', CHARGEBACKS_EXCEED_PAYMENT],
     ['money leaves once: one cent over what is left -> 422', { amount: { value: '0.01', currency: 'EUR' } }, { chargedBackMinor: 1000 }, 'amount.value', CHARGEBACKS_EXCEED_PAYMENT],

@@ -65,9 +65,16 @@ describe('Function: paymentListItem', () => {
 });
 
 describe('Function: paymentResource', () => {
-  test('payment object (decisions §5): the list item plus the refunded and charged-back amounts, acceptor_id, org_id, mode, acquirer_reference and links.api; nothing internal', () => {
+  test('payment object (decisions §5): the list item plus the refunded and charged-back amounts, acceptor_id, org_id, mode, acquirer_reference, capture, failure_reason and links.api; nothing internal', () => {
     // Prepare
-    const acquirer = { merchantAccount: 'ShopECOM', session: { id: 'CS1', url: 'https://pay.example/CS1', expiresAt: CREATED_AT }, reference: '8815850542287543', capture: 'captured' as const };
+    const acquirer = {
+      merchantAccount: 'ShopECOM',
+      session: { id: 'CS1', url: 'https://pay.example/CS1', expiresAt: CREATED_AT },
+      reference: '8815850542287543',
+      capture: 'captured' as const,
+      captureReference: '8825850542287999',
+      captureEventAt: CREATED_AT,
+    };
     const payment = aPayment({ mode: 'live', clientKey: 'ck', refundedMinor: 250, chargedBackMinor: 100, unwonChargebacks: 1, webhookUrl: 'https://x.example/', acquirer });
     // Act
     const resource = paymentResource(payment, urls);
@@ -80,6 +87,8 @@ describe('Function: paymentResource', () => {
       org_id: payment.orgId,
       mode: 'live',
       acquirer_reference: '8815850542287543',
+      capture: { status: 'captured', acquirer_reference: '8825850542287999' },
+      failure_reason: null,
       links: { api: { href: `${urls.base}/v1/payments/${payment.id}`, type: 'application/json' } },
     });
     expect(PaymentSchema.safeParse(resource).success).toBe(true);
@@ -88,6 +97,23 @@ describe('Function: paymentResource', () => {
   test.each<[string, Partial<Payment>, Record<string, unknown>]>([
     ['payment object: acquirer_reference null in test mode', {}, { acquirer_reference: null }],
     ['payment object: acquirer_reference null until the acquirer names it', { mode: 'live', acquirer: { merchantAccount: 'ShopECOM' } }, { acquirer_reference: null }],
+    ['payment object: capture and failure_reason null in test mode', {}, { capture: null, failure_reason: null }],
+    ['payment object: capture null before the capture is asked (an open live payment)', { mode: 'live', status: 'open', acquirer: { merchantAccount: 'ShopECOM' } }, { capture: null }],
+    [
+      'payment object: capture pending once asked, its reference null until the acquirer names it',
+      { mode: 'live', acquirer: { merchantAccount: 'ShopECOM', reference: '8815850542287543', capture: 'requested' } },
+      { capture: { status: 'pending', acquirer_reference: null } },
+    ],
+    [
+      'payment object: a voided authorisation\'s capture is failed',
+      { mode: 'live', acquirer: { merchantAccount: 'ShopECOM', reference: '8815850542287543', capture: 'failed', voided: true, captureEventAt: CREATED_AT } },
+      { capture: { status: 'failed', acquirer_reference: null } },
+    ],
+    [
+      'payment object: failure_reason is the acquirer\'s refusal reason of a failed live payment',
+      { mode: 'live', status: 'failed', paidAt: undefined, acquirer: { merchantAccount: 'ShopECOM', reference: '8815850542287543', refusalReason: 'Not enough balance' } },
+      { status: 'failed', failure_reason: 'Not enough balance', capture: null },
+    ],
     ['payment object: no refund and no chargeback yet: both amounts zero', {}, { amount_refunded: { value: '0.00', currency: 'EUR' }, amount_chargedback: { value: '0.00', currency: 'EUR' } }],
     ['payment object: customer shown when captured', { customer: { email: 'a@b.example', phone: '+31 6' } }, { customer: { email: 'a@b.example', phone: '+31 6' } }],
     ['payment object: billing shown when captured', { billing: { address: 'Main St 1' } }, { billing: { address: 'Main St 1' } }],

@@ -273,6 +273,7 @@ describe('Function: refundResource', () => {
       webhook_url: 'https://shop.example/hooks',
       amount: { value: '12.34', currency: 'eur' },
       metadata: { order: '42' },
+      acquirer_reference: null,
       links: {
         api: { href: `${urls.base}/v1/refunds/${stored.id}`, type: 'application/json' },
         checkout: { href: `${urls.checkout}/${stored.paymentLinkId}`, type: 'text/html' },
@@ -286,6 +287,7 @@ describe('Function: refundResource', () => {
     ['object: webhook_url null when none was given', {}, { webhook_url: null }],
     ['object: on_hold true while waiting for cover', { onHold: true }, { on_hold: true }],
     ['object: a whole amount keeps its .00', { amountMinor: 700 }, { amount: { value: '7.00', currency: 'eur' } }],
+    ['object: acquirer_reference the acquirer\'s reference of a live refund once it took it', { mode: 'live', status: 'processing', acquirerReference: '8835850542288123' }, { acquirer_reference: '8835850542288123' }],
   ])('%s', (_rule, overrides, expected) => {
     // Act
     const resource = refundResource(refund('pending', false, overrides), urls);
