@@ -134,6 +134,7 @@ export const money = (minor: number, currency: string) => escapeHtml(formatForCu
 const BADGE_TONE: Record<string, 'good' | 'warn' | 'bad' | ''> = {
   active: 'good',
   paid: 'good',
+  captured: 'good',
   refunded: 'good',
   won: 'good',
   open: 'warn',

@@ -2,6 +2,7 @@ import type { PublicUrls } from '../config';
 import type { Acceptor } from '../db/directory';
 import { CHARGEBACK_WINDOW, DELIVERY_EVENT_WINDOW, LINK_EVENT_WINDOW, SECTION_LIMIT, type PaidVolume, type Section } from '../domain/dashboard';
 import { remainingPayments } from '../domain/payment-links';
+import { captureOf, type Payment } from '../domain/payments';
 import { refundableRestMinor, type Refund } from '../domain/refunds';
 import { escapeHtml } from '../http/page';
 import { formatForCustomer } from '../money';
@@ -350,6 +351,7 @@ ${pager('Refunds of this payment: pages', refunds, (cursor) => pageUrl(urls, `/p
 ${payment.customer?.email ? `<dt>Email</dt><dd>${escapeHtml(payment.customer.email)}</dd>` : ''}
 ${payment.customer?.phone ? `<dt>Phone</dt><dd>${escapeHtml(payment.customer.phone)}</dd>` : ''}
 ${payment.billing?.address ? `<dt>Billing address</dt><dd>${escapeHtml(payment.billing.address)}</dd>` : ''}
+${payment.mode === 'live' ? atAcquirer(payment) : ''}
 </dl>
 ${refundSection}
 <section aria-labelledby="payment-refunds">
@@ -359,6 +361,15 @@ ${refundList}
 ${chargebackList}`,
     '/payments',
   );
+}
+
+/** A live payment at the acquirer, as in its reports (§12): its reference, its capture, why it was refused. */
+function atAcquirer(payment: Payment): string {
+  const capture = captureOf(payment);
+  const reference = (value: string | null | undefined) => (value ? code(value) : '—');
+  return `<dt>Acquirer reference</dt><dd data-field="acquirer_reference">${reference(payment.acquirer?.reference)}</dd>
+<dt>Capture</dt><dd data-field="capture">${capture ? `${badge(capture.status)} ${reference(capture.acquirer_reference)}` : '—'}</dd>
+${payment.status === 'failed' ? `<dt>Failure reason</dt><dd data-field="failure_reason">${textOrDash(payment.acquirer?.refusalReason)}</dd>` : ''}`;
 }
 
 /** One refund: the page its `links.dashboard` points at. */
@@ -382,6 +393,7 @@ ${cancelSection}
 <dt>Payment</dt><dd>${idLink(paymentPagePath(frame.urls, refund.paymentId), refund.paymentId)}</dd>
 <dt>Description</dt><dd>${textOrDash(refund.description)}</dd>
 <dt>Webhook URL</dt><dd>${textOrDash(refund.webhookUrl)}</dd>
+${refund.mode === 'live' ? `<dt>Acquirer reference</dt><dd data-field="acquirer_reference">${refund.acquirerReference ? code(refund.acquirerReference) : '—'}</dd>` : ''}
 <dt>Created</dt><dd>${time(refund.createdAt)}</dd>
 <dt>Updated</dt><dd>${time(refund.updatedAt)}</dd>
 <dt>Metadata</dt><dd>${metadata.length ? metadata.map(([key, value]) => `${code(key)}: ${escapeHtml(value)}`).join('<br>') : '—'}</dd>

@@ -217,7 +217,8 @@ export function paymentResource(payment: Payment, urls: PublicUrls): PaymentReso
   };
 }
 
-function captureOf(payment: Payment): PaymentResource['capture'] {
+/** A live payment's capture as the API and the dashboard show it (§12): null in test mode and before the capture is asked. */
+export function captureOf(payment: Payment): PaymentResource['capture'] {
   const acquirer = payment.acquirer;
   return acquirer?.capture ? { status: CAPTURE_STATUS_OUT[acquirer.capture], acquirer_reference: acquirer.captureReference ?? null } : null;
 }

@@ -48,7 +48,11 @@ describeBrowser('live checkout in headless Chromium', () => {
     const captured = await acquirerWhen(stack, payment.acquirer_reference, (state) => state.captured === 2500, 'the capture');
     expect(captured).toMatchObject({ status: 'authorised', captured: 2500, amount: { value: 2500, currency: 'EUR' } });
     const paidEvents = (await live.get('/v1/events?type=transactions.payment.paid')).body.data;
-    expect(paidEvents.find((event: any) => event.data.id === paymentId)?.data.acquirer_reference).toBe(payment.acquirer_reference);
+    // Paid before the capture is confirmed: the event shows it pending; the payment then shows it captured, with Adyen's reference of the capture.
+    expect(paidEvents.find((event: any) => event.data.id === paymentId)?.data).toMatchObject({ acquirer_reference: payment.acquirer_reference, capture: { status: 'pending' } });
+    const confirmed = await paymentWhen(live, paymentId, (found) => found.capture?.status === 'captured');
+    expect(confirmed.capture).toEqual({ status: 'captured', acquirer_reference: expect.stringMatching(/^[A-Z0-9]{16}$/) });
+    expect(confirmed.capture.acquirer_reference).not.toBe(payment.acquirer_reference);
     await context.close();
   });
 

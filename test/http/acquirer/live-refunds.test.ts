@@ -1,4 +1,5 @@
 import { acquirerControl, acquirerWhen, paidLivePayment, waitFor, withLiveStack } from '../../support/live';
+import { dashboardBrowser } from '../../support/dashboard';
 import { balanceOf } from '../../support/refunds';
 import type { Api, Merchant, TestStack } from '../../support/stack';
 
@@ -30,8 +31,31 @@ describe('live refunds through the acquirer', () => {
     await stack.runMinuteJobs();
 
     // Assess
-    await refundWhen(refund.id, 'refunded');
+    const refunded = await refundWhen(refund.id, 'refunded');
     expect(await acquirerWhen(stack, payment.acquirer_reference, (state) => state.refunded === 1000, 'the refund at the acquirer')).toMatchObject({ refunded: 1000 });
+    expect(refund.acquirer_reference).toBeNull();
+    expect(refunded.acquirer_reference).toMatch(/^[A-Z0-9]{16}$/);
+    const events = (await live.get('/v1/events?type=transactions.refund.*&limit=100')).body.data.filter((event: any) => event.data.id === refund.id);
+    expect(events.find((event: any) => event.type === 'transactions.refund.refunded').data.acquirer_reference).toBe(refunded.acquirer_reference);
+  });
+
+  test('the dashboard shows what Adyen\'s reports show: the payment\'s acquirer reference and capture, the refund\'s acquirer reference', async () => {
+    // Prepare
+    const payment = await paidLivePayment(stack, live, merchant.acceptorId);
+    const refund = (await live.post(`/v1/payments/${payment.id}/refunds`, { amount: { value: '2.00', currency: 'eur' } })).body;
+    await stack.runMinuteJobs();
+    const refunded = await refundWhen(refund.id, 'refunded');
+    const browser = dashboardBrowser(stack);
+    const cookie = (await browser.signIn(merchant.live)).cookie!;
+
+    // Act
+    const paymentPage = await browser.get(`/dashboard/payments/${payment.id}`, cookie);
+    const refundPage = await browser.get(`/dashboard/refunds/${refund.id}`, cookie);
+
+    // Assess
+    expect(paymentPage.html).toMatch(new RegExp(`data-field="acquirer_reference"><code>${payment.acquirer_reference}</code>`));
+    expect(paymentPage.html).toMatch(new RegExp(`data-field="capture"><span class="badge good">captured</span> <code>${payment.capture.acquirer_reference}</code>`));
+    expect(refundPage.html).toMatch(new RegExp(`data-field="acquirer_reference"><code>${refunded.acquirer_reference}</code>`));
   });
 
   test('live refund refused by the acquirer (REFUND success false) -> failed, its reservation given back', async () => {
