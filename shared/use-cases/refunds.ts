@@ -6,7 +6,7 @@ import type { PaymentRepository } from '../db/payment-repository';
 import type { MoveOutcome, RefundRepository } from '../db/refund-repository';
 import type { TransactAction } from '../db/outbox';
 import { AcquirerRefusedError, AcquirerUnavailableError, type PaymentAcquirer } from '../domain/acquirer';
-import { authorisationOf } from '../domain/payments';
+import { authorisationOf, type Payment } from '../domain/payments';
 import {
   balanceResource,
   isDueForProcessing,
@@ -273,15 +273,14 @@ interface RefundJobRun {
 /**
  * A live refund in `processing` goes to the acquirer (product-decisions §12), the refund id its
  * idempotency key, so sending it again after a lost answer repeats the same refund:
- * 1. once the payment's capture is confirmed (until then it waits for a later run);
+ * 1. once the payment's capture is confirmed (a refund moves to `processing` only then);
  * 2. taken: its reference is kept, the job sends it no more, its notification settles it;
  * 3. unreachable: it stays unsent and the next run sends it again;
  * 4. refused, or the payment's capture failed: `failed`, its reservation given back.
  * The job never completes a live refund by itself.
  */
-async function sendToAcquirer(deps: RefundJobPorts, refund: Refund, run: RefundJobRun): Promise<boolean> {
+async function sendToAcquirer(deps: RefundJobPorts, refund: Refund, payment: Payment | undefined, run: RefundJobRun): Promise<boolean> {
   if (!deps.acquirer) throw new Error(`live refund ${refund.id} is due, but these jobs have no acquirer`);
-  const payment = await deps.payments.get(refund.paymentId);
   const authorisation = payment && authorisationOf(payment);
   if (!authorisation || payment.acquirer?.capture === 'failed') return failAtAcquirer(deps, refund, 'the payment holds no captured authorisation', run);
   if (payment.acquirer?.capture !== 'captured') return false;
@@ -297,6 +296,13 @@ async function sendToAcquirer(deps: RefundJobPorts, refund: Refund, run: RefundJ
   }
 }
 
+/**
+ * A live refund waits, `pending` and still cancelable, while its payment's capture is not
+ * confirmed: the acquirer refunds only captured money, and `processing` means sent to it. Moved
+ * then, it would wait unsent for the job's next run, a minute or more (issue 40 item 13).
+ */
+const awaitsCapture = (payment: Payment | undefined) => payment?.acquirer?.capture === 'requested';
+
 async function failAtAcquirer(deps: RefundJobPorts, refund: Refund, why: string, run: RefundJobRun): Promise<boolean> {
   logger.warn('live refund failed before the acquirer took it', { refundId: refund.id, paymentId: refund.paymentId, why });
   const { outcome } = await move(deps, refund, 'failed', run.urls, run.now);
@@ -309,7 +315,7 @@ async function failAtAcquirer(deps: RefundJobPorts, refund: Refund, why: string,
  * 1. `processing` refunds: a test one becomes `refunded` (the job pays out); a live one the
  *    acquirer has not taken yet is sent to it (again);
  * 2. covered `pending` refunds older than the cancel window become `processing`, and a live one
- *    is sent to the acquirer at once;
+ *    is sent to the acquirer at once (it waits, `pending`, until its payment's capture is confirmed);
  * 3. held refunds of every balance that has some are covered, oldest first.
  */
 export async function runRefundJob(deps: RefundJobPorts, now: Date, only?: JobScope): Promise<number> {
@@ -319,14 +325,16 @@ export async function runRefundJob(deps: RefundJobPorts, now: Date, only?: JobSc
   let processed = await eachDue(refunds.processingDue, now, only, async (refund) => {
     if (refund.status !== 'processing') return false;
     if (refund.mode === 'test') return moved(refund, 'refunded');
-    return !refund.acquirerReference && sendToAcquirer(deps, refund, run);
+    return !refund.acquirerReference && sendToAcquirer(deps, refund, await deps.payments.get(refund.paymentId), run);
   });
   const windowStart = new Date(now.getTime() - cancelWindowSeconds * 1000);
   processed += await eachDue(refunds.coveredDue, windowStart, only, async (refund) => {
     if (!isDueForProcessing(refund, now, cancelWindowSeconds)) return false;
+    const payment = refund.mode === 'live' ? await deps.payments.get(refund.paymentId) : undefined;
+    if (awaitsCapture(payment)) return false;
     const { outcome, refund: processing } = await move(deps, refund, 'processing', run.urls, now);
     if (outcome !== 'moved') return false;
-    if (processing.mode === 'live') await sendToAcquirer(deps, processing, run);
+    if (processing.mode === 'live') await sendToAcquirer(deps, processing, payment, run);
     return true;
   });
   for (const ref of await deps.balances.withHeldRefunds()) if (inJobScope(ref, only)) processed += await processHeld(deps, ref, { urls: run.urls, now });

@@ -1,4 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
+import { LOCAL_MERCHANT_ACCOUNT } from '../../bin/local/acquirer';
+import { pspReference } from '../../bin/local/adyen/ledger';
 import { signature, type NotificationItem } from '../../bin/local/adyen/notifier';
 import { waitFor } from './acquirer';
 import { client } from './http';
@@ -149,6 +151,36 @@ export async function paidLivePayment(stack: TestStack, live: Api, acceptorId: s
   const payment = await paymentWhen(live, paymentId, (found) => found.status === 'paid' && found.capture?.status === 'captured' && found.capture.acquirer_reference !== null);
   await paymentCredited(stack, live, paymentId);
   return payment as { id: string; acquirer_reference: string; amount: { value: string; currency: string }; capture: { status: string; acquirer_reference: string } };
+}
+
+/** An open live payment of a new link (`extra`: its other fields): its checkout opened, as a customer's browser would. */
+export async function openLivePayment(live: Api, acceptorId: string, extra: Record<string, unknown> = {}): Promise<string> {
+  const link = await liveLink(live, acceptorId, extra);
+  const opened = await fetch(link.links.checkout.href, { headers: { accept: 'text/html' } });
+  return /name="payment_id" value="([^"]+)"/.exec(await opened.text())![1];
+}
+
+/**
+ * A live EUR 25.00 payment paid by an AUTHORISATION sent through the test control: the local
+ * Adyen knows no such payment, so it refuses the capture, which is parked. Paid and credited
+ * here, its capture `pending`, and no notification of the acquirer's about it to come.
+ */
+export async function paidWithCapturePending(stack: TestStack, live: Api, acceptorId: string) {
+  const paymentId = await openLivePayment(live, acceptorId);
+  const authorisation: NotificationItem = {
+    eventCode: 'AUTHORISATION',
+    pspReference: pspReference(),
+    merchantAccountCode: LOCAL_MERCHANT_ACCOUNT,
+    merchantReference: paymentId,
+    eventDate: `${new Date().toISOString().slice(0, 19)}+00:00`,
+    success: 'true',
+    amount: { value: 2500, currency: 'EUR' },
+  };
+  const answer = await notify(stack, [authorisation]);
+  if (answer.status !== 200) throw new Error(`the AUTHORISATION was refused: ${JSON.stringify(answer)}`);
+  await paymentWhen(live, paymentId, (found) => found.status === 'paid');
+  await paymentCredited(stack, live, paymentId);
+  return { id: paymentId, acquirer_reference: authorisation.pspReference };
 }
 
 /** A stack that processes the acquirer's notifications (background on), one merchant and an API client with its live key. */

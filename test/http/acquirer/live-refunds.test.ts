@@ -1,4 +1,5 @@
-import { acquirerControl, acquirerWhen, paidLivePayment, waitFor, withLiveStack } from '../../support/live';
+import { pspReference } from '../../../bin/local/adyen/ledger';
+import { acquirerControl, acquirerWhen, notify, paidLivePayment, paidWithCapturePending, paymentWhen, waitFor, withLiveStack } from '../../support/live';
 import { dashboardBrowser } from '../../support/dashboard';
 import { balanceOf } from '../../support/refunds';
 import type { Api, Merchant, TestStack } from '../../support/stack';
@@ -90,5 +91,27 @@ describe('live refunds through the acquirer', () => {
     expect(await balanceOf(stack, merchant, 'live')).toBe(before);
     const statuses = (await live.get('/v1/events?type=transactions.refund.*&limit=100')).body.data.filter((event: any) => event.data.id === refund.id).map((event: any) => event.data.status);
     expect(statuses.reverse()).toEqual(['pending', 'processing', 'refunded', 'failed']);
+  });
+
+  test('a live refund due before its payment\'s capture is confirmed stays pending and unsent; once the capture is confirmed the next run sends it and the acquirer\'s answer settles it', async () => {
+    // Prepare: the job runs between the paid commit and the CAPTURE notification, deterministically (no capture notification comes)
+    const payment = await paidWithCapturePending(stack, live, merchant.acceptorId);
+    const before = await balanceOf(stack, merchant, 'live');
+    const refund = (await live.post(`/v1/payments/${payment.id}/refunds`, { amount: { value: '4.00', currency: 'eur' } })).body;
+
+    // Act
+    await stack.runMinuteJobs();
+    const waiting = (await live.get(`/v1/refunds/${refund.id}`)).body;
+    const captured = { eventCode: 'CAPTURE', pspReference: pspReference(), originalReference: payment.acquirer_reference, merchantAccountCode: 'LocalShopECOM', merchantReference: payment.id, eventDate: `${new Date().toISOString().slice(0, 19)}+00:00`, success: 'true' as const, amount: { value: 2500, currency: 'EUR' } };
+    await notify(stack, [captured]);
+    await paymentWhen(live, payment.id, (found) => found.capture?.status === 'captured');
+    await stack.runMinuteJobs();
+
+    // Assess: pending until then; then sent, and answered (the local Adyen knows no such payment: it refuses the refund, which fails with its money back)
+    expect(waiting).toMatchObject({ status: 'pending', acquirer_reference: null });
+    await refundWhen(refund.id, 'failed');
+    expect(await balanceOf(stack, merchant, 'live')).toBe(before);
+    const statuses = (await live.get('/v1/events?type=transactions.refund.*&limit=100')).body.data.filter((event: any) => event.data.id === refund.id).map((event: any) => event.data.status);
+    expect(statuses.reverse()).toEqual(['pending', 'processing', 'failed']);
   });
 });

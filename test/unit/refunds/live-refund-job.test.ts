@@ -35,8 +35,9 @@ describe('Use case: runRefundJob, live', () => {
         stored.set(move.refund.id, move.refund);
         return 'moved';
       },
+      // As the table does it: the reference of the first to record one (the notification or the job) stays.
       async recordAcquirerReference(id, reference) {
-        stored.set(id, { ...stored.get(id)!, acquirerReference: reference });
+        if (!stored.get(id)!.acquirerReference) stored.set(id, { ...stored.get(id)!, acquirerReference: reference });
       },
     };
     const acquirer = {
@@ -54,7 +55,16 @@ describe('Use case: runRefundJob, live', () => {
       cancelWindowSeconds: 300,
       acquirer: async () => acquirer,
     };
-    return { run: () => runRefundJob(deps, NOW), status: () => stored.get(refund.id)!.status, sent, refund };
+    return {
+      run: () => runRefundJob(deps, NOW),
+      status: () => stored.get(refund.id)!.status,
+      reference: () => stored.get(refund.id)!.acquirerReference,
+      sent,
+      refund,
+      confirmCapture: () => void (payment.acquirer!.capture = 'captured'),
+      /** The acquirer's notification, processed: what settleLiveRefund writes. */
+      settle: (status: 'refunded' | 'failed', acquirerReference: string) => void stored.set(refund.id, { ...stored.get(refund.id)!, status, acquirerReference }),
+    };
   }
 
   const taken = async () => ({ acquirerReference: 'REF0000000000001' });
@@ -90,10 +100,32 @@ describe('Use case: runRefundJob, live', () => {
     expect(job.status()).toBe('failed');
   });
 
-  test('live refund: waits, unsent, while the payment\'s capture is not confirmed', async () => {
+  test('live refund: waits pending (still cancelable), unsent, while the payment\'s capture is not confirmed; the run after the confirmation moves it and sends it at once', async () => {
+    // Prepare: the job runs between the payment's paid commit and its CAPTURE notification (issue 40 item 13)
     const job = world('requested', [taken]);
+    // Act
     await job.run();
-    expect([job.status(), job.sent.length]).toEqual(['processing', 0]);
+    const before = [job.status(), job.sent.length];
+    job.confirmCapture();
+    await job.run();
+    // Assess
+    expect(before).toEqual(['pending', 0]);
+    expect([job.status(), job.sent.length, job.reference()]).toEqual(['processing', 1, 'REF0000000000001']);
+  });
+
+  test('live refund: the acquirer\'s notification settles it before the job records the acquirer\'s answer -> refunded, the reference kept, nothing sent again', async () => {
+    // Prepare: Adyen notifies before its answer reaches the job (it may: the notification is sent as the refund is taken)
+    const job = world('captured', [
+      async () => {
+        job.settle('refunded', 'REF0000000000001');
+        return { acquirerReference: 'REF0000000000001' };
+      },
+    ]);
+    // Act
+    await job.run();
+    await job.run();
+    // Assess
+    expect([job.status(), job.reference(), job.sent.length]).toEqual(['refunded', 'REF0000000000001', 1]);
   });
 
   test('live refund: the payment\'s capture failed -> failed without a call to the acquirer', async () => {
