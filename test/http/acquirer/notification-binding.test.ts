@@ -243,4 +243,45 @@ describe('acquirer notifications are bound to what they name', () => {
       expect(await balanceOf(stack, merchant, 'live')).toBe(before - 1500);
     });
   });
+
+  describe('CANCELLATION of a paid payment\'s authorisation (decisions 79)', () => {
+    test('before the capture is confirmed: the authorisation is void, the payment stays paid and counted, its capture failed for good, its credit taken back and its refunds refused', async () => {
+      // Prepare
+      const paid = await paidWithCapturePending(stack, live, merchant.acceptorId);
+      const before = await balanceOf(stack, merchant, 'live');
+      const linkId = (await payment(paid.id)).payment_link_id;
+      const remaining = (await live.get(`/v1/payment_links/${linkId}`)).body.remaining_payments;
+
+      // Act
+      const outcomes = await sent(about(paid, 'CANCELLATION', { eventDate: adyenDate(10) }));
+      const laterCapture = await sent(about(paid, 'CAPTURE', { eventDate: adyenDate(20) }));
+
+      // Assess
+      expect([...outcomes, ...laterCapture]).toEqual(['authorisation_voided', 'unmatched']);
+      expect(await payment(paid.id)).toMatchObject({ status: 'paid', capture: { status: 'failed', acquirer_reference: null } });
+      expect((await live.get(`/v1/payment_links/${linkId}`)).body.remaining_payments).toBe(remaining);
+      expect(await balanceOf(stack, merchant, 'live')).toBe(before - 2500);
+      const entries = (await live.get(`/v1/balance_transactions?source=${paid.id}`)).body.data.map((entry: any) => [entry.type, entry.amount.value]);
+      expect(entries).toEqual([['payment', '-25.00'], ['payment', '25.00']]);
+      expect(await live.post(`/v1/payments/${paid.id}/refunds`, {})).toMatchObject({ status: 422, body: { attribute: 'payment_id' } });
+    });
+
+    test('of a captured payment (Adyen cancels no captured payment), or of an authorisation the service cancelled none of, changes nothing (unmatched: state, reference)', async () => {
+      // Prepare
+      const paid = await paidLivePayment(stack, live, merchant.acceptorId);
+      const before = await balanceOf(stack, merchant, 'live');
+
+      // Act
+      let outcomes: string[] = [];
+      const counted = await unmatchedWhile(async () => {
+        outcomes = await sent(about(paid, 'CANCELLATION', { eventDate: adyenDate(10) }), about(paid, 'CANCELLATION', { originalReference: pspReference(), eventDate: adyenDate(10) }));
+      });
+
+      // Assess
+      expect(outcomes).toEqual(['unmatched', 'unmatched']);
+      expect(counted).toEqual({ state: 1, reference: 1 });
+      expect((await payment(paid.id)).capture).toMatchObject({ status: 'captured' });
+      expect(await balanceOf(stack, merchant, 'live')).toBe(before);
+    });
+  });
 });
