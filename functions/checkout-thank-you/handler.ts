@@ -1,5 +1,5 @@
 import { paymentLinkPorts } from '../../shared/services/payment-links';
-import { checkoutErrorPage, outcomePage, processingPage, thankYouPage } from '../../shared/checkout/pages';
+import { checkoutErrorPage, declinedPage, outcomePage, processingPage, thankYouPage } from '../../shared/checkout/pages';
 import { NotFoundError } from '../../shared/errors';
 import { pageHandler } from '../../shared/http/page';
 import { merchantOf } from '../../shared/use-cases/checkout';
@@ -19,5 +19,6 @@ export const handler = pageHandler(async (event, urls) => {
   const merchant = await merchantOf(context, link);
   if (payment.status === 'paid') return { status: 200, html: thankYouPage(payment.id, link, merchant) };
   if (payment.status === 'open') return { status: 200, html: processingPage(payment.id, link, merchant) };
+  if (payment.status === 'failed') return { status: 200, html: declinedPage(payment, link, merchant, `${urls.checkout}/${link.id}`) };
   return { status: 200, html: outcomePage(payment.status, `${urls.checkout}/${link.id}`) };
 }, checkoutErrorPage);

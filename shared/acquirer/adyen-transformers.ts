@@ -18,6 +18,7 @@ import {
   AcquirerUnavailableError,
   type AcquirerNotification,
   type AuthorisedPayment,
+  type Decline,
   type DefenseDocument,
   type DefenseDocumentRequirement,
   type DefenseReason,
@@ -166,6 +167,28 @@ export function notificationItems(body: string): NotificationItem[] | undefined 
   return batch.success ? batch.data.notificationItems.map((wrapper) => wrapper.NotificationRequestItem) : undefined;
 }
 
+/**
+ * Adyen's refusal reasons (docs.adyen.com, "Refusal reasons") a customer may be told in words of
+ * their own; any other (Refused, Blocked Card, FRAUD, Issuer Suspected Fraud…) is `declined`.
+ */
+const DECLINE_OF: Record<string, Decline> = {
+  'Not enough balance': 'insufficient_funds',
+  'Withdrawal amount exceeded': 'insufficient_funds',
+  'Withdrawal count exceeded': 'insufficient_funds',
+  'Expired Card': 'expired_card',
+  'Invalid Card Number': 'card_details',
+  'CVC Declined': 'card_details',
+  'AVS Declined': 'card_details',
+  'Invalid Pin': 'card_details',
+  'Pin tries exceeded': 'card_details',
+  '3D Not Authenticated': 'authentication',
+  'Authentication required': 'authentication',
+  'Shopper Cancelled': 'authentication',
+  'Issuer Unavailable': 'try_again_later',
+  'Acquirer Error': 'try_again_later',
+  'Not Submitted': 'try_again_later',
+};
+
 const MODIFICATIONS = new Set(['CAPTURE', 'CAPTURE_FAILED', 'CANCELLATION', 'REFUND', 'REFUND_FAILED']);
 const DISPUTE_OPENED = new Set(['NOTIFICATION_OF_CHARGEBACK', 'CHARGEBACK']);
 const DISPUTE_WON = new Set(['CHARGEBACK_REVERSED', 'PREARBITRATION_WON']);
@@ -207,7 +230,8 @@ export function translate(item: NotificationItem): AcquirerNotification | null |
   };
   if (item.eventCode === 'AUTHORISATION') {
     const payment = { ...base, paymentId: item.merchantReference, acquirerReference: item.pspReference };
-    return item.success === 'true' ? { kind: 'payment.authorized', ...payment } : { kind: 'payment.refused', reason: item.reason ?? '', ...payment };
+    const reason = item.reason ?? '';
+    return item.success === 'true' ? { kind: 'payment.authorized', ...payment } : { kind: 'payment.refused', reason, decline: DECLINE_OF[reason] ?? 'declined', ...payment };
   }
   if (MODIFICATIONS.has(item.eventCode)) return item.originalReference ? modification(item, base, item.originalReference) : undefined;
   return item.success === 'true' ? dispute(item, base) : null;

@@ -1,4 +1,6 @@
+import type { Decline } from '../domain/acquirer';
 import { collectedFields, type CustomerField, type DenialReason, type PaymentLink } from '../domain/payment-links';
+import type { Payment } from '../domain/payments';
 import { EMAIL_ADDRESS_PATTERN, PHONE_NUMBER_PATTERN } from '../domain/inputs';
 import { LIMITS } from '../limits';
 import { formatForCustomer } from '../money';
@@ -168,6 +170,29 @@ export function processingPage(paymentId: string, link: PaymentLink, merchant: s
 <p>Payment reference: <strong data-testid="payment-id">${escapeHtml(paymentId)}</strong></p>`,
     '',
     '<meta http-equiv="refresh" content="2">',
+  );
+}
+
+/** What a customer is told of a declined live payment: never the acquirer's own words, which may name a fraud suspicion. */
+const DECLINE_TEXT: Record<Decline, string> = {
+  insufficient_funds: 'Your card does not have enough funds for this payment.',
+  expired_card: 'Your card has expired.',
+  card_details: 'The card details were not accepted. Check them, or use another card.',
+  authentication: 'The payment was not confirmed with your bank.',
+  try_again_later: 'Your bank could not be reached. Try again in a few minutes.',
+  declined: 'Your bank declined the payment.',
+};
+
+/** A live payment the acquirer refused: why, that nothing was charged, another try (a new payment) and the way back to the shop. */
+export function declinedPage(payment: Payment, link: PaymentLink, merchant: string, retryHref: string): string {
+  return htmlDocument(
+    'Payment declined',
+    `<h1>Payment declined</h1>
+<p class="amount">${escapeHtml(formatAmount(link))}</p>
+<p class="merchant">To <strong data-testid="merchant">${escapeHtml(merchant)}</strong></p>
+<p data-testid="decline-reason">${DECLINE_TEXT[payment.acquirer?.decline ?? 'declined']} You have not been charged.</p>
+<p><a href="${escapeHtml(retryHref)}" data-testid="retry">Try again</a></p>
+${backLink(link, merchant)}`,
   );
 }
 

@@ -367,7 +367,7 @@ ${chargebackList}`,
 function atAcquirer(payment: Payment): string {
   const capture = captureOf(payment);
   const reference = (value: string | null | undefined) => (value ? code(value) : '—');
-  return `<dt>Acquirer reference</dt><dd data-field="acquirer_reference">${reference(payment.acquirer?.reference)}</dd>
+  return `<dt>PSP reference</dt><dd data-field="acquirer_reference">${reference(payment.acquirer?.reference)}</dd>
 <dt>Capture</dt><dd data-field="capture">${capture ? `${badge(capture.status)} ${reference(capture.acquirer_reference)}` : '—'}</dd>
 ${payment.status === 'failed' ? `<dt>Failure reason</dt><dd data-field="failure_reason">${textOrDash(payment.acquirer?.refusalReason)}</dd>` : ''}`;
 }
@@ -393,7 +393,7 @@ ${cancelSection}
 <dt>Payment</dt><dd>${idLink(paymentPagePath(frame.urls, refund.paymentId), refund.paymentId)}</dd>
 <dt>Description</dt><dd>${textOrDash(refund.description)}</dd>
 <dt>Webhook URL</dt><dd>${textOrDash(refund.webhookUrl)}</dd>
-${refund.mode === 'live' ? `<dt>Acquirer reference</dt><dd data-field="acquirer_reference">${refund.acquirerReference ? code(refund.acquirerReference) : '—'}</dd>` : ''}
+${refund.mode === 'live' ? `<dt>PSP reference</dt><dd data-field="acquirer_reference">${refund.acquirerReference ? code(refund.acquirerReference) : '—'}</dd>` : ''}
 <dt>Created</dt><dd>${time(refund.createdAt)}</dd>
 <dt>Updated</dt><dd>${time(refund.updatedAt)}</dd>
 <dt>Metadata</dt><dd>${metadata.length ? metadata.map(([key, value]) => `${code(key)}: ${escapeHtml(value)}`).join('<br>') : '—'}</dd>

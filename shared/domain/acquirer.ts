@@ -158,10 +158,18 @@ interface AboutDispute extends NotificationBase {
   reason: { code: string; description: string };
 }
 
+/**
+ * Why the acquirer refused a payment, as a customer may be told it (Stripe's decline codes, in
+ * spirit): the acquirer's own reason is for the merchant, and a fraud suspicion is never told
+ * (Adyen: do not expose refusal reasons to shoppers), so everything else is `declined`.
+ */
+export const DECLINES = ['insufficient_funds', 'expired_card', 'card_details', 'authentication', 'try_again_later', 'declined'] as const;
+export type Decline = (typeof DECLINES)[number];
+
 /** What the acquirer reports, in the service's words. `reason` is the acquirer's explanation. */
 export type AcquirerNotification =
   | ({ kind: 'payment.authorized' } & AboutPayment)
-  | ({ kind: 'payment.refused'; reason: string } & AboutPayment)
+  | ({ kind: 'payment.refused'; reason: string; decline: Decline } & AboutPayment)
   | ({ kind: 'payment.captured' } & AboutModification)
   | ({ kind: 'payment.capture_failed'; reason: string } & AboutModification)
   | ({ kind: 'payment.canceled' } & AboutModification)

@@ -6,7 +6,7 @@ import type { PublicUrls } from '../config';
 import { AmountSchema, formatMinor } from '../money';
 import { listQueryFields, objectListSchema, pageSchema } from '../pagination';
 import { DatetimeSchema } from '../time';
-import type { HostedPayment } from './acquirer';
+import type { Decline, HostedPayment } from './acquirer';
 import { emailAddressInput, phoneNumberInput, postalAddressInput } from './inputs';
 import { jsonLink, LinkSchema } from './links';
 
@@ -67,6 +67,8 @@ export interface PaymentAtAcquirer {
   voided?: boolean;
   /** Why the acquirer refused the authorisation of a `failed` payment (`failure_reason`). */
   refusalReason?: string;
+  /** What the customer is told of it (the thank-you page). */
+  decline?: Decline;
 }
 
 /** What a notification changes of a paid live payment's capture (`capture` and the news' instant always; the others when it names them). */

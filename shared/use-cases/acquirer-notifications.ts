@@ -188,7 +188,7 @@ async function refused({ deps, notification: n, mark, nothing }: Processing<Of<'
   if (payment.acquirer.reference === n.acquirerReference) return nothing(DUPLICATE);
   if (!sameMoney(n.amount, amountOf(payment))) return nothing(unmatched('amount', "not the payment's amount"));
   if (payment.status !== 'open') return nothing(unmatched('state', `the payment is ${payment.status}`));
-  const acquirer = { merchantAccount: n.merchantAccount, reference: n.acquirerReference, ...(n.reason ? { refusalReason: n.reason } : {}) };
+  const acquirer = { merchantAccount: n.merchantAccount, reference: n.acquirerReference, decline: n.decline, ...(n.reason ? { refusalReason: n.reason } : {}) };
   try {
     await deps.checkout.updateOpenPayment({ ...payment, status: 'failed', acquirer }, [], undefined, [mark('failed')]);
     return 'failed';

@@ -100,6 +100,35 @@ export interface Card {
   cvc: string;
 }
 
+/**
+ * Adyen's test holder names that refuse a card payment, with the refusal reason each gives
+ * (docs.adyen.com, "Testing result codes and refusal reasons": the `holderName` column).
+ */
+const REFUSING_HOLDER_NAMES: Record<string, string> = {
+  DECLINED: 'Refused',
+  REFERRAL: 'Referral',
+  ERROR: 'Acquirer Error',
+  BLOCK_CARD: 'Blocked Card',
+  CARD_EXPIRED: 'Expired Card',
+  INVALID_AMOUNT: 'Invalid Amount',
+  INVALID_CARD_NUMBER: 'Invalid Card Number',
+  ISSUER_UNAVAILABLE: 'Issuer Unavailable',
+  NOT_SUPPORTED: 'Not supported',
+  NOT_3D_AUTHENTICATED: '3D Not Authenticated',
+  NOT_ENOUGH_BALANCE: 'Not enough balance',
+  ACQUIRER_FRAUD: 'Acquirer Fraud',
+  SHOPPER_CANCELLED: 'Shopper Cancelled',
+  FRAUD: 'FRAUD',
+  NOT_SUBMITTED: 'Not Submitted',
+  TRANSACTION_NOT_PERMITTED: 'Transaction Not Permitted',
+  CVC_DECLINED: 'CVC Declined',
+  RESTRICTED_CARD: 'Restricted Card',
+  ISSUER_SUSPECTED_FRAUD: 'Issuer Suspected Fraud',
+  AVS_DECLINED: 'AVS Declined',
+  WITHDRAWAL_AMOUNT_EXCEEDED: 'Withdrawal amount exceeded',
+  WITHDRAWAL_COUNT_EXCEEDED: 'Withdrawal count exceeded',
+};
+
 /** What a test disputes with when it names no reason: the scheme's usual fraud code. */
 const DEFAULT_REASON: Record<Brand, string> = { visa: '10.4', mc: '4837', amex: 'F29' };
 const REASON_TEXT: Record<string, string> = {
@@ -279,8 +308,9 @@ export function createLedger(options: { send(item: NotificationItem): void; merc
       const now = new Date();
       if (!Number.isInteger(month) || month < 1 || month > 12 || !Number.isInteger(year) || year * 12 + month < now.getUTCFullYear() * 12 + now.getUTCMonth() + 1) return { error: 'Invalid expiry date' };
       if (!new RegExp(brand === 'amex' ? '^\\d{4}$' : '^\\d{3}$').test(card.cvc)) return { error: 'CVC is not the right length' };
-      // Adyen's test cards: the holder name DECLINED gets a refusal; any other name is authorised.
-      const authorised = card.holderName.trim() !== 'DECLINED';
+      // Adyen's test cards: a test holder name (DECLINED, NOT_ENOUGH_BALANCE…) gets its refusal; any other name is authorised.
+      const refusal = REFUSING_HOLDER_NAMES[card.holderName.trim()];
+      const authorised = refusal === undefined;
       const payment: Payment = {
         pspReference: pspReference(),
         merchantAccount: session.merchantAccount,
@@ -300,7 +330,7 @@ export function createLedger(options: { send(item: NotificationItem): void; merc
         merchantReference: payment.reference,
         amount: payment.amount,
         success: authorised ? 'true' : 'false',
-        reason: authorised ? `${String(randomInt(1_000_000)).padStart(6, '0')}:${number.slice(-4)}:${expiry}` : 'Refused',
+        reason: authorised ? `${String(randomInt(1_000_000)).padStart(6, '0')}:${number.slice(-4)}:${expiry}` : refusal,
         ...(authorised ? { operations: session.manualCapture ? ['CANCEL', 'CAPTURE', 'REFUND'] : ['REFUND'] } : {}),
         additionalData: { checkoutSessionId: session.id, expiryDate: expiry, cardSummary: number.slice(-4) },
       });

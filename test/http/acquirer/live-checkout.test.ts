@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
-import { browserAvailable, launchBrowser } from '../../support/browser';
-import { acquirerWhen, continueToAcquirer, liveLink, livePayment, payOnHostedPage, paymentWhen, startLiveStack } from '../../support/live';
+import { join } from 'node:path';
+import { browserAvailable, launchBrowser, seriousAccessibilityProblems } from '../../support/browser';
+import { acquirerWhen, continueToAcquirer, liveLink, livePayment, paidLivePayment, payOnHostedPage, paymentWhen, startLiveStack } from '../../support/live';
 import type { Api, Merchant, TestStack } from '../../support/stack';
 
 /**
@@ -56,18 +57,79 @@ describeBrowser('live checkout in headless Chromium', () => {
     await context.close();
   });
 
-  test('live declined: holder name DECLINED -> failed, the thank-you page says so', async () => {
+  test.each<[string, string, string]>([
+    ['DECLINED', 'Refused', 'Your bank declined the payment. You have not been charged.'],
+    ['NOT_ENOUGH_BALANCE', 'Not enough balance', 'Your card does not have enough funds for this payment. You have not been charged.'],
+    ['ISSUER_SUSPECTED_FRAUD', 'Issuer Suspected Fraud', 'Your bank declined the payment. You have not been charged.'],
+  ])('live declined (holder name %s): failed with the acquirer\'s reason as failure_reason; the thank-you page tells the customer why in their words, offers another try and the way back to the shop', async (holderName, refusalReason, told) => {
     // Prepare
-    const link = await liveLink(live, merchant.acceptorId);
+    const link = await liveLink(live, merchant.acceptorId, { redirect_url: 'https://shop.example/basket' });
 
     // Act
-    const customer = await livePayment(browser, stack, link.links.checkout.href, 'DECLINED');
+    const customer = await livePayment(browser, stack, link.links.checkout.href, holderName);
 
     // Assess
-    await customer.page.getByRole('heading', { name: 'Payment failed' }).waitFor({ timeout: 30_000 });
+    await customer.page.getByRole('heading', { name: 'Payment declined' }).waitFor({ timeout: 30_000 });
+    expect(await customer.page.getByTestId('decline-reason').textContent()).toBe(told);
+    expect(await customer.page.getByRole('link', { name: 'Try again' }).getAttribute('href')).toBe(link.links.checkout.href);
+    expect(await customer.page.getByRole('link', { name: /^Back to / }).getAttribute('href')).toBe('https://shop.example/basket');
     const payment = await paymentWhen(live, customer.paymentId, (found) => found.status !== 'open');
-    expect(payment).toMatchObject({ status: 'failed', acquirer_reference: expect.any(String) });
+    expect(payment).toMatchObject({ status: 'failed', acquirer_reference: expect.any(String), failure_reason: refusalReason, capture: null });
     await customer.close();
+  });
+
+  test.each([1280, 390])('live declined: the thank-you page at %i px fits and axe-core finds no serious or critical WCAG 2.2 A/AA violation', async (width) => {
+    // Prepare
+    const link = await liveLink(live, merchant.acceptorId, { redirect_url: 'https://shop.example/basket' });
+    const customer = await livePayment(browser, stack, link.links.checkout.href, 'NOT_ENOUGH_BALANCE');
+    await customer.page.getByRole('heading', { name: 'Payment declined' }).waitFor({ timeout: 30_000 });
+    const context = await browser.newContext({ viewport: { width, height: 800 }, bypassCSP: true });
+    const page = await context.newPage();
+
+    // Act
+    await page.goto(customer.page.url());
+
+    // Assess
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+    expect(await seriousAccessibilityProblems(page)).toEqual([]);
+    // For the person who checks the pages by eye: CHECKOUT_SCREENSHOTS=<folder> keeps each one.
+    if (process.env.CHECKOUT_SCREENSHOTS) await page.screenshot({ path: join(process.env.CHECKOUT_SCREENSHOTS, `thank-you-declined-${width}.png`), fullPage: true });
+    await context.close();
+    await customer.close();
+  });
+
+  test.each([1280, 390])('the dashboard\'s pages of a live payment (paid and captured, refunded; declined) at %i px: its acquirer reference, capture and failure reason fit, and axe-core finds no serious or critical violation in them', async (width) => {
+    // Prepare
+    const paid = await paidLivePayment(stack, live, merchant.acceptorId);
+    const refund = (await live.post(`/v1/payments/${paid.id}/refunds`, { amount: { value: '1.00', currency: 'eur' } })).body;
+    const declinedLink = await liveLink(live, merchant.acceptorId);
+    const declined = await livePayment(browser, stack, declinedLink.links.checkout.href, 'CVC_DECLINED');
+    await paymentWhen(live, declined.paymentId, (found) => found.status === 'failed');
+    await declined.close();
+    const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
+    const page = await context.newPage();
+    await page.goto(`${stack.baseUrl}/dashboard`);
+    await page.getByLabel('API key').fill(merchant.live);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
+
+    for (const [path, shows] of [
+      [`/dashboard/payments/${paid.id}`, ['acquirer_reference', 'capture']],
+      [`/dashboard/refunds/${refund.id}`, ['acquirer_reference']],
+      [`/dashboard/payments/${declined.paymentId}`, ['acquirer_reference', 'failure_reason']],
+    ] as const) {
+      // Act
+      await page.goto(`${stack.baseUrl}${path}`);
+
+      // Assess
+      for (const field of shows) expect(await page.locator(`[data-field="${field}"]`).count()).toBe(1);
+      if (process.env.CHECKOUT_SCREENSHOTS) await page.screenshot({ path: join(process.env.CHECKOUT_SCREENSHOTS, `${path.split('/').slice(2, 3)[0]}-${path.endsWith(declined.paymentId) ? 'declined' : 'live'}-${width}.png`), fullPage: true });
+      expect({ path, sideways: await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth) }).toEqual({ path, sideways: 0 });
+      // The fields (the navigation and the rest are every dashboard page's, checked with them).
+      expect({ path, problems: await seriousAccessibilityProblems(page, 'main dl') }).toEqual({ path, problems: [] });
+    }
+    expect(await page.locator('[data-field="failure_reason"]').textContent()).toBe('CVC Declined');
+    await context.close();
   });
 
   test('live thank-you page: an open payment says "processing" and looks again', async () => {
