@@ -50,6 +50,8 @@ describe('create: the refund object', () => {
       webhook_url: 'https://merchant.example/hooks/refunds',
       amount: { value: '10.00', currency: 'eur' },
       metadata: { order: 'A-1001' },
+      // Live mode only: the acquirer's reference of the refund (product-decisions §12).
+      acquirer_reference: null,
       links: {
         api: { href: `${stack.baseUrl}/v1/refunds/${result.body.id}`, type: 'application/json' },
         checkout: { href: `${stack.baseUrl}/checkout/${payment.paymentLinkId}`, type: 'text/html' },
