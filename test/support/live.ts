@@ -160,6 +160,20 @@ export async function openLivePayment(live: Api, acceptorId: string, extra: Reco
   return /name="payment_id" value="([^"]+)"/.exec(await opened.text())![1];
 }
 
+/** Adyen writes instants with an offset and whole seconds; `offsetSeconds` from now. */
+export const adyenDate = (offsetSeconds = 0) => `${new Date(Date.now() + offsetSeconds * 1000).toISOString().slice(0, 19)}+00:00`;
+
+/** A successful AUTHORISATION of a live payment of the local merchant account, as Adyen words it. */
+export const authorisationItem = (paymentId: string, amount = { value: 2500, currency: 'EUR' }): NotificationItem => ({
+  eventCode: 'AUTHORISATION',
+  pspReference: pspReference(),
+  merchantAccountCode: LOCAL_MERCHANT_ACCOUNT,
+  merchantReference: paymentId,
+  eventDate: adyenDate(),
+  success: 'true',
+  amount,
+});
+
 /**
  * A live EUR 25.00 payment paid by an AUTHORISATION sent through the test control: the local
  * Adyen knows no such payment, so it refuses the capture, which is parked. Paid and credited
@@ -167,15 +181,7 @@ export async function openLivePayment(live: Api, acceptorId: string, extra: Reco
  */
 export async function paidWithCapturePending(stack: TestStack, live: Api, acceptorId: string) {
   const paymentId = await openLivePayment(live, acceptorId);
-  const authorisation: NotificationItem = {
-    eventCode: 'AUTHORISATION',
-    pspReference: pspReference(),
-    merchantAccountCode: LOCAL_MERCHANT_ACCOUNT,
-    merchantReference: paymentId,
-    eventDate: `${new Date().toISOString().slice(0, 19)}+00:00`,
-    success: 'true',
-    amount: { value: 2500, currency: 'EUR' },
-  };
+  const authorisation = authorisationItem(paymentId);
   const answer = await notify(stack, [authorisation]);
   if (answer.status !== 200) throw new Error(`the AUTHORISATION was refused: ${JSON.stringify(answer)}`);
   await paymentWhen(live, paymentId, (found) => found.status === 'paid');

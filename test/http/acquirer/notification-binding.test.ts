@@ -4,7 +4,7 @@ import { pspReference } from '../../../bin/local/adyen/ledger';
 import { notificationIdentity } from '../../../shared/acquirer/adyen-transformers';
 import * as keys from '../../../shared/db/keys';
 import { METRIC } from '../../../shared/observability/catalog';
-import { acquirerControl, chargebacksOf, notify, openLivePayment, paidLivePayment, paidWithCapturePending, waitFor, withLiveStack } from '../../support/live';
+import { acquirerControl, adyenDate, authorisationItem, chargebacksOf, notify, openLivePayment, paidLivePayment, paidWithCapturePending, waitFor, withLiveStack } from '../../support/live';
 import { metricsWhile, sumOf } from '../../support/metrics';
 import { balanceOf } from '../../support/refunds';
 import type { Api, Merchant, TestStack } from '../../support/stack';
@@ -26,7 +26,6 @@ describe('acquirer notifications are bound to what they name', () => {
 
   const OTHER_ACCOUNT = 'SomeoneElseECOM';
 
-  const adyenDate = (offsetSeconds = 0) => `${new Date(Date.now() + offsetSeconds * 1000).toISOString().slice(0, 19)}+00:00`;
   const kept = async (item: NotificationItem) => (await stack.db.send(new GetCommand({ TableName: stack.tableName, Key: keys.acquirerNotification(notificationIdentity(item)), ConsistentRead: true }))).Item;
   /** Sends the items as one batch, then waits until each is processed: answers their outcomes. */
   async function sent(...items: NotificationItem[]): Promise<string[]> {
@@ -65,15 +64,7 @@ describe('acquirer notifications are bound to what they name', () => {
     test('a KWD 1.23 payment is paid by an AUTHORISATION of 1230 fils only, never 1225, 1229 or 1234', async () => {
       // Prepare
       const paymentId = await openLivePayment(live, merchant.acceptorId, { amount: { value: '1.23', currency: 'KWD' } });
-      const authorisation = (fils: number): NotificationItem => ({
-        eventCode: 'AUTHORISATION',
-        pspReference: pspReference(),
-        merchantAccountCode: 'LocalShopECOM',
-        merchantReference: paymentId,
-        eventDate: adyenDate(),
-        success: 'true',
-        amount: { value: fils, currency: 'KWD' },
-      });
+      const authorisation = (fils: number) => authorisationItem(paymentId, { value: fils, currency: 'KWD' });
 
       // Act
       const outcomes = await sent(authorisation(1225), authorisation(1229), authorisation(1234));

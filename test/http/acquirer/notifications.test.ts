@@ -4,7 +4,7 @@ import { pspReference } from '../../../bin/local/adyen/ledger';
 import { notificationIdentity } from '../../../shared/acquirer/adyen-transformers';
 import * as keys from '../../../shared/db/keys';
 import { METRIC } from '../../../shared/observability/catalog';
-import { chargebacksOf, basicAuth, deliver, liveLink, NOTIFICATIONS_PATH, paidLivePayment, signedBatch, waitFor, withLiveStack } from '../../support/live';
+import { adyenDate, authorisationItem, chargebacksOf, basicAuth, deliver, NOTIFICATIONS_PATH, openLivePayment, paidLivePayment, signedBatch, waitFor, withLiveStack } from '../../support/live';
 import { metricsWhile, sumOf } from '../../support/metrics';
 import { balanceOf } from '../../support/refunds';
 import type { Api, Merchant, TestStack } from '../../support/stack';
@@ -21,7 +21,6 @@ describe('acquirer notifications', () => {
 
   withLiveStack((started) => ({ stack, merchant, live } = started));
 
-  const adyenDate = () => `${new Date().toISOString().slice(0, 19)}+00:00`;
   const kept = async (id: string) => (await stack.db.send(new GetCommand({ TableName: stack.tableName, Key: keys.acquirerNotification(id), ConsistentRead: true }))).Item;
   const processed = (id: string) => waitFor(async () => ((await kept(id))?.processedAt ? true : undefined), `notification ${id} processed`, 30_000);
 
@@ -138,19 +137,8 @@ describe('acquirer notifications', () => {
 
     /** A forged AUTHORISATION of an open live payment: were it taken, the payment would be paid. */
     async function forgedAuthorisation() {
-      const link = await liveLink(live, merchant.acceptorId);
-      const opened = await fetch(link.links.checkout.href, { headers: { accept: 'text/html' } });
-      const paymentId = /name="payment_id" value="([^"]+)"/.exec(await opened.text())![1];
-      const item: NotificationItem = {
-        eventCode: 'AUTHORISATION',
-        pspReference: pspReference(),
-        merchantAccountCode: 'LocalShopECOM',
-        merchantReference: paymentId,
-        eventDate: adyenDate(),
-        success: 'true',
-        amount: { value: 2500, currency: 'EUR' },
-      };
-      return { paymentId, item };
+      const paymentId = await openLivePayment(live, merchant.acceptorId);
+      return { paymentId, item: authorisationItem(paymentId) };
     }
 
     test.each<[string, (stack: TestStack, item: NotificationItem) => { credentials: string | null; body: string }, number, string]>([
