@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { join } from 'node:path';
 import { browserAvailable, launchBrowser, seriousAccessibilityProblems } from '../../support/browser';
+import { createPerson } from '../../support/dashboard';
 import { acquirerWhen, continueToAcquirer, liveLink, livePayment, paidLivePayment, payOnHostedPage, paymentWhen, startLiveStack } from '../../support/live';
 import type { Api, Merchant, TestStack } from '../../support/stack';
 
@@ -108,10 +109,14 @@ describeBrowser('live checkout in headless Chromium', () => {
     await declined.close();
     const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
     const page = await context.newPage();
+    const owner = await createPerson(stack, merchant.orgId, 'owner');
     await page.goto(`${stack.baseUrl}/dashboard`);
-    await page.getByLabel('API key').fill(merchant.live);
+    await page.getByLabel('Email').fill(owner.email);
+    await page.getByLabel('Password').fill(owner.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Switch to live mode' }).click();
+    await page.locator('.mode.live').waitFor();
 
     for (const [path, shows] of [
       [`/dashboard/payments/${paid.id}`, ['acquirer_reference', 'capture']],
@@ -130,7 +135,8 @@ describeBrowser('live checkout in headless Chromium', () => {
     }
     expect(await page.locator('[data-field="failure_reason"]').textContent()).toBe('CVC Declined');
     await context.close();
-  });
+    // Two payments, a person (a password hashed for the sign-in) and three pages in a browser.
+  }, 90_000);
 
   test('live thank-you page: an open payment says "processing" and looks again', async () => {
     // Prepare

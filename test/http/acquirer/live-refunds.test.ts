@@ -1,6 +1,6 @@
 import { pspReference } from '../../../bin/local/adyen/ledger';
 import { acquirerControl, acquirerWhen, notify, paidLivePayment, paidWithCapturePending, paymentWhen, waitFor, withLiveStack } from '../../support/live';
-import { dashboardBrowser } from '../../support/dashboard';
+import { createPerson, dashboardBrowser } from '../../support/dashboard';
 import { balanceOf } from '../../support/refunds';
 import type { Api, Merchant, TestStack } from '../../support/stack';
 
@@ -47,7 +47,7 @@ describe('live refunds through the acquirer', () => {
     await stack.runMinuteJobs();
     const refunded = await refundWhen(refund.id, 'refunded');
     const browser = dashboardBrowser(stack);
-    const cookie = (await browser.signIn(merchant.live)).cookie!;
+    const cookie = await browser.sessionOf(await createPerson(stack, merchant.orgId, 'owner'), 'live');
 
     // Act
     const paymentPage = await browser.get(`/dashboard/payments/${payment.id}`, cookie);
@@ -57,7 +57,8 @@ describe('live refunds through the acquirer', () => {
     expect(paymentPage.html).toMatch(new RegExp(`data-field="acquirer_reference"><code>${payment.acquirer_reference}</code>`));
     expect(paymentPage.html).toMatch(new RegExp(`data-field="capture"><span class="badge good">captured</span> <code>${payment.capture.acquirer_reference}</code>`));
     expect(refundPage.html).toMatch(new RegExp(`data-field="acquirer_reference"><code>${refunded.acquirer_reference}</code>`));
-  });
+    // A person is created and signed in: a password hashed twice at scrypt's cost.
+  }, 60_000);
 
   test('live refund refused by the acquirer (REFUND success false) -> failed, its reservation given back', async () => {
     // Prepare
