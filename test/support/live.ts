@@ -157,7 +157,9 @@ export async function paidLivePayment(stack: TestStack, live: Api, acceptorId: s
 export async function openLivePayment(live: Api, acceptorId: string, extra: Record<string, unknown> = {}): Promise<string> {
   const link = await liveLink(live, acceptorId, extra);
   const opened = await fetch(link.links.checkout.href, { headers: { accept: 'text/html' } });
-  return /name="payment_id" value="([^"]+)"/.exec(await opened.text())![1];
+  const paymentId = /name="payment_id" value="([^"]+)"/.exec(await opened.text())?.[1];
+  if (!paymentId) throw new Error(`the live checkout opened no payment: ${opened.status}`);
+  return paymentId;
 }
 
 /** Adyen writes instants with an offset and whole seconds; `offsetSeconds` from now. */
