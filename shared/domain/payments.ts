@@ -62,7 +62,7 @@ export interface PaymentAtAcquirer {
   captureEventAt?: string;
   /**
    * The authorisation was cancelled at the acquirer before any capture (CANCELLATION): its
-   * capture is `failed` for good, nothing can be captured any more (docs/decisions.md 79).
+   * capture is `failed` for good, nothing can be captured any more (docs/decisions.md 78).
    */
   voided?: boolean;
   /** Why the acquirer refused the authorisation of a `failed` payment (`failure_reason`). */

@@ -238,7 +238,7 @@ async function captureSettled({ deps, notification: n, mark, nothing }: Processi
  *    lapses by itself unless captured);
  * 2. of a paid payment's own authorisation (never asked by the service: someone cancelled it in
  *    the acquirer's back office), before any capture succeeded: the authorisation is void, its
- *    capture `failed` for good, its credit taken back, the capture no longer owed (decisions 79);
+ *    capture `failed` for good, its credit taken back, the capture no longer owed (decisions 78);
  *    a captured payment is not cancelled at the acquirer, so that changes nothing.
  */
 async function cancelSettled({ deps, notification: n, mark, nothing }: Processing<Of<'payment.canceled' | 'payment.cancel_failed'>>): Promise<string> {

@@ -235,7 +235,7 @@ describe('acquirer notifications are bound to what they name', () => {
     });
   });
 
-  describe('CANCELLATION of a paid payment\'s authorisation (decisions 79)', () => {
+  describe('CANCELLATION of a paid payment\'s authorisation (decisions 78)', () => {
     test('before the capture is confirmed: the authorisation is void, the payment stays paid and counted, its capture failed for good, its credit taken back and its refunds refused', async () => {
       // Prepare
       const paid = await paidWithCapturePending(stack, live, merchant.acceptorId);
