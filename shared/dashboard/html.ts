@@ -24,7 +24,7 @@ const STYLE = `
   button, .button { padding: .5rem 1rem; font: inherit; border-radius: 6px; border: 1px solid #1d2330; background: #fff; color: #1d2330; cursor: pointer; white-space: nowrap; text-decoration: none; display: inline-block; }
   .primary { background: #1d4ed8; border-color: #1d4ed8; color: #fff; }
   nav.main ul { list-style: none; padding: 0; margin: 1rem 0 0; display: flex; flex-wrap: wrap; gap: .25rem 1.25rem; border-bottom: 1px solid #e3e6ec; padding-bottom: .5rem; }
-  nav.main a { white-space: nowrap; text-decoration: none; }
+  nav.main a { white-space: nowrap; text-decoration: none; display: inline-block; line-height: 1.5rem; }
   nav.main a[aria-current="page"] { font-weight: 600; color: #1d2330; }
   h1 { margin: 1.25rem 0 .25rem; }
   .who span, .chart .total span { white-space: nowrap; }

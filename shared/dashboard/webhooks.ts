@@ -257,6 +257,7 @@ ${postForm({
 })}`,
       )
     : '';
+  // The payload's box scrolls: it takes the keyboard's focus (a region, named) so that it can be scrolled without a mouse.
   return signedInPage(
     frame,
     `Event ${envelope.id}`,
@@ -267,7 +268,7 @@ ${postForm({
 </dl>
 <section aria-labelledby="payload">
 <h2 id="payload">Payload</h2>
-<pre class="payload">${escapeHtml(JSON.stringify(envelope, null, 2))}</pre>
+<pre class="payload" tabindex="0" role="region" aria-label="The event's payload, as webhooks deliver it">${escapeHtml(JSON.stringify(envelope, null, 2))}</pre>
 </section>
 <section aria-labelledby="attempts">
 <h2 id="attempts">Delivery attempts</h2>

@@ -1,6 +1,10 @@
 import type { Browser } from 'playwright-core';
 import { browserAvailable, launchBrowser } from '../../support/browser';
-import { acquirerWhen, continueToAcquirer, liveLink, livePayment, payOnHostedPage, paymentWhen, startLiveStack } from '../../support/live';
+import type { NotificationItem } from '../../../bin/local/adyen/notifier';
+import { pspReference } from '../../../bin/local/adyen/ledger';
+import { LOCAL_MERCHANT_ACCOUNT } from '../../../bin/local/acquirer';
+import { sleep } from '../../../shared/time';
+import { acquirerWhen, continueToAcquirer, deliver, liveLink, livePayment, payOnHostedPage, paymentWhen, signedBatch, startLiveStack } from '../../support/live';
 import type { Api, Merchant, TestStack } from '../../support/stack';
 
 /**
@@ -66,7 +70,7 @@ describeBrowser('live checkout in headless Chromium', () => {
     await customer.close();
   });
 
-  test('live thank-you page: an open payment says "processing" and looks again', async () => {
+  test('live thank-you page: an open payment\'s page waits for the outcome, then says "processing" in a polite live region with a Check again button, never a timed reload', async () => {
     // Prepare
     const link = await liveLink(live, merchant.acceptorId);
     const context = await browser.newContext();
@@ -80,9 +84,40 @@ describeBrowser('live checkout in headless Chromium', () => {
     // Assess
     expect(answer?.status()).toBe(200);
     expect(await page.getByRole('heading').textContent()).toBe('Processing your payment');
-    expect(await page.locator('meta[http-equiv="refresh"]').getAttribute('content')).toBe('2');
+    expect(await page.locator('meta[http-equiv="refresh"]').count()).toBe(0);
+    expect(await page.getByRole('status').getByTestId('processing').isVisible()).toBe(true);
+    expect(await page.getByRole('status').getAttribute('aria-live')).toBe('polite');
+    await page.getByRole('button', { name: 'Check again' }).click();
+    await page.waitForURL(`${stack.baseUrl}/checkout/${link.id}/thank-you?payment_id=${paymentId}`);
+    expect(await page.getByRole('heading').textContent()).toBe('Processing your payment');
     expect((await live.get(`/v1/payments/${paymentId}`)).body).toMatchObject({ status: 'open', acquirer_reference: null });
     await context.close();
+  });
+
+  test('live thank-you page: an outcome the acquirer notifies while the page waits is the page\'s answer', async () => {
+    // Prepare
+    const link = await liveLink(live, merchant.acceptorId);
+    const opened = await fetch(link.links.checkout.href, { headers: { accept: 'text/html' } });
+    const paymentId = /name="payment_id" value="([^"]+)"/.exec(await opened.text())![1];
+    const authorisation: NotificationItem = {
+      eventCode: 'AUTHORISATION',
+      pspReference: pspReference(),
+      merchantAccountCode: LOCAL_MERCHANT_ACCOUNT,
+      merchantReference: paymentId,
+      eventDate: `${new Date().toISOString().slice(0, 19)}+00:00`,
+      success: 'true',
+      amount: { value: 2500, currency: 'EUR' },
+    };
+
+    // Act: the customer is back on the thank-you page before the acquirer's notification comes.
+    const answer = fetch(`${stack.baseUrl}/checkout/${link.id}/thank-you?payment_id=${paymentId}`);
+    await sleep(300);
+    expect((await deliver(stack, signedBatch(stack, [authorisation]))).status).toBe(200);
+
+    // Assess
+    const html = await (await answer).text();
+    expect(html).toContain('Thank you for your payment');
+    expect((await live.get(`/v1/payments/${paymentId}`)).body).toMatchObject({ status: 'paid', acquirer_reference: authorisation.pspReference });
   });
 
   test('live race: two customers pay the last slot of a limit-1 link -> one paid and captured, the other canceled and its authorisation cancelled', async () => {
