@@ -15,8 +15,9 @@ import type { Api, Merchant, TestStack } from '../../support/stack';
 /**
  * Pages everyone can use (WCAG 2.2 A and AA): axe-core, in Chromium, over every page the route
  * declarations have (shared/api: the checkout's, the dashboard's, the docs'), in each of its
- * states, at 1280 and 390 px, finds no serious or critical violation. A page route without a
- * visit below fails the test, so a new page comes with its check.
+ * states, at 1280 and 390 px, finds no serious or critical violation, and the page reflows
+ * (nothing wider than it). A page route without a visit below fails the test, so a new page
+ * comes with its check.
  */
 const WIDTHS = [1280, 390];
 /** The WCAG 2.0, 2.1 and 2.2 success criteria of levels A and AA, as axe-core tags its rules. */
@@ -271,7 +272,26 @@ describeBrowser('pages everyone can use', () => {
       .map((violation) => `${violation.id} (${violation.impact}, ${violation.nodes.length}): ${violation.nodes.slice(0, 2).map((node) => node.target.join(' ')).join(' | ')}`);
   }
 
-  test('axe-core finds no serious or critical WCAG 2.2 A/AA violation on any page of the checkout, the dashboard and the docs, in every state, at 1280 and 390 px', async () => {
+  /**
+   * What reflow (WCAG 1.4.10, which axe-core cannot check) finds: the page scrolling sideways, or
+   * an element past the right edge of its page's content (`main`'s, without its padding), where
+   * it is cut off or crowds the edge.
+   */
+  function overflows(page: Page): Promise<string[]> {
+    return page.evaluate(() => {
+      const root = document.documentElement;
+      const sideways = root.scrollWidth > root.clientWidth ? [`the page scrolls sideways by ${root.scrollWidth - root.clientWidth} px`] : [];
+      const main = document.querySelector('main');
+      if (!main) return sideways;
+      const edge = main.getBoundingClientRect().right - parseFloat(getComputedStyle(main).paddingRight);
+      const past = Array.from(main.querySelectorAll('*'))
+        .filter((element) => !element.closest('thead, .visually-hidden') && element.getBoundingClientRect().right > edge + 0.5)
+        .map((element) => `past the edge: ${element.outerHTML.slice(0, 100)}`);
+      return [...sideways, ...past.slice(0, 3)];
+    });
+  }
+
+  test('axe-core finds no serious or critical WCAG 2.2 A/AA violation, and nothing is wider than its page, on any page of the checkout, the dashboard and the docs, in every state, at 1280 and 390 px', async () => {
     // Prepare
     const declared = routes.filter((route) => route.kind === 'page' && !route.acts).map((route) => `${route.method} ${route.path}`);
     const planned = journeys();
@@ -289,7 +309,7 @@ describeBrowser('pages everyone can use', () => {
         const page = await viewers[journey.viewer].newPage();
         for (const { route, state, act } of journey.steps) {
           await act(page);
-          for (const violation of await violations(page)) found.push(`${route}, ${state}, ${width} px: ${violation}`);
+          for (const violation of [...(await violations(page)), ...(await overflows(page))]) found.push(`${route}, ${state}, ${width} px: ${violation}`);
         }
         await page.close();
       }
