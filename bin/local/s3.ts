@@ -10,7 +10,7 @@ import { DOCUMENT_UPLOAD_CORS } from '../../shared/domain/dispute-documents';
  * The local stack's S3 store (product-decisions §13): @20minutes/s3rver, an S3-compatible server
  * (docs/decisions.md 46), keeping the evidence documents' bucket, on a private port behind S3's
  * endpoint (S3_PORT), where the local AWS checks each request as S3 and IAM do first
- * (bin/local/aws/edge.ts, docs/decisions.md 85). It checks SigV4 signatures, header and
+ * (bin/local/aws/edge.ts, docs/decisions.md 86). It checks SigV4 signatures, header and
  * presigned, of the access keys it is given, so a presigned upload of another Content-Type or
  * Content-Length is refused as S3 refuses it. Kinder than S3 (docs/decisions.md 46): it takes an
  * unsigned request as anonymous and serves it (the endpoint in front refuses it), and it keeps
