@@ -66,6 +66,9 @@ const MINOR_DIGITS = /* @__PURE__ */ (() =>
     Object.entries(ISO_4217.codesByMinorDigits).flatMap(([digits, codes]) => codes.split(/\s+/).map((code) => [code, Number(digits)] as const)),
   ))();
 
+/** Every code ISO 4217 lists, alphabetically. */
+export const currencyCodes = (): string[] => [...MINOR_DIGITS.keys()].sort();
+
 /** The digits of `currency`'s minor unit (JPY 0, EUR 2, KWD 3); undefined for a code ISO 4217 does not list. */
 export function minorDigitsOf(currency: string): number | undefined {
   return MINOR_DIGITS.get(currency.toUpperCase());

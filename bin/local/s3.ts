@@ -7,15 +7,17 @@ import { join, resolve } from 'node:path';
 import { DOCUMENT_UPLOAD_CORS } from '../../shared/domain/dispute-documents';
 
 /**
- * The local stack's S3 (product-decisions §13): @20minutes/s3rver, an S3-compatible server
- * (docs/decisions.md 46), serving the evidence documents' bucket. It checks SigV4 signatures,
- * header and presigned, of the access keys it is given, so a presigned upload of another
- * Content-Type or Content-Length is refused as S3 refuses it. Kinder than S3 (docs/decisions.md
- * 46): it takes an unsigned request as anonymous and serves it (no bucket policy, no block of
- * public access), and it keeps no versions; the dispute's HeadObject check of type and size
- * holds either way.
+ * The local stack's S3 store (product-decisions §13): @20minutes/s3rver, an S3-compatible server
+ * (docs/decisions.md 46), keeping the evidence documents' bucket, on a private port behind S3's
+ * endpoint (S3_PORT), where the local AWS checks each request as S3 and IAM do first
+ * (bin/local/aws/edge.ts, docs/decisions.md 86). It checks SigV4 signatures, header and
+ * presigned, of the access keys it is given, so a presigned upload of another Content-Type or
+ * Content-Length is refused as S3 refuses it. Kinder than S3 (docs/decisions.md 46): it takes an
+ * unsigned request as anonymous and serves it (the endpoint in front refuses it), and it keeps
+ * no versions; the dispute's HeadObject check of type and size holds either way.
  */
 export interface LocalS3 {
+  /** The store's own address, which only the endpoint in front of it calls (and a test writing what S3 would refuse). */
   url: string;
   stop(): Promise<void>;
   /** Lets a caller sign with this key pair (each function's credentials, source mode's one). */
@@ -31,17 +33,18 @@ const corsXml = (origin: string) =>
   `<CORSConfiguration><CORSRule><AllowedOrigin>${origin}</AllowedOrigin>${DOCUMENT_UPLOAD_CORS.methods.map((method) => `<AllowedMethod>${method}</AllowedMethod>`).join('')}` +
   `${DOCUMENT_UPLOAD_CORS.headers.map((header) => `<AllowedHeader>${header}</AllowedHeader>`).join('')}<MaxAgeSeconds>${DOCUMENT_UPLOAD_CORS.maxAgeSeconds}</MaxAgeSeconds></CORSRule></CORSConfiguration>`;
 
+/** Where the local S3 answers by default (`npm start`'s S3_PORT): S3's endpoint, in front of the store. */
 export const DEFAULT_S3_PORT = 4568;
 
-/** An S3 without buckets yet: the local AWS creates the template's (`createBucket`). */
-export async function startLocalS3(options: { port?: number; dataDir: string }): Promise<LocalS3> {
+/** A store without buckets yet, on a free port: the local AWS creates the template's (`createBucket`). */
+export async function startLocalS3(options: { dataDir: string }): Promise<LocalS3> {
   const inMemory = options.dataDir === ':memory:';
   // s3rver keeps objects in files: a temporary folder stands for `:memory:`, removed at stop.
   const directory = inMemory ? mkdtempSync(join(tmpdir(), 'local-s3-')) : resolve(options.dataDir, 's3');
   mkdirSync(directory, { recursive: true });
   const server = new S3rver({
     address: '127.0.0.1',
-    port: options.port ?? DEFAULT_S3_PORT,
+    port: 0,
     silent: true,
     directory,
   });

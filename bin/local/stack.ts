@@ -13,7 +13,7 @@ import { startLocalAws, type LocalAws } from './aws/functions';
 import { freePort } from './free-port';
 import { ensureDynamoDbLocal, type RunningDynamoDb } from './dynamodb-local';
 import { createMailbox, startMailboxServer, type Mailbox } from './mailbox';
-import { startLocalS3 } from './s3';
+import { DEFAULT_S3_PORT, startLocalS3 } from './s3';
 import { startApiServer, type LocalApiServer } from './http-server';
 
 export interface LocalStackOptions {
@@ -56,8 +56,10 @@ export interface LocalStackOptions {
 export interface LocalStack {
   baseUrl: string;
   port: number;
-  /** The local S3 (evidence documents). */
+  /** The local S3 (evidence documents): S3's endpoint, where the functions' S3 calls and their presigned URLs go. */
   s3Url: string;
+  /** The S3-compatible store behind it, which takes what S3 would refuse: for a test that writes past S3's checks. */
+  s3StoreUrl: string;
   /** The local Adyen (product-decisions §12): where its hosted pages and test controls are, and the credentials of this run. */
   acquirer: { url: string; secret: AdyenSecret };
   /** The local mailbox (product-decisions §16): every message the local SES sent, and where its JSON and inbox page are served. */
@@ -109,7 +111,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   let api: LocalApiServer | undefined;
   try {
     const local = { ...options, dynamodbEndpoint: dynamo.endpoint };
-    const s3 = await startLocalS3({ port: options.s3Port, dataDir: options.dataDir });
+    const s3 = await startLocalS3({ dataDir: options.dataDir });
     stoppers.push(s3.stop);
     const acquirer = planLocalAcquirer(options.acquirerPort || (await freePort()));
     // It listens at once, so that no other process takes the port probed free meanwhile; its
@@ -129,6 +131,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       dir: template,
       sources: options.artifacts ? undefined : { routeTimeoutSeconds: options.routeTimeoutSeconds },
       s3,
+      s3Port: options.s3Port ?? DEFAULT_S3_PORT,
       dynamodbEndpoint: dynamo.endpoint,
       tableName: options.tableName,
       dataDir: options.dataDir,
@@ -160,7 +163,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     return {
       baseUrl,
       port: api.port,
-      s3Url: s3.url,
+      s3Url: functions.s3Endpoint,
+      s3StoreUrl: s3.url,
       acquirer: { url: localAdyen.url, secret: JSON.parse(acquirer.secret.value) as AdyenSecret },
       mail: { url: mailServer.url, mailbox },
       runMinuteJobs: functions.runMinuteJobs,

@@ -3,22 +3,24 @@ import { checkoutErrorPage, declinedPage, outcomePage, processingPage, thankYouP
 import { NotFoundError } from '../../shared/errors';
 import { pageHandler } from '../../shared/http/page';
 import { merchantOf } from '../../shared/use-cases/checkout';
+import { awaitOutcome } from '../../shared/use-cases/live-checkout';
 
 const deps = paymentLinkPorts();
 
 /**
  * GET /checkout/{id}/thank-you?payment_id=…: the built-in page after a successful payment. A
- * live payment comes back here from the acquirer's page before its outcome is known: the page
- * says "processing" and looks again until the outcome, then shows it.
+ * live payment comes back here from the acquirer's page, often before its outcome is known: the
+ * request waits a few seconds for it (`awaitOutcome`), then shows it, or says "processing" with
+ * a Check again button (this page again).
  */
-export const handler = pageHandler(async (event, urls) => {
+export const handler = pageHandler(async (event, urls, deadline) => {
   const context = deps(urls);
   const paymentId = event.queryStringParameters?.payment_id ?? '';
-  const [link, payment] = await Promise.all([context.links.get(event.pathParameters?.id ?? ''), context.payments.get(paymentId)]);
-  if (!link || payment?.paymentLinkId !== link.id || (payment.status !== 'paid' && link.mode !== 'live')) throw new NotFoundError('No such payment');
-  const merchant = await merchantOf(context, link);
+  const [link, found] = await Promise.all([context.links.get(event.pathParameters?.id ?? ''), context.payments.get(paymentId)]);
+  if (!link || found?.paymentLinkId !== link.id || (found.status !== 'paid' && link.mode !== 'live')) throw new NotFoundError('No such payment');
+  const [payment, merchant] = await Promise.all([awaitOutcome(context, found, deadline), merchantOf(context, link)]);
   if (payment.status === 'paid') return { status: 200, html: thankYouPage(payment.id, link, merchant) };
-  if (payment.status === 'open') return { status: 200, html: processingPage(payment.id, link, merchant) };
+  if (payment.status === 'open') return { status: 200, html: processingPage(payment.id, link, merchant, `${urls.checkout}/${link.id}/thank-you`) };
   if (payment.status === 'failed') return { status: 200, html: declinedPage(payment, link, merchant, `${urls.checkout}/${link.id}`) };
   return { status: 200, html: outcomePage(payment.status, `${urls.checkout}/${link.id}`) };
 }, checkoutErrorPage);

@@ -2,7 +2,7 @@ import { dashboardFormPorts } from '../../shared/services/dashboard';
 import { refundCreationPorts } from '../../shared/services/refunds';
 import { dashboardCreateRefund } from '../../shared/api/pages';
 import { REFUND_CURRENCY } from '../../shared/domain/refunds';
-import { defined, optionalText } from '../../shared/dashboard/forms';
+import { decimalAmount, defined, optionalText } from '../../shared/dashboard/forms';
 import { dashboardForm } from '../../shared/dashboard/http';
 import { paymentPagePath, refundPagePath } from '../../shared/dashboard/tables';
 import { createRefund } from '../../shared/use-cases/refunds';
@@ -17,7 +17,7 @@ const creation = refundCreationPorts();
  */
 export const handler = dashboardForm(ports, dashboardCreateRefund, {
   body: (fields) => {
-    const value = optionalText(fields['amount.value']);
+    const value = decimalAmount(fields['amount.value']);
     return defined({ amount: value === undefined ? undefined : { value, currency: REFUND_CURRENCY }, description: optionalText(fields.description) });
   },
   submit: async ({ principal, urls, path, body }) => refundPagePath(urls, (await createRefund(creation, principal, path.id, body, urls)).id),

@@ -1,7 +1,7 @@
 import { dashboardFormPorts } from '../../shared/services/dashboard';
 import { paymentLinkPorts } from '../../shared/services/payment-links';
 import { dashboardUpdatePaymentLink } from '../../shared/api/pages';
-import { optionalInteger, optionalUtcDatetime } from '../../shared/dashboard/forms';
+import { optionalInteger, utcDatetime } from '../../shared/dashboard/forms';
 import { dashboardForm } from '../../shared/dashboard/http';
 import { linkPagePath } from '../../shared/dashboard/tables';
 import { updatePaymentLink } from '../../shared/use-cases/payment-links';
@@ -21,7 +21,7 @@ export const handler = dashboardForm(ports, dashboardUpdatePaymentLink, {
   body: (fields) =>
     isStatusForm(fields)
       ? { status: fields.status }
-      : { description: fields.description ?? '', payments_limit: optionalInteger(fields.payments_limit) ?? null, expires_at: optionalUtcDatetime(fields.expires_at) ?? null },
+      : { description: fields.description ?? '', payments_limit: optionalInteger(fields.payments_limit) ?? null, expires_at: utcDatetime(fields, 'expires_at') ?? null },
   submit: async ({ principal, urls, path, body }) => {
     await updatePaymentLink(paymentLinks(urls), principal, path.id, body);
     return linkPagePath(urls, path.id);

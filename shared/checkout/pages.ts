@@ -159,17 +159,25 @@ ${backLink(link, merchant)}`,
   );
 }
 
-/** A live payment whose outcome the acquirer has not told yet: the page looks again every two seconds. */
-export function processingPage(paymentId: string, link: PaymentLink, merchant: string): string {
+/**
+ * A live payment whose outcome the acquirer has not told yet, after the request waited for it:
+ * no timed reload (WCAG 2.2.1), but a Check again button (this page's request, `checkAgain`,
+ * which waits again); what the page says is a polite live region.
+ */
+export function processingPage(paymentId: string, link: PaymentLink, merchant: string, checkAgain: string): string {
   return htmlDocument(
     'Processing your payment',
     `<h1>Processing your payment</h1>
 <p class="amount">${escapeHtml(formatAmount(link))}</p>
 <p class="merchant">To <strong data-testid="merchant">${escapeHtml(merchant)}</strong></p>
-<p data-testid="processing">We are waiting for the payment provider's answer. This page updates by itself.</p>
+<div role="status" aria-live="polite">
+<p data-testid="processing">We do not have the payment provider's answer yet. It usually comes within a minute: check again in a moment.</p>
+</div>
+<form method="get" action="${escapeHtml(checkAgain)}">
+  <input type="hidden" name="payment_id" value="${escapeHtml(paymentId)}">
+  <button type="submit">Check again</button>
+</form>
 <p>Payment reference: <strong data-testid="payment-id">${escapeHtml(paymentId)}</strong></p>`,
-    '',
-    '<meta http-equiv="refresh" content="2">',
   );
 }
 

@@ -25,7 +25,7 @@ const fieldId = (form: string, name: string) => `${form}-${name.replace(/[^A-Za-
 export interface FieldOptions {
   name: string;
   label: string;
-  type?: 'text' | 'number' | 'datetime-local' | 'checkbox' | 'select' | 'textarea' | 'url' | 'email' | 'password';
+  type?: 'text' | 'number' | 'checkbox' | 'select' | 'textarea' | 'url' | 'email' | 'password';
   hint?: string;
   attributes?: string;
   /** For `select`: value and text of each option. */
@@ -65,8 +65,30 @@ export function formOf(form: string, state: FormState = { values: {} }) {
 <input id="${id}" name="${escapeHtml(options.name)}" type="${options.type ?? 'text'}" value="${escapeHtml(value)}"${aria}${extra}>${hint}${errorText}</div>`;
   }
 
+  /**
+   * A UTC date and time in two fields (`{name}.date`, `{name}.time`) under one legend that says
+   * UTC: a browser's date and time fields take no time zone, so what is typed is what is sent
+   * (`utcDatetime`). The problem of `name` shows after both, and each field names it.
+   */
+  function dateTime(options: { name: string; legend: string; hint: string }): string {
+    fieldNames.push(options.name);
+    const id = fieldId(form, options.name);
+    const error = problem?.attribute === options.name ? problem.detail : undefined;
+    const aria = ` aria-describedby="${id}-hint${error ? ` ${id}-error` : ''}"${error ? ' aria-invalid="true"' : ''}`;
+    const input = (part: 'date' | 'time', label: string) =>
+      `<div><label for="${id}-${part}">${label}</label>\n<input id="${id}-${part}" name="${escapeHtml(`${options.name}.${part}`)}" type="${part}" value="${escapeHtml(state.values[`${options.name}.${part}`] ?? '')}"${aria}></div>`;
+    return `<fieldset class="datetime"><legend>${escapeHtml(options.legend)}</legend>
+<div class="row">
+${input('date', 'Date')}
+${input('time', 'Time (UTC)')}
+</div>
+<p class="hint" id="${id}-hint">${escapeHtml(options.hint)}</p>${error ? `\n<p class="field-error" id="${id}-error">${escapeHtml(error)}</p>` : ''}
+</fieldset>`;
+  }
+
   return {
     field,
+    dateTime,
     /**
      * The checkbox a form that acts for good requires (dashboardForm's `confirm`), saying what
      * it does; never ticked in advance, its refusal beside it.
@@ -97,15 +119,28 @@ export const optionalInteger = (value: string | undefined) => {
   return text !== undefined && /^[0-9]{1,15}$/.test(text) ? Number(text) : text;
 };
 
-/** A `datetime-local` field, read as UTC (`2026-12-01T10:00` -> `2026-12-01T10:00:00Z`). */
-export const optionalUtcDatetime = (value: string | undefined) => {
+/**
+ * An amount as the API takes it (`15.00`) from one typed with a decimal comma (`15,00`, as much
+ * of Europe writes it); anything else as typed, for the schema to judge.
+ */
+export const decimalAmount = (value: string | undefined) => {
   const text = optionalText(value);
-  if (text === undefined) return undefined;
-  return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(text) ? `${text}:00Z` : /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/.test(text) ? `${text}Z` : text;
+  return text !== undefined && /^[0-9]+,[0-9]+$/.test(text) ? text.replace(',', '.') : text;
 };
 
-/** The `datetime-local` value of a stored datetime (UTC, to the minute). */
-export const utcLocalValue = (iso: string | null) => (iso ? iso.slice(0, 16) : '');
+/**
+ * The API's datetime from a form's UTC date and time fields (`dateTime`): `2026-12-01` and
+ * `10:00` -> `2026-12-01T10:00:00Z`; both empty: not given; anything else as typed (both joined
+ * by `T`, or the one given), for the schema to refuse.
+ */
+export function utcDatetime(fields: Record<string, string>, name: string): string | undefined {
+  const [date, time] = [optionalText(fields[`${name}.date`]), optionalText(fields[`${name}.time`])];
+  if (date === undefined || time === undefined) return date ?? time;
+  return /^\d{4}-\d{2}-\d{2}$/.test(date) && /^\d{2}:\d{2}$/.test(time) ? `${date}T${time}:00Z` : `${date}T${time}`;
+}
+
+/** The values of a form's UTC date and time fields (`dateTime`) for a stored datetime (to the minute). */
+export const utcDatetimeValues = (name: string, iso: string | null) => ({ [`${name}.date`]: iso?.slice(0, 10) ?? '', [`${name}.time`]: iso?.slice(11, 16) ?? '' });
 
 /** A list typed one item a line (or comma-separated): each item trimmed, empty ones dropped. */
 export const lines = (value: string | undefined) => (value ?? '').split(/[\r\n,]+/).map((item) => item.trim()).filter(Boolean);

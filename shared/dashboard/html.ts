@@ -24,7 +24,7 @@ const STYLE = `
   button, .button { padding: .5rem 1rem; font: inherit; border-radius: 6px; border: 1px solid #1d2330; background: #fff; color: #1d2330; cursor: pointer; white-space: nowrap; text-decoration: none; display: inline-block; }
   .primary { background: #1d4ed8; border-color: #1d4ed8; color: #fff; }
   nav.main ul { list-style: none; padding: 0; margin: 1rem 0 0; display: flex; flex-wrap: wrap; gap: .25rem 1.25rem; border-bottom: 1px solid #e3e6ec; padding-bottom: .5rem; }
-  nav.main a { white-space: nowrap; text-decoration: none; }
+  nav.main a { white-space: nowrap; text-decoration: none; display: inline-block; line-height: 1.5rem; }
   nav.main a[aria-current="page"] { font-weight: 600; color: #1d2330; }
   h1 { margin: 1.25rem 0 .25rem; }
   .who span, .chart .total span { white-space: nowrap; }
@@ -80,6 +80,9 @@ const STYLE = `
   form.stacked .checks label { display: flex; gap: .5rem; align-items: center; font-weight: 400; margin: .35rem 0; }
   form.stacked .checks input { width: auto; }
   form.stacked .hint { color: #555e6e; font-size: .85rem; margin: .25rem 0 0; }
+  fieldset.datetime { border: 0; padding: 0; margin: .75rem 0; min-width: 0; }
+  fieldset.datetime legend { font-weight: 500; padding: 0; }
+  fieldset.datetime label { font-weight: 400; margin-top: .35rem; }
   form.stacked button { margin-top: 1.25rem; }
   form.inline { display: inline; }
   .confirm label { display: flex; gap: .5rem; align-items: baseline; font-weight: 400; margin: .75rem 0 .25rem; }
@@ -113,6 +116,9 @@ const STYLE = `
     table.cards td::before { content: attr(data-label); float: left; margin-right: 1rem; font-weight: 600; color: #555e6e; white-space: nowrap; }
     table.cards td.text, table.cards td.list, table.cards td.type { text-align: left; white-space: normal; }
     table.cards td.text::before, table.cards td.list::before, table.cards td.type::before { float: none; display: block; }
+    /* An id keeps to one line where it fits (beside its label, else below it); one wider than its box wraps inside it rather than past the page. */
+    code { display: inline-block; max-width: 100%; white-space: normal; overflow-wrap: anywhere; }
+    a > code { text-decoration: underline; }
   }
 `;
 
@@ -402,7 +408,7 @@ export function signedInPage(
 <div class="brand">${modeBadge(principal)} <a href="${escapeHtml(urls.dashboard)}">Payment operations</a></div>
 <form class="search" role="search" method="get" action="${escapeHtml(`${urls.dashboard}/search`)}">
 <label class="visually-hidden" for="search-id">Search by id</label>
-<input id="search-id" name="id" type="search" value="${escapeHtml(search)}" placeholder="pl_…, pay_…, cb_… or another id" autocomplete="off" spellcheck="false" required>
+<input id="search-id" name="id" type="search" value="${escapeHtml(search)}" placeholder="An id, e.g. pay_…" autocomplete="off" spellcheck="false" required>
 <button type="submit">Search</button>
 </form>
 ${modeSwitch(frame, current)}

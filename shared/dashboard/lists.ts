@@ -8,9 +8,7 @@ import type { Chargeback } from '../domain/chargebacks';
 import type { VersionedLink } from '../domain/payment-links';
 import type { Payment } from '../domain/payments';
 import type { Refund } from '../domain/refunds';
-import type { BalanceTransaction } from '../domain/balance';
 import {
-  balanceTransactionList,
   chargebackList,
   eventList,
   paymentLinkList,
@@ -22,7 +20,7 @@ import {
 import { dashboardPage } from './http';
 import { may, type Frame, type NavPath, type TableSpec } from './html';
 import { listPage } from './pages';
-import { balanceTransactionTable, chargebackTable, eventTable, linkTable, paymentTable, refundTable } from './tables';
+import { chargebackTable, eventTable, linkTable, paymentTable, refundTable } from './tables';
 import { escapeHtml } from '../http/page';
 
 /** The list parameters of a page's query string (others are ignored, as on the API's retrieves). */
@@ -88,15 +86,6 @@ export const CHARGEBACK_LIST: ListDefinition<Chargeback, Parameters<typeof charg
   empty: 'No chargebacks yet.',
   spec: (urls) => chargebackTable(urls, new Date()),
   read: chargebackList,
-};
-
-export const BALANCE_TRANSACTION_LIST: ListDefinition<BalanceTransaction, Parameters<typeof balanceTransactionList>[0]> = {
-  title: 'Balance movements',
-  nav: '/balance-transactions',
-  caption: 'Every movement of the balances, newest first: payments, refunds and their reversals, chargebacks and their reversals, adjustments.',
-  empty: 'No movements yet.',
-  spec: balanceTransactionTable,
-  read: balanceTransactionList,
 };
 
 export const EVENT_LIST: ListDefinition<EventDeliveries, Parameters<typeof eventList>[0]> = {

@@ -3,12 +3,13 @@ import type { Acceptor } from '../db/directory';
 import { CHARGEBACK_WINDOW, DELIVERY_EVENT_WINDOW, LINK_EVENT_WINDOW, SECTION_LIMIT, type PaidVolume, type Section } from '../domain/dashboard';
 import { remainingPayments } from '../domain/payment-links';
 import { captureOf, type Payment } from '../domain/payments';
+import type { BalanceTransaction } from '../domain/balance';
 import { refundableRestMinor, type Refund } from '../domain/refunds';
 import { escapeHtml } from '../http/page';
-import { formatForCustomer } from '../money';
-import { PAYMENT_CHARGEBACKS, type LinkView, type ListView, type Overview, type PaymentView } from '../use-cases/dashboard';
+import { currencyCodes, formatForCustomer } from '../money';
+import { PAYMENT_CHARGEBACKS, type BalanceView, type LinkView, type ListView, type Overview, type PaymentView } from '../use-cases/dashboard';
 import { paidVolumeChart } from './chart';
-import { formOf, utcLocalValue, type FormState } from './forms';
+import { formOf, utcDatetimeValues, type FormState } from './forms';
 import {
   badge,
   code,
@@ -33,6 +34,7 @@ import {
 import {
   attemptTable,
   balanceTable,
+  balanceTransactionTable,
   chargebackTable,
   eventTable,
   linkPagePath,
@@ -87,6 +89,10 @@ export function passkeySignInPage(urls: PublicUrls): string {
 // ---------------------------------------------------------------------------------------------
 // Overview
 
+/** What the balance table says, on the overview and the balance page: its caption, and when there is no balance. */
+const BALANCE_CAPTION = 'Per currency: what is available (the sum of its movements) and the refunds waiting on hold for cover.';
+const NO_BALANCE = 'No balance yet: nothing has been paid, refunded, charged back or adjusted.';
+
 const SECTIONS = {
   links: { id: 'payment-links', title: 'Payment links', path: '/payment-links' },
   payments: { id: 'payments', title: 'Recent payments', path: '/payments' },
@@ -117,8 +123,8 @@ ${chart}
 </section>
 ${section(heading(urls, SECTIONS.balance, 'All movements'), overview.balance, {
   spec: balanceTable(),
-  caption: 'Per currency: what is available (the sum of its movements) and the refunds waiting on hold for cover.',
-  empty: 'No balance yet: nothing has been paid, refunded, charged back or adjusted.',
+  caption: BALANCE_CAPTION,
+  empty: NO_BALANCE,
 })}
 ${section(heading(urls, SECTIONS.links, 'All payment links'), overview.paymentLinks, {
   spec: linkTable(urls),
@@ -164,20 +170,38 @@ export interface ListPage<T extends { id: string }> {
   actions?: string;
 }
 
-/** A list page: its table, one page at a time, with links to the newer and the older page. */
-export function listPage<T extends { id: string }>(frame: Frame, page: ListPage<T>): string {
+/** A list's page of items (or what it says when there are none), with links to the newer and the older page. */
+function listBody<T extends { id: string }>(frame: Frame, page: ListPage<T>): string {
   const { view } = page;
   const body =
     view.items.length === 0
       ? `<p class="note">${escapeHtml(view.request.startingAfter || view.request.endingBefore ? 'Nothing more in this direction.' : page.empty)}</p>`
       : table(page.spec, view.items, page.caption);
+  return `${body}
+${pager(`${page.title}: pages`, view, (cursor) => pageUrl(frame.urls, page.nav, { ...cursor, limit: view.request.limit === SECTION_LIMIT ? undefined : String(view.request.limit) }))}`;
+}
+
+/** A list page: its table, one page at a time. */
+export function listPage<T extends { id: string }>(frame: Frame, page: ListPage<T>): string {
+  return signedInPage(frame, page.title, `${page.actions ?? ''}\n${listBody(frame, page)}`, page.nav);
+}
+
+/** The balance (the navigation's Balance): every currency's available total and what is on hold, then the movements behind them, a page at a time. */
+export function balancePage(frame: Frame, view: BalanceView): string {
+  const movements: ListPage<BalanceTransaction> = {
+    title: 'Movements',
+    nav: '/balance-transactions',
+    spec: balanceTransactionTable(frame.urls),
+    view: view.movements,
+    caption: 'Every movement of the balances, newest first: payments, refunds and their reversals, chargebacks and their reversals, adjustments.',
+    empty: 'No movements yet.',
+  };
   return signedInPage(
     frame,
-    page.title,
-    `${page.actions ?? ''}
-${body}
-${pager(`${page.title}: pages`, view, (cursor) => pageUrl(frame.urls, page.nav, { ...cursor, limit: view.request.limit === SECTION_LIMIT ? undefined : String(view.request.limit) }))}`,
-    page.nav,
+    'Balance',
+    `${titledSection('available', 'Available', view.balances.length ? table(balanceTable(), view.balances, BALANCE_CAPTION) : `<p class="note">${NO_BALANCE}</p>`)}
+${titledSection('movements', 'Movements', listBody(frame, movements))}`,
+    movements.nav,
   );
 }
 
@@ -192,20 +216,25 @@ export interface NewLinkForm {
 /** The values a new link's form starts with. */
 export const newLinkDefaults = (acceptors: Acceptor[]): FormState => ({ values: { 'amount.currency': 'EUR', acceptor_id: acceptors[0]?.id ?? '' } });
 
+/** The currencies a merchant most likely charges in, first in the create form's list; every other ISO 4217 code follows. */
+const MAJOR_CURRENCIES = ['EUR', 'USD', 'GBP', 'CHF', 'JPY', 'CAD', 'AUD', 'SEK', 'NOK', 'DKK', 'PLN', 'CZK'];
+
+/** The create form's currency choices: the major ones, then the rest of ISO 4217 alphabetically. */
+export const currencyChoices = (): [string, string][] =>
+  [...MAJOR_CURRENCIES, ...currencyCodes().filter((code) => !MAJOR_CURRENCIES.includes(code))].map((code) => [code, code]);
+
 /** The form creating a link (`POST /v1/payment_links`): amount, description, limit, expiry, acceptor, collected fields. */
 export function newLinkPage(frame: Frame, form: NewLinkForm): string {
   const { urls } = frame;
   const fields = formOf('create-link', form.state ?? newLinkDefaults(form.acceptors));
   const inputs = `<div class="row">
-${fields.field({ name: 'amount.value', label: 'Amount', hint: 'For example 19.99', attributes: 'inputmode="decimal" autocomplete="off" required' })}
-${fields.field({ name: 'amount.currency', label: 'Currency', hint: 'An ISO 4217 code, e.g. EUR or JPY', attributes: 'maxlength="3" autocomplete="off" required' })}
+${fields.field({ name: 'amount.value', label: 'Amount', hint: 'For example 19.99 or 19,99', attributes: 'inputmode="decimal" autocomplete="off" required' })}
+${fields.field({ name: 'amount.currency', label: 'Currency', type: 'select', hint: 'ISO 4217', options: currencyChoices() })}
 </div>
 ${fields.field({ name: 'description', label: 'Description', hint: 'Shown to the customer at checkout.', attributes: 'maxlength="500"' })}
 ${fields.field({ name: 'acceptor_id', label: 'Acceptor', type: 'select', options: form.acceptors.map((acceptor) => [acceptor.id, acceptor.name]) })}
-<div class="row">
 ${fields.field({ name: 'payments_limit', label: 'Payment limit', type: 'number', hint: 'Empty: unlimited.', attributes: 'min="1" step="1"' })}
-${fields.field({ name: 'expires_at', label: 'Expires at (UTC)', type: 'datetime-local', hint: 'Empty: never.' })}
-</div>
+${fields.dateTime({ name: 'expires_at', legend: 'Expires (UTC)', hint: 'Both empty: never.' })}
 <fieldset class="checks"><legend>Collect from the customer</legend>
 ${fields.field({ name: 'collect_email', label: 'Email address', type: 'checkbox' })}
 ${fields.field({ name: 'collect_address', label: 'Billing address', type: 'checkbox' })}
@@ -254,12 +283,10 @@ export function linkPage(frame: Frame, view: LinkView, forms: LinkForms = {}): s
           })
         : postForm({ action, frame, kind: 'inline', fields: '<input type="hidden" name="status" value="active">', button: 'Reactivate' });
 
-  const edit = formOf('edit-link', forms.edit ?? { values: { description: link.description ?? '', payments_limit: String(link.paymentsLimit ?? ''), expires_at: utcLocalValue(link.expiresAt) } });
+  const edit = formOf('edit-link', forms.edit ?? { values: { description: link.description ?? '', payments_limit: String(link.paymentsLimit ?? ''), ...utcDatetimeValues('expires_at', link.expiresAt) } });
   const editFields = `${edit.field({ name: 'description', label: 'Description', attributes: 'maxlength="500"' })}
-<div class="row">
 ${edit.field({ name: 'payments_limit', label: 'Payment limit', type: 'number', hint: `Empty: unlimited. At least the ${link.paidCount} already paid.`, attributes: 'min="1" step="1"' })}
-${edit.field({ name: 'expires_at', label: 'Expires at (UTC)', type: 'datetime-local', hint: link.status === 'expired' ? 'The link has expired: its expiry no longer changes.' : 'Empty: never.' })}
-</div>`;
+${edit.dateTime({ name: 'expires_at', legend: 'Expires (UTC)', hint: link.status === 'expired' ? 'The link has expired: its expiry no longer changes.' : 'Both empty: never.' })}`;
   const editForm = titledSection('edit', 'Edit', `${edit.alert()}\n${postForm({ action, frame, fields: editFields, button: 'Save changes', primary: true })}`);
 
   const eventsBody = events.allowed

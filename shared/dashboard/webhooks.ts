@@ -9,7 +9,6 @@ import { ENDPOINT_ATTEMPTS, type EndpointDeliveries, type EventView, type ListVi
 import { formOf, type FormState } from './forms';
 import {
   badge,
-  code,
   eventType,
   idLink,
   missingScope,
@@ -99,7 +98,7 @@ ${pager('Webhook endpoints: pages', view, (cursor) => pageUrl(urls, '/webhooks',
 function endpointFields(form: ReturnType<typeof formOf>): string {
   return `${form.field({ name: 'url', label: 'Endpoint URL', type: 'url', hint: 'Where deliveries are POSTed; https on a public address in AWS.', attributes: 'maxlength="2048" autocomplete="off" spellcheck="false"' })}
 ${form.field({ name: 'enabled_events', label: 'Events to send', type: 'textarea', hint: 'One pattern a line: an event type, a prefix ending in .* (transactions.refund.*), or * for every event.', attributes: 'rows="4" spellcheck="false"' })}
-<details class="types"><summary>Event types</summary><ul class="plain">${EVENT_TYPES.map((type) => `<li>${code(type)}</li>`).join('')}</ul></details>
+<details class="types"><summary>Event types</summary><ul class="plain">${EVENT_TYPES.map((type) => `<li><code>${eventType(type)}</code></li>`).join('')}</ul></details>
 ${form.field({ name: 'description', label: 'Description', hint: 'For you; empty for none.', attributes: 'maxlength="500"' })}`;
 }
 
@@ -257,6 +256,7 @@ ${postForm({
 })}`,
       )
     : '';
+  // The payload's box scrolls: it takes the keyboard's focus (a region, named) so that it can be scrolled without a mouse.
   return signedInPage(
     frame,
     `Event ${envelope.id}`,
@@ -267,7 +267,7 @@ ${postForm({
 </dl>
 <section aria-labelledby="payload">
 <h2 id="payload">Payload</h2>
-<pre class="payload">${escapeHtml(JSON.stringify(envelope, null, 2))}</pre>
+<pre class="payload" tabindex="0" role="region" aria-label="The event's payload, as webhooks deliver it">${escapeHtml(JSON.stringify(envelope, null, 2))}</pre>
 </section>
 <section aria-labelledby="attempts">
 <h2 id="attempts">Delivery attempts</h2>

@@ -39,13 +39,13 @@ export const ICON_LINK = `<link rel="icon" type="image/svg+xml" href="data:image
 )}">`;
 
 /** A page of the house style (with the service's icon); `extraStyle` is appended to (and may override) its style sheet. */
-export function htmlDocument(title: string, body: string, extraStyle = '', extraHead = ''): string {
+export function htmlDocument(title: string, body: string, extraStyle = ''): string {
   return htmlPage(
     title,
-    `${ICON_LINK}${extraHead}
+    `${ICON_LINK}
 <style>
   body { font-family: system-ui, sans-serif; margin: 0; background: #f5f6f8; color: #1d2330; }
-  main { max-width: 28rem; margin: 3rem auto; background: #fff; border-radius: 12px; padding: 2rem; box-shadow: 0 1px 4px rgba(0,0,0,.08); }
+  main { max-width: 28rem; margin: 3rem auto; background: #fff; border-radius: 12px; padding: 2rem; box-shadow: 0 1px 4px rgba(0,0,0,.08); overflow-wrap: break-word; }
   h1 { font-size: 1.4rem; margin-top: 0; }
   .amount { font-size: 2rem; font-weight: 600; margin: .5rem 0 1rem; }
   label { display: block; margin: .75rem 0 .25rem; font-weight: 500; }

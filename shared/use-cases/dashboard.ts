@@ -222,9 +222,24 @@ export const refundList = (deps: Needs<'refunds'>, principal: Principal, query: 
   listOf(principal, SECTION_SCOPES.refunds, 'refund', query, (request) => deps.refunds.list(principal, request));
 export const chargebackList = (deps: Needs<'chargebacks'>, principal: Principal, query: ListParams) =>
   listOf(principal, SECTION_SCOPES.chargebacks, 'chargeback', query, (request) => deps.chargebacks.list(principal, request));
-/** The movements of the balances (`balance:read`, as `GET /v1/balance_transactions`), newest first. */
-export const balanceTransactionList = (deps: Needs<'ledger'>, principal: Principal, query: ListParams): Promise<ListView<BalanceTransaction>> =>
-  listOf(principal, BALANCE_SCOPE, 'balanceTransaction', query, (request) => deps.ledger.list(principal, request, {}));
+/** The balance page: every currency's balance. */
+export interface BalanceView {
+  balances: CurrencyBalance[];
+  movements: ListView<BalanceTransaction>;
+}
+
+/**
+ * The balance page (`balance:read`): every currency's balance as `GET /v1/balance` reads it, and
+ * a page of the movements behind them as `GET /v1/balance_transactions` lists them, newest first.
+ */
+export async function balanceView(deps: Needs<'ledger'>, principal: Principal, query: ListParams): Promise<BalanceView> {
+  requireScope(principal, BALANCE_SCOPE);
+  const [balances, movements] = await Promise.all([
+    deps.ledger.balances(principal),
+    listOf(principal, BALANCE_SCOPE, 'balanceTransaction', query, (request) => deps.ledger.list(principal, request, {})),
+  ]);
+  return { balances, movements };
+}
 /** Events (`event:read`, as `GET /v1/events`), each with its delivery attempts. */
 export const eventList = (deps: Needs<'events' | 'deliveries'>, principal: Principal, query: ListParams) =>
   listOf(principal, DELIVERIES_SCOPE!, 'event', query, async (request) => {

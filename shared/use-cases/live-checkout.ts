@@ -3,7 +3,7 @@ import type { PaymentRepository } from '../db/payment-repository';
 import type { HostedPayment, PaymentAcquirer } from '../domain/acquirer';
 import type { PaymentLink } from '../domain/payment-links';
 import { OPEN_PAYMENT_IDLE_MS, PaymentNotOpenError, thankYouUrl, type CustomerDetails, type Payment } from '../domain/payments';
-import { isoMillis } from '../time';
+import { isoMillis, sleep } from '../time';
 import { acquirerCall } from './acquirer-calls';
 import { withDetails } from './checkout';
 
@@ -12,6 +12,33 @@ export interface LiveCheckoutDeps {
   payments: Pick<PaymentRepository, 'attachSession'>;
   acquirer: () => Promise<PaymentAcquirer>;
   now: () => Date;
+}
+
+/**
+ * How long the thank-you page's request waits for a live payment's outcome before it says
+ * "processing" (with a Check again button, never a timed reload): the acquirer notifies the
+ * outcome as it sends the customer back, so it is usually known within a second or two; well
+ * within the page function's timeout (ROUTE_TIMEOUT_SECONDS).
+ */
+export const OUTCOME_WAIT_MS = 4_000;
+
+/** The wait ends at least this long before the invocation's deadline, for the page to be answered. */
+const ANSWER_MARGIN_MS = 1_000;
+
+/**
+ * A live payment as its thank-you page shows it: while it is open (the acquirer has not told
+ * its outcome yet), read again after growing pauses (100 ms, doubling up to 1 s: six reads in
+ * OUTCOME_WAIT_MS) until it is not, or the wait is over: OUTCOME_WAIT_MS from now, and never
+ * past the invocation's `deadline` less a margin.
+ */
+export async function awaitOutcome(deps: { payments: Pick<PaymentRepository, 'get'> }, payment: Payment, deadline: number): Promise<Payment> {
+  const until = Math.min(Date.now() + OUTCOME_WAIT_MS, deadline - ANSWER_MARGIN_MS);
+  let current = payment;
+  for (let pause = 100; current.status === 'open' && Date.now() + pause < until; pause = Math.min(pause * 2, 1_000)) {
+    await sleep(pause);
+    current = (await deps.payments.get(payment.id)) ?? current;
+  }
+  return current;
 }
 
 /** A page that closes within this is not handed to a customer: a new one is opened instead. */

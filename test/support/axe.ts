@@ -11,16 +11,20 @@ export interface AxeViolation {
 }
 
 /**
- * axe-core's serious and critical violations on the page as it is now. The engine is evaluated
- * through the DevTools protocol, which the page's Content-Security-Policy does not govern, so a
- * page with `script-src` locked down is checked as it is served.
+ * axe-core's serious and critical violations on the page once its transitions have ended (a
+ * button fading in reads as too faint). The engine is evaluated through the DevTools protocol,
+ * which the page's Content-Security-Policy does not govern, so a page with `script-src` locked
+ * down is checked as it is served; once per document. `within`: only what a selector of the page
+ * holds (the rest is checked with the pages it belongs to).
  */
-export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> {
-  await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => {
-    const result = await (globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe.run();
+export async function seriousAxeViolations(page: Page, within?: string): Promise<AxeViolation[]> {
+  await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running'));
+  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async (include) => {
+    const axe = (globalThis as unknown as { axe: { run(context: unknown): Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run(include ? { include: [include] } : document);
     return result.violations.map(({ id, impact, help, nodes }) => ({ id, impact, help, nodes: nodes.map((node) => ({ target: node.target })) }));
-  });
+  }, within);
   return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
 }
 

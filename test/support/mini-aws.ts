@@ -50,7 +50,7 @@ export async function startMiniAws(names: string[], build: (stack: Stack, functi
   const dir = join(outdir, 'assembly');
   const { resources, region } = readSynthesizedStack(dir);
   const dataDir = options.dataDir ?? ':memory:';
-  const s3 = await startLocalS3({ port: 0, dataDir: ':memory:' });
+  const s3 = await startLocalS3({ dataDir: ':memory:' });
   const mailbox = createMailbox(dataDir);
   const aws = await startLocalAws({
     dir,

@@ -43,8 +43,11 @@ export interface EdgeOptions {
   tableArn(nameOrArn: string): string;
   queueAt(url: string): LocalQueue | undefined;
   eventBridge: LocalEventBridge;
-  /** The local S3 (bin/local/s3.ts), which S3 requests are forwarded to after IAM's check. */
-  s3Url: string;
+  /**
+   * S3's endpoint: `port`, where S3's REST calls (a function's SDK, a presigned URL a function
+   * made) are checked, then forwarded to the S3-compatible store at `storeUrl` (bin/local/s3.ts).
+   */
+  s3: { port: number; storeUrl: string };
   secrets: LocalSecrets;
   /** The local SES (API v2, REST: requests without X-Amz-Target signed for the `ses` service). */
   ses: LocalSes;
@@ -129,15 +132,16 @@ function s3Access(method: string, url: URL): AccessCheck & { bucket: string; key
 const sqsAction = (operation: string) => `sqs:${operation.replace(/Batch$/, '')}`;
 
 /**
- * The local AWS edge: every SDK call of every function comes here (AWS_ENDPOINT_URL), is
- * checked against the caller's role as the template deploys it, and is then forwarded to
- * DynamoDB Local or the local S3, or served by the local EventBridge, SQS, Secrets Manager, SES and KMS. A refusal answers
+ * The local AWS edge: every SDK call of every function comes here (AWS_ENDPOINT_URL; S3's to
+ * S3's own endpoint, AWS_ENDPOINT_URL_S3), is checked against the caller's role as the template
+ * deploys it, and is then forwarded to DynamoDB Local or the local S3's store, or served by the
+ * local EventBridge, SQS, Secrets Manager, SES and KMS. A refusal answers
  * AccessDeniedException as IAM would and names the missing grant in the log.
  */
 export async function startAwsEdge(port: number, options: EdgeOptions): Promise<{ close(): Promise<void> }> {
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   const dynamodb = new URL(options.dynamodbEndpoint);
-  const s3 = new URL(options.s3Url);
+  const s3 = new URL(options.s3.storeUrl);
 
   function reply(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
     response.writeHead(status, { 'content-type': JSON_1_0, ...headers });
@@ -300,14 +304,6 @@ export async function startAwsEdge(port: number, options: EdgeOptions): Promise<
       for await (const chunk of request) chunks.push(chunk as Buffer);
       const raw = Buffer.concat(chunks);
       if (!target && restCredential(request, new URL(request.url ?? '/', 'http://edge')).service === 'ses') return serveSes(request, raw, response);
-      if (!target) {
-        try {
-          return serveS3(request, raw, response);
-        } catch (error) {
-          if (error instanceof AwsError) return failS3(request, response, error);
-          throw error;
-        }
-      }
       const accessKeyId = /Credential=([^/]+)\//.exec(String(request.headers.authorization ?? ''))?.[1] ?? '';
       const caller = options.callerOf(accessKeyId);
       if (!caller) throw new AwsError('UnrecognizedClientException', 'The security token included in the request is invalid.');
@@ -346,16 +342,33 @@ export async function startAwsEdge(port: number, options: EdgeOptions): Promise<
       fail(response, target, new AwsError('InternalFailure', (error as Error).message, 500));
     }
   });
-  await new Promise<void>((done, fail) => {
-    server.once('error', fail);
-    server.listen(port, '127.0.0.1', done);
+  // S3 answers at an endpoint of its own, as in AWS: the one its presigned URLs name, which browsers upload to.
+  const s3Server = createServer(async (request, response) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    try {
+      serveS3(request, Buffer.concat(chunks), response);
+    } catch (error) {
+      failS3(request, response, error instanceof AwsError ? error : new AwsError('InternalError', (error as Error).message, 500));
+    }
+  });
+  const listen = (listener: typeof server, at: number, busy?: string) =>
+    new Promise<void>((done, fail) => {
+      listener.once('error', (error: NodeJS.ErrnoException) => fail(busy && error.code === 'EADDRINUSE' ? new Error(busy) : error));
+      listener.listen(at, '127.0.0.1', done);
+    });
+  await listen(server, port);
+  await listen(s3Server, options.s3.port, `The local S3's port ${options.s3.port} is in use: set S3_PORT to a free port`).catch(async (error) => {
+    await new Promise((done) => server.close(done));
+    throw error;
   });
   return {
-    close: () =>
-      new Promise<void>((done) => {
-        agent.destroy();
-        server.closeAllConnections();
-        server.close(() => done());
-      }),
+    close: async () => {
+      agent.destroy();
+      for (const listener of [server, s3Server]) {
+        listener.closeAllConnections();
+        await new Promise((done) => listener.close(done));
+      }
+    },
   };
 }

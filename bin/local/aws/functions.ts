@@ -38,8 +38,10 @@ export interface LocalAwsOptions {
    * replaces the API functions' timeout, for a test that waits one out.
    */
   sources?: { routeTimeoutSeconds?: number };
-  /** The local S3: the template's buckets are made there, and the edge forwards S3 calls to it. */
+  /** The local S3's store: the template's buckets are made there, and the edge forwards S3 calls to it. */
   s3: LocalS3;
+  /** Where S3 answers (its endpoint, checked by the edge: what presigned URLs name); 0 or unset takes a free port. */
+  s3Port?: number;
   dynamodbEndpoint: string;
   tableName: string;
   /** Where stream mappings keep their checkpoints (`:memory:`: nowhere). */
@@ -62,6 +64,8 @@ export interface LocalAwsOptions {
 export interface LocalAws extends LocalFunctions {
   /** The local AWS edge: an SDK pointed at it with a function's logical id as access key id calls AWS as that function. */
   awsEndpoint: string;
+  /** S3's endpoint (the functions' AWS_ENDPOINT_URL_S3): where their S3 calls and the URLs they presign go. */
+  s3Endpoint: string;
   /** The last 100 calls IAM refused, oldest first (each is also logged). */
   recentDenials(): AccessDenial[];
   /** Per function name: its execution environments so far. */
@@ -147,9 +151,11 @@ export async function startLocalAws(options: LocalAwsOptions): Promise<LocalAws>
     if (denials.length > 100) denials.shift();
   };
 
-  // The edge starts last, once the whole template has been read and checked; its URL is needed before.
+  // The edge starts last, once the whole template has been read and checked; its URLs are needed before.
   const edgePort = await freePort();
   const edgeUrl = `http://127.0.0.1:${edgePort}`;
+  const s3Port = options.s3Port || (await freePort());
+  const s3Endpoint = `http://127.0.0.1:${s3Port}`;
 
   const streamLabels = new Map<string, string>();
   const resources = localResources(stack, {
@@ -203,6 +209,7 @@ export async function startLocalAws(options: LocalAwsOptions): Promise<LocalAws>
     AWS_ACCESS_KEY_ID: accessKeyId,
     AWS_SECRET_ACCESS_KEY: FUNCTION_SECRET_KEY,
     AWS_ENDPOINT_URL: edgeUrl,
+    AWS_ENDPOINT_URL_S3: s3Endpoint,
     // Local webhook retries are seconds apart (product-decisions §9), not AWS's 30 s and more.
     ...retryPolicyVariables(LOCAL_WEBHOOK_SETTINGS.policy),
     // Every webhook receiver on this machine has a private address.
@@ -415,7 +422,7 @@ export async function startLocalAws(options: LocalAwsOptions): Promise<LocalAws>
     tableArn: (nameOrArn) => (nameOrArn.startsWith('arn:') ? nameOrArn : `arn:aws:dynamodb:${region}:${account}:table/${nameOrArn}`),
     queueAt: (key) => queuesByKey.get(key) ?? queuesByKey.get(key.split('/').at(-1)!),
     eventBridge,
-    s3Url: options.s3.url,
+    s3: { port: s3Port, storeUrl: options.s3.url },
     secrets,
     ses,
     kms,
@@ -436,6 +443,7 @@ export async function startLocalAws(options: LocalAwsOptions): Promise<LocalAws>
     });
   return {
     awsEndpoint: edgeUrl,
+    s3Endpoint,
     recentDenials: () => [...denials],
     routes: routes
       .filter(({ key }) => key !== DEFAULT_ROUTE_KEY)

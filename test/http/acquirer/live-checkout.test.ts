@@ -1,8 +1,13 @@
-import type { Browser } from 'playwright-core';
 import { join } from 'node:path';
-import { browserAvailable, launchBrowser, seriousAccessibilityProblems } from '../../support/browser';
+import type { Browser } from 'playwright-core';
+import { seriousAxeViolations } from '../../support/axe';
+import { browserAvailable, launchBrowser } from '../../support/browser';
 import { createPerson } from '../../support/dashboard';
-import { acquirerWhen, continueToAcquirer, liveLink, livePayment, paidLivePayment, payOnHostedPage, paymentWhen, startLiveStack } from '../../support/live';
+import type { NotificationItem } from '../../../bin/local/adyen/notifier';
+import { pspReference } from '../../../bin/local/adyen/ledger';
+import { LOCAL_MERCHANT_ACCOUNT } from '../../../bin/local/acquirer';
+import { sleep } from '../../../shared/time';
+import { acquirerWhen, continueToAcquirer, deliver, liveLink, livePayment, paidLivePayment, payOnHostedPage, paymentWhen, signedBatch, startLiveStack } from '../../support/live';
 import type { Api, Merchant, TestStack } from '../../support/stack';
 
 /**
@@ -92,7 +97,7 @@ describeBrowser('live checkout in headless Chromium', () => {
 
     // Assess
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
-    expect(await seriousAccessibilityProblems(page)).toEqual([]);
+    expect(await seriousAxeViolations(page)).toEqual([]);
     // For the person who checks the pages by eye: CHECKOUT_SCREENSHOTS=<folder> keeps each one.
     if (process.env.CHECKOUT_SCREENSHOTS) await page.screenshot({ path: join(process.env.CHECKOUT_SCREENSHOTS, `thank-you-declined-${width}.png`), fullPage: true });
     await context.close();
@@ -131,14 +136,14 @@ describeBrowser('live checkout in headless Chromium', () => {
       if (process.env.CHECKOUT_SCREENSHOTS) await page.screenshot({ path: join(process.env.CHECKOUT_SCREENSHOTS, `${path.split('/').slice(2, 3)[0]}-${path.endsWith(declined.paymentId) ? 'declined' : 'live'}-${width}.png`), fullPage: true });
       expect({ path, sideways: await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth) }).toEqual({ path, sideways: 0 });
       // The fields (the navigation and the rest are every dashboard page's, checked with them).
-      expect({ path, problems: await seriousAccessibilityProblems(page, 'main dl') }).toEqual({ path, problems: [] });
+      expect({ path, problems: await seriousAxeViolations(page, 'main dl') }).toEqual({ path, problems: [] });
     }
     expect(await page.locator('[data-field="failure_reason"]').textContent()).toBe('CVC Declined');
     await context.close();
     // Two payments, a person (a password hashed for the sign-in) and three pages in a browser.
   }, 90_000);
 
-  test('live thank-you page: an open payment says "processing" and looks again', async () => {
+  test('live thank-you page: an open payment\'s page waits for the outcome, then says "processing" in a polite live region with a Check again button, never a timed reload', async () => {
     // Prepare
     const link = await liveLink(live, merchant.acceptorId);
     const context = await browser.newContext();
@@ -152,9 +157,40 @@ describeBrowser('live checkout in headless Chromium', () => {
     // Assess
     expect(answer?.status()).toBe(200);
     expect(await page.getByRole('heading').textContent()).toBe('Processing your payment');
-    expect(await page.locator('meta[http-equiv="refresh"]').getAttribute('content')).toBe('2');
+    expect(await page.locator('meta[http-equiv="refresh"]').count()).toBe(0);
+    expect(await page.getByRole('status').getByTestId('processing').isVisible()).toBe(true);
+    expect(await page.getByRole('status').getAttribute('aria-live')).toBe('polite');
+    await page.getByRole('button', { name: 'Check again' }).click();
+    await page.waitForURL(`${stack.baseUrl}/checkout/${link.id}/thank-you?payment_id=${paymentId}`);
+    expect(await page.getByRole('heading').textContent()).toBe('Processing your payment');
     expect((await live.get(`/v1/payments/${paymentId}`)).body).toMatchObject({ status: 'open', acquirer_reference: null });
     await context.close();
+  });
+
+  test('live thank-you page: an outcome the acquirer notifies while the page waits is the page\'s answer', async () => {
+    // Prepare
+    const link = await liveLink(live, merchant.acceptorId);
+    const opened = await fetch(link.links.checkout.href, { headers: { accept: 'text/html' } });
+    const paymentId = /name="payment_id" value="([^"]+)"/.exec(await opened.text())![1];
+    const authorisation: NotificationItem = {
+      eventCode: 'AUTHORISATION',
+      pspReference: pspReference(),
+      merchantAccountCode: LOCAL_MERCHANT_ACCOUNT,
+      merchantReference: paymentId,
+      eventDate: `${new Date().toISOString().slice(0, 19)}+00:00`,
+      success: 'true',
+      amount: { value: 2500, currency: 'EUR' },
+    };
+
+    // Act: the customer is back on the thank-you page before the acquirer's notification comes.
+    const answer = fetch(`${stack.baseUrl}/checkout/${link.id}/thank-you?payment_id=${paymentId}`);
+    await sleep(300);
+    expect((await deliver(stack, signedBatch(stack, [authorisation]))).status).toBe(200);
+
+    // Assess
+    const html = await (await answer).text();
+    expect(html).toContain('Thank you for your payment');
+    expect((await live.get(`/v1/payments/${paymentId}`)).body).toMatchObject({ status: 'paid', acquirer_reference: authorisation.pspReference });
   });
 
   test('live race: two customers pay the last slot of a limit-1 link -> one paid and captured, the other canceled and its authorisation cancelled', async () => {

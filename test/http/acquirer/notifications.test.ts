@@ -63,7 +63,7 @@ describe('acquirer notifications', () => {
 
     // Act
     await deliver(stack, signedBatch(stack, [opening]));
-    await processed(idOf(opening));
+    await processed(notificationIdentity(opening));
 
     // Assess
     const [chargeback] = await chargebacksOf(live, payment.id);

@@ -236,11 +236,11 @@ describe('dispute: POST /v1/chargebacks/:id/dispute', () => {
   });
 
   test('dispute: an object of another size or type where the document goes (written past the presigned URL, as only the local S3 allows) -> 422 evidence.documents', async () => {
-    // Prepare: the local S3 takes an unsigned PUT, which S3 refuses on a private bucket; the dispute's own check must catch it.
+    // Prepare: the local S3's store takes an unsigned PUT, which S3 refuses on a private bucket; the dispute's own check must catch it.
     const [wrongSize, wrongType] = [await openChargeback(), await openChargeback()];
     const bySize = (await declare(wrongSize.id)).body;
     const byType = (await declare(wrongType.id)).body;
-    const unsigned = (url: string) => `${stack.s3Url}${new URL(url).pathname}`;
+    const unsigned = (url: string) => `${stack.s3StoreUrl}${new URL(url).pathname}`;
     expect((await fetch(unsigned(bySize.upload.url), { method: 'PUT', headers: { 'content-type': 'application/pdf' }, body: new Uint8Array(Buffer.concat([PDF, PDF])) })).status).toBe(200);
     expect((await fetch(unsigned(byType.upload.url), { method: 'PUT', headers: { 'content-type': 'image/png' }, body: new Uint8Array(PDF) })).status).toBe(200);
     // Act

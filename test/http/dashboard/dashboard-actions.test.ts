@@ -1,7 +1,8 @@
 import { firstIdAt, newId } from '../../../shared/ids';
 import { createPerson, hiddenFieldsOf, putAttempt, rowOf, sectionOf, startDashboardStack, type DashboardAnswer, type DashboardBrowser, type Person, type SeededAccount } from '../../support/dashboard';
 import { eventsFor, outboxEvents } from '../../support/events';
-import { client } from '../../support/http';
+import { ISO_4217 } from '../../../shared/iso-4217';
+import { client, expectEnvelope } from '../../support/http';
 import { seedPaidPayment } from '../../support/refunds';
 import { createMerchant, type Api, type Merchant, type TestStack } from '../../support/stack';
 
@@ -33,7 +34,8 @@ const linkFields = (extra: Record<string, string> = {}) => ({
   description: 'Yoga class',
   acceptor_id: merchant.acceptorId,
   payments_limit: '5',
-  expires_at: '2099-01-01T12:30',
+  'expires_at.date': '2099-01-01',
+  'expires_at.time': '12:30',
   collect_email: 'on',
   ...extra,
 });
@@ -178,7 +180,8 @@ describe('create a payment link', () => {
     ['an amount that is no number', { 'amount.value': 'ten' }, 400, 'create-link-amount-value', 'amount.value: must be a decimal with at most two fraction digits'],
     ['a limit of 0', { payments_limit: '0' }, 422, 'create-link-payments_limit', 'payments_limit must be at least 1'],
     ['a limit that is no integer', { payments_limit: '2.5' }, 400, 'create-link-payments_limit', 'payments_limit: Invalid input: expected number, received string'],
-    ['an expiry that is no date', { expires_at: 'soon' }, 400, 'create-link-expires_at', 'must be an ISO 8601 datetime with a time zone'],
+    ['an expiry that is no date', { 'expires_at.date': 'soon', 'expires_at.time': '' }, 400, 'create-link-expires_at', 'must be an ISO 8601 datetime with a time zone'],
+    ['an expiry date without its time', { 'expires_at.time': '' }, 400, 'create-link-expires_at', 'must be an ISO 8601 datetime with a time zone'],
     ['a currency of four letters', { 'amount.currency': 'EURO' }, 400, 'create-link-amount-currency', 'amount.currency: must be a three-letter currency code'],
   ])('%s (%j) -> %i, the form again with the error next to the field and the values kept, nothing created', async (_name, fields, status, field, detail) => {
     const before = await linksOfMerchant();
@@ -186,7 +189,8 @@ describe('create a payment link', () => {
     expect(result.status).toBe(status);
     expect(result.html).toContain('<h1>Create a payment link</h1>');
     expect(fieldError(result.html, field)).toBe(detail);
-    expect(result.html).toMatch(new RegExp(`id="${field}"[^>]*aria-describedby="[^"]*${field}-error"[^>]*aria-invalid="true"`));
+    // The control, or each of the expiry's date and time.
+    expect(result.html).toMatch(new RegExp(`id="${field}(-date)?"[^>]*aria-describedby="[^"]*${field}-error"[^>]*aria-invalid="true"`));
     expect(result.html).toContain('value="Yoga class"');
     expect(await linksOfMerchant()).toEqual(before);
   });
@@ -196,7 +200,7 @@ describe('create a payment link', () => {
       [{ 'amount.value': '0' }, { amount: { value: '0', currency: 'eur' } }],
       [{ 'amount.value': '' }, { amount: undefined }],
       [{ payments_limit: '2.5' }, { payments_limit: '2.5' }],
-      [{ expires_at: 'soon' }, { expires_at: 'soon' }],
+      [{ 'expires_at.date': 'soon', 'expires_at.time': '' }, { expires_at: 'soon' }],
     ];
     for (const [fields, body] of cases) {
       const form = await browser.submit('/dashboard/payment-links', cookie, linkFields(fields));
@@ -210,6 +214,49 @@ describe('create a payment link', () => {
     const result = await browser.submit('/dashboard/payment-links', cookie, linkFields({ acceptor_id: foreign.acceptorId }));
     expect(result.status).toBe(422);
     expect(fieldError(result.html, 'create-link-acceptor_id')).toBe('acceptor_id does not name an acceptor of this organization');
+  });
+
+  test('an amount typed with a decimal comma (15,00) is taken as the API\'s 15.00; the API itself keeps its pattern', async () => {
+    // Act
+    const result = await browser.submit('/dashboard/payment-links', cookie, linkFields({ 'amount.value': '15,00' }));
+    const direct = await api.post('/v1/payment_links', { amount: { value: '15,00', currency: 'EUR' }, acceptor_id: merchant.acceptorId });
+
+    // Assess
+    expect(result.status).toBe(303);
+    expect((await api.get(`/v1/payment_links/${result.location!.split('/').pop()}`)).body.amount).toEqual({ value: 15, currency: 'EUR' });
+    expectEnvelope(direct, 400, 'amount.value');
+  });
+
+  test('the currency is a select of every ISO 4217 code, once each: the major currencies first, then the rest alphabetically; EUR chosen', async () => {
+    // Act
+    const html = (await browser.get('/dashboard/payment-links/new', cookie)).html;
+
+    // Assess
+    const select = /<select id="create-link-amount-currency" name="amount.currency"[^>]*>([\s\S]*?)<\/select>/.exec(html)![1];
+    const codes = [...select.matchAll(/<option value="([A-Z]{3})"/g)].map((match) => match[1]);
+    const iso = Object.values(ISO_4217.codesByMinorDigits).flatMap((list) => list.split(/\s+/));
+    expect([...codes].sort()).toEqual([...iso].sort());
+    const majors = codes.slice(0, codes.indexOf('AED'));
+    expect(majors.slice(0, 4)).toEqual(['EUR', 'USD', 'GBP', 'CHF']);
+    expect(codes.slice(majors.length)).toEqual(iso.filter((code) => !majors.includes(code)).sort());
+    expect(select).toContain('<option value="EUR" selected>EUR</option>');
+  });
+
+  test('the expiry is a UTC date and a UTC time under one legend; a link\'s edit form shows its stored expiry in them', async () => {
+    // Prepare
+    const id = (await browser.submit('/dashboard/payment-links', cookie, linkFields({ 'expires_at.date': '2099-03-01', 'expires_at.time': '18:05' }))).location!.split('/').pop()!;
+
+    // Act
+    const form = (await browser.get('/dashboard/payment-links/new', cookie)).html;
+    const page = (await browser.get(`/dashboard/payment-links/${id}`, cookie)).html;
+
+    // Assess
+    expect((await api.get(`/v1/payment_links/${id}`)).body.expires_at).toBe('2099-03-01T18:05:00.000Z');
+    expect(form).toContain('<legend>Expires (UTC)</legend>');
+    expect(form).toContain('<label for="create-link-expires_at-time">Time (UTC)</label>');
+    expect(form).not.toContain('datetime-local');
+    expect(page).toMatch(/id="edit-link-expires_at-date" name="expires_at.date" type="date" value="2099-03-01"/);
+    expect(page).toMatch(/id="edit-link-expires_at-time" name="expires_at.time" type="time" value="18:05"/);
   });
 
   test('the form offers the acceptors of the organization (a person is bound to none)', async () => {
@@ -257,7 +304,7 @@ describe('a payment link\'s page and its forms', () => {
 
   test('the events of a link page: newest first, `events_after` pages on', async () => {
     const link = (await browser.submit('/dashboard/payment-links', cookie, linkFields({ payments_limit: '' }))).location!.split('/').pop()!;
-    for (let i = 0; i < 3; i++) await browser.submit(`/dashboard/payment-links/${link}`, cookie, { description: `Edit ${i}`, payments_limit: '', expires_at: '' });
+    for (let i = 0; i < 3; i++) await browser.submit(`/dashboard/payment-links/${link}`, cookie, { description: `Edit ${i}`, payments_limit: '', 'expires_at.date': '', 'expires_at.time': '' });
     const ids = (await outboxEvents(stack, merchant.orgId)).filter((event) => event.data.id === link).map((event) => event.id).reverse();
     expect(ids).toHaveLength(4);
     const first = (await browser.get(`/dashboard/payment-links/${link}`, cookie)).html;
@@ -268,18 +315,18 @@ describe('a payment link\'s page and its forms', () => {
 
   test('edit description, limit and expiry -> 303 back; the API shows the change and its event', async () => {
     const id = (await browser.submit('/dashboard/payment-links', cookie, linkFields())).location!.split('/').pop()!;
-    const result = await browser.submit(`/dashboard/payment-links/${id}`, cookie, { description: 'Yoga, advanced', payments_limit: '8', expires_at: '2098-06-01T08:00' });
+    const result = await browser.submit(`/dashboard/payment-links/${id}`, cookie, { description: 'Yoga, advanced', payments_limit: '8', 'expires_at.date': '2098-06-01', 'expires_at.time': '08:00' });
     expect(result.status).toBe(303);
     expect(result.location).toBe(`${stack.baseUrl}/dashboard/payment-links/${id}`);
     expect((await api.get(`/v1/payment_links/${id}`)).body).toMatchObject({ description: 'Yoga, advanced', payments_limit: 8, expires_at: '2098-06-01T08:00:00.000Z' });
     expect(eventsFor(await outboxEvents(stack, merchant.orgId), 'transactions.payment_link.properties.changed', id)).toHaveLength(1);
-    await browser.submit(`/dashboard/payment-links/${id}`, cookie, { description: 'Yoga, advanced', payments_limit: '', expires_at: '' });
+    await browser.submit(`/dashboard/payment-links/${id}`, cookie, { description: 'Yoga, advanced', payments_limit: '', 'expires_at.date': '', 'expires_at.time': '' });
     expect((await api.get(`/v1/payment_links/${id}`)).body).toMatchObject({ payments_limit: null, expires_at: null });
   });
 
   test('a limit below the paid count -> 422 next to the limit, the link unchanged', async () => {
     const before = (await api.get(`/v1/payment_links/${seeded.linkId}`)).body;
-    const result = await browser.submit(`/dashboard/payment-links/${seeded.linkId}`, cookie, { description: 'x', payments_limit: '1', expires_at: '' });
+    const result = await browser.submit(`/dashboard/payment-links/${seeded.linkId}`, cookie, { description: 'x', payments_limit: '1', 'expires_at.date': '', 'expires_at.time': '' });
     expect(result.status).toBe(422);
     expect(fieldError(result.html, 'edit-link-payments_limit')).toBe('payments_limit cannot be set below the count of payments already completed');
     expect(result.html).toContain('id="edit-link-payments_limit" name="payments_limit" type="number" value="1"');
@@ -347,6 +394,18 @@ describe('refund a payment', () => {
     expect(again.html).toContain('only a pending one can');
   });
 
+  test('an amount typed with a decimal comma (5,50) refunds 5.50', async () => {
+    // Prepare
+    const payment = await seedPaidPayment(stack, merchant, { amount: '30.00' });
+
+    // Act
+    const result = await browser.submit(`/dashboard/payments/${payment.id}/refunds`, cookie, { confirm: 'on', 'amount.value': '5,50' });
+
+    // Assess
+    expect(result.status).toBe(303);
+    expect((await api.get(`/v1/refunds/${result.location!.split('/').pop()}`)).body.amount).toEqual({ value: '5.50', currency: 'eur' });
+  });
+
   test('an empty amount refunds the whole refundable rest', async () => {
     const payment = await seedPaidPayment(stack, merchant, { amount: '30.00' });
     await browser.submit(`/dashboard/payments/${payment.id}/refunds`, cookie, { confirm: 'on', 'amount.value': '7.50' });
@@ -373,7 +432,7 @@ describe('refund a payment', () => {
     const refund = await browser.submit(`/dashboard/payments/${payment.id}/refunds`, cookie, { confirm: 'on', 'amount.value': '30.01' });
     expect([refund.status, fieldError(refund.html, 'refund-amount-value')]).toEqual([422, 'amount.value exceeds the refundable rest of 30.00 eur']);
     expect(refund.html).not.toContain('<p role="alert"');
-    const edit = await browser.submit(`/dashboard/payment-links/${seeded.linkId}`, cookie, { description: 'x', payments_limit: '1', expires_at: '' });
+    const edit = await browser.submit(`/dashboard/payment-links/${seeded.linkId}`, cookie, { description: 'x', payments_limit: '1', 'expires_at.date': '', 'expires_at.time': '' });
     expect([edit.status, fieldError(edit.html, 'edit-link-payments_limit')]).toEqual([422, 'payments_limit cannot be set below the count of payments already completed']);
     expect(edit.html).not.toContain('<p role="alert"');
   });
@@ -473,7 +532,7 @@ describe('a refused form comes back to its page once (post/redirect/get)', () =>
 
   test("another page's returned form is not shown there: the page answers 200 and clears it", async () => {
     const payment = await seedPaidPayment(stack, merchant, { amount: '30.00' });
-    const refused = await browser.submit(`/dashboard/payment-links/${seeded.linkId}`, cookie, { description: 'x', payments_limit: '1', expires_at: '' });
+    const refused = await browser.submit(`/dashboard/payment-links/${seeded.linkId}`, cookie, { description: 'x', payments_limit: '1', 'expires_at.date': '', 'expires_at.time': '' });
     expect(refused.status).toBe(422);
     const linkForm = returnedCookieOf(refused.posted!)!.split(';')[0];
     const shown = await browser.get(`/dashboard/payments/${payment.id}`, `${cookie}; ${linkForm}`);
@@ -555,7 +614,7 @@ describe('a form is carried out once: its one-time nonce is its idempotency key'
     const id = (await api.post('/v1/payment_links', { amount: { value: '3.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId })).body.id;
     const page = `/dashboard/payment-links/${id}`;
     // Act
-    const answers = await postThrice(page, page, { description: 'Edited once', payments_limit: '', expires_at: '' }, 'Save changes');
+    const answers = await postThrice(page, page, { description: 'Edited once', payments_limit: '', 'expires_at.date': '', 'expires_at.time': '' }, 'Save changes');
     // Assess
     expect(eventsFor(await outboxEvents(stack, merchant.orgId, 'test'), 'transactions.payment_link.properties.changed', id)).toHaveLength(1);
     expect(answers.map(outcome)).toEqual(Array(3).fill({ status: 303, location: `${stack.baseUrl}${page}`, returnsForm: false }));

@@ -96,8 +96,8 @@ describeBrowser('dashboard in headless Chromium', () => {
   });
 
   /** A page signed in as the merchant's owner, collecting console messages and failed or refused requests. */
-  async function signedIn(width = 1280): Promise<{ page: Page; problems: string[] }> {
-    const page = await browser.newPage({ viewport: { width, height: 900 } });
+  async function signedIn(width = 1280, timezoneId?: string): Promise<{ page: Page; problems: string[] }> {
+    const page = await browser.newPage({ viewport: { width, height: 900 }, timezoneId });
     const problems: string[] = [];
     page.on('console', (message) => {
       // An error page answers with its status, which Chromium reports; anything else is a problem.
@@ -120,26 +120,31 @@ describeBrowser('dashboard in headless Chromium', () => {
 
   const api = () => client(stack.baseUrl, merchant.test);
 
-  test('browser: create a payment link: the amount error inline next to the field, then the new link\'s page', async () => {
-    const { page, problems } = await signedIn();
+  test('browser: create a payment link: the amount error inline next to the field, then the new link\'s page; a decimal comma, a currency chosen, the expiry typed in UTC whatever the browser\'s time zone', async () => {
+    // A browser 14 hours ahead of UTC: what is typed under "Expires (UTC)" is what is sent.
+    const { page, problems } = await signedIn(1280, 'Pacific/Kiritimati');
     await page.getByRole('link', { name: 'Payment links', exact: true }).click();
     await page.getByRole('link', { name: 'Create a payment link' }).click();
     await page.getByLabel('Amount', { exact: true }).fill('0');
+    await page.getByLabel('Currency').selectOption('CHF');
     await page.getByLabel('Description').fill('Pottery workshop');
     await page.getByLabel('Payment limit').fill('4');
-    await page.getByLabel('Expires at (UTC)').fill('2099-03-01T18:00');
+    const expiry = page.getByRole('group', { name: 'Expires (UTC)' });
+    await expiry.getByLabel('Date').fill('2099-03-01');
+    await expiry.getByLabel('Time (UTC)').fill('18:00');
     await page.getByLabel('Email address').check();
     await page.getByRole('button', { name: 'Create payment link' }).click();
     const amount = page.getByLabel('Amount', { exact: true });
     expect(await amount.getAttribute('aria-invalid')).toBe('true');
     expect(await page.locator('#create-link-amount-value-error').textContent()).toBe('amount.value must be positive');
     expect(await page.getByLabel('Description').inputValue()).toBe('Pottery workshop');
-    await amount.fill('45.00');
+    expect(await page.getByLabel('Currency').inputValue()).toBe('CHF');
+    await amount.fill('45,50');
     await page.getByRole('button', { name: 'Create payment link' }).click();
     await page.getByRole('heading', { name: /^Payment link pl_/ }).waitFor();
     const id = page.url().split('/').pop()!;
     expect((await api().get(`/v1/payment_links/${id}`)).body).toMatchObject({
-      amount: { value: 45, currency: 'EUR' },
+      amount: { value: 45.5, currency: 'CHF' },
       description: 'Pottery workshop',
       payments_limit: 4,
       expires_at: '2099-03-01T18:00:00.000Z',
@@ -310,6 +315,26 @@ describeBrowser('dashboard in headless Chromium', () => {
     expect(await page.locator('link[rel="icon"]').getAttribute('href')).toMatch(/^data:image\/svg\+xml,/);
     expect(problems).toEqual([]);
     await page.close();
+  });
+
+  test('browser: the search box\'s hint is whole in its box at 1280, 390 and 320 px', async () => {
+    for (const width of [1280, 390, 320]) {
+      // Prepare
+      const { page } = await signedIn(width);
+
+      // Act
+      const fit = await page.getByRole('searchbox', { name: 'Search by id' }).evaluate((input: HTMLInputElement) => {
+        const style = getComputedStyle(input);
+        const context = document.createElement('canvas').getContext('2d')!;
+        context.font = `${style.fontSize} ${style.fontFamily}`;
+        return { hint: input.placeholder, width: context.measureText(input.placeholder).width, room: input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) };
+      });
+
+      // Assess
+      expect(fit.hint).not.toBe('');
+      expect({ width, fits: fit.width <= fit.room }).toEqual({ width, fits: true });
+      await page.close();
+    }
   });
 
   test.each([1280, 390])('browser: at %i px every dashboard page fits: no page scrolls sideways, ids, amounts, dates, badges and buttons stay on one line', async (width) => {

@@ -87,6 +87,17 @@ describe("a chargeback's page offers the answers while it can be answered", () =
     expect(policy).not.toContain('unsafe-eval');
   });
 
+  test('evidence uploads go to the local S3 the stack prints (S3_PORT), the origin the page\'s policy names', async () => {
+    // Prepare
+    const chargeback = await openChargeback();
+    // Act
+    const page = await browser.get(pageOf(chargeback.id), cookie);
+    const { url } = await uploadedPdf(chargeback.id);
+    // Assess
+    expect(new URL(url).origin).toBe(stack.s3Url);
+    expect(/connect-src 'self' ([^;\s]+)/.exec(page.headers.get('content-security-policy')!)?.[1]).toBe(stack.s3Url);
+  });
+
   test('page: a role without chargeback:update (support) sees no form, no script and the policy without script; its posts are refused 403', async () => {
     // Prepare
     const chargeback = await openChargeback();

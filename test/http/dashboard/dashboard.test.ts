@@ -146,6 +146,24 @@ describe('overview', () => {
 });
 
 describe('balance movements ({dashboard_url}/balance-transactions)', () => {
+  test("the Balance page shows each currency's available total and what is on hold, as GET /v1/balance answers, above the movements", async () => {
+    // Prepare
+    const balance = (await client(stack.baseUrl, merchant.test).get('/v1/balance')).body;
+
+    // Act
+    const result = await browser.get('/dashboard/balance-transactions', cookie);
+
+    // Assess
+    expect(result.status).toBe(200);
+    expect(result.html).toContain('<h1>Balance</h1>');
+    expect(balance).toMatchObject({ available: [{ value: '-19.99', currency: 'eur' }], on_hold: [{ value: '5.00', currency: 'eur', refunds: 1 }] });
+    const totals = sectionOf(result.html, 'available');
+    const row = rowOf(totals, 'data-currency="EUR"')!;
+    expect(row).toContain('data-field="available">-€19.99<');
+    expect(row).toContain('data-field="on_hold">€5.00<');
+    expect(result.html.indexOf('<h2 id="available">')).toBeLessThan(result.html.indexOf('<h2 id="movements">'));
+  });
+
   test('every movement newest first, signed, with its type and a link to its payment, refund or chargeback', async () => {
     const result = await browser.get('/dashboard/balance-transactions', cookie);
     expect(result.status).toBe(200);
