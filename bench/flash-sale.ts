@@ -27,7 +27,7 @@ import { createDocumentClient } from '../shared/db/client';
 import * as keys from '../shared/db/keys';
 import { scopeOf } from '../shared/db/entities';
 import { outboxPut } from '../shared/db/outbox';
-import { queryAll } from '../shared/db/query-all';
+import { queryMerged } from '../shared/db/query-all';
 import { INDEXES } from '../shared/db/table';
 import { isTransactionConflict } from '../shared/db/transaction-conflict';
 import { newEvent } from '../shared/events';
@@ -124,7 +124,12 @@ async function untilCredited(db: DynamoDBDocumentClient, tableName: string, orgI
   }
   const waited = Date.now() - start;
   for (const orgId of orgIds) {
-    const ledger = await queryAll(db, { TableName: tableName, IndexName: INDEXES.gsi1.name, KeyConditionExpression: '#pk = :pk', ExpressionAttributeNames: { '#pk': INDEXES.gsi1.pk }, ExpressionAttributeValues: { ':pk': keys.balanceTransactionList(scopeOf(orgId, 'test')) } });
+    const ledger = await queryMerged(
+      db,
+      keys.balanceTransactionList(scopeOf(orgId, 'test')),
+      (partition) => ({ TableName: tableName, IndexName: INDEXES.gsi1.name, KeyConditionExpression: '#pk = :pk', ExpressionAttributeNames: { '#pk': INDEXES.gsi1.pk }, ExpressionAttributeValues: { ':pk': partition } }),
+      { sortKey: INDEXES.gsi1.sk },
+    );
     const sum = ledger.reduce((total, entry) => total + (entry.amountMinor as number), 0);
     const available = await readBalance(db, tableName, { orgId, mode: 'test', currency: 'EUR' });
     if (available !== sum) throw new Error(`${orgId}: available ${available} is not the sum of its ledger, ${sum}`);

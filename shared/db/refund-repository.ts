@@ -96,7 +96,7 @@ export function createRefundRepository(db: DynamoDBDocumentClient, tableName: st
       return listPage<Refund>(
         db,
         tableName,
-        { index: 'gsi2', partition: keys.refundsOfPayment(paymentId), resolveCursor: cursorById(get, (refund) => refund.paymentId === paymentId) },
+        { index: 'gsi2', partitions: [keys.refundsOfPayment(paymentId)], resolveCursor: cursorById(get, (refund) => refund.paymentId === paymentId) },
         page,
       );
     },
