@@ -13,7 +13,7 @@ let stack: TestStack;
 let merchant: Merchant;
 let api: Api;
 /** The paid payments, newest first. */
-let paid: string[] = [];
+const paid: string[] = [];
 /** A payment left open. */
 let open: string;
 
