@@ -29,7 +29,7 @@ import { scopeOf } from '../shared/db/entities';
 import { outboxPut } from '../shared/db/outbox';
 import { queryMerged } from '../shared/db/query-all';
 import { INDEXES } from '../shared/db/table';
-import { isTransactionConflict } from '../shared/db/transaction-conflict';
+import { lostToContention } from '../shared/db/transaction-conflict';
 import { newEvent } from '../shared/events';
 import { freePort } from '../bin/local/free-port';
 import { startLocalStack } from '../bin/local/stack';
@@ -104,7 +104,7 @@ async function rawPayer(db: DynamoDBDocumentClient, tableName: string, linkId: s
       );
       return 'paid';
     } catch (error) {
-      if (!cancellationReasons(error) && !isTransactionConflict(error)) throw error;
+      if (!cancellationReasons(error) && !lostToContention(error)) throw error;
     }
   }
 }

@@ -1,7 +1,7 @@
 import type { KeySchemaElement } from '@aws-sdk/client-dynamodb';
 import { createHash, randomUUID } from 'node:crypto';
 import { Agent, createServer, request as httpRequest, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
-import { addCounts, checkedPlan, faultPlanFrom, faultsOf, type FaultKind, type FaultPlan, type Faults } from './faults';
+import { addCounts, faultPlanFrom, faultsOf, type FaultKind, type FaultPlan, type Faults } from './faults';
 import {
   createPartitionBuckets,
   partitionScaleFrom,
@@ -113,7 +113,8 @@ export interface ContentionStats {
 export interface TableSettings {
   /** The share of DynamoDB's partition limits each partition gets; 0: unlimited. */
   partitionScale?: number;
-  faults?: FaultPlan;
+  /** Its faults from now on (null: none); left as they are when absent. */
+  faults?: FaultPlan | null;
 }
 
 export interface ContentionLayer {
@@ -283,14 +284,16 @@ export async function startContentionLayer(options: {
   const keySchemas = new Map<string, Promise<TableKeys | undefined>>();
   const everyTable: TableSettings = options.tables ?? { partitionScale: partitionScaleFrom(), faults: faultPlanFrom() };
   /** Each table's partition buckets, faults, and what they refused. */
-  const tables = new Map<string, { buckets?: PartitionBuckets; faults: Faults; throttled: Record<string, number> }>();
+  const tables = new Map<string, { scale: number; buckets?: PartitionBuckets; faults: Faults; throttled: Record<string, number> }>();
+  /** A table's settings from now on; what it has refused and injected so far stays counted. */
   function configure(table: string, settings: TableSettings) {
-    const scale = settings.partitionScale ?? 0;
-    tables.set(table, {
-      buckets: scale > 0 ? createPartitionBuckets(scale) : undefined,
-      faults: faultsOf(settings.faults && checkedPlan(settings.faults), `dynamodb:${table}`),
-      throttled: {},
-    });
+    const state = tables.get(table) ?? { scale: 0, faults: faultsOf(undefined, `dynamodb:${table}`), throttled: {} };
+    if (settings.partitionScale !== undefined && settings.partitionScale !== state.scale) {
+      state.scale = settings.partitionScale;
+      state.buckets = state.scale > 0 ? createPartitionBuckets(state.scale) : undefined;
+    }
+    if ('faults' in settings) state.faults.replan(settings.faults ?? undefined);
+    tables.set(table, state);
   }
   const tableState = (table: string) => {
     if (!tables.has(table)) configure(table, everyTable);
@@ -657,6 +660,7 @@ export async function startContentionLayer(options: {
 
 /** Sets one table's partition limits and faults on the contention layer at `endpoint` (a test's table: the run shares one layer). */
 export async function configureTable(endpoint: string, table: string, settings: TableSettings): Promise<void> {
+  // `null` turns a table's faults off (JSON has no undefined).
   const answer = await fetch(endpoint, { method: 'POST', headers: { 'x-amz-target': CONFIGURE_TARGET, 'content-type': JSON_1_0 }, body: JSON.stringify({ TableName: table, ...settings }) });
   if (answer.status !== 200) throw new Error(`The contention layer at ${endpoint} refused the settings of ${table}: ${answer.status}`);
 }

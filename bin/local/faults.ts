@@ -98,36 +98,47 @@ export interface Faults {
   strikes(kind: FaultKind, on?: string): boolean;
   /** A number in 0..1 from the plan's generator: where in an invocation a kill lands. */
   draw(): number;
-  /** Faults injected so far, by kind. */
+  /** Faults injected so far, by kind, under every plan this part had. */
   injected(): Partial<Record<FaultKind, number>>;
+  /** Another plan from now on (none: no more faults), as a run turns its faults off for its quiet period; a kind's `limits` count afresh. */
+  replan(plan: FaultPlan | undefined): void;
 }
 
-/** No faults: what every part uses when `FAULTS` is unset. */
-export const NO_FAULTS: Faults = { strikes: () => false, draw: () => 0, injected: () => ({}) };
+/** No faults, ever: for a part built outside a stack. */
+export const NO_FAULTS: Faults = { strikes: () => false, draw: () => 0, injected: () => ({}), replan: () => {} };
 
 /**
  * The faults of one part of the stack (`part` names it, so that each part draws from a sequence
  * of its own, the same in every run of a seed).
  */
-export function faultsOf(plan: FaultPlan | undefined, part: string): Faults {
-  if (!plan || Object.values(plan.rates).every((rate) => !rate)) return NO_FAULTS;
-  const random = seeded(plan.seed ^ createHash('sha256').update(part).digest().readUInt32LE(0));
+export function faultsOf(initial: FaultPlan | undefined, part: string): Faults {
   const counts: Partial<Record<FaultKind, number>> = {};
+  let plan: FaultPlan | undefined;
+  let sincePlan: Partial<Record<FaultKind, number>> = {};
+  let random: () => number = () => 1;
+  const replan = (next: FaultPlan | undefined) => {
+    plan = next && checkedPlan(next);
+    sincePlan = {};
+    random = plan ? seeded(plan.seed ^ createHash('sha256').update(part).digest().readUInt32LE(0)) : () => 1;
+  };
+  replan(initial);
   const applies = (kind: FaultKind, on: string | undefined) => {
-    const only = plan.only?.[kind];
+    const only = plan?.only?.[kind];
     return !only || (on !== undefined && only.some((name) => on === name || on.startsWith(name)));
   };
   return {
     strikes(kind, on) {
-      const rate = plan.rates[kind] ?? 0;
+      const rate = plan?.rates[kind] ?? 0;
       if (rate === 0 || !applies(kind, on)) return false;
-      if ((counts[kind] ?? 0) >= (plan.limits?.[kind] ?? Infinity)) return false;
+      if ((sincePlan[kind] ?? 0) >= (plan?.limits?.[kind] ?? Infinity)) return false;
       if (random() >= rate) return false;
       counts[kind] = (counts[kind] ?? 0) + 1;
+      sincePlan[kind] = (sincePlan[kind] ?? 0) + 1;
       return true;
     },
-    draw: random,
+    draw: () => random(),
     injected: () => ({ ...counts }),
+    replan,
   };
 }
 

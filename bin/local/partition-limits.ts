@@ -45,7 +45,7 @@ export function partitionScaleFrom(env: NodeJS.ProcessEnv = process.env): number
 }
 
 /** An attribute value in DynamoDB's JSON wire form (`{"S": "…"}`). */
-type AttributeValue = Record<string, unknown>;
+type AttributeValue = object;
 export type WireItem = Record<string, AttributeValue>;
 
 const utf8 = (text: string) => Buffer.byteLength(text, 'utf8');
@@ -57,7 +57,7 @@ function numberBytes(text: string): number {
 }
 
 function valueBytes(value: AttributeValue): number {
-  const [type, content] = Object.entries(value)[0] ?? ['NULL', true];
+  const [type, content] = (Object.entries(value)[0] ?? ['NULL', true]) as [string, unknown];
   switch (type) {
     case 'S':
       return utf8(content as string);

@@ -11,8 +11,10 @@ import type { LocalAcquirer } from './adyen';
 import { LOCAL_MERCHANT_ACCOUNT, planLocalAcquirer } from './acquirer';
 import { startLocalAws, type LocalAws } from './aws/functions';
 import { freePort } from './free-port';
+import { configureTable } from './contention';
 import { ensureDynamoDbLocal, type RunningDynamoDb } from './dynamodb-local';
 import { createMailbox, startMailboxServer, type Mailbox } from './mailbox';
+import { addCounts, faultPlanFrom, type FaultKind, type FaultPlan } from './faults';
 import { startLocalS3 } from './s3';
 import { startApiServer, type LocalApiServer } from './http-server';
 
@@ -51,6 +53,13 @@ export interface LocalStackOptions {
   acquirerPort?: number;
   /** Where the local mailbox is served (`npm start`: MAIL_PORT, default 3002); unset or 0 takes a free port. */
   mailPort?: number;
+  /** The faults to inject (FAULTS, docs/architecture.md): by default the environment's, usually none. */
+  faults?: FaultPlan;
+  /**
+   * DynamoDB's partition limits at this share (DYNAMODB_PARTITION_SCALE), set on the contention
+   * layer for this stack's table with `faults`; by default the layer's own settings.
+   */
+  partitionScale?: number;
 }
 
 export interface LocalStack {
@@ -69,6 +78,10 @@ export interface LocalStack {
   mode: 'sources' | 'artifacts';
   /** The local AWS the functions run in: its edge, their environments, IAM's refusals. */
   aws: LocalAws;
+  /** The faults injected so far in the functions, their event sources and the local Adyen (DynamoDB's: `contentionStats`). */
+  faults(): Partial<Record<FaultKind, number>>;
+  /** Other faults from now on, everywhere in the stack and its table (none: undefined), as a run's quiet period turns them off. */
+  setFaults(plan: FaultPlan | undefined): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -101,6 +114,10 @@ export const DEMO_OWNER_EMAIL = 'owner@example.com';
  */
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const dynamo: RunningDynamoDb = await ensureDynamoDbLocal(options.dynamodbEndpoint, options.dataDir);
+  const faults = options.faults ?? faultPlanFrom();
+  if (options.faults !== undefined || options.partitionScale !== undefined) {
+    await configureTable(dynamo.endpoint, options.tableName, { partitionScale: options.partitionScale, ...(options.faults ? { faults: options.faults } : {}) });
+  }
   const configuredBaseUrl = process.env.BASE_URL;
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
   process.env.TABLE_NAME = options.tableName;
@@ -115,7 +132,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // It listens at once, so that no other process takes the port probed free meanwhile; its
     // notifications go to the receiver, whose address is known once the API listens.
     let notificationUrl = '';
-    const localAdyen: LocalAcquirer = await acquirer.start(() => notificationUrl).catch((error: NodeJS.ErrnoException) => {
+    const localAdyen: LocalAcquirer = await acquirer.start(() => notificationUrl, faults).catch((error: NodeJS.ErrnoException) => {
       throw error.code === 'EADDRINUSE' ? new Error(`ACQUIRER_PORT ${acquirer.port} is in use: set ACQUIRER_PORT to a free port for the local Adyen`) : error;
     });
     stoppers.push(localAdyen.stop);
@@ -137,6 +154,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       apiUrl: () => configuredBaseUrl ?? `http://127.0.0.1:${api!.port}`,
       acquirerSecret: acquirer.secret.value,
       mailbox,
+      faults,
     });
     stoppers.push(functions.stop);
     api = await startApiServer({
@@ -167,6 +185,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       demo,
       mode: options.artifacts ? 'artifacts' : 'sources',
       aws: functions,
+      faults: () => addCounts(functions.faults(), localAdyen.faults()),
+      async setFaults(plan) {
+        functions.setFaults(plan);
+        localAdyen.setFaults(plan);
+        await configureTable(dynamo.endpoint, options.tableName, { faults: plan ?? null });
+      },
       stop: async () => {
         for (const stop of stoppers.reverse()) await stop();
         await dynamo.stop();

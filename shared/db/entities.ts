@@ -426,7 +426,7 @@ export const eventResendEntity = defineEntity<OutboxEvent & { resendId: string; 
 });
 
 /** A claim of an Idempotency-Key by one API key (`{key}`: its id). */
-export const idempotencyEntity = defineEntity<{ state: 'in_flight'; leaseUntil: number; fingerprint: string }, { keyId: string; idempotencyKey: string }>({
+export const idempotencyEntity = defineEntity<{ state: 'in_flight'; leaseUntil: number; fingerprint: string; claimId: string }, { keyId: string; idempotencyKey: string }>({
   name: 'idempotency',
   label: 'Idempotency record',
   key: { pk: 'IDEM#{key}#{idempotency_key}', sk: 'IDEM' },

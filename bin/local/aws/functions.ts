@@ -25,6 +25,7 @@ import { readSynthesizedStack, resourcesOfType, type CfnResource } from './templ
 import { createFunctionPool, type FunctionPool, type FunctionPoolStats, type FunctionSpec } from './workers';
 import { SOURCE_ENTRY_METADATA } from '../../../lib/api-function';
 import { createModulePool, defaultEnvironmentsPerFunction, refuseCallsPastDeadline } from '../invocation';
+import { addCounts, faultsOf, type FaultKind, type FaultPlan } from '../faults';
 
 /** Where the handler modules' paths (`payment-ops:source-entry`) start. */
 const PROJECT_ROOT = resolvePath(__dirname, '../../..');
@@ -57,6 +58,8 @@ export interface LocalAwsOptions {
   acquirerSecret: string;
   /** Where the local SES keeps what it sends. */
   mailbox: Mailbox;
+  /** The faults of the functions and their event sources (FAULTS): none by default. */
+  faults?: FaultPlan;
 }
 
 export interface LocalAws extends LocalFunctions {
@@ -70,6 +73,10 @@ export interface LocalAws extends LocalFunctions {
   functionOfRoute(routeKey: string): string;
   /** The messages a queue of the template holds (by its logical id, or its start), without receiving them. */
   queueMessages(logicalId: string): HeldMessage[];
+  /** The faults injected so far in the functions and their event sources, by kind. */
+  faults(): Partial<Record<FaultKind, number>>;
+  /** Other faults from now on (none: undefined). */
+  setFaults(plan: FaultPlan | undefined): void;
 }
 
 /** A paid payment's new ledger entry as the stream hands it over: what the mapping that rolls credits into balances takes. */
@@ -135,6 +142,7 @@ const refOf = (value: unknown): string | undefined =>
 export async function startLocalAws(options: LocalAwsOptions): Promise<LocalAws> {
   const stack = readSynthesizedStack(options.dir);
   const { region, account } = stack;
+  const faults = { lambda: faultsOf(options.faults, 'lambda'), streams: faultsOf(options.faults, 'streams'), queues: faultsOf(options.faults, 'queues') };
   if (options.logDir) mkdirSync(options.logDir, { recursive: true });
   const queuesByKey = new Map<string, LocalQueue>();
   const queuesById = new Map<string, LocalQueue>();
@@ -299,8 +307,8 @@ export async function startLocalAws(options: LocalAwsOptions): Promise<LocalAws>
       pools.set(
         logicalId,
         options.sources
-          ? createModulePool(spec, () => loadModule(spec), { maxWorkers: spec.maxWorkers })
-          : createFunctionPool(spec, { maxWorkers: spec.maxWorkers, logFile: options.logDir && join(options.logDir, `${spec.name}.log`) }),
+          ? createModulePool(spec, () => loadModule(spec), { maxWorkers: spec.maxWorkers, faults: faults.lambda })
+          : createFunctionPool(spec, { maxWorkers: spec.maxWorkers, logFile: options.logDir && join(options.logDir, `${spec.name}.log`), faults: faults.lambda }),
       );
     }
     return pools.get(logicalId)!;
@@ -433,6 +441,7 @@ export async function startLocalAws(options: LocalAwsOptions): Promise<LocalAws>
       region,
       eventSourceArn: mapping.sourceArn,
       checkpoints: mappingCheckpoints(options.dataDir, mapping.logicalId),
+      faults: faults.streams,
     });
   return {
     awsEndpoint: edgeUrl,
@@ -450,7 +459,7 @@ export async function startLocalAws(options: LocalAwsOptions): Promise<LocalAws>
       for (const mapping of mappings) {
         const pool = poolOf(mapping.spec.logicalId);
         const started = mapping.queue
-          ? startQueueMapping({ settings: mapping.settings, pool, queue: mapping.queue, region, pollers: Math.min(5, mapping.spec.maxWorkers) })
+          ? startQueueMapping({ settings: mapping.settings, pool, queue: mapping.queue, region, pollers: Math.min(5, mapping.spec.maxWorkers), faults: faults.queues })
           : startStream(mapping);
         background.push(started.stop);
       }
@@ -463,6 +472,8 @@ export async function startLocalAws(options: LocalAwsOptions): Promise<LocalAws>
     runMinuteJobs: () => eventBridge.fireSchedules(),
     stats: () => Object.fromEntries([...pools.values()].map((pool) => [pool.spec.name, pool.stats()])),
     queueMessages: (logicalId) => queueOf(logicalId).peek(),
+    faults: () => addCounts(faults.lambda.injected(), faults.streams.injected(), faults.queues.injected()),
+    setFaults: (plan) => Object.values(faults).forEach((part) => part.replan(plan)),
     functionOfRoute(routeKey) {
       const route = routes.find((candidate) => candidate.key === routeKey);
       if (!route) throw new Error(`The template has no route ${routeKey}`);

@@ -4,6 +4,7 @@ import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { AWS_LIMITS } from '../../../shared/aws-limits';
 import { logger } from '../../../shared/observability/logger';
+import { NO_FAULTS, type Faults } from '../faults';
 
 /** One function as Lambda would run it: its bundle, handler, memory, timeout and environment. */
 export interface FunctionSpec {
@@ -40,7 +41,15 @@ export interface PoolOptions {
   maxWorkers: number;
   /** Where the environments' stdout and stderr go, appended (the function's log group); by default this process's own. */
   logFile?: string;
+  /** `lambda.kill` and `lambda.timeout` (FAULTS): an environment killed, or stopped until its timeout, mid-invocation. */
+  faults?: Faults;
 }
+
+/**
+ * How far into an invocation an injected fault lands: early enough to find most invocations
+ * still running (a checkout's takes tens of milliseconds here), anywhere in its first 50 ms.
+ */
+export const faultDelayMs = (faults: Faults) => Math.floor(faults.draw() * 50);
 
 /** An idle environment is shut down after this long, as Lambda reclaims idle ones. */
 const IDLE_MS = 10 * 60_000;
@@ -216,6 +225,10 @@ export function createFunctionPool(spec: FunctionSpec, options: PoolOptions): Fu
       }, timeoutMs);
       const exited = () => finish(failure('Runtime.ExitError', `RequestId: ${requestId} Error: Runtime exited without providing a reason`));
       worker.onExit = exited;
+      // A fault: the environment dies mid-invocation, or stops making progress until its timeout kills it.
+      const faults = options.faults ?? NO_FAULTS;
+      const fault = faults.strikes('lambda.kill', spec.name) ? 'SIGKILL' : faults.strikes('lambda.timeout', spec.name) ? 'SIGSTOP' : undefined;
+      if (fault) setTimeout(() => !worker.dead && worker.child.kill(fault), faultDelayMs(faults));
       worker.child.on('message', onMessage);
       // An environment that died meanwhile (the stack stopping) is an exit, as Lambda reports it, never an EPIPE thrown at the caller.
       worker.child.send({ type: 'invoke', id, requestId, payload, deadline: Date.now() + timeoutMs, functionArn: spec.arn }, (error) => error && exited());

@@ -6,7 +6,7 @@ import { documentClient } from '../../../shared/db/client';
 import { balanceTransactionEntity, EVENT_PREFIX_INDEXES, eventEntity, paymentEntity } from '../../../shared/db/entities';
 import { outboxItem } from '../../../shared/db/outbox';
 import type { IndexName } from '../../../shared/db/table';
-import { isTransactionConflict } from '../../../shared/db/transaction-conflict';
+import { lostToContention } from '../../../shared/db/transaction-conflict';
 import { newEvent } from '../../../shared/events';
 import { putAttempt } from '../../support/dashboard';
 import { outboxEvents } from '../../support/events';
@@ -42,7 +42,7 @@ beforeAll(async () => {
       // A write that lost to another writer (the outbox processor rolling credits into the same
       // balance a moment earlier) is retried; the count is of what a request does uncontended.
       const result = await next(args).catch((error: unknown) => {
-        if (!isTransactionConflict(error)) calls.push(call);
+        if (!lostToContention(error)) calls.push(call);
         throw error;
       });
       calls.push(call);

@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { startContentionLayer, contentionStats, type ContentionLayer } from '../../../bin/local/contention';
 import { ensureTable } from '../../../bin/local/dynamodb-local';
 import { freePort } from '../../../bin/local/free-port';
-import { itemBytes, writeCharges, type TableKeys, type WireItem } from '../../../bin/local/partition-limits';
+import { itemBytes, writeCharges, type TableKeys } from '../../../bin/local/partition-limits';
 import { localAwsConfig } from '../../../shared/db/client';
 import { outboxItem } from '../../../shared/db/outbox';
 import { paymentItem } from '../../../shared/db/payment-repository';
@@ -65,7 +65,7 @@ describe('units, as DynamoDB Local counts them on its own', () => {
     const put = await direct.send(new PutItemCommand({ TableName: tableName, Item: payment, ReturnConsumedCapacity: 'INDEXES' }));
     expect(total(writeCharges(keys, { key: payment, kind: 'put', transactional: false }, undefined, payment))).toBe(put.ConsumedCapacity!.CapacityUnits);
     // Paid: its status list key moves (GSI2: two writes), the others are rewritten in place, the DUE entry removed.
-    const paid = { ...payment, status: { S: 'paid' }, GSI2PK: { S: String(payment.GSI2PK.S).replace('#open', '#paid') } } as WireItem;
+    const paid: Record<string, AttributeValue> = { ...payment, status: { S: 'paid' }, GSI2PK: { S: String(payment.GSI2PK.S).replace('#open', '#paid') } };
     delete paid.DUEPK;
     delete paid.DUESK;
     const update = await direct.send(
@@ -116,7 +116,7 @@ describe('a partition past its share is throttled as on-demand DynamoDB throttle
       const answers = [];
       for (const event of sameList.slice(0, 4)) answers.push(await client.send(new PutItemCommand({ TableName: tableName, Item: event })).then(() => 'ok', (error: Error & Record<string, unknown>) => error));
       expect(answers.slice(0, 2)).toEqual(['ok', 'ok']);
-      const refused = answers.find((answer) => answer !== 'ok') as Error & { ThrottlingReasons?: unknown; $metadata: { httpStatusCode: number } };
+      const refused = answers.find((answer) => answer !== 'ok') as unknown as Error & { ThrottlingReasons?: unknown; $metadata: { httpStatusCode: number } };
       expect(refused).toMatchObject({ name: 'ThrottlingException', $metadata: { httpStatusCode: 400 } });
       expect(refused.message).toMatch(/^Throughput exceeds the current capacity for one or more global secondary indexes/);
       expect(refused.ThrottlingReasons).toEqual([{ reason: 'IndexWriteKeyRangeThroughputExceeded', resource: expect.stringMatching(new RegExp(`:table/${tableName}/index/GSI\\d$`)) }]);
