@@ -82,6 +82,12 @@ export interface LocalStack {
   faults(): Partial<Record<FaultKind, number>>;
   /** Other faults from now on, everywhere in the stack and its table (none: undefined), as a run's quiet period turns them off. */
   setFaults(plan: FaultPlan | undefined): Promise<void>;
+  /**
+   * The service stopped and started again on the same port, table and data folder (the fault
+   * `stack.restart`): its functions and API, as a deploy or an outage restarts them; the local
+   * Adyen, S3 and DynamoDB, which are not the service's, go on.
+   */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -142,54 +148,80 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     });
     stoppers.push(mailServer.close);
     const template = options.artifacts ?? options.sourceTemplate ?? (await synthesizedSources(stoppers));
-    const functions = await startLocalAws({
-      dir: template,
-      sources: options.artifacts ? undefined : { routeTimeoutSeconds: options.routeTimeoutSeconds },
-      s3,
-      dynamodbEndpoint: dynamo.endpoint,
-      tableName: options.tableName,
-      dataDir: options.dataDir,
-      maxWorkersPerFunction: options.maxWorkersPerFunction,
-      logDir: options.logDir,
-      apiUrl: () => configuredBaseUrl ?? `http://127.0.0.1:${api!.port}`,
-      acquirerSecret: acquirer.secret.value,
-      mailbox,
-      faults,
-    });
-    stoppers.push(functions.stop);
-    api = await startApiServer({
-      routes: functions.routes,
-      defaultRoute: functions.defaultRoute,
-      port: options.port,
-      host: options.host,
-      loadHandler: functions.loadHandler,
-      onListening: (port) => {
-        process.env.BASE_URL ??= `http://127.0.0.1:${port}`;
-      },
-    });
-    stoppers.push(api.close);
-    const baseUrl = configuredBaseUrl ?? `http://127.0.0.1:${api.port}`;
+    let plan = faults;
+    /** The service itself, what a deploy ships: the template's functions on the local AWS, and the API in front of them. */
+    const startService = async (port: number) => {
+      const functions = await startLocalAws({
+        dir: template,
+        sources: options.artifacts ? undefined : { routeTimeoutSeconds: options.routeTimeoutSeconds },
+        s3,
+        dynamodbEndpoint: dynamo.endpoint,
+        tableName: options.tableName,
+        dataDir: options.dataDir,
+        maxWorkersPerFunction: options.maxWorkersPerFunction,
+        logDir: options.logDir,
+        apiUrl: () => configuredBaseUrl ?? `http://127.0.0.1:${api!.port}`,
+        acquirerSecret: acquirer.secret.value,
+        mailbox,
+        faults: plan,
+      });
+      try {
+        api = await startApiServer({
+          routes: functions.routes,
+          defaultRoute: functions.defaultRoute,
+          port,
+          host: options.host,
+          loadHandler: functions.loadHandler,
+          onListening: (listening) => {
+            process.env.BASE_URL ??= `http://127.0.0.1:${listening}`;
+          },
+        });
+      } catch (error) {
+        await functions.stop();
+        throw error;
+      }
+      return { functions, api };
+    };
+    let service = await startService(options.port);
+    const stopService = async () => {
+      await service.api.close();
+      await service.functions.stop();
+    };
+    stoppers.push(() => stopService());
+    const startWork = () => (options.background ? service.functions.startBackground() : service.functions.startCreditRolling());
+    const baseUrl = configuredBaseUrl ?? `http://127.0.0.1:${service.api.port}`;
     // The dashboard's page uploads evidence documents from its origin straight to the bucket.
     await s3.allowUploadsFrom(new URL(configuredUrls().dashboard).origin);
     notificationUrl = `${baseUrl}/acquirer/adyen/notifications`;
     const demo = options.seedDemo ? await seedDemo(local) : undefined;
-    if (options.background) await functions.startBackground();
-    else await functions.startCreditRolling();
+    await startWork();
+    /** Faults injected by the service's parts before a restart replaced them. */
+    let before: Partial<Record<FaultKind, number>> = {};
     return {
       baseUrl,
-      port: api.port,
+      port: service.api.port,
       s3Url: s3.url,
       acquirer: { url: localAdyen.url, secret: JSON.parse(acquirer.secret.value) as AdyenSecret },
       mail: { url: mailServer.url, mailbox },
-      runMinuteJobs: functions.runMinuteJobs,
+      runMinuteJobs: () => service.functions.runMinuteJobs(),
       demo,
       mode: options.artifacts ? 'artifacts' : 'sources',
-      aws: functions,
-      faults: () => addCounts(functions.faults(), localAdyen.faults()),
-      async setFaults(plan) {
-        functions.setFaults(plan);
-        localAdyen.setFaults(plan);
-        await configureTable(dynamo.endpoint, options.tableName, { faults: plan ?? null });
+      get aws() {
+        return service.functions;
+      },
+      faults: () => addCounts(before, service.functions.faults(), localAdyen.faults()),
+      async setFaults(next) {
+        plan = next;
+        service.functions.setFaults(next);
+        localAdyen.setFaults(next);
+        await configureTable(dynamo.endpoint, options.tableName, { faults: next ?? null });
+      },
+      async restart() {
+        before = addCounts(before, service.functions.faults());
+        const { port } = service.api;
+        await stopService();
+        service = await startService(port);
+        await startWork();
       },
       stop: async () => {
         for (const stop of stoppers.reverse()) await stop();

@@ -60,11 +60,13 @@ export async function startTestStack(
     partitionScale: options.partitionScale,
   });
   const db = createDocumentClient({ endpoint: process.env.DYNAMODB_ENDPOINT });
+  const stopStack = stack.stop;
   const stop = async () => {
-    await stack.stop();
+    await stopStack();
     for (const [name] of settings) delete process.env[name];
   };
-  return { ...stack, stop, tableName, logDir, db, directory: createDirectory(db, tableName) };
+  // The stack itself, not a copy: its `aws` follows a restart.
+  return Object.assign(stack, { stop, tableName, logDir, db, directory: createDirectory(db, tableName) });
 }
 
 export interface Merchant {
