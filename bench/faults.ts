@@ -178,6 +178,9 @@ async function customer(send: Send, link: Org['links'][number]): Promise<string 
   return back.status === 303 ? paymentId : undefined;
 }
 
+/** What the merchants did that went through. */
+const moves = { refunds: 0, refund_cancels: 0, chargebacks: 0, chargeback_answers: 0 };
+
 /** The merchant's side, once: a refund of a paid payment (sometimes cancelled at once), or a chargeback answered. */
 async function merchantMove(stack: LocalStack, send: Send, org: Org, mode: Mode, step: number) {
   const paid = org.paid[mode];
@@ -191,18 +194,24 @@ async function merchantMove(stack: LocalStack, send: Send, org: Org, mode: Mode,
     });
   if (step % 3 !== 2) {
     const refund = await post(`/v1/payments/${paymentId}/refunds`, { amount: { value: '3.00', currency: 'EUR' } });
-    if (refund.status === 201 && step % 2 === 0) await post(`/v1/refunds/${((await refund.json()) as { id: string }).id}/cancel`, {});
+    if (refund.status !== 201) return;
+    moves.refunds++;
+    if (step % 2 === 0 && (await post(`/v1/refunds/${((await refund.json()) as { id: string }).id}/cancel`, {})).status === 200) moves.refund_cancels++;
     return;
   }
   if (mode === 'test') {
     const opened = await post(`/v1/test_helpers/payments/${paymentId}/chargebacks`, { amount: { value: '5.00', currency: 'EUR' } });
     if (opened.status !== 201) return;
+    moves.chargebacks++;
     const chargebackId = ((await opened.json()) as { id: string }).id;
-    await post(`/v1/chargebacks/${chargebackId}/${step % 2 ? 'accept' : 'dispute'}`, step % 2 ? {} : { evidence: { product_description: 'Delivered as described.' } });
+    const answered = await post(`/v1/chargebacks/${chargebackId}/${step % 2 ? 'accept' : 'dispute'}`, step % 2 ? {} : { evidence: { product_description: 'Delivered as described.' } });
+    if (answered.status === 200) moves.chargeback_answers++;
     return;
   }
   const payment = (await (await send(`${stack.baseUrl}/v1/payments/${paymentId}`, { headers: { authorization: `Bearer ${org.tokens.live}` } })).json()) as { acquirer_reference?: string };
-  if (payment.acquirer_reference) await send(`${stack.acquirer.url}/_test/chargebacks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ pspReference: payment.acquirer_reference }) });
+  if (!payment.acquirer_reference) return;
+  const raised = await send(`${stack.acquirer.url}/_test/chargebacks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ pspReference: payment.acquirer_reference }) });
+  if (raised.status === 201) moves.chargebacks++;
 }
 
 /** Every item of a list (all its pages), through the API. */
@@ -368,7 +377,7 @@ export async function benchFaults(): Promise<string[]> {
     const paid = orgs.reduce((sum, org) => sum + org.paid.test.length + org.paid.live.length, 0);
     const result = { faults: { injected, requests: counts.requests, unresolved_5xx: counts.unresolved, ...found } };
     const lines = [
-      `${SECONDS} s with faults, then ${Math.round(quietSeconds)} s of quiet; ${paid} payments paid, ${counts.requests} requests, ${counts.fivexx} of them answered 5xx or dropped first.`,
+      `${SECONDS} s with faults, then ${Math.round(quietSeconds)} s of quiet; ${paid} payments paid, ${counts.requests} requests, ${counts.fivexx} of them answered 5xx or dropped first; the merchants: ${Object.entries(moves).map(([move, count]) => `${count} ${move.replace('_', ' ')}`).join(', ')}.`,
       `Injected: ${Object.entries(injected).map(([kind, count]) => `${kind} ${count}`).join(', ')}.`,
       JSON.stringify(result),
     ];
