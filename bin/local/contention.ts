@@ -8,6 +8,7 @@ import {
   queryPartition,
   writeCharges,
   type Charge,
+  type Direction,
   type ItemWrite,
   type PartitionBuckets,
   type TableKeys,
@@ -107,6 +108,8 @@ export interface ContentionStats {
   throttled: Record<string, number>;
   /** The faults injected, by kind (of one table, when asked about one). */
   faults: Partial<Record<FaultKind, number>>;
+  /** The read and write units taken by the tables limited or metered (of one table, when asked about one). */
+  units: Record<Direction, number>;
 }
 
 /** One table's partition limits and faults. */
@@ -115,6 +118,8 @@ export interface TableSettings {
   partitionScale?: number;
   /** Its faults from now on (null: none); left as they are when absent. */
   faults?: FaultPlan | null;
+  /** Count the read and write units it takes, as DynamoDB bills them (`npm run bench:cost`), whether limited or not. */
+  meter?: boolean;
 }
 
 export interface ContentionLayer {
@@ -283,15 +288,19 @@ export async function startContentionLayer(options: {
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   const keySchemas = new Map<string, Promise<TableKeys | undefined>>();
   const everyTable: TableSettings = options.tables ?? { partitionScale: partitionScaleFrom(), faults: faultPlanFrom() };
-  /** Each table's partition buckets, faults, and what they refused. */
-  const tables = new Map<string, { scale: number; buckets?: PartitionBuckets; faults: Faults; throttled: Record<string, number> }>();
+  /** Each table's partition buckets, faults, what they refused, and (metered) the units it took. */
+  const tables = new Map<
+    string,
+    { scale: number; buckets?: PartitionBuckets; metered: boolean; units: Record<Direction, number>; faults: Faults; throttled: Record<string, number> }
+  >();
   /** A table's settings from now on; what it has refused and injected so far stays counted. */
   function configure(table: string, settings: TableSettings) {
-    const state = tables.get(table) ?? { scale: 0, faults: faultsOf(undefined, `dynamodb:${table}`), throttled: {} };
+    const state = tables.get(table) ?? { scale: 0, metered: false, units: { read: 0, write: 0 }, faults: faultsOf(undefined, `dynamodb:${table}`), throttled: {} };
     if (settings.partitionScale !== undefined && settings.partitionScale !== state.scale) {
       state.scale = settings.partitionScale;
       state.buckets = state.scale > 0 ? createPartitionBuckets(state.scale) : undefined;
     }
+    if (settings.meter !== undefined) state.metered = settings.meter;
     if ('faults' in settings) state.faults.replan(settings.faults ?? undefined);
     tables.set(table, state);
   }
@@ -299,6 +308,17 @@ export async function startContentionLayer(options: {
     if (!tables.has(table)) configure(table, everyTable);
     return tables.get(table)!;
   };
+  type TableState = ReturnType<typeof tableState>;
+
+  /** A table's partitions, as far as it limits them, and its meter: what a request may take, and what it took. */
+  const accountsOf = (state: TableState) => ({
+    refused: (direction: Direction, charges: Charge[]) => state.buckets?.refused(direction, charges),
+    take(direction: Direction, charges: Charge[]) {
+      state.buckets?.take(direction, charges);
+      for (const charge of charges) state.units[direction] += charge.units;
+    },
+  });
+  type Accounts = ReturnType<typeof accountsOf>;
   /** Items of the TransactWriteItems in flight (one at most per item: a second one conflicts). */
   const transacting = new Set<string>();
   /** Items of the other writes in flight, with their number. */
@@ -365,7 +385,7 @@ export async function startContentionLayer(options: {
    * either the refusal or, once it is answered, the units it took. A BatchWriteItem sends on
    * only the items their partitions can take; the others come back as its UnprocessedItems.
    */
-  async function limitWrite(operation: string, request: Record<string, unknown>, table: string, buckets: PartitionBuckets) {
+  async function limitWrite(operation: string, request: Record<string, unknown>, table: string, buckets: Accounts) {
     const keys = await keySchema(table);
     if (!keys) return undefined;
     const writes = itemWrites(operation, request);
@@ -412,7 +432,7 @@ export async function startContentionLayer(options: {
    * asks DynamoDB Local for its ConsumedCapacity (given back only to a client that asked for it)
    * and takes that.
    */
-  async function limitRead(operation: string, request: Record<string, unknown>, table: string, buckets: PartitionBuckets) {
+  async function limitRead(operation: string, request: Record<string, unknown>, table: string, buckets: Accounts) {
     const keys = await keySchema(table);
     if (!keys) return undefined;
     const index = typeof request.IndexName === 'string' ? keys.indexes.find((candidate) => candidate.name === request.IndexName) : undefined;
@@ -553,12 +573,12 @@ export async function startContentionLayer(options: {
     const state = tableState(table);
     const fault = refusingFault(operation, request, table, state.faults);
     if (fault) return fault;
-    const limits = !state.buckets
+    const limits = !state.buckets && !state.metered
       ? undefined
       : WRITES.has(operation)
-        ? await limitWrite(operation, request, table, state.buckets)
+        ? await limitWrite(operation, request, table, accountsOf(state))
         : operation === 'GetItem' || operation === 'Query'
-          ? await limitRead(operation, request, table, state.buckets)
+          ? await limitRead(operation, request, table, accountsOf(state))
           : undefined;
     if (limits && 'refusal' in limits && limits.refusal) {
       state.throttled[operation] = (state.throttled[operation] ?? 0) + 1;
@@ -643,7 +663,8 @@ export async function startContentionLayer(options: {
     const states = table ? [tableState(table)] : [...tables.values()];
     const throttled: Record<string, number> = {};
     for (const state of states) for (const [operation, count] of Object.entries(state.throttled)) throttled[operation] = (throttled[operation] ?? 0) + count;
-    return { ...structuredClone(stats), throttled, faults: addCounts(...states.map((state) => state.faults.injected())) };
+    const units = { read: states.reduce((sum, state) => sum + state.units.read, 0), write: states.reduce((sum, state) => sum + state.units.write, 0) };
+    return { ...structuredClone(stats), throttled, faults: addCounts(...states.map((state) => state.faults.injected())), units };
   }
 
   return {

@@ -4,7 +4,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { ROUTE_TIMEOUT_SECONDS } from '../../shared/api/operation';
-import { failure, faultDelayMs, oversizedPayload, oversizedResult, timedOut, type FunctionPool, type FunctionSpec, type InvokeOutcome } from './aws/workers';
+import { failure, faultDelayMs, newUsageStats, oversizedPayload, oversizedResult, timedOut, type FunctionPool, type FunctionSpec, type InvokeOutcome } from './aws/workers';
 import { NO_FAULTS, type Faults } from './faults';
 
 /** The Lambda context of one invocation: `getRemainingTimeInMillis` counts down from `timeoutMs`; ARN and memory are the function's (`spec`) when given. */
@@ -112,6 +112,8 @@ export function createModulePool(spec: FunctionSpec, load: () => Promise<ModuleH
   let peakConcurrent = 0;
   let slowestMs = 0;
   let stopped = false;
+  // In this one process an invocation's CPU is not its own: only durations are counted.
+  const usage = newUsageStats();
 
   function initialize(): Promise<ModuleHandler> {
     if (!handler) {
@@ -155,6 +157,8 @@ export function createModulePool(spec: FunctionSpec, load: () => Promise<ModuleH
       clearTimeout(timer);
       clearTimeout(faultTimer);
       slowestMs = Math.max(slowestMs, Date.now() - startedAt);
+      usage.invocations++;
+      usage.billedMs += Math.max(1, Math.ceil(Date.now() - startedAt));
     }
   }
 
@@ -175,7 +179,7 @@ export function createModulePool(spec: FunctionSpec, load: () => Promise<ModuleH
         environments.release();
       }
     },
-    stats: () => ({ pids: handler ? [process.pid] : [], started, peakConcurrent, slowestMs }),
+    stats: () => ({ pids: handler ? [process.pid] : [], started, peakConcurrent, slowestMs, ...usage, memoryMb: spec.memoryMb }),
     async stop() {
       stopped = true;
       environments.close();

@@ -187,7 +187,16 @@ export function startStreamMapping(options: {
  * The fault `sqs.redelivery` leaves a message of a successful batch in the queue, visible again at
  * once (SQS's at-least-once delivery).
  */
-export function startQueueMapping(options: { settings: MappingSettings; pool: FunctionPool; queue: LocalQueue; region: string; pollers: number; faults?: Faults }): {
+export function startQueueMapping(options: {
+  settings: MappingSettings;
+  pool: FunctionPool;
+  queue: LocalQueue;
+  region: string;
+  pollers: number;
+  faults?: Faults;
+  /** Counts the SQS requests Lambda's pollers make (bin/local/usage.ts): a receive that found messages, a delete batch. */
+  onRequest?: () => void;
+}): {
   stop(): Promise<void>;
 } {
   const { settings, pool, queue } = options;
@@ -212,6 +221,7 @@ export function startQueueMapping(options: { settings: MappingSettings; pool: Fu
       eventSourceARN: queue.settings.arn,
       awsRegion: options.region,
     }));
+    if (records.length > 0) options.onRequest?.();
     const selected = records.filter((record) => passes(settings, record));
     // A message the filters drop is deleted, as Lambda does.
     for (const record of records) if (!selected.includes(record)) queue.delete(record.receiptHandle);
@@ -225,6 +235,7 @@ export function startQueueMapping(options: { settings: MappingSettings; pool: Fu
     const failed = new Set(settings.reportBatchItemFailures ? failures.map((failure) => failure.itemIdentifier) : []);
     // An identifier that names no message of the batch fails the whole batch.
     if ([...failed].some((id) => !selected.some((record) => record.messageId === id))) return;
+    if (selected.some((record) => !failed.has(record.messageId))) options.onRequest?.();
     for (const record of selected) {
       if (failed.has(record.messageId)) continue;
       if (faults.strikes('sqs.redelivery', queue.settings.name)) queue.changeVisibility(record.receiptHandle, 0);

@@ -26,6 +26,7 @@ import { createFunctionPool, type FunctionPool, type FunctionPoolStats, type Fun
 import { SOURCE_ENTRY_METADATA } from '../../../lib/api-function';
 import { createModulePool, defaultEnvironmentsPerFunction, refuseCallsPastDeadline } from '../invocation';
 import { addCounts, faultsOf, type FaultKind, type FaultPlan } from '../faults';
+import { countCall, newUsage, type Usage } from '../usage';
 
 /** Where the handler modules' paths (`payment-ops:source-entry`) start. */
 const PROJECT_ROOT = resolvePath(__dirname, '../../..');
@@ -77,6 +78,8 @@ export interface LocalAws extends LocalFunctions {
   faults(): Partial<Record<FaultKind, number>>;
   /** Other faults from now on (none: undefined). */
   setFaults(plan: FaultPlan | undefined): void;
+  /** The requests AWS would bill by request so far (bin/local/usage.ts). */
+  usage(): Usage;
 }
 
 /** A paid payment's new ledger entry as the stream hands it over: what the mapping that rolls credits into balances takes. */
@@ -143,6 +146,7 @@ export async function startLocalAws(options: LocalAwsOptions): Promise<LocalAws>
   const stack = readSynthesizedStack(options.dir);
   const { region, account } = stack;
   const faults = { lambda: faultsOf(options.faults, 'lambda'), streams: faultsOf(options.faults, 'streams'), queues: faultsOf(options.faults, 'queues') };
+  const usage = newUsage();
   if (options.logDir) mkdirSync(options.logDir, { recursive: true });
   const queuesByKey = new Map<string, LocalQueue>();
   const queuesById = new Map<string, LocalQueue>();
@@ -363,6 +367,7 @@ export async function startLocalAws(options: LocalAwsOptions): Promise<LocalAws>
         [queue.settings.arn, queue.settings.url],
       );
       if (!decision.allowed) throw new Error(`the queue policy of ${queue.settings.name} refuses rule ${rule.name}: ${decision.reason}`);
+      usage.sqsRequests++;
       queue.send(JSON.stringify(event));
       return;
     }
@@ -372,7 +377,7 @@ export async function startLocalAws(options: LocalAwsOptions): Promise<LocalAws>
     if (!decision.allowed) throw new Error(`no permission lets rule ${rule.name} invoke ${spec.name}: ${decision.reason}`);
     await invokeAsync(poolOf(spec.logicalId), event);
   }
-  const eventBridge = createLocalEventBridge({ region, account, buses, rules, deliver });
+  const eventBridge = createLocalEventBridge({ region, account, buses, rules, deliver, usage: (events) => (usage.eventBridgeEvents += events) });
 
   const routes = readRoutes(stack, resources, functionByKey);
   const routeTimeoutSeconds = options.sources?.routeTimeoutSeconds;
@@ -382,7 +387,10 @@ export async function startLocalAws(options: LocalAwsOptions): Promise<LocalAws>
   const loadHandler = async (routeId: string) => {
     const route = routes.find((candidate) => candidate.handler === routeId)!;
     return routeHandler(route, {
-      invoke: (event) => poolOf(route.spec.logicalId).invoke(event),
+      invoke: (event) => {
+        usage.apiRequests++;
+        return poolOf(route.spec.logicalId).invoke(event);
+      },
       mayInvoke: () => mayInvoke(route.spec, 'apigateway.amazonaws.com', route.sourceArn),
     });
   };
@@ -429,6 +437,8 @@ export async function startLocalAws(options: LocalAwsOptions): Promise<LocalAws>
     kms,
     account,
     onDenied,
+    onSqsRequest: () => usage.sqsRequests++,
+    onCall: (functionName, target) => countCall(usage, functionName, target),
   });
   const background: (() => Promise<void>)[] = [];
   const tableOfStream = (streamArn: string) => /:table\/([^/]+)\/stream\//.exec(streamArn)![1];
@@ -459,7 +469,7 @@ export async function startLocalAws(options: LocalAwsOptions): Promise<LocalAws>
       for (const mapping of mappings) {
         const pool = poolOf(mapping.spec.logicalId);
         const started = mapping.queue
-          ? startQueueMapping({ settings: mapping.settings, pool, queue: mapping.queue, region, pollers: Math.min(5, mapping.spec.maxWorkers), faults: faults.queues })
+          ? startQueueMapping({ settings: mapping.settings, pool, queue: mapping.queue, region, pollers: Math.min(5, mapping.spec.maxWorkers), faults: faults.queues, onRequest: () => usage.sqsRequests++ })
           : startStream(mapping);
         background.push(started.stop);
       }
@@ -474,6 +484,7 @@ export async function startLocalAws(options: LocalAwsOptions): Promise<LocalAws>
     queueMessages: (logicalId) => queueOf(logicalId).peek(),
     faults: () => addCounts(faults.lambda.injected(), faults.streams.injected(), faults.queues.injected()),
     setFaults: (plan) => Object.values(faults).forEach((part) => part.replan(plan)),
+    usage: () => structuredClone(usage),
     functionOfRoute(routeKey) {
       const route = routes.find((candidate) => candidate.key === routeKey);
       if (!route) throw new Error(`The template has no route ${routeKey}`);

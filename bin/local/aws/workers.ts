@@ -63,7 +63,19 @@ export interface FunctionPoolStats {
   peakConcurrent: number;
   /** The longest an invocation ran (init excluded, as Lambda's timeout excludes it), in ms. */
   slowestMs: number;
+  /** Invocations so far, their durations as Lambda bills them (each rounded up to the millisecond) and their CPU time, in ms. */
+  invocations: number;
+  billedMs: number;
+  cpuMs: number;
+  /** The inits so far: their time and CPU time, in ms. */
+  initMs: number;
+  initCpuMs: number;
+  /** The function's memory (MemorySize). */
+  memoryMb: number;
 }
+
+/** What a pool counts of its invocations and inits (FunctionPoolStats). */
+export const newUsageStats = () => ({ invocations: 0, billedMs: 0, cpuMs: 0, initMs: 0, initCpuMs: 0 });
 
 const RUNTIME = join(__dirname, 'runtime.mjs');
 
@@ -111,9 +123,11 @@ export function createFunctionPool(spec: FunctionSpec, options: PoolOptions): Fu
   let peakConcurrent = 0;
   let slowestMs = 0;
   let stopped = false;
+  const usage = newUsageStats();
 
   function start(): WorkerProcess {
     started++;
+    const forkedAt = Date.now();
     const output = options.logFile ? openSync(options.logFile, 'a') : 'inherit';
     const child = fork(RUNTIME, [], {
       cwd: spec.codeDir,
@@ -128,9 +142,11 @@ export function createFunctionPool(spec: FunctionSpec, options: PoolOptions): Fu
       child,
       dead: false,
       ready: new Promise<void>((resolve, reject) => {
-        const onMessage = (message: { type: string; error?: { errorType: string; errorMessage: string } }) => {
+        const onMessage = (message: { type: string; initCpuMs?: number; error?: { errorType: string; errorMessage: string } }) => {
           if (message.type !== 'ready' && message.type !== 'init-error') return;
           child.off('message', onMessage);
+          usage.initMs += Date.now() - forkedAt;
+          usage.initCpuMs += message.initCpuMs ?? 0;
           if (message.type === 'ready') resolve();
           else reject(Object.assign(new Error(message.error!.errorMessage), { name: message.error!.errorType }));
         };
@@ -206,17 +222,20 @@ export function createFunctionPool(spec: FunctionSpec, options: PoolOptions): Fu
     return new Promise<InvokeOutcome>((resolve) => {
       const id = randomUUID();
       const startedAt = Date.now();
-      const finish = (outcome: InvokeOutcome) => {
+      const finish = (outcome: InvokeOutcome, cpuMs = 0) => {
         slowestMs = Math.max(slowestMs, Date.now() - startedAt);
+        usage.invocations++;
+        usage.billedMs += Math.max(1, Math.ceil(Date.now() - startedAt));
+        usage.cpuMs += cpuMs;
         clearTimeout(timer);
         worker.child.off('message', onMessage);
         worker.onExit = undefined;
         resolve(outcome);
       };
-      const onMessage = (message: { type: string; id?: string; payload?: string; error?: { errorType: string; errorMessage: string } }) => {
+      const onMessage = (message: { type: string; id?: string; payload?: string; cpuMs?: number; error?: { errorType: string; errorMessage: string } }) => {
         if (message.id !== id) return;
-        if (message.type === 'error') return finish(failure(message.error!.errorType, message.error!.errorMessage));
-        finish(oversizedResult(message.payload!) ?? { ok: true, result: JSON.parse(message.payload!) });
+        if (message.type === 'error') return finish(failure(message.error!.errorType, message.error!.errorMessage), message.cpuMs);
+        finish(oversizedResult(message.payload!) ?? { ok: true, result: JSON.parse(message.payload!) }, message.cpuMs);
       };
       const timer = setTimeout(() => {
         logger.error('artifact mode: invocation timed out; environment killed', { function: spec.name, requestId, timeoutSeconds: spec.timeoutSeconds });
@@ -253,7 +272,7 @@ export function createFunctionPool(spec: FunctionSpec, options: PoolOptions): Fu
       }
     },
     stats() {
-      return { pids: [...live].map((worker) => worker.child.pid!), started, peakConcurrent, slowestMs };
+      return { pids: [...live].map((worker) => worker.child.pid!), started, peakConcurrent, slowestMs, ...usage, memoryMb: spec.memoryMb };
     },
     async stop() {
       stopped = true;

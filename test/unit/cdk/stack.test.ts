@@ -1,3 +1,4 @@
+import { FUNCTION_MEMORY_MB } from '../../../lib/api-function';
 import { OUTBOX_RETRY_ATTEMPTS } from '../../../lib/outbox';
 import { PENDING_CREDIT_RECORD_FILTERS } from '../../../shared/db/pending-credit-records';
 import { DELIVERER_TIMEOUT_SECONDS, WEBHOOK_QUEUE_MAX_RECEIVES } from '../../../lib/webhooks';
@@ -101,6 +102,12 @@ test('stack: functions run Node.js 22 on ARM64 with tracing and the table name',
   for (const fn of Object.values(functions)) {
     expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], TracingConfig: { Mode: 'Active' } });
   }
+});
+
+test('stack: every function has the memory bench:cost chose for it (Power Tuning, balanced), not a flat 1,024 MB', () => {
+  const memory = Object.values(template.findResources('AWS::Lambda::Function')).map((fn) => fn.Properties.MemorySize);
+  expect(new Set(memory)).toEqual(new Set([FUNCTION_MEMORY_MB]));
+  expect(memory).not.toContain(1024);
 });
 
 test('stack: read routes get read-only table access', () => {
