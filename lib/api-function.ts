@@ -24,8 +24,9 @@ export const SOURCE_ENTRY_METADATA = 'payment-ops:source-entry';
  * thank-you page, the outbox processor, the webhook deliverer, the minute jobs) comes out at
  * 512 MB, where its 8–40 ms of CPU an invocation stretch by 3.5 (Lambda's CPU share grows with
  * memory to one vCPU at 1,769 MB) while it mostly waits for DynamoDB. The other functions are
- * handlers of the same kind (a few DynamoDB calls, a page or a JSON answer) and take the same;
- * a function that measures otherwise gets its own `memorySize`.
+ * handlers of the same kind (a few DynamoDB calls, a page or a JSON answer) and take the same,
+ * but for those whose declaration names their own (`memoryMb`: a password's hash, a dispute's
+ * PDFs).
  */
 export const FUNCTION_MEMORY_MB = 512;
 
