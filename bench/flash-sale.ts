@@ -9,29 +9,32 @@
  *    says whether one organization's payments wait on each other;
  * 2. the hot limited link: HOT_PAYERS payers on one link limited to HOT_LIMIT: exactly the limit
  *    paid, every request answered within the function's timeout, and paid per second beside
- *    raw conditional transactions on one item (read the count, write it under the count read)
- *    through the same contending layer, as many at once as the checkout has environments;
+ *    what the uncontended path can answer: the many organizations' rate, at which the hot sale's
+ *    payers, each answered once, would take HOT_PAYERS / that rate (a ceiling of
+ *    `many_orgs_per_s × HOT_LIMIT / HOT_PAYERS` paid/s);
  * 3. the hot unlimited link: HOT_PAYERS payers on one unlimited link, all paid, its count on its
- *    shards (decisions 69): paid per second beside the uncontended sale of 1.
- * Ends with one JSON line: {"flash_sale": {...}, "hot_link": {...}, "hot_unlimited_link": {...}}.
+ *    shards (decisions 69): paid per second beside the uncontended sale of 1;
+ * 4. the partitions: the sales of 1 again with DynamoDB's partition limits scaled down
+ *    (bin/local/partition-limits.ts) to DYNAMODB_PARTITION_SCALE, by default the uncontended
+ *    rate over 1,000: the one organization then asks of its partitions what 1,000 paid/s ask in
+ *    AWS, and the sub-partitioned lists (docs/architecture.md, Capacity) must carry it.
+ * Ends with one JSON line: {"flash_sale": {...}, "hot_link": {...}, "hot_unlimited_link": {...}, "partitions": {...}}.
  */
 import '../shared/quiet-sdk';
-import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pendingCreditsOf, readBalance } from '../shared/db/balance';
-import { cancellationReasons } from '../shared/db/conditional';
 import { createDocumentClient } from '../shared/db/client';
 import * as keys from '../shared/db/keys';
 import { scopeOf } from '../shared/db/entities';
-import { outboxPut } from '../shared/db/outbox';
-import { queryAll } from '../shared/db/query-all';
+import { queryMerged } from '../shared/db/query-all';
 import { INDEXES } from '../shared/db/table';
-import { isTransactionConflict } from '../shared/db/transaction-conflict';
-import { newEvent } from '../shared/events';
+import { configureTable, contentionStats } from '../bin/local/contention';
 import { freePort } from '../bin/local/free-port';
+import { PARTITION_SCALE_VARIABLE, partitionScaleFrom, PARTITION_LIMITS } from '../bin/local/partition-limits';
 import { startLocalStack } from '../bin/local/stack';
 import { functionOfRoute, readSynthesizedStack } from '../bin/local/aws/template';
 import { synthesizedArtifacts } from '../test/support/artifacts';
@@ -77,38 +80,6 @@ function payerProcess(share: PayersShare): Promise<PayersResult> {
   });
 }
 
-/** The floor's payer: read the link, then one conditional transaction on the count it read with its event, again on a loss, until paid or sold out. */
-async function rawPayer(db: DynamoDBDocumentClient, tableName: string, linkId: string, orgId: string): Promise<string> {
-  for (;;) {
-    const link = (await db.send(new GetCommand({ TableName: tableName, Key: keys.paymentLink(linkId), ConsistentRead: true }))).Item!;
-    if (link.status !== 'active') return 'sold out';
-    const last = link.paidCount + 1 === HOT_LIMIT;
-    const event = newEvent({ type: 'transactions.payment_link.remaining_payments.decremented', orgId, mode: 'test', data: { id: linkId, remaining_payments: HOT_LIMIT - link.paidCount - 1 } });
-    try {
-      await db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: tableName,
-                Key: keys.paymentLink(linkId),
-                UpdateExpression: `SET #paidCount = #paidCount + :one${last ? ', #status = :inactive' : ''}`,
-                ConditionExpression: '#status = :active AND #paidCount = :read',
-                ExpressionAttributeNames: { '#paidCount': 'paidCount', '#status': 'status' },
-                ExpressionAttributeValues: { ':one': 1, ':active': 'active', ':read': link.paidCount, ...(last ? { ':inactive': 'inactive' } : {}) },
-              },
-            },
-            outboxPut(tableName, event),
-          ],
-        }),
-      );
-      return 'paid';
-    } catch (error) {
-      if (!cancellationReasons(error) && !isTransactionConflict(error)) throw error;
-    }
-  }
-}
-
 /**
  * How long after the sale's last answer every credit of these organizations is in its balance
  * (the outbox processor rolls them in: product-decisions §15), checking that each balance is then
@@ -124,32 +95,17 @@ async function untilCredited(db: DynamoDBDocumentClient, tableName: string, orgI
   }
   const waited = Date.now() - start;
   for (const orgId of orgIds) {
-    const ledger = await queryAll(db, { TableName: tableName, IndexName: INDEXES.gsi1.name, KeyConditionExpression: '#pk = :pk', ExpressionAttributeNames: { '#pk': INDEXES.gsi1.pk }, ExpressionAttributeValues: { ':pk': keys.balanceTransactionList(scopeOf(orgId, 'test')) } });
+    const ledger = await queryMerged(
+      db,
+      keys.balanceTransactionList(scopeOf(orgId, 'test')),
+      (partition) => ({ TableName: tableName, IndexName: INDEXES.gsi1.name, KeyConditionExpression: '#pk = :pk', ExpressionAttributeNames: { '#pk': INDEXES.gsi1.pk }, ExpressionAttributeValues: { ':pk': partition } }),
+      { sortKey: INDEXES.gsi1.sk },
+    );
     const sum = ledger.reduce((total, entry) => total + (entry.amountMinor as number), 0);
     const available = await readBalance(db, tableName, { orgId, mode: 'test', currency: 'EUR' });
     if (available !== sum) throw new Error(`${orgId}: available ${available} is not the sum of its ledger, ${sum}`);
   }
   return waited;
-}
-
-/** `count` payers, `atOnce` of them at a time, in this process. */
-async function rawSale(count: number, atOnce: number, pay: () => Promise<string>): Promise<Omit<Sale, 'paid'>> {
-  const answers: Record<string, number> = {};
-  let slowestMs = 0;
-  let left = count;
-  const started = Date.now();
-  await Promise.all(
-    Array.from({ length: atOnce }, async () => {
-      for (; left > 0; ) {
-        left--;
-        const start = Date.now();
-        const answer = await pay();
-        slowestMs = Math.max(slowestMs, Date.now() - start);
-        answers[answer] = (answers[answer] ?? 0) + 1;
-      }
-    }),
-  );
-  return { answers, seconds: (Date.now() - started) / 1000, slowestMs };
 }
 
 async function main(): Promise<string[]> {
@@ -203,19 +159,27 @@ async function main(): Promise<string[]> {
     const hotMerchant = await seedOrganization(db, tableName, 0);
     const hot = await createLink(hotMerchant, HOT_LIMIT);
     const hotSale = { ...(await sell(stack.baseUrl, Array.from({ length: HOT_PAYERS }, () => hot))), paid: (await linkAfter(hot.linkId)).paidCount };
-    const floorLink = await createLink(hotMerchant, HOT_LIMIT);
-    const floor = { ...(await rawSale(HOT_PAYERS, WORKERS, () => rawPayer(db, tableName, floorLink.linkId, hotMerchant.org.id))), paid: (await linkAfter(floorLink.linkId)).paidCount };
     const unlimited = await createLink(hotMerchant, null);
     const unlimitedSale = await sell(stack.baseUrl, Array.from({ length: HOT_PAYERS }, () => unlimited));
     // Its count is on its shards: the API sums them.
     const unlimitedAfter = await fetch(`${stack.baseUrl}/v1/payment_links/${unlimited.linkId}`, { headers: { authorization: `Bearer ${unlimited.token}` } });
     const hotUnlimited = { ...unlimitedSale, paid: ((await unlimitedAfter.json()) as { paid_count: number }).paid_count };
 
+    // The same sales of 1 with every partition of the table at `scale` of DynamoDB's limits.
+    const scale = partitionScaleFrom() || Math.round((perSecond(many) / PARTITION_LIMITS.writeUnits) * 10_000) / 10_000;
+    const throttled = async () => Object.values((await contentionStats(endpoint, tableName))!.throttled).reduce((sum, count) => sum + count, 0);
+    await configureTable(endpoint, tableName, { partitionScale: scale });
+    const throttledBefore = await throttled();
+    const manyLimited = await manyOrganizations();
+    const oneLimited = await oneOrganization();
+    const throttledDuring = (await throttled()) - throttledBefore;
+    await configureTable(endpoint, tableName, { partitionScale: 0 });
+
     const { resources } = readSynthesizedStack(artifacts.dir);
     const checkoutFunction = functionOfRoute(resources, CHECKOUT_ROUTE);
     const timeoutMs = Number(resources[checkoutFunction].Properties!.Timeout) * 1000;
     const slowestInvocation = slowestInvocationMs(logDir, checkoutFunction);
-    const perSecond = (sale: Sale) => sale.paid / sale.seconds;
+    const ceiling = (perSecond(many) * HOT_LIMIT) / HOT_PAYERS;
     const answers = (sale: Omit<Sale, 'paid'>) =>
       Object.entries(sale.answers)
         .sort()
@@ -228,8 +192,15 @@ async function main(): Promise<string[]> {
         ratio: round(perSecond(one) / perSecond(many)),
         oversold: one.oversold + many.oversold,
       },
-      hot_link: { paid: hotSale.paid, paid_per_s: round(perSecond(hotSale)), raw_per_s: round(perSecond(floor)), ratio: round(perSecond(hotSale) / perSecond(floor)) },
+      hot_link: { paid: hotSale.paid, paid_per_s: round(perSecond(hotSale)), ceiling_per_s: round(ceiling), ratio: round(perSecond(hotSale) / ceiling) },
       hot_unlimited_link: { paid: hotUnlimited.paid, paid_per_s: round(perSecond(hotUnlimited)), ratio: round(perSecond(hotUnlimited) / perSecond(many)) },
+      partitions: {
+        scale,
+        one_org_per_s: round(perSecond(oneLimited)),
+        many_orgs_per_s: round(perSecond(manyLimited)),
+        ratio: round(perSecond(oneLimited) / perSecond(manyLimited)),
+        throttled: throttledDuring,
+      },
     };
     const lines = [
       `## Flash sales (artifact mode, ≤ ${WORKERS} checkout environments, ${PROCESSES} payer processes × ${AT_ONCE} at once, contending DynamoDB Local)`,
@@ -239,19 +210,21 @@ async function main(): Promise<string[]> {
       `| ${PAYERS} payers over ${LINKS} links of 1 organization | ${perSecond(one).toFixed(1)} | ${one.paid} | ${answers(one)} | ${(one.slowestMs / 1000).toFixed(1)} s |`,
       `| ${PAYERS} payers over ${LINKS} links of ${LINKS} organizations | ${perSecond(many).toFixed(1)} | ${many.paid} | ${answers(many)} | ${(many.slowestMs / 1000).toFixed(1)} s |`,
       `| ${HOT_PAYERS} payers on 1 link limited to ${HOT_LIMIT} | ${perSecond(hotSale).toFixed(1)} | ${hotSale.paid} | ${answers(hotSale)} | ${(hotSale.slowestMs / 1000).toFixed(1)} s |`,
-      `| raw: ${HOT_PAYERS} payers, ${WORKERS} at once, on 1 item | ${perSecond(floor).toFixed(1)} | ${floor.paid} | ${answers(floor)} | ${(floor.slowestMs / 1000).toFixed(1)} s |`,
       `| ${HOT_PAYERS} payers on 1 unlimited link | ${perSecond(hotUnlimited).toFixed(1)} | ${hotUnlimited.paid} | ${answers(hotUnlimited)} | ${(hotUnlimited.slowestMs / 1000).toFixed(1)} s |`,
+      `| partitions at ${scale} of DynamoDB's (${PARTITION_SCALE_VARIABLE}): ${PAYERS} payers over ${LINKS} links of 1 organization | ${perSecond(oneLimited).toFixed(1)} | ${oneLimited.paid} | ${answers(oneLimited)} | ${(oneLimited.slowestMs / 1000).toFixed(1)} s |`,
+      `| partitions at ${scale}: ${PAYERS} payers over ${LINKS} links of ${LINKS} organizations | ${perSecond(manyLimited).toFixed(1)} | ${manyLimited.paid} | ${answers(manyLimited)} | ${(manyLimited.slowestMs / 1000).toFixed(1)} s |`,
       '',
+      `At ${scale} of DynamoDB's partition limits (${PARTITION_LIMITS.writeUnits * scale} WCU/s and ${PARTITION_LIMITS.readUnits * scale} RCU/s a partition) the layer throttled ${throttledDuring} requests.`,
       `Every credit in its balance (= the sum of its ledger) ${one.creditedAfterMs} ms after the one-organization sale's last answer, ${many.creditedAfterMs} ms after the twenty organizations'.`,
       // What this machine's whole checkout path carries with no item shared (each payer on a link and balance of its own organization's):
       // at that rate the hot sale's payers, each answered once, set the most the hot link could be paid per second here.
-      `The checkout path uncontended (${LINKS} organizations) answers ${perSecond(many).toFixed(1)} payers/s; at that rate the hot sale's ${HOT_PAYERS} payers would take ${(HOT_PAYERS / perSecond(many)).toFixed(1)} s: a ceiling of ${((perSecond(many) * HOT_LIMIT) / HOT_PAYERS).toFixed(1)} paid/s here (${((perSecond(many) * HOT_LIMIT) / HOT_PAYERS / perSecond(floor)).toFixed(2)}× raw), of which the hot link reached ${(perSecond(hotSale) / ((perSecond(many) * HOT_LIMIT) / HOT_PAYERS)).toFixed(2)}.`,
+      `The checkout path uncontended (${LINKS} organizations) answers ${perSecond(many).toFixed(1)} payers/s; at that rate the hot sale's ${HOT_PAYERS} payers would take ${(HOT_PAYERS / perSecond(many)).toFixed(1)} s: a ceiling of ${ceiling.toFixed(1)} paid/s here, of which the hot link reached ${(perSecond(hotSale) / ceiling).toFixed(2)}.`,
       `Function timeout ${timeoutMs / 1000} s; the checkout's slowest invocation ${(slowestInvocation / 1000).toFixed(1)} s (a payer's "slowest request" adds its wait for one of ${WORKERS} local environments). The functions' logs: ${logDir}.`,
       JSON.stringify(result),
     ];
-    if (result.flash_sale.oversold !== 0 || hotSale.paid !== HOT_LIMIT || floor.paid !== HOT_LIMIT || hotUnlimited.paid !== HOT_PAYERS) throw new Error(`${lines.join('\n')}\na sale sold past its limit or short of it (or an unlimited link's payer went unpaid)`);
+    if (result.flash_sale.oversold !== 0 || oneLimited.oversold + manyLimited.oversold !== 0 || hotSale.paid !== HOT_LIMIT || hotUnlimited.paid !== HOT_PAYERS) throw new Error(`${lines.join('\n')}\na sale sold past its limit or short of it (or an unlimited link's payer went unpaid)`);
     // An invocation the timeout ends writes no request line: its payer's answer is the gateway's 5xx.
-    const failed = [one, many, hotSale, hotUnlimited].flatMap((sale) => Object.keys(sale.answers).filter((answer) => /^5\d\d$/.test(answer)));
+    const failed = [one, many, hotSale, hotUnlimited, oneLimited, manyLimited].flatMap((sale) => Object.keys(sale.answers).filter((answer) => /^5\d\d$/.test(answer)));
     if (slowestInvocation > timeoutMs || failed.length > 0) throw new Error(`${lines.join('\n')}\nan invocation ran past the function timeout or failed (${failed.join(', ') || 'none'})`);
     return lines;
   } finally {
@@ -261,6 +234,7 @@ async function main(): Promise<string[]> {
 }
 
 const round = (value: number) => Math.round(value * 100) / 100;
+const perSecond = (sale: Sale) => sale.paid / sale.seconds;
 
 /**
  * The slowest invocation of a function, from its request lines (`latencyMs`, measured inside the

@@ -17,6 +17,19 @@ const ROOT = join(__dirname, '..');
  */
 export const SOURCE_ENTRY_METADATA = 'payment-ops:source-entry';
 
+/**
+ * Every function's memory, chosen by measurement as AWS Lambda Power Tuning chooses it
+ * ("balanced": the least of cost and duration, each over its largest; `npm run bench:cost`,
+ * docs/benchmarks.md): each function a paid checkout runs (the checkout's page, its Pay and its
+ * thank-you page, the outbox processor, the webhook deliverer, the minute jobs) comes out at
+ * 512 MB, where its 8–40 ms of CPU an invocation stretch by 3.5 (Lambda's CPU share grows with
+ * memory to one vCPU at 1,769 MB) while it mostly waits for DynamoDB. The other functions are
+ * handlers of the same kind (a few DynamoDB calls, a page or a JSON answer) and take the same,
+ * but for those whose declaration names their own (`memoryMb`: a password's hash, a dispute's
+ * PDFs).
+ */
+export const FUNCTION_MEMORY_MB = 512;
+
 export interface ServiceFunctionProps {
   /** Folder under functions/ holding handler.ts. */
   handler: string;
@@ -62,7 +75,7 @@ export class ServiceFunction extends Construct {
       handler: 'index.handler',
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
-      memorySize: props.memorySize ?? 1024,
+      memorySize: props.memorySize ?? FUNCTION_MEMORY_MB,
       timeout: props.timeout ?? Duration.seconds(ROUTE_TIMEOUT_SECONDS),
       tracing: Tracing.ACTIVE,
       logGroup,

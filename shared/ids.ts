@@ -27,8 +27,9 @@ export type IdKind = keyof typeof ID_PREFIXES;
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 const TIME_LENGTH = 10;
-const RANDOM_LENGTH = 16;
-const BODY = `[${ALPHABET}]{${TIME_LENGTH + RANDOM_LENGTH}}`;
+/** The random end of an id body, in characters. */
+export const ID_RANDOM_LENGTH = 16;
+const BODY = `[${ALPHABET}]{${TIME_LENGTH + ID_RANDOM_LENGTH}}`;
 
 let lastTime = -1;
 let lastRandom: number[] = [];
@@ -43,7 +44,7 @@ function encodeTime(ms: number): string {
 }
 
 function freshRandom(): number[] {
-  return [...randomBytes(RANDOM_LENGTH)].map((byte) => byte % 32);
+  return [...randomBytes(ID_RANDOM_LENGTH)].map((byte) => byte % 32);
 }
 
 /** Adds one to the base32 digits; the randomness has 80 bits, so it never overflows in practice. */
@@ -75,7 +76,7 @@ export function newId(kind: IdKind, now?: number): string {
 
 /** The smallest id of `kind` made at `ms` or later: a sort-key bound for "created since". */
 export function firstIdAt(kind: IdKind, ms: number): string {
-  return `${ID_PREFIXES[kind]}_${encodeTime(Math.max(0, Math.floor(ms)))}${'0'.repeat(RANDOM_LENGTH)}`;
+  return `${ID_PREFIXES[kind]}_${encodeTime(Math.max(0, Math.floor(ms)))}${'0'.repeat(ID_RANDOM_LENGTH)}`;
 }
 
 const patterns = new Map<IdKind, RegExp>();

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AdyenSecret } from '../../shared/acquirer/adyen-secret';
 import { startLocalAcquirer, type LocalAcquirer } from './adyen';
+import type { FaultPlan } from './faults';
 import type { LocalSecret } from './secrets-manager';
 
 /**
@@ -11,8 +12,8 @@ import type { LocalSecret } from './secrets-manager';
 export interface LocalAcquirerPlan {
   port: number;
   secret: LocalSecret;
-  /** Starts the local Adyen, its notifications going to the stack's receiver at `notificationUrl`. */
-  start(notificationUrl: string | (() => string)): Promise<LocalAcquirer>;
+  /** Starts the local Adyen, its notifications going to the stack's receiver at `notificationUrl`, with the faults of `faults`. */
+  start(notificationUrl: string | (() => string), faults?: FaultPlan): Promise<LocalAcquirer>;
 }
 
 /** The merchant account of the demo acceptor and of the tests' merchants. */
@@ -35,8 +36,9 @@ export function planLocalAcquirer(port: number): LocalAcquirerPlan {
   return {
     port,
     secret: { arn: `arn:aws:secretsmanager:local:000000000000:secret:${name}-local0`, name, value: JSON.stringify(value) },
-    start: (notificationUrl) =>
+    start: (notificationUrl, faults) =>
       startLocalAcquirer({
+        faults,
         port,
         notificationUrl,
         hmacKey: value.hmacKey,

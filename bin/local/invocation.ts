@@ -4,7 +4,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { ROUTE_TIMEOUT_SECONDS } from '../../shared/api/operation';
-import { failure, oversizedPayload, oversizedResult, timedOut, type FunctionPool, type FunctionSpec, type InvokeOutcome } from './aws/workers';
+import { failure, faultDelayMs, newUsageStats, oversizedPayload, oversizedResult, timedOut, type FunctionPool, type FunctionSpec, type InvokeOutcome } from './aws/workers';
+import { NO_FAULTS, type Faults } from './faults';
 
 /** The Lambda context of one invocation: `getRemainingTimeInMillis` counts down from `timeoutMs`; ARN and memory are the function's (`spec`) when given. */
 export function lambdaContext(name: string, timeoutMs = ROUTE_TIMEOUT_SECONDS * 1000, spec?: Pick<FunctionSpec, 'arn' | 'memoryMb'>): Context {
@@ -99,9 +100,11 @@ export type ModuleHandler = (event: unknown, context: Context) => Promise<unknow
  * `maxWorkers` invocations at once, the others waiting; the event and the result cross as JSON
  * within Lambda's payload limits; past its timeout an invocation fails as `Sandbox.Timedout`,
  * and the table refuses its later calls (`refuseCallsPastDeadline`), since code in this process
- * cannot be killed.
+ * cannot be killed. The faults `lambda.kill` and `lambda.timeout` end an invocation the same way
+ * partway (its table calls refused from then on; its other calls, to SQS, EventBridge or Adyen,
+ * cannot be stopped): as `Runtime.ExitError` at once, or as `Sandbox.Timedout` at its timeout.
  */
-export function createModulePool(spec: FunctionSpec, load: () => Promise<ModuleHandler>, options: { maxWorkers: number }): FunctionPool {
+export function createModulePool(spec: FunctionSpec, load: () => Promise<ModuleHandler>, options: { maxWorkers: number; faults?: Faults }): FunctionPool {
   const environments = createConcurrencyLimit(options.maxWorkers);
   let handler: Promise<ModuleHandler> | undefined;
   let started = 0;
@@ -109,6 +112,8 @@ export function createModulePool(spec: FunctionSpec, load: () => Promise<ModuleH
   let peakConcurrent = 0;
   let slowestMs = 0;
   let stopped = false;
+  // In this one process an invocation's CPU is not its own: only durations are counted.
+  const usage = newUsageStats();
 
   function initialize(): Promise<ModuleHandler> {
     if (!handler) {
@@ -123,11 +128,21 @@ export function createModulePool(spec: FunctionSpec, load: () => Promise<ModuleH
   async function run(run: ModuleHandler, payload: string): Promise<InvokeOutcome> {
     const context = lambdaContext(spec.name, spec.timeoutSeconds * 1000, spec);
     const startedAt = Date.now();
+    const invocation = { functionName: spec.name, deadline: startedAt + spec.timeoutSeconds * 1000 };
     let timer: NodeJS.Timeout | undefined;
+    let faultTimer: NodeJS.Timeout | undefined;
     const killed = new Promise<InvokeOutcome>((resolve) => {
       timer = setTimeout(() => resolve(timedOut(context.awsRequestId, spec.timeoutSeconds)), spec.timeoutSeconds * 1000);
+      const faults = options.faults ?? NO_FAULTS;
+      const fault = faults.strikes('lambda.kill', spec.name) ? 'kill' : faults.strikes('lambda.timeout', spec.name) ? 'timeout' : undefined;
+      if (!fault) return;
+      faultTimer = setTimeout(() => {
+        // From now on the invocation reaches the table no more; killed, it ends at once, stopped, at its timeout.
+        invocation.deadline = Date.now();
+        if (fault === 'kill') resolve(failure('Runtime.ExitError', `RequestId: ${context.awsRequestId} Error: Runtime exited without providing a reason`));
+      }, faultDelayMs(faults));
     });
-    const answered = invocations.run({ functionName: spec.name, deadline: startedAt + spec.timeoutSeconds * 1000 }, () => run(JSON.parse(payload), context)).then(
+    const answered = invocations.run(invocation, () => run(JSON.parse(payload), context)).then(
       (result): InvokeOutcome => {
         const body = JSON.stringify(result ?? null);
         return oversizedResult(body) ?? { ok: true, result: JSON.parse(body) };
@@ -135,10 +150,15 @@ export function createModulePool(spec: FunctionSpec, load: () => Promise<ModuleH
       (error: Error): InvokeOutcome => failure(error?.name ?? 'Error', error?.message ?? String(error)),
     );
     try {
-      return await Promise.race([answered, killed]);
+      // An answer that comes after the fault landed is never seen, as from a killed or stopped environment.
+      const faulted = () => invocation.deadline < startedAt + spec.timeoutSeconds * 1000;
+      return await Promise.race([answered.then((outcome) => (faulted() ? killed : outcome)), killed]);
     } finally {
       clearTimeout(timer);
+      clearTimeout(faultTimer);
       slowestMs = Math.max(slowestMs, Date.now() - startedAt);
+      usage.invocations++;
+      usage.billedMs += Math.max(1, Math.ceil(Date.now() - startedAt));
     }
   }
 
@@ -159,7 +179,7 @@ export function createModulePool(spec: FunctionSpec, load: () => Promise<ModuleH
         environments.release();
       }
     },
-    stats: () => ({ pids: handler ? [process.pid] : [], started, peakConcurrent, slowestMs }),
+    stats: () => ({ pids: handler ? [process.pid] : [], started, peakConcurrent, slowestMs, ...usage, memoryMb: spec.memoryMb }),
     async stop() {
       stopped = true;
       environments.close();

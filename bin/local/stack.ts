@@ -11,8 +11,10 @@ import type { LocalAcquirer } from './adyen';
 import { LOCAL_MERCHANT_ACCOUNT, planLocalAcquirer } from './acquirer';
 import { startLocalAws, type LocalAws } from './aws/functions';
 import { freePort } from './free-port';
+import { configureTable } from './contention';
 import { ensureDynamoDbLocal, type RunningDynamoDb } from './dynamodb-local';
 import { createMailbox, startMailboxServer, type Mailbox } from './mailbox';
+import { addCounts, faultPlanFrom, type FaultKind, type FaultPlan } from './faults';
 import { DEFAULT_S3_PORT, startLocalS3 } from './s3';
 import { startApiServer, type LocalApiServer } from './http-server';
 
@@ -51,6 +53,13 @@ export interface LocalStackOptions {
   acquirerPort?: number;
   /** Where the local mailbox is served (`npm start`: MAIL_PORT, default 3002); unset or 0 takes a free port. */
   mailPort?: number;
+  /** The faults to inject (FAULTS, docs/architecture.md): by default the environment's, usually none. */
+  faults?: FaultPlan;
+  /**
+   * DynamoDB's partition limits at this share (DYNAMODB_PARTITION_SCALE), set on the contention
+   * layer for this stack's table with `faults`; by default the layer's own settings.
+   */
+  partitionScale?: number;
 }
 
 export interface LocalStack {
@@ -71,6 +80,16 @@ export interface LocalStack {
   mode: 'sources' | 'artifacts';
   /** The local AWS the functions run in: its edge, their environments, IAM's refusals. */
   aws: LocalAws;
+  /** The faults injected so far in the functions, their event sources and the local Adyen (DynamoDB's: `contentionStats`). */
+  faults(): Partial<Record<FaultKind, number>>;
+  /** Other faults from now on, everywhere in the stack and its table (none: undefined), as a run's quiet period turns them off. */
+  setFaults(plan: FaultPlan | undefined): Promise<void>;
+  /**
+   * The service stopped and started again on the same port, table and data folder (the fault
+   * `stack.restart`): its functions and API, as a deploy or an outage restarts them; the local
+   * Adyen, S3 and DynamoDB, which are not the service's, go on.
+   */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -103,6 +122,10 @@ export const DEMO_OWNER_EMAIL = 'owner@example.com';
  */
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const dynamo: RunningDynamoDb = await ensureDynamoDbLocal(options.dynamodbEndpoint, options.dataDir);
+  const faults = options.faults ?? faultPlanFrom();
+  if (options.faults !== undefined || options.partitionScale !== undefined) {
+    await configureTable(dynamo.endpoint, options.tableName, { partitionScale: options.partitionScale, ...(options.faults ? { faults: options.faults } : {}) });
+  }
   const configuredBaseUrl = process.env.BASE_URL;
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
   process.env.TABLE_NAME = options.tableName;
@@ -117,7 +140,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // It listens at once, so that no other process takes the port probed free meanwhile; its
     // notifications go to the receiver, whose address is known once the API listens.
     let notificationUrl = '';
-    const localAdyen: LocalAcquirer = await acquirer.start(() => notificationUrl).catch((error: NodeJS.ErrnoException) => {
+    const localAdyen: LocalAcquirer = await acquirer.start(() => notificationUrl, faults).catch((error: NodeJS.ErrnoException) => {
       throw error.code === 'EADDRINUSE' ? new Error(`ACQUIRER_PORT ${acquirer.port} is in use: set ACQUIRER_PORT to a free port for the local Adyen`) : error;
     });
     stoppers.push(localAdyen.stop);
@@ -127,50 +150,83 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     });
     stoppers.push(mailServer.close);
     const template = options.artifacts ?? options.sourceTemplate ?? (await synthesizedSources(stoppers));
-    const functions = await startLocalAws({
-      dir: template,
-      sources: options.artifacts ? undefined : { routeTimeoutSeconds: options.routeTimeoutSeconds },
-      s3,
-      s3Port: options.s3Port ?? DEFAULT_S3_PORT,
-      dynamodbEndpoint: dynamo.endpoint,
-      tableName: options.tableName,
-      dataDir: options.dataDir,
-      maxWorkersPerFunction: options.maxWorkersPerFunction,
-      logDir: options.logDir,
-      apiUrl: () => configuredBaseUrl ?? `http://127.0.0.1:${api!.port}`,
-      acquirerSecret: acquirer.secret.value,
-      mailbox,
-    });
-    stoppers.push(functions.stop);
-    api = await startApiServer({
-      routes: functions.routes,
-      defaultRoute: functions.defaultRoute,
-      port: options.port,
-      host: options.host,
-      loadHandler: functions.loadHandler,
-      onListening: (port) => {
-        process.env.BASE_URL ??= `http://127.0.0.1:${port}`;
-      },
-    });
-    stoppers.push(api.close);
-    const baseUrl = configuredBaseUrl ?? `http://127.0.0.1:${api.port}`;
+    let plan = faults;
+    /** The service itself, what a deploy ships: the template's functions on the local AWS, and the API in front of them. */
+    const startService = async (port: number) => {
+      const functions = await startLocalAws({
+        dir: template,
+        sources: options.artifacts ? undefined : { routeTimeoutSeconds: options.routeTimeoutSeconds },
+        s3,
+        s3Port: options.s3Port ?? DEFAULT_S3_PORT,
+        dynamodbEndpoint: dynamo.endpoint,
+        tableName: options.tableName,
+        dataDir: options.dataDir,
+        maxWorkersPerFunction: options.maxWorkersPerFunction,
+        logDir: options.logDir,
+        apiUrl: () => configuredBaseUrl ?? `http://127.0.0.1:${api!.port}`,
+        acquirerSecret: acquirer.secret.value,
+        mailbox,
+        faults: plan,
+      });
+      try {
+        api = await startApiServer({
+          routes: functions.routes,
+          defaultRoute: functions.defaultRoute,
+          port,
+          host: options.host,
+          loadHandler: functions.loadHandler,
+          onListening: (listening) => {
+            process.env.BASE_URL ??= `http://127.0.0.1:${listening}`;
+          },
+        });
+      } catch (error) {
+        await functions.stop();
+        throw error;
+      }
+      return { functions, api };
+    };
+    let service = await startService(options.port);
+    const stopService = async () => {
+      await service.api.close();
+      await service.functions.stop();
+    };
+    stoppers.push(() => stopService());
+    const startWork = () => (options.background ? service.functions.startBackground() : service.functions.startCreditRolling());
+    const baseUrl = configuredBaseUrl ?? `http://127.0.0.1:${service.api.port}`;
     // The dashboard's page uploads evidence documents from its origin straight to the bucket.
     await s3.allowUploadsFrom(new URL(configuredUrls().dashboard).origin);
     notificationUrl = `${baseUrl}/acquirer/adyen/notifications`;
     const demo = options.seedDemo ? await seedDemo(local) : undefined;
-    if (options.background) await functions.startBackground();
-    else await functions.startCreditRolling();
+    await startWork();
+    /** Faults injected by the service's parts before a restart replaced them. */
+    let before: Partial<Record<FaultKind, number>> = {};
     return {
       baseUrl,
-      port: api.port,
-      s3Url: functions.s3Endpoint,
+      port: service.api.port,
+      s3Url: service.functions.s3Endpoint,
       s3StoreUrl: s3.url,
       acquirer: { url: localAdyen.url, secret: JSON.parse(acquirer.secret.value) as AdyenSecret },
       mail: { url: mailServer.url, mailbox },
-      runMinuteJobs: functions.runMinuteJobs,
+      runMinuteJobs: () => service.functions.runMinuteJobs(),
       demo,
       mode: options.artifacts ? 'artifacts' : 'sources',
-      aws: functions,
+      get aws() {
+        return service.functions;
+      },
+      faults: () => addCounts(before, service.functions.faults(), localAdyen.faults()),
+      async setFaults(next) {
+        plan = next;
+        service.functions.setFaults(next);
+        localAdyen.setFaults(next);
+        await configureTable(dynamo.endpoint, options.tableName, { faults: next ?? null });
+      },
+      async restart() {
+        before = addCounts(before, service.functions.faults());
+        const { port } = service.api;
+        await stopService();
+        service = await startService(port);
+        await startWork();
+      },
       stop: async () => {
         for (const stop of stoppers.reverse()) await stop();
         await dynamo.stop();

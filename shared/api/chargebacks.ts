@@ -3,7 +3,7 @@ import { DisputeDocumentSchema } from '../domain/dispute-documents';
 import { LIMITS } from '../limits';
 import { EVIDENCE_FONT_FILES } from '../pdf/font';
 import { ListQuery } from '../pagination';
-import { defineList, defineRetrieve, defineOperation, NoQuery, NoParams, pathParam } from './operation';
+import { defineList, defineRetrieve, defineOperation, EVIDENCE_PDF_MEMORY_MB, NoQuery, NoParams, pathParam } from './operation';
 import { paymentId } from './payments';
 
 const chargebackId = /* @__PURE__ */ (() => pathParam('id', 'The chargeback id (`cb_…`).', 'cb_01jd2x3y4z5a6b7c8d9e0f1g2h'))();
@@ -72,6 +72,7 @@ export const disputeChargeback = /* @__PURE__ */ defineOperation({
   acquirer: true,
   // The font of the PDF of the texts that a live dispute sends the acquirer.
   files: EVIDENCE_FONT_FILES,
+  memoryMb: EVIDENCE_PDF_MEMORY_MB,
   auth: { scope: 'chargeback:update' },
   params: chargebackId,
   query: NoQuery,

@@ -59,7 +59,8 @@ interface RouteBase {
   sealedSecrets?: readonly SealedSecretsAccess[];
   /**
    * The function's memory, in MB, when it needs more than the stack's default (lib/api-function.ts):
-   * the functions that hash a password (PASSWORD_HASHING_MEMORY_MB).
+   * the functions that hash a password (PASSWORD_HASHING_MEMORY_MB) or draw a dispute's PDFs
+   * (EVIDENCE_PDF_MEMORY_MB).
    */
   memoryMb?: number;
 }
@@ -70,6 +71,14 @@ interface RouteBase {
  * twice as fast there as at the default 1,024 MB (docs/decisions.md).
  */
 export const PASSWORD_HASHING_MEMORY_MB = 1769;
+
+/**
+ * The memory of a function that draws a live dispute's texts and PNGs as PDFs (docs/decisions.md
+ * 84): one decoded image may take 134 MB, with its copies in the PDF beside it, more than the
+ * default 512 MB leaves room for (bench:cost chose that default for handlers that only wait for
+ * DynamoDB, and does not run these).
+ */
+export const EVIDENCE_PDF_MEMORY_MB = 1024;
 
 /** An HTML page or asset (checkout, dashboard, docs): outside the API document. */
 export interface PageRoute extends RouteBase {
@@ -198,6 +207,7 @@ export function defineForm<P extends z.ZodMiniObject, Q extends z.ZodMiniObject,
     ...(acts.email ? { email: acts.email } : {}),
     ...(acts.sealedSecrets ? { sealedSecrets: acts.sealedSecrets } : {}),
     ...(acts.files ? { files: acts.files } : {}),
+    ...(acts.memoryMb ? { memoryMb: acts.memoryMb } : {}),
     auth: 'dashboard session',
     ...form,
     acts: acts as ApiOperation<P, z.ZodMiniObject, B>,

@@ -12,7 +12,7 @@ import { transactWrite } from './side-effects';
 import { queryDuePage } from './due';
 import { IF_NEW, stripKeys } from './entity';
 import { cursorById, listPage } from './list-page';
-import { queryAll } from './query-all';
+import { queryAll, queryMerged } from './query-all';
 import type { TransactAction } from './outbox';
 import * as keys from './keys';
 import { balanceTransactionEntity, scopeOf } from './entities';
@@ -120,14 +120,19 @@ export async function rollCredits(db: DynamoDBDocumentClient, tableName: string,
  * (GSI1): for the operator, after the stream lost them (docs/operations.md, OutboxOnFailure).
  */
 export async function pendingCreditsOf(db: DynamoDBDocumentClient, tableName: string, orgId: string, mode: Mode): Promise<PendingCredit[]> {
-  const entries = await queryAll(db, {
-    TableName: tableName,
-    IndexName: INDEXES.gsi1.name,
-    KeyConditionExpression: '#pk = :pk',
-    FilterExpression: 'attribute_exists(#pending)',
-    ExpressionAttributeNames: { '#pk': INDEXES.gsi1.pk, '#pending': PENDING_CREDIT },
-    ExpressionAttributeValues: { ':pk': keys.balanceTransactionList(scopeOf(orgId, mode)) },
-  });
+  const entries = await queryMerged(
+    db,
+    keys.balanceTransactionList(scopeOf(orgId, mode)),
+    (partition) => ({
+      TableName: tableName,
+      IndexName: INDEXES.gsi1.name,
+      KeyConditionExpression: '#pk = :pk',
+      FilterExpression: 'attribute_exists(#pending)',
+      ExpressionAttributeNames: { '#pk': INDEXES.gsi1.pk, '#pending': PENDING_CREDIT },
+      ExpressionAttributeValues: { ':pk': partition },
+    }),
+    { sortKey: INDEXES.gsi1.sk },
+  );
   return entries.map((entry) => ({ id: entry.id as string, ref: { orgId, mode, currency: entry.currency as string }, amountMinor: entry.amountMinor as number }));
 }
 
@@ -367,7 +372,7 @@ export function createLedgerReads(db: DynamoDBDocumentClient, tableName: string)
           tableName,
           {
             index: 'gsi3',
-            partition: keys.balanceTransactionsOfSource(scope, filter.source),
+            partitions: [keys.balanceTransactionsOfSource(scope, filter.source)],
             ...(filter.type ? { filter: { expression: '#type = :type', names: { '#type': 'type' }, values: { ':type': filter.type } } } : {}),
             resolveCursor,
           },
@@ -375,8 +380,8 @@ export function createLedgerReads(db: DynamoDBDocumentClient, tableName: string)
         );
       }
       const source = filter.type
-        ? { index: 'gsi2' as const, partition: keys.balanceTransactionTypeList(scope, filter.type) }
-        : { index: 'gsi1' as const, partition: keys.balanceTransactionList(scope) };
+        ? { index: 'gsi2' as const, partitions: keys.balanceTransactionTypeList(scope, filter.type) }
+        : { index: 'gsi1' as const, partitions: keys.balanceTransactionList(scope) };
       return listPage<BalanceTransaction>(db, tableName, { ...source, resolveCursor }, page);
     },
   };

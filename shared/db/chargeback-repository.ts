@@ -192,8 +192,8 @@ export function createChargebackRepository(db: DynamoDBDocumentClient, tableName
       const acceptorId = principal.acceptorId;
       return page(
         acceptorId
-          ? { index: 'gsi2', partition: keys.chargebackAcceptorList(scope, acceptorId) }
-          : { index: 'gsi1', partition: keys.chargebackList(scope) },
+          ? { index: 'gsi2', partitions: [keys.chargebackAcceptorList(scope, acceptorId)] }
+          : { index: 'gsi1', partitions: [keys.chargebackList(scope)] },
         (found) => isOwned(found, principal) && (!acceptorId || found.acceptorId === acceptorId),
         request,
       );
@@ -201,7 +201,7 @@ export function createChargebackRepository(db: DynamoDBDocumentClient, tableName
 
     /** The chargebacks of one payment, newest first. */
     listOfPayment(paymentId: string, request: PageRequest) {
-      return page({ index: 'gsi3', partition: keys.chargebacksOfPayment(paymentId) }, (found) => found.paymentId === paymentId, request);
+      return page({ index: 'gsi3', partitions: [keys.chargebacksOfPayment(paymentId)] }, (found) => found.paymentId === paymentId, request);
     },
 
     /** Open chargebacks whose deadline_at is at or before `now`: the sparse DUE index, oldest deadline first, page by page. */

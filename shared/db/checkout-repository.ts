@@ -10,7 +10,7 @@ import { stripKeys } from './entity';
 import { checkoutSessionEntity, OPEN_PAYMENT_SHARDS, paymentLinkEntity, paymentLinkPaidShardEntity } from './entities';
 import * as keys from './keys';
 import { transactWithEvents, transactWithEventsOnce, type TransactAction } from './outbox';
-import { isTransactionConflict } from './transaction-conflict';
+import { lostToContention } from './transaction-conflict';
 import { paymentCreateAction, paymentOutcomeAction } from './payment-repository';
 import { linkItemRecord, readPaymentLink } from './payment-link-repository';
 import { INDEXES } from './table';
@@ -119,7 +119,7 @@ export function createCheckoutRepository(db: DynamoDBDocumentClient, tableName: 
         const counted = onShard ? paidShardUpdate(tableName, read, paid.paidAt!) : paidCountUpdate(tableName, read, next, paid.paidAt!);
         await transactWithEventsOnce(db, tableName, [counted, paymentOutcomeAction(tableName, paid), credit, ...also], events);
       } catch (error) {
-        if (isTransactionConflict(error)) throw new StaleLinkError(undefined);
+        if (lostToContention(error)) throw new StaleLinkError(undefined);
         const reasons = cancellationReasons(error);
         if (reasons?.[0]?.code === 'ConditionalCheckFailed') {
           // The link item as it was tells all when its shards held nothing (a limited link's never do); else the link is read again.

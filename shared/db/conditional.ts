@@ -2,7 +2,7 @@ import { invocationDeadline } from '../deadline';
 import { backoffMs, sleep } from '../time';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { isTransactionConflict } from './transaction-conflict';
+import { lostToContention } from './transaction-conflict';
 
 type Item = Record<string, unknown>;
 
@@ -60,8 +60,8 @@ export const CONFLICT_RETRY_MS = 60_000;
 const LAST_ATTEMPT_MS = 2_000;
 
 /**
- * Retries `attempt` on transaction conflicts with exponential backoff and full jitter, 10 ms
- * doubling up to 250 ms: a low cap, so that a writer that has lost many times still retries
+ * Retries `attempt` on writes lost to contention (transaction conflicts, and throttles of a hot
+ * partition: `lostToContention`) with exponential backoff and full jitter, 10 ms doubling up to 250 ms: a low cap, so that a writer that has lost many times still retries
  * about as often as a newcomer and is not starved by it (docs/decisions.md); until
  * CONFLICT_RETRY_MS or the invocation's deadline.
  */
@@ -72,7 +72,7 @@ export async function withConflictRetry<T>(attempt: () => Promise<T>): Promise<T
       return await attempt();
     } catch (error) {
       const wait = backoffMs(n, 10, 250);
-      if (!isTransactionConflict(error) || Date.now() + wait >= giveUpAt) throw error;
+      if (!lostToContention(error) || Date.now() + wait >= giveUpAt) throw error;
       await sleep(wait);
     }
   }

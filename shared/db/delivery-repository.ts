@@ -14,6 +14,7 @@ import { isoMillis } from '../time';
 import { deliveryAttemptEntity, eventResendEntity, scopeOf } from './entities';
 import * as keys from './keys';
 import { listPage, type Page } from './list-page';
+import { queryMerged } from './query-all';
 import { INDEXES, KEY, TTL_ATTRIBUTE } from './table';
 
 /** Delivery records live as long as their event. */
@@ -42,10 +43,16 @@ const stateKey = (task: DeliveryTask) => keys.deliveryState(task.event.envelope.
  * `durationMs`, `error` (absent on success); a 2xx status is a success.
  */
 export function createDeliveryRepository(db: DynamoDBDocumentClient, tableName: string) {
-  /** One Query of a GSI1 partition, newest first, at most `limit` items; with `projected`, only those attributes (names to attributes). */
-  async function newestOnGsi1(partition: string, limit: number, projected?: Record<string, string>) {
-    const result = await db.send(
-      new QueryCommand({
+  /**
+   * A GSI1 list, newest first, at most `limit` items: one Query of each of its partitions (its
+   * sub-partitions, merged, when it is split); with `projected`, only those attributes (names
+   * to attributes; the sort key among them).
+   */
+  function newestOnGsi1(partitions: readonly string[], limit: number, projected?: Record<string, string>) {
+    return queryMerged(
+      db,
+      partitions,
+      (partition) => ({
         TableName: tableName,
         IndexName: INDEXES.gsi1.name,
         KeyConditionExpression: '#pk = :pk',
@@ -53,10 +60,9 @@ export function createDeliveryRepository(db: DynamoDBDocumentClient, tableName: 
         ExpressionAttributeValues: { ':pk': partition },
         ...(projected ? { ProjectionExpression: Object.keys(projected).join(', ') } : {}),
         ScanIndexForward: false,
-        Limit: limit,
       }),
+      { sortKey: INDEXES.gsi1.sk, max: limit },
     );
-    return result.Items ?? [];
   }
 
   async function attemptsOfEvent(eventId: string, eventType: string): Promise<DeliveryAttempt[]> {
@@ -167,7 +173,7 @@ export function createDeliveryRepository(db: DynamoDBDocumentClient, tableName: 
         tableName,
         {
           index: 'table',
-          partition: keys.event(eventId).PK,
+          partitions: [keys.event(eventId).PK],
           sortKeyPrefix: keys.deliveryAttemptsPrefix,
           oldestFirst: true,
           async resolveCursor(id) {
@@ -193,51 +199,74 @@ export function createDeliveryRepository(db: DynamoDBDocumentClient, tableName: 
 
     /** One Query of the endpoint's attempts (GSI1 `WHK#{whk}#DLV`, in time order), newest first. */
     async attemptsOfEndpoint(endpointId: string, limit: number) {
-      return attemptsIn(await newestOnGsi1(keys.subscriptionAttempts(endpointId), limit));
+      return attemptsIn(await newestOnGsi1([keys.subscriptionAttempts(endpointId)], limit));
     },
 
     /**
      * The link family's events of the scope (the type-prefix index of `transactions.payment_link.`),
      * newest first, from `startingAfter` down to `sinceId` (the link's creation), filtered on
-     * the event's `data.id`: at most LINK_EVENT_WINDOW events read per call, whatever matches.
+     * the event's `data.id`: at most LINK_EVENT_WINDOW events read per call, whatever matches,
+     * shared out over the list's sub-partitions, read at once. What every sub-partition has read
+     * down to is complete; `next` continues below it.
      */
     async linkEvents(principal: Principal, linkId: string, sinceId: string, limit: number, startingAfter?: string): Promise<LinkEvents> {
       // `transactions.payment_link.`: the family every event about a link belongs to.
       const family = typePrefixes(PAYMENT_LINK_EVENT.created).at(-1)!;
       const source = keys.eventPrefixList(scopeOf(principal.orgId, principal.mode), family)!;
-      const index = INDEXES[source.index];
-      const found: LinkEvents['events'] = [];
-      let read = 0;
-      let last: string | undefined;
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const page = await db.send(
-          new QueryCommand({
-            TableName: tableName,
-            IndexName: index.name,
-            // BETWEEN is inclusive: the cursor itself comes back first and is skipped below.
-            KeyConditionExpression: startingAfter ? '#pk = :pk AND #sk BETWEEN :since AND :before' : '#pk = :pk AND #sk >= :since',
-            FilterExpression: '#envelope.#data.#id = :link',
-            ExpressionAttributeNames: { '#pk': index.pk, '#sk': index.sk, '#envelope': 'envelope', '#data': 'data', '#id': 'id', '#type': 'type', '#at': 'triggered_at' },
-            ExpressionAttributeValues: { ':pk': source.partition, ':since': sinceId, ':link': linkId, ...(startingAfter ? { ':before': startingAfter } : {}) },
-            ProjectionExpression: '#sk, #envelope.#id, #envelope.#type, #envelope.#at',
-            ScanIndexForward: false,
-            Limit: LINK_EVENT_WINDOW - read,
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        read += page.ScannedCount ?? 0;
-        startKey = page.LastEvaluatedKey;
-        if (startKey) last = String(startKey[index.sk]);
-        for (const item of page.Items ?? []) {
-          const envelope = item.envelope as { id: string; type: string; triggered_at: string };
-          if (envelope.id !== startingAfter) found.push({ id: envelope.id, type: envelope.type, triggeredAt: envelope.triggered_at });
-        }
-      } while (startKey && found.length <= limit && read < LINK_EVENT_WINDOW);
+      const window = Math.ceil(LINK_EVENT_WINDOW / source.partitions.length);
+      const read = await Promise.all(source.partitions.map((partition) => linkEventsIn(INDEXES[source.index], partition, { linkId, sinceId, limit, startingAfter, window })));
+      // Each sub-partition that stopped before its end was read down to its last key; below the
+      // highest of those, another one may hold events not read yet.
+      const stops = read.flatMap((partition) => (partition.readTo === undefined ? [] : [partition.readTo]));
+      const complete = stops.length === 0 ? undefined : stops.reduce((highest, key) => (key > highest ? key : highest));
+      const found = read
+        .flatMap((partition) => partition.events)
+        .filter((event) => complete === undefined || event.id >= complete)
+        .sort((a, b) => (a.id < b.id ? 1 : -1));
       if (found.length > limit) return { events: found.slice(0, limit), next: found[limit - 1].id };
-      return { events: found, ...(startKey ? { next: last } : {}) };
+      return { events: found, ...(complete !== undefined ? { next: complete } : {}) };
     },
   };
+
+  /**
+   * One sub-partition of a link family's events, newest first, from `startingAfter` (itself left
+   * out) down to `sinceId`, those of the link: until more than `limit` match, `window` are read
+   * or it ends (`readTo`: the last key read, when it did not end).
+   */
+  async function linkEventsIn(
+    index: { name: string; pk: string; sk: string },
+    partition: string,
+    options: { linkId: string; sinceId: string; limit: number; startingAfter?: string; window: number },
+  ): Promise<{ events: LinkEvents['events']; readTo?: string }> {
+    const { startingAfter } = options;
+    const events: LinkEvents['events'] = [];
+    let read = 0;
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await db.send(
+        new QueryCommand({
+          TableName: tableName,
+          IndexName: index.name,
+          // BETWEEN is inclusive: the cursor itself comes back first and is skipped below.
+          KeyConditionExpression: startingAfter ? '#pk = :pk AND #sk BETWEEN :since AND :before' : '#pk = :pk AND #sk >= :since',
+          FilterExpression: '#envelope.#data.#id = :link',
+          ExpressionAttributeNames: { '#pk': index.pk, '#sk': index.sk, '#envelope': 'envelope', '#data': 'data', '#id': 'id', '#type': 'type', '#at': 'triggered_at' },
+          ExpressionAttributeValues: { ':pk': partition, ':since': options.sinceId, ':link': options.linkId, ...(startingAfter ? { ':before': startingAfter } : {}) },
+          ProjectionExpression: '#sk, #envelope.#id, #envelope.#type, #envelope.#at',
+          ScanIndexForward: false,
+          Limit: options.window - read,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      read += page.ScannedCount ?? 0;
+      startKey = page.LastEvaluatedKey;
+      for (const item of page.Items ?? []) {
+        const envelope = item.envelope as { id: string; type: string; triggered_at: string };
+        if (envelope.id !== startingAfter) events.push({ id: envelope.id, type: envelope.type, triggeredAt: envelope.triggered_at });
+      }
+    } while (startKey && events.length <= options.limit && read < options.window);
+    return { events, ...(startKey ? { readTo: String(startKey[index.sk]) } : {}) };
+  }
   return repository satisfies DeliveryJournal & DeliveryLog;
 }
 

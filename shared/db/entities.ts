@@ -12,7 +12,7 @@ import type { Settlement } from '../domain/settlements';
 import type { DashboardSession, PendingSignIn } from '../domain/team';
 import { typePrefixes } from '../domain/webhooks';
 import type { OutboxEvent } from '../events';
-import { defineEntity } from './entity';
+import { defineEntity, subPartitionOf } from './entity';
 
 /**
  * Every kind of item in the single table, declared once (shared/db/entity.ts). A "scope" is
@@ -162,16 +162,17 @@ export const checkoutSessionEntity = defineEntity<{ paymentId: string }, { pl: s
  */
 export const OPEN_PAYMENT_SHARDS = 8;
 
-/** A payment's shard: its id's characters summed (the random end of the id spreads them evenly). */
-export const openPaymentShard = (paymentId: string) => [...paymentId].reduce((sum, character) => sum + character.charCodeAt(0), 0) % OPEN_PAYMENT_SHARDS;
+/** A payment's shard, from the random end of its id (as a split list's sub-partition). */
+export const openPaymentShard = (paymentId: string) => subPartitionOf(paymentId, OPEN_PAYMENT_SHARDS);
 
 export const paymentEntity = defineEntity<Payment>({
   name: 'payment',
   label: 'Payment',
   key: { pk: 'PAY#{pay}', sk: 'PAY' },
   indexes: {
-    gsi1: { pk: '{scope}#PAY', sk: '{pay}' },
-    gsi2: { pk: '{scope}#PAY#{status}', sk: '{pay}' },
+    // Split (product-decisions §2): every payment of the scope writes them (Capacity).
+    gsi1: { pk: '{scope}#PAY', sk: '{pay}', subPartitions: 8 },
+    gsi2: { pk: '{scope}#PAY#{status}', sk: '{pay}', subPartitions: 8 },
     gsi3: { pk: 'PL#{pl}#PAY', sk: '{pay}' },
     // While open, by last activity: the expiry sweep reads each shard up to the idle bound.
     due: { pk: 'DUE#PAY_OPEN#{shard}', sk: '{active_at}#{pay}', when: (payment) => payment.status === 'open' },
@@ -284,8 +285,9 @@ export const balanceTransactionEntity = defineEntity<BalanceTransaction>({
   label: 'Balance transaction',
   key: { pk: 'BTX#{btx}', sk: 'BTX' },
   indexes: {
-    gsi1: { pk: '{scope}#BTX', sk: '{btx}' },
-    gsi2: { pk: '{scope}#BTX#{type}', sk: '{btx}' },
+    // Split (product-decisions §2): every paid payment's credit writes them, twice (Capacity).
+    gsi1: { pk: '{scope}#BTX', sk: '{btx}', subPartitions: 4 },
+    gsi2: { pk: '{scope}#BTX#{type}', sk: '{btx}', subPartitions: 4 },
     gsi3: { pk: '{scope}#BTX#SRC#{source}', sk: '{btx}', when: (entry) => entry.source !== undefined },
   },
   values: (entry) => ({ btx: entry.id, scope: scoped(entry), type: entry.type, source: entry.source ?? '' }),
@@ -332,13 +334,14 @@ export const eventEntity = defineEntity<{ orgId: string; mode: Mode; type: strin
   label: 'Event (outbox)',
   key: { pk: 'EVT#{evt}', sk: 'EVT' },
   indexes: {
-    gsi1: { pk: '{scope}#EVT', sk: '{evt}' },
+    // Every list is split (product-decisions §2), by how many of its events a paid payment writes (Capacity).
+    gsi1: { pk: '{scope}#EVT', sk: '{evt}', subPartitions: 8 },
     // Events of one exact type (the events API's `type` filter).
-    gsi2: { pk: '{scope}#EVT#{type}', sk: '{evt}' },
+    gsi2: { pk: '{scope}#EVT#{type}', sk: '{evt}', subPartitions: 4 },
     // Events below a prefix (`type=a.b.*`), one index per depth: see EVENT_PREFIX_INDEXES.
-    gsi3: { pk: '{scope}#EVT#{prefix1}', sk: '{evt}', when: (event) => typePrefixes(event.type).length >= 1 },
-    gsi4: { pk: '{scope}#EVT#{prefix2}', sk: '{evt}', when: (event) => typePrefixes(event.type).length >= 2 },
-    gsi5: { pk: '{scope}#EVT#{prefix3}', sk: '{evt}', when: (event) => typePrefixes(event.type).length >= 3 },
+    gsi3: { pk: '{scope}#EVT#{prefix1}', sk: '{evt}', subPartitions: 8, when: (event) => typePrefixes(event.type).length >= 1 },
+    gsi4: { pk: '{scope}#EVT#{prefix2}', sk: '{evt}', subPartitions: 8, when: (event) => typePrefixes(event.type).length >= 2 },
+    gsi5: { pk: '{scope}#EVT#{prefix3}', sk: '{evt}', subPartitions: 4, when: (event) => typePrefixes(event.type).length >= 3 },
   },
   values: (event) => {
     const [prefix1 = '', prefix2 = '', prefix3 = ''] = typePrefixes(event.type);
@@ -423,7 +426,7 @@ export const eventResendEntity = defineEntity<OutboxEvent & { resendId: string; 
 });
 
 /** A claim of an Idempotency-Key by one API key (`{key}`: its id). */
-export const idempotencyEntity = defineEntity<{ state: 'in_flight'; leaseUntil: number; fingerprint: string }, { keyId: string; idempotencyKey: string }>({
+export const idempotencyEntity = defineEntity<{ state: 'in_flight'; leaseUntil: number; fingerprint: string; claimId: string }, { keyId: string; idempotencyKey: string }>({
   name: 'idempotency',
   label: 'Idempotency record',
   key: { pk: 'IDEM#{key}#{idempotency_key}', sk: 'IDEM' },

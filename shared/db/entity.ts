@@ -1,3 +1,4 @@
+import { ID_RANDOM_LENGTH } from '../ids';
 import { INDEXES, KEY, type IndexName } from './table';
 
 /**
@@ -22,6 +23,14 @@ interface KeyFormat {
 interface IndexFormat<T, C> extends KeyFormat {
   /** A sparse index: the item is in it only while this holds. */
   when?: (record: T, context: C) => boolean;
+  /**
+   * A list whose writes one partition cannot carry (product-decisions §2, docs/architecture.md
+   * Capacity): its items are spread over this many sub-partitions by the id their sort key ends
+   * with, and a page reads each of them (`partitions`). Sub-partition 0 is the list's key as it
+   * is without them (so items written before a list was split, or with fewer, stay where they
+   * are read); sub-partition n is that key followed by `#n`. The count only ever grows.
+   */
+  subPartitions?: number;
 }
 
 export interface EntityDefinition<T, C = void> {
@@ -51,6 +60,20 @@ export function literalPrefix(template: string): string {
   return slot === -1 ? template : template.slice(0, slot);
 }
 
+/**
+ * The sub-partition of `count` an item of a split list lives in: from the random end of the id
+ * its sort key ends with, so it is stable, known without a read, and spread evenly (the ids made
+ * in one millisecond count up by one, so they go round the sub-partitions in turn).
+ */
+export function subPartitionOf(sortKey: string, count: number): number {
+  let sum = 0;
+  for (const character of sortKey.slice(-ID_RANDOM_LENGTH)) sum += character.charCodeAt(0);
+  return sum % count;
+}
+
+/** The key of sub-partition `n` of a list whose key is `partition`. */
+const subPartitionKey = (partition: string, n: number) => (n === 0 ? partition : `${partition}#${n}`);
+
 const KEY_ATTRIBUTES = new Set<string>([KEY.pk, KEY.sk, ...Object.values(INDEXES).flatMap((index) => [index.pk, index.sk])]);
 
 /** The condition of a write that creates an item: none with its key exists yet (else ConditionalCheckFailed). */
@@ -73,16 +96,28 @@ export function defineEntity<T extends object, C = void>(definition: EntityDefin
     key: (values: Values) => ({ [KEY.pk]: render(definition.key.pk, values), [KEY.sk]: render(definition.key.sk, values) }) as { PK: string; SK: string },
     /** The sort key of one of its indexes (a cursor's position in a list). */
     sortKey: (index: IndexName, values: Values) => render(definition.indexes![index]!.sk, values),
-    /** The partition key of one of its indexes (a list's Query). */
-    partition: (index: IndexName, values: Values) => render(definition.indexes![index]!.pk, values),
+    /** The partition key of one of its indexes that is not split (a list's Query). */
+    partition(index: IndexName, values: Values): string {
+      const format = definition.indexes![index]!;
+      if (format.subPartitions) throw new Error(`${definition.name}'s ${index} list is split: read its partitions`);
+      return render(format.pk, values);
+    },
+    /** Every partition key of one of its index lists: its sub-partitions in order, or its one partition. */
+    partitions(index: IndexName, values: Values): string[] {
+      const format = definition.indexes![index]!;
+      const partition = render(format.pk, values);
+      return Array.from({ length: format.subPartitions ?? 1 }, (_, n) => subPartitionKey(partition, n));
+    },
     /** The table item: the record with its key, the keys of every index it belongs to, and its tag. */
     item(record: T, context: C): Record<string, unknown> {
       const values = valuesOf(record, context);
       const item: Record<string, unknown> = { [KEY.pk]: render(definition.key.pk, values), [KEY.sk]: render(definition.key.sk, values) };
       for (const [index, format] of Object.entries(definition.indexes ?? {}) as [IndexName, IndexFormat<T, C>][]) {
         if (format.when && !format.when(record, context)) continue;
-        item[INDEXES[index].pk] = render(format.pk, values);
-        item[INDEXES[index].sk] = render(format.sk, values);
+        const sortKey = render(format.sk, values);
+        const partition = render(format.pk, values);
+        item[INDEXES[index].pk] = format.subPartitions ? subPartitionKey(partition, subPartitionOf(sortKey, format.subPartitions)) : partition;
+        item[INDEXES[index].sk] = sortKey;
       }
       return { ...item, entity: definition.name, ...record };
     },

@@ -37,10 +37,10 @@ export function createEventRepository(db: DynamoDBDocumentClient, tableName: str
       const scope = scopeOf(principal.orgId, principal.mode);
       const { exact, prefix } = typeFilter(pattern);
       const source = exact
-        ? { index: 'gsi2' as const, partition: keys.eventTypeList(scope, exact) }
+        ? { index: 'gsi2' as const, partitions: keys.eventTypeList(scope, exact) }
         : prefix
           ? keys.eventPrefixList(scope, prefix)
-          : { index: 'gsi1' as const, partition: keys.eventList(scope) };
+          : { index: 'gsi1' as const, partitions: keys.eventList(scope) };
       if (source === undefined) return { items: [], hasMore: false };
       const result = await listPage<StoredEvent>(
         db,

@@ -1,4 +1,5 @@
 import { DeleteCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { randomUUID } from 'node:crypto';
 import { conditionalWrite, withConflictRetry } from './conditional';
 import { idempotencyEntity } from './entities';
 import * as keys from './keys';
@@ -33,12 +34,15 @@ export type IdempotencyClaim =
  * Put (so of twenty identical concurrent requests exactly one runs), completed with the
  * response, and expired after 24 hours (TTL; the claim also treats an expired record as free,
  * since TTL deletion lags). An `in_flight` claim older than its lease is free too, unless a
- * transaction of its request marked it `carriedOut` (shared/db/side-effects.ts).
+ * transaction of its request marked it `carriedOut` (shared/db/side-effects.ts). Each claim
+ * carries an id of its own: when the SDK sends a claim again because its answer was lost after
+ * it committed, the condition fails on the claim's own item, which is then still this claim.
  */
 export function createIdempotencyStore(db: DynamoDBDocumentClient, tableName: string) {
   return {
     async claim(keyId: string, idempotencyKey: string, fingerprint: string, now = Date.now()): Promise<IdempotencyClaim> {
       const nowSeconds = Math.floor(now / 1000);
+      const claimId = randomUUID();
       // The first request's transactions mark its record (carriedOut): a repeat arriving meanwhile waits for them to end.
       return withConflictRetry(() =>
         conditionalWrite<IdempotencyClaim>(
@@ -47,7 +51,7 @@ export function createIdempotencyStore(db: DynamoDBDocumentClient, tableName: st
               new PutCommand({
                 TableName: tableName,
                 Item: {
-                  ...idempotencyEntity.item({ state: 'in_flight', leaseUntil: now + IN_FLIGHT_LEASE_MS, fingerprint }, { keyId, idempotencyKey }),
+                  ...idempotencyEntity.item({ state: 'in_flight', leaseUntil: now + IN_FLIGHT_LEASE_MS, fingerprint, claimId }, { keyId, idempotencyKey }),
                   [TTL_ATTRIBUTE]: nowSeconds + IDEMPOTENCY_TTL_SECONDS,
                 },
                 ConditionExpression: 'attribute_not_exists(#pk) OR #ttl < :now OR (#state = :inFlight AND #lease < :nowMs AND attribute_not_exists(#carriedOut))',
@@ -59,6 +63,7 @@ export function createIdempotencyStore(db: DynamoDBDocumentClient, tableName: st
             return { kind: 'claimed' };
           },
           (old): IdempotencyClaim => {
+            if (old?.claimId === claimId) return { kind: 'claimed' };
             const fingerprint = String(old?.fingerprint ?? '');
             if (old?.state === 'completed') return { kind: 'completed', fingerprint, response: old.response as StoredResponse };
             const leaseOver = Number(old?.leaseUntil) < now;

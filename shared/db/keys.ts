@@ -78,8 +78,9 @@ export const checkoutSession = (linkId: string, clientKey: string) => checkoutSe
 export const paymentLinkExpiryDue = paymentLinkEntity.partition('due', {});
 
 export const payment = (id: string) => paymentEntity.key({ pay: id });
-export const paymentList = (scope: string) => paymentEntity.partition('gsi1', scopeValues(scope));
-export const paymentStatusList = (scope: string, status: string) => paymentEntity.partition('gsi2', { scope, status });
+/** A scope's payments, all or of one status: each list's sub-partitions (entities.ts). */
+export const paymentList = (scope: string) => paymentEntity.partitions('gsi1', scopeValues(scope));
+export const paymentStatusList = (scope: string, status: string) => paymentEntity.partitions('gsi2', { scope, status });
 export const paymentsOfLink = (linkId: string) => paymentEntity.partition('gsi3', { pl: linkId });
 /** One shard of the open payments, by last activity (sparse DUE index). */
 export const openPaymentsDue = (shard: number) => paymentEntity.partition('due', { shard });
@@ -120,18 +121,20 @@ export const balance = (scope: string, currency: string) => balanceEntity.key({ 
 export const balancesOfScope = (scope: string) => balanceEntity.partition('gsi1', { scope });
 export const balanceListSortKey = (scope: string, currency: string) => balanceEntity.sortKey('gsi1', { scope, CUR: currency });
 export const balanceTransaction = (id: string) => balanceTransactionEntity.key({ btx: id });
-export const balanceTransactionList = (scope: string) => balanceTransactionEntity.partition('gsi1', { scope });
-export const balanceTransactionTypeList = (scope: string, type: string) => balanceTransactionEntity.partition('gsi2', { scope, type });
+/** A scope's ledger, all or of one type: each list's sub-partitions (entities.ts). */
+export const balanceTransactionList = (scope: string) => balanceTransactionEntity.partitions('gsi1', { scope });
+export const balanceTransactionTypeList = (scope: string, type: string) => balanceTransactionEntity.partitions('gsi2', { scope, type });
 export const balanceTransactionsOfSource = (scope: string, source: string) => balanceTransactionEntity.partition('gsi3', { scope, source });
 
 export const event = (id: string) => eventEntity.key({ evt: id });
-export const eventList = (scope: string) => eventEntity.partition('gsi1', scopeValues(scope));
-export const eventTypeList = (scope: string, type: string) => eventEntity.partition('gsi2', { scope, type });
-/** The index and partition of the events below `prefix` (`a.b.`), or undefined when no type is that deep. */
+/** A scope's events, all or of one type: each list's sub-partitions (entities.ts). */
+export const eventList = (scope: string) => eventEntity.partitions('gsi1', scopeValues(scope));
+export const eventTypeList = (scope: string, type: string) => eventEntity.partitions('gsi2', { scope, type });
+/** The index and sub-partitions of the events below `prefix` (`a.b.`), or undefined when no type is that deep. */
 export const eventPrefixList = (scope: string, prefix: string) => {
   const depth = prefix.split('.').length - 1;
   const index = EVENT_PREFIX_INDEXES[depth - 1];
-  return index && { index, partition: eventEntity.partition(index, { scope, prefix1: prefix, prefix2: prefix, prefix3: prefix }) };
+  return index && { index, partitions: eventEntity.partitions(index, { scope, prefix1: prefix, prefix2: prefix, prefix3: prefix }) };
 };
 /** An attempt's key: its time, its number (three digits, so that keys sort by it) and its target. */
 export const deliveryAttempt = (eventId: string, attempt: { at: string; attempt: number; targetKey: string }) =>

@@ -1,21 +1,24 @@
-import { QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient, QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Mode, Principal } from '../auth/principal';
 import { isOwned } from '../domain/scope';
 import { BusinessRuleError } from '../errors';
 import type { PageRequest } from '../pagination';
 import { scopeOf } from './entities';
 import { stripKeys, type defineEntity } from './entity';
+import { queryMerged } from './query-all';
 import { KEY, INDEXES, type IndexName } from './table';
 
 /**
  * One page of a list (product-decisions §2): newest first (or oldest first, when the source says
- * so), one Query of at most limit+1 items, the cursor mapped onto the list's sort key.
+ * so), one Query of at most limit+1 items per partition of the list (its sub-partitions, read at
+ * once and merged, when it is split: entities.ts), the cursor mapped onto the list's sort key.
  */
 
 export interface ListSource {
   /** `table` for the base table's PK/SK, or one of the global secondary indexes. */
   index: IndexName | 'table';
-  partition: string;
+  /** The list's partition, or its sub-partitions (`entity.partitions`). */
+  partitions: readonly string[];
   /**
    * The list is the partition's items whose sort key begins with this (one kind of item among
    * others: an event's delivery attempts). Base table only: a cursor then starts the Query as its
@@ -49,31 +52,46 @@ export interface Page<T> {
   hasMore: boolean;
 }
 
+const keyAttributes = (index: ListSource['index']) => (index === 'table' ? { pk: KEY.pk, sk: KEY.sk } : INDEXES[index]);
+
 /**
- * The Query's key condition: the partition, and the items past the cursor, or under the sort-key
- * prefix (the cursor is then the Query's ExclusiveStartKey).
+ * One partition's Query for a page: its key condition (the items past the cursor, or under the
+ * sort-key prefix, the cursor then being the Query's ExclusiveStartKey), the list's filter and
+ * the direction (`queryMerged` asks for the page's `limit + 1`).
  */
-function keyCondition(
-  source: ListSource,
-  cursorKey: string | undefined,
-  ascending: boolean,
-): Pick<QueryCommandInput, 'KeyConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'> {
-  const attributes = source.index === 'table' ? { pk: KEY.pk, sk: KEY.sk } : INDEXES[source.index];
+function pageQuery(tableName: string, source: ListSource, partition: string, cursorKey: string | undefined, ascending: boolean): QueryCommandInput {
+  const attributes = keyAttributes(source.index);
+  let keyed: Pick<QueryCommandInput, 'KeyConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues' | 'ExclusiveStartKey'>;
   if (source.sortKeyPrefix !== undefined) {
     if (source.index !== 'table') throw new Error('A sort-key prefix lists the base table only');
-    return {
+    keyed = {
       KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
       ExpressionAttributeNames: { '#pk': attributes.pk, '#sk': attributes.sk },
-      ExpressionAttributeValues: { ':pk': source.partition, ':prefix': source.sortKeyPrefix },
+      ExpressionAttributeValues: { ':pk': partition, ':prefix': source.sortKeyPrefix },
+      ...(cursorKey !== undefined ? { ExclusiveStartKey: { [KEY.pk]: partition, [KEY.sk]: cursorKey } } : {}),
+    };
+  } else if (cursorKey === undefined) {
+    keyed = { KeyConditionExpression: '#pk = :pk', ExpressionAttributeNames: { '#pk': attributes.pk }, ExpressionAttributeValues: { ':pk': partition } };
+  } else {
+    keyed = {
+      KeyConditionExpression: `#pk = :pk AND #sk ${ascending ? '>' : '<'} :cursor`,
+      ExpressionAttributeNames: { '#pk': attributes.pk, '#sk': attributes.sk },
+      ExpressionAttributeValues: { ':pk': partition, ':cursor': cursorKey },
     };
   }
-  if (cursorKey === undefined) {
-    return { KeyConditionExpression: '#pk = :pk', ExpressionAttributeNames: { '#pk': attributes.pk }, ExpressionAttributeValues: { ':pk': source.partition } };
-  }
+  const { filter } = source;
   return {
-    KeyConditionExpression: `#pk = :pk AND #sk ${ascending ? '>' : '<'} :cursor`,
-    ExpressionAttributeNames: { '#pk': attributes.pk, '#sk': attributes.sk },
-    ExpressionAttributeValues: { ':pk': source.partition, ':cursor': cursorKey },
+    TableName: tableName,
+    ...(source.index === 'table' ? {} : { IndexName: INDEXES[source.index].name }),
+    ...keyed,
+    ...(filter
+      ? {
+          FilterExpression: filter.expression,
+          ExpressionAttributeNames: { ...keyed.ExpressionAttributeNames, ...filter.names },
+          ExpressionAttributeValues: { ...keyed.ExpressionAttributeValues, ...filter.values },
+        }
+      : {}),
+    ScanIndexForward: ascending,
   };
 }
 
@@ -94,34 +112,13 @@ export async function listPage<T>(
   const backwards = request.endingBefore !== undefined;
   // Sort keys ascend when reading an oldest-first list forwards, or a newest-first one backwards.
   const ascending = backwards !== Boolean(source.oldestFirst);
-  const keyed = keyCondition(source, cursorKey, ascending);
-  const condition = source.filter
-    ? {
-        ...keyed,
-        FilterExpression: source.filter.expression,
-        ExpressionAttributeNames: { ...keyed.ExpressionAttributeNames, ...source.filter.names },
-        ExpressionAttributeValues: { ...keyed.ExpressionAttributeValues, ...source.filter.values },
-      }
-    : keyed;
-  const found: T[] = [];
-  let startKey: Record<string, unknown> | undefined =
-    source.sortKeyPrefix !== undefined && cursorKey !== undefined ? { [KEY.pk]: source.partition, [KEY.sk]: cursorKey } : undefined;
-  // A Query stops at 1 MB read: read on until the page (plus one, for `has_more`) is full.
-  do {
-    const result = await db.send(
-      new QueryCommand({
-        TableName: tableName,
-        ...(source.index === 'table' ? {} : { IndexName: INDEXES[source.index].name }),
-        ...condition,
-        ScanIndexForward: ascending,
-        Limit: request.limit + 1 - found.length,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    found.push(...(result.Items ?? []).map((item) => stripKeys<T>(item)!));
-    startKey = result.LastEvaluatedKey;
-  } while (startKey && found.length <= request.limit);
-  const items = found.slice(0, request.limit);
+  // Each partition read on past DynamoDB's 1 MB page until it holds the page plus one (for
+  // `has_more`), or ends; merged, the first limit + 1 of them are the page's.
+  const found = await queryMerged(db, source.partitions, (partition) => pageQuery(tableName, source, partition, cursorKey, ascending), {
+    sortKey: keyAttributes(source.index).sk,
+    max: request.limit + 1,
+  });
+  const items = found.slice(0, request.limit).map((item) => stripKeys<T>(item)!);
   return { items: backwards ? items.reverse() : items, hasMore: found.length > request.limit };
 }
 
@@ -134,7 +131,7 @@ type Owned = { orgId: string; mode: Mode; status?: string };
 export function scopeListPage<T extends Owned>(
   db: DynamoDBDocumentClient,
   tableName: string,
-  entity: Pick<ReturnType<typeof defineEntity<T>>, 'partition'>,
+  entity: Pick<ReturnType<typeof defineEntity<T>>, 'partitions'>,
   get: (id: string) => Promise<T | undefined>,
   caller: Principal,
   request: PageRequest,
@@ -146,7 +143,7 @@ export function scopeListPage<T extends Owned>(
     tableName,
     {
       index,
-      partition: entity.partition(index, { scope: scopeOf(caller.orgId, caller.mode), status: status ?? '' }),
+      partitions: entity.partitions(index, { scope: scopeOf(caller.orgId, caller.mode), status: status ?? '' }),
       resolveCursor: cursorById(get, (item) => isOwned(item, caller) && (!status || item.status === status)),
     },
     request,

@@ -108,7 +108,7 @@ export function createPaymentRepository(db: DynamoDBDocumentClient, tableName: s
         tableName,
         {
           index: 'gsi3',
-          partition: keys.paymentsOfLink(linkId),
+          partitions: [keys.paymentsOfLink(linkId)],
           resolveCursor: cursorById(get, (payment) => payment.paymentLinkId === linkId),
         },
         page,

@@ -11,7 +11,7 @@ import { cursorById, listPage, scopeListPage } from './list-page';
 import { balanceOf, refundMovement, type BalanceRef } from '../domain/balance';
 import { refundBalanceChange } from './balance';
 import { cancellationReasons, withConflictRetry } from './conditional';
-import { isTransactionConflict } from './transaction-conflict';
+import { lostToContention } from './transaction-conflict';
 import { queryDuePage, type DuePageOptions } from './due';
 import { IF_EXISTS, IF_NEW, stripKeys as strip } from './entity';
 import { refundEntity } from './entities';
@@ -66,7 +66,7 @@ export function createRefundRepository(db: DynamoDBDocumentClient, tableName: st
       await withConflictRetry(() => transactWrite(db, actions as never));
       return undefined;
     } catch (error) {
-      if (isTransactionConflict(error)) return 'conflict';
+      if (lostToContention(error)) return 'conflict';
       const reasons = cancellationReasons(error);
       if (!reasons) throw error;
       return reasons;
@@ -96,7 +96,7 @@ export function createRefundRepository(db: DynamoDBDocumentClient, tableName: st
       return listPage<Refund>(
         db,
         tableName,
-        { index: 'gsi2', partition: keys.refundsOfPayment(paymentId), resolveCursor: cursorById(get, (refund) => refund.paymentId === paymentId) },
+        { index: 'gsi2', partitions: [keys.refundsOfPayment(paymentId)], resolveCursor: cursorById(get, (refund) => refund.paymentId === paymentId) },
         page,
       );
     },

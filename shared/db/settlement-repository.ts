@@ -206,7 +206,7 @@ export function createSettlementRepository(db: DynamoDBDocumentClient, tableName
         tableName,
         {
           index: 'gsi1',
-          partition: keys.settlementList(principal.orgId),
+          partitions: [keys.settlementList(principal.orgId)],
           resolveCursor: async (codeOrId) => {
             const settlement = await find(principal, codeOrId);
             return settlement ? listSortKey(settlement) : undefined;
@@ -225,7 +225,7 @@ export function createSettlementRepository(db: DynamoDBDocumentClient, tableName
         tableName,
         {
           index: type ? 'gsi2' : 'table',
-          partition: type ? keys.settlementRecordsOfType(recordSet, type) : keys.settlementRecords(recordSet),
+          partitions: [type ? keys.settlementRecordsOfType(recordSet, type) : keys.settlementRecords(recordSet)],
           resolveCursor: async (id) => {
             const [item] = await queryPartition(keys.settlementRecordById(recordSet, id), { index: 'gsi3', limit: 1 });
             return item && (!type || item.type === type) ? (item.SK as string) : undefined;

@@ -12,7 +12,7 @@ import {
   ServiceError,
   TooManyRequestsError,
 } from '../errors';
-import { isTransactionConflict } from '../db/transaction-conflict';
+import { lostToContention } from '../db/transaction-conflict';
 
 export const STATUS_TYPES: Record<number, string> = {
   400: 'Bad Request',
@@ -87,7 +87,7 @@ const TRANSIENT_AWS_ERRORS = new Set([
 function isTransient(error: unknown): boolean {
   const name = (error as { name?: string; code?: string })?.name ?? '';
   const code = (error as { code?: string })?.code ?? '';
-  return TRANSIENT_AWS_ERRORS.has(name) || isTransactionConflict(error) || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT'].includes(code);
+  return TRANSIENT_AWS_ERRORS.has(name) || lostToContention(error) || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT'].includes(code);
 }
 
 /**

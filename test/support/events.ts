@@ -1,30 +1,25 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Mode } from '../../shared/auth/principal';
 import * as keys from '../../shared/db/keys';
 import { scopeOf } from '../../shared/db/entities';
+import { queryMerged } from '../../shared/db/query-all';
 import { INDEXES } from '../../shared/db/table';
 import type { EventEnvelope } from '../../shared/events';
 import type { TestStack } from './stack';
 
 /** The outbox items of one organization and mode, oldest first (read straight from the table). */
 export async function outboxItems(stack: TestStack, orgId: string, mode: Mode = 'test'): Promise<Record<string, any>[]> {
-  const items: Record<string, any>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await stack.db.send(
-      new QueryCommand({
-        TableName: stack.tableName,
-        IndexName: INDEXES.gsi1.name,
-        KeyConditionExpression: '#pk = :pk',
-        ExpressionAttributeNames: { '#pk': INDEXES.gsi1.pk },
-        ExpressionAttributeValues: { ':pk': keys.eventList(scopeOf(orgId, mode)) },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return items;
+  return queryMerged(
+    stack.db,
+    keys.eventList(scopeOf(orgId, mode)),
+    (partition) => ({
+      TableName: stack.tableName,
+      IndexName: INDEXES.gsi1.name,
+      KeyConditionExpression: '#pk = :pk',
+      ExpressionAttributeNames: { '#pk': INDEXES.gsi1.pk },
+      ExpressionAttributeValues: { ':pk': partition },
+    }),
+    { sortKey: INDEXES.gsi1.sk },
+  );
 }
 
 /** The envelopes of those outbox items. */

@@ -6,6 +6,7 @@ import { client } from './http';
 import { createDirectory, type Directory } from '../../shared/db/directory';
 import { startLocalStack, type LocalStack } from '../../bin/local/stack';
 import { LOCAL_MERCHANT_ACCOUNT } from '../../bin/local/acquirer';
+import type { FaultPlan } from '../../bin/local/faults';
 
 export interface TestStack extends LocalStack {
   tableName: string;
@@ -33,6 +34,9 @@ export async function startTestStack(
     routeTimeoutSeconds?: number;
     /** A restart: the table and data folder (queues, stream checkpoints) of a stack stopped before. */
     restartOf?: { tableName: string; dataDir: string };
+    /** Faults to inject (bin/local/faults.ts), and DynamoDB's partition limits at a share, for this stack's table. */
+    faults?: FaultPlan;
+    partitionScale?: number;
   } = {},
 ): Promise<TestStack> {
   const tableName = options.restartOf?.tableName ?? `test-${randomUUID()}`;
@@ -52,13 +56,17 @@ export async function startTestStack(
     sourceTemplate: process.env.LOCAL_SOURCE_TEMPLATE,
     // One folder per stack: the suites run side by side, and their functions have the same names.
     logDir,
+    faults: options.faults,
+    partitionScale: options.partitionScale,
   });
   const db = createDocumentClient({ endpoint: process.env.DYNAMODB_ENDPOINT });
+  const stopStack = stack.stop;
   const stop = async () => {
-    await stack.stop();
+    await stopStack();
     for (const [name] of settings) delete process.env[name];
   };
-  return { ...stack, stop, tableName, logDir, db, directory: createDirectory(db, tableName) };
+  // The stack itself, not a copy: its `aws` follows a restart.
+  return Object.assign(stack, { stop, tableName, logDir, db, directory: createDirectory(db, tableName) });
 }
 
 export interface Merchant {

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { NO_FAULTS, type Faults } from '../../bin/local/faults';
 import { waitUntil } from './wait';
 
 export interface ReceivedWebhook {
@@ -39,9 +40,11 @@ export interface WebhookReceiver {
 
 /**
  * A webhook endpoint on 127.0.0.1 for tests and the bench: records every request, answers 200
- * unless told to fail or hold, and verifies signatures with the `standardwebhooks` library.
+ * unless told to fail or hold, and verifies signatures with the `standardwebhooks` library. With
+ * `faults` (FAULTS' `receiver.failure`, `receiver.hang`) it also fails or never answers, as a
+ * merchant's endpoint does now and then.
  */
-export async function startWebhookReceiver(): Promise<WebhookReceiver> {
+export async function startWebhookReceiver(faults: Faults = NO_FAULTS): Promise<WebhookReceiver> {
   const requests: ReceivedWebhook[] = [];
   let failuresLeft = 0;
   let failStatus = 500;
@@ -70,7 +73,8 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       }
       const received: ReceivedWebhook = { headers, body, envelope, receivedAt: Date.now() };
       requests.push(received);
-      if (holding) return void waiting.push({ request: received, response });
+      if (holding || faults.strikes('receiver.hang', receiver.url)) return void waiting.push({ request: received, response });
+      if (faults.strikes('receiver.failure', receiver.url)) return answer(received, response, 500);
       if (failForever) return answer(received, response, failStatus);
       if (failuresLeft > 0) {
         failuresLeft--;

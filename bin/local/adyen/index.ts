@@ -6,6 +6,7 @@ import { adyenContract, type AdyenOperation } from './contract';
 import { closedPage, paymentForm, returnTo } from './hosted-page';
 import { AdyenServiceError, createLedger, type Ledger } from './ledger';
 import { ADYEN_RETRY_DELAYS_MS, startNotifier, type NotificationItem, type NotifierOptions } from './notifier';
+import { addCounts, faultsOf, type FaultKind, type FaultPlan } from '../faults';
 
 /**
  * The local Adyen (product-decisions §12): the subset of Checkout v71 and Dispute Service v30 that
@@ -35,12 +36,21 @@ export interface LocalAcquirerOptions {
   retryDelaysMs?: number[];
   /** The merchant accounts the API key may act for (default: any). */
   merchantAccounts?: string[];
+  /** Its faults (FAULTS): API requests answered 500 or too late, notifications twice or out of order. */
+  faults?: FaultPlan;
 }
 
 export interface LocalAcquirer {
   url: string;
+  /** The faults injected so far, by kind. */
+  faults(): Partial<Record<FaultKind, number>>;
+  /** Other faults from now on (none: undefined). */
+  setFaults(plan: FaultPlan | undefined): void;
   stop(): Promise<void>;
 }
+
+/** How long an answer `adyen.timeout` holds back waits at most for its caller to give up. */
+const LATE_ANSWER_MS = 60_000;
 
 export const DEFAULT_ACQUIRER_PORT = 3001;
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -116,7 +126,14 @@ function control<T>(schema: z.ZodMiniType<T>, body: string): T {
 
 export async function startLocalAcquirer(options: LocalAcquirerOptions): Promise<LocalAcquirer> {
   const host = options.host ?? '127.0.0.1';
-  const notifier = startNotifier({ url: options.notificationUrl, hmacKey: options.hmacKey, basicAuth: options.basicAuth, retryDelaysMs: options.retryDelaysMs ?? ADYEN_RETRY_DELAYS_MS });
+  const faults = { api: faultsOf(options.faults, 'adyen'), notifications: faultsOf(options.faults, 'adyen notifications') };
+  const notifier = startNotifier({
+    url: options.notificationUrl,
+    hmacKey: options.hmacKey,
+    basicAuth: options.basicAuth,
+    retryDelaysMs: options.retryDelaysMs ?? ADYEN_RETRY_DELAYS_MS,
+    faults: faults.notifications,
+  });
   const ledger = createLedger({ send: notifier.send, merchantAccounts: options.merchantAccounts });
   /** Checkout's idempotency keys: per API key (a company account), the first answer kept and replayed. */
   const idempotent = new Map<string, Answer>();
@@ -258,8 +275,15 @@ export async function startLocalAcquirer(options: LocalAcquirerOptions): Promise
     if (page) return hostedPage(method, page[1], body, response);
     const operation = adyenContract().operation(method, pathname);
     if (operation && goesUnanswered(operation, body)) return void request.socket.destroy();
+    // A fault: Adyen fails the request having done nothing, or does it and answers after the caller gave up.
+    if (operation && faults.api.strikes('adyen.error', operation.operationId)) throw new AdyenServiceError(500, '000', 'Internal error', 'internal');
+    const late = operation !== undefined && faults.api.strikes('adyen.timeout', operation.operationId);
     const answer = operation ? await api(operation, request.headers, body) : pathname.startsWith('/_test/') ? await testControl(method, pathname, body) : undefined;
     if (!answer) throw new AdyenServiceError(404, '000', 'Not Found', 'validation');
+    if (late) {
+      await new Promise((resolve) => (request.socket.once('close', resolve), setTimeout(resolve, LATE_ANSWER_MS).unref()));
+      if (request.socket.destroyed) return;
+    }
     response.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
     response.end(JSON.stringify(answer.body));
   }
@@ -281,6 +305,8 @@ export async function startLocalAcquirer(options: LocalAcquirerOptions): Promise
   adyenContract();
   return {
     url: base,
+    faults: () => addCounts(faults.api.injected(), faults.notifications.injected()),
+    setFaults: (plan) => Object.values(faults).forEach((part) => part.replan(plan)),
     async stop() {
       await notifier.stop();
       server.closeAllConnections();

@@ -19,7 +19,7 @@ export class AdyenServiceError extends Error {
     readonly status: number,
     readonly errorCode: string,
     message: string,
-    readonly errorType: 'validation' | 'security' | 'configuration',
+    readonly errorType: 'validation' | 'security' | 'configuration' | 'internal',
   ) {
     super(message);
   }

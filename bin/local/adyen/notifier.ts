@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { NO_FAULTS, type Faults } from '../faults';
 
 /** A standard webhook's item (Webhooks v1 `NotificationRequestItem`), before it is signed. */
 export interface NotificationItem {
@@ -24,7 +25,12 @@ export interface NotifierOptions {
   basicAuth: { username: string; password: string };
   /** The waits before each retry of an unaccepted batch; the last one repeats until `RETRY_FOR_MS`. */
   retryDelaysMs: number[];
+  /** `adyen.duplicate-notification` and `adyen.reordered-notification` (FAULTS). */
+  faults?: Faults;
 }
+
+/** A notification held back (`adyen.reordered-notification`) goes out after the next one, or after this long when none comes. */
+const HELD_BACK_MS = 2_000;
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -66,6 +72,8 @@ interface Pending {
  * when the answer is 2xx with `[accepted]`. As in Adyen's retry queue: every batch is tried once
  * when it is created, in the order of creation; one that fails joins the queue, whose earliest
  * batch is retried after the next interval, and once it is delivered the next one is tried at once.
+ * Adyen promises neither one delivery nor order ("Webhooks: duplicates and ordering"); the faults
+ * send a notification twice, or hold it back until after the next.
  */
 export function startNotifier(options: NotifierOptions) {
   const queue: Pending[] = [];
@@ -74,6 +82,8 @@ export function startNotifier(options: NotifierOptions) {
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   const authorization = `Basic ${Buffer.from(`${options.basicAuth.username}:${options.basicAuth.password}`).toString('base64')}`;
+  const faults = options.faults ?? NO_FAULTS;
+  let heldBack: { body: string; timer: NodeJS.Timeout } | undefined;
 
   /** One POST of a batch to the receiver, with the credentials, within Adyen's answer timeout. */
   async function post(body: string): Promise<Response> {
@@ -125,14 +135,34 @@ export function startNotifier(options: NotifierOptions) {
 
   const signed = (item: NotificationItem): NotificationItem => ({ ...item, additionalData: { ...item.additionalData, hmacSignature: signature(item, options.hmacKey) } });
 
+  /** A batch tried once now, in the order of creation, then queued for retries. */
+  function attempt(body: string) {
+    const pending: Pending = { body, firstAttemptAt: Date.now(), failures: 0 };
+    firstAttempts = firstAttempts.then(async () => {
+      if (stopped || (await deliver(pending))) return;
+      queue.push(pending);
+      retryEarliest();
+    });
+  }
+
+  function releaseHeldBack() {
+    if (!heldBack) return;
+    clearTimeout(heldBack.timer);
+    const { body } = heldBack;
+    heldBack = undefined;
+    attempt(body);
+  }
+
   return {
     send(item: NotificationItem) {
-      const pending: Pending = { body: JSON.stringify({ live: 'false', notificationItems: [{ NotificationRequestItem: signed(item) }] }), firstAttemptAt: Date.now(), failures: 0 };
-      firstAttempts = firstAttempts.then(async () => {
-        if (stopped || (await deliver(pending))) return;
-        queue.push(pending);
-        retryEarliest();
-      });
+      const body = JSON.stringify({ live: 'false', notificationItems: [{ NotificationRequestItem: signed(item) }] });
+      if (!heldBack && faults.strikes('adyen.reordered-notification', item.eventCode)) {
+        heldBack = { body, timer: setTimeout(releaseHeldBack, HELD_BACK_MS) };
+        return;
+      }
+      attempt(body);
+      if (faults.strikes('adyen.duplicate-notification', item.eventCode)) attempt(body);
+      releaseHeldBack();
     },
     /**
      * The test control `POST /_test/notifications` (product-decisions §12), as Adyen's "test
@@ -153,6 +183,7 @@ export function startNotifier(options: NotifierOptions) {
     },
     async stop() {
       stopped = true;
+      if (heldBack) clearTimeout(heldBack.timer);
       clearTimeout(timer);
       for (const abort of inFlight) abort.abort();
       await firstAttempts;

@@ -56,6 +56,10 @@ export interface EdgeOptions {
   /** The account the stack runs in: the root principal a key policy delegates to IAM by. */
   account: string;
   onDenied(denial: AccessDenial): void;
+  /** Counts an SQS request a function made (bin/local/usage.ts). */
+  onSqsRequest?(): void;
+  /** Counts each call a function makes to AWS, by its operation (`DynamoDB_20120810.GetItem`): bin/local/usage.ts. */
+  onCall?(functionName: string, target: string): void;
 }
 
 const JSON_1_0 = 'application/x-amz-json-1.0';
@@ -187,6 +191,7 @@ export async function startAwsEdge(port: number, options: EdgeOptions): Promise<
     const queue = options.queueAt(String(body.QueueUrl ?? body.QueueName ?? ''));
     if (!queue) throw new AwsError('QueueDoesNotExist', 'The specified queue does not exist.');
     authorize(caller, [{ action: sqsAction(operation), resource: queue.settings.arn, keys: [queue.settings.url] }]);
+    options.onSqsRequest?.();
     switch (operation) {
       case 'SendMessage':
         return queue.send(String(body.MessageBody ?? ''), body.DelaySeconds as number | undefined, body.MessageGroupId as string | undefined);
@@ -308,6 +313,7 @@ export async function startAwsEdge(port: number, options: EdgeOptions): Promise<
       const caller = options.callerOf(accessKeyId);
       if (!caller) throw new AwsError('UnrecognizedClientException', 'The security token included in the request is invalid.');
       const [service, operation] = target.split('.');
+      options.onCall?.(caller.functionName, target);
       const body = JSON.parse(raw.toString('utf8') || '{}') as Record<string, unknown>;
       if (service === 'DynamoDB_20120810') {
         authorize(caller, dynamoDbAccess(operation, body, options.tableArn));

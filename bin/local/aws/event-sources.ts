@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AWS_LIMITS, minimumVisibilityTimeoutSeconds } from '../../../shared/aws-limits';
 import { logger } from '../../../shared/observability/logger';
 import { chunks } from '../../../shared/webhooks/retry-batches';
+import { NO_FAULTS, type Faults } from '../faults';
 import { startTableStreamReader, type CheckpointStore, type StreamRecord } from '../table-stream';
 import type { AccessPolicies } from './iam';
 import { eventPattern } from './patterns';
@@ -63,7 +64,9 @@ interface LambdaStreamRecord {
  * criteria, in batches to the function, one batch at a time per shard. A failed batch is
  * retried (after a partial batch response, from its first failed record), halved first when
  * bisecting, until MaximumRetryAttempts; then its description goes to the on-failure
- * destination and the shard moves on. With -1 the shard waits on the batch, as in AWS.
+ * destination and the shard moves on. With -1 the shard waits on the batch, as in AWS. The fault
+ * `stream.redelivery` hands a batch that succeeded to the function once more (Lambda's
+ * at-least-once delivery of stream records).
  */
 export function startStreamMapping(options: {
   settings: MappingSettings;
@@ -75,8 +78,10 @@ export function startStreamMapping(options: {
   /** The stream's ARN as the template names it (the records' eventSourceARN). */
   eventSourceArn: string;
   checkpoints: CheckpointStore;
+  faults?: Faults;
 }): { stop(): Promise<void> } {
   const { settings, pool } = options;
+  const faults = options.faults ?? NO_FAULTS;
   let running = true;
 
   const toLambda = (record: StreamRecord): LambdaStreamRecord => ({
@@ -128,7 +133,10 @@ export function startStreamMapping(options: {
       let failedFrom = -1;
       if (outcome.ok) {
         const failures = (outcome.result as { batchItemFailures?: { itemIdentifier?: string }[] } | null)?.batchItemFailures ?? [];
-        if (!settings.reportBatchItemFailures || failures.length === 0) return;
+        if (!settings.reportBatchItemFailures || failures.length === 0) {
+          if (faults.strikes('stream.redelivery', settings.name)) await pool.invoke({ Records: pending });
+          return;
+        }
         const indexes = failures.map((failure) => pending.findIndex((record) => record.dynamodb.SequenceNumber === failure.itemIdentifier));
         failedFrom = indexes.some((index) => index < 0) ? 0 : Math.min(...indexes);
       } else if (settings.bisectBatchOnFunctionError && pending.length > 1) {
@@ -176,11 +184,23 @@ export function startStreamMapping(options: {
  * timeout and invoke the function; messages of a successful invocation are deleted, except
  * those a partial batch response names; a failed invocation deletes nothing, so its messages
  * come back after the visibility timeout (and reach the dead-letter queue by the redrive policy).
+ * The fault `sqs.redelivery` leaves a message of a successful batch in the queue, visible again at
+ * once (SQS's at-least-once delivery).
  */
-export function startQueueMapping(options: { settings: MappingSettings; pool: FunctionPool; queue: LocalQueue; region: string; pollers: number }): {
+export function startQueueMapping(options: {
+  settings: MappingSettings;
+  pool: FunctionPool;
+  queue: LocalQueue;
+  region: string;
+  pollers: number;
+  faults?: Faults;
+  /** Counts the SQS requests Lambda's pollers make (bin/local/usage.ts): a receive that found messages, a delete batch. */
+  onRequest?: () => void;
+}): {
   stop(): Promise<void>;
 } {
   const { settings, pool, queue } = options;
+  const faults = options.faults ?? NO_FAULTS;
   let running = true;
 
   /** One receive and its invocation. */
@@ -201,6 +221,7 @@ export function startQueueMapping(options: { settings: MappingSettings; pool: Fu
       eventSourceARN: queue.settings.arn,
       awsRegion: options.region,
     }));
+    if (records.length > 0) options.onRequest?.();
     const selected = records.filter((record) => passes(settings, record));
     // A message the filters drop is deleted, as Lambda does.
     for (const record of records) if (!selected.includes(record)) queue.delete(record.receiptHandle);
@@ -214,7 +235,12 @@ export function startQueueMapping(options: { settings: MappingSettings; pool: Fu
     const failed = new Set(settings.reportBatchItemFailures ? failures.map((failure) => failure.itemIdentifier) : []);
     // An identifier that names no message of the batch fails the whole batch.
     if ([...failed].some((id) => !selected.some((record) => record.messageId === id))) return;
-    for (const record of selected) if (!failed.has(record.messageId)) queue.delete(record.receiptHandle);
+    if (selected.some((record) => !failed.has(record.messageId))) options.onRequest?.();
+    for (const record of selected) {
+      if (failed.has(record.messageId)) continue;
+      if (faults.strikes('sqs.redelivery', queue.settings.name)) queue.changeVisibility(record.receiptHandle, 0);
+      else queue.delete(record.receiptHandle);
+    }
   }
 
   async function poll(): Promise<void> {

@@ -67,6 +67,8 @@ export function createLocalEventBridge(options: {
   rules: LocalRule[];
   /** Hands an event to a rule's target; throwing is a failed delivery (logged, as EventBridge's FailedInvocations). */
   deliver(target: RuleTarget, event: BusEvent, rule: LocalRule): Promise<void>;
+  /** Counts the events put (bin/local/usage.ts). */
+  usage?: (events: number) => void;
 }) {
   const busName = (nameOrArn: string | undefined) => (nameOrArn ?? 'default').replace(/^arn:aws:events:[^:]*:[^:]*:event-bus\//, '');
   const pending = new Set<Promise<void>>();
@@ -119,6 +121,7 @@ export function createLocalEventBridge(options: {
 
     putEvents(request: { Entries?: PutEventsEntry[] }) {
       const entries = request.Entries ?? [];
+      options.usage?.(entries.length);
       if (entries.length < 1 || entries.length > AWS_LIMITS.eventBridge.putEventsEntries) {
         throw new AwsError(
           'ValidationException',

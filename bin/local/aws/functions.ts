@@ -25,6 +25,8 @@ import { readSynthesizedStack, resourcesOfType, type CfnResource } from './templ
 import { createFunctionPool, type FunctionPool, type FunctionPoolStats, type FunctionSpec } from './workers';
 import { SOURCE_ENTRY_METADATA } from '../../../lib/api-function';
 import { createModulePool, defaultEnvironmentsPerFunction, refuseCallsPastDeadline } from '../invocation';
+import { addCounts, faultsOf, type FaultKind, type FaultPlan } from '../faults';
+import { countCall, newUsage, type Usage } from '../usage';
 
 /** Where the handler modules' paths (`payment-ops:source-entry`) start. */
 const PROJECT_ROOT = resolvePath(__dirname, '../../..');
@@ -59,6 +61,8 @@ export interface LocalAwsOptions {
   acquirerSecret: string;
   /** Where the local SES keeps what it sends. */
   mailbox: Mailbox;
+  /** The faults of the functions and their event sources (FAULTS): none by default. */
+  faults?: FaultPlan;
 }
 
 export interface LocalAws extends LocalFunctions {
@@ -74,6 +78,12 @@ export interface LocalAws extends LocalFunctions {
   functionOfRoute(routeKey: string): string;
   /** The messages a queue of the template holds (by its logical id, or its start), without receiving them. */
   queueMessages(logicalId: string): HeldMessage[];
+  /** The faults injected so far in the functions and their event sources, by kind. */
+  faults(): Partial<Record<FaultKind, number>>;
+  /** Other faults from now on (none: undefined). */
+  setFaults(plan: FaultPlan | undefined): void;
+  /** The requests AWS would bill by request so far (bin/local/usage.ts). */
+  usage(): Usage;
 }
 
 /** A paid payment's new ledger entry as the stream hands it over: what the mapping that rolls credits into balances takes. */
@@ -139,6 +149,8 @@ const refOf = (value: unknown): string | undefined =>
 export async function startLocalAws(options: LocalAwsOptions): Promise<LocalAws> {
   const stack = readSynthesizedStack(options.dir);
   const { region, account } = stack;
+  const faults = { lambda: faultsOf(options.faults, 'lambda'), streams: faultsOf(options.faults, 'streams'), queues: faultsOf(options.faults, 'queues') };
+  const usage = newUsage();
   if (options.logDir) mkdirSync(options.logDir, { recursive: true });
   const queuesByKey = new Map<string, LocalQueue>();
   const queuesById = new Map<string, LocalQueue>();
@@ -306,8 +318,8 @@ export async function startLocalAws(options: LocalAwsOptions): Promise<LocalAws>
       pools.set(
         logicalId,
         options.sources
-          ? createModulePool(spec, () => loadModule(spec), { maxWorkers: spec.maxWorkers })
-          : createFunctionPool(spec, { maxWorkers: spec.maxWorkers, logFile: options.logDir && join(options.logDir, `${spec.name}.log`) }),
+          ? createModulePool(spec, () => loadModule(spec), { maxWorkers: spec.maxWorkers, faults: faults.lambda })
+          : createFunctionPool(spec, { maxWorkers: spec.maxWorkers, logFile: options.logDir && join(options.logDir, `${spec.name}.log`), faults: faults.lambda }),
       );
     }
     return pools.get(logicalId)!;
@@ -362,6 +374,7 @@ export async function startLocalAws(options: LocalAwsOptions): Promise<LocalAws>
         [queue.settings.arn, queue.settings.url],
       );
       if (!decision.allowed) throw new Error(`the queue policy of ${queue.settings.name} refuses rule ${rule.name}: ${decision.reason}`);
+      usage.sqsRequests++;
       queue.send(JSON.stringify(event));
       return;
     }
@@ -371,7 +384,7 @@ export async function startLocalAws(options: LocalAwsOptions): Promise<LocalAws>
     if (!decision.allowed) throw new Error(`no permission lets rule ${rule.name} invoke ${spec.name}: ${decision.reason}`);
     await invokeAsync(poolOf(spec.logicalId), event);
   }
-  const eventBridge = createLocalEventBridge({ region, account, buses, rules, deliver });
+  const eventBridge = createLocalEventBridge({ region, account, buses, rules, deliver, usage: (events) => (usage.eventBridgeEvents += events) });
 
   const routes = readRoutes(stack, resources, functionByKey);
   const routeTimeoutSeconds = options.sources?.routeTimeoutSeconds;
@@ -381,7 +394,10 @@ export async function startLocalAws(options: LocalAwsOptions): Promise<LocalAws>
   const loadHandler = async (routeId: string) => {
     const route = routes.find((candidate) => candidate.handler === routeId)!;
     return routeHandler(route, {
-      invoke: (event) => poolOf(route.spec.logicalId).invoke(event),
+      invoke: (event) => {
+        usage.apiRequests++;
+        return poolOf(route.spec.logicalId).invoke(event);
+      },
       mayInvoke: () => mayInvoke(route.spec, 'apigateway.amazonaws.com', route.sourceArn),
     });
   };
@@ -428,6 +444,8 @@ export async function startLocalAws(options: LocalAwsOptions): Promise<LocalAws>
     kms,
     account,
     onDenied,
+    onSqsRequest: () => usage.sqsRequests++,
+    onCall: (functionName, target) => countCall(usage, functionName, target),
   });
   const background: (() => Promise<void>)[] = [];
   const tableOfStream = (streamArn: string) => /:table\/([^/]+)\/stream\//.exec(streamArn)![1];
@@ -440,6 +458,7 @@ export async function startLocalAws(options: LocalAwsOptions): Promise<LocalAws>
       region,
       eventSourceArn: mapping.sourceArn,
       checkpoints: mappingCheckpoints(options.dataDir, mapping.logicalId),
+      faults: faults.streams,
     });
   return {
     awsEndpoint: edgeUrl,
@@ -458,7 +477,7 @@ export async function startLocalAws(options: LocalAwsOptions): Promise<LocalAws>
       for (const mapping of mappings) {
         const pool = poolOf(mapping.spec.logicalId);
         const started = mapping.queue
-          ? startQueueMapping({ settings: mapping.settings, pool, queue: mapping.queue, region, pollers: Math.min(5, mapping.spec.maxWorkers) })
+          ? startQueueMapping({ settings: mapping.settings, pool, queue: mapping.queue, region, pollers: Math.min(5, mapping.spec.maxWorkers), faults: faults.queues, onRequest: () => usage.sqsRequests++ })
           : startStream(mapping);
         background.push(started.stop);
       }
@@ -471,6 +490,9 @@ export async function startLocalAws(options: LocalAwsOptions): Promise<LocalAws>
     runMinuteJobs: () => eventBridge.fireSchedules(),
     stats: () => Object.fromEntries([...pools.values()].map((pool) => [pool.spec.name, pool.stats()])),
     queueMessages: (logicalId) => queueOf(logicalId).peek(),
+    faults: () => addCounts(faults.lambda.injected(), faults.streams.injected(), faults.queues.injected()),
+    setFaults: (plan) => Object.values(faults).forEach((part) => part.replan(plan)),
+    usage: () => structuredClone(usage),
     functionOfRoute(routeKey) {
       const route = routes.find((candidate) => candidate.key === routeKey);
       if (!route) throw new Error(`The template has no route ${routeKey}`);

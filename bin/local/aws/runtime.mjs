@@ -34,7 +34,9 @@ async function init() {
 
 const ready = init().then(
   (handler) => {
-    send({ type: 'ready' });
+    // The CPU the init took (what Lambda's CPU share, proportional to memory, stretches: bench:cost).
+    const { user, system } = process.cpuUsage();
+    send({ type: 'ready', initCpuMs: (user + system) / 1000 });
     return handler;
   },
   (error) => {
@@ -57,11 +59,16 @@ process.on('message', async (message) => {
     logStreamName: process.env.AWS_LAMBDA_LOG_STREAM_NAME,
     getRemainingTimeInMillis: () => Math.max(0, message.deadline - Date.now()),
   };
+  const cpu = process.cpuUsage();
+  const cpuMs = () => {
+    const { user, system } = process.cpuUsage(cpu);
+    return (user + system) / 1000;
+  };
   try {
     const result = await handler(JSON.parse(message.payload), context);
-    send({ type: 'result', id: message.id, payload: JSON.stringify(result ?? null) });
+    send({ type: 'result', id: message.id, payload: JSON.stringify(result ?? null), cpuMs: cpuMs() });
   } catch (error) {
     console.error(`${message.requestId}\tERROR\tInvoke Error\t${JSON.stringify(describe(error))}`);
-    send({ type: 'error', id: message.id, error: describe(error) });
+    send({ type: 'error', id: message.id, error: describe(error), cpuMs: cpuMs() });
   }
 });

@@ -4,6 +4,7 @@ import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { AWS_LIMITS } from '../../../shared/aws-limits';
 import { logger } from '../../../shared/observability/logger';
+import { NO_FAULTS, type Faults } from '../faults';
 
 /** One function as Lambda would run it: its bundle, handler, memory, timeout and environment. */
 export interface FunctionSpec {
@@ -40,7 +41,15 @@ export interface PoolOptions {
   maxWorkers: number;
   /** Where the environments' stdout and stderr go, appended (the function's log group); by default this process's own. */
   logFile?: string;
+  /** `lambda.kill` and `lambda.timeout` (FAULTS): an environment killed, or stopped until its timeout, mid-invocation. */
+  faults?: Faults;
 }
+
+/**
+ * How far into an invocation an injected fault lands: early enough to find most invocations
+ * still running (a checkout's takes tens of milliseconds here), anywhere in its first 50 ms.
+ */
+export const faultDelayMs = (faults: Faults) => Math.floor(faults.draw() * 50);
 
 /** An idle environment is shut down after this long, as Lambda reclaims idle ones. */
 const IDLE_MS = 10 * 60_000;
@@ -54,7 +63,19 @@ export interface FunctionPoolStats {
   peakConcurrent: number;
   /** The longest an invocation ran (init excluded, as Lambda's timeout excludes it), in ms. */
   slowestMs: number;
+  /** Invocations so far, their durations as Lambda bills them (each rounded up to the millisecond) and their CPU time, in ms. */
+  invocations: number;
+  billedMs: number;
+  cpuMs: number;
+  /** The inits so far: their time and CPU time, in ms. */
+  initMs: number;
+  initCpuMs: number;
+  /** The function's memory (MemorySize). */
+  memoryMb: number;
 }
+
+/** What a pool counts of its invocations and inits (FunctionPoolStats). */
+export const newUsageStats = () => ({ invocations: 0, billedMs: 0, cpuMs: 0, initMs: 0, initCpuMs: 0 });
 
 const RUNTIME = join(__dirname, 'runtime.mjs');
 
@@ -102,9 +123,11 @@ export function createFunctionPool(spec: FunctionSpec, options: PoolOptions): Fu
   let peakConcurrent = 0;
   let slowestMs = 0;
   let stopped = false;
+  const usage = newUsageStats();
 
   function start(): WorkerProcess {
     started++;
+    const forkedAt = Date.now();
     const output = options.logFile ? openSync(options.logFile, 'a') : 'inherit';
     const child = fork(RUNTIME, [], {
       cwd: spec.codeDir,
@@ -119,9 +142,11 @@ export function createFunctionPool(spec: FunctionSpec, options: PoolOptions): Fu
       child,
       dead: false,
       ready: new Promise<void>((resolve, reject) => {
-        const onMessage = (message: { type: string; error?: { errorType: string; errorMessage: string } }) => {
+        const onMessage = (message: { type: string; initCpuMs?: number; error?: { errorType: string; errorMessage: string } }) => {
           if (message.type !== 'ready' && message.type !== 'init-error') return;
           child.off('message', onMessage);
+          usage.initMs += Date.now() - forkedAt;
+          usage.initCpuMs += message.initCpuMs ?? 0;
           if (message.type === 'ready') resolve();
           else reject(Object.assign(new Error(message.error!.errorMessage), { name: message.error!.errorType }));
         };
@@ -197,17 +222,20 @@ export function createFunctionPool(spec: FunctionSpec, options: PoolOptions): Fu
     return new Promise<InvokeOutcome>((resolve) => {
       const id = randomUUID();
       const startedAt = Date.now();
-      const finish = (outcome: InvokeOutcome) => {
+      const finish = (outcome: InvokeOutcome, cpuMs = 0) => {
         slowestMs = Math.max(slowestMs, Date.now() - startedAt);
+        usage.invocations++;
+        usage.billedMs += Math.max(1, Math.ceil(Date.now() - startedAt));
+        usage.cpuMs += cpuMs;
         clearTimeout(timer);
         worker.child.off('message', onMessage);
         worker.onExit = undefined;
         resolve(outcome);
       };
-      const onMessage = (message: { type: string; id?: string; payload?: string; error?: { errorType: string; errorMessage: string } }) => {
+      const onMessage = (message: { type: string; id?: string; payload?: string; cpuMs?: number; error?: { errorType: string; errorMessage: string } }) => {
         if (message.id !== id) return;
-        if (message.type === 'error') return finish(failure(message.error!.errorType, message.error!.errorMessage));
-        finish(oversizedResult(message.payload!) ?? { ok: true, result: JSON.parse(message.payload!) });
+        if (message.type === 'error') return finish(failure(message.error!.errorType, message.error!.errorMessage), message.cpuMs);
+        finish(oversizedResult(message.payload!) ?? { ok: true, result: JSON.parse(message.payload!) }, message.cpuMs);
       };
       const timer = setTimeout(() => {
         logger.error('artifact mode: invocation timed out; environment killed', { function: spec.name, requestId, timeoutSeconds: spec.timeoutSeconds });
@@ -216,6 +244,10 @@ export function createFunctionPool(spec: FunctionSpec, options: PoolOptions): Fu
       }, timeoutMs);
       const exited = () => finish(failure('Runtime.ExitError', `RequestId: ${requestId} Error: Runtime exited without providing a reason`));
       worker.onExit = exited;
+      // A fault: the environment dies mid-invocation, or stops making progress until its timeout kills it.
+      const faults = options.faults ?? NO_FAULTS;
+      const fault = faults.strikes('lambda.kill', spec.name) ? 'SIGKILL' : faults.strikes('lambda.timeout', spec.name) ? 'SIGSTOP' : undefined;
+      if (fault) setTimeout(() => !worker.dead && worker.child.kill(fault), faultDelayMs(faults));
       worker.child.on('message', onMessage);
       // An environment that died meanwhile (the stack stopping) is an exit, as Lambda reports it, never an EPIPE thrown at the caller.
       worker.child.send({ type: 'invoke', id, requestId, payload, deadline: Date.now() + timeoutMs, functionArn: spec.arn }, (error) => error && exited());
@@ -240,7 +272,7 @@ export function createFunctionPool(spec: FunctionSpec, options: PoolOptions): Fu
       }
     },
     stats() {
-      return { pids: [...live].map((worker) => worker.child.pid!), started, peakConcurrent, slowestMs };
+      return { pids: [...live].map((worker) => worker.child.pid!), started, peakConcurrent, slowestMs, ...usage, memoryMb: spec.memoryMb };
     },
     async stop() {
       stopped = true;

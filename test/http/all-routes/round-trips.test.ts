@@ -3,8 +3,10 @@ import { routes } from '../../../shared/api';
 import { methodsOf } from '../../../shared/api/operation';
 import { batchWriteAll } from '../../../shared/db/batch';
 import { documentClient } from '../../../shared/db/client';
+import { balanceTransactionEntity, EVENT_PREFIX_INDEXES, eventEntity, paymentEntity } from '../../../shared/db/entities';
 import { outboxItem } from '../../../shared/db/outbox';
-import { isTransactionConflict } from '../../../shared/db/transaction-conflict';
+import type { IndexName } from '../../../shared/db/table';
+import { lostToContention } from '../../../shared/db/transaction-conflict';
 import { newEvent } from '../../../shared/events';
 import { putAttempt } from '../../support/dashboard';
 import { outboxEvents } from '../../support/events';
@@ -40,7 +42,7 @@ beforeAll(async () => {
       // A write that lost to another writer (the outbox processor rolling credits into the same
       // balance a moment earlier) is retried; the count is of what a request does uncontended.
       const result = await next(args).catch((error: unknown) => {
-        if (!isTransactionConflict(error)) calls.push(call);
+        if (!lostToContention(error)) calls.push(call);
         throw error;
       });
       calls.push(call);
@@ -71,7 +73,11 @@ testInProcess('auth: a cold key costs one GetItem; a warm one none', async () =>
   expect(await countCalls(() => fresh.get(`/v1/payment_links/${link.id}`), true)).toEqual(['Query']);
 });
 
-testInProcess('list: a page is one Query of limit + 1 whatever the list size; a cursor adds one GetItem', async () => {
+/** A page of a list: one Query per partition of the list (its sub-partitions when it is split, product-decisions §2). */
+const pageQueries = (entity: { definition: { indexes?: Partial<Record<IndexName, { subPartitions?: number }>> } }, index: IndexName) =>
+  Array.from({ length: entity.definition.indexes![index]!.subPartitions ?? 1 }, () => 'Query');
+
+testInProcess('list: a page is one Query of limit + 1 per partition of the list whatever its size; a cursor adds one GetItem', async () => {
   await createLink();
   await api.get('/v1/payment_links');
   const small = await countCalls(() => api.get('/v1/payment_links?limit=5'));
@@ -82,12 +88,22 @@ testInProcess('list: a page is one Query of limit + 1 whatever the list size; a 
   expect(large).toEqual(['Query']);
   expect(await countCalls(() => api.get(`/v1/payment_links?limit=5&starting_after=${page.body.data[4].id}`))).toEqual(['GetItem', 'Query']);
   expect(await countCalls(() => api.get('/v1/payment_links?status=active&limit=100'))).toEqual(['Query']);
-  expect(await countCalls(() => api.get('/v1/payments?limit=100'))).toEqual(['Query']);
   expect(await countCalls(() => api.get('/v1/refunds'))).toEqual(['Query']);
   expect(await countCalls(() => api.get('/v1/chargebacks'))).toEqual(['Query']);
-  expect(await countCalls(() => api.get('/v1/events?type=transactions.payment_link.created&limit=3'))).toEqual(['Query']);
-  expect(await countCalls(() => api.get('/v1/balance_transactions?type=payment&limit=100'))).toEqual(['Query']);
   expect(await countCalls(() => api.get('/v1/balance'))).toEqual(['Query']);
+  // The split lists: at most one Query of at most limit + 1 items per sub-partition.
+  for (const [path, queries, limit] of [
+    ['/v1/payments?limit=100', pageQueries(paymentEntity, 'gsi1'), 100],
+    ['/v1/payments?status=paid&limit=5', pageQueries(paymentEntity, 'gsi2'), 5],
+    ['/v1/events', pageQueries(eventEntity, 'gsi1'), 10],
+    ['/v1/events?type=transactions.payment_link.created&limit=3', pageQueries(eventEntity, 'gsi2'), 3],
+    ['/v1/balance_transactions?limit=2', pageQueries(balanceTransactionEntity, 'gsi1'), 2],
+    ['/v1/balance_transactions?type=payment&limit=100', pageQueries(balanceTransactionEntity, 'gsi2'), 100],
+  ] as const) {
+    expect([path, await countCalls(() => api.get(path))]).toEqual([path, queries]);
+    expect(queried.filter((scanned) => scanned > limit + 1)).toEqual([]);
+  }
+  expect(pageQueries(paymentEntity, 'gsi1').length).toBeGreaterThan(1);
 });
 
 testInProcess("an event's deliveries: a page is one Query of at most limit + 1 attempts whatever their number; a cursor adds one GetItem", async () => {
@@ -106,7 +122,7 @@ testInProcess("an event's deliveries: a page is one Query of at most limit + 1 a
   expect(queried[0]).toBeLessThanOrEqual(6);
 });
 
-testInProcess('a type wildcard is one Query however many events of other types are newer', async () => {
+testInProcess('a type wildcard is one Query per sub-partition of its list however many events of other types are newer', async () => {
   await api.post(`/v1/test_helpers/payment_links/${(await createLink()).body.id}/checkout`, { client_key: 'wildcard' });
   const older = await api.get('/v1/events?type=transactions.payment.*');
   expect(older.body.data).toHaveLength(1);
@@ -122,7 +138,9 @@ testInProcess('a type wildcard is one Query however many events of other types a
     ['transactions.payment_link.properties.changed.*', []],
   ] as const) {
     let page: { body: { data: { id: string }[] } } = { body: { data: [] } };
-    expect(await countCalls(async () => (page = await api.get(`/v1/events?limit=1&type=${pattern}`)))).toEqual(pattern.split('.').length > 4 ? [] : ['Query']);
+    const depth = pattern.split('.').length - 1;
+    const queries = depth > EVENT_PREFIX_INDEXES.length ? [] : pageQueries(eventEntity, EVENT_PREFIX_INDEXES[depth - 1]);
+    expect(await countCalls(async () => (page = await api.get(`/v1/events?limit=1&type=${pattern}`)))).toEqual(queries);
     expect(queried.filter((scanned) => scanned > 2)).toEqual([]);
     expect(page.body.data.map((event) => event.id)).toEqual(expected);
   }

@@ -1,3 +1,5 @@
+import { FUNCTION_MEMORY_MB } from '../../../lib/api-function';
+import { EVIDENCE_PDF_MEMORY_MB, PASSWORD_HASHING_MEMORY_MB } from '../../../shared/api/operation';
 import { OUTBOX_RETRY_ATTEMPTS } from '../../../lib/outbox';
 import { PENDING_CREDIT_RECORD_FILTERS } from '../../../shared/db/pending-credit-records';
 import { DELIVERER_TIMEOUT_SECONDS, WEBHOOK_QUEUE_MAX_RECEIVES } from '../../../lib/webhooks';
@@ -101,6 +103,13 @@ test('stack: functions run Node.js 22 on ARM64 with tracing and the table name',
   for (const fn of Object.values(functions)) {
     expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], TracingConfig: { Mode: 'Active' } });
   }
+});
+
+test("stack: every function has the memory bench:cost chose (Power Tuning, balanced), or its declaration's own (a password hash's whole vCPU, a dispute's PDFs), not a flat 1,024 MB", () => {
+  const memory = Object.values(template.findResources('AWS::Lambda::Function')).map((fn) => fn.Properties.MemorySize);
+  const declared = routes.flatMap((route) => (route.memoryMb ? [route.memoryMb] : []));
+  expect(new Set(memory)).toEqual(new Set([FUNCTION_MEMORY_MB, PASSWORD_HASHING_MEMORY_MB, EVIDENCE_PDF_MEMORY_MB]));
+  expect(memory.filter((size) => size !== FUNCTION_MEMORY_MB).sort()).toEqual(declared.sort());
 });
 
 test('stack: read routes get read-only table access', () => {
@@ -312,12 +321,13 @@ test('stack: dashboard pages read the table and update nothing but a session ite
   }
 });
 
-test('stack: the functions that hash a password get a whole vCPU (1,769 MB); every other route the default 1,024 MB', () => {
+test("stack: the functions that hash a password get a whole vCPU (1,769 MB), a dispute's PDFs 1,024 MB; every other route the default bench:cost chose", () => {
   const functions = template.findResources('AWS::Lambda::Function');
   const memoryOf = (handler: string) => Object.entries(functions).find(([id]) => id.includes(`Route${handler.replace(/-/g, '')}Function`))![1].Properties.MemorySize;
-  const hashing = routes.filter((route) => route.memoryMb).map((route) => route.handler);
+  const hashing = routes.filter((route) => route.memoryMb === PASSWORD_HASHING_MEMORY_MB).map((route) => route.handler);
   expect(hashing).toEqual(expect.arrayContaining(['dashboard-sign-in', 'dashboard-change-password']));
-  for (const route of routes) expect([route.handler, memoryOf(route.handler)]).toEqual([route.handler, hashing.includes(route.handler) ? 1769 : 1024]);
+  expect(routes.filter((route) => route.memoryMb === EVIDENCE_PDF_MEMORY_MB).map((route) => route.handler).sort()).toEqual(['dashboard-dispute-chargeback', 'dispute-chargeback']);
+  for (const route of routes) expect([route.handler, memoryOf(route.handler)]).toEqual([route.handler, route.memoryMb ?? FUNCTION_MEMORY_MB]);
 });
 
 test('stack: the API reference routes are public functions without table access', () => {

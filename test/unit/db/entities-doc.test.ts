@@ -34,10 +34,13 @@ describe('Entity layer: docs/architecture.md', () => {
     const [, pk, sk, indexes] = row!;
     expect(pk).toBe(code(definition.key.pk));
     expect(sk.startsWith(code(definition.key.sk))).toBe(true);
-    for (const [index, format] of Object.entries(definition.indexes ?? {}) as [IndexName, { pk: string }][]) {
+    for (const [index, format] of Object.entries(definition.indexes ?? {}) as [IndexName, { pk: string; subPartitions?: number }][]) {
       // A partition chosen by state (the refund's DUE) is documented with its possible values below.
       if (/^\{\w+\}$/.test(format.pk)) continue;
-      expect(indexes).toContain(`${INDEXES[index].name} ${code(format.pk)}`);
+      // A split list's key is followed by its number of sub-partitions (`×8`); an unsplit one's by nothing of the kind.
+      const documented = `${INDEXES[index].name} ${code(format.pk)}`;
+      expect(indexes).toContain(format.subPartitions ? `${documented} ×${format.subPartitions}` : documented);
+      if (!format.subPartitions) expect(indexes).not.toContain(`${documented} ×`);
     }
   });
 
