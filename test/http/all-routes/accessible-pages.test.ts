@@ -40,6 +40,7 @@ interface Journey {
 /** Page routes that answer no page of their own (besides the dashboard's forms, each a 303 to a page visited here, where its refusal shows). */
 const NOT_PAGES: Record<string, string> = {
   'GET /docs/assets/{file}': "Swagger UI's files",
+  'GET /dashboard/assets/passkeys.js': "the passkey forms' script",
   'GET /dashboard/settlements/{id}/records.csv': 'a CSV file',
 };
 
@@ -145,7 +146,7 @@ describeBrowser('pages everyone can use', () => {
     visit('public', THANK_YOU, 'live, declined', async (page) => {
       await continueToAcquirer(page, stack, (await liveLink(live, merchant.acceptorId)).links.checkout.href);
       await payOnHostedPage(page, 'DECLINED');
-      return page.getByRole('heading', { name: 'Payment failed' }).waitFor();
+      return page.getByRole('heading', { name: 'Payment declined' }).waitFor();
     }),
     visit('public', THANK_YOU, 'live, processing (the outcome not known after the wait)', async (page) => {
       const open = await liveLink(live, merchant.acceptorId);

@@ -7,6 +7,7 @@ import { DeleteItemCommand, DynamoDBClient, PutItemCommand } from '@aws-sdk/clie
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { GetQueueUrlCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { AWS_LIMITS } from '../../../shared/aws-limits';
+import { FUNCTION_MEMORY_MB } from '../../../lib/api-function';
 import { createWebhookRepository } from '../../../shared/db/webhook-repository';
 import { readSynthesizedStack, type CfnResource } from '../../../bin/local/aws/template';
 import { functionOfRoute, policyStatementsOf, synthesizedArtifacts, withEditedTemplate, type ArtifactsFolder } from '../../support/artifacts';
@@ -236,7 +237,7 @@ describe('artifact mode: an edited template', () => {
 
   test('runtime: the template gives the environment, the memory and the remaining time', async () => {
     const probe = (await client(stack.baseUrl).get('/v1/openapi.json')).body;
-    expect(probe).toMatchObject({ memoryLimitInMB: '1024', tableName: stack.tableName, functionName: stack.aws.functionOfRoute('GET /v1/openapi.json') });
+    expect(probe).toMatchObject({ memoryLimitInMB: String(FUNCTION_MEMORY_MB), tableName: stack.tableName, functionName: stack.aws.functionOfRoute('GET /v1/openapi.json') });
     expect(probe.pid).not.toBe(process.pid);
     expect(probe.remainingMs).toBeLessThanOrEqual(2000);
     expect(probe.remainingMs).toBeGreaterThan(0);
