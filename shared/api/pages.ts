@@ -1,9 +1,9 @@
 import { acceptChargeback, createDisputeDocument, disputeChargeback } from './chargebacks';
 import { resendEvent } from './events';
 import * as z from '../zod';
-import { ANY_MEMBER, type Permission } from '../domain/team-roles';
+import { ANY_MEMBER, TEAM_ROLES, type Permission } from '../domain/team-roles';
 import { LIMITS } from '../limits';
-import { defineDashboardForm, defineForm, definePage, NoParams, PASSWORD_HASHING_MEMORY_MB, type PageRoute } from './operation';
+import { defineDashboardForm, defineForm, definePage, NoParams, PASSWORD_HASHING_MEMORY_MB, pathParam, type PageRoute } from './operation';
 import { PASSKEY_SCRIPT_PATH } from '../dashboard/passkey-script';
 import { createPaymentLink, updatePaymentLink } from './payment-links';
 import { cancelRefund, createRefund } from './refunds';
@@ -65,6 +65,7 @@ export const dashboardSettlements = /* @__PURE__ */ memberPage('/dashboard/settl
 export const dashboardSettlement = /* @__PURE__ */ memberPage('/dashboard/settlements/{id}', 'dashboard-settlement', 'settlement:read');
 export const dashboardSettlementCsv = /* @__PURE__ */ memberPage('/dashboard/settlements/{id}/records.csv', 'dashboard-settlement-csv', 'settlement:export');
 export const dashboardSecurity = /* @__PURE__ */ memberPage('/dashboard/security', 'dashboard-security', ANY_MEMBER);
+export const dashboardTeam = /* @__PURE__ */ memberPage('/dashboard/team', 'dashboard-team', ANY_MEMBER);
 
 /** The dashboard's forms, each performing a `/v1` operation with that operation's scope, schemas and use case. */
 export const dashboardCreatePaymentLink = /* @__PURE__ */ defineForm({ path: '/dashboard/payment-links', handler: 'dashboard-create-payment-link' }, createPaymentLink);
@@ -115,6 +116,35 @@ export const dashboardSignOutEverywhere = /* @__PURE__ */ defineDashboardForm({
   params: NoParams,
 });
 
+/** The team page's forms: a member's role and removal (owners and admins), the handover (the owner). */
+const memberId = /* @__PURE__ */ (() => pathParam('id', "The member's user id (`usr_…`).", 'usr_01jd2x3y4z5a6b7c8d9e0f1g2h'))();
+export const dashboardChangeRole = /* @__PURE__ */ (() =>
+  defineDashboardForm({
+    path: '/dashboard/team/members/{id}/role',
+    handler: 'dashboard-change-role',
+    table: 'write',
+    permission: 'team:manage',
+    params: memberId,
+    body: z.object({ role: z.enum(TEAM_ROLES) }),
+  }))();
+export const dashboardRemoveMember = /* @__PURE__ */ defineDashboardForm({
+  path: '/dashboard/team/members/{id}/remove',
+  handler: 'dashboard-remove-member',
+  table: 'write',
+  permission: 'team:manage',
+  params: memberId,
+});
+export const dashboardHandOverOwnership = /* @__PURE__ */ (() =>
+  defineDashboardForm({
+    path: '/dashboard/team/ownership',
+    handler: 'dashboard-hand-over-ownership',
+    table: 'write',
+    permission: 'team:transfer_ownership',
+    params: NoParams,
+    body: z.object({ user_id: z.string().check(z.maxLength(64)), password: z.string().check(z.maxLength(PASSWORD_FIELD_LENGTH)) }),
+    memoryMb: PASSWORD_HASHING_MEMORY_MB,
+  }))();
+
 /**
  * The merchant dashboard. A literal segment comes before a parameter at the same place
  * (`/payment-links/new` before `/payment-links/{id}`): the local server takes the first match.
@@ -160,4 +190,8 @@ export const dashboardPages = /* @__PURE__ */ (() => [
   dashboardSecurity,
   dashboardChangePassword,
   dashboardSignOutEverywhere,
+  dashboardTeam,
+  dashboardChangeRole,
+  dashboardRemoveMember,
+  dashboardHandOverOwnership,
 ])();

@@ -1,5 +1,5 @@
 import { PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { CreatorStanding, StoredApiKey, StoredUser, UserRole } from '../auth/key-store';
+import type { StoredApiKey, StoredUser, UserRole } from '../auth/key-store';
 import type { Mode, Scope } from '../auth/principal';
 import { checkNewPassword, hashPassword } from '../auth/passwords';
 import { hashToken, newToken } from '../auth/tokens';
@@ -33,32 +33,7 @@ export interface Organization {
  */
 export function createDirectory(db: DynamoDBDocumentClient, tableName: string) {
   const get = <T>(key: Record<string, string>) => getItem<T>(db, tableName, key);
-
-  /**
-   * Rewrites the creator's standing on each of their keys (found through GSI2), so the next
-   * lookup of any of them (at most 4 s later, with the authenticator's cache) sees the change.
-   */
-  async function copyStandingToKeys(user: StoredUser): Promise<void> {
-    const standing: CreatorStanding = { orgId: user.orgId, role: user.role, orgPermission: user.orgPermission };
-    const owned = await queryAll(db, {
-      TableName: tableName,
-      IndexName: INDEXES.gsi2.name,
-      KeyConditionExpression: '#pk = :pk',
-      ExpressionAttributeNames: { '#pk': INDEXES.gsi2.pk },
-      ExpressionAttributeValues: { ':pk': keys.apiKeysOfCreator(user.userId) },
-    });
-    for (const item of owned) {
-      await db.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key: { PK: item.PK, SK: item.SK },
-          UpdateExpression: 'SET #creator = :creator',
-          ExpressionAttributeNames: { '#creator': 'creator' },
-          ExpressionAttributeValues: { ':creator': standing },
-        }),
-      );
-    }
-  }
+  const team = createTeamDirectory(db, tableName);
 
   async function listOnGsi1<T>(partition: string): Promise<T[]> {
     const items = await queryAll(db, {
@@ -76,8 +51,6 @@ export function createDirectory(db: DynamoDBDocumentClient, tableName: string) {
     if (!org) throw new NotFoundError(`Organization ${orgId} does not exist`);
     return org;
   }
-
-  const team = createTeamDirectory(db, tableName);
 
   return {
     keyStore: createKeyStore(db, tableName),
@@ -198,7 +171,7 @@ export function createDirectory(db: DynamoDBDocumentClient, tableName: string) {
           throw new NotFoundError(`User ${userId} does not exist`);
         },
       );
-      await copyStandingToKeys(user);
+      await team.copyStandingToKeys(user);
       return user;
     },
 

@@ -1,7 +1,7 @@
 import type { Mode, Principal } from '../auth/principal';
 import type { StoredUser } from '../auth/key-store';
 import { ADMIN_CREATOR_DETAIL } from '../auth/authenticate';
-import { BusinessRuleError, NotAuthenticatedError, PermissionDeniedError, type ServiceError } from '../errors';
+import { BusinessRuleError, NotAuthenticatedError, NotFoundError, PermissionDeniedError, type ServiceError } from '../errors';
 import { roleScopes, type TeamRole } from './team-roles';
 
 /**
@@ -60,6 +60,37 @@ export const memberPrincipal = (user: TeamUser, mode: Mode): Principal => ({
   mode,
   scopes: roleScopes(user.teamRole),
 });
+
+// ---------------------------------------------------------------------------------------------
+// Managing the team
+
+/** A member the team page names: an active person of the same organization (else the one 404). */
+export function requireMember(actor: TeamUser, target: TeamUser | undefined): TeamUser {
+  if (!target || target.orgId !== actor.orgId || target.status !== 'active') throw new NotFoundError('No such member of this team');
+  return target;
+}
+
+/**
+ * What owners and admins may not do to a member (§16; 422 beside the form): change or remove
+ * themselves (another admin or the owner can), or the owner (ownership only changes hands);
+ * nobody is made owner by a role change.
+ */
+export function checkMemberChange(actor: TeamUser, target: TeamUser, change: { role: TeamRole } | 'remove'): void {
+  const removing = change === 'remove';
+  if (target.userId === actor.userId) throw new BusinessRuleError(removing ? 'You cannot remove yourself: another admin or the owner can' : 'You cannot change your own role', removing ? undefined : 'role');
+  if (target.teamRole === 'owner') {
+    throw new BusinessRuleError(removing ? 'The owner cannot be removed: they hand ownership to an admin first' : "The owner's role changes only when they hand ownership over", removing ? undefined : 'role');
+  }
+  if (!removing && change.role === 'owner') throw new BusinessRuleError('Ownership is handed over by the owner, never given as a role', 'role');
+}
+
+/** Who ownership may go to: an active admin of the team (§16), else 422 beside the choice. */
+export function checkNewOwner(owner: TeamUser, target: TeamUser | undefined): TeamUser {
+  if (!target || target.orgId !== owner.orgId || target.status !== 'active' || target.teamRole !== 'admin') {
+    throw new BusinessRuleError('Ownership goes to an admin of the team: make them an admin first', 'user_id');
+  }
+  return target;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Sessions

@@ -14,6 +14,7 @@ import { createAttemptWindows } from '../db/rate-limit';
 import { createTeamDirectory } from '../db/team-directory';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { signIns } from '../use-cases/sign-in';
+import { teamManagement } from '../use-cases/team';
 import { idempotencyStore } from './auth';
 import { once, processWiring, type Wiring } from './wiring';
 
@@ -38,6 +39,11 @@ export const dashboardSessionServices = /* @__PURE__ */ port(({ db, tableName, n
     passwords: { verify: verifyPassword, hash: hashPassword },
     now,
   }),
+);
+
+/** The team page's changes: the people, their sessions, and the signed-in person's password (a handover's confirmation). */
+export const teamServices = /* @__PURE__ */ port(({ db, tableName }) =>
+  teamManagement({ people: createTeamDirectory(db, tableName), sessions: createSessionStore(db, tableName), confirmPassword: dashboardSessionServices().confirmPassword }),
 );
 
 /** Every form's function: the sessions, and the idempotency records its one-time nonce keys (shared/dashboard/http.ts `dashboardForm`). */

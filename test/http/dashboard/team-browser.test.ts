@@ -26,6 +26,7 @@ describeBrowser('a team in headless Chromium', () => {
     stack = await startTestStack();
     merchant = await createMerchant(stack);
     [owner, viewer] = await Promise.all([createPerson(stack, merchant.orgId, 'owner', { name: 'Olive Owner' }), createPerson(stack, merchant.orgId, 'viewer', { name: 'Vic Viewer' })]);
+    await createPerson(stack, merchant.orgId, 'admin', { name: 'Ada Admin' });
     browser = await launchBrowser();
   }, 60_000);
   afterAll(async () => {
@@ -133,6 +134,8 @@ describeBrowser('a team in headless Chromium', () => {
     await checkPage(page, 'passkey-sign-in', width);
     await signIn(page, viewer);
     await checkPage(page, 'overview', width);
+    await page.goto(`${stack.baseUrl}/dashboard/team`);
+    await checkPage(page, 'team-as-viewer', width);
     await page.goto(`${stack.baseUrl}/dashboard/security`);
     await checkPage(page, 'security', width);
     await page.getByLabel('Current password').fill('not my password');
@@ -140,6 +143,14 @@ describeBrowser('a team in headless Chromium', () => {
     await page.getByRole('button', { name: 'Change password' }).click();
     await page.locator('#password-current_password-error').waitFor();
     await checkPage(page, 'security-refused', width);
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await signIn(page, owner);
+    await page.goto(`${stack.baseUrl}/dashboard/team`);
+    await checkPage(page, 'team-as-owner', width);
+    // A removal without its box ticked comes back beside the box.
+    await page.getByRole('row', { name: /Vic Viewer/ }).getByRole('button', { name: 'Remove' }).click();
+    await page.getByText('Tick the box to confirm the removal').waitFor();
+    await checkPage(page, 'team-refused', width);
     await context.close();
-  }, 120_000);
+  }, 180_000);
 });
