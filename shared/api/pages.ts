@@ -40,6 +40,38 @@ export const dashboardSignIn = /* @__PURE__ */ definePage({
 export const dashboardPasskeySignIn = /* @__PURE__ */ definePage({ method: 'GET', path: '/dashboard/sign-in/passkey', handler: 'dashboard-passkey-sign-in', table: 'none', auth: 'public' });
 /** The passkey pages' script, served from the dashboard's origin so that their policy allows it as 'self'. */
 export const dashboardPasskeyScript = /* @__PURE__ */ definePage({ method: 'GET', path: PASSKEY_SCRIPT_PATH, handler: 'dashboard-passkey-script', table: 'none', auth: 'public' });
+/**
+ * The pages a person reaches from an email, without a session (product-decisions §16): the
+ * password reset asked for and set, an invitation shown and accepted. The links' tokens are path
+ * segments: the API's access log records the route, never the path.
+ */
+export const dashboardForgotPassword = /* @__PURE__ */ definePage({ method: 'GET', path: '/dashboard/forgot-password', handler: 'dashboard-forgot-password', table: 'none', auth: 'public' });
+export const dashboardRequestPasswordReset = /* @__PURE__ */ definePage({
+  method: 'POST',
+  path: '/dashboard/forgot-password',
+  handler: 'dashboard-request-password-reset',
+  table: 'write',
+  auth: 'public',
+  email: true,
+});
+export const dashboardPasswordReset = /* @__PURE__ */ definePage({ method: 'GET', path: '/dashboard/password-reset/{token}', handler: 'dashboard-password-reset', table: 'read', auth: 'public' });
+export const dashboardResetPassword = /* @__PURE__ */ definePage({
+  method: 'POST',
+  path: '/dashboard/password-reset/{token}',
+  handler: 'dashboard-reset-password',
+  table: 'write',
+  auth: 'public',
+  memoryMb: PASSWORD_HASHING_MEMORY_MB,
+});
+export const dashboardInvitation = /* @__PURE__ */ definePage({ method: 'GET', path: '/dashboard/invitations/{token}', handler: 'dashboard-invitation', table: 'read', auth: 'public' });
+export const dashboardAcceptInvitation = /* @__PURE__ */ definePage({
+  method: 'POST',
+  path: '/dashboard/invitations/{token}',
+  handler: 'dashboard-accept-invitation',
+  table: 'write',
+  auth: 'public',
+  memoryMb: PASSWORD_HASHING_MEMORY_MB,
+});
 export const dashboardSignOut = /* @__PURE__ */ definePage({ method: 'POST', path: '/dashboard/sign-out', handler: 'dashboard-sign-out', table: 'write', auth: 'dashboard session', permission: ANY_MEMBER });
 
 /** The dashboard's pages, each with the permission its role must hold (the matrix test reads them all). */
@@ -145,6 +177,34 @@ export const dashboardHandOverOwnership = /* @__PURE__ */ (() =>
     memoryMb: PASSWORD_HASHING_MEMORY_MB,
   }))();
 
+/** Invitations (owners and admins): a new one, sent again with a new link, revoked. */
+export const dashboardInvite = /* @__PURE__ */ (() =>
+  defineDashboardForm({
+    path: '/dashboard/team/invitations',
+    handler: 'dashboard-invite',
+    table: 'write',
+    permission: 'team:manage',
+    params: NoParams,
+    body: z.object({ email: z.string().check(z.maxLength(LIMITS.customer.emailLength)), role: z.enum(TEAM_ROLES) }),
+    email: true,
+  }))();
+const invitationId = /* @__PURE__ */ (() => pathParam('id', "The invitation's id (`inv_…`).", 'inv_01jd2x3y4z5a6b7c8d9e0f1g2h'))();
+export const dashboardResendInvitation = /* @__PURE__ */ defineDashboardForm({
+  path: '/dashboard/team/invitations/{id}/resend',
+  handler: 'dashboard-resend-invitation',
+  table: 'write',
+  permission: 'team:manage',
+  params: invitationId,
+  email: true,
+});
+export const dashboardRevokeInvitation = /* @__PURE__ */ defineDashboardForm({
+  path: '/dashboard/team/invitations/{id}/revoke',
+  handler: 'dashboard-revoke-invitation',
+  table: 'write',
+  permission: 'team:manage',
+  params: invitationId,
+});
+
 /**
  * The merchant dashboard. A literal segment comes before a parameter at the same place
  * (`/payment-links/new` before `/payment-links/{id}`): the local server takes the first match.
@@ -155,6 +215,12 @@ export const dashboardPages = /* @__PURE__ */ (() => [
   dashboardPasskeySignIn,
   dashboardPasskeyScript,
   dashboardSignOut,
+  dashboardForgotPassword,
+  dashboardRequestPasswordReset,
+  dashboardPasswordReset,
+  dashboardResetPassword,
+  dashboardInvitation,
+  dashboardAcceptInvitation,
   dashboardSwitchMode,
   dashboardSearch,
   dashboardPaymentLinks,
@@ -194,4 +260,7 @@ export const dashboardPages = /* @__PURE__ */ (() => [
   dashboardChangeRole,
   dashboardRemoveMember,
   dashboardHandOverOwnership,
+  dashboardInvite,
+  dashboardResendInvitation,
+  dashboardRevokeInvitation,
 ])();

@@ -1,5 +1,5 @@
 import type { PublicUrls } from '../config';
-import type { TeamUser } from '../domain/team';
+import type { Invitation, TeamUser } from '../domain/team';
 import { ASSIGNABLE_ROLES, ROLE_NAMES } from '../domain/team-roles';
 import { escapeHtml } from '../http/page';
 import { formOf, type FormState } from './forms';
@@ -16,6 +16,15 @@ const memberPath = (urls: PublicUrls, userId: string) => `${teamPagePath(urls)}/
 
 /** The key of the team page's notices. */
 export const TEAM_NOTICE = 'team';
+/** The invite form's id on the page. */
+export const INVITE_FORM = 'invite';
+const invitationPath = (urls: PublicUrls, invitationId: string) => `${teamPagePath(urls)}/invitations/${encodeURIComponent(invitationId)}`;
+
+/** What the team page says once an invitation went out (or could not). */
+export const invitationNotice = (invitation: Invitation, sent: boolean) =>
+  sent
+    ? `An invitation is on its way to ${invitation.email}, as ${ROLE_NAMES[invitation.teamRole]}: its link works once, for 7 days.`
+    : `The invitation to ${invitation.email} is saved, but its email could not be sent right now: send it again in a minute.`;
 
 /** The forms of the page that may come back refused: each member's role and removal (by user id), the handover. */
 export interface TeamForms {
@@ -62,6 +71,50 @@ function memberForms(frame: Frame, user: TeamUser, forms: TeamForms): string {
 ${removeForm.alert()}${postForm({ action: `${memberPath(urls, user.userId)}/remove`, frame, kind: 'act', fields: removeField, button: 'Remove' })}`;
 }
 
+/** A pending invitation's row: to whom, as what, until when; for owners and admins, send it again or revoke it. */
+function invitationTable(frame: Frame, forms: TeamForms): TableSpec<Invitation> {
+  const manages = may(frame, 'team:manage');
+  return {
+    row: (invitation) => ` data-id="${escapeHtml(invitation.id)}"`,
+    head: { label: 'Email', cell: (invitation) => escapeHtml(invitation.email) },
+    columns: [
+      { label: 'Role', cell: (invitation) => escapeHtml(ROLE_NAMES[invitation.teamRole]) },
+      { label: 'Sent', cell: (invitation) => time(invitation.createdAt) },
+      { label: 'Link works until', cell: (invitation) => time(invitation.expiresAt) },
+      ...(manages ? [{ label: 'Manage', kind: 'list' as const, cell: (invitation: Invitation) => invitationForms(frame, invitation, forms) }] : []),
+    ],
+  };
+}
+
+/** An invitation's two forms: sent again (a new link), and revoked once confirmed. */
+function invitationForms(frame: Frame, invitation: Invitation, forms: TeamForms): string {
+  const resendForm = formOf(`resend-${invitation.id}`, forms.state(`resend-${invitation.id}`));
+  const revokeForm = formOf(`revoke-${invitation.id}`, forms.state(`revoke-${invitation.id}`));
+  const revokeField = revokeForm.confirm(`Revoke the invitation of ${invitation.email}: its link stops working`);
+  const path = invitationPath(frame.urls, invitation.id);
+  return `${resendForm.alert()}${postForm({ action: `${path}/resend`, frame, kind: 'act', button: 'Send again' })}
+${revokeForm.alert()}${postForm({ action: `${path}/revoke`, frame, kind: 'act', fields: revokeField, button: 'Revoke' })}`;
+}
+
+/** Owners' and admins' invite form: an email and a role (any but owner). */
+function inviteForm(frame: Frame, state: FormState | undefined): string {
+  const form = formOf(INVITE_FORM, state ?? { values: { role: 'viewer' } });
+  const fields = `${form.field({ name: 'email', label: 'Email', type: 'email', attributes: 'autocomplete="off" spellcheck="false" required' })}
+${form.field({ name: 'role', label: 'Role', type: 'select', options: ASSIGNABLE_ROLES.map((role) => [role, ROLE_NAMES[role]]) })}`;
+  return `${form.alert()}${postForm({ action: `${teamPagePath(frame.urls)}/invitations`, frame, kind: 'inline', fields, button: 'Invite' })}`;
+}
+
+/** Everyone sees the pending invitations; owners and admins invite, send again and revoke. */
+function invitationsSection(frame: Frame, invitations: Invitation[], forms: TeamForms): string {
+  const invite = may(frame, 'team:manage')
+    ? `<p class="note">The invitee gets an email with a link that works once, for 7 days, to choose a name and password.</p>\n${inviteForm(frame, forms.state(INVITE_FORM))}`
+    : '';
+  const pending = invitations.length
+    ? table(invitationTable(frame, forms), invitations, 'Invitations not yet accepted, oldest first.')
+    : '<p class="note">No pending invitations.</p>';
+  return titledSection('invitations', 'Invitations', `${invite}\n${pending}`);
+}
+
 /** The owner's handover: to one of the admins, confirmed with the owner's password and a tick. */
 function handover(frame: Frame, members: TeamUser[], state: FormState | undefined): string {
   const admins = members.filter((user) => user.teamRole === 'admin' && user.status === 'active');
@@ -86,13 +139,19 @@ ${postForm({ action: `${teamPagePath(frame.urls)}/ownership`, frame, fields, but
  * page no longer shows (posted for the owner or oneself, or the handover of one who is no longer
  * the owner) has its problem shown above the members.
  */
-export function teamPage(frame: Frame, members: TeamUser[], forms: TeamForms, notice?: Notice): string {
+export function teamPage(frame: Frame, members: TeamUser[], invitations: Invitation[], forms: TeamForms, notice?: Notice): string {
   const people = members.filter((user) => user.status === 'active');
   const asked = new Set<string>();
   const watched: TeamForms = { state: (form) => (asked.add(form), forms.state(form)) };
   const body = `${titledSection('members', 'Members', table(memberTable(frame, watched), people, 'The people of this organization, oldest first.'))}
+${invitationsSection(frame, invitations, watched)}
 ${may(frame, 'team:transfer_ownership') ? handover(frame, people, watched.state('ownership')) : ''}`;
-  const unshown = [...people.flatMap((user) => [`role-${user.userId}`, `remove-${user.userId}`]), 'ownership']
+  const unshown = [
+    ...people.flatMap((user) => [`role-${user.userId}`, `remove-${user.userId}`]),
+    ...invitations.flatMap((invitation) => [`resend-${invitation.id}`, `revoke-${invitation.id}`]),
+    INVITE_FORM,
+    'ownership',
+  ]
     .filter((form) => !asked.has(form))
     .map((form) => forms.state(form)?.problem)
     .filter((problem) => problem !== undefined);

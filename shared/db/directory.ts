@@ -127,7 +127,11 @@ export function createDirectory(db: DynamoDBDocumentClient, tableName: string) {
       });
     },
 
-    async updateUser(userId: string, changes: { role?: UserRole; orgPermission?: boolean; teamRole?: TeamRole }): Promise<StoredUser> {
+    /**
+     * A user's platform role and permission; for a person, also their team role and a new
+     * password (by the rules of §16, hashed; it ends every session of theirs, as a reset does).
+     */
+    async updateUser(userId: string, changes: { role?: UserRole; orgPermission?: boolean; teamRole?: TeamRole; password?: string }): Promise<StoredUser> {
       const names: Record<string, string> = { ...IF_EXISTS.ExpressionAttributeNames };
       const values: Record<string, unknown> = {};
       const sets: string[] = [];
@@ -149,7 +153,18 @@ export function createDirectory(db: DynamoDBDocumentClient, tableName: string) {
         // Only a person has a team role.
         condition += ' AND attribute_exists(#teamRole)';
       }
-      if (sets.length === 0) throw new BusinessRuleError('Nothing to update: give --role, --org-permission or --team-role');
+      if (changes.password !== undefined) {
+        const person = await team.person(userId);
+        if (!person) throw new BusinessRuleError(`User ${userId} is not a person of a team: it has no password`, 'password');
+        checkNewPassword(changes.password, person.email);
+        names['#passwordHash'] = 'passwordHash';
+        names['#sessionVersion'] = 'sessionVersion';
+        values[':passwordHash'] = await hashPassword(changes.password);
+        values[':one'] = 1;
+        sets.push('#passwordHash = :passwordHash', '#sessionVersion = #sessionVersion + :one');
+        condition += ' AND attribute_exists(#passwordHash)';
+      }
+      if (sets.length === 0) throw new BusinessRuleError('Nothing to update: give --role, --org-permission, --team-role or --password');
       const user = await conditionalWrite(
         async () =>
           (

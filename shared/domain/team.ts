@@ -2,6 +2,7 @@ import type { Mode, Principal } from '../auth/principal';
 import type { StoredUser } from '../auth/key-store';
 import { ADMIN_CREATOR_DETAIL } from '../auth/authenticate';
 import { BusinessRuleError, NotAuthenticatedError, NotFoundError, PermissionDeniedError, type ServiceError } from '../errors';
+import type { Email } from './email';
 import { roleScopes, type TeamRole } from './team-roles';
 
 /**
@@ -90,6 +91,42 @@ export function checkNewOwner(owner: TeamUser, target: TeamUser | undefined): Te
     throw new BusinessRuleError('Ownership goes to an admin of the team: make them an admin first', 'user_id');
   }
   return target;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Invitations and password resets (links by email)
+
+/** An invitation to join the team (§16): pending until accepted, revoked or 7 days old. */
+export interface Invitation {
+  id: string;
+  orgId: string;
+  email: string;
+  teamRole: Exclude<TeamRole, 'owner'>;
+  /** Who invited (a user id). */
+  invitedBy: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+/** An invitation's link works this long after it is sent (or sent again)… */
+export const INVITATION_SECONDS = 7 * 24 * 60 * 60;
+/** …and a password reset's this long (§16). */
+export const PASSWORD_RESET_SECONDS = 60 * 60;
+
+/** The emails a team sends its people (their words, as text and HTML: shared/dashboard/emails.ts). */
+export interface TeamMessages {
+  invitation(details: { to: string; organization: string; role: TeamRole; invitedBy: string; link: string }): Email;
+  passwordReset(details: { to: string; link: string }): Email;
+}
+
+/** The refusal when an email already has a user (§16: 422 beside the field). */
+export const EMAIL_TAKEN = 'This email address already has a user';
+
+/** Who may be invited: a new email (one that already has a user is refused beside the field), to any role but owner. */
+export function checkInvitation(role: TeamRole, emailTaken: boolean, pending: boolean): void {
+  if (role === 'owner') throw new BusinessRuleError('Ownership is handed over by the owner, never given by an invitation', 'role');
+  if (emailTaken) throw new BusinessRuleError(EMAIL_TAKEN, 'email');
+  if (pending) throw new BusinessRuleError('This email address has a pending invitation: send it again from the list below', 'email');
 }
 
 // ---------------------------------------------------------------------------------------------

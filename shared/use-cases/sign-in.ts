@@ -155,6 +155,7 @@ export function signIns(deps: SignInDeps) {
   return {
     issueSession,
     confirmPassword,
+    afterPassword,
 
     /**
      * Signs in with email and password:

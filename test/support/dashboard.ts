@@ -121,9 +121,21 @@ export function dashboardBrowser(stack: TestStack) {
     const overview = await get('/dashboard', cookie);
     return post('/dashboard/mode', { ...hiddenFieldsOf(overview.html, '/dashboard/mode'), mode }, { cookie });
   };
+  /**
+   * Opens `pagePath`, a page whose form is posted without a session (a reset's, an
+   * invitation's), and posts `fields` to `action` (the page itself unless given) with the page's
+   * own form cookie and token, as a browser would; the page's answer when it has no form.
+   */
+  const postSignedOut = async (pagePath: string, fields: Record<string, string>, action = pagePath) => {
+    const page = await get(pagePath);
+    const formCookie = cookieOf(page.setCookie, 'dashboard_sign_in');
+    if (page.status !== 200 || !formCookie) return page;
+    return post(action, { ...fields, csrf_token: formTokenOf(page.html)! }, { cookie: formCookie });
+  };
   return {
     get,
     post,
+    postSignedOut,
     tokenOf,
     signIn,
     switchMode,
@@ -260,4 +272,28 @@ export async function startDashboardStack() {
   const [seeded, foreignSeeded, owner] = await Promise.all([seedAccount(stack, merchant), seedAccount(stack, foreign, 'Foreign ticket'), createPerson(stack, merchant.orgId, 'owner')]);
   const cookie = await browser.sessionOf(owner);
   return { stack, browser, merchant, foreign, seeded, foreignSeeded, owner, cookie };
+}
+
+/** A message the local SES sent, as the mailbox's JSON shows it (product-decisions §16). */
+export interface MailMessage {
+  id: string;
+  from: string;
+  to: string[];
+  subject: string;
+  text: string;
+  html: string;
+  sent_at: string;
+}
+
+/** The messages `address` received, newest first, read from the local mailbox's JSON over HTTP. */
+export async function mailTo(stack: TestStack, address: string): Promise<MailMessage[]> {
+  const response = await fetch(`${stack.mail.url}/messages?to=${encodeURIComponent(address)}`);
+  return ((await response.json()) as { messages: MailMessage[] }).messages;
+}
+
+/** The path of the dashboard link (`/dashboard/invitations/…`, `/dashboard/password-reset/…`) in a message's text. */
+export function linkIn(message: MailMessage): string {
+  const link = /https?:\/\/\S+\/dashboard\/(?:invitations|password-reset)\/\S+/.exec(message.text)?.[0];
+  if (!link) throw new Error(`No dashboard link in "${message.subject}"`);
+  return new URL(link).pathname;
 }
