@@ -101,7 +101,7 @@ function inviteForm(frame: Frame, state: FormState | undefined): string {
   const form = formOf(INVITE_FORM, state ?? { values: { role: 'viewer' } });
   const fields = `${form.field({ name: 'email', label: 'Email', type: 'email', attributes: 'autocomplete="off" spellcheck="false" required' })}
 ${form.field({ name: 'role', label: 'Role', type: 'select', options: ASSIGNABLE_ROLES.map((role) => [role, ROLE_NAMES[role]]) })}`;
-  return `${form.alert()}${postForm({ action: `${teamPagePath(frame.urls)}/invitations`, frame, kind: 'inline', fields, button: 'Invite' })}`;
+  return `${form.alert()}${postForm({ action: `${teamPagePath(frame.urls)}/invitations`, frame, fields, button: 'Invite' })}`;
 }
 
 /** Everyone sees the pending invitations; owners and admins invite, send again and revoke. */
