@@ -98,6 +98,9 @@ const ROUTES: Record<string, { permission: Permission | typeof ANY_MEMBER; path:
   'GET /dashboard/team': { permission: ANY_MEMBER, path: () => '/dashboard/team' },
   'POST /dashboard/team/members/{id}/role': { permission: 'team:manage', path: () => `/dashboard/team/members/${bystander}/role`, fields: { role: 'viewer' } },
   'POST /dashboard/team/members/{id}/remove': { permission: 'team:manage', path: () => `/dashboard/team/members/${bystander}/remove`, fields: { confirm: 'on' } },
+  'POST /dashboard/team/invitations': { permission: 'team:manage', path: () => '/dashboard/team/invitations', fields: { email: 'roles@example.com', role: 'viewer' } },
+  'POST /dashboard/team/invitations/{id}/resend': { permission: 'team:manage', path: () => '/dashboard/team/invitations/inv_nobody/resend' },
+  'POST /dashboard/team/invitations/{id}/revoke': { permission: 'team:manage', path: () => '/dashboard/team/invitations/inv_nobody/revoke', fields: { confirm: 'on' } },
   'POST /dashboard/team/ownership': { permission: 'team:transfer_ownership', path: () => '/dashboard/team/ownership', fields: { confirm: 'on' } },
 };
 
