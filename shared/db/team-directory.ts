@@ -30,6 +30,10 @@ export function createTeamDirectory(db: DynamoDBDocumentClient, tableName: strin
     return isTeamUser(user) ? user : undefined;
   };
 
+  /** Every item of a GSI1 partition (an organization's people, its invitations), in sort key order. */
+  const gsi1Partition = (pk: string) =>
+    queryAll(db, { TableName: tableName, IndexName: INDEXES.gsi1.name, KeyConditionExpression: '#pk = :pk', ExpressionAttributeNames: { '#pk': INDEXES.gsi1.pk }, ExpressionAttributeValues: { ':pk': pk } });
+
   /** A transaction of conditional writes: false when a condition refused it (nothing written). */
   async function conditionally(actions: Parameters<typeof transactWrite>[1]): Promise<boolean> {
     try {
@@ -63,13 +67,7 @@ export function createTeamDirectory(db: DynamoDBDocumentClient, tableName: strin
 
     /** An organization's people who have not been removed, oldest first (GSI1: a moment behind the writes). */
     async peopleOf(orgId: string): Promise<TeamUser[]> {
-      const items = await queryAll(db, {
-        TableName: tableName,
-        IndexName: INDEXES.gsi1.name,
-        KeyConditionExpression: '#pk = :pk',
-        ExpressionAttributeNames: { '#pk': INDEXES.gsi1.pk },
-        ExpressionAttributeValues: { ':pk': keys.usersOfOrganization(orgId) },
-      });
+      const items = await gsi1Partition(keys.usersOfOrganization(orgId));
       return items.map((item) => stripKeys<TeamUser>(item)).filter((user): user is TeamUser => isTeamUser(user) && user.status !== 'removed');
     },
 
@@ -158,13 +156,7 @@ export function createTeamDirectory(db: DynamoDBDocumentClient, tableName: strin
 
     /** An organization's pending invitations (unexpired), oldest first (GSI1: a moment behind the writes). */
     async invitationsOf(orgId: string, now: Date): Promise<Invitation[]> {
-      const items = await queryAll(db, {
-        TableName: tableName,
-        IndexName: INDEXES.gsi1.name,
-        KeyConditionExpression: '#pk = :pk',
-        ExpressionAttributeNames: { '#pk': INDEXES.gsi1.pk },
-        ExpressionAttributeValues: { ':pk': keys.invitationsOfOrganization(orgId) },
-      });
+      const items = await gsi1Partition(keys.invitationsOfOrganization(orgId));
       return items.map((item) => withoutTokenHash(stripKeys<StoredInvitation>(item)!)).filter((invitation) => Date.parse(invitation.expiresAt) > now.getTime());
     },
 

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Mode } from '../../shared/auth/principal';
 import { hashPassword } from '../../shared/auth/passwords';
 import * as keys from '../../shared/db/keys';
@@ -296,4 +296,16 @@ export function linkIn(message: MailMessage): string {
   const link = /https?:\/\/\S+\/dashboard\/(?:invitations|password-reset)\/\S+/.exec(message.text)?.[0];
   if (!link) throw new Error(`No dashboard link in "${message.subject}"`);
   return new URL(link).pathname;
+}
+
+/** Moves the expiry of the item at `key` (an invitation, a password reset) a second into the past, as if its time had run out. */
+export async function expire(stack: TestStack, key: Record<string, string>): Promise<void> {
+  await stack.db.send(
+    new UpdateCommand({
+      TableName: stack.tableName,
+      Key: key,
+      UpdateExpression: 'SET expiresAt = :past',
+      ExpressionAttributeValues: { ':past': new Date(Date.now() - 1000).toISOString() },
+    }),
+  );
 }

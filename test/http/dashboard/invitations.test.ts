@@ -1,7 +1,6 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as keys from '../../../shared/db/keys';
 import { createTeamDirectory } from '../../../shared/db/team-directory';
-import { createPerson, dashboardBrowser, linkIn, mailTo, rowOf, sectionOf, type DashboardBrowser, type Person } from '../../support/dashboard';
+import { createPerson, dashboardBrowser, expire, linkIn, mailTo, rowOf, sectionOf, type DashboardBrowser, type Person } from '../../support/dashboard';
 import { createMerchant, startTestStack, type Merchant, type TestStack } from '../../support/stack';
 
 /**
@@ -114,14 +113,7 @@ describe('the link (single use, 7 days)', () => {
 
   test('an expired link answers 404 and cannot be accepted', async () => {
     const link = await invite(newAddress());
-    await stack.db.send(
-      new UpdateCommand({
-        TableName: stack.tableName,
-        Key: keys.invitation(invitationIdOf(link)),
-        UpdateExpression: 'SET expiresAt = :past',
-        ExpressionAttributeValues: { ':past': new Date(Date.now() - 1000).toISOString() },
-      }),
-    );
+    await expire(stack, keys.invitation(invitationIdOf(link)));
     expect((await browser.get(link)).status).toBe(404);
   });
 

@@ -1,7 +1,6 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as keys from '../../../shared/db/keys';
 import { LIMITS } from '../../../shared/limits';
-import { createPerson, dashboardBrowser, linkIn, mailTo, type DashboardBrowser, type Person } from '../../support/dashboard';
+import { createPerson, dashboardBrowser, expire, linkIn, mailTo, type DashboardBrowser, type Person } from '../../support/dashboard';
 import { createMerchant, startTestStack, type Merchant, type TestStack } from '../../support/stack';
 
 /**
@@ -89,14 +88,7 @@ describe('the link (single use, one hour)', () => {
   test('an expired link answers 404', async () => {
     const person = await createPerson(stack, merchant.orgId, 'viewer');
     const link = await resetLinkOf(person);
-    await stack.db.send(
-      new UpdateCommand({
-        TableName: stack.tableName,
-        Key: keys.passwordReset(resetIdOf(link)),
-        UpdateExpression: 'SET expiresAt = :past',
-        ExpressionAttributeValues: { ':past': new Date(Date.now() - 1000).toISOString() },
-      }),
-    );
+    await expire(stack, keys.passwordReset(resetIdOf(link)));
     expect((await browser.get(link)).status).toBe(404);
     expect((await browser.signIn(person)).status).toBe(303);
   });
