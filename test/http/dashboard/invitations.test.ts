@@ -1,3 +1,4 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as keys from '../../../shared/db/keys';
 import { createTeamDirectory } from '../../../shared/db/team-directory';
 import { createPerson, dashboardBrowser, expire, linkIn, mailTo, rowOf, sectionOf, type DashboardBrowser, type Person } from '../../support/dashboard';
@@ -169,5 +170,21 @@ describe('the link (single use, 7 days)', () => {
     const link = await invite(email);
     expect((await browser.post(link, { name: 'Forged', password: NEW_PASSWORD })).status).toBe(403);
     expect(await createTeamDirectory(stack.db, stack.tableName).personByEmail(email)).toBeUndefined();
+  });
+
+  test('when the owner requires two-factor, accepting leads to its enrolment (a pending sign-in), not to a session', async () => {
+    const link = await invite(newAddress());
+    await stack.db.send(
+      new UpdateCommand({ TableName: stack.tableName, Key: keys.organization(merchant.orgId), UpdateExpression: 'SET requireTwoFactor = :on', ExpressionAttributeValues: { ':on': true } }),
+    );
+    try {
+      const accepted = await accept(link);
+      expect(accepted.status).toBe(303);
+      expect(accepted.location).toBe(`${stack.baseUrl}/dashboard/sign-in/second-factor`);
+      expect(accepted.cookie).toBeUndefined();
+      expect(accepted.setCookie.some((cookie) => cookie.startsWith('dashboard_pending='))).toBe(true);
+    } finally {
+      await stack.db.send(new UpdateCommand({ TableName: stack.tableName, Key: keys.organization(merchant.orgId), UpdateExpression: 'REMOVE requireTwoFactor' }));
+    }
   });
 });
