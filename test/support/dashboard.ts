@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { MailMessage } from '../../bin/local/mailbox';
 import type { Mode } from '../../shared/auth/principal';
 import { hashPassword } from '../../shared/auth/passwords';
 import * as keys from '../../shared/db/keys';
@@ -272,17 +273,6 @@ export async function startDashboardStack() {
   const [seeded, foreignSeeded, owner] = await Promise.all([seedAccount(stack, merchant), seedAccount(stack, foreign, 'Foreign ticket'), createPerson(stack, merchant.orgId, 'owner')]);
   const cookie = await browser.sessionOf(owner);
   return { stack, browser, merchant, foreign, seeded, foreignSeeded, owner, cookie };
-}
-
-/** A message the local SES sent, as the mailbox's JSON shows it (product-decisions §16). */
-export interface MailMessage {
-  id: string;
-  from: string;
-  to: string[];
-  subject: string;
-  text: string;
-  html: string;
-  sent_at: string;
 }
 
 /** The messages `address` received, newest first, read from the local mailbox's JSON over HTTP. */
