@@ -17,6 +17,7 @@ export const ID_PREFIXES = {
   acceptor: 'acceptor',
   event: 'evt',
   user: 'usr',
+  invitation: 'inv',
   apiKey: 'key',
   webhook: 'whk',
   settlementRecord: 'str',

@@ -74,6 +74,12 @@ export const LIMITS = {
    * V6.2.1 asks for at least 8 (15 strongly recommended), V6.2.9 lets at least 64 through.
    */
   password: { minLength: 12, maxLength: 128 },
+  /**
+   * Password reset requests (product-decisions §16) within a window: per address, refused past
+   * the limit (429: it says nothing about any email); per email, answered the same as ever but
+   * sending no more messages (the Copenhagen Book: strict limits on anything that sends email).
+   */
+  passwordResetRequests: { perEmail: 3, perAddress: 20, windowSeconds: 60 * 60 },
   /** A person's name on the team page, in characters. */
   personNameLength: 100,
   /**

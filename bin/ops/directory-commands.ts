@@ -1,6 +1,7 @@
 import { SCOPES, type Mode, type Scope } from '../../shared/auth/principal';
 import type { UserRole } from '../../shared/auth/key-store';
 import type { Directory } from '../../shared/db/directory';
+import { ASSIGNABLE_ROLES, TEAM_ROLES } from '../../shared/domain/team-roles';
 import { UsageError, type OpsCommand } from './cli';
 
 /** A name option: refused when empty or blank. */
@@ -49,11 +50,24 @@ export function directoryCommands(directory: () => Directory): OpsCommand[] {
     },
     {
       words: 'user create',
-      usage: '--org ORG [--role member|admin]',
-      options: { org: { type: 'string', required: true }, role: { type: 'string' } },
-      run: async ({ org, role }) => {
+      usage: '--org ORG [--role member|admin] [--email E --team-role R --password P [--name N]]',
+      options: {
+        org: { type: 'string', required: true },
+        role: { type: 'string' },
+        email: { type: 'string' },
+        'team-role': { type: 'string' },
+        password: { type: 'string' },
+        name: { type: 'string' },
+      },
+      // With --email, a person of the organization's team who signs in to the dashboard (product-decisions §16).
+      run: async ({ org, role, email, 'team-role': teamRole, password, name }) => {
         const chosen = oneOf('role', role ?? 'member', ['member', 'admin'] as const);
-        return { id: (await directory().createUser(String(org), chosen)).userId };
+        const personal = [email, teamRole, password, name].some((value) => value !== undefined);
+        if (!personal) return { id: (await directory().createUser(String(org), chosen)).userId };
+        if (email === undefined || teamRole === undefined || password === undefined) throw new UsageError('a person needs --email, --team-role and --password together');
+        const person = { email: String(email), name: name === undefined ? String(email).split('@')[0] : nameOf(name), teamRole: oneOf('team-role', teamRole, TEAM_ROLES), password: String(password) };
+        const user = await directory().createUser(String(org), chosen, person);
+        return { id: user.userId, email: person.email, team_role: person.teamRole };
       },
     },
     {
@@ -66,14 +80,23 @@ export function directoryCommands(directory: () => Directory): OpsCommand[] {
     },
     {
       words: 'user update',
-      usage: '--id USR [--role member|admin|demoted] [--org-permission true|false]',
-      options: { id: { type: 'string', required: true }, role: { type: 'string' }, 'org-permission': { type: 'string' } },
+      usage: '--id USR [--role member|admin|demoted] [--org-permission true|false] [--team-role R] [--password P]',
+      options: {
+        id: { type: 'string', required: true },
+        role: { type: 'string' },
+        'org-permission': { type: 'string' },
+        'team-role': { type: 'string' },
+        password: { type: 'string' },
+      },
       run: async (values) => {
         const role = values.role === undefined ? undefined : oneOf<UserRole>('role', values.role, ['member', 'admin', 'demoted']);
         const permission = values['org-permission'];
         const orgPermission =
           permission === undefined ? undefined : oneOf('org-permission', permission, ['true', 'false'] as const) === 'true';
-        return { id: (await directory().updateUser(String(values.id), { role, orgPermission })).userId };
+        // Ownership moves only by the owner's handover on the team page: always exactly one owner.
+        const teamRole = values['team-role'] === undefined ? undefined : oneOf('team-role', values['team-role'], ASSIGNABLE_ROLES);
+        const password = values.password === undefined ? undefined : String(values.password);
+        return { id: (await directory().updateUser(String(values.id), { role, orgPermission, teamRole, password })).userId };
       },
     },
     {

@@ -2,12 +2,10 @@ import { dashboardSessionServices } from '../../shared/services/dashboard';
 import * as z from '../../shared/zod';
 import {
   isSessionProblem,
-  pendingSignInCookie,
   requireFormToken,
   requireSameOrigin,
   returnTarget,
-  secondFactorPage,
-  sessionCookie,
+  signedInAnswer,
   signInAnswer,
   signInContextOf,
   signInSecretOf,
@@ -45,10 +43,7 @@ export const handler = pageHandler(async (event, urls) => {
   try {
     requireFormToken(fields, signInSecretOf(event));
     const outcome = await sessions.withPassword(form.email, form.password, signInContextOf(event));
-    if (outcome.kind === 'second factor') {
-      return { status: 303, headers: { location: secondFactorPage(urls) }, cookies: [pendingSignInCookie(outcome.pendingId, urls)], html: '' };
-    }
-    return { status: 303, headers: { location: returnTarget(form.return_to, urls) }, cookies: [sessionCookie(outcome.sessionId, urls)], html: '' };
+    return signedInAnswer(outcome, urls, returnTarget(form.return_to, urls));
   } catch (error) {
     if (!(error instanceof TooManyRequestsError) && !isSessionProblem(error)) throw error;
     const { status, envelope, headers } = toErrorResponse(error, urls.docs);

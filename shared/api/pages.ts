@@ -1,9 +1,9 @@
 import { acceptChargeback, createDisputeDocument, disputeChargeback } from './chargebacks';
 import { resendEvent } from './events';
 import * as z from '../zod';
-import { ANY_MEMBER, type Permission } from '../domain/team-roles';
+import { ANY_MEMBER, TEAM_ROLES, type Permission } from '../domain/team-roles';
 import { LIMITS } from '../limits';
-import { defineDashboardForm, defineForm, definePage, NoParams, PASSWORD_HASHING_MEMORY_MB, type PageRoute } from './operation';
+import { defineDashboardForm, defineForm, definePage, NoParams, PASSWORD_HASHING_MEMORY_MB, pathParam, type PageRoute } from './operation';
 import { PASSKEY_SCRIPT_PATH } from '../dashboard/passkey-script';
 import { createPaymentLink, updatePaymentLink } from './payment-links';
 import { cancelRefund, createRefund } from './refunds';
@@ -40,6 +40,38 @@ export const dashboardSignIn = /* @__PURE__ */ definePage({
 export const dashboardPasskeySignIn = /* @__PURE__ */ definePage({ method: 'GET', path: '/dashboard/sign-in/passkey', handler: 'dashboard-passkey-sign-in', table: 'none', auth: 'public' });
 /** The passkey pages' script, served from the dashboard's origin so that their policy allows it as 'self'. */
 export const dashboardPasskeyScript = /* @__PURE__ */ definePage({ method: 'GET', path: PASSKEY_SCRIPT_PATH, handler: 'dashboard-passkey-script', table: 'none', auth: 'public' });
+/**
+ * The pages a person reaches from an email, without a session (product-decisions §16): the
+ * password reset asked for and set, an invitation shown and accepted. The links' tokens are path
+ * segments: the API's access log records the route, never the path.
+ */
+export const dashboardForgotPassword = /* @__PURE__ */ definePage({ method: 'GET', path: '/dashboard/forgot-password', handler: 'dashboard-forgot-password', table: 'none', auth: 'public' });
+export const dashboardRequestPasswordReset = /* @__PURE__ */ definePage({
+  method: 'POST',
+  path: '/dashboard/forgot-password',
+  handler: 'dashboard-request-password-reset',
+  table: 'write',
+  auth: 'public',
+  email: true,
+});
+export const dashboardPasswordReset = /* @__PURE__ */ definePage({ method: 'GET', path: '/dashboard/password-reset/{token}', handler: 'dashboard-password-reset', table: 'read', auth: 'public' });
+export const dashboardResetPassword = /* @__PURE__ */ definePage({
+  method: 'POST',
+  path: '/dashboard/password-reset/{token}',
+  handler: 'dashboard-reset-password',
+  table: 'write',
+  auth: 'public',
+  memoryMb: PASSWORD_HASHING_MEMORY_MB,
+});
+export const dashboardInvitation = /* @__PURE__ */ definePage({ method: 'GET', path: '/dashboard/invitations/{token}', handler: 'dashboard-invitation', table: 'read', auth: 'public' });
+export const dashboardAcceptInvitation = /* @__PURE__ */ definePage({
+  method: 'POST',
+  path: '/dashboard/invitations/{token}',
+  handler: 'dashboard-accept-invitation',
+  table: 'write',
+  auth: 'public',
+  memoryMb: PASSWORD_HASHING_MEMORY_MB,
+});
 export const dashboardSignOut = /* @__PURE__ */ definePage({ method: 'POST', path: '/dashboard/sign-out', handler: 'dashboard-sign-out', table: 'write', auth: 'dashboard session', permission: ANY_MEMBER });
 
 /** The dashboard's pages, each with the permission its role must hold (the matrix test reads them all). */
@@ -65,6 +97,7 @@ export const dashboardSettlements = /* @__PURE__ */ memberPage('/dashboard/settl
 export const dashboardSettlement = /* @__PURE__ */ memberPage('/dashboard/settlements/{id}', 'dashboard-settlement', 'settlement:read');
 export const dashboardSettlementCsv = /* @__PURE__ */ memberPage('/dashboard/settlements/{id}/records.csv', 'dashboard-settlement-csv', 'settlement:export');
 export const dashboardSecurity = /* @__PURE__ */ memberPage('/dashboard/security', 'dashboard-security', ANY_MEMBER);
+export const dashboardTeam = /* @__PURE__ */ memberPage('/dashboard/team', 'dashboard-team', ANY_MEMBER);
 
 /** The dashboard's forms, each performing a `/v1` operation with that operation's scope, schemas and use case. */
 export const dashboardCreatePaymentLink = /* @__PURE__ */ defineForm({ path: '/dashboard/payment-links', handler: 'dashboard-create-payment-link' }, createPaymentLink);
@@ -115,6 +148,63 @@ export const dashboardSignOutEverywhere = /* @__PURE__ */ defineDashboardForm({
   params: NoParams,
 });
 
+/** The team page's forms: a member's role and removal (owners and admins), the handover (the owner). */
+const memberId = /* @__PURE__ */ (() => pathParam('id', "The member's user id (`usr_…`).", 'usr_01jd2x3y4z5a6b7c8d9e0f1g2h'))();
+export const dashboardChangeRole = /* @__PURE__ */ (() =>
+  defineDashboardForm({
+    path: '/dashboard/team/members/{id}/role',
+    handler: 'dashboard-change-role',
+    table: 'write',
+    permission: 'team:manage',
+    params: memberId,
+    body: z.object({ role: z.enum(TEAM_ROLES) }),
+  }))();
+export const dashboardRemoveMember = /* @__PURE__ */ defineDashboardForm({
+  path: '/dashboard/team/members/{id}/remove',
+  handler: 'dashboard-remove-member',
+  table: 'write',
+  permission: 'team:manage',
+  params: memberId,
+});
+export const dashboardHandOverOwnership = /* @__PURE__ */ (() =>
+  defineDashboardForm({
+    path: '/dashboard/team/ownership',
+    handler: 'dashboard-hand-over-ownership',
+    table: 'write',
+    permission: 'team:transfer_ownership',
+    params: NoParams,
+    body: z.object({ user_id: z.string().check(z.maxLength(64)), password: z.string().check(z.maxLength(PASSWORD_FIELD_LENGTH)) }),
+    memoryMb: PASSWORD_HASHING_MEMORY_MB,
+  }))();
+
+/** Invitations (owners and admins): a new one, sent again with a new link, revoked. */
+export const dashboardInvite = /* @__PURE__ */ (() =>
+  defineDashboardForm({
+    path: '/dashboard/team/invitations',
+    handler: 'dashboard-invite',
+    table: 'write',
+    permission: 'team:manage',
+    params: NoParams,
+    body: z.object({ email: z.string().check(z.maxLength(LIMITS.customer.emailLength)), role: z.enum(TEAM_ROLES) }),
+    email: true,
+  }))();
+const invitationId = /* @__PURE__ */ (() => pathParam('id', "The invitation's id (`inv_…`).", 'inv_01jd2x3y4z5a6b7c8d9e0f1g2h'))();
+export const dashboardResendInvitation = /* @__PURE__ */ defineDashboardForm({
+  path: '/dashboard/team/invitations/{id}/resend',
+  handler: 'dashboard-resend-invitation',
+  table: 'write',
+  permission: 'team:manage',
+  params: invitationId,
+  email: true,
+});
+export const dashboardRevokeInvitation = /* @__PURE__ */ defineDashboardForm({
+  path: '/dashboard/team/invitations/{id}/revoke',
+  handler: 'dashboard-revoke-invitation',
+  table: 'write',
+  permission: 'team:manage',
+  params: invitationId,
+});
+
 /**
  * The merchant dashboard. A literal segment comes before a parameter at the same place
  * (`/payment-links/new` before `/payment-links/{id}`): the local server takes the first match.
@@ -125,6 +215,12 @@ export const dashboardPages = /* @__PURE__ */ (() => [
   dashboardPasskeySignIn,
   dashboardPasskeyScript,
   dashboardSignOut,
+  dashboardForgotPassword,
+  dashboardRequestPasswordReset,
+  dashboardPasswordReset,
+  dashboardResetPassword,
+  dashboardInvitation,
+  dashboardAcceptInvitation,
   dashboardSwitchMode,
   dashboardSearch,
   dashboardPaymentLinks,
@@ -160,4 +256,11 @@ export const dashboardPages = /* @__PURE__ */ (() => [
   dashboardSecurity,
   dashboardChangePassword,
   dashboardSignOutEverywhere,
+  dashboardTeam,
+  dashboardChangeRole,
+  dashboardRemoveMember,
+  dashboardHandOverOwnership,
+  dashboardInvite,
+  dashboardResendInvitation,
+  dashboardRevokeInvitation,
 ])();

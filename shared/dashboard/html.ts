@@ -90,6 +90,9 @@ const STYLE = `
   form.act { margin: .5rem 0; padding: .75rem; border: 1px solid #e3e6ec; border-radius: 8px; max-width: 32rem; }
   form.act .confirm label { margin-top: 0; }
   form.act button { margin-top: .5rem; }
+  td form.act { border: 0; padding: 0; margin: 0 0 .6rem; max-width: 18rem; }
+  td form.act label { margin-top: 0; }
+  td form.act button { margin-top: .35rem; }
   select { width: 100%; box-sizing: border-box; padding: .5rem; font: inherit; border: 1px solid #b8bfcc; border-radius: 6px; background: #fff; }
   figure.chart { margin: 0 0 1.25rem; }
   .chart svg { display: block; width: 100%; height: 10rem; background: #f8fafc; border-radius: 6px; }
@@ -365,6 +368,7 @@ export const NAV = [
   { path: '/webhooks', title: 'Webhooks' },
   { path: '/balance-transactions', title: 'Balance' },
   { path: '/settlements', title: 'Settlements' },
+  { path: '/team', title: 'Team' },
   { path: '/security', title: 'Security' },
 ] as const;
 

@@ -13,9 +13,9 @@ import { cookiesOf } from '../http/cookies';
 import { toErrorResponse } from '../http/error-envelope';
 import { errorPage, formFields, pageHandler } from '../http/page';
 import { parseWith } from '../http/validation';
-import type { Member, SignInContext, SignIns } from '../use-cases/sign-in';
+import type { Member, SignInContext, SignInOutcome, SignIns } from '../use-cases/sign-in';
 import { signInPage } from './pages';
-import type { FormState } from './forms';
+import type { FormProblem, FormState } from './forms';
 import { CONFIRM_FIELD, FORM_NONCE_FIELD, FORM_TOKEN_FIELD, MODE_FIELD, SECRET_FIELDS, isFormNonce, type Frame, type Notice } from './html';
 
 /** The cookie holding the session's random id (the table holds its hash only). */
@@ -95,6 +95,12 @@ export function requireFormToken(fields: Record<string, string>, secret: string 
   const given = Buffer.from(fields[FORM_TOKEN_FIELD] ?? '');
   const expected = Buffer.from(secret ? formToken(secret) : '');
   if (!secret || given.length !== expected.length || !timingSafeEqual(given, expected)) throw new PermissionDeniedError(FORM_REFUSED);
+}
+
+/** A refusal as a form shows it: its status, and the envelope's detail beside the field it names (`attribute`). */
+export function problemOf(error: ServiceError, urls: PublicUrls): FormProblem {
+  const { status, envelope } = toErrorResponse(error, urls.docs);
+  return { status, detail: envelope.detail, ...(envelope.attribute ? { attribute: envelope.attribute } : {}) };
 }
 
 /** A refused form as its page shows it again: which form, the values posted, and the problem. */
@@ -207,6 +213,17 @@ export const pendingSignInIdOf = (event: ApiEvent): string | undefined => cookie
 /** Where a pending sign-in goes on: the page that asks for the second factor (or its enrolment). */
 export const secondFactorPage = (urls: PublicUrls) => `${urls.dashboard}/sign-in/second-factor`;
 
+/**
+ * Where a correct first factor leads (a sign-in, an accepted invitation): 303 to the second
+ * factor's page with the pending sign-in's cookie, or to `location` with the session's cookie
+ * (each holding its random id only).
+ */
+export function signedInAnswer(outcome: SignInOutcome, urls: PublicUrls, location: string): ApiResponse {
+  return outcome.kind === 'second factor'
+    ? { status: 303, headers: { location: secondFactorPage(urls) }, cookies: [pendingSignInCookie(outcome.pendingId, urls)], html: '' }
+    : { status: 303, headers: { location }, cookies: [sessionCookie(outcome.sessionId, urls)], html: '' };
+}
+
 /** Where a sign-in comes from, as its session and the lockouts record it. */
 export const signInContextOf = (event: ApiEvent): SignInContext => ({
   ip: event.requestContext.http.sourceIp,
@@ -257,13 +274,25 @@ export function signInAnswer(
   urls: PublicUrls,
   options: { status: number; error?: string; returnTo?: string; clearCookie?: boolean; email?: string; headers?: Record<string, string> },
 ): ApiResponse {
+  return signedOutFormAnswer(urls, options.status, (token) => signInPage(urls, { error: options.error, returnTo: options.returnTo, formToken: token, email: options.email }), {
+    headers: options.headers,
+    cookies: options.clearCookie ? [clearedSessionCookie(urls)] : [],
+  });
+}
+
+/**
+ * A page whose form is posted without a session (sign-in, an invitation's, a password reset's):
+ * a fresh sign-in form cookie, whose token `render` puts into the form; its post must carry it
+ * (`requireFormToken` with `signInSecretOf`).
+ */
+export function signedOutFormAnswer(
+  urls: PublicUrls,
+  status: number,
+  render: (formToken: string) => string,
+  options: { headers?: Record<string, string>; cookies?: string[] } = {},
+): ApiResponse {
   const signIn = newSignIn(urls);
-  return {
-    status: options.status,
-    headers: { ...DASHBOARD_HEADERS, ...options.headers },
-    html: signInPage(urls, { error: options.error, returnTo: options.returnTo, formToken: signIn.token, email: options.email }),
-    cookies: [...(options.clearCookie ? [clearedSessionCookie(urls)] : []), signIn.cookie],
-  };
+  return { status, headers: { ...DASHBOARD_HEADERS, ...options.headers }, html: render(signIn.token), cookies: [...(options.cookies ?? []), signIn.cookie] };
 }
 
 /** What a dashboard page's code gets: the caller, the request, and the token its forms carry. */
@@ -523,11 +552,8 @@ export function dashboardForm<P extends z.ZodMiniObject, B extends z.ZodMiniType
     if (!poster) return seeOther(home.page);
     const { sessionId, member, principal } = poster;
     const path = parseWith(route.params, event.pathParameters ?? {}, 'path');
-    const returned = (error: ServiceError) => {
-      const { status, envelope } = toErrorResponse(error, urls.docs);
-      const problem = { status, detail: envelope.detail, ...(envelope.attribute ? { attribute: envelope.attribute } : {}) };
-      return seeOther(home.page, [returnCookie(sessionId, urls, { form: home.form, page: new URL(home.page).pathname, values: fields, problem })]);
-    };
+    const returned = (error: ServiceError) =>
+      seeOther(home.page, [returnCookie(sessionId, urls, { form: home.form, page: new URL(home.page).pathname, values: fields, problem: problemOf(error, urls) })]);
     const unconfirmed = form.confirm?.(fields);
     if (unconfirmed !== undefined && fields[CONFIRM_FIELD] === undefined) return returned(new BusinessRuleError(unconfirmed, CONFIRM_FIELD));
     const nonce = fields[FORM_NONCE_FIELD];

@@ -1,5 +1,5 @@
 import { PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { CreatorStanding, StoredApiKey, StoredUser, UserRole } from '../auth/key-store';
+import type { StoredApiKey, StoredUser, UserRole } from '../auth/key-store';
 import type { Mode, Scope } from '../auth/principal';
 import { checkNewPassword, hashPassword } from '../auth/passwords';
 import { hashToken, newToken } from '../auth/tokens';
@@ -33,32 +33,7 @@ export interface Organization {
  */
 export function createDirectory(db: DynamoDBDocumentClient, tableName: string) {
   const get = <T>(key: Record<string, string>) => getItem<T>(db, tableName, key);
-
-  /**
-   * Rewrites the creator's standing on each of their keys (found through GSI2), so the next
-   * lookup of any of them (at most 4 s later, with the authenticator's cache) sees the change.
-   */
-  async function copyStandingToKeys(user: StoredUser): Promise<void> {
-    const standing: CreatorStanding = { orgId: user.orgId, role: user.role, orgPermission: user.orgPermission };
-    const owned = await queryAll(db, {
-      TableName: tableName,
-      IndexName: INDEXES.gsi2.name,
-      KeyConditionExpression: '#pk = :pk',
-      ExpressionAttributeNames: { '#pk': INDEXES.gsi2.pk },
-      ExpressionAttributeValues: { ':pk': keys.apiKeysOfCreator(user.userId) },
-    });
-    for (const item of owned) {
-      await db.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key: { PK: item.PK, SK: item.SK },
-          UpdateExpression: 'SET #creator = :creator',
-          ExpressionAttributeNames: { '#creator': 'creator' },
-          ExpressionAttributeValues: { ':creator': standing },
-        }),
-      );
-    }
-  }
+  const team = createTeamDirectory(db, tableName);
 
   async function listOnGsi1<T>(partition: string): Promise<T[]> {
     const items = await queryAll(db, {
@@ -76,8 +51,6 @@ export function createDirectory(db: DynamoDBDocumentClient, tableName: string) {
     if (!org) throw new NotFoundError(`Organization ${orgId} does not exist`);
     return org;
   }
-
-  const team = createTeamDirectory(db, tableName);
 
   return {
     keyStore: createKeyStore(db, tableName),
@@ -154,7 +127,11 @@ export function createDirectory(db: DynamoDBDocumentClient, tableName: string) {
       });
     },
 
-    async updateUser(userId: string, changes: { role?: UserRole; orgPermission?: boolean; teamRole?: TeamRole }): Promise<StoredUser> {
+    /**
+     * A user's platform role and permission; for a person, also their team role and a new
+     * password (by the rules of §16, hashed; it ends every session of theirs, as a reset does).
+     */
+    async updateUser(userId: string, changes: { role?: UserRole; orgPermission?: boolean; teamRole?: TeamRole; password?: string }): Promise<StoredUser> {
       const names: Record<string, string> = { ...IF_EXISTS.ExpressionAttributeNames };
       const values: Record<string, unknown> = {};
       const sets: string[] = [];
@@ -176,7 +153,18 @@ export function createDirectory(db: DynamoDBDocumentClient, tableName: string) {
         // Only a person has a team role.
         condition += ' AND attribute_exists(#teamRole)';
       }
-      if (sets.length === 0) throw new BusinessRuleError('Nothing to update: give --role, --org-permission or --team-role');
+      if (changes.password !== undefined) {
+        const person = await team.person(userId);
+        if (!person) throw new BusinessRuleError(`User ${userId} is not a person of a team: it has no password`, 'password');
+        checkNewPassword(changes.password, person.email);
+        names['#passwordHash'] = 'passwordHash';
+        names['#sessionVersion'] = 'sessionVersion';
+        values[':passwordHash'] = await hashPassword(changes.password);
+        values[':one'] = 1;
+        sets.push('#passwordHash = :passwordHash', '#sessionVersion = #sessionVersion + :one');
+        condition += ' AND attribute_exists(#passwordHash)';
+      }
+      if (sets.length === 0) throw new BusinessRuleError('Nothing to update: give --role, --org-permission, --team-role or --password');
       const user = await conditionalWrite(
         async () =>
           (
@@ -198,7 +186,7 @@ export function createDirectory(db: DynamoDBDocumentClient, tableName: string) {
           throw new NotFoundError(`User ${userId} does not exist`);
         },
       );
-      await copyStandingToKeys(user);
+      await team.copyStandingToKeys(user);
       return user;
     },
 

@@ -101,6 +101,31 @@ export const webAuthnChallengeEntity = defineEntity<WebAuthnChallenge, { challen
   values: (_challenge, { challengeHash }) => ({ challenge: challengeHash }),
 });
 
+/**
+ * An invitation to a team (product-decisions §16), by its id, which its link carries with a
+ * random part; the item holds that token's SHA-256 only (`tokenHash`, replaced when the
+ * invitation is sent again). An organization's pending invitations on GSI1; TTL after expiry.
+ */
+export const invitationEntity = defineEntity<{ id: string; orgId: string }>({
+  name: 'invitation',
+  label: 'Invitation',
+  key: { pk: 'INVITE#{inv}', sk: 'INVITE' },
+  indexes: { gsi1: { pk: '{org}#INVITES', sk: '{inv}' } },
+  values: (invitation) => ({ inv: invitation.id, org: invitation.orgId }),
+});
+
+/**
+ * A person's password reset: one at a time (a new request replaces it, and its link), by the
+ * person's id, which its link carries with a random part; holds that token's SHA-256 only.
+ * Taken once; TTL after its hour.
+ */
+export const passwordResetEntity = defineEntity<{ userId: string }>({
+  name: 'password_reset',
+  label: 'Password reset',
+  key: { pk: 'RESET#{usr}', sk: 'RESET' },
+  values: (reset) => ({ usr: reset.userId }),
+});
+
 /** API keys are found by the SHA-256 of their token; the token itself is never stored. */
 export const apiKeyEntity = defineEntity<{ keyId: string; creatorId: string; orgId: string }, { tokenHash: string }>({
   name: 'api_key',
@@ -504,6 +529,8 @@ export const entities = [
   recoveryCodesEntity,
   passkeyEntity,
   webAuthnChallengeEntity,
+  invitationEntity,
+  passwordResetEntity,
   apiKeyEntity,
   paymentLinkEntity,
   paymentLinkPaidShardEntity,

@@ -27,6 +27,8 @@ import {
   eventEntity,
   eventResendEntity,
   idempotencyEntity,
+  invitationEntity,
+  passwordResetEntity,
   organizationEntity,
   paymentEntity,
   paymentLinkEntity,
@@ -66,6 +68,9 @@ export const passkey = (userId: string, credentialHash: string) => passkeyEntity
 /** A user's passkeys: their partition and the sort keys' common start. */
 export const passkeysOf = (userId: string) => ({ pk: render(passkeyEntity.definition.key.pk, { usr: userId }), skPrefix: literalPrefix(passkeyEntity.definition.key.sk) });
 export const webAuthnChallenge = (challengeHash: string) => webAuthnChallengeEntity.key({ challenge: challengeHash });
+export const invitation = (invitationId: string) => invitationEntity.key({ inv: invitationId });
+export const invitationsOfOrganization = (orgId: string) => invitationEntity.partition('gsi1', { org: orgId });
+export const passwordReset = (userId: string) => passwordResetEntity.key({ usr: userId });
 export const apiKeyByTokenHash = (tokenHash: string) => apiKeyEntity.key({ hash: tokenHash });
 export const apiKeyIdLookup = (keyId: string) => apiKeyEntity.partition('gsi3', { key: keyId });
 export const apiKeysOfCreator = (userId: string) => apiKeyEntity.partition('gsi2', { creator: userId });

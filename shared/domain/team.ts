@@ -1,7 +1,8 @@
 import type { Mode, Principal } from '../auth/principal';
 import type { StoredUser } from '../auth/key-store';
 import { ADMIN_CREATOR_DETAIL } from '../auth/authenticate';
-import { BusinessRuleError, NotAuthenticatedError, PermissionDeniedError, type ServiceError } from '../errors';
+import { BusinessRuleError, NotAuthenticatedError, NotFoundError, PermissionDeniedError, type ServiceError } from '../errors';
+import type { Email } from './email';
 import { roleScopes, type TeamRole } from './team-roles';
 
 /**
@@ -60,6 +61,73 @@ export const memberPrincipal = (user: TeamUser, mode: Mode): Principal => ({
   mode,
   scopes: roleScopes(user.teamRole),
 });
+
+// ---------------------------------------------------------------------------------------------
+// Managing the team
+
+/** A member the team page names: an active person of the same organization (else the one 404). */
+export function requireMember(actor: TeamUser, target: TeamUser | undefined): TeamUser {
+  if (!target || target.orgId !== actor.orgId || target.status !== 'active') throw new NotFoundError('No such member of this team');
+  return target;
+}
+
+/**
+ * What owners and admins may not do to a member (§16; 422 beside the form): change or remove
+ * themselves (another admin or the owner can), or the owner (ownership only changes hands);
+ * nobody is made owner by a role change.
+ */
+export function checkMemberChange(actor: TeamUser, target: TeamUser, change: { role: TeamRole } | 'remove'): void {
+  const removing = change === 'remove';
+  if (target.userId === actor.userId) throw new BusinessRuleError(removing ? 'You cannot remove yourself: another admin or the owner can' : 'You cannot change your own role', removing ? undefined : 'role');
+  if (target.teamRole === 'owner') {
+    throw new BusinessRuleError(removing ? 'The owner cannot be removed: they hand ownership to an admin first' : "The owner's role changes only when they hand ownership over", removing ? undefined : 'role');
+  }
+  if (!removing && change.role === 'owner') throw new BusinessRuleError('Ownership is handed over by the owner, never given as a role', 'role');
+}
+
+/** Who ownership may go to: an active admin of the team (§16), else 422 beside the choice. */
+export function checkNewOwner(owner: TeamUser, target: TeamUser | undefined): TeamUser {
+  if (!target || target.orgId !== owner.orgId || target.status !== 'active' || target.teamRole !== 'admin') {
+    throw new BusinessRuleError('Ownership goes to an admin of the team: make them an admin first', 'user_id');
+  }
+  return target;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Invitations and password resets (links by email)
+
+/** An invitation to join the team (§16): pending until accepted, revoked or 7 days old. */
+export interface Invitation {
+  id: string;
+  orgId: string;
+  email: string;
+  teamRole: Exclude<TeamRole, 'owner'>;
+  /** Who invited (a user id). */
+  invitedBy: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+/** An invitation's link works this long after it is sent (or sent again)… */
+export const INVITATION_SECONDS = 7 * 24 * 60 * 60;
+/** …and a password reset's this long (§16). */
+export const PASSWORD_RESET_SECONDS = 60 * 60;
+
+/** The emails a team sends its people (their words, as text and HTML: shared/dashboard/emails.ts). */
+export interface TeamMessages {
+  invitation(details: { to: string; organization: string; role: TeamRole; invitedBy: string; link: string }): Email;
+  passwordReset(details: { to: string; link: string }): Email;
+}
+
+/** The refusal when an email already has a user (§16: 422 beside the field). */
+export const EMAIL_TAKEN = 'This email address already has a user';
+
+/** Who may be invited: a new email (one that already has a user is refused beside the field), to any role but owner. */
+export function checkInvitation(role: TeamRole, emailTaken: boolean, pending: boolean): void {
+  if (role === 'owner') throw new BusinessRuleError('Ownership is handed over by the owner, never given by an invitation', 'role');
+  if (emailTaken) throw new BusinessRuleError(EMAIL_TAKEN, 'email');
+  if (pending) throw new BusinessRuleError('This email address has a pending invitation: send it again from the list below', 'email');
+}
 
 // ---------------------------------------------------------------------------------------------
 // Sessions

@@ -112,7 +112,8 @@ export function pageHandler(run: (event: ApiEvent, urls: PublicUrls, deadline: n
     .use({
       onError: async (request) => {
         const response = errorPage(request.error, urlsFor(request.event), ownWords);
-        if (response.statusCode === 500) logger.error('page failed', { error: request.error as Error, path: request.event.rawPath });
+        // The route, not the path: a link's path carries its token (an invitation's, a reset's).
+        if (response.statusCode === 500) logger.error('page failed', { error: request.error as Error, route: request.event.routeKey });
         request.response = response;
       },
     })

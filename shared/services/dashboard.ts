@@ -10,11 +10,15 @@ import { createPaymentRepository } from '../db/payment-repository';
 import { createRefundRepository } from '../db/refund-repository';
 import { createSettlementRepository } from '../db/settlement-repository';
 import { createWebhookRepository } from '../db/webhook-repository';
-import { createAttemptWindows } from '../db/rate-limit';
+import { createAttemptWindows, createRateLimiter } from '../db/rate-limit';
 import { createTeamDirectory } from '../db/team-directory';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { signIns } from '../use-cases/sign-in';
+import { teamManagement } from '../use-cases/team';
+import { passwordResets } from '../use-cases/password-reset';
+import { teamMessages } from '../dashboard/emails';
 import { idempotencyStore } from './auth';
+import { emailSender } from './email';
 import { once, processWiring, type Wiring } from './wiring';
 
 /*
@@ -36,6 +40,37 @@ export const dashboardSessionServices = /* @__PURE__ */ port(({ db, tableName, n
     pending: createPendingSignIns(db, tableName),
     attempts: createAttemptWindows(db, tableName),
     passwords: { verify: verifyPassword, hash: hashPassword },
+    now,
+  }),
+);
+
+/**
+ * The team page's changes and invitations: the people, their sessions, the sign-in's steps (a
+ * handover's password, the session after an accepted invitation), the organization's name and
+ * the email port with the team's messages.
+ */
+export const teamServices = /* @__PURE__ */ port(({ db, tableName, now }) =>
+  teamManagement({
+    people: createTeamDirectory(db, tableName),
+    sessions: createSessionStore(db, tableName),
+    signIns: dashboardSessionServices(),
+    organization: createOrganizationLookup(db, tableName),
+    email: emailSender(),
+    messages: teamMessages,
+    passwords: { hash: hashPassword },
+    now,
+  }),
+);
+
+/** Password resets by email: the people and their resets, their sessions (a reset ends them), the requests' counters and the email port. */
+export const passwordResetServices = /* @__PURE__ */ port(({ db, tableName, now }) =>
+  passwordResets({
+    people: createTeamDirectory(db, tableName),
+    sessions: createSessionStore(db, tableName),
+    limiter: createRateLimiter(db, tableName),
+    email: emailSender(),
+    messages: teamMessages,
+    passwords: { hash: hashPassword },
     now,
   }),
 );

@@ -115,6 +115,19 @@ export function signIns(deps: SignInDeps) {
     return user;
   }
 
+  /**
+   * A signed-in person's password again, to confirm a change (their password's, ownership's):
+   * checked under the sign-in lockouts (429); a wrong one is a 422 beside `field`.
+   */
+  async function confirmPassword(member: Member, password: string, context: SignInContext, field: string): Promise<void> {
+    try {
+      await checkPassword(member.user.email, password, context.ip);
+    } catch (error) {
+      if (error instanceof NotAuthenticatedError) throw new BusinessRuleError('This is not your current password', field);
+      throw error;
+    }
+  }
+
   /** The step after the first factor: the session, or a pending sign-in when the person owes a second factor. */
   async function afterPassword(user: TeamUser, context: SignInContext): Promise<SignInOutcome> {
     const step = secondFactorStep(user, (await deps.organization(user.orgId)) ?? {});
@@ -141,7 +154,8 @@ export function signIns(deps: SignInDeps) {
 
   return {
     issueSession,
-    checkPassword,
+    confirmPassword,
+    afterPassword,
 
     /**
      * Signs in with email and password:
@@ -216,12 +230,7 @@ export function signIns(deps: SignInDeps) {
      */
     async changePassword(member: Member, currentPassword: string, newPassword: string, context: SignInContext): Promise<void> {
       const { user } = member;
-      try {
-        await checkPassword(user.email, currentPassword, context.ip);
-      } catch (error) {
-        if (error instanceof NotAuthenticatedError) throw new BusinessRuleError('This is not your current password', 'current_password');
-        throw error;
-      }
+      await confirmPassword(member, currentPassword, context, 'current_password');
       checkNewPassword(newPassword, user.email, 'new_password');
       const others = (await deps.sessions.listOfUser(user.userId)).filter((session) => session.idHash !== hashToken(member.sessionId));
       const passwordHash = await deps.passwords.hash(newPassword);

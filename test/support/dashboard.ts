@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { MailMessage } from '../../bin/local/mailbox';
 import type { Mode } from '../../shared/auth/principal';
 import { hashPassword } from '../../shared/auth/passwords';
 import * as keys from '../../shared/db/keys';
@@ -121,9 +122,21 @@ export function dashboardBrowser(stack: TestStack) {
     const overview = await get('/dashboard', cookie);
     return post('/dashboard/mode', { ...hiddenFieldsOf(overview.html, '/dashboard/mode'), mode }, { cookie });
   };
+  /**
+   * Opens `pagePath`, a page whose form is posted without a session (a reset's, an
+   * invitation's), and posts `fields` to `action` (the page itself unless given) with the page's
+   * own form cookie and token, as a browser would; the page's answer when it has no form.
+   */
+  const postSignedOut = async (pagePath: string, fields: Record<string, string>, action = pagePath) => {
+    const page = await get(pagePath);
+    const formCookie = cookieOf(page.setCookie, 'dashboard_sign_in');
+    if (page.status !== 200 || !formCookie) return page;
+    return post(action, { ...fields, csrf_token: formTokenOf(page.html)! }, { cookie: formCookie });
+  };
   return {
     get,
     post,
+    postSignedOut,
     tokenOf,
     signIn,
     switchMode,
@@ -260,4 +273,29 @@ export async function startDashboardStack() {
   const [seeded, foreignSeeded, owner] = await Promise.all([seedAccount(stack, merchant), seedAccount(stack, foreign, 'Foreign ticket'), createPerson(stack, merchant.orgId, 'owner')]);
   const cookie = await browser.sessionOf(owner);
   return { stack, browser, merchant, foreign, seeded, foreignSeeded, owner, cookie };
+}
+
+/** The messages `address` received, newest first, read from the local mailbox's JSON over HTTP. */
+export async function mailTo(stack: TestStack, address: string): Promise<MailMessage[]> {
+  const response = await fetch(`${stack.mail.url}/messages?to=${encodeURIComponent(address)}`);
+  return ((await response.json()) as { messages: MailMessage[] }).messages;
+}
+
+/** The path of the dashboard link (`/dashboard/invitations/…`, `/dashboard/password-reset/…`) in a message's text. */
+export function linkIn(message: MailMessage): string {
+  const link = /https?:\/\/\S+\/dashboard\/(?:invitations|password-reset)\/\S+/.exec(message.text)?.[0];
+  if (!link) throw new Error(`No dashboard link in "${message.subject}"`);
+  return new URL(link).pathname;
+}
+
+/** Moves the expiry of the item at `key` (an invitation, a password reset) a second into the past, as if its time had run out. */
+export async function expire(stack: TestStack, key: Record<string, string>): Promise<void> {
+  await stack.db.send(
+    new UpdateCommand({
+      TableName: stack.tableName,
+      Key: key,
+      UpdateExpression: 'SET expiresAt = :past',
+      ExpressionAttributeValues: { ':past': new Date(Date.now() - 1000).toISOString() },
+    }),
+  );
 }

@@ -5,7 +5,7 @@ import { rateLimitEntity } from '../../../shared/db/entities';
 import { LIMITS } from '../../../shared/limits';
 import { seriousAxeViolations } from '../../support/axe';
 import { browserAvailable, launchBrowser } from '../../support/browser';
-import { createPerson, seedAccount, type Person, type SeededAccount } from '../../support/dashboard';
+import { createPerson, dashboardBrowser, linkIn, mailTo, seedAccount, type Person, type SeededAccount } from '../../support/dashboard';
 import { client } from '../../support/http';
 import { continueToAcquirer, liveLink, payOnHostedPage, startLiveStack } from '../../support/live';
 import { importDocument, paymentRecord, settlementInput } from '../../support/settlements';
@@ -42,6 +42,7 @@ const NOT_PAGES: Record<string, string> = {
   'GET /docs/assets/{file}': "Swagger UI's files",
   'GET /dashboard/assets/passkeys.js': "the passkey forms' script",
   'GET /dashboard/settlements/{id}/records.csv': 'a CSV file',
+  'GET /dashboard/assets/passkeys.js': "the passkey pages' script",
 };
 
 const describeBrowser = browserAvailable() ? describe : describe.skip;
@@ -90,6 +91,22 @@ describeBrowser('pages everyone can use', () => {
     }
     return id;
   }
+
+  /** The link of the newest email `address` received (an invitation's, a reset's), read from the local mailbox. */
+  const mailedLink = async (address: string) => url(linkIn((await mailTo(stack, address))[0]));
+  /** A fresh invitation of the owner's team, sent to a new address; its link. */
+  async function invitationLink(): Promise<string> {
+    const invitee = `invitee-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+    const owners = dashboardBrowser(stack);
+    await owners.submit('/dashboard/team/invitations', await owners.sessionOf(owner), { email: invitee, role: 'viewer' });
+    return mailedLink(invitee);
+  }
+  /** Fills the field labelled `label` (a value, or one made when the step runs), presses `button`, and waits for `shown`. */
+  const submitWith = (label: string, value: string | (() => string), button: string, shown: string) => async (page: Page) => {
+    await page.getByLabel(label, { exact: true }).fill(typeof value === 'string' ? value : value());
+    await page.getByRole('button', { name: button }).click();
+    return page.locator(shown).first().waitFor();
+  };
 
   const step = (route: string, state: string, act: Step['act']): Step => ({ route, state, act });
   const visit = (viewer: Viewer, route: string, state: string, act: Step['act']): Journey => ({ viewer, steps: [step(route, state, act)] });
@@ -206,6 +223,48 @@ describeBrowser('pages everyone can use', () => {
       ],
     },
     visit('public', 'GET /dashboard/sign-in/passkey', 'signing in with a passkey', goto('/dashboard/sign-in/passkey')),
+    {
+      viewer: 'public',
+      steps: [
+        step('GET /dashboard/forgot-password', 'the form', goto('/dashboard/forgot-password')),
+        step('POST /dashboard/forgot-password', 'no email: refused beside the field', submitWith('Email', '', 'Send the link', '.field-error')),
+        step('GET /dashboard/forgot-password', 'asked: the one answer', submitWith('Email', owner.email, 'Send the link', '[role="status"]')),
+      ],
+    },
+    {
+      viewer: 'public',
+      steps: [
+        step('GET /dashboard/password-reset/{token}', 'the new password form', async (page) => {
+          // A person of their own: a reset ends every session, and the owner's sign the other viewers in.
+          const person = await createPerson(stack, merchant.orgId, 'viewer');
+          await page.goto(url('/dashboard/forgot-password'));
+          await submitWith('Email', person.email, 'Send the link', '[role="status"]')(page);
+          return page.goto(await mailedLink(person.email));
+        }),
+        step('POST /dashboard/password-reset/{token}', 'a short password refused beside the field', submitWith('New password', 'short', 'Set the new password', '.field-error')),
+        step('GET /dashboard/forgot-password', 'the password set', submitWith('New password', 'a long enough new password', 'Set the new password', '[role="status"]')),
+      ],
+    },
+    visit('public', 'GET /dashboard/password-reset/{token}', '404: a link that no longer works', goto(`/dashboard/password-reset/usr_${'0'.repeat(26)}.${'A'.repeat(43)}`)),
+    {
+      viewer: 'public',
+      steps: [
+        step('GET /dashboard/invitations/{token}', 'the form to join', async (page) => page.goto(await invitationLink())),
+        step('POST /dashboard/invitations/{token}', 'a short password refused beside the field', async (page) => {
+          await page.getByLabel('Your name').fill('Ivy Invitee');
+          return submitWith('Password', 'short', 'Join the team', '.field-error')(page);
+        }),
+      ],
+    },
+    visit('public', 'GET /dashboard/invitations/{token}', '404: a link that no longer works', goto(`/dashboard/invitations/inv_${'0'.repeat(26)}.${'A'.repeat(43)}`)),
+    {
+      viewer: 'test',
+      steps: [
+        step('GET /dashboard/team', "the members and invitations, the owner's forms", goto('/dashboard/team')),
+        step('GET /dashboard/team', 'an invitation sent', submitWith('Email', () => `seen-${Date.now()}@example.com`, 'Invite', '[role="status"]')),
+        step('GET /dashboard/team', 'an invitation refused beside its field', submitWith('Email', owner.email, 'Invite', '.field-error')),
+      ],
+    },
     visit('test', 'GET /dashboard/security', 'the password form and the sessions', goto('/dashboard/security')),
     visit('test', 'GET /dashboard', 'the overview', goto('/dashboard')),
     visit('test', 'GET /dashboard/search', 'nothing found', goto('/dashboard/search?id=pl_01jd2x3y4z5a6b7c8d9e0f1g2h')),

@@ -2,7 +2,7 @@ import { testInProcess } from '../../support/mode';
 import '../../support/debug-logs';
 import { hashToken } from '../../../shared/auth/tokens';
 import { createWebhookRepository } from '../../../shared/db/webhook-repository';
-import { createPerson, dashboardBrowser } from '../../support/dashboard';
+import { createPerson, dashboardBrowser, linkIn, mailTo } from '../../support/dashboard';
 import { client } from '../../support/http';
 import { createMerchant, startTestStack, type TestStack } from '../../support/stack';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver';
@@ -58,6 +58,16 @@ testInProcess('logs: no token, key hash, signing secret, password or session id 
   const session = await browser.sessionOf(person);
   await browser.submit('/dashboard/security/password', session, { current_password: person.password, new_password: 'a new password nobody logs' });
   const again = await browser.sessionOf({ email: person.email, password: 'a new password nobody logs' });
+  // An owner invites someone, who accepts; the person asks for a reset and sets a password through its link.
+  const owner = await createPerson(stack, merchant.orgId, 'owner');
+  const invitee = `invitee-${Date.now()}@example.com`;
+  await browser.submit('/dashboard/team/invitations', await browser.sessionOf(owner), { email: invitee, role: 'viewer' });
+  const invitation = linkIn((await mailTo(stack, invitee))[0]);
+  expect((await browser.postSignedOut(invitation, { name: 'Ivy Invitee', password: 'an invitee password nobody logs' })).status).toBe(303);
+  await browser.postSignedOut('/dashboard/forgot-password', { email: person.email });
+  const reset = linkIn((await mailTo(stack, person.email))[0]);
+  expect((await browser.postSignedOut(reset, { password: 'a reset password nobody logs' })).status).toBe(303);
+  const linkTokens = [invitation, reset].map((path) => path.split('/').pop()!);
 
   const secrets = [
     ...[merchant.test, merchant.live].flatMap((token) => [token, hashToken(token)]),
@@ -65,6 +75,9 @@ testInProcess('logs: no token, key hash, signing secret, password or session id 
     'a password nobody logs',
     'a wrong password nobody logs',
     'a new password nobody logs',
+    'an invitee password nobody logs',
+    'a reset password nobody logs',
+    ...linkTokens.flatMap((token) => [token, token.split('.')[1], hashToken(token)]),
     ...[session, again].map((cookie) => cookie.split('=')[1]).flatMap((sessionId) => [sessionId, hashToken(sessionId)]),
   ];
   const joined = lines.join('');

@@ -21,6 +21,8 @@ let browser: DashboardBrowser;
 let endpointId: string;
 /** A paid payment nothing has refunded or charged back: its page offers a refund. */
 let refundableId: string;
+/** A member the team forms name (posted without their nonce, they change nothing). */
+let bystander: string;
 /** A live settlement, by its code (its pages take the code or the id). */
 let settlementId: string;
 /** A signed-in session per role, in test mode; `live` in live mode. */
@@ -37,6 +39,7 @@ beforeAll(async () => {
   const settlement = settlementInput(merchant.orgId);
   await importDocument(stack, [settlement]);
   settlementId = settlement.code;
+  bystander = (await createPerson(stack, merchant.orgId, 'support')).userId;
   for (const role of TEAM_ROLES) {
     const person = await createPerson(stack, merchant.orgId, role);
     sessions[role] = await browser.sessionOf(person);
@@ -92,6 +95,13 @@ const ROUTES: Record<string, { permission: Permission | typeof ANY_MEMBER; path:
   'GET /dashboard/security': { permission: ANY_MEMBER, path: () => '/dashboard/security' },
   'POST /dashboard/security/password': { permission: ANY_MEMBER, path: () => '/dashboard/security/password' },
   'POST /dashboard/security/sign-out-everywhere': { permission: ANY_MEMBER, path: () => '/dashboard/security/sign-out-everywhere' },
+  'GET /dashboard/team': { permission: ANY_MEMBER, path: () => '/dashboard/team' },
+  'POST /dashboard/team/members/{id}/role': { permission: 'team:manage', path: () => `/dashboard/team/members/${bystander}/role`, fields: { role: 'viewer' } },
+  'POST /dashboard/team/members/{id}/remove': { permission: 'team:manage', path: () => `/dashboard/team/members/${bystander}/remove`, fields: { confirm: 'on' } },
+  'POST /dashboard/team/invitations': { permission: 'team:manage', path: () => '/dashboard/team/invitations', fields: { email: 'roles@example.com', role: 'viewer' } },
+  'POST /dashboard/team/invitations/{id}/resend': { permission: 'team:manage', path: () => '/dashboard/team/invitations/inv_nobody/resend' },
+  'POST /dashboard/team/invitations/{id}/revoke': { permission: 'team:manage', path: () => '/dashboard/team/invitations/inv_nobody/revoke', fields: { confirm: 'on' } },
+  'POST /dashboard/team/ownership': { permission: 'team:transfer_ownership', path: () => '/dashboard/team/ownership', fields: { confirm: 'on' } },
 };
 
 const behindSession = dashboardPages.filter((route): route is PageRoute => route.auth === 'dashboard session');
@@ -152,6 +162,8 @@ describe('controls: a page shows a control only to a role that may use it', () =
       'Roll secret': may('webhook:write'),
       Resend: may('event:resend'),
       'Download CSV': may('settlement:export'),
+      'Change role': may('team:manage'),
+      'Hand ownership over': may('team:transfer_ownership'),
     };
     const shown = {
       'Create a payment link': await shows(role, '/dashboard/payment-links', 'Create a payment link'),
@@ -163,6 +175,8 @@ describe('controls: a page shows a control only to a role that may use it', () =
       'Roll secret': await shows(role, `/dashboard/webhooks/${endpointId}`, '>Roll secret</button>'),
       Resend: await shows(role, `/dashboard/events/${seeded.eventId}`, />Resend[^<]*<\/button>/),
       'Download CSV': await shows(role, `/dashboard/settlements/${settlementId}`, 'Download CSV', liveSessions),
+      'Change role': await shows(role, '/dashboard/team', '>Change role</button>'),
+      'Hand ownership over': await shows(role, '/dashboard/team', '>Hand ownership over</button>'),
     };
     expect(shown).toEqual(expected);
   });
