@@ -96,6 +96,10 @@ const STYLE = `
   .chart .axis { display: flex; justify-content: space-between; color: #555e6e; font-size: .8rem; margin-top: .25rem; }
   .chart .total { margin: .25rem 0 .5rem; }
   .actions-row { display: flex; flex-wrap: wrap; gap: .5rem; margin: .75rem 0; }
+  figure.qr { margin: .75rem 0; }
+  figure.qr svg { display: block; width: 12rem; height: 12rem; }
+  code.key { white-space: normal; overflow-wrap: anywhere; font-size: .95rem; letter-spacing: .05em; }
+  ol.recovery-codes { columns: 2 9rem; margin: .5rem 0; font-family: ui-monospace, monospace; }
   .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
   @media (max-width: 40rem) {
     main { margin: 0; border-radius: 0; padding: 1rem; }
@@ -232,7 +236,7 @@ export function noticeBox(notice: Notice | undefined): string {
 }
 
 /** Fields whose values never leave the request that posts them: not into a page, a cookie or a log. */
-export const SECRET_FIELDS: ReadonlySet<string> = new Set(['password', 'current_password', 'new_password']);
+export const SECRET_FIELDS: ReadonlySet<string> = new Set(['password', 'current_password', 'new_password', 'code']);
 
 /** Every form that acts carries the mode of its page in this field: it acts in that mode, whichever mode the session shows by then. */
 export const MODE_FIELD = 'page_mode';

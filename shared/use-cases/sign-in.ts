@@ -139,9 +139,20 @@ export function signIns(deps: SignInDeps) {
     return pending && user && !standingProblem(user) ? { step: pending.step, user } : undefined;
   }
 
+  /** A signed-in person's password, asked again before a change to their security: wrong → 422 beside `field` (the lockouts count it; 429). */
+  async function confirmPassword(member: Member, password: string, context: SignInContext, field: string): Promise<void> {
+    try {
+      await checkPassword(member.user.email, password, context.ip);
+    } catch (error) {
+      if (error instanceof NotAuthenticatedError) throw new BusinessRuleError('This is not your current password', field);
+      throw error;
+    }
+  }
+
   return {
     issueSession,
     checkPassword,
+    confirmPassword,
 
     /**
      * Signs in with email and password:
@@ -157,6 +168,19 @@ export function signIns(deps: SignInDeps) {
       if (problem) throw problem;
       await deps.people.recordSignIn(user.userId, isoMillis(deps.now()));
       return afterPassword(user, context);
+    },
+
+    /**
+     * Signs in the person of a passkey the passkey use case verified (both factors, §16): one
+     * who may not use the dashboard now is refused as with a password; the sign-in noted; a session.
+     */
+    async withPasskey(userId: string, context: SignInContext): Promise<{ sessionId: string; user: TeamUser }> {
+      const user = await deps.people.person(userId);
+      if (!user) throw new NotAuthenticatedError(SESSION_ENDED);
+      const problem = standingProblem(user);
+      if (problem) throw problem;
+      await deps.people.recordSignIn(user.userId, isoMillis(deps.now()));
+      return { sessionId: await issueSession(user, context), user };
     },
 
     /** A pending sign-in and its person, while it lasts (its second step's pages show and check it). */
@@ -216,12 +240,7 @@ export function signIns(deps: SignInDeps) {
      */
     async changePassword(member: Member, currentPassword: string, newPassword: string, context: SignInContext): Promise<void> {
       const { user } = member;
-      try {
-        await checkPassword(user.email, currentPassword, context.ip);
-      } catch (error) {
-        if (error instanceof NotAuthenticatedError) throw new BusinessRuleError('This is not your current password', 'current_password');
-        throw error;
-      }
+      await confirmPassword(member, currentPassword, context, 'current_password');
       checkNewPassword(newPassword, user.email, 'new_password');
       const others = (await deps.sessions.listOfUser(user.userId)).filter((session) => session.idHash !== hashToken(member.sessionId));
       const passwordHash = await deps.passwords.hash(newPassword);

@@ -69,7 +69,7 @@ describe('registration', () => {
   });
 
   test('refused, nothing kept: another browser, another user, another origin, no user verification, an expired challenge, no name', async () => {
-    const attempt = async (change: { binding?: string; asUser?: ReturnType<typeof newUser>; origin?: string; authenticator?: ReturnType<typeof softAuthenticator>; minutesLater?: number; name?: string }) => {
+    const attempt = async (change: { binding?: string; asUser?: Awaited<ReturnType<typeof newUser>>; origin?: string; authenticator?: ReturnType<typeof softAuthenticator>; minutesLater?: number; name?: string }) => {
       const user = await newUser();
       clock = new Date();
       const options = await passkeys.registrationOptions(user, rp, BROWSER);
