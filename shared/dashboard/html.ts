@@ -99,6 +99,8 @@ const STYLE = `
   figure.qr { margin: .75rem 0; }
   figure.qr svg { display: block; width: 12rem; height: 12rem; }
   code.key { white-space: normal; overflow-wrap: anywhere; font-size: .95rem; letter-spacing: .05em; }
+  [role="alert"]:empty { display: none; }
+  form.signin .hint { color: #555e6e; font-size: .85rem; margin: .25rem 0 0; }
   ol.recovery-codes { columns: 2 9rem; margin: .5rem 0; font-family: ui-monospace, monospace; }
   .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
   @media (max-width: 40rem) {

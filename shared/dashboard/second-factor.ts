@@ -30,8 +30,8 @@ export function codeField(options: { id: string; recovery: boolean; error?: stri
   const described = [`${options.id}-hint`, ...(options.error ? [`${options.id}-error`] : [])].join(' ');
   const hint = options.recovery ? 'The 6-digit code of your authenticator app, or one of your recovery codes.' : 'The 6-digit code your authenticator app shows now.';
   return `<label for="${options.id}">Code</label>
-<p class="hint" id="${options.id}-hint">${hint}</p>
 <input id="${options.id}" name="code" type="text" inputmode="${options.recovery ? 'text' : 'numeric'}" autocomplete="one-time-code" spellcheck="false" maxlength="64" required aria-describedby="${described}"${options.error ? ' aria-invalid="true"' : ''}>
+<p class="hint" id="${options.id}-hint">${hint}</p>
 ${options.error ? `<p class="field-error" id="${options.id}-error">${escapeHtml(options.error)}</p>` : ''}`;
 }
 
@@ -101,6 +101,7 @@ ${startAgain}`,
   return dashboardDocument(
     'Two-factor authentication',
     `<h1>Two-factor authentication</h1>
+<p>Your password is right: finish signing in with ${view.totp ? 'your authenticator app' : 'one of your passkeys'}.</p>
 ${!view.totp && view.error ? `<p role="alert" id="code-error">${escapeHtml(view.error)}</p>` : ''}
 ${ways.join('\n')}
 ${startAgain}`,

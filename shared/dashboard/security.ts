@@ -87,7 +87,7 @@ ${remove.field({ name: 'password', label: 'Password', type: 'password', attribut
 ${recovery.alert()}
 ${postForm({ action: `${path}/recovery-codes`, frame, kind: 'act', fields: '<p class="note">New recovery codes replace every old one; they are shown once.</p>', button: 'Make new recovery codes' })}
 ${remove.alert()}
-${postForm({ action: `${path}/two-factor/remove`, frame, fields: `<h3>Turn two-factor off</h3>\n${removeFields}`, button: 'Turn two-factor off' })}`;
+${postForm({ action: `${path}/two-factor/remove`, frame, kind: 'act', fields: `<p class="note">Turning it off asks for your password; your recovery codes stop working.</p>\n${removeFields}`, button: 'Turn two-factor off' })}`;
   }
   if (view.pending) {
     const confirm = formOf(SECURITY_FORMS.confirmTwoFactor, forms.confirmTwoFactor);
