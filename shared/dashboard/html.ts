@@ -221,17 +221,25 @@ export interface Notice {
   secretShown?: true;
 }
 
-/** A notice where its page shows it: the sentence, and a secret in a field to copy from, said to be shown this once. */
-export function noticeBox(notice: Notice | undefined): string {
-  if (!notice) return '';
-  const secret = notice.secret
-    ? `
+/** How a notice shows its secret: the first time, and when its form's answer comes again. */
+export interface SecretView {
+  shown(secret: string): string;
+  shownBefore: string;
+}
+
+/** A webhook endpoint's signing secret, in a field to copy from. */
+const SIGNING_SECRET: SecretView = {
+  shown: (secret) => `
 <label for="revealed-secret">Signing secret</label>
-<input id="revealed-secret" class="secret" type="text" value="${escapeHtml(notice.secret)}" readonly spellcheck="false" autocomplete="off" aria-describedby="revealed-secret-hint">
-<p class="hint" id="revealed-secret-hint">Copy it now: it is not shown again, not even on this page after a reload.</p>`
-    : notice.secretShown
-      ? '\n<p class="hint">Its signing secret was shown once, when this form was first answered, and is not shown again. If it was not kept, roll the secret for a new one.</p>'
-      : '';
+<input id="revealed-secret" class="secret" type="text" value="${escapeHtml(secret)}" readonly spellcheck="false" autocomplete="off" aria-describedby="revealed-secret-hint">
+<p class="hint" id="revealed-secret-hint">Copy it now: it is not shown again, not even on this page after a reload.</p>`,
+  shownBefore: '\n<p class="hint">Its signing secret was shown once, when this form was first answered, and is not shown again. If it was not kept, roll the secret for a new one.</p>',
+};
+
+/** A notice where its page shows it: the sentence, and its secret (`view`: a signing secret unless said), said to be shown this once. */
+export function noticeBox(notice: Notice | undefined, view: SecretView = SIGNING_SECRET): string {
+  if (!notice) return '';
+  const secret = notice.secret ? view.shown(notice.secret) : notice.secretShown ? view.shownBefore : '';
   return `<div class="notice" role="status">
 <p>${escapeHtml(notice.text)}</p>${secret}
 </div>`;

@@ -1,7 +1,7 @@
 import type { PublicUrls } from '../config';
 import { escapeHtml } from '../http/page';
 import { passkeyScriptTag } from './passkey-script';
-import { code, dashboardDocument, tokenField, type Notice } from './html';
+import { code, dashboardDocument, tokenField, type Notice, type SecretView } from './html';
 
 /**
  * What the second factor looks like on the pages that ask for it or set it up
@@ -109,25 +109,13 @@ ${startAgain}`,
   );
 }
 
-/** Said with the recovery codes, on the page they are shown on once. */
-export const RECOVERY_CODES_NOTICE = 'recovery-codes';
-
-/**
- * The recovery codes, shown once (the notice's secret: the codes, a space between each): each
- * signs in once in place of a code. Shown again (a replayed answer), they are not.
- */
-export function recoveryCodesBox(notice: Notice | undefined): string {
-  if (!notice) return '';
-  const codes = notice.secret
-    ? `<ol class="recovery-codes" aria-label="Recovery codes">${notice.secret.split(' ').map((recovery) => `<li>${code(recovery)}</li>`).join('')}</ol>
-<p class="hint">Keep them somewhere safe, away from your authenticator: each one signs you in once when you cannot use it. They are not shown again, not even on this page after a reload.</p>`
-    : notice.secretShown
-      ? '\n<p class="hint">The recovery codes were shown once, when this form was first answered, and are not shown again. If they were not kept, make new ones.</p>'
-      : '';
-  return `<div class="notice" role="status">
-<p>${escapeHtml(notice.text)}</p>${codes}
-</div>`;
-}
+/** Recovery codes as a notice shows them, once (its secret: the codes, a space between each): each signs in once in place of a code. */
+export const RECOVERY_CODES: SecretView = {
+  shown: (secret) => `
+<ol class="recovery-codes" aria-label="Recovery codes">${secret.split(' ').map((recovery) => `<li>${code(recovery)}</li>`).join('')}</ol>
+<p class="hint">Keep them somewhere safe, away from your authenticator: each one signs you in once when you cannot use it. They are not shown again, not even on this page after a reload.</p>`,
+  shownBefore: '\n<p class="hint">The recovery codes were shown once, when this form was first answered, and are not shown again. If they were not kept, make new ones.</p>',
+};
 
 /** Said once on the Security page when two-factor is turned on, with its recovery codes. */
 export const twoFactorTurnedOn = (recoveryCodes: string[]): Notice => ({

@@ -6,7 +6,7 @@ import type { ListedSession } from '../domain/team';
 import { formOf, type FormState } from './forms';
 import { actionFields, badge, code, may, noticeBox, postForm, signedInPage, table, textOrDash, time, titledSection, type Frame, type Notice } from './html';
 import { passkeyScriptTag } from './passkey-script';
-import { codeField, enrolmentDetails, passkeyForm, recoveryCodesBox, type EnrolmentView } from './second-factor';
+import { codeField, enrolmentDetails, passkeyForm, RECOVERY_CODES, type EnrolmentView } from './second-factor';
 
 /** The person's own security page. */
 export const securityPagePath = (urls: PublicUrls) => `${urls.dashboard}/security`;
@@ -76,7 +76,7 @@ const passkeyColumns = (frame: Frame, removeForm: FormState | undefined) => ({
 
 function twoFactorSection(frame: Frame, view: SecurityView['twoFactor'], forms: SecurityForms, notice: Notice | undefined): string {
   const path = securityPagePath(frame.urls);
-  const shown = notice?.secret !== undefined || notice?.secretShown ? recoveryCodesBox(notice) : noticeBox(notice);
+  const shown = noticeBox(notice, RECOVERY_CODES);
   if (view.enabled) {
     const remove = formOf(SECURITY_FORMS.removeTwoFactor, forms.removeTwoFactor);
     const removeFields = `<input hidden name="username" autocomplete="username" value="${escapeHtml(frame.person.email)}">
