@@ -92,6 +92,15 @@ const ROUTES: Record<string, { permission: Permission | typeof ANY_MEMBER; path:
   'GET /dashboard/security': { permission: ANY_MEMBER, path: () => '/dashboard/security' },
   'POST /dashboard/security/password': { permission: ANY_MEMBER, path: () => '/dashboard/security/password' },
   'POST /dashboard/security/sign-out-everywhere': { permission: ANY_MEMBER, path: () => '/dashboard/security/sign-out-everywhere' },
+  'POST /dashboard/security/two-factor': { permission: ANY_MEMBER, path: () => '/dashboard/security/two-factor' },
+  'POST /dashboard/security/two-factor/confirm': { permission: ANY_MEMBER, path: () => '/dashboard/security/two-factor/confirm', fields: { code: '123456' } },
+  'POST /dashboard/security/recovery-codes': { permission: ANY_MEMBER, path: () => '/dashboard/security/recovery-codes' },
+  'POST /dashboard/security/two-factor/remove': { permission: ANY_MEMBER, path: () => '/dashboard/security/two-factor/remove' },
+  // The passkey script's request: JSON, the registration's options for any member.
+  'POST /dashboard/security/passkeys/options': { permission: ANY_MEMBER, path: () => '/dashboard/security/passkeys/options', allowed: 200 },
+  'POST /dashboard/security/passkeys': { permission: ANY_MEMBER, path: () => '/dashboard/security/passkeys' },
+  'POST /dashboard/security/passkeys/{id}/remove': { permission: ANY_MEMBER, path: () => '/dashboard/security/passkeys/unknown/remove' },
+  'POST /dashboard/security/require-two-factor': { permission: 'security:manage', path: () => '/dashboard/security/require-two-factor', fields: { require: 'off' } },
 };
 
 const behindSession = dashboardPages.filter((route): route is PageRoute => route.auth === 'dashboard session');
@@ -152,6 +161,7 @@ describe('controls: a page shows a control only to a role that may use it', () =
       'Roll secret': may('webhook:write'),
       Resend: may('event:resend'),
       'Download CSV': may('settlement:export'),
+      'Require two-factor for everyone': may('security:manage'),
     };
     const shown = {
       'Create a payment link': await shows(role, '/dashboard/payment-links', 'Create a payment link'),
@@ -163,6 +173,7 @@ describe('controls: a page shows a control only to a role that may use it', () =
       'Roll secret': await shows(role, `/dashboard/webhooks/${endpointId}`, '>Roll secret</button>'),
       Resend: await shows(role, `/dashboard/events/${seeded.eventId}`, />Resend[^<]*<\/button>/),
       'Download CSV': await shows(role, `/dashboard/settlements/${settlementId}`, 'Download CSV', liveSessions),
+      'Require two-factor for everyone': await shows(role, '/dashboard/security', '>Require two-factor for everyone</button>'),
     };
     expect(shown).toEqual(expected);
   });
