@@ -23,12 +23,13 @@ const { organization } = organizationSecurityPorts();
 export const handler = dashboardPage(dashboardSecurity, sessions, async (request) => {
   const { member } = request;
   const userId = member.user.userId;
+  const managesSecurity = may(request, 'security:manage');
   const [sessionList, status, pending, passkeyList, settings] = await Promise.all([
     sessions.sessionsOf(member),
     twoFactor.twoFactorStatus(userId),
     pendingEnrolmentView(twoFactor, member.user),
     passkeys.listPasskeys(userId),
-    may(request, 'security:manage') ? organization(member.user.orgId) : undefined,
+    managesSecurity ? organization(member.user.orgId) : undefined,
   ]);
   const forms = Object.fromEntries(Object.entries(SECURITY_FORMS).map(([name, form]) => [name, request.formState(form)])) as SecurityForms;
   const notices = Object.fromEntries(Object.entries(SECURITY_NOTICES).map(([name, key]) => [name, request.notice(key)])) as SecurityNotices;
@@ -42,7 +43,7 @@ export const handler = dashboardPage(dashboardSecurity, sessions, async (request
         currentSession: hashToken(member.sessionId),
         twoFactor: { ...status, ...(!status.enabled && pending ? { pending } : {}) },
         passkeys: passkeyList,
-        ...(may(request, 'security:manage') ? { organization: { requireTwoFactor: !!settings?.requireTwoFactor } } : {}),
+        ...(managesSecurity ? { organization: { requireTwoFactor: !!settings?.requireTwoFactor } } : {}),
       },
       forms,
       notices,

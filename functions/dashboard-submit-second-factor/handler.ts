@@ -1,5 +1,6 @@
 import { clearedPendingSignInCookie, DASHBOARD_HEADERS, noticeCookie, pendingSignInIdOf, requireFormToken, requireSameOrigin, sessionCookie, signInContextOf } from '../../shared/dashboard/http';
 import { pendingSignInEnded, secondFactorAnswer, TOO_MANY_CODES } from '../../shared/dashboard/second-factor-answer';
+import type { Notice } from '../../shared/dashboard/html';
 import { securityPagePath } from '../../shared/dashboard/security';
 import { twoFactorTurnedOn } from '../../shared/dashboard/second-factor';
 import { BusinessRuleError, NotAuthenticatedError } from '../../shared/errors';
@@ -37,7 +38,7 @@ export const handler = pageHandler(async (event, urls) => {
   const context = signInContextOf(event);
   const wrong = async (status: number, error: string): Promise<ApiResponse> =>
     (await sessions.failSecondFactor(pendingId)) ? secondFactorAnswer(urls, twoFactor, pending, pendingId, { status, error }) : pendingSignInEnded(urls, TOO_MANY_CODES);
-  const signedIn = async (location: string, notice?: Parameters<typeof noticeCookie>[3]): Promise<ApiResponse> => {
+  const signedIn = async (location: string, notice?: Notice): Promise<ApiResponse> => {
     let sessionId: string;
     try {
       sessionId = await sessions.completeSignIn(pendingId, context);
