@@ -219,7 +219,17 @@ export function defineForm<P extends z.ZodMiniObject, Q extends z.ZodMiniObject,
 
 /** A dashboard form of the dashboard's own (the team, the mode, the person's security): its permission, table access and schemas. */
 export const defineDashboardForm = <P extends z.ZodMiniObject, B extends z.ZodMiniType>(
-  form: { path: string; handler: string; table: TableAccess; permission: Permission | typeof ANY_MEMBER; params: P; body?: B; memoryMb?: number; email?: boolean },
+  form: {
+    path: string;
+    handler: string;
+    table: TableAccess;
+    permission: Permission | typeof ANY_MEMBER;
+    params: P;
+    body?: B;
+    memoryMb?: number;
+    email?: boolean;
+    sealedSecrets?: readonly SealedSecretsAccess[];
+  },
 ): FormRoute<P, B> => ({ kind: 'page', method: 'POST', auth: 'dashboard session', ...form });
 
 export const pathParamNames = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);

@@ -5,12 +5,19 @@ import { ANY_MEMBER, TEAM_ROLES, type Permission } from '../domain/team-roles';
 import { LIMITS } from '../limits';
 import { defineDashboardForm, defineForm, definePage, NoParams, PASSWORD_HASHING_MEMORY_MB, pathParam, type PageRoute } from './operation';
 import { PASSKEY_SCRIPT_PATH } from '../dashboard/passkey-script';
+import { PASSKEY_NAME_MAX_LENGTH } from '../domain/passkeys';
 import { createPaymentLink, updatePaymentLink } from './payment-links';
 import { cancelRefund, createRefund } from './refunds';
 import { createWebhookEndpoint, deleteWebhookEndpoint, rollWebhookEndpointSecret, updateWebhookEndpoint } from './webhook-endpoints';
 
 /** A password field takes this many characters at most (more than a password may have, to say so rather than cut it). */
 const PASSWORD_FIELD_LENGTH = LIMITS.password.maxLength * 4;
+/** A TOTP code is 6 digits, a recovery code 19 characters: a field takes a few more, to say it is wrong rather than cut it. */
+const CODE_FIELD_LENGTH = 64;
+/** A passkey's name (PASSKEY_NAME_MAX_LENGTH) with room to say it is too long. */
+const PASSKEY_NAME_FIELD_LENGTH = PASSKEY_NAME_MAX_LENGTH * 4;
+/** A credential's JSON: its id (up to 1,023 bytes), public key, attestation and client data, base64url. */
+const CREDENTIAL_FIELD_LENGTH = 16_384;
 
 /** The customer's checkout: public, keyed by the link id and the client_key cookie. */
 export const checkoutPages = /* @__PURE__ */ (() => [
@@ -38,6 +45,36 @@ export const dashboardSignIn = /* @__PURE__ */ definePage({
   memoryMb: PASSWORD_HASHING_MEMORY_MB,
 });
 export const dashboardPasskeySignIn = /* @__PURE__ */ definePage({ method: 'GET', path: '/dashboard/sign-in/passkey', handler: 'dashboard-passkey-sign-in', table: 'none', auth: 'public' });
+/** The options of a passkey sign-in for the page's script (JSON): a challenge kept for this browser's sign-in cookie. */
+export const dashboardPasskeySignInOptions = /* @__PURE__ */ definePage({
+  method: 'POST',
+  path: '/dashboard/sign-in/passkey/options',
+  handler: 'dashboard-passkey-sign-in-options',
+  table: 'write',
+  auth: 'public',
+});
+/** The passkey's answer, posted by the script: both factors at once (§16). */
+export const dashboardSubmitPasskeySignIn = /* @__PURE__ */ definePage({ method: 'POST', path: '/dashboard/sign-in/passkey', handler: 'dashboard-submit-passkey-sign-in', table: 'write', auth: 'public' });
+/**
+ * The second step of a sign-in, behind the pending sign-in's cookie: the Code form, or, when the
+ * organization requires two-factor of a person without it, its enrolment (which it starts: seal).
+ */
+export const dashboardSecondFactor = /* @__PURE__ */ definePage({
+  method: 'GET',
+  path: '/dashboard/sign-in/second-factor',
+  handler: 'dashboard-second-factor',
+  table: 'write',
+  auth: 'public',
+  sealedSecrets: ['seal', 'open'],
+});
+export const dashboardSubmitSecondFactor = /* @__PURE__ */ definePage({
+  method: 'POST',
+  path: '/dashboard/sign-in/second-factor',
+  handler: 'dashboard-submit-second-factor',
+  table: 'write',
+  auth: 'public',
+  sealedSecrets: ['open'],
+});
 /** The passkey pages' script, served from the dashboard's origin so that their policy allows it as 'self'. */
 export const dashboardPasskeyScript = /* @__PURE__ */ definePage({ method: 'GET', path: PASSKEY_SCRIPT_PATH, handler: 'dashboard-passkey-script', table: 'none', auth: 'public' });
 /**
@@ -96,7 +133,8 @@ export const dashboardBalanceTransactions = /* @__PURE__ */ memberPage('/dashboa
 export const dashboardSettlements = /* @__PURE__ */ memberPage('/dashboard/settlements', 'dashboard-settlements', 'settlement:read');
 export const dashboardSettlement = /* @__PURE__ */ memberPage('/dashboard/settlements/{id}', 'dashboard-settlement', 'settlement:read');
 export const dashboardSettlementCsv = /* @__PURE__ */ memberPage('/dashboard/settlements/{id}/records.csv', 'dashboard-settlement-csv', 'settlement:export');
-export const dashboardSecurity = /* @__PURE__ */ memberPage('/dashboard/security', 'dashboard-security', ANY_MEMBER);
+/** It shows a pending two-factor enrolment's QR code again (open), and runs the passkey script. */
+export const dashboardSecurity = /* @__PURE__ */ memberPage('/dashboard/security', 'dashboard-security', ANY_MEMBER, { sealedSecrets: ['open'] });
 export const dashboardTeam = /* @__PURE__ */ memberPage('/dashboard/team', 'dashboard-team', ANY_MEMBER);
 
 /** The dashboard's forms, each performing a `/v1` operation with that operation's scope, schemas and use case. */
@@ -204,6 +242,78 @@ export const dashboardRevokeInvitation = /* @__PURE__ */ defineDashboardForm({
   permission: 'team:manage',
   params: invitationId,
 });
+/** A person's own second factors (the Security page): TOTP with its recovery codes, and passkeys. */
+export const dashboardBeginTwoFactor = /* @__PURE__ */ defineDashboardForm({
+  path: '/dashboard/security/two-factor',
+  handler: 'dashboard-begin-two-factor',
+  table: 'write',
+  permission: ANY_MEMBER,
+  params: NoParams,
+  sealedSecrets: ['seal'],
+});
+export const dashboardConfirmTwoFactor = /* @__PURE__ */ (() =>
+  defineDashboardForm({
+    path: '/dashboard/security/two-factor/confirm',
+    handler: 'dashboard-confirm-two-factor',
+    table: 'write',
+    permission: ANY_MEMBER,
+    params: NoParams,
+    body: z.object({ code: z.string().check(z.maxLength(CODE_FIELD_LENGTH)) }),
+    sealedSecrets: ['open'],
+  }))();
+export const dashboardRegenerateRecoveryCodes = /* @__PURE__ */ defineDashboardForm({
+  path: '/dashboard/security/recovery-codes',
+  handler: 'dashboard-regenerate-recovery-codes',
+  table: 'write',
+  permission: ANY_MEMBER,
+  params: NoParams,
+});
+/** Turning two-factor off asks for the password (checked under the sign-in lockouts). */
+export const dashboardRemoveTwoFactor = /* @__PURE__ */ (() =>
+  defineDashboardForm({
+    path: '/dashboard/security/two-factor/remove',
+    handler: 'dashboard-remove-two-factor',
+    table: 'write',
+    permission: ANY_MEMBER,
+    params: NoParams,
+    body: z.object({ password: z.string().check(z.maxLength(PASSWORD_FIELD_LENGTH)) }),
+    memoryMb: PASSWORD_HASHING_MEMORY_MB,
+  }))();
+/** The options of a passkey registration for the Security page's script (JSON): a challenge kept for this session. */
+export const dashboardPasskeyOptions = /* @__PURE__ */ defineDashboardForm({
+  path: '/dashboard/security/passkeys/options',
+  handler: 'dashboard-passkey-options',
+  table: 'write',
+  permission: ANY_MEMBER,
+  params: NoParams,
+});
+export const dashboardAddPasskey = /* @__PURE__ */ (() =>
+  defineDashboardForm({
+    path: '/dashboard/security/passkeys',
+    handler: 'dashboard-add-passkey',
+    table: 'write',
+    permission: ANY_MEMBER,
+    params: NoParams,
+    body: z.object({ name: z.string().check(z.maxLength(PASSKEY_NAME_FIELD_LENGTH)), credential: z.string().check(z.maxLength(CREDENTIAL_FIELD_LENGTH)) }),
+  }))();
+export const dashboardRemovePasskey = /* @__PURE__ */ (() =>
+  defineDashboardForm({
+    path: '/dashboard/security/passkeys/{id}/remove',
+    handler: 'dashboard-remove-passkey',
+    table: 'write',
+    permission: ANY_MEMBER,
+    params: z.object({ id: z.string().check(z.regex(/^[A-Za-z0-9_-]{1,1400}$/)) }),
+  }))();
+/** The organization's "require two-factor" (§16): the owner's, by the roles table's `security:manage`. */
+export const dashboardRequireTwoFactor = /* @__PURE__ */ (() =>
+  defineDashboardForm({
+    path: '/dashboard/security/require-two-factor',
+    handler: 'dashboard-require-two-factor',
+    table: 'write',
+    permission: 'security:manage',
+    params: NoParams,
+    body: z.object({ require: z.enum(['on', 'off']) }),
+  }))();
 
 /**
  * The merchant dashboard. A literal segment comes before a parameter at the same place
@@ -213,6 +323,10 @@ export const dashboardPages = /* @__PURE__ */ (() => [
   dashboardHome,
   dashboardSignIn,
   dashboardPasskeySignIn,
+  dashboardPasskeySignInOptions,
+  dashboardSubmitPasskeySignIn,
+  dashboardSecondFactor,
+  dashboardSubmitSecondFactor,
   dashboardPasskeyScript,
   dashboardSignOut,
   dashboardForgotPassword,
@@ -263,4 +377,12 @@ export const dashboardPages = /* @__PURE__ */ (() => [
   dashboardInvite,
   dashboardResendInvitation,
   dashboardRevokeInvitation,
+  dashboardBeginTwoFactor,
+  dashboardConfirmTwoFactor,
+  dashboardRegenerateRecoveryCodes,
+  dashboardRemoveTwoFactor,
+  dashboardPasskeyOptions,
+  dashboardAddPasskey,
+  dashboardRemovePasskey,
+  dashboardRequireTwoFactor,
 ])();

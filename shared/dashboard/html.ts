@@ -99,6 +99,12 @@ const STYLE = `
   .chart .axis { display: flex; justify-content: space-between; color: #555e6e; font-size: .8rem; margin-top: .25rem; }
   .chart .total { margin: .25rem 0 .5rem; }
   .actions-row { display: flex; flex-wrap: wrap; gap: .5rem; margin: .75rem 0; }
+  figure.qr { margin: .75rem 0; }
+  figure.qr svg { display: block; width: 12rem; height: 12rem; }
+  code.key { white-space: normal; overflow-wrap: anywhere; font-size: .95rem; letter-spacing: .05em; }
+  [role="alert"]:empty { display: none; }
+  form.signin .hint { color: #555e6e; font-size: .85rem; margin: .25rem 0 0; }
+  ol.recovery-codes { columns: 2 9rem; margin: .5rem 0; font-family: ui-monospace, monospace; }
   .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
   @media (max-width: 40rem) {
     main { margin: 0; border-radius: 0; padding: 1rem; }
@@ -218,24 +224,32 @@ export interface Notice {
   secretShown?: true;
 }
 
-/** A notice where its page shows it: the sentence, and a secret in a field to copy from, said to be shown this once. */
-export function noticeBox(notice: Notice | undefined): string {
-  if (!notice) return '';
-  const secret = notice.secret
-    ? `
+/** How a notice shows its secret: the first time, and when its form's answer comes again. */
+export interface SecretView {
+  shown(secret: string): string;
+  shownBefore: string;
+}
+
+/** A webhook endpoint's signing secret, in a field to copy from. */
+const SIGNING_SECRET: SecretView = {
+  shown: (secret) => `
 <label for="revealed-secret">Signing secret</label>
-<input id="revealed-secret" class="secret" type="text" value="${escapeHtml(notice.secret)}" readonly spellcheck="false" autocomplete="off" aria-describedby="revealed-secret-hint">
-<p class="hint" id="revealed-secret-hint">Copy it now: it is not shown again, not even on this page after a reload.</p>`
-    : notice.secretShown
-      ? '\n<p class="hint">Its signing secret was shown once, when this form was first answered, and is not shown again. If it was not kept, roll the secret for a new one.</p>'
-      : '';
+<input id="revealed-secret" class="secret" type="text" value="${escapeHtml(secret)}" readonly spellcheck="false" autocomplete="off" aria-describedby="revealed-secret-hint">
+<p class="hint" id="revealed-secret-hint">Copy it now: it is not shown again, not even on this page after a reload.</p>`,
+  shownBefore: '\n<p class="hint">Its signing secret was shown once, when this form was first answered, and is not shown again. If it was not kept, roll the secret for a new one.</p>',
+};
+
+/** A notice where its page shows it: the sentence, and its secret (`view`: a signing secret unless said), said to be shown this once. */
+export function noticeBox(notice: Notice | undefined, view: SecretView = SIGNING_SECRET): string {
+  if (!notice) return '';
+  const secret = notice.secret ? view.shown(notice.secret) : notice.secretShown ? view.shownBefore : '';
   return `<div class="notice" role="status">
 <p>${escapeHtml(notice.text)}</p>${secret}
 </div>`;
 }
 
 /** Fields whose values never leave the request that posts them: not into a page, a cookie or a log. */
-export const SECRET_FIELDS: ReadonlySet<string> = new Set(['password', 'current_password', 'new_password']);
+export const SECRET_FIELDS: ReadonlySet<string> = new Set(['password', 'current_password', 'new_password', 'code']);
 
 /** Every form that acts carries the mode of its page in this field: it acts in that mode, whichever mode the session shows by then. */
 export const MODE_FIELD = 'page_mode';

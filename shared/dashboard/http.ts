@@ -14,6 +14,7 @@ import { toErrorResponse } from '../http/error-envelope';
 import { errorPage, formFields, pageHandler } from '../http/page';
 import { parseWith } from '../http/validation';
 import type { Member, SignInContext, SignInOutcome, SignIns } from '../use-cases/sign-in';
+import { RELYING_PARTY_NAME, type RelyingParty } from '../domain/passkeys';
 import { signInPage } from './pages';
 import type { FormProblem, FormState } from './forms';
 import { CONFIRM_FIELD, FORM_NONCE_FIELD, FORM_TOKEN_FIELD, MODE_FIELD, SECRET_FIELDS, isFormNonce, type Frame, type Notice } from './html';
@@ -66,6 +67,37 @@ export const DASHBOARD_HEADERS = {
 export const scriptPolicy = (script: string, connect: string) => ({
   'content-security-policy': `${CONTENT_SECURITY_POLICY}; script-src 'sha256-${createHash('sha256').update(script).digest('base64')}'; connect-src 'self' ${connect}`,
 });
+
+/**
+ * The policy of a page with a passkey form: the passkey script, a file of this origin
+ * (shared/dashboard/passkey-script.ts), and its requests for the ceremony's options to this origin.
+ */
+export const PASSKEY_PAGE_HEADERS = { ...DASHBOARD_HEADERS, 'content-security-policy': `${CONTENT_SECURITY_POLICY}; script-src 'self'; connect-src 'self'` };
+
+/**
+ * The WebAuthn relying party of the dashboard (§16): its host as the id (locally whichever
+ * loopback name it was reached by) and its origin.
+ */
+export const relyingPartyOf = (urls: PublicUrls): RelyingParty => {
+  const url = new URL(urls.dashboard);
+  return { id: url.hostname, name: RELYING_PARTY_NAME, origin: url.origin };
+};
+
+/**
+ * A passkey form's `credential`: the JSON the passkey script put there, as the WebAuthn
+ * libraries read it (400 beside the field when it is not a credential's).
+ */
+export function postedCredential<T>(text: string | undefined): T {
+  let value: unknown;
+  try {
+    value = JSON.parse(text ?? '');
+  } catch {
+    value = undefined;
+  }
+  const { id, response } = (typeof value === 'object' && value !== null ? value : {}) as { id?: unknown; response?: unknown };
+  if (typeof id !== 'string' || typeof response !== 'object' || response === null) throw new InvalidRequestError('The passkey did not answer: try again', 'credential');
+  return value as T;
+}
 
 /** The dashboard's cookies: this browser's only (HttpOnly, SameSite=Strict), for the dashboard's paths or one page of it. */
 function cookieAttributes(urls: PublicUrls, path?: string): string {
@@ -210,6 +242,9 @@ export const pendingSignInCookie = (pendingId: string, urls: PublicUrls) =>
 
 export const pendingSignInIdOf = (event: ApiEvent): string | undefined => cookiesOf(event)[PENDING_SIGN_IN_COOKIE];
 
+/** The pending sign-in is over (a session was issued, or it ended): its cookie goes. */
+export const clearedPendingSignInCookie = (urls: PublicUrls) => `${PENDING_SIGN_IN_COOKIE}=; ${cookieAttributes(urls)}; Max-Age=0`;
+
 /** Where a pending sign-in goes on: the page that asks for the second factor (or its enrolment). */
 export const secondFactorPage = (urls: PublicUrls) => `${urls.dashboard}/sign-in/second-factor`;
 
@@ -230,8 +265,8 @@ export const signInContextOf = (event: ApiEvent): SignInContext => ({
   ...(event.headers?.['user-agent'] ? { userAgent: event.headers['user-agent'] } : {}),
 });
 
-/** A fresh sign-in form's cookie and the token its form carries. */
-function newSignIn(urls: PublicUrls): { cookie: string; token: string } {
+/** A fresh sign-in form's cookie and the token its form carries (the passkey forms' too: their challenge is bound to it). */
+export function newSignIn(urls: PublicUrls): { cookie: string; token: string } {
   const secret = randomBytes(32).toString('base64url');
   return { cookie: `${SIGN_IN_COOKIE}=${secret}; ${cookieAttributes(urls)}; Max-Age=${SIGN_IN_TTL_SECONDS}`, token: formToken(secret) };
 }

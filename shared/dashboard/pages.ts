@@ -75,17 +75,6 @@ ${options.error ? `<p role="alert" id="signin-error">${escapeHtml(options.error)
   );
 }
 
-/** Signing in with a passkey, the sign-in form's other way in: a passkey counts as both factors (§16). */
-export function passkeySignInPage(urls: PublicUrls): string {
-  return dashboardDocument(
-    'Sign in with a passkey',
-    `<h1>Sign in with a passkey</h1>
-<p class="note">A passkey is registered on the Security page of the dashboard, once signed in with your email and password.</p>
-<p class="signin-links"><a href="${escapeHtml(urls.dashboard)}">Sign in with email and password</a></p>`,
-    false,
-  );
-}
-
 // ---------------------------------------------------------------------------------------------
 // Overview
 

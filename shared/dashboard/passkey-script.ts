@@ -1,3 +1,5 @@
+import { escapeHtml } from '../http/page';
+
 /** Where the dashboard serves the passkey script: a file of its own origin, so that a page's policy allows it with `script-src 'self'`. */
 export const PASSKEY_SCRIPT_PATH = '/dashboard/assets/passkeys.js';
 
@@ -5,7 +7,8 @@ export const PASSKEY_SCRIPT_PATH = '/dashboard/assets/passkeys.js';
  * The passkey pages' script (product-decisions §16), the browser's half of the WebAuthn
  * ceremonies. A form marked `data-passkey="register"` (the Security page) or `"sign-in"` (the
  * sign-in page) stays hidden without WebAuthn; on submit it asks the form's
- * `data-passkey-options` URL for the ceremony's options (same origin, with the form's token),
+ * `data-passkey-options` URL for the ceremony's options (same origin, with the form's token and
+ * its page's mode),
  * has the browser create or get the credential (the authenticator asks for the person's PIN or
  * fingerprint), puts the credential's JSON into the form's `credential` field and sends the
  * form, whose answer is a redirect like every dashboard form's. What went wrong is said in the
@@ -46,7 +49,7 @@ export const PASSKEY_SCRIPT = `(() => {
         const answer = await fetch(form.dataset.passkeyOptions, {
           method: 'POST',
           headers: { accept: 'application/json' },
-          body: new URLSearchParams({ csrf_token: form.elements.namedItem('csrf_token').value }),
+          body: new URLSearchParams([...new FormData(form)].filter(([name]) => name === 'csrf_token' || name === 'page_mode')),
         });
         const options = await answer.json().catch(() => ({ detail: 'The dashboard did not answer (' + answer.status + ')' }));
         if (!answer.ok) throw new Error(options.detail);
@@ -63,3 +66,6 @@ export const PASSKEY_SCRIPT = `(() => {
   }
 })();
 `;
+
+/** The script's tag, at the dashboard's own URL (as its links are), for a page with a passkey form. */
+export const passkeyScriptTag = (dashboardUrl: string) => `<script src="${escapeHtml(`${dashboardUrl}${PASSKEY_SCRIPT_PATH.slice('/dashboard'.length)}`)}" defer></script>`;

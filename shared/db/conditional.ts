@@ -2,6 +2,8 @@ import { invocationDeadline } from '../deadline';
 import { backoffMs, sleep } from '../time';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBDocumentClient, TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { transactWrite } from './side-effects';
 import { lostToContention } from './transaction-conflict';
 
 type Item = Record<string, unknown>;
@@ -75,5 +77,20 @@ export async function withConflictRetry<T>(attempt: () => Promise<T>): Promise<T
       if (!lostToContention(error) || Date.now() + wait >= giveUpAt) throw error;
       await sleep(wait);
     }
+  }
+}
+
+/**
+ * One TransactWriteItems of `actions` (marked carried out inside an idempotent request:
+ * shared/db/side-effects.ts), retried on conflicts: false when a condition in it failed, and then
+ * nothing was written.
+ */
+export async function transactUnlessRefused(db: DynamoDBDocumentClient, actions: NonNullable<TransactWriteCommandInput['TransactItems']>): Promise<boolean> {
+  try {
+    await withConflictRetry(() => transactWrite(db, actions));
+    return true;
+  } catch (error) {
+    if (cancellationReasons(error)?.some((reason) => reason.code === 'ConditionalCheckFailed')) return false;
+    throw error;
   }
 }

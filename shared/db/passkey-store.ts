@@ -1,9 +1,10 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { webAuthnKeyHash, type Passkey, type PasskeyStore } from '../domain/passkeys';
-import { conditionalWrite } from './conditional';
-import { IF_NEW } from './entity';
+import { conditionalWrite, transactUnlessRefused } from './conditional';
+import { IF_EXISTS, IF_NEW } from './entity';
 import { passkeyEntity, webAuthnChallengeEntity } from './entities';
 import * as keys from './keys';
+import { personFactorUpdate } from './team-directory';
 import { KEY, TTL_ATTRIBUTE } from './table';
 
 const asPasskey = (item: Record<string, unknown>): Passkey => {
@@ -15,9 +16,13 @@ const asPasskey = (item: Record<string, unknown>): Passkey => {
  * WebAuthn in the table: a user's passkeys in the user's partition (`USER#{usr}` /
  * `PASSKEY#{sha256(credential id)}`), and challenges in partitions of their own, taken with one
  * conditional DeleteItem (the purpose, the user, the browser and the expiry all in its
- * condition), so that a challenge answers at most one ceremony however many race for it.
+ * condition), so that a challenge answers at most one ceremony however many race for it. Adding
+ * or removing a passkey moves the person's `passkeyCount` in the same transaction.
  */
 export function createPasskeyStore(db: DynamoDBDocumentClient, tableName: string): PasskeyStore {
+  /** The person's `passkeyCount`, moved by `by` in the transaction that adds or removes a passkey. */
+  const countPasskeys = (userId: string, by: 1 | -1) =>
+    personFactorUpdate(tableName, userId, { expression: 'ADD #count :by', names: { '#count': 'passkeyCount' }, values: { ':by': by } });
   return {
     async saveChallenge(challenge, issued) {
       const item = webAuthnChallengeEntity.item(issued, { challengeHash: webAuthnKeyHash(challenge) });
@@ -47,13 +52,10 @@ export function createPasskeyStore(db: DynamoDBDocumentClient, tableName: string
       ),
 
     add: (userId, passkey) =>
-      conditionalWrite(
-        async () => {
-          await db.send(new PutCommand({ TableName: tableName, Item: passkeyEntity.item(passkey, { userId, credentialHash: webAuthnKeyHash(passkey.credentialId) }), ...IF_NEW }));
-          return true;
-        },
-        () => false,
-      ),
+      transactUnlessRefused(db, [
+        { Put: { TableName: tableName, Item: passkeyEntity.item(passkey, { userId, credentialHash: webAuthnKeyHash(passkey.credentialId) }), ...IF_NEW } },
+        countPasskeys(userId, 1),
+      ]),
 
     async list(userId) {
       const { pk, skPrefix } = keys.passkeysOf(userId);
@@ -93,12 +95,6 @@ export function createPasskeyStore(db: DynamoDBDocumentClient, tableName: string
       ),
 
     remove: (userId, credentialId) =>
-      conditionalWrite(
-        async () => {
-          await db.send(new DeleteCommand({ TableName: tableName, Key: keys.passkey(userId, webAuthnKeyHash(credentialId)), ConditionExpression: 'attribute_exists(#pk)', ExpressionAttributeNames: { '#pk': KEY.pk } }));
-          return true;
-        },
-        () => false,
-      ),
+      transactUnlessRefused(db, [{ Delete: { TableName: tableName, Key: keys.passkey(userId, webAuthnKeyHash(credentialId)), ...IF_EXISTS } }, countPasskeys(userId, -1)]),
   };
 }

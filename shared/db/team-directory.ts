@@ -334,3 +334,20 @@ export function createTeamDirectory(db: DynamoDBDocumentClient, tableName: strin
 }
 
 export type TeamDirectory = ReturnType<typeof createTeamDirectory>;
+
+/**
+ * The change a factor's write makes to its person's item, as one action of the factor's
+ * transaction (decisions 114): the item keeps what the sign-in and the team page read of the
+ * person's factors (`twoFactorEnabledAt`, `passkeyCount`), under the condition that the person
+ * exists.
+ */
+export const personFactorUpdate = (tableName: string, userId: string, update: { expression: string; names: Record<string, string>; values?: Record<string, unknown> }) => ({
+  Update: {
+    TableName: tableName,
+    Key: keys.user(userId),
+    UpdateExpression: update.expression,
+    ConditionExpression: IF_EXISTS.ConditionExpression,
+    ExpressionAttributeNames: { ...IF_EXISTS.ExpressionAttributeNames, ...update.names },
+    ...(update.values ? { ExpressionAttributeValues: update.values } : {}),
+  },
+});

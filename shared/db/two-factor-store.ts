@@ -1,9 +1,10 @@
-import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TotpEnrolment, TotpFactor, TwoFactorStore } from '../domain/two-factor';
-import { cancellationReasons, conditionalWrite, withConflictRetry } from './conditional';
+import { conditionalWrite, transactUnlessRefused } from './conditional';
 import { IF_EXISTS, IF_NEW } from './entity';
 import { recoveryCodesEntity, totpEnrolmentEntity, totpFactorEntity } from './entities';
 import * as keys from './keys';
+import { personFactorUpdate } from './team-directory';
 import { KEY, TTL_ATTRIBUTE } from './table';
 
 /**
@@ -11,20 +12,12 @@ import { KEY, TTL_ATTRIBUTE } from './table';
  * factor and the recovery codes' hashes. Every use of a code is one conditional write, so two
  * requests racing with the same code cannot both pass: a step is recorded only if later than
  * the last (`lastUsedStep < :step`), a recovery code's hash removed only if still there
- * (`contains`).
+ * (`contains`). Turning the factor on or off sets or removes the person's `twoFactorEnabledAt`
+ * in the same transaction.
  */
 export function createTwoFactorStore(db: DynamoDBDocumentClient, tableName: string): TwoFactorStore {
   const failedCondition = () => false as const;
-  /** One transaction of `items`, retried on conflicts: false when a condition in it failed (nothing written). */
-  async function transactUnlessRefused(items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>): Promise<boolean> {
-    try {
-      await withConflictRetry(() => db.send(new TransactWriteCommand({ TransactItems: items })));
-      return true;
-    } catch (error) {
-      if (cancellationReasons(error)?.some((reason) => reason.code === 'ConditionalCheckFailed')) return false;
-      throw error;
-    }
-  }
+  const transact = (actions: Parameters<typeof transactUnlessRefused>[1]) => transactUnlessRefused(db, actions);
   return {
     async startEnrolment(userId, enrolment) {
       await db.send(
@@ -42,7 +35,7 @@ export function createTwoFactorStore(db: DynamoDBDocumentClient, tableName: stri
     },
 
     confirmEnrolment: (userId, factor, recoveryCodeHashes) =>
-      transactUnlessRefused([
+      transact([
         { Put: { TableName: tableName, Item: totpFactorEntity.item(factor, { userId }), ...IF_NEW } },
         { Put: { TableName: tableName, Item: recoveryCodesEntity.item({ codeHashes: new Set(recoveryCodeHashes) }, { userId }) } },
         {
@@ -53,6 +46,7 @@ export function createTwoFactorStore(db: DynamoDBDocumentClient, tableName: stri
             ExpressionAttributeValues: { ':secret': factor.sealedSecret },
           },
         },
+        personFactorUpdate(tableName, userId, { expression: 'SET #enabledAt = :at', names: { '#enabledAt': 'twoFactorEnabledAt' }, values: { ':at': factor.enabledAt } }),
       ]),
 
     async factorOf(userId) {
@@ -97,7 +91,7 @@ export function createTwoFactorStore(db: DynamoDBDocumentClient, tableName: stri
       ),
 
     replaceRecoveryCodes: (userId, codeHashes) =>
-      transactUnlessRefused([
+      transact([
         { ConditionCheck: { TableName: tableName, Key: keys.totpFactor(userId), ...IF_EXISTS } },
         { Put: { TableName: tableName, Item: recoveryCodesEntity.item({ codeHashes: new Set(codeHashes) }, { userId }) } },
       ]),
@@ -107,12 +101,12 @@ export function createTwoFactorStore(db: DynamoDBDocumentClient, tableName: stri
       return (Item?.codeHashes as Set<string> | undefined)?.size ?? 0;
     },
 
-    async disable(userId) {
-      await transactUnlessRefused([
-        { Delete: { TableName: tableName, Key: keys.totpFactor(userId) } },
+    disable: (userId) =>
+      transact([
+        { Delete: { TableName: tableName, Key: keys.totpFactor(userId), ...IF_EXISTS } },
         { Delete: { TableName: tableName, Key: keys.recoveryCodes(userId) } },
         { Delete: { TableName: tableName, Key: keys.totpEnrolment(userId) } },
-      ]);
-    },
+        personFactorUpdate(tableName, userId, { expression: 'REMOVE #enabledAt', names: { '#enabledAt': 'twoFactorEnabledAt' } }),
+      ]),
   };
 }

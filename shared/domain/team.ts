@@ -197,9 +197,12 @@ export interface SessionStore {
  */
 export type SecondFactorStep = 'code' | 'enrol';
 
+/** Whether the person has a second factor: TOTP, or a passkey (which counts as both, §16). */
+export const hasSecondFactor = (user: Pick<TeamUser, 'twoFactorEnabledAt' | 'passkeyCount'>) => !!user.twoFactorEnabledAt || (user.passkeyCount ?? 0) > 0;
+
 /** The second step a person owes after their password, if any (§16 "Two-factor"). */
 export function secondFactorStep(user: TeamUser, organization: { requireTwoFactor?: boolean }): SecondFactorStep | undefined {
-  if (user.twoFactorEnabledAt || (user.passkeyCount ?? 0) > 0) return 'code';
+  if (hasSecondFactor(user)) return 'code';
   if (organization.requireTwoFactor) return 'enrol';
   return undefined;
 }

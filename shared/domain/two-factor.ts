@@ -31,8 +31,8 @@ export interface TwoFactorStore {
   pendingEnrolment(userId: string): Promise<TotpEnrolment | undefined>;
   /**
    * Turns the pending enrolment (still the one read: same sealed secret) into the factor, with
-   * the recovery codes' hashes, in one transaction; false when it was replaced, already
-   * confirmed, or the user has a factor already.
+   * the recovery codes' hashes, in one transaction (the person's `twoFactorEnabledAt` set in
+   * it); false when it was replaced, already confirmed, or the user has a factor already.
    */
   confirmEnrolment(userId: string, factor: TotpFactor, recoveryCodeHashes: string[]): Promise<boolean>;
   factorOf(userId: string): Promise<TotpFactor | undefined>;
@@ -43,6 +43,6 @@ export interface TwoFactorStore {
   /** New codes in place of the old, only while the factor exists: false otherwise. */
   replaceRecoveryCodes(userId: string, codeHashes: string[]): Promise<boolean>;
   recoveryCodesLeft(userId: string): Promise<number>;
-  /** Removes the factor, its recovery codes and any pending enrolment. */
-  disable(userId: string): Promise<void>;
+  /** Removes the factor, its recovery codes and any pending enrolment: false when two-factor was off (nothing removed). */
+  disable(userId: string): Promise<boolean>;
 }

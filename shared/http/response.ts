@@ -31,9 +31,33 @@ function requestBaseUrl(event: ApiEvent): string | undefined {
   return `${event.headers['x-forwarded-proto'] ?? 'https'}://${host}`;
 }
 
+const LOOPBACK_NAMES = ['127.0.0.1', 'localhost'];
+
+/**
+ * A configured base on a loopback name, reached by the other one on the same port (the local
+ * stack): the name it was reached by. Browsers allow WebAuthn on `localhost` and not on
+ * 127.0.0.1, so the dashboard keeps that name for its forms' origin check, cookies, redirects
+ * and relying party id (product-decisions §16). Any other base is kept as configured.
+ */
+function asReached(baseUrl: string | undefined, host: string | undefined): string | undefined {
+  if (!baseUrl || !host) return baseUrl;
+  const base = new URL(baseUrl);
+  let reached: URL;
+  try {
+    reached = new URL(`${base.protocol}//${host}`);
+  } catch {
+    return baseUrl;
+  }
+  const loopback = base.protocol === 'http:' && LOOPBACK_NAMES.includes(base.hostname) && LOOPBACK_NAMES.includes(reached.hostname) && reached.port === base.port;
+  if (!loopback || reached.hostname === base.hostname) return baseUrl;
+  base.hostname = reached.hostname;
+  return base.toString().replace(/\/$/, '');
+}
+
 export function urlsFor(event: ApiEvent): PublicUrls {
   config ??= loadConfig();
-  return publicUrls(config, requestBaseUrl(event));
+  const baseUrl = asReached(config.baseUrl, event.headers?.host);
+  return publicUrls(baseUrl === config.baseUrl ? config : { ...config, baseUrl }, requestBaseUrl(event));
 }
 
 export function toResult(response: ApiResponse): ApiResult {

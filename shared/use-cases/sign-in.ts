@@ -154,6 +154,7 @@ export function signIns(deps: SignInDeps) {
 
   return {
     issueSession,
+    checkPassword,
     confirmPassword,
     afterPassword,
 
@@ -171,6 +172,19 @@ export function signIns(deps: SignInDeps) {
       if (problem) throw problem;
       await deps.people.recordSignIn(user.userId, isoMillis(deps.now()));
       return afterPassword(user, context);
+    },
+
+    /**
+     * Signs in the person of a passkey the passkey use case verified (both factors, §16): one
+     * who may not use the dashboard now is refused as with a password; the sign-in noted; a session.
+     */
+    async withPasskey(userId: string, context: SignInContext): Promise<{ sessionId: string; user: TeamUser }> {
+      const user = await deps.people.person(userId);
+      if (!user) throw new NotAuthenticatedError(SESSION_ENDED);
+      const problem = standingProblem(user);
+      if (problem) throw problem;
+      await deps.people.recordSignIn(user.userId, isoMillis(deps.now()));
+      return { sessionId: await issueSession(user, context), user };
     },
 
     /** A pending sign-in and its person, while it lasts (its second step's pages show and check it). */

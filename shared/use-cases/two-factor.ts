@@ -63,6 +63,17 @@ export function twoFactorUseCases(deps: TwoFactorDeps) {
     },
 
     /**
+     * The enrolment waiting for its code, shown again (its secret opened) while it lasts: the
+     * Security page and the sign-in's enrolment step show its QR code on every load.
+     */
+    async pendingTotpEnrolment(user: TwoFactorUser): Promise<TotpEnrolmentStart | undefined> {
+      const pending = await twoFactor.pendingEnrolment(user.id);
+      if (!pending || Date.parse(pending.expiresAt) <= now().getTime()) return undefined;
+      const secret = await openSecret(user.id, pending.sealedSecret);
+      return { keyUri: totpKeyUri({ issuer: TOTP_ISSUER, account: user.email, secret }), secretText: totpSecretText(secret), expiresAt: pending.expiresAt };
+    },
+
+    /**
      * Confirms the pending enrolment with a code from the app:
      * 1. the pending secret, unexpired (else 422: start again);
      * 2. the code must match a step within the drift (else 422 beside `code`);

@@ -1,7 +1,8 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { routes } from '../../../shared/api';
 import { rateLimitEntity } from '../../../shared/db/entities';
+import * as keys from '../../../shared/db/keys';
 import { LIMITS } from '../../../shared/limits';
 import { seriousAxeViolations } from '../../support/axe';
 import { browserAvailable, launchBrowser } from '../../support/browser';
@@ -40,9 +41,9 @@ interface Journey {
 /** Page routes that answer no page of their own (besides the dashboard's forms, each a 303 to a page visited here, where its refusal shows). */
 const NOT_PAGES: Record<string, string> = {
   'GET /docs/assets/{file}': "Swagger UI's files",
-  'GET /dashboard/assets/passkeys.js': "the passkey forms' script",
   'GET /dashboard/settlements/{id}/records.csv': 'a CSV file',
   'GET /dashboard/assets/passkeys.js': "the passkey pages' script",
+  'POST /dashboard/sign-in/passkey/options': 'JSON for the passkey script',
 };
 
 const describeBrowser = browserAvailable() ? describe : describe.skip;
@@ -54,6 +55,8 @@ describeBrowser('pages everyone can use', () => {
   let live: Api;
   let seeded: SeededAccount;
   let owner: Person;
+  /** A person whose password leads to the Code page (two-factor on, as the person's item says). */
+  let withTwoFactor: Person;
   let settlementId: string;
   let webhookId: string;
   let browser: Browser;
@@ -61,7 +64,10 @@ describeBrowser('pages everyone can use', () => {
   beforeAll(async () => {
     ({ stack, merchant, live } = await startLiveStack());
     testMode = client(stack.baseUrl, merchant.test);
-    [seeded, owner] = await Promise.all([seedAccount(stack, merchant), createPerson(stack, merchant.orgId, 'owner')]);
+    [seeded, owner, withTwoFactor] = await Promise.all([seedAccount(stack, merchant), createPerson(stack, merchant.orgId, 'owner'), createPerson(stack, merchant.orgId, 'developer')]);
+    await stack.db.send(
+      new UpdateCommand({ TableName: stack.tableName, Key: keys.user(withTwoFactor.userId), UpdateExpression: 'SET twoFactorEnabledAt = :at', ExpressionAttributeValues: { ':at': new Date().toISOString() } }),
+    );
     webhookId = (await testMode.post('/v1/webhook_endpoints', { url: 'https://hooks.example/orders', enabled_events: ['transactions.payment.*'] })).body.id;
     const settlement = settlementInput(merchant.orgId, { records: [paymentRecord(merchant.orgId, merchant.acceptorId)] });
     await importDocument(stack, [settlement]);
@@ -222,7 +228,6 @@ describeBrowser('pages everyone can use', () => {
         }),
       ],
     },
-    visit('public', 'GET /dashboard/sign-in/passkey', 'signing in with a passkey', goto('/dashboard/sign-in/passkey')),
     {
       viewer: 'public',
       steps: [
@@ -263,6 +268,37 @@ describeBrowser('pages everyone can use', () => {
         step('GET /dashboard/team', "the members and invitations, the owner's forms", goto('/dashboard/team')),
         step('GET /dashboard/team', 'an invitation sent', submitWith('Email', () => `seen-${Date.now()}@example.com`, 'Invite', '[role="status"]')),
         step('GET /dashboard/team', 'an invitation refused beside its field', submitWith('Email', owner.email, 'Invite', '.field-error')),
+      ],
+    },
+    {
+      viewer: 'public',
+      steps: [
+        step('GET /dashboard/sign-in/passkey', 'signing in with a passkey', goto('/dashboard/sign-in/passkey')),
+        step('POST /dashboard/sign-in/passkey', 'an answer that is no credential refused', async (page) => {
+          await page.evaluate(() => {
+            const form = document.querySelector<HTMLFormElement>('form[data-passkey]')!;
+            (form.elements.namedItem('credential') as HTMLInputElement).value = 'not a credential';
+            form.submit();
+          });
+          return page.getByText('The passkey did not answer: try again').waitFor();
+        }),
+      ],
+    },
+    {
+      viewer: 'public',
+      steps: [
+        step('GET /dashboard/sign-in/second-factor', 'the Code form', async (page) => {
+          await page.goto(url('/dashboard'));
+          await page.getByLabel('Email').fill(withTwoFactor.email);
+          await page.getByLabel('Password').fill(withTwoFactor.password);
+          await page.getByRole('button', { name: 'Sign in' }).click();
+          return page.getByRole('heading', { name: 'Two-factor authentication' }).waitFor();
+        }),
+        step('POST /dashboard/sign-in/second-factor', 'a wrong code refused', async (page) => {
+          await page.getByLabel('Code', { exact: true }).fill('000000');
+          await page.getByRole('button', { name: 'Continue' }).click();
+          return page.getByText('The code is not valid').waitFor();
+        }),
       ],
     },
     visit('test', 'GET /dashboard/security', 'the password form and the sessions', goto('/dashboard/security')),

@@ -2,7 +2,8 @@ import { testInProcess } from '../../support/mode';
 import '../../support/debug-logs';
 import { hashToken } from '../../../shared/auth/tokens';
 import { createWebhookRepository } from '../../../shared/db/webhook-repository';
-import { createPerson, dashboardBrowser, linkIn, mailTo } from '../../support/dashboard';
+import { totpCode, totpSecretFromText, totpStepAt } from '../../../shared/domain/totp';
+import { createPerson, dashboardBrowser, formTokenOf, linkIn, mailTo } from '../../support/dashboard';
 import { client } from '../../support/http';
 import { createMerchant, startTestStack, type TestStack } from '../../support/stack';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver';
@@ -32,7 +33,7 @@ afterAll(async () => {
   delete process.env.WEBHOOK_RETRY_SCHEDULE;
 });
 
-testInProcess('logs: no token, key hash, signing secret, password or session id appears in any log line, at DEBUG, through failures too', async () => {
+testInProcess('logs: no token, key hash, signing secret, password, session id, two-factor key or code appears in any log line, at DEBUG, through failures too', async () => {
   const merchant = await createMerchant(stack);
   const api = client(stack.baseUrl, merchant.test);
   const subscription = await createWebhookRepository(stack.db, stack.tableName).create({
@@ -68,6 +69,21 @@ testInProcess('logs: no token, key hash, signing secret, password or session id 
   const reset = linkIn((await mailTo(stack, person.email))[0]);
   expect((await browser.postSignedOut(reset, { password: 'a reset password nobody logs' })).status).toBe(303);
   const linkTokens = [invitation, reset].map((path) => path.split('/').pop()!);
+  // Two-factor set up (its key, the confirming code, the recovery codes), then a sign-in with a code and one with a recovery code.
+  await browser.submit('/dashboard/security/two-factor', again, {});
+  const keyText = /id="totp-secret">([A-Z2-7]+)</.exec((await browser.get('/dashboard/security', again)).html)![1];
+  const step = totpStepAt(new Date());
+  const codes = [totpCode(totpSecretFromText(keyText), step), totpCode(totpSecretFromText(keyText), step + 1)];
+  const shown = await browser.follow(await browser.submit('/dashboard/security/two-factor/confirm', again, { code: codes[0] }), again);
+  const recoveryCodes = [...shown.html.matchAll(/<li><code>([^<]+)<\/code><\/li>/g)].map(([, recovery]) => recovery);
+  const pendingIds: string[] = [];
+  for (const code of [codes[1], recoveryCodes[0]]) {
+    const signedIn = await browser.signIn({ email: person.email, password: 'a new password nobody logs' });
+    const pending = signedIn.setCookie.find((cookie) => cookie.startsWith('dashboard_pending='))!.split(';')[0];
+    pendingIds.push(pending.split('=')[1]);
+    const token = formTokenOf((await browser.get('/dashboard/sign-in/second-factor', pending)).html)!;
+    expect((await browser.post('/dashboard/sign-in/second-factor', { csrf_token: token, code }, { cookie: pending })).status).toBe(303);
+  }
 
   const secrets = [
     ...[merchant.test, merchant.live].flatMap((token) => [token, hashToken(token)]),
@@ -79,7 +95,13 @@ testInProcess('logs: no token, key hash, signing secret, password or session id 
     'a reset password nobody logs',
     ...linkTokens.flatMap((token) => [token, token.split('.')[1], hashToken(token)]),
     ...[session, again].map((cookie) => cookie.split('=')[1]).flatMap((sessionId) => [sessionId, hashToken(sessionId)]),
+    keyText,
+    // A 6-digit code alone may occur in any log by chance (a duration, an epoch): as a form or JSON would carry it.
+    ...codes.flatMap((code) => [`code=${code}`, `"${code}"`]),
+    ...recoveryCodes,
+    ...pendingIds.flatMap((pendingId) => [pendingId, hashToken(pendingId)]),
   ];
+  expect(recoveryCodes).toHaveLength(10);
   const joined = lines.join('');
   expect(lines.filter((line) => line.includes('"message":"request"')).length).toBeGreaterThanOrEqual(6);
   expect(joined).toContain(merchant.orgId);

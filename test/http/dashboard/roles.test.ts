@@ -102,6 +102,15 @@ const ROUTES: Record<string, { permission: Permission | typeof ANY_MEMBER; path:
   'POST /dashboard/team/invitations/{id}/resend': { permission: 'team:manage', path: () => '/dashboard/team/invitations/inv_nobody/resend' },
   'POST /dashboard/team/invitations/{id}/revoke': { permission: 'team:manage', path: () => '/dashboard/team/invitations/inv_nobody/revoke', fields: { confirm: 'on' } },
   'POST /dashboard/team/ownership': { permission: 'team:transfer_ownership', path: () => '/dashboard/team/ownership', fields: { confirm: 'on' } },
+  'POST /dashboard/security/two-factor': { permission: ANY_MEMBER, path: () => '/dashboard/security/two-factor' },
+  'POST /dashboard/security/two-factor/confirm': { permission: ANY_MEMBER, path: () => '/dashboard/security/two-factor/confirm', fields: { code: '123456' } },
+  'POST /dashboard/security/recovery-codes': { permission: ANY_MEMBER, path: () => '/dashboard/security/recovery-codes' },
+  'POST /dashboard/security/two-factor/remove': { permission: ANY_MEMBER, path: () => '/dashboard/security/two-factor/remove' },
+  // The passkey script's request: JSON, the registration's options for any member.
+  'POST /dashboard/security/passkeys/options': { permission: ANY_MEMBER, path: () => '/dashboard/security/passkeys/options', allowed: 200 },
+  'POST /dashboard/security/passkeys': { permission: ANY_MEMBER, path: () => '/dashboard/security/passkeys' },
+  'POST /dashboard/security/passkeys/{id}/remove': { permission: ANY_MEMBER, path: () => '/dashboard/security/passkeys/unknown/remove' },
+  'POST /dashboard/security/require-two-factor': { permission: 'security:manage', path: () => '/dashboard/security/require-two-factor', fields: { require: 'off' } },
 };
 
 const behindSession = dashboardPages.filter((route): route is PageRoute => route.auth === 'dashboard session');
@@ -164,6 +173,7 @@ describe('controls: a page shows a control only to a role that may use it', () =
       'Download CSV': may('settlement:export'),
       'Change role': may('team:manage'),
       'Hand ownership over': may('team:transfer_ownership'),
+      'Require two-factor for everyone': may('security:manage'),
     };
     const shown = {
       'Create a payment link': await shows(role, '/dashboard/payment-links', 'Create a payment link'),
@@ -177,6 +187,7 @@ describe('controls: a page shows a control only to a role that may use it', () =
       'Download CSV': await shows(role, `/dashboard/settlements/${settlementId}`, 'Download CSV', liveSessions),
       'Change role': await shows(role, '/dashboard/team', '>Change role</button>'),
       'Hand ownership over': await shows(role, '/dashboard/team', '>Hand ownership over</button>'),
+      'Require two-factor for everyone': await shows(role, '/dashboard/security', '>Require two-factor for everyone</button>'),
     };
     expect(shown).toEqual(expected);
   });

@@ -7,9 +7,9 @@ import { createDocumentClient } from '../../../shared/db/client';
 import { createPasskeyStore } from '../../../shared/db/passkey-store';
 import { RELYING_PARTY_NAME } from '../../../shared/domain/passkeys';
 import { escapeHtml } from '../../../shared/http/page';
-import { newId } from '../../../shared/ids';
 import { passkeyUseCases } from '../../../shared/use-cases/passkeys';
 import { browserAvailable, launchBrowser } from '../../support/browser';
+import { personInTable } from '../../support/people';
 import { addVirtualAuthenticator } from '../../support/virtual-authenticator';
 
 /**
@@ -23,7 +23,7 @@ const endpoint = process.env.DYNAMODB_ENDPOINT!;
 const db = createDocumentClient({ endpoint });
 const tableName = `passkeys-browser-${randomUUID()}`;
 const passkeys = passkeyUseCases({ passkeys: createPasskeyStore(db, tableName), now: () => new Date() });
-const user = { id: newId('user'), email: 'ada@example.com', name: 'Ada Lovelace' };
+const user = { id: '', email: 'ada@example.com', name: 'Ada Lovelace' };
 const BROWSER = 'the-test-browser';
 const outcomes: string[] = [];
 let server: Server;
@@ -45,6 +45,7 @@ async function body(request: import('node:http').IncomingMessage): Promise<URLSe
 
 beforeAll(async () => {
   await ensureTable(endpoint, tableName);
+  user.id = await personInTable(db, tableName);
   server = createServer(async (request, response) => {
     const send = (status: number, type: string, text: string) => {
       response.writeHead(status, { 'content-type': type, 'content-security-policy': "default-src 'none'; script-src 'self'; connect-src 'self'; form-action 'self'" });

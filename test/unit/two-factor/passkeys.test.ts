@@ -6,6 +6,7 @@ import { RELYING_PARTY_NAME, type RelyingParty } from '../../../shared/domain/pa
 import { BusinessRuleError, InvalidRequestError, NotAuthenticatedError, NotFoundError } from '../../../shared/errors';
 import { newId } from '../../../shared/ids';
 import { passkeyUseCases } from '../../../shared/use-cases/passkeys';
+import { personFactors, personInTable } from '../../support/people';
 import { softAuthenticator } from '../../support/soft-authenticator';
 
 /**
@@ -24,10 +25,10 @@ const BROWSER = 'hash-of-the-browser-cookie';
 beforeAll(() => ensureTable(endpoint, tableName));
 afterAll(() => db.destroy());
 
-const newUser = () => ({ id: newId('user'), email: `${randomUUID().slice(0, 8)}@example.com`, name: 'Ada Lovelace' });
+const newUser = async () => ({ id: await personInTable(db, tableName), email: `${randomUUID().slice(0, 8)}@example.com`, name: 'Ada Lovelace' });
 
 async function registered(authenticator = softAuthenticator()) {
-  const user = newUser();
+  const user = await newUser();
   const options = await passkeys.registrationOptions(user, rp, BROWSER);
   const passkey = await passkeys.registerPasskey(user, 'Laptop', authenticator.create(options, rp.origin), rp, BROWSER);
   return { user, passkey, authenticator };
@@ -36,7 +37,7 @@ async function registered(authenticator = softAuthenticator()) {
 describe('registration', () => {
   test('options ask for a discoverable credential with user verification, for the dashboard host; the credential is kept with its name', async () => {
     // Prepare
-    const user = newUser();
+    const user = await newUser();
     const authenticator = softAuthenticator();
     // Act
     const options = await passkeys.registrationOptions(user, rp, BROWSER);
@@ -61,15 +62,15 @@ describe('registration', () => {
   });
 
   test('a challenge answers one ceremony: the same answer twice is refused the second time', async () => {
-    const user = newUser();
+    const user = await newUser();
     const response = softAuthenticator().create(await passkeys.registrationOptions(user, rp, BROWSER), rp.origin);
     await passkeys.registerPasskey(user, 'Laptop', response, rp, BROWSER);
     await expect(passkeys.registerPasskey(user, 'Laptop', response, rp, BROWSER)).rejects.toMatchObject({ constructor: BusinessRuleError, attribute: 'credential' });
   });
 
   test('refused, nothing kept: another browser, another user, another origin, no user verification, an expired challenge, no name', async () => {
-    const attempt = async (change: { binding?: string; asUser?: ReturnType<typeof newUser>; origin?: string; authenticator?: ReturnType<typeof softAuthenticator>; minutesLater?: number; name?: string }) => {
-      const user = newUser();
+    const attempt = async (change: { binding?: string; asUser?: Awaited<ReturnType<typeof newUser>>; origin?: string; authenticator?: ReturnType<typeof softAuthenticator>; minutesLater?: number; name?: string }) => {
+      const user = await newUser();
       clock = new Date();
       const options = await passkeys.registrationOptions(user, rp, BROWSER);
       const response = (change.authenticator ?? softAuthenticator()).create(options, change.origin ?? rp.origin);
@@ -80,7 +81,7 @@ describe('registration', () => {
       expect(await passkeys.listPasskeys(target.id)).toEqual([]);
     };
     await attempt({ binding: 'another-browser' });
-    await attempt({ asUser: newUser() });
+    await attempt({ asUser: await newUser() });
     await attempt({ origin: 'http://127.0.0.1:3000' });
     await attempt({ authenticator: softAuthenticator({ userVerified: false }) });
     await attempt({ minutesLater: 6 });
@@ -88,7 +89,7 @@ describe('registration', () => {
   });
 
   test('a name longer than 64 characters is 400 beside `name`', async () => {
-    const user = newUser();
+    const user = await newUser();
     const response = softAuthenticator().create(await passkeys.registrationOptions(user, rp, BROWSER), rp.origin);
     await expect(passkeys.registerPasskey(user, 'x'.repeat(65), response, rp, BROWSER)).rejects.toMatchObject({ constructor: InvalidRequestError, attribute: 'name' });
   });
@@ -143,8 +144,10 @@ describe('removal', () => {
   test('a user removes their passkey; another user\'s, or an unknown one, is 404', async () => {
     const { user, passkey } = await registered();
     await expect(passkeys.removePasskey(newId('user'), passkey.credentialId)).rejects.toBeInstanceOf(NotFoundError);
+    expect(await personFactors(db, tableName, user.id)).toEqual({ passkeyCount: 1 });
     await passkeys.removePasskey(user.id, passkey.credentialId);
     expect(await passkeys.listPasskeys(user.id)).toEqual([]);
+    expect(await personFactors(db, tableName, user.id)).toEqual({ passkeyCount: 0 });
     await expect(passkeys.removePasskey(user.id, passkey.credentialId)).rejects.toBeInstanceOf(NotFoundError);
   });
 });

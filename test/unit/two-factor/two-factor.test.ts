@@ -9,6 +9,7 @@ import { totpCode, totpSecretFromText, totpStepAt, TOTP } from '../../../shared/
 import { BusinessRuleError } from '../../../shared/errors';
 import { newId } from '../../../shared/ids';
 import { twoFactorUseCases } from '../../../shared/use-cases/two-factor';
+import { personFactors, personInTable } from '../../support/people';
 
 /**
  * Two-factor's use cases on the table (through the contending DynamoDB Local), with a sealer
@@ -36,7 +37,7 @@ afterAll(() => db.destroy());
 
 /** A user enrolled: the secret as the page showed it, and the recovery codes. */
 async function enrolled() {
-  const user = { id: newId('user'), email: `${randomUUID().slice(0, 8)}@example.com` };
+  const user = { id: await personInTable(db, tableName), email: `${randomUUID().slice(0, 8)}@example.com` };
   const start = await twoFactor.beginTotpEnrolment(user);
   const secret = totpSecretFromText(start.secretText);
   const { recoveryCodes } = await twoFactor.confirmTotpEnrolment(user.id, totpCode(secret, totpStepAt(clock)));
@@ -57,17 +58,18 @@ describe('enrolment', () => {
     expect(stored).not.toContain(start.secretText);
     for (const code of recoveryCodes) expect(stored).not.toContain(code.replace(/-/g, ''));
     expect(items[2].Item).toBeUndefined();
+    expect(await personFactors(db, tableName, user.id)).toEqual({ twoFactorEnabledAt: clock.toISOString(), passkeyCount: undefined });
   });
 
   test('a wrong code is 422 beside `code`, and the enrolment waits for a right one', async () => {
-    const user = { id: newId('user'), email: 'wrong@example.com' };
+    const user = { id: await personInTable(db, tableName), email: 'wrong@example.com' };
     const start = await twoFactor.beginTotpEnrolment(user);
     await expect(twoFactor.confirmTotpEnrolment(user.id, '000000')).rejects.toMatchObject({ constructor: BusinessRuleError, attribute: 'code' });
     await expect(twoFactor.confirmTotpEnrolment(user.id, totpCode(totpSecretFromText(start.secretText), totpStepAt(clock)))).resolves.toMatchObject({ recoveryCodes: expect.any(Array) });
   });
 
   test('after 15 minutes the enrolment has expired; starting again gives a new secret', async () => {
-    const user = { id: newId('user'), email: 'late@example.com' };
+    const user = { id: await personInTable(db, tableName), email: 'late@example.com' };
     const first = await twoFactor.beginTotpEnrolment(user);
     later(15 * 60);
     await expect(twoFactor.confirmTotpEnrolment(user.id, codeNow(totpSecretFromText(first.secretText)))).rejects.toThrow('The enrolment has expired; start again');
@@ -138,6 +140,13 @@ describe('a second factor at sign-in', () => {
     expect(await twoFactor.proveSecondFactor(user.id, recoveryCodes[0])).toBeUndefined();
   });
 
+  test('a confirmation for a user the table does not hold is refused: no factor without its person', async () => {
+    const user = { id: newId('user'), email: 'nobody@example.com' };
+    const start = await twoFactor.beginTotpEnrolment(user);
+    await expect(twoFactor.confirmTotpEnrolment(user.id, codeNow(totpSecretFromText(start.secretText)))).rejects.toBeInstanceOf(BusinessRuleError);
+    expect((await twoFactor.twoFactorStatus(user.id)).enabled).toBe(false);
+  });
+
   test('a user without two-factor proves nothing, whatever the input', async () => {
     const user = newId('user');
     expect(await twoFactor.proveSecondFactor(user, '123456')).toBeUndefined();
@@ -156,7 +165,9 @@ describe('recovery codes and turning two-factor off', () => {
 
   test('turned off: no factor, no codes; neither a code nor a recovery code proves anything; regenerating is 422', async () => {
     const { user, secret, recoveryCodes } = await enrolled();
-    await twoFactor.disableTwoFactor(user.id);
+    expect(await twoFactor.disableTwoFactor(user.id)).toBe(true);
+    expect(await personFactors(db, tableName, user.id)).toEqual({});
+    expect(await twoFactor.disableTwoFactor(user.id)).toBe(false);
     later(TOTP.periodSeconds);
     expect(await twoFactor.twoFactorStatus(user.id)).toEqual({ enabled: false, recoveryCodesLeft: 0 });
     expect(await twoFactor.proveSecondFactor(user.id, codeNow(secret))).toBeUndefined();

@@ -1,0 +1,53 @@
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
+import { hashToken } from '../../shared/auth/tokens';
+import {
+  clearedPendingSignInCookie,
+  DASHBOARD_HEADERS,
+  isSessionProblem,
+  newSignIn,
+  PASSKEY_PAGE_HEADERS,
+  postedCredential,
+  relyingPartyOf,
+  requireFormToken,
+  requireSameOrigin,
+  sessionCookie,
+  signInContextOf,
+  signInSecretOf,
+} from '../../shared/dashboard/http';
+import { passkeySignInPage } from '../../shared/dashboard/second-factor';
+import { InvalidRequestError } from '../../shared/errors';
+import { toErrorResponse } from '../../shared/http/error-envelope';
+import { formFields, pageHandler } from '../../shared/http/page';
+import { dashboardSessionServices } from '../../shared/services/dashboard';
+import { passkeyServices } from '../../shared/services/passkeys';
+
+const sessions = dashboardSessionServices();
+const passkeys = passkeyServices();
+
+/**
+ * POST /dashboard/sign-in/passkey: the passkey's answer, posted by the passkey script (§16).
+ * 1. From the dashboard's origin with the token of this browser's sign-in cookie (else 403).
+ * 2. The answer verified against a challenge issued to this browser for a sign-in (taken once),
+ *    the credential its user handle and id name, the relying party, the origin and user
+ *    verification: any failure is the same 401.
+ * 3. The passkey's person must still be allowed to sign in (the key rules' statuses); a passkey
+ *    counts as both factors: a session, 303 to the dashboard (a pending sign-in's cookie cleared).
+ * A refusal is the passkey page again, with why.
+ */
+export const handler = pageHandler(async (event, urls) => {
+  requireSameOrigin(event, urls);
+  const fields = formFields(event);
+  const secret = signInSecretOf(event);
+  try {
+    requireFormToken(fields, secret);
+    const credential = postedCredential<AuthenticationResponseJSON>(fields.credential);
+    const { userId } = await passkeys.signInWithPasskey(credential, relyingPartyOf(urls), hashToken(secret!));
+    const { sessionId } = await sessions.withPasskey(userId, signInContextOf(event));
+    return { status: 303, headers: { ...DASHBOARD_HEADERS, location: urls.dashboard }, cookies: [sessionCookie(sessionId, urls), clearedPendingSignInCookie(urls)], html: '' };
+  } catch (error) {
+    if (!isSessionProblem(error) && !(error instanceof InvalidRequestError)) throw error;
+    const { status, envelope } = toErrorResponse(error, urls.docs);
+    const signIn = newSignIn(urls);
+    return { status, headers: PASSKEY_PAGE_HEADERS, html: passkeySignInPage(urls, { signInToken: signIn.token, error: envelope.detail }), cookies: [signIn.cookie] };
+  }
+});

@@ -1,0 +1,64 @@
+import { clearedPendingSignInCookie, DASHBOARD_HEADERS, noticeCookie, pendingSignInIdOf, requireFormToken, requireSameOrigin, sessionCookie, signInContextOf } from '../../shared/dashboard/http';
+import { pendingSignInEnded, secondFactorAnswer, TOO_MANY_CODES } from '../../shared/dashboard/second-factor-answer';
+import type { Notice } from '../../shared/dashboard/html';
+import { securityPagePath } from '../../shared/dashboard/security';
+import { twoFactorTurnedOn } from '../../shared/dashboard/second-factor';
+import { BusinessRuleError, NotAuthenticatedError } from '../../shared/errors';
+import type { ApiResponse } from '../../shared/http/response';
+import { formFields, pageHandler } from '../../shared/http/page';
+import { dashboardSessionServices } from '../../shared/services/dashboard';
+import { twoFactorServices } from '../../shared/services/two-factor';
+
+const sessions = dashboardSessionServices();
+const twoFactor = twoFactorServices();
+
+/** A code of more characters than any code has is wrong without being read further. */
+const CODE_MAX_LENGTH = 64;
+const CODE_REFUSED = 'The code is not valid';
+
+/**
+ * POST /dashboard/sign-in/second-factor: the second factor of a pending sign-in (§16).
+ * 1. From the dashboard's origin, with the token of the pending sign-in's cookie (else 403);
+ *    the pending sign-in must last (else the sign-in form, 401).
+ * 2. `code`: a TOTP code (a step after the last one accepted, recorded as used) or an unused
+ *    recovery code (used up). `enrol`: the code confirms the enrolment the page showed.
+ * 3. Wrong: counted; the page again (401; 422 for an enrolment), and at the fifth the pending
+ *    sign-in ends (the sign-in form, 401).
+ * 4. Right: the pending sign-in taken once, a session issued, 303 to the dashboard; after an
+ *    enrolment, to the Security page, which shows the recovery codes once.
+ */
+export const handler = pageHandler(async (event, urls) => {
+  requireSameOrigin(event, urls);
+  const fields = formFields(event);
+  const pendingId = pendingSignInIdOf(event);
+  requireFormToken(fields, pendingId);
+  const pending = await sessions.pendingSignIn(pendingId);
+  if (!pending || !pendingId) return pendingSignInEnded(urls);
+  const code = (fields.code ?? '').slice(0, CODE_MAX_LENGTH).trim();
+  const context = signInContextOf(event);
+  const wrong = async (status: number, error: string): Promise<ApiResponse> =>
+    (await sessions.failSecondFactor(pendingId)) ? secondFactorAnswer(urls, twoFactor, pending, pendingId, { status, error }) : pendingSignInEnded(urls, TOO_MANY_CODES);
+  const signedIn = async (location: string, notice?: Notice): Promise<ApiResponse> => {
+    let sessionId: string;
+    try {
+      sessionId = await sessions.completeSignIn(pendingId, context);
+    } catch (error) {
+      if (error instanceof NotAuthenticatedError) return pendingSignInEnded(urls);
+      throw error;
+    }
+    const cookies = [sessionCookie(sessionId, urls), clearedPendingSignInCookie(urls), ...(notice ? [noticeCookie(sessionId, urls, new URL(location).pathname, notice)] : [])];
+    return { status: 303, headers: { ...DASHBOARD_HEADERS, location }, cookies, html: '' };
+  };
+  if (pending.step === 'enrol') {
+    let recoveryCodes: string[];
+    try {
+      ({ recoveryCodes } = await twoFactor.confirmTotpEnrolment(pending.user.userId, code));
+    } catch (error) {
+      if (error instanceof BusinessRuleError) return wrong(422, error.message);
+      throw error;
+    }
+    return signedIn(securityPagePath(urls), twoFactorTurnedOn(recoveryCodes));
+  }
+  if (!(await twoFactor.proveSecondFactor(pending.user.userId, code))) return wrong(401, CODE_REFUSED);
+  return signedIn(urls.dashboard);
+});
