@@ -4,7 +4,7 @@ import { EMAIL_TAKEN, emailKey, isTeamUser, type Invitation, type TeamUser } fro
 import type { TeamRole } from '../domain/team-roles';
 import { BusinessRuleError } from '../errors';
 import { hashToken } from '../auth/tokens';
-import { cancellationReasons, conditionalWrite, withConflictRetry } from './conditional';
+import { cancellationReasons, conditionalWrite, transactUnlessRefused, withConflictRetry } from './conditional';
 import { getItem } from './directory-lookups';
 import { invitationEntity, passwordResetEntity, userEmailEntity, userEntity } from './entities';
 import { IF_EXISTS, IF_NEW, stripKeys } from './entity';
@@ -35,15 +35,7 @@ export function createTeamDirectory(db: DynamoDBDocumentClient, tableName: strin
     queryAll(db, { TableName: tableName, IndexName: INDEXES.gsi1.name, KeyConditionExpression: '#pk = :pk', ExpressionAttributeNames: { '#pk': INDEXES.gsi1.pk }, ExpressionAttributeValues: { ':pk': pk } });
 
   /** A transaction of conditional writes: false when a condition refused it (nothing written). */
-  async function conditionally(actions: Parameters<typeof transactWrite>[1]): Promise<boolean> {
-    try {
-      await withConflictRetry(() => transactWrite(db, actions));
-      return true;
-    } catch (error) {
-      if (cancellationReasons(error)?.some((reason) => reason.code === 'ConditionalCheckFailed')) return false;
-      throw error;
-    }
-  }
+  const conditionally = (actions: Parameters<typeof transactWrite>[1]) => transactUnlessRefused(db, actions);
 
   /** An update of an active person of `orgId` who holds `role` now (a condition, not a read: concurrent changes meet on it). */
   const personUpdate = (user: { userId: string; orgId: string }, role: { is?: TeamRole; isNot?: TeamRole }, set: Record<string, unknown>) => ({

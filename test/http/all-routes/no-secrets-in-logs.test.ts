@@ -59,16 +59,6 @@ testInProcess('logs: no token, key hash, signing secret, password, session id, t
   const session = await browser.sessionOf(person);
   await browser.submit('/dashboard/security/password', session, { current_password: person.password, new_password: 'a new password nobody logs' });
   const again = await browser.sessionOf({ email: person.email, password: 'a new password nobody logs' });
-  // An owner invites someone, who accepts; the person asks for a reset and sets a password through its link.
-  const owner = await createPerson(stack, merchant.orgId, 'owner');
-  const invitee = `invitee-${Date.now()}@example.com`;
-  await browser.submit('/dashboard/team/invitations', await browser.sessionOf(owner), { email: invitee, role: 'viewer' });
-  const invitation = linkIn((await mailTo(stack, invitee))[0]);
-  expect((await browser.postSignedOut(invitation, { name: 'Ivy Invitee', password: 'an invitee password nobody logs' })).status).toBe(303);
-  await browser.postSignedOut('/dashboard/forgot-password', { email: person.email });
-  const reset = linkIn((await mailTo(stack, person.email))[0]);
-  expect((await browser.postSignedOut(reset, { password: 'a reset password nobody logs' })).status).toBe(303);
-  const linkTokens = [invitation, reset].map((path) => path.split('/').pop()!);
   // Two-factor set up (its key, the confirming code, the recovery codes), then a sign-in with a code and one with a recovery code.
   await browser.submit('/dashboard/security/two-factor', again, {});
   const keyText = /id="totp-secret">([A-Z2-7]+)</.exec((await browser.get('/dashboard/security', again)).html)![1];
@@ -84,6 +74,16 @@ testInProcess('logs: no token, key hash, signing secret, password, session id, t
     const token = formTokenOf((await browser.get('/dashboard/sign-in/second-factor', pending)).html)!;
     expect((await browser.post('/dashboard/sign-in/second-factor', { csrf_token: token, code }, { cookie: pending })).status).toBe(303);
   }
+  // An owner invites someone, who accepts; the person asks for a reset (which ends their sessions, so it comes last) and sets a password through its link.
+  const owner = await createPerson(stack, merchant.orgId, 'owner');
+  const invitee = `invitee-${Date.now()}@example.com`;
+  await browser.submit('/dashboard/team/invitations', await browser.sessionOf(owner), { email: invitee, role: 'viewer' });
+  const invitation = linkIn((await mailTo(stack, invitee))[0]);
+  expect((await browser.postSignedOut(invitation, { name: 'Ivy Invitee', password: 'an invitee password nobody logs' })).status).toBe(303);
+  await browser.postSignedOut('/dashboard/forgot-password', { email: person.email });
+  const reset = linkIn((await mailTo(stack, person.email))[0]);
+  expect((await browser.postSignedOut(reset, { password: 'a reset password nobody logs' })).status).toBe(303);
+  const linkTokens = [invitation, reset].map((path) => path.split('/').pop()!);
 
   const secrets = [
     ...[merchant.test, merchant.live].flatMap((token) => [token, hashToken(token)]),
