@@ -84,12 +84,17 @@ export function createPaymentRepository(db: DynamoDBDocumentClient, tableName: s
       await whileOpen(paymentId, 'SET #acquirer.#session = :session', { '#acquirer': 'acquirer', '#session': 'session' }, { ':session': session });
     },
 
-    /** The customer's details on a payment that is still open (live: they are given before the acquirer's page). */
-    async saveDetails(paymentId: string, details: Pick<Payment, 'customer' | 'billing'>): Promise<void> {
+    /**
+     * The customer's details of `detailed` on its payment while that is still open (live: they are
+     * given before the acquirer's page), with the email index's entry when it has an email.
+     */
+    async saveDetails(detailed: Payment): Promise<void> {
+      const { customer, billing, customerEmailDigest } = detailed;
+      const details = { customer, billing, customerEmailDigest, ...paymentEntity.indexKeys('gsi4', detailed) };
       const sets = Object.entries(details).filter(([, value]) => value !== undefined);
       if (sets.length === 0) return;
       await whileOpen(
-        paymentId,
+        detailed.id,
         `SET ${sets.map(([name]) => `#${name} = :${name}`).join(', ')}`,
         Object.fromEntries(sets.map(([name]) => [`#${name}`, name])),
         Object.fromEntries(sets.map(([name, value]) => [`:${name}`, value])),

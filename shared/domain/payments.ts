@@ -29,6 +29,8 @@ export interface Payment {
   paidAt?: string;
   clientKey?: string;
   customer?: { email?: string; phone?: string };
+  /** The index digest of `customer.email` (./customer-emails.ts), which the email filter finds the payment by; never shown. */
+  customerEmailDigest?: string;
   billing?: { address?: string };
   webhookUrl?: string;
   /** Sum of this payment's refunds that are not failed or canceled; raised by conditional writes only. */
