@@ -37,6 +37,17 @@ export const createdQueryFields = /* @__PURE__ */ (() => ({
   'created[lt]': z.withMeta(z.optional(datetimeInput), { description: 'Only the items created before this datetime; later than `created[gte]` when both are given.' }),
 }))();
 
+/** The query of a list filtered by `status` (one of `statuses`) and the creation range (product-decisions §18). */
+export const statusListQuery = <S extends readonly [string, ...string[]]>(statuses: S, id: string) =>
+  z.withMeta(
+    z.strictObject({
+      ...listQueryFields,
+      ...createdQueryFields,
+      status: z.withMeta(z.optional(z.enum(statuses)), { description: 'Only the items in this status.' }),
+    }),
+    { id },
+  );
+
 /** The standard list query (`limit` and both cursors); unknown query fields are 400. */
 export const ListQuery = /* @__PURE__ */ (() => z.withMeta(z.strictObject(listQueryFields), { id: 'ListQuery' }))();
 

@@ -140,7 +140,8 @@ export interface ReceiverRoute extends RouteBase {
 export type Route = ApiOperation | PageRoute | ReceiverRoute;
 
 export const LIST_422 =
-  'A list parameter breaks a rule: `limit` outside 1..100, a malformed cursor or one naming no item of this list, both cursors at once.';
+  'A list parameter breaks a rule: `limit` outside 1..100, a malformed cursor or one naming no item of this list, both cursors at once, ' +
+  'a creation range whose `created[lt]` is not after its `created[gte]` (where the list takes one).';
 
 /** No query parameters are read; unknown ones are ignored, as on every retrieve. */
 export const NoQuery = /* @__PURE__ */ (() => z.object({}))();

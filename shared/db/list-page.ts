@@ -237,9 +237,17 @@ async function* partitionPages(db: DynamoDBDocumentClient, input: QueryCommandIn
 
 type Owned = { orgId: string; mode: Mode; status?: string };
 
+/** How a scope's list is laid out beyond GSI1 (all of it, newest first). */
+export interface ScopeListLayout {
+  /** The index of its one-status lists (GSI2 unless the entity's GSI2 is taken). */
+  statusIndex?: IndexName;
+  /** Its sort keys are ids of this kind: the list takes a creation range (product-decisions §18). */
+  createdIds?: IdKind;
+}
+
 /**
- * A scope's list of `entity`, newest first: all of it on GSI1, or one status on GSI2 (a cursor
- * must be an item the caller owns, of that status).
+ * A scope's list of `entity`, newest first: all of it on GSI1, or one status on its status index
+ * (a cursor must be an item the caller owns, of that status).
  */
 export function scopeListPage<T extends Owned>(
   db: DynamoDBDocumentClient,
@@ -249,14 +257,16 @@ export function scopeListPage<T extends Owned>(
   caller: Principal,
   request: PageRequest,
   status?: string,
+  layout: ScopeListLayout = {},
 ): Promise<Page<T>> {
-  const index = status ? 'gsi2' : 'gsi1';
+  const index = status ? (layout.statusIndex ?? 'gsi2') : 'gsi1';
   return listPage<T>(
     db,
     tableName,
     {
       index,
       partitions: entity.partitions(index, { scope: scopeOf(caller.orgId, caller.mode), status: status ?? '' }),
+      ...(layout.createdIds ? { createdIds: layout.createdIds } : {}),
       resolveCursor: cursorById(get, (item) => isOwned(item, caller) && (!status || item.status === status)),
     },
     request,
