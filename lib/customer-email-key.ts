@@ -10,9 +10,8 @@ import { Construct } from 'constructs';
  * index key tells nothing about the address. CloudFormation generates it when it creates the
  * secret (64 letters and digits); nobody sets or reads it by hand. Retained with the stack, and
  * never rotated: a new key would give every address a new digest, and the payments indexed
- * before it would no longer be found (a new key needs `ops backfill customer-emails` over every
- * payment, docs/operations.md). Only the functions whose operations declare `customerEmails`
- * may read it (`connect`).
+ * before it would no longer be found (docs/operations.md). Only the functions whose operations
+ * declare `customerEmails` may read it (`connect`).
  */
 export class CustomerEmailKey extends Construct {
   readonly secret: Secret;
@@ -20,14 +19,14 @@ export class CustomerEmailKey extends Construct {
   constructor(scope: Construct, id: string) {
     super(scope, id);
     this.secret = new Secret(this, 'Secret', {
-      description: 'The secret key of the customer emails index (HMAC-SHA256 of each normalized address); generated, never set by hand (docs/operations.md#customer-emails-index)',
+      description: 'The secret key of the customer emails index (HMAC-SHA256 of each normalized address); generated, never set by hand (docs/operations.md)',
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
       removalPolicy: RemovalPolicy.RETAIN,
     });
     NagSuppressions.addResourceSuppressions(this.secret, [
       {
         id: 'AwsSolutions-SMG4',
-        reason: 'Secret Secret keys the customer emails index: a rotated key would give every address a new digest and lose every payment indexed before it, so it is never rotated (docs/operations.md).',
+        reason: 'This secret keys the customer emails index: a rotated key would give every address a new digest and lose every payment indexed before it, so it is never rotated (docs/operations.md).',
       },
     ]);
   }

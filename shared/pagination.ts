@@ -42,8 +42,8 @@ export const statusListQuery = <S extends readonly [string, ...string[]]>(status
   z.withMeta(
     z.strictObject({
       ...listQueryFields,
-      ...createdQueryFields,
       status: z.withMeta(z.optional(z.enum(statuses)), { description: 'Only the items in this status.' }),
+      ...createdQueryFields,
     }),
     { id },
   );

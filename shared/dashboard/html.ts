@@ -428,7 +428,7 @@ export function signedInPage(
 <div class="brand">${modeBadge(principal)} <a href="${escapeHtml(urls.dashboard)}">Payment operations</a></div>
 <form class="search" role="search" method="get" action="${escapeHtml(`${urls.dashboard}/search`)}">
 <label class="visually-hidden" for="search-id">Search by id or customer email</label>
-<input id="search-id" name="id" type="search" value="${escapeHtml(search)}" placeholder="An id or a customer's email" autocomplete="off" spellcheck="false" required>
+<input id="search-id" name="id" type="search" value="${escapeHtml(search)}" placeholder="An id or an email" autocomplete="off" spellcheck="false" required>
 <button type="submit">Search</button>
 </form>
 ${modeSwitch(frame, current)}

@@ -71,11 +71,11 @@ export const listBalanceTransactionsQuery = /* @__PURE__ */ (() =>
   z.withMeta(
     z.strictObject({
       ...listQueryFields,
-      ...createdQueryFields,
       type: z.withMeta(z.optional(z.enum(BALANCE_TRANSACTION_TYPES)), { description: 'Only the movements of this type.' }),
       source: z.withMeta(z.optional(z.string().check(z.refine(isSource, 'must be a pay_, rf_ or cb_ id'))), {
         description: 'Only the movements of this payment, refund or chargeback.',
       }),
+      ...createdQueryFields,
     }),
     { id: 'ListBalanceTransactionsQuery' },
   ))();

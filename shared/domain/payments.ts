@@ -97,7 +97,6 @@ export const listPaymentsQuery = /* @__PURE__ */ (() =>
   z.withMeta(
     z.strictObject({
       ...listQueryFields,
-      ...createdQueryFields,
       status: z.withMeta(z.optional(z.enum(PAYMENT_STATUSES)), { description: 'Only the payments in this status; not with `payment_link`.' }),
       payment_link: z.withMeta(z.optional(z.string().check(z.refine((value) => isId('paymentLink', value), 'must be a payment link id (pl_…)'))), {
         description: 'Only the payments of this payment link (`pl_…`); not with `status`.',
@@ -105,6 +104,7 @@ export const listPaymentsQuery = /* @__PURE__ */ (() =>
       customer_email: z.withMeta(z.optional(emailAddressInput), {
         description: "Only the payments whose customer gave this email, exact and case-insensitive (with `status` or `payment_link`, of both).",
       }),
+      ...createdQueryFields,
     }),
     { id: 'ListPaymentsQuery' },
   ))();
