@@ -200,7 +200,7 @@ export const paymentEntity = defineEntity<Payment>({
     gsi2: { pk: '{scope}#PAY#{status}', sk: '{pay}', subPartitions: 8 },
     gsi3: { pk: 'PL#{pl}#PAY', sk: '{pay}' },
     // One customer's payments (product-decisions §18), by the keyed digest of the email, never the email.
-    gsi4: { pk: '{scope}#PAY#EMAIL#{email}', sk: '{pay}', when: (payment) => payment.customerEmailDigest !== undefined },
+    gsi4: { pk: '{scope}#PAY#EMAIL#{email_digest}', sk: '{pay}', when: (payment) => payment.customerEmailDigest !== undefined },
     // While open, by last activity: the expiry sweep reads each shard up to the idle bound.
     due: { pk: 'DUE#PAY_OPEN#{shard}', sk: '{active_at}#{pay}', when: (payment) => payment.status === 'open' },
   },
@@ -209,7 +209,7 @@ export const paymentEntity = defineEntity<Payment>({
     scope: scoped(payment),
     status: payment.status,
     pl: payment.paymentLinkId,
-    email: payment.customerEmailDigest ?? '',
+    email_digest: payment.customerEmailDigest ?? '',
     shard: openPaymentShard(payment.id),
     active_at: lastActivityOf(payment),
   }),

@@ -119,7 +119,7 @@ export function createPaymentRepository(db: DynamoDBDocumentClient, tableName: s
         const conditions = [...(status ? ['#status = :status'] : []), ...(paymentLinkId ? ['#link = :link'] : [])];
         const source: ListSource = {
           index: 'gsi4',
-          partitions: [paymentEntity.partition('gsi4', { scope: scopeOf(principal.orgId, principal.mode), email: customerEmailDigest })],
+          partitions: [paymentEntity.partition('gsi4', { scope: scopeOf(principal.orgId, principal.mode), email_digest: customerEmailDigest })],
           createdIds: 'payment',
           resolveCursor: cursorById(get, accepts),
           ...(conditions.length
