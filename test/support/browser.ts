@@ -1,5 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { existsSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -30,10 +30,3 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** The serious and critical accessibility violations axe-core finds on the page as it is now: rule id and the first offending element. */
-export async function seriousViolations(page: Page): Promise<string[]> {
-  // Evaluated through the DevTools protocol, which the page's Content-Security-Policy (no scripts) does not govern.
-  await page.evaluate(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
-  const results = await page.evaluate(() => (window as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string; nodes: { html: string }[] }[] }> } }).axe.run());
-  return results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id}: ${violation.nodes[0]?.html}`);
-}
