@@ -14,7 +14,7 @@ import { openCheckoutPage, postCheckoutForm } from '../../support/checkout-form'
 import { client } from '../../support/http';
 import { creditsRolled } from '../../support/refunds';
 import { testInProcess } from '../../support/mode';
-import { startMerchantStack, type Api, type Merchant, type TestStack } from '../../support/stack';
+import { createMerchant, startMerchantStack, type Api, type Merchant, type TestStack } from '../../support/stack';
 
 /**
  * Counts the DynamoDB commands the handlers send (the local stack runs them in this process,
@@ -107,14 +107,18 @@ testInProcess('list: a page is one Query of limit + 1 per partition of the list 
 });
 
 testInProcess('a filtered page (status, link, customer email, creation range) is one Query of limit + 1 per partition however many items it leaves out', async () => {
-  const link = (await createLink()).body;
+  // A merchant of its own: the other tests count this scope's payments and events.
+  const seller = await createMerchant(stack);
+  const sellerApi = client(stack.baseUrl, seller.test);
+  const sellerLink = () => sellerApi.post('/v1/payment_links', { amount: { value: '1.00', currency: 'EUR' }, acceptor_id: seller.acceptorId });
+  const link = (await sellerLink()).body;
   const ann = [];
-  for (let i = 0; i < 3; i++) ann.push((await api.post(`/v1/test_helpers/payment_links/${link.id}/checkout`, { outcome: 'paid', email: 'ann@example.com' })).body.id);
+  for (let i = 0; i < 3; i++) ann.push((await sellerApi.post(`/v1/test_helpers/payment_links/${link.id}/checkout`, { outcome: 'paid', email: 'ann@example.com' })).body.id);
   const until = new Date().toISOString();
   await new Promise((resolve) => setTimeout(resolve, 5));
   // Newer than the range, of another customer and another link: more than a page of each.
-  const other = (await createLink()).body;
-  for (let i = 0; i < 12; i++) await api.post(`/v1/test_helpers/payment_links/${other.id}/checkout`, { outcome: 'failed', email: `bob${i}@example.com` });
+  const other = (await sellerLink()).body;
+  for (let i = 0; i < 12; i++) await sellerApi.post(`/v1/test_helpers/payment_links/${other.id}/checkout`, { outcome: 'failed', email: `bob${i}@example.com` });
   for (const [path, queries, limit] of [
     ['/v1/payments?customer_email=ann%40example.com&limit=2', ['Query'], 2],
     ['/v1/payments?customer_email=ann%40example.com&status=paid&limit=1', ['Query'], 1],
@@ -125,7 +129,7 @@ testInProcess('a filtered page (status, link, customer email, creation range) is
     ['/v1/refunds?status=pending&limit=2', ['Query'], 2],
     ['/v1/chargebacks?status=open&created[gte]=2026-01-01T00:00:00Z&limit=2', ['Query'], 2],
   ] as const) {
-    expect([path, await countCalls(() => api.get(path))]).toEqual([path, queries]);
+    expect([path, await countCalls(() => sellerApi.get(path))]).toEqual([path, queries]);
     expect([path, queried.filter((scanned) => scanned > limit + 1)]).toEqual([path, []]);
   }
 });
