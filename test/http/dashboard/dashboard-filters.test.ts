@@ -7,6 +7,9 @@ import { createMerchant, startTestStack, type Merchant, type TestStack } from '.
 
 const describeBrowser = browserAvailable() ? describe : describe.skip;
 
+// Every page is a function of its own: in artifact mode each is a cold bundle the first time.
+jest.setTimeout(120_000);
+
 /**
  * The dashboard's filters and search of product-decisions §18 in headless Chromium: a payment
  * found by its customer's email from the search bar, payments filtered by status and dates, the
