@@ -1,4 +1,4 @@
-import { QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient, QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Mode, Principal } from '../auth/principal';
 import { isOwned, type Owner } from '../domain/scope';
 import { BusinessRuleError } from '../errors';
@@ -13,7 +13,7 @@ import { KEY, INDEXES, type IndexName } from './table';
  * One page of a list (product-decisions §2): newest first (or oldest first, when the source says
  * so), one Query of at most limit+1 items per partition of the list (its sub-partitions, read at
  * once and merged, when it is split: entities.ts), the cursor and the creation range mapped onto
- * the list's sort key. A report reads the same lists whole (`readList`), with the same Queries.
+ * the list's sort key.
  */
 
 export interface ListSource {
@@ -106,8 +106,7 @@ function sortKeyRange(source: ListSource, created: CreatedRange | undefined, cur
 /**
  * One partition's Query of a list: its key condition (the partition and its sort-key range, or
  * under the sort-key prefix, the cursor then being the Query's ExclusiveStartKey), the list's
- * filter and the direction. Unbounded: a page's read asks for `limit + 1` (`queryMerged`), a
- * report's reads on to the end.
+ * filter and the direction (`queryMerged` asks for the page's `limit + 1`).
  */
 function partitionQuery(tableName: string, source: ListSource, partition: string, range: Exclude<SortKeyRange, 'empty'>, cursorKey: string | undefined, ascending: boolean): QueryCommandInput {
   const attributes = keyAttributes(source.index);
@@ -187,52 +186,6 @@ export async function listPage<T>(
   if (!ownsPartition(source, found)) return { items: [], hasMore: false };
   const items = found.slice(0, request.limit).map((item) => stripKeys<T>(item)!);
   return { items: backwards ? items.reverse() : items, hasMore: found.length > request.limit };
-}
-
-/**
- * Every item of a list in its order (a report's rows), with the page's Queries but without a
- * limit: each partition read one DynamoDB page (at most 1 MB) at a time, the next one asked for
- * while this one is taken, and merged by sort key as they come. What it holds at once is two
- * pages a partition, however long the list.
- */
-export async function* readList<T>(db: DynamoDBDocumentClient, tableName: string, source: ListSource, created: CreatedRange | undefined): AsyncGenerator<T> {
-  const ascending = Boolean(source.oldestFirst);
-  const range = sortKeyRange(source, created, undefined, ascending);
-  if (range === 'empty') return;
-  const sortKey = keyAttributes(source.index).sk;
-  const readers = source.partitions.map((partition) => partitionPages(db, partitionQuery(tableName, source, partition, range, undefined, ascending)));
-  const heads = await Promise.all(readers.map((reader) => reader.next()));
-  const pages = heads.map((head) => (head.done ? [] : head.value));
-  if (!ownsPartition(source, pages.flat())) return;
-  const positions = pages.map(() => 0);
-  for (;;) {
-    let next = -1;
-    for (let i = 0; i < pages.length; i++) {
-      if (positions[i] >= pages[i].length) continue;
-      const key = String(pages[i][positions[i]][sortKey]);
-      const best = next === -1 ? undefined : String(pages[next][positions[next]][sortKey]);
-      if (best === undefined || (ascending ? key < best : key > best)) next = i;
-    }
-    if (next === -1) return;
-    yield stripKeys<T>(pages[next][positions[next]])!;
-    positions[next]++;
-    if (positions[next] === pages[next].length) {
-      const following = await readers[next].next();
-      pages[next] = following.done ? [] : following.value;
-      positions[next] = 0;
-    }
-  }
-}
-
-/** A partition's Query, page by page, the next page asked for as soon as one is handed over. */
-async function* partitionPages(db: DynamoDBDocumentClient, input: QueryCommandInput): AsyncGenerator<Record<string, unknown>[]> {
-  type Read = { Items?: Record<string, unknown>[]; LastEvaluatedKey?: Record<string, unknown> };
-  let pending: Promise<Read> | undefined = db.send(new QueryCommand(input));
-  while (pending) {
-    const page: Read = await pending;
-    pending = page.LastEvaluatedKey ? db.send(new QueryCommand({ ...input, ExclusiveStartKey: page.LastEvaluatedKey })) : undefined;
-    if (page.Items?.length) yield page.Items;
-  }
 }
 
 type Owned = { orgId: string; mode: Mode; status?: string };
