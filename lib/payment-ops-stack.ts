@@ -15,6 +15,7 @@ import { INDEXES, KEY, TTL_ATTRIBUTE } from '../shared/db/table';
 import { routes, unmatchedRouteHandler } from '../shared/api';
 import { Acquirer } from './acquirer';
 import { ServiceFunction } from './api-function';
+import { CustomerEmailKey } from './customer-email-key';
 import { EvidenceDocuments } from './documents';
 import { DEFAULT_EMAIL_SENDER, Email, EMAIL_SENDER_CONTEXT } from './email';
 import { SecretsKey } from './secrets-key';
@@ -115,8 +116,20 @@ export class PaymentOpsStack extends Stack {
     const email = new Email(this, 'Email', { sender: this.node.tryGetContext(EMAIL_SENDER_CONTEXT) ?? DEFAULT_EMAIL_SENDER });
     // The customer managed key that seals the secrets the service reads back (two-factor secrets).
     const secretsKey = (this.secretsKey = new SecretsKey(this, 'SecretsKey'));
+    const customerEmailKey = new CustomerEmailKey(this, 'CustomerEmailKey');
     for (const [area, areaRoutes] of routesByArea(routes)) {
-      new RouteArea(this, `${area}Routes`, { routes: areaRoutes, api: this.api, table: this.table, documents: this.documents, acquirer, email, secretsKey, logGroup: routeLogs, environment });
+      new RouteArea(this, `${area}Routes`, {
+        routes: areaRoutes,
+        api: this.api,
+        table: this.table,
+        documents: this.documents,
+        acquirer,
+        email,
+        secretsKey,
+        customerEmailKey,
+        logGroup: routeLogs,
+        environment,
+      });
     }
     // Every request no route takes: a wrong method on a route's path (405 with Allow) or an unknown path (404), as the envelope.
     const unmatched = new ServiceFunction(this, `Route-${unmatchedRouteHandler}`, { handler: unmatchedRouteHandler, environment, logGroup: routeLogs }).function;

@@ -11,6 +11,7 @@ import { dashboardSessionEntity } from '../shared/db/entities';
 import { literalPrefix } from '../shared/db/entity';
 import type { Acquirer } from './acquirer';
 import { ServiceFunction } from './api-function';
+import type { CustomerEmailKey } from './customer-email-key';
 import type { EvidenceDocuments } from './documents';
 import type { Email } from './email';
 import type { SecretsKey } from './secrets-key';
@@ -51,6 +52,8 @@ export interface RouteAreaProps {
   email: Email;
   /** The stage's secrets key, connected to the routes that declare `sealedSecrets`. */
   secretsKey: SecretsKey;
+  /** The customer emails' index key, connected to the routes that declare `customerEmails`. */
+  customerEmailKey: CustomerEmailKey;
   /** The one log group of every route's function (decisions 49). */
   logGroup: ILogGroup;
   environment: Record<string, string>;
@@ -90,6 +93,7 @@ export class RouteArea extends NestedStack {
       if (route.acquirer) props.acquirer.connect(fn);
       if (route.email) props.email.connect(fn);
       if (route.sealedSecrets) props.secretsKey.connect(fn, route.sealedSecrets);
+      if (route.customerEmails) props.customerEmailKey.connect(fn);
       // One invoke permission per function, whatever its methods: a permission per route would add a resource for each HEAD route.
       const integration = new HttpLambdaIntegration(`Integration-${route.handler}`, fn, { scopePermissionToRoute: false });
       for (const method of methodsOf(route)) {

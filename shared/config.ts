@@ -18,6 +18,8 @@ export interface ServiceConfig {
   emailSender?: string;
   /** SECRETS_KEY_ARN: the stage's KMS key that seals secrets (lib/secrets-key.ts); set only on the functions that seal or open them. */
   secretsKeyArn?: string;
+  /** CUSTOMER_EMAIL_KEY_ARN: the secret key of the customer emails' index; set only on the functions that find or write payments by email. */
+  customerEmailKeyArn?: string;
   eventVersion: string;
   /** REFUND_CANCEL_WINDOW_SECONDS: how long a covered pending refund can be canceled before it is processed. */
   refundCancelWindowSeconds: number;
@@ -48,6 +50,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     adyenSecretArn: env.ADYEN_SECRET_ARN,
     emailSender: env.EMAIL_SENDER,
     secretsKeyArn: env.SECRETS_KEY_ARN,
+    customerEmailKeyArn: env.CUSTOMER_EMAIL_KEY_ARN,
     eventVersion: EVENT_VERSION,
     refundCancelWindowSeconds: seconds(env, 'REFUND_CANCEL_WINDOW_SECONDS', DEFAULT_REFUND_CANCEL_WINDOW_SECONDS),
   };

@@ -80,6 +80,37 @@ export function firstIdAt(kind: IdKind, ms: number): string {
   return `${ID_PREFIXES[kind]}_${encodeTime(Math.max(0, Math.floor(ms)))}${'0'.repeat(ID_RANDOM_LENGTH)}`;
 }
 
+/**
+ * The largest id of `kind` made before `ms`: a sort-key bound for "created before". Before the
+ * first millisecond ids can name, the bare prefix, which sorts below every id.
+ */
+export function lastIdBefore(kind: IdKind, ms: number): string {
+  const before = Math.ceil(ms) - 1;
+  return before < 0 ? `${ID_PREFIXES[kind]}_` : `${ID_PREFIXES[kind]}_${encodeTime(before)}${ALPHABET[31].repeat(ID_RANDOM_LENGTH)}`;
+}
+
+/**
+ * The id right after or right before `id` in id order (`step` 1 or -1): what makes an exclusive
+ * bound (a cursor) inclusive, for a key condition that bounds both ends (`BETWEEN`). The body
+ * is counted as one base32 number; the prefix stays.
+ */
+export function adjacentId(id: string, step: 1 | -1): string {
+  const separator = id.lastIndexOf('_') + 1;
+  const digits = [...id.slice(separator)].map((character) => ALPHABET.indexOf(character));
+  for (let i = digits.length - 1; i >= 0; i--) {
+    digits[i] += step;
+    if (digits[i] >= 0 && digits[i] < 32) break;
+    digits[i] = step === 1 ? 0 : 31;
+  }
+  return id.slice(0, separator) + digits.map((digit) => ALPHABET[digit]).join('');
+}
+
+/** When an id was made (epoch ms): its time part. */
+export function idTime(id: string): number {
+  const body = id.slice(id.lastIndexOf('_') + 1, id.lastIndexOf('_') + 1 + TIME_LENGTH);
+  return [...body].reduce((ms, character) => ms * 32 + ALPHABET.indexOf(character), 0);
+}
+
 const patterns = new Map<IdKind, RegExp>();
 
 /** True when `value` is a well-formed id of this kind (it may still name nothing). */

@@ -1,5 +1,7 @@
 import * as z from './zod';
 import { BusinessRuleError } from './errors';
+import { datetimeInput } from './domain/inputs';
+import { ceilMillis, instantNanos } from './time';
 
 /**
  * List conventions for every list endpoint (product-decisions §2): `limit` 1..100 (default
@@ -23,6 +25,28 @@ export const listQueryFields = /* @__PURE__ */ (() => ({
         'Cursor: the id of an item of this list (the first of the current page); returns the newer items before it. Not together with `starting_after`.',
     }),
   }))();
+
+/**
+ * The creation range of the lists that filter by it (product-decisions §18): ids are
+ * time-ordered, so the range is a range of the list's sort key, read as a key condition.
+ */
+export const createdQueryFields = /* @__PURE__ */ (() => ({
+  'created[gte]': z.withMeta(z.optional(datetimeInput), {
+    description: 'Only the items created at or after this datetime (ISO 8601 with a time zone; in a query string, the `+` of an offset is written `%2B`).',
+  }),
+  'created[lt]': z.withMeta(z.optional(datetimeInput), { description: 'Only the items created before this datetime; later than `created[gte]` when both are given.' }),
+}))();
+
+/** The query of a list filtered by `status` (one of `statuses`) and the creation range (product-decisions §18). */
+export const statusListQuery = <S extends readonly [string, ...string[]]>(statuses: S, id: string) =>
+  z.withMeta(
+    z.strictObject({
+      ...listQueryFields,
+      status: z.withMeta(z.optional(z.enum(statuses)), { description: 'Only the items in this status.' }),
+      ...createdQueryFields,
+    }),
+    { id },
+  );
 
 /** The standard list query (`limit` and both cursors); unknown query fields are 400. */
 export const ListQuery = /* @__PURE__ */ (() => z.withMeta(z.strictObject(listQueryFields), { id: 'ListQuery' }))();
@@ -48,10 +72,29 @@ export const objectListSchema = <T extends z.ZodMiniType>(item: T, id: string, d
     { id, description },
   );
 
+/** A creation range in epoch milliseconds: from `gte` on (inclusive), before `lt`. */
+export interface CreatedRange {
+  gte?: number;
+  lt?: number;
+}
+
 export interface PageRequest {
   limit: number;
   startingAfter?: string;
   endingBefore?: string;
+  /** Only the items created in this range (`createdQueryFields`). */
+  created?: CreatedRange;
+}
+
+/** The raw `created[gte]` / `created[lt]` of a query, valid datetimes each: the range, or a 422 at `created[lt]` when it is not after `created[gte]`. */
+export function createdRange(raw: { 'created[gte]'?: string; 'created[lt]'?: string }): CreatedRange | undefined {
+  const gte = raw['created[gte]'];
+  const lt = raw['created[lt]'];
+  if (gte === undefined && lt === undefined) return undefined;
+  if (gte !== undefined && lt !== undefined && instantNanos(lt) <= instantNanos(gte)) {
+    throw new BusinessRuleError('created[lt] must be later than created[gte]', 'created[lt]');
+  }
+  return { ...(gte !== undefined ? { gte: ceilMillis(gte) } : {}), ...(lt !== undefined ? { lt: ceilMillis(lt) } : {}) };
 }
 
 /**
@@ -59,7 +102,7 @@ export interface PageRequest {
  * well-formed cursor of this list; whether it names an item is checked by `listPage` (shared/db/list-page.ts).
  */
 export function pageRequest(
-  raw: { limit?: string; starting_after?: string; ending_before?: string },
+  raw: { limit?: string; starting_after?: string; ending_before?: string; 'created[gte]'?: string; 'created[lt]'?: string },
   isCursor: (value: string) => boolean,
 ): PageRequest {
   let limit = DEFAULT_LIMIT;
@@ -78,5 +121,6 @@ export function pageRequest(
   ] as const) {
     if (value !== undefined && !isCursor(value)) throw new BusinessRuleError(`${attribute} is not a valid cursor`, attribute);
   }
-  return { limit, startingAfter: raw.starting_after, endingBefore: raw.ending_before };
+  const created = createdRange(raw);
+  return { limit, startingAfter: raw.starting_after, endingBefore: raw.ending_before, ...(created ? { created } : {}) };
 }

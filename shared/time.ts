@@ -60,6 +60,18 @@ export function boundedIsoMillis(date: Date): string {
   return isoMillis(Math.min(Math.max(date.getTime(), EARLIEST), LATEST));
 }
 
+/** A valid datetime's instant (`isValidDatetime`) in nanoseconds since the epoch: clients may send up to nine fraction digits. */
+export function instantNanos(value: string): bigint {
+  const beyondMillis = (/\.\d{3}(\d*)/.exec(value)?.[1] ?? '').padEnd(6, '0');
+  return BigInt(Date.parse(value)) * 1_000_000n + BigInt(beyondMillis);
+}
+
+/**
+ * The first millisecond at or after a valid datetime: ids and stored datetimes count
+ * milliseconds, so an instant between two is bounded by the later one.
+ */
+export const ceilMillis = (value: string) => Number((instantNanos(value) + 999_999n) / 1_000_000n);
+
 /** An output datetime of every resource but settlements: ISO 8601 in UTC, milliseconds, `Z`. */
 export const DatetimeSchema = /* @__PURE__ */ (() => z.withMeta(z.iso.datetime({ precision: 3 }), { example: '2026-11-20T10:00:00.000Z' }))();
 

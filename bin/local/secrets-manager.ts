@@ -1,3 +1,6 @@
+import { randomInt } from 'node:crypto';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { AwsError } from './aws/aws-error';
 
 /** One secret of the local stack: its ARN and name, as Secrets Manager names it, and its value. */
@@ -29,3 +32,57 @@ export function localSecrets(secrets: LocalSecret[]) {
 }
 
 export type LocalSecrets = ReturnType<typeof localSecrets>;
+
+/** A template secret's `GenerateSecretString`, the part CloudFormation's generator reads here. */
+export interface GenerateSecretString {
+  PasswordLength?: number;
+  ExcludeCharacters?: string;
+  ExcludePunctuation?: boolean;
+  ExcludeUppercase?: boolean;
+  ExcludeLowercase?: boolean;
+  ExcludeNumbers?: boolean;
+  IncludeSpace?: boolean;
+  SecretStringTemplate?: string;
+  GenerateStringKey?: string;
+}
+
+const PUNCTUATION = `!"#$%&'()*+,-./:;<=>?@[\\]^_\`{|}~`;
+
+/**
+ * A value as CloudFormation generates it when it creates the secret (GetRandomPassword's rules:
+ * 32 characters unless told, from letters, digits and punctuation less what is excluded), or,
+ * with a template and a key, that JSON with the generated string at the key.
+ */
+export function generateSecretValue(spec: GenerateSecretString): string {
+  let alphabet = [
+    spec.ExcludeUppercase ? '' : 'ABCDEFGHIJKLMNOPQRSTUVWXYZ',
+    spec.ExcludeLowercase ? '' : 'abcdefghijklmnopqrstuvwxyz',
+    spec.ExcludeNumbers ? '' : '0123456789',
+    spec.ExcludePunctuation ? '' : PUNCTUATION,
+    spec.IncludeSpace ? ' ' : '',
+  ].join('');
+  alphabet = [...alphabet].filter((character) => !(spec.ExcludeCharacters ?? '').includes(character)).join('');
+  const generated = Array.from({ length: spec.PasswordLength ?? 32 }, () => alphabet[randomInt(alphabet.length)]).join('');
+  if (spec.SecretStringTemplate === undefined || spec.GenerateStringKey === undefined) return generated;
+  return JSON.stringify({ ...JSON.parse(spec.SecretStringTemplate), [spec.GenerateStringKey]: generated });
+}
+
+/**
+ * The generated values of a stack's secrets, kept in the data folder's `secrets.json` (nowhere
+ * for `:memory:`) as CloudFormation keeps a secret's value across updates: a restart of
+ * `npm start` reads the same keys, so what was derived from them (the customer emails' index)
+ * still matches.
+ */
+export function keptSecretValues(dataDir: string) {
+  const file = dataDir === ':memory:' ? undefined : join(dataDir, 'secrets.json');
+  const kept: Record<string, string> = file && existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  return (logicalId: string, spec: GenerateSecretString): string => {
+    if (kept[logicalId] !== undefined) return kept[logicalId];
+    kept[logicalId] = generateSecretValue(spec);
+    if (file) {
+      writeFileSync(`${file}.next`, JSON.stringify(kept), { mode: 0o600 });
+      renameSync(`${file}.next`, file);
+    }
+    return kept[logicalId];
+  };
+}

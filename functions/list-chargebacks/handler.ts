@@ -11,7 +11,7 @@ const { chargebacks } = chargebackReads();
 export const handler = apiHandler(
   listChargebacks,
   async ({ principal, query, urls }) => {
-    const page = await chargebacks.list(principal, pageRequest(query, (value) => isId('chargeback', value)));
+    const page = await chargebacks.list(principal, pageRequest(query, (value) => isId('chargeback', value)), query.status);
     return { status: 200, body: chargebackPage(page, urls) };
   },
 );

@@ -1,15 +1,14 @@
 import { paymentRepository } from '../../shared/services/payments';
+import { customerEmailIndex } from '../../shared/services/customer-emails';
 import { listPayments } from '../../shared/api/payments';
 import { paymentPage } from '../../shared/domain/payments';
-import { isId } from '../../shared/ids';
 import { apiHandler } from '../../shared/http/api';
-import { pageRequest } from '../../shared/pagination';
+import { listPayments as pageOfPayments } from '../../shared/use-cases/payments';
 
-const payments = paymentRepository();
+const deps = { payments: paymentRepository(), customerEmails: customerEmailIndex() };
 
 /** GET /v1/payments */
-export const handler = apiHandler(listPayments, async ({ principal, query, urls }) => {
-  const page = pageRequest(query, (value) => isId('payment', value));
-  const result = await payments.list(principal, page, query.status);
-  return { status: 200, body: paymentPage(result, urls) };
-});
+export const handler = apiHandler(listPayments, async ({ principal, query, urls }) => ({
+  status: 200,
+  body: paymentPage(await pageOfPayments(deps, principal, query), urls),
+}));

@@ -7,8 +7,8 @@ import { pageRequest } from '../../shared/pagination';
 
 const { refunds } = refundReads();
 
-/** GET /v1/refunds: the standard list, newest first, `{has_more, data}`. */
+/** GET /v1/refunds: the standard list, newest first, `{has_more, data}`, with its filters. */
 export const handler = apiHandler(listRefunds, async ({ principal, query, urls }) => {
-  const page = await refunds.list(principal, pageRequest(query, (value) => isId('refund', value)));
+  const page = await refunds.list(principal, pageRequest(query, (value) => isId('refund', value)), query.status);
   return { status: 200, body: refundPage(page, urls) };
 });

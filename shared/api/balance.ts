@@ -24,7 +24,7 @@ export const listBalanceTransactions = /* @__PURE__ */ defineList({
   summary: 'List balance transactions',
   description:
     'Every movement of the balances (payments, refunds and their reversals, chargebacks and their reversals, adjustments), newest first, ' +
-    'with optional `type` and `source` filters.',
+    'with optional `type`, `source` and creation range (`created[gte]`, `created[lt]`) filters.',
   success: { status: 200, description: 'A page of balance transactions.', schema: BalanceTransactionListSchema },
 });
 

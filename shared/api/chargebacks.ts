@@ -1,4 +1,4 @@
-import { ChargebackListSchema, ChargebackSchema, ChargebackTransitionBody, DisputeBody, DocumentBody, TestChargebackBody } from '../domain/chargebacks';
+import { ChargebackListSchema, ChargebackSchema, ChargebackTransitionBody, DisputeBody, DocumentBody, TestChargebackBody , listChargebacksQuery } from '../domain/chargebacks';
 import { DisputeDocumentSchema } from '../domain/dispute-documents';
 import { LIMITS } from '../limits';
 import { EVIDENCE_FONT_FILES } from '../pdf/font';
@@ -24,10 +24,12 @@ export const listChargebacks = /* @__PURE__ */ defineList({
   handler: 'list-chargebacks',
   auth: { scope: 'chargeback:read' },
   params: NoParams,
-  query: ListQuery,
+  query: listChargebacksQuery,
   tag: 'Chargebacks',
   summary: 'List chargebacks',
-  description: "Newest first, list items. An acceptor-bound key sees its acceptor's chargebacks; an organization-scoped key all of its organization.",
+  description:
+    "Newest first, list items, with optional `status` and creation range (`created[gte]`, `created[lt]`) filters. An acceptor-bound key sees its acceptor's chargebacks; " +
+    'an organization-scoped key all of its organization.',
   success: { status: 200, description: 'A page of chargebacks.', schema: ChargebackListSchema },
 });
 

@@ -63,6 +63,11 @@ interface RouteBase {
    * (EVIDENCE_PDF_MEMORY_MB).
    */
   memoryMb?: number;
+  /**
+   * The function finds or writes payments by their customer's email: it alone is given the key
+   * of the customer emails' index (CUSTOMER_EMAIL_KEY_ARN, lib/customer-email-key.ts) and may read it.
+   */
+  customerEmails?: boolean;
 }
 
 /**
@@ -135,7 +140,8 @@ export interface ReceiverRoute extends RouteBase {
 export type Route = ApiOperation | PageRoute | ReceiverRoute;
 
 export const LIST_422 =
-  'A list parameter breaks a rule: `limit` outside 1..100, a malformed cursor or one naming no item of this list, both cursors at once.';
+  'A list parameter breaks a rule: `limit` outside 1..100, a malformed cursor or one naming no item of this list, both cursors at once, ' +
+  'a creation range whose `created[lt]` is not after its `created[gte]` (where the list takes one).';
 
 /** No query parameters are read; unknown ones are ignored, as on every retrieve. */
 export const NoQuery = /* @__PURE__ */ (() => z.object({}))();
@@ -188,9 +194,9 @@ export type FormRoute<P extends z.ZodMiniObject = z.ZodMiniObject, B extends z.Z
 };
 
 /**
- * A dashboard form performing a `/v1` operation: its table, bucket and acquirer access, the
- * files its function reads, its schemas and its permission (the operation's scope, which it
- * must name) are that operation's.
+ * A dashboard form performing a `/v1` operation: its table, bucket, acquirer and customer
+ * email index access, the files its function reads, its schemas and its permission (the
+ * operation's scope, which it must name) are that operation's.
  */
 export function defineForm<P extends z.ZodMiniObject, Q extends z.ZodMiniObject, B extends z.ZodMiniType>(
   form: { path: string; handler: string },
@@ -208,6 +214,7 @@ export function defineForm<P extends z.ZodMiniObject, Q extends z.ZodMiniObject,
     ...(acts.sealedSecrets ? { sealedSecrets: acts.sealedSecrets } : {}),
     ...(acts.files ? { files: acts.files } : {}),
     ...(acts.memoryMb ? { memoryMb: acts.memoryMb } : {}),
+    ...(acts.customerEmails ? { customerEmails: acts.customerEmails } : {}),
     auth: 'dashboard session',
     ...form,
     acts: acts as ApiOperation<P, z.ZodMiniObject, B>,

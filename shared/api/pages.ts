@@ -3,9 +3,10 @@ import { resendEvent } from './events';
 import * as z from '../zod';
 import { ANY_MEMBER, TEAM_ROLES, type Permission } from '../domain/team-roles';
 import { LIMITS } from '../limits';
-import { defineDashboardForm, defineForm, definePage, NoParams, PASSWORD_HASHING_MEMORY_MB, pathParam, type PageRoute } from './operation';
+import { defineDashboardForm, defineForm, definePage, NoParams, PASSWORD_HASHING_MEMORY_MB, pathParam, type ApiOperation, type PageRoute } from './operation';
 import { PASSKEY_SCRIPT_PATH } from '../dashboard/passkey-script';
 import { PASSKEY_NAME_MAX_LENGTH } from '../domain/passkeys';
+import { listPayments } from './payments';
 import { createPaymentLink, updatePaymentLink } from './payment-links';
 import { cancelRefund, createRefund } from './refunds';
 import { createWebhookEndpoint, deleteWebhookEndpoint, rollWebhookEndpointSecret, updateWebhookEndpoint } from './webhook-endpoints';
@@ -23,7 +24,8 @@ const CREDENTIAL_FIELD_LENGTH = 16_384;
 export const checkoutPages = /* @__PURE__ */ (() => [
   // In live mode it opens the acquirer's hosted payment page.
   definePage({ method: 'GET', path: '/checkout/{id}', handler: 'checkout-page', table: 'write', auth: 'public', acquirer: true }),
-  definePage({ method: 'POST', path: '/checkout/{id}', handler: 'checkout-submit', table: 'write', auth: 'public' }),
+  // The customer's email is kept with the digest it is found by.
+  definePage({ method: 'POST', path: '/checkout/{id}', handler: 'checkout-submit', table: 'write', auth: 'public', customerEmails: true }),
   definePage({ method: 'GET', path: '/checkout/{id}/thank-you', handler: 'checkout-thank-you', table: 'read', auth: 'public' }),
 ])();
 
@@ -34,6 +36,9 @@ export const checkoutPages = /* @__PURE__ */ (() => [
  */
 const memberPage = (path: string, handler: string, permission: Permission | typeof ANY_MEMBER, extra: Partial<PageRoute> = {}) =>
   definePage({ method: 'GET', path, handler, table: 'read', auth: 'dashboard session', permission, ...extra });
+
+/** A list page showing a `/v1` list with its filters: that list's access to the customer emails' index, if it has it. */
+const showing = (operation: ApiOperation): Partial<PageRoute> => (operation.customerEmails ? { customerEmails: true } : {});
 
 /** Signing in and out: the forms a person posts before and after a session. */
 export const dashboardSignIn = /* @__PURE__ */ definePage({
@@ -117,7 +122,7 @@ export const dashboardSearch = /* @__PURE__ */ memberPage('/dashboard/search', '
 export const dashboardPaymentLinks = /* @__PURE__ */ memberPage('/dashboard/payment-links', 'dashboard-payment-links', 'payment_link:read');
 export const dashboardNewPaymentLink = /* @__PURE__ */ memberPage('/dashboard/payment-links/new', 'dashboard-new-payment-link', 'payment_link:create');
 export const dashboardPaymentLink = /* @__PURE__ */ memberPage('/dashboard/payment-links/{id}', 'dashboard-payment-link', 'payment_link:read');
-export const dashboardPayments = /* @__PURE__ */ memberPage('/dashboard/payments', 'dashboard-payments', 'payment:read');
+export const dashboardPayments = /* @__PURE__ */ memberPage('/dashboard/payments', 'dashboard-payments', 'payment:read', showing(listPayments));
 export const dashboardPayment = /* @__PURE__ */ memberPage('/dashboard/payments/{id}', 'dashboard-payment', 'payment:read');
 export const dashboardRefunds = /* @__PURE__ */ memberPage('/dashboard/refunds', 'dashboard-refunds', 'refund:read');
 export const dashboardRefund = /* @__PURE__ */ memberPage('/dashboard/refunds/{id}', 'dashboard-refund', 'refund:read');

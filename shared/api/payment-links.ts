@@ -113,6 +113,7 @@ export const testHelperCheckout = /* @__PURE__ */ (() =>
     path: '/v1/test_helpers/payment_links/{id}/checkout',
     handler: 'test-helper-checkout',
     table: 'write',
+    customerEmails: true,
     auth: { scope: 'payment_link:update', mode: 'test' },
     params: linkId,
     query: NoQuery,

@@ -6,12 +6,16 @@ export const paymentId = /* @__PURE__ */ (() => pathParam('id', 'The payment id 
 export const listPayments = /* @__PURE__ */ defineList({
   path: '/v1/payments',
   handler: 'list-payments',
+  // Finds payments by the digest of their customer's email.
+  customerEmails: true,
   auth: { scope: 'payment:read' },
   params: NoParams,
   query: listPaymentsQuery,
   tag: 'Payments',
   summary: 'List payments',
-  description: 'Organization-wide, newest first, with an optional `status` filter.',
+  description:
+    'Organization-wide, newest first, with optional filters: `status` or `payment_link`, `customer_email` (exact, case-insensitive), and the creation range ' +
+    '(`created[gte]`, `created[lt]`). A link with a status is 422: each filter is a key of its own.',
   success: { status: 200, description: 'A page of payments.', schema: PaymentListSchema },
 });
 

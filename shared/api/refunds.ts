@@ -1,4 +1,4 @@
-import { BalanceSchema, RefundListSchema, balanceAdjustmentBody, refundCreateBody, refundResourceSchema, refundTransitionBody } from '../domain/refunds';
+import { BalanceSchema, RefundListSchema, balanceAdjustmentBody, refundCreateBody, refundResourceSchema, refundTransitionBody , listRefundsQuery } from '../domain/refunds';
 import { ListQuery } from '../pagination';
 import { defineList, defineRetrieve, defineOperation, NoQuery, NoParams, pathParam } from './operation';
 import { paymentId } from './payments';
@@ -43,10 +43,10 @@ export const listRefunds = /* @__PURE__ */ defineList({
   handler: 'list-refunds',
   auth: { scope: 'refund:read' },
   params: NoParams,
-  query: ListQuery,
+  query: listRefundsQuery,
   tag: 'Refunds',
   summary: 'List refunds',
-  description: 'Organization-wide, newest first.',
+  description: 'Organization-wide, newest first, with optional `status` and creation range (`created[gte]`, `created[lt]`) filters.',
   success: { status: 200, description: 'A page of refunds.', schema: RefundListSchema },
 });
 

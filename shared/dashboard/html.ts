@@ -72,6 +72,8 @@ const STYLE = `
   form.filter { display: flex; flex-wrap: wrap; align-items: center; gap: .5rem; margin: .5rem 0 .75rem; }
   form.filter label { margin: 0; }
   form.filter select { width: auto; }
+  form.filter div { display: flex; flex-direction: column; gap: .2rem; }
+  form.filter button { align-self: flex-end; }
   .deadline { background: #fef3c7; color: #78350f; padding: .6rem .8rem; border-radius: 6px; }
   textarea { font-family: ui-monospace, monospace; font-size: .9rem; }
   ul.attempts li { padding: .15rem .3rem; border-radius: 4px; overflow-wrap: anywhere; }
@@ -409,8 +411,8 @@ function modeSwitch(frame: Frame, current: NavPath | undefined): string {
 }
 
 /**
- * A signed-in page: the bar (mode and its switch, search by id, sign out), the navigation
- * (`current` marked), the title, who is signed in, then `body`.
+ * A signed-in page: the bar (mode and its switch, search by id or customer email, sign out), the
+ * navigation (`current` marked), the title, who is signed in, then `body`.
  */
 export function signedInPage(
   frame: Frame,
@@ -425,8 +427,8 @@ export function signedInPage(
     `<header class="top">
 <div class="brand">${modeBadge(principal)} <a href="${escapeHtml(urls.dashboard)}">Payment operations</a></div>
 <form class="search" role="search" method="get" action="${escapeHtml(`${urls.dashboard}/search`)}">
-<label class="visually-hidden" for="search-id">Search by id</label>
-<input id="search-id" name="id" type="search" value="${escapeHtml(search)}" placeholder="An id, e.g. pay_…" autocomplete="off" spellcheck="false" required>
+<label class="visually-hidden" for="search-id">Search by id or customer email</label>
+<input id="search-id" name="id" type="search" value="${escapeHtml(search)}" placeholder="An id or an email" autocomplete="off" spellcheck="false" required>
 <button type="submit">Search</button>
 </form>
 ${modeSwitch(frame, current)}

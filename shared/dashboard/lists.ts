@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/principal';
 import type { PublicUrls } from '../config';
-import type { PageRoute } from '../api/operation';
+import type { ApiOperation, PageRoute } from '../api/operation';
 import type { ApiEvent } from '../http/response';
 import type { SignIns } from '../use-cases/sign-in';
 import type { EventDeliveries } from '../domain/dashboard';
@@ -22,6 +22,10 @@ import { may, type Frame, type NavPath, type TableSpec } from './html';
 import { listPage } from './pages';
 import { chargebackTable, eventTable, linkTable, paymentTable, refundTable } from './tables';
 import { escapeHtml } from '../http/page';
+import { listChargebacks } from '../api/chargebacks';
+import { listPayments } from '../api/payments';
+import { listRefunds } from '../api/refunds';
+import { filteredQueryOf, filterValues } from './filters';
 
 /** The list parameters of a page's query string (others are ignored, as on the API's retrieves). */
 export function listQueryOf(event: ApiEvent): ListParams {
@@ -32,15 +36,17 @@ export function listQueryOf(event: ApiEvent): ListParams {
 /** A link page's query: its payments' list parameters and its events' cursor. */
 export const linkQueryOf = (event: ApiEvent) => ({ ...listQueryOf(event), events_after: event.queryStringParameters?.events_after });
 
-interface ListDefinition<T extends { id: string }, D> {
+interface ListDefinition<T extends { id: string }, D, Q = ListParams> {
   title: string;
   nav: NavPath;
   caption: string;
   empty: string;
   spec: (urls: PublicUrls) => TableSpec<T>;
   /** The list's use case, with the ports it needs. */
-  read: (deps: D, principal: Principal, query: ListParams) => Promise<ListView<T>>;
+  read: (deps: D, principal: Principal, query: Q) => Promise<ListView<T>>;
   actions?: (frame: Frame) => string;
+  /** The `/v1` list it shows with its filters (product-decisions §18): its query is read with that operation's schema. */
+  filters?: ApiOperation;
 }
 
 /*
@@ -61,31 +67,34 @@ export const PAYMENT_LINK_LIST: ListDefinition<VersionedLink, Parameters<typeof 
       : '',
 };
 
-export const PAYMENT_LIST: ListDefinition<Payment, Parameters<typeof paymentList>[0]> = {
+export const PAYMENT_LIST: ListDefinition<Payment, Parameters<typeof paymentList>[0], Parameters<typeof paymentList>[2]> = {
   title: 'Payments',
   nav: '/payments',
   caption: 'Payments, newest first.',
   empty: 'No payments yet.',
   spec: paymentTable,
   read: paymentList,
+  filters: listPayments,
 };
 
-export const REFUND_LIST: ListDefinition<Refund, Parameters<typeof refundList>[0]> = {
+export const REFUND_LIST: ListDefinition<Refund, Parameters<typeof refundList>[0], Parameters<typeof refundList>[2]> = {
   title: 'Refunds',
   nav: '/refunds',
   caption: 'Refunds, newest first; refunds waiting for the balance are marked On hold.',
   empty: 'No refunds yet.',
   spec: refundTable,
   read: refundList,
+  filters: listRefunds,
 };
 
-export const CHARGEBACK_LIST: ListDefinition<Chargeback, Parameters<typeof chargebackList>[0]> = {
+export const CHARGEBACK_LIST: ListDefinition<Chargeback, Parameters<typeof chargebackList>[0], Parameters<typeof chargebackList>[2]> = {
   title: 'Chargebacks',
   nav: '/chargebacks',
   caption: 'Chargebacks, newest first; respond to open ones before their deadline or they are accepted automatically.',
   empty: 'No chargebacks yet.',
   spec: (urls) => chargebackTable(urls, new Date()),
   read: chargebackList,
+  filters: listChargebacks,
 };
 
 export const EVENT_LIST: ListDefinition<EventDeliveries, Parameters<typeof eventList>[0]> = {
@@ -101,10 +110,13 @@ export const EVENT_LIST: ListDefinition<EventDeliveries, Parameters<typeof event
  * The handler of one list page (`route`: its declaration): its list, one page at a time (403, 422 as the
  * API answers). `ports`: what its use case reads.
  */
-export function listHandler<T extends { id: string }, D>(route: PageRoute, sessions: SignIns, list: ListDefinition<T, D>, ports: D) {
+export function listHandler<T extends { id: string }, D, Q>(route: PageRoute, sessions: SignIns, list: ListDefinition<T, D, Q>, ports: D) {
   return dashboardPage(route, sessions, async (request) => {
     const { principal, urls, event } = request;
-    const view = await list.read(ports, principal, listQueryOf(event));
-    return { status: 200, html: listPage(request, { ...list, spec: list.spec(urls), view, actions: list.actions?.(request) }) };
+    const { filters } = list;
+    const query = filters ? filteredQueryOf<Q>(event, filters) : (listQueryOf(event) as Q);
+    const view = await list.read(ports, principal, query);
+    const filtered = filters ? { operation: filters, values: filterValues(event, filters) } : undefined;
+    return { status: 200, html: listPage(request, { ...list, spec: list.spec(urls), view, actions: list.actions?.(request), filters: filtered }) };
   });
 }

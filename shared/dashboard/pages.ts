@@ -1,3 +1,5 @@
+import type { ApiOperation } from '../api/operation';
+import { filterForm } from './filters';
 import type { PublicUrls } from '../config';
 import type { Acceptor } from '../db/directory';
 import { CHARGEBACK_WINDOW, DELIVERY_EVENT_WINDOW, LINK_EVENT_WINDOW, SECTION_LIMIT, type PaidVolume, type Section } from '../domain/dashboard';
@@ -157,17 +159,21 @@ export interface ListPage<T extends { id: string }> {
   empty: string;
   /** Links or buttons above the list. */
   actions?: string;
+  /** The list's filters (its `/v1` list's) and the values given: a form above it, kept by its pager. */
+  filters?: { operation: ApiOperation; values: Record<string, string> };
 }
 
 /** A list's page of items (or what it says when there are none), with links to the newer and the older page. */
 function listBody<T extends { id: string }>(frame: Frame, page: ListPage<T>): string {
-  const { view } = page;
-  const body =
-    view.items.length === 0
-      ? `<p class="note">${escapeHtml(view.request.startingAfter || view.request.endingBefore ? 'Nothing more in this direction.' : page.empty)}</p>`
-      : table(page.spec, view.items, page.caption);
-  return `${body}
-${pager(`${page.title}: pages`, view, (cursor) => pageUrl(frame.urls, page.nav, { ...cursor, limit: view.request.limit === SECTION_LIMIT ? undefined : String(view.request.limit) }))}`;
+  const { view, filters } = page;
+  const filtered = Object.keys(filters?.values ?? {}).length > 0;
+  const empty = view.request.startingAfter || view.request.endingBefore ? 'Nothing more in this direction.' : filtered ? 'Nothing matches these filters.' : page.empty;
+  const body = view.items.length === 0 ? `<p class="note">${escapeHtml(empty)}</p>` : table(page.spec, view.items, page.caption);
+  const form = filters ? `${filterForm(`${frame.urls.dashboard}${page.nav}`, filters.operation, filters.values)}\n` : '';
+  return `${form}${body}
+${pager(`${page.title}: pages`, view, (cursor) =>
+  pageUrl(frame.urls, page.nav, { ...filters?.values, ...cursor, limit: view.request.limit === SECTION_LIMIT ? undefined : String(view.request.limit) }),
+)}`;
 }
 
 /** A list page: its table, one page at a time. */
@@ -176,8 +182,9 @@ export function listPage<T extends { id: string }>(frame: Frame, page: ListPage<
 }
 
 /** The balance (the navigation's Balance): every currency's available total and what is on hold, then the movements behind them, a page at a time. */
-export function balancePage(frame: Frame, view: BalanceView): string {
+export function balancePage(frame: Frame, view: BalanceView, filters?: ListPage<BalanceTransaction>['filters']): string {
   const movements: ListPage<BalanceTransaction> = {
+    filters,
     title: 'Movements',
     nav: '/balance-transactions',
     spec: balanceTransactionTable(frame.urls),

@@ -374,6 +374,7 @@ export function createLedgerReads(db: DynamoDBDocumentClient, tableName: string)
             index: 'gsi3',
             partitions: [keys.balanceTransactionsOfSource(scope, filter.source)],
             ...(filter.type ? { filter: { expression: '#type = :type', names: { '#type': 'type' }, values: { ':type': filter.type } } } : {}),
+            createdIds: 'balanceTransaction',
             resolveCursor,
           },
           page,
@@ -382,7 +383,7 @@ export function createLedgerReads(db: DynamoDBDocumentClient, tableName: string)
       const source = filter.type
         ? { index: 'gsi2' as const, partitions: keys.balanceTransactionTypeList(scope, filter.type) }
         : { index: 'gsi1' as const, partitions: keys.balanceTransactionList(scope) };
-      return listPage<BalanceTransaction>(db, tableName, { ...source, resolveCursor }, page);
+      return listPage<BalanceTransaction>(db, tableName, { ...source, createdIds: 'balanceTransaction', resolveCursor }, page);
     },
   };
 }

@@ -186,15 +186,18 @@ export function createChargebackRepository(db: DynamoDBDocumentClient, tableName
       return chargebackId ? get(chargebackId) : undefined;
     },
 
-    /** GET /v1/chargebacks: an acceptor-bound key sees its acceptor's, an org-scoped key all (§3). */
-    list(principal: Principal, request: PageRequest) {
+    /**
+     * GET /v1/chargebacks: an acceptor-bound key sees its acceptor's, an org-scoped key all (§3);
+     * all or of one status (its own partition: GSI5, or GSI6 for an acceptor), in the request's
+     * creation range (§18).
+     */
+    list(principal: Principal, request: PageRequest, status?: string) {
       const scope = scopeOf(principal.orgId, principal.mode);
       const acceptorId = principal.acceptorId;
+      const index = acceptorId ? (status ? 'gsi6' : 'gsi2') : status ? 'gsi5' : 'gsi1';
       return page(
-        acceptorId
-          ? { index: 'gsi2', partitions: [keys.chargebackAcceptorList(scope, acceptorId)] }
-          : { index: 'gsi1', partitions: [keys.chargebackList(scope)] },
-        (found) => isOwned(found, principal) && (!acceptorId || found.acceptorId === acceptorId),
+        { index, partitions: [chargebackEntity.partition(index, { scope, acceptor: acceptorId ?? '', status: status ?? '' })], createdIds: 'chargeback' },
+        (found) => isOwned(found, principal) && (!acceptorId || found.acceptorId === acceptorId) && (!status || found.status === status),
         request,
       );
     },

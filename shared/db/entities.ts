@@ -199,6 +199,8 @@ export const paymentEntity = defineEntity<Payment>({
     gsi1: { pk: '{scope}#PAY', sk: '{pay}', subPartitions: 8 },
     gsi2: { pk: '{scope}#PAY#{status}', sk: '{pay}', subPartitions: 8 },
     gsi3: { pk: 'PL#{pl}#PAY', sk: '{pay}' },
+    // One customer's payments (product-decisions §18), by the keyed digest of the email, never the email.
+    gsi4: { pk: '{scope}#PAY#EMAIL#{email_digest}', sk: '{pay}', when: (payment) => payment.customerEmailDigest !== undefined },
     // While open, by last activity: the expiry sweep reads each shard up to the idle bound.
     due: { pk: 'DUE#PAY_OPEN#{shard}', sk: '{active_at}#{pay}', when: (payment) => payment.status === 'open' },
   },
@@ -207,6 +209,7 @@ export const paymentEntity = defineEntity<Payment>({
     scope: scoped(payment),
     status: payment.status,
     pl: payment.paymentLinkId,
+    email_digest: payment.customerEmailDigest ?? '',
     shard: openPaymentShard(payment.id),
     active_at: lastActivityOf(payment),
   }),
@@ -222,6 +225,7 @@ export const refundEntity = defineEntity<Refund>({
   indexes: {
     gsi1: { pk: '{scope}#RF', sk: '{rf}' },
     gsi2: { pk: 'PAY#{pay}#RF', sk: '{rf}' },
+    gsi3: { pk: '{scope}#RF#{status}', sk: '{rf}' },
     // Held refunds of one balance, oldest first; covered pending refunds by `{created_at}#{id}`
     // (processed once older than the cancel window); refunds in `processing` by `{since}#{id}`.
     due: { pk: '{due}', sk: '{due_sort}', when: (refund) => refund.status === 'pending' || refund.status === 'processing' },
@@ -230,6 +234,7 @@ export const refundEntity = defineEntity<Refund>({
     rf: refund.id,
     scope: scoped(refund),
     pay: refund.paymentId,
+    status: refund.status,
     ...refundDueKeys(refund),
   }),
 });
@@ -256,11 +261,15 @@ export const chargebackEntity = defineEntity<Chargeback>({
     gsi2: { pk: '{scope}#ACCEPTOR#{acceptor}#CB', sk: '{cb}' },
     gsi3: { pk: 'PAY#{pay}#CB', sk: '{cb}' },
     gsi4: { pk: 'DUE#CB_REMINDER', sk: '{remind_at}#{cb}', when: (chargeback) => chargeback.status === 'open' && chargeback.nextReminderHours !== undefined },
+    // One status, of the scope (an organization's key) and of one acceptor (an acceptor-bound key's).
+    gsi5: { pk: '{scope}#CB#{status}', sk: '{cb}' },
+    gsi6: { pk: '{scope}#ACCEPTOR#{acceptor}#CB#{status}', sk: '{cb}' },
     due: { pk: 'DUE#CB_DEADLINE', sk: '{deadline_at}#{cb}', when: (chargeback) => chargeback.status === 'open' },
   },
   values: (chargeback) => ({
     cb: chargeback.id,
     scope: scoped(chargeback),
+    status: chargeback.status,
     acceptor: chargeback.acceptorId,
     pay: chargeback.paymentId,
     deadline_at: chargeback.deadlineAt,

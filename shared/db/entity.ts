@@ -90,6 +90,17 @@ export function stripKeys<T>(item: Record<string, unknown> | undefined): T | und
 
 export function defineEntity<T extends object, C = void>(definition: EntityDefinition<T, C>) {
   const valuesOf = (record: T, context: C): Values => definition.values?.(record, context) ?? {};
+  /** The attributes of the record's entry in one index, or undefined when the record is not in it (a sparse index). */
+  function indexEntry(index: IndexName, record: T, context: C, values: Values): Record<string, string> | undefined {
+    const format = definition.indexes![index]!;
+    if (format.when && !format.when(record, context)) return undefined;
+    const sortKey = render(format.sk, values);
+    const partition = render(format.pk, values);
+    return {
+      [INDEXES[index].pk]: format.subPartitions ? subPartitionKey(partition, subPartitionOf(sortKey, format.subPartitions)) : partition,
+      [INDEXES[index].sk]: sortKey,
+    };
+  }
   return {
     definition,
     /** The item's primary key. */
@@ -112,15 +123,11 @@ export function defineEntity<T extends object, C = void>(definition: EntityDefin
     item(record: T, context: C): Record<string, unknown> {
       const values = valuesOf(record, context);
       const item: Record<string, unknown> = { [KEY.pk]: render(definition.key.pk, values), [KEY.sk]: render(definition.key.sk, values) };
-      for (const [index, format] of Object.entries(definition.indexes ?? {}) as [IndexName, IndexFormat<T, C>][]) {
-        if (format.when && !format.when(record, context)) continue;
-        const sortKey = render(format.sk, values);
-        const partition = render(format.pk, values);
-        item[INDEXES[index].pk] = format.subPartitions ? subPartitionKey(partition, subPartitionOf(sortKey, format.subPartitions)) : partition;
-        item[INDEXES[index].sk] = sortKey;
-      }
+      for (const index of Object.keys(definition.indexes ?? {}) as IndexName[]) Object.assign(item, indexEntry(index, record, context, values));
       return { ...item, entity: definition.name, ...record };
     },
+    /** The key attributes of the record in one index (for an UpdateItem that changes what they derive from), or undefined when it is not in it. */
+    indexKeys: (index: IndexName, record: T, context: C) => indexEntry(index, record, context, valuesOf(record, context)),
     /** The record an item holds. */
     fromItem: (item: Record<string, unknown> | undefined) => stripKeys<T>(item),
   };

@@ -1,8 +1,9 @@
 import type { DynamoDBDocumentClient, QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Mode, Principal } from '../auth/principal';
-import { isOwned } from '../domain/scope';
+import { isOwned, type Owner } from '../domain/scope';
 import { BusinessRuleError } from '../errors';
-import type { PageRequest } from '../pagination';
+import { adjacentId, firstIdAt, lastIdBefore, type IdKind } from '../ids';
+import type { CreatedRange, PageRequest } from '../pagination';
 import { scopeOf } from './entities';
 import { stripKeys, type defineEntity } from './entity';
 import { queryMerged } from './query-all';
@@ -11,7 +12,8 @@ import { KEY, INDEXES, type IndexName } from './table';
 /**
  * One page of a list (product-decisions §2): newest first (or oldest first, when the source says
  * so), one Query of at most limit+1 items per partition of the list (its sub-partitions, read at
- * once and merged, when it is split: entities.ts), the cursor mapped onto the list's sort key.
+ * once and merged, when it is split: entities.ts), the cursor and the creation range mapped onto
+ * the list's sort key.
  */
 
 export interface ListSource {
@@ -28,10 +30,21 @@ export interface ListSource {
   /** Ascending sort keys (an event's attempts, oldest first); lists are newest first otherwise. */
   oldestFirst?: boolean;
   /**
+   * The list's sort keys are ids of this kind, so a creation range (product-decisions §18) is a
+   * range of them: the Query's key condition, never a filter.
+   */
+  createdIds?: IdKind;
+  /**
    * Keeps only the partition's items that match (a second filter on a small partition: a
    * source's few ledger entries of one type); the page still reads on until it is full.
    */
   filter?: { expression: string; names: Record<string, string>; values: Record<string, unknown> };
+  /**
+   * The partition holds one scope's items only, which need not be the caller's (a link's
+   * payments, by the link's id): when its items are another scope's, the list is empty. At most
+   * the page's Query is read to tell.
+   */
+  scopedTo?: Owner;
   /** Maps a cursor id to its sort key in this list, or undefined when it is not an item of it. */
   resolveCursor: (id: string) => Promise<string | undefined>;
 }
@@ -54,30 +67,76 @@ export interface Page<T> {
 
 const keyAttributes = (index: ListSource['index']) => (index === 'table' ? { pk: KEY.pk, sk: KEY.sk } : INDEXES[index]);
 
+interface Bound {
+  key: string;
+  inclusive: boolean;
+}
+
+/** The sort keys a read may return: at or past each bound; `empty` when none can. */
+type SortKeyRange = { lower?: Bound; upper?: Bound } | 'empty';
+
 /**
- * One partition's Query for a page: its key condition (the items past the cursor, or under the
- * sort-key prefix, the cursor then being the Query's ExclusiveStartKey), the list's filter and
- * the direction (`queryMerged` asks for the page's `limit + 1`).
+ * The sort keys of a read of `source`: the creation range as ids (inclusive), narrowed by the
+ * cursor (exclusive, in the direction of travel). DynamoDB takes one sort-key condition, so two
+ * bounds are a BETWEEN of inclusive ones: an exclusive bound is then the id next to it, as every
+ * sort key of a list with a creation range is an id.
  */
-function pageQuery(tableName: string, source: ListSource, partition: string, cursorKey: string | undefined, ascending: boolean): QueryCommandInput {
+function sortKeyRange(source: ListSource, created: CreatedRange | undefined, cursorKey: string | undefined, ascending: boolean): SortKeyRange {
+  const range: { lower?: Bound; upper?: Bound } = {};
+  if (created) {
+    if (!source.createdIds) throw new Error('This list has no creation range');
+    if (created.gte !== undefined) range.lower = { key: firstIdAt(source.createdIds, created.gte), inclusive: true };
+    if (created.lt !== undefined) range.upper = { key: lastIdBefore(source.createdIds, created.lt), inclusive: true };
+  }
+  if (cursorKey !== undefined) {
+    const side = ascending ? 'lower' : 'upper';
+    const present = range[side];
+    const cursor = { key: cursorKey, inclusive: false };
+    const tighter = present === undefined || (ascending ? cursorKey >= present.key : cursorKey <= present.key);
+    if (tighter) range[side] = cursor;
+  }
+  const { lower, upper } = range;
+  if (!lower || !upper) return range;
+  const inclusiveLower = lower.inclusive ? lower.key : adjacentId(lower.key, 1);
+  const inclusiveUpper = upper.inclusive ? upper.key : adjacentId(upper.key, -1);
+  if (inclusiveLower > inclusiveUpper) return 'empty';
+  return { lower: { key: inclusiveLower, inclusive: true }, upper: { key: inclusiveUpper, inclusive: true } };
+}
+
+/**
+ * One partition's Query of a list: its key condition (the partition and its sort-key range, or
+ * under the sort-key prefix, the cursor then being the Query's ExclusiveStartKey), the list's
+ * filter and the direction (`queryMerged` asks for the page's `limit + 1`).
+ */
+function partitionQuery(tableName: string, source: ListSource, partition: string, range: Exclude<SortKeyRange, 'empty'>, cursorKey: string | undefined, ascending: boolean): QueryCommandInput {
   const attributes = keyAttributes(source.index);
   let keyed: Pick<QueryCommandInput, 'KeyConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues' | 'ExclusiveStartKey'>;
+  const names = { '#pk': attributes.pk, '#sk': attributes.sk };
+  const { lower, upper } = range;
   if (source.sortKeyPrefix !== undefined) {
     if (source.index !== 'table') throw new Error('A sort-key prefix lists the base table only');
     keyed = {
       KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
-      ExpressionAttributeNames: { '#pk': attributes.pk, '#sk': attributes.sk },
+      ExpressionAttributeNames: names,
       ExpressionAttributeValues: { ':pk': partition, ':prefix': source.sortKeyPrefix },
       ...(cursorKey !== undefined ? { ExclusiveStartKey: { [KEY.pk]: partition, [KEY.sk]: cursorKey } } : {}),
     };
-  } else if (cursorKey === undefined) {
-    keyed = { KeyConditionExpression: '#pk = :pk', ExpressionAttributeNames: { '#pk': attributes.pk }, ExpressionAttributeValues: { ':pk': partition } };
-  } else {
+  } else if (lower && upper) {
     keyed = {
-      KeyConditionExpression: `#pk = :pk AND #sk ${ascending ? '>' : '<'} :cursor`,
-      ExpressionAttributeNames: { '#pk': attributes.pk, '#sk': attributes.sk },
-      ExpressionAttributeValues: { ':pk': partition, ':cursor': cursorKey },
+      KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :lower AND :upper',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: { ':pk': partition, ':lower': lower.key, ':upper': upper.key },
     };
+  } else if (lower || upper) {
+    const bound = (lower ?? upper)!;
+    const operator = `${lower ? '>' : '<'}${bound.inclusive ? '=' : ''}`;
+    keyed = {
+      KeyConditionExpression: `#pk = :pk AND #sk ${operator} :bound`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: { ':pk': partition, ':bound': bound.key },
+    };
+  } else {
+    keyed = { KeyConditionExpression: '#pk = :pk', ExpressionAttributeNames: { '#pk': attributes.pk }, ExpressionAttributeValues: { ':pk': partition } };
   }
   const { filter } = source;
   return {
@@ -94,6 +153,10 @@ function pageQuery(tableName: string, source: ListSource, partition: string, cur
     ScanIndexForward: ascending,
   };
 }
+
+/** Whether items read from a `scopedTo` partition belong to its caller (the first tells for all). */
+const ownsPartition = (source: ListSource, items: Record<string, unknown>[]) =>
+  !source.scopedTo || items.length === 0 || isOwned(items[0] as unknown as Owner, source.scopedTo);
 
 /** One page of a list, in the list's order, with the table's key attributes stripped. */
 export async function listPage<T>(
@@ -112,21 +175,32 @@ export async function listPage<T>(
   const backwards = request.endingBefore !== undefined;
   // Sort keys ascend when reading an oldest-first list forwards, or a newest-first one backwards.
   const ascending = backwards !== Boolean(source.oldestFirst);
+  const range = sortKeyRange(source, request.created, cursorKey, ascending);
+  if (range === 'empty') return { items: [], hasMore: false };
   // Each partition read on past DynamoDB's 1 MB page until it holds the page plus one (for
   // `has_more`), or ends; merged, the first limit + 1 of them are the page's.
-  const found = await queryMerged(db, source.partitions, (partition) => pageQuery(tableName, source, partition, cursorKey, ascending), {
+  const found = await queryMerged(db, source.partitions, (partition) => partitionQuery(tableName, source, partition, range, cursorKey, ascending), {
     sortKey: keyAttributes(source.index).sk,
     max: request.limit + 1,
   });
+  if (!ownsPartition(source, found)) return { items: [], hasMore: false };
   const items = found.slice(0, request.limit).map((item) => stripKeys<T>(item)!);
   return { items: backwards ? items.reverse() : items, hasMore: found.length > request.limit };
 }
 
 type Owned = { orgId: string; mode: Mode; status?: string };
 
+/** How a scope's list is laid out beyond GSI1 (all of it, newest first). */
+export interface ScopeListLayout {
+  /** The index of its one-status lists (GSI2 unless the entity's GSI2 is taken). */
+  statusIndex?: IndexName;
+  /** Its sort keys are ids of this kind: the list takes a creation range (product-decisions §18). */
+  createdIds?: IdKind;
+}
+
 /**
- * A scope's list of `entity`, newest first: all of it on GSI1, or one status on GSI2 (a cursor
- * must be an item the caller owns, of that status).
+ * A scope's list of `entity`, newest first: all of it on GSI1, or one status on its status index
+ * (a cursor must be an item the caller owns, of that status).
  */
 export function scopeListPage<T extends Owned>(
   db: DynamoDBDocumentClient,
@@ -136,14 +210,16 @@ export function scopeListPage<T extends Owned>(
   caller: Principal,
   request: PageRequest,
   status?: string,
+  layout: ScopeListLayout = {},
 ): Promise<Page<T>> {
-  const index = status ? 'gsi2' : 'gsi1';
+  const index = status ? (layout.statusIndex ?? 'gsi2') : 'gsi1';
   return listPage<T>(
     db,
     tableName,
     {
       index,
       partitions: entity.partitions(index, { scope: scopeOf(caller.orgId, caller.mode), status: status ?? '' }),
+      ...(layout.createdIds ? { createdIds: layout.createdIds } : {}),
       resolveCursor: cursorById(get, (item) => isOwned(item, caller) && (!status || item.status === status)),
     },
     request,

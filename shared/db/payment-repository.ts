@@ -3,12 +3,13 @@ import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } fr
 import type { Principal } from '../auth/principal';
 import type { HostedPayment } from '../domain/acquirer';
 import { PaymentNotOpenError, type Payment } from '../domain/payments';
+import { isOwned } from '../domain/scope';
 import { isId } from '../ids';
 import { type PageRequest } from '../pagination';
 import { withConflictRetry } from './conditional';
-import { cursorById, listPage, scopeListPage } from './list-page';
+import { cursorById, listPage, scopeListPage, type ListSource } from './list-page';
 import { IF_NEW, stripKeys as strip } from './entity';
-import { paymentEntity } from './entities';
+import { paymentEntity, scopeOf } from './entities';
 import * as keys from './keys';
 
 
@@ -84,21 +85,62 @@ export function createPaymentRepository(db: DynamoDBDocumentClient, tableName: s
       await whileOpen(paymentId, 'SET #acquirer.#session = :session', { '#acquirer': 'acquirer', '#session': 'session' }, { ':session': session });
     },
 
-    /** The customer's details on a payment that is still open (live: they are given before the acquirer's page). */
-    async saveDetails(paymentId: string, details: Pick<Payment, 'customer' | 'billing'>): Promise<void> {
+    /**
+     * The customer's details of `detailed` on its payment while that is still open (live: they are
+     * given before the acquirer's page), with the email index's entry when it has an email.
+     */
+    async saveDetails(detailed: Payment): Promise<void> {
+      const { customer, billing, customerEmailDigest } = detailed;
+      const details = { customer, billing, customerEmailDigest, ...paymentEntity.indexKeys('gsi4', detailed) };
       const sets = Object.entries(details).filter(([, value]) => value !== undefined);
       if (sets.length === 0) return;
       await whileOpen(
-        paymentId,
+        detailed.id,
         `SET ${sets.map(([name]) => `#${name} = :${name}`).join(', ')}`,
         Object.fromEntries(sets.map(([name]) => [`#${name}`, name])),
         Object.fromEntries(sets.map(([name, value]) => [`:${name}`, value])),
       );
     },
 
-    /** Newest first, optionally one status only. */
-    async list(principal: Principal, page: PageRequest, status?: string) {
-      return scopeListPage<Payment>(db, tableName, paymentEntity, get, principal, page, status);
+    /**
+     * Newest first, in the request's creation range (product-decisions §18): all, of one status,
+     * of one link, or of one customer (`customerEmailDigest`: their own GSI4 partition, in which
+     * a status or a link is a filter on that customer's few payments). Each list's Query keys
+     * on its filter, so a page reads no more than its `limit + 1`.
+     */
+    async list(principal: Principal, page: PageRequest, filter: PaymentListFilter = {}) {
+      const { status, paymentLinkId, customerEmailDigest } = filter;
+      const accepts = (payment: Payment) =>
+        isOwned(payment, principal) &&
+        (!status || payment.status === status) &&
+        (!paymentLinkId || payment.paymentLinkId === paymentLinkId) &&
+        (!customerEmailDigest || payment.customerEmailDigest === customerEmailDigest);
+      if (customerEmailDigest) {
+        const conditions = [...(status ? ['#status = :status'] : []), ...(paymentLinkId ? ['#link = :link'] : [])];
+        const source: ListSource = {
+          index: 'gsi4',
+          partitions: [paymentEntity.partition('gsi4', { scope: scopeOf(principal.orgId, principal.mode), email_digest: customerEmailDigest })],
+          createdIds: 'payment',
+          resolveCursor: cursorById(get, accepts),
+          ...(conditions.length
+            ? {
+                filter: {
+                  expression: conditions.join(' AND '),
+                  names: { ...(status ? { '#status': 'status' } : {}), ...(paymentLinkId ? { '#link': 'paymentLinkId' } : {}) },
+                  values: { ...(status ? { ':status': status } : {}), ...(paymentLinkId ? { ':link': paymentLinkId } : {}) },
+                },
+              }
+            : {}),
+        };
+        return listPage<Payment>(db, tableName, source, page);
+      }
+      if (paymentLinkId) {
+        if (status) throw new Error('A link\'s payments of one status have no index: the caller refuses the pair');
+        // The link's partition is not scoped: another organization's link lists nothing.
+        const source: ListSource = { index: 'gsi3', partitions: [keys.paymentsOfLink(paymentLinkId)], createdIds: 'payment', scopedTo: principal, resolveCursor: cursorById(get, accepts) };
+        return listPage<Payment>(db, tableName, source, page);
+      }
+      return scopeListPage<Payment>(db, tableName, paymentEntity, get, principal, page, status, { createdIds: 'payment' });
     },
 
     /** The payments of one link, newest first. */
@@ -118,3 +160,10 @@ export function createPaymentRepository(db: DynamoDBDocumentClient, tableName: s
 }
 
 export type PaymentRepository = ReturnType<typeof createPaymentRepository>;
+
+/** What `GET /v1/payments` filters by; the email as its index digest (shared/domain/customer-emails.ts). */
+export interface PaymentListFilter {
+  status?: string;
+  paymentLinkId?: string;
+  customerEmailDigest?: string;
+}

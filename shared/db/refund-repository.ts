@@ -86,9 +86,9 @@ export function createRefundRepository(db: DynamoDBDocumentClient, tableName: st
   return {
     get,
 
-    /** Newest first, one Query of limit+1 (product-decisions §2). */
-    async list(principal: Principal, page: PageRequest) {
-      return scopeListPage<Refund>(db, tableName, refundEntity, get, principal, page);
+    /** Newest first, all or of one status, in the request's creation range: one Query of limit+1 (product-decisions §2, §18). */
+    async list(principal: Principal, page: PageRequest, status?: string) {
+      return scopeListPage<Refund>(db, tableName, refundEntity, get, principal, page, status, { statusIndex: 'gsi3', createdIds: 'refund' });
     },
 
     /** One payment's refunds (GSI2 `PAY#{pay}#RF`), newest first, with the list rules. */

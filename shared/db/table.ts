@@ -14,9 +14,15 @@ export const INDEXES = {
   gsi2: { name: 'GSI2', pk: 'GSI2PK', sk: 'GSI2SK' },
   /** Lookups by an alternative key (settlement code, key id), a second sub-list, event-type prefixes. */
   gsi3: { name: 'GSI3', pk: 'GSI3PK', sk: 'GSI3SK' },
-  /** Deeper event-type prefixes (`a.b.*`, `a.b.c.*`): one index per depth, as an item has one key per index. */
+  /**
+   * Deeper event-type prefixes (`a.b.*`, `a.b.c.*`): one index per depth, as an item has one key
+   * per index; the further filtered lists of entities whose first indexes are taken (a payment's
+   * customer email, a chargeback's status).
+   */
   gsi4: { name: 'GSI4', pk: 'GSI4PK', sk: 'GSI4SK' },
   gsi5: { name: 'GSI5', pk: 'GSI5PK', sk: 'GSI5SK' },
+  /** A second filtered list of one entity (an acceptor's chargebacks of one status). */
+  gsi6: { name: 'GSI6', pk: 'GSI6PK', sk: 'GSI6SK' },
   /** Sparse: only items with something due (link expiry, chargeback deadline, held refund). */
   due: { name: 'DUE', pk: 'DUEPK', sk: 'DUESK' },
 } as const;

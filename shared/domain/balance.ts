@@ -2,7 +2,7 @@ import * as z from '../zod';
 import type { Mode } from '../auth/principal';
 import { isId } from '../ids';
 import { AmountSchema, moneyOut } from '../money';
-import { listQueryFields, pageSchema } from '../pagination';
+import { createdQueryFields, listQueryFields, pageSchema } from '../pagination';
 import { DatetimeSchema } from '../time';
 
 /** One organization's balance in one mode and currency, in minor units. */
@@ -66,7 +66,7 @@ export const adjustmentMovement = (deltaMinor: number): BalanceMovement => ({ ty
 
 // --- input ------------------------------------------------------------------------------------
 
-/** `GET /v1/balance_transactions`: the list parameters and the `type` and `source` filters. */
+/** `GET /v1/balance_transactions`: the list parameters, the `type` and `source` filters and the creation range (product-decisions §18). */
 export const listBalanceTransactionsQuery = /* @__PURE__ */ (() =>
   z.withMeta(
     z.strictObject({
@@ -75,6 +75,7 @@ export const listBalanceTransactionsQuery = /* @__PURE__ */ (() =>
       source: z.withMeta(z.optional(z.string().check(z.refine(isSource, 'must be a pay_, rf_ or cb_ id'))), {
         description: 'Only the movements of this payment, refund or chargeback.',
       }),
+      ...createdQueryFields,
     }),
     { id: 'ListBalanceTransactionsQuery' },
   ))();

@@ -5,7 +5,7 @@ import type { PublicUrls } from '../config';
 import { BusinessRuleError } from '../errors';
 import { resourceEvent, statusFamily, type OutboxEvent } from '../events';
 import { AmountSchema, moneyOut, normalizeCurrency, parseMinor } from '../money';
-import { pageSchema } from '../pagination';
+import { pageSchema, statusListQuery } from '../pagination';
 import { isId } from '../ids';
 import { DatetimeSchema, isoMillis } from '../time';
 import { LIMITS } from '../limits';
@@ -19,6 +19,9 @@ import type { Payment } from './payments';
  */
 export const CHARGEBACK_STATUSES = ['open', 'accepted', 'disputed', 'won', 'lost'] as const;
 export type ChargebackStatus = (typeof CHARGEBACK_STATUSES)[number];
+
+/** `GET /v1/chargebacks`: the list parameters, `status` and the creation range (product-decisions §18). */
+export const listChargebacksQuery = /* @__PURE__ */ (() => statusListQuery(CHARGEBACK_STATUSES, 'ListChargebacksQuery'))();
 
 /** The contract's state table; `accepted`, `won` and `lost` are terminal. */
 const NEXT: Record<ChargebackStatus, readonly ChargebackStatus[]> = {

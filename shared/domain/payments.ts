@@ -4,7 +4,8 @@ import * as z from '../zod';
 import type { Mode } from '../auth/principal';
 import type { PublicUrls } from '../config';
 import { AmountSchema, formatMinor } from '../money';
-import { listQueryFields, objectListSchema, pageSchema } from '../pagination';
+import { createdQueryFields, listQueryFields, objectListSchema, pageSchema } from '../pagination';
+import { isId } from '../ids';
 import { DatetimeSchema } from '../time';
 import type { Decline, HostedPayment } from './acquirer';
 import { emailAddressInput, phoneNumberInput, postalAddressInput } from './inputs';
@@ -29,6 +30,8 @@ export interface Payment {
   paidAt?: string;
   clientKey?: string;
   customer?: { email?: string; phone?: string };
+  /** The index digest of `customer.email` (./customer-emails.ts), which the email filter finds the payment by; never shown. */
+  customerEmailDigest?: string;
   billing?: { address?: string };
   webhookUrl?: string;
   /** Sum of this payment's refunds that are not failed or canceled; raised by conditional writes only. */
@@ -86,11 +89,25 @@ export function authorisationOf(payment: Payment): { paymentId: string; acquirer
   return acquirer?.reference ? { paymentId: payment.id, acquirerReference: acquirer.reference, merchantAccount: acquirer.merchantAccount } : undefined;
 }
 
-/** `GET /v1/payments`: the standard list parameters and a `status` filter. */
+/**
+ * `GET /v1/payments`: the standard list parameters and the filters of product-decisions §18
+ * (`status`, `payment_link`, `customer_email`, the creation range).
+ */
 export const listPaymentsQuery = /* @__PURE__ */ (() =>
-  z.withMeta(z.strictObject({ ...listQueryFields, status: z.optional(z.enum(PAYMENT_STATUSES)) }), {
-    id: 'ListPaymentsQuery',
-  }))();
+  z.withMeta(
+    z.strictObject({
+      ...listQueryFields,
+      status: z.withMeta(z.optional(z.enum(PAYMENT_STATUSES)), { description: 'Only the payments in this status; not with `payment_link`.' }),
+      payment_link: z.withMeta(z.optional(z.string().check(z.refine((value) => isId('paymentLink', value), 'must be a payment link id (pl_…)'))), {
+        description: 'Only the payments of this payment link (`pl_…`); not with `status`.',
+      }),
+      customer_email: z.withMeta(z.optional(emailAddressInput), {
+        description: "Only the payments whose customer gave this email, exact and case-insensitive (with `status` or `payment_link`, of both).",
+      }),
+      ...createdQueryFields,
+    }),
+    { id: 'ListPaymentsQuery' },
+  ))();
 
 /**
  * What a link may collect from the customer (`collect_email`, `collect_phone`, `collect_address`):

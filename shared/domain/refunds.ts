@@ -6,7 +6,7 @@ import { resourceEvent, statusFamily, type OutboxEvent } from '../events';
 import { AmountSchema, formatMinor, moneyOut } from '../money';
 import { LIMITS } from '../limits';
 import { amountInput, boundedText, businessRule, codePointLength, currencyCode, httpUrlInput, positiveAmountValue, rejectReservedKeys, signedAmountValue } from './inputs';
-import { pageSchema } from '../pagination';
+import { pageSchema, statusListQuery } from '../pagination';
 import { DatetimeSchema } from '../time';
 import { htmlLink, jsonLink, LinkSchema } from './links';
 
@@ -18,6 +18,9 @@ import { htmlLink, jsonLink, LinkSchema } from './links';
 
 export const REFUND_STATUSES = ['pending', 'processing', 'refunded', 'failed', 'canceled'] as const;
 export type RefundStatus = (typeof REFUND_STATUSES)[number];
+
+/** `GET /v1/refunds`: the list parameters, `status` and the creation range (product-decisions §18). */
+export const listRefundsQuery = /* @__PURE__ */ (() => statusListQuery(REFUND_STATUSES, 'ListRefundsQuery'))();
 
 /** Refunds support only the currency eur (stored upper case, returned lower case). */
 export const REFUND_CURRENCY = 'EUR';

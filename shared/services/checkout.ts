@@ -4,6 +4,7 @@ import { createRateLimiter } from '../db/rate-limit';
 import type { CheckoutDeps } from '../use-cases/checkout';
 import type { LiveCheckoutDeps } from '../use-cases/live-checkout';
 import { paymentAcquirer } from './acquirer-payments';
+import { customerEmailIndex } from './customer-emails';
 import { paymentLinksFor } from './payment-links';
 import { once, processWiring, type Wiring } from './wiring';
 
@@ -11,7 +12,7 @@ import { once, processWiring, type Wiring } from './wiring';
 export function checkoutFor(wiring: Wiring) {
   const paymentLinks = paymentLinksFor(wiring);
   const checkout = createCheckoutRepository(wiring.db, wiring.tableName);
-  return (urls: PublicUrls = configuredUrls()): CheckoutDeps => ({ ...paymentLinks(urls), checkout });
+  return (urls: PublicUrls = configuredUrls()): CheckoutDeps => ({ ...paymentLinks(urls), checkout, customerEmails: customerEmailIndex() });
 }
 
 export const checkoutPorts = /* @__PURE__ */ once(() => checkoutFor(processWiring()));

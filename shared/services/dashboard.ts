@@ -17,6 +17,7 @@ import { signIns } from '../use-cases/sign-in';
 import { teamManagement } from '../use-cases/team';
 import { passwordResets } from '../use-cases/password-reset';
 import { teamMessages } from '../dashboard/emails';
+import { customerEmailIndex } from './customer-emails';
 import { idempotencyStore } from './auth';
 import { emailSender } from './email';
 import { once, processWiring, type Wiring } from './wiring';
@@ -80,6 +81,8 @@ export const dashboardFormPorts = /* @__PURE__ */ once(() => ({ sessions: dashbo
 
 export const linkPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ links: createPaymentLinkRepository(db, tableName) }));
 export const paymentPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ payments: createPaymentRepository(db, tableName) }));
+/** The payments list's filter by customer email (the function's route declares `customerEmails`). */
+export const customerEmailPorts = /* @__PURE__ */ once(() => ({ customerEmails: customerEmailIndex() }));
 export const refundPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ refunds: createRefundRepository(db, tableName) }));
 export const ledgerPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ ledger: createLedgerReads(db, tableName) }));
 export const chargebackPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ chargebacks: createChargebackRepository(db, tableName) }));

@@ -14,6 +14,7 @@ import {
   type VersionedLink,
 } from '../domain/payment-links';
 import type { CheckoutRepository } from '../db/checkout-repository';
+import type { CustomerEmailIndex } from '../domain/customer-emails';
 import type { TransactAction } from '../db/outbox';
 import type { RateLimiter } from '../db/rate-limit';
 import {
@@ -36,6 +37,8 @@ import { changeLink, type PaymentLinkDeps } from './payment-links';
 /** What a checkout needs: the links' ports and the checkout's own writes. */
 export interface CheckoutDeps extends PaymentLinkDeps {
   checkout: CheckoutRepository;
+  /** The digest a customer's email is found by (product-decisions §18). */
+  customerEmails: CustomerEmailIndex;
   /**
    * The checkout page's bound on new open payments per link (anonymous visits); the test
    * helper, called with the merchant's own key, has none.
@@ -165,12 +168,21 @@ export async function merchantOf(deps: PaymentLinkDeps, link: PaymentLink): Prom
   return (await deps.directory.getAcceptor(link.orgId, link.acceptorId))?.name ?? 'the merchant';
 }
 
-/** The payment with the customer's details in its fields (`customer`, `billing`). */
-export function withDetails(payment: Payment, details: CustomerDetails): Payment {
+/** A customer's details as a payment keeps them: the email with the digest it is found by. */
+export type IndexedDetails = CustomerDetails & { emailDigest?: string };
+
+/** The details with their email's digest, when they hold an email. */
+export async function indexedDetails(deps: Pick<CheckoutDeps, 'customerEmails'>, details: CustomerDetails): Promise<IndexedDetails> {
+  return details.email ? { ...details, emailDigest: await deps.customerEmails.digest(details.email) } : details;
+}
+
+/** The payment with the customer's details in its fields (`customer`, `billing`, the email's digest). */
+export function withDetails(payment: Payment, details: IndexedDetails): Payment {
   const customer = { ...payment.customer, ...(details.email ? { email: details.email } : {}), ...(details.phone ? { phone: details.phone } : {}) };
   return {
     ...payment,
     ...(Object.keys(customer).length ? { customer } : {}),
+    ...(details.email && details.emailDigest ? { customerEmailDigest: details.emailDigest } : {}),
     ...(details.address ? { billing: { address: details.address } } : {}),
   };
 }
@@ -202,8 +214,8 @@ export async function customerCheckout(deps: CheckoutDeps, linkId: string, payme
  *   `transactions.payment.expired`).
  * `deadline`: when the invocation ends (epoch ms); a payer still losing rounds near it gets a 503 to retry, never a timeout.
  */
-export function endCustomerCheckout(deps: CheckoutDeps, checkout: { link: VersionedLink; payment: Payment }, outcome: PaymentStatus, details: CustomerDetails, deadline: number) {
-  return completeOpenPayment(deps, checkout.payment, checkout.link, outcome, details, deadline);
+export async function endCustomerCheckout(deps: CheckoutDeps, checkout: { link: VersionedLink; payment: Payment }, outcome: PaymentStatus, details: CustomerDetails, deadline: number) {
+  return completeOpenPayment(deps, checkout.payment, checkout.link, outcome, await indexedDetails(deps, details), deadline);
 }
 
 /**
@@ -212,12 +224,13 @@ export function endCustomerCheckout(deps: CheckoutDeps, checkout: { link: Versio
  * the link, a new customer, paid or not, costs one read and two transactions.
  */
 export async function checkoutAtOnce(deps: CheckoutDeps, link: VersionedLink, customer: CheckoutCustomer, outcome: PaymentStatus, details: CustomerDetails, deadline: number) {
+  const indexed = await indexedDetails(deps, details);
   const opened = await openCheckout(deps, link, customer);
-  return completeOpenPayment(deps, opened.payment, opened.link, outcome, details, deadline);
+  return completeOpenPayment(deps, opened.payment, opened.link, outcome, indexed, deadline);
 }
 
 /** `link`: the payment's link as just read, if the caller has it (a stale one costs a round, never a wrong count). */
-async function completeOpenPayment(deps: CheckoutDeps, payment: Payment, link: VersionedLink | undefined, outcome: PaymentStatus, details: CustomerDetails, deadline: number) {
+async function completeOpenPayment(deps: CheckoutDeps, payment: Payment, link: VersionedLink | undefined, outcome: PaymentStatus, details: IndexedDetails, deadline: number) {
   if (payment.status !== 'open') throw new ConflictError(`This payment is already ${payment.status}`);
   if (outcome === 'open') return payment;
   if (outcome !== 'paid') return finish(deps, withDetails({ ...payment, status: outcome }, details));
@@ -233,7 +246,7 @@ export type Settle = (outcome: Payment) => { payment: Payment; also: TransactAct
 const asItIs: Settle = (payment) => ({ payment, also: [] });
 
 interface PaidTransition {
-  details: CustomerDetails;
+  details: IndexedDetails;
   /** The details must hold what the link collects (the page's Pay and the helper; a live payment's were checked before the acquirer's page). */
   checkDetails: boolean;
   deadline: number;

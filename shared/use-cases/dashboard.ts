@@ -10,7 +10,8 @@ import type { PaymentLinkRepository } from '../db/payment-link-repository';
 import type { VersionedLink } from '../domain/payment-links';
 import type { PaymentRepository } from '../db/payment-repository';
 import type { RefundRepository } from '../db/refund-repository';
-import type { BalanceTransaction, CurrencyBalance } from '../domain/balance';
+import type { BalanceTransaction, BalanceTransactionType, CurrencyBalance } from '../domain/balance';
+import type { CustomerEmailIndex } from '../domain/customer-emails';
 import type { Chargeback } from '../domain/chargebacks';
 import {
   CHARGEBACK_WINDOW,
@@ -42,6 +43,7 @@ import { isRecordId, isSettlementCursor, type RecordType, type Settlement, type 
 import type { WebhookSubscription } from '../domain/webhooks';
 import type { EventEnvelope } from '../events';
 import { endpointOf, endpointsWithRecentDeliveries } from './webhook-endpoints';
+import { paymentListFilter, type PaymentListQuery } from './payments';
 import { BusinessRuleError, NotFoundError } from '../errors';
 import { firstIdAt, isId, type IdKind } from '../ids';
 import { pageRequest, type PageRequest } from '../pagination';
@@ -57,12 +59,17 @@ export interface DashboardDeps {
   deliveries: DeliveryLog;
   paidPayments: PaidPayments;
   ledger: Pick<LedgerReads, 'balances' | 'list'>;
+  customerEmails: CustomerEmailIndex;
   acceptors: (orgId: string) => Promise<Acceptor[]>;
   now: () => Date;
 }
 
 /** The list parameters of a dashboard page: the API's, with the page size of the overview's sections. */
 export type ListParams = { limit?: string; starting_after?: string; ending_before?: string };
+/** A list's parameters with the creation range (product-decisions §18). */
+export type CreatedListParams = ListParams & { 'created[gte]'?: string; 'created[lt]'?: string };
+/** A list's parameters with the creation range and a status. */
+export type StatusListParams = CreatedListParams & { status?: string };
 
 /** A payment's page shows at most this many of its chargebacks (one Query), the newest. */
 export const PAYMENT_CHARGEBACKS = 100;
@@ -216,27 +223,32 @@ export async function paidVolume(deps: Needs<'paidPayments' | 'now'>, principal:
 /** The lists of the dashboard, each with its read scope and the API's list rules. */
 export const paymentLinkList = (deps: Needs<'links'>, principal: Principal, query: ListParams) =>
   listOf(principal, SECTION_SCOPES.paymentLinks, 'paymentLink', query, (request) => deps.links.list(principal, request));
-export const paymentList = (deps: Needs<'payments'>, principal: Principal, query: ListParams) =>
-  listOf(principal, SECTION_SCOPES.payments, 'payment', query, (request) => deps.payments.list(principal, request));
-export const refundList = (deps: Needs<'refunds'>, principal: Principal, query: ListParams) =>
-  listOf(principal, SECTION_SCOPES.refunds, 'refund', query, (request) => deps.refunds.list(principal, request));
-export const chargebackList = (deps: Needs<'chargebacks'>, principal: Principal, query: ListParams) =>
-  listOf(principal, SECTION_SCOPES.chargebacks, 'chargeback', query, (request) => deps.chargebacks.list(principal, request));
+/** Payments with the filters of `GET /v1/payments` (product-decisions §18). */
+export const paymentList = (deps: Needs<'payments' | 'customerEmails'>, principal: Principal, query: PaymentListQuery) =>
+  listOf(principal, SECTION_SCOPES.payments, 'payment', query, async (request) => deps.payments.list(principal, request, await paymentListFilter(deps, query)));
+export const refundList = (deps: Needs<'refunds'>, principal: Principal, query: StatusListParams) =>
+  listOf(principal, SECTION_SCOPES.refunds, 'refund', query, (request) => deps.refunds.list(principal, request, query.status));
+export const chargebackList = (deps: Needs<'chargebacks'>, principal: Principal, query: StatusListParams) =>
+  listOf(principal, SECTION_SCOPES.chargebacks, 'chargeback', query, (request) => deps.chargebacks.list(principal, request, query.status));
 /** The balance page: every currency's balance. */
 export interface BalanceView {
   balances: CurrencyBalance[];
   movements: ListView<BalanceTransaction>;
 }
 
+/** The balance page's query: the list parameters and the filters of `GET /v1/balance_transactions`. */
+export type BalanceMovementParams = CreatedListParams & { type?: BalanceTransactionType; source?: string };
+
 /**
  * The balance page (`balance:read`): every currency's balance as `GET /v1/balance` reads it, and
- * a page of the movements behind them as `GET /v1/balance_transactions` lists them, newest first.
+ * a page of the movements behind them as `GET /v1/balance_transactions` lists them (with its
+ * filters), newest first.
  */
-export async function balanceView(deps: Needs<'ledger'>, principal: Principal, query: ListParams): Promise<BalanceView> {
+export async function balanceView(deps: Needs<'ledger'>, principal: Principal, query: BalanceMovementParams): Promise<BalanceView> {
   requireScope(principal, BALANCE_SCOPE);
   const [balances, movements] = await Promise.all([
     deps.ledger.balances(principal),
-    listOf(principal, BALANCE_SCOPE, 'balanceTransaction', query, (request) => deps.ledger.list(principal, request, {})),
+    listOf(principal, BALANCE_SCOPE, 'balanceTransaction', query, (request) => deps.ledger.list(principal, request, { type: query.type, source: query.source })),
   ]);
   return { balances, movements };
 }

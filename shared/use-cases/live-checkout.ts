@@ -5,7 +5,7 @@ import type { PaymentLink } from '../domain/payment-links';
 import { OPEN_PAYMENT_IDLE_MS, PaymentNotOpenError, thankYouUrl, type CustomerDetails, type Payment } from '../domain/payments';
 import { isoMillis, sleep } from '../time';
 import { acquirerCall } from './acquirer-calls';
-import { withDetails } from './checkout';
+import { indexedDetails, withDetails, type CheckoutDeps } from './checkout';
 
 /** What the live checkout needs: the payments' writes and the acquirer, built on first use. */
 export interface LiveCheckoutDeps {
@@ -85,11 +85,15 @@ export async function hostedPaymentPage(deps: LiveCheckoutDeps, link: PaymentLin
  * 3. The payment's hosted page while it stays open; otherwise back to the checkout, which
  *    opens a new one.
  */
-export async function continueToAcquirer(deps: { payments: Pick<PaymentRepository, 'saveDetails'>; now: () => Date }, payment: Payment, details: CustomerDetails, urls: PublicUrls): Promise<string> {
+export async function continueToAcquirer(
+  deps: Pick<CheckoutDeps, 'customerEmails'> & { payments: Pick<PaymentRepository, 'saveDetails'>; now: () => Date },
+  payment: Payment,
+  details: CustomerDetails,
+  urls: PublicUrls,
+): Promise<string> {
   if (payment.status !== 'open') return thankYouUrl(urls, payment);
-  const { customer, billing } = withDetails(payment, details);
   try {
-    await deps.payments.saveDetails(payment.id, { customer, billing });
+    await deps.payments.saveDetails(withDetails(payment, await indexedDetails(deps, details)));
   } catch (error) {
     if (error instanceof PaymentNotOpenError) return thankYouUrl(urls, payment);
     throw error;

@@ -29,3 +29,4 @@ export function launchBrowser(): Promise<Browser> {
     ],
   });
 }
+

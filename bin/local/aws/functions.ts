@@ -13,7 +13,7 @@ import { createLocalEventBridge, ruleOf, type BusEvent, type LocalRule, type Rul
 import { readMappings, startQueueMapping, startStreamMapping } from './event-sources';
 import { mappingCheckpoints } from '../table-stream';
 import { createAccessPolicies } from './iam';
-import { localSecrets } from '../secrets-manager';
+import { keptSecretValues, localSecrets, type GenerateSecretString } from '../secrets-manager';
 import type { Mailbox } from '../mailbox';
 import { createLocalSes } from './ses';
 import { createLocalKms } from './kms';
@@ -57,7 +57,7 @@ export interface LocalAwsOptions {
   maxWorkersPerFunction?: number;
   /** Each function's output to `<logDir>/<function name>.log`, as CloudWatch keeps a log group per function, instead of this process's stdout. */
   logDir?: string;
-  /** The value of the template's one Secrets Manager secret (the acquirer's credentials, naming the local Adyen). */
+  /** The value of the acquirer's Secrets Manager secret (its credentials, naming the local Adyen). */
   acquirerSecret: string;
   /** Where the local SES keeps what it sends. */
   mailbox: Mailbox;
@@ -404,10 +404,20 @@ export async function startLocalAws(options: LocalAwsOptions): Promise<LocalAws>
 
   const mappings = readMappings(stack, resolve, { functionByKey, queueAt: (arn) => queuesByKey.get(arn), policies });
 
-  // The template's one secret, holding the local acquirer's credentials under its local ARN.
-  const secretResources = resourcesOfType(stack, 'AWS::SecretsManager::Secret');
-  if (secretResources.length > 1) throw new Error('Artifact mode serves one secret (the acquirer\'s); the template has more');
-  const secrets = localSecrets(secretResources.map(([logicalId]) => ({ arn: arnOf(logicalId), name: nameOf(logicalId), value: options.acquirerSecret })));
+  // The template's secrets under their local ARNs: the acquirer's (the one its functions read as
+  // ADYEN_SECRET_ARN) holds the local acquirer's credentials; every other one the value
+  // CloudFormation would generate for it, kept in the data folder.
+  const acquirerSecrets = new Set(
+    resourcesOfType(stack, 'AWS::Lambda::Function').map(([, fn]) => refOf((fn.Properties?.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables?.ADYEN_SECRET_ARN)),
+  );
+  const keptValue = keptSecretValues(options.dataDir);
+  const secrets = localSecrets(
+    resourcesOfType(stack, 'AWS::SecretsManager::Secret').map(([logicalId, secret]) => ({
+      arn: arnOf(logicalId),
+      name: nameOf(logicalId),
+      value: acquirerSecrets.has(logicalId) ? options.acquirerSecret : keptValue(logicalId, (secret.Properties?.GenerateSecretString ?? {}) as GenerateSecretString),
+    })),
+  );
 
   // The template's SES identities: the only senders the local SES takes.
   const ses = createLocalSes({ region, account, identities: resourcesOfType(stack, 'AWS::SES::EmailIdentity').map(([logicalId]) => nameOf(logicalId)), mailbox: options.mailbox });

@@ -14,7 +14,7 @@ import { openCheckoutPage, postCheckoutForm } from '../../support/checkout-form'
 import { client } from '../../support/http';
 import { creditsRolled } from '../../support/refunds';
 import { testInProcess } from '../../support/mode';
-import { startMerchantStack, type Api, type Merchant, type TestStack } from '../../support/stack';
+import { createMerchant, startMerchantStack, type Api, type Merchant, type TestStack } from '../../support/stack';
 
 /**
  * Counts the DynamoDB commands the handlers send (the local stack runs them in this process,
@@ -104,6 +104,34 @@ testInProcess('list: a page is one Query of limit + 1 per partition of the list 
     expect(queried.filter((scanned) => scanned > limit + 1)).toEqual([]);
   }
   expect(pageQueries(paymentEntity, 'gsi1').length).toBeGreaterThan(1);
+});
+
+testInProcess('a filtered page (status, link, customer email, creation range) is one Query of limit + 1 per partition however many items it leaves out', async () => {
+  // A merchant of its own: the other tests count this scope's payments and events.
+  const seller = await createMerchant(stack);
+  const sellerApi = client(stack.baseUrl, seller.test);
+  const sellerLink = () => sellerApi.post('/v1/payment_links', { amount: { value: '1.00', currency: 'EUR' }, acceptor_id: seller.acceptorId });
+  const link = (await sellerLink()).body;
+  const ann = [];
+  for (let i = 0; i < 3; i++) ann.push((await sellerApi.post(`/v1/test_helpers/payment_links/${link.id}/checkout`, { outcome: 'paid', email: 'ann@example.com' })).body.id);
+  const until = new Date().toISOString();
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  // Newer than the range, of another customer and another link: more than a page of each.
+  const other = (await sellerLink()).body;
+  for (let i = 0; i < 12; i++) await sellerApi.post(`/v1/test_helpers/payment_links/${other.id}/checkout`, { outcome: 'failed', email: `bob${i}@example.com` });
+  for (const [path, queries, limit] of [
+    ['/v1/payments?customer_email=ann%40example.com&limit=2', ['Query'], 2],
+    ['/v1/payments?customer_email=ann%40example.com&status=paid&limit=1', ['Query'], 1],
+    [`/v1/payments?payment_link=${link.id}&limit=2`, ['Query'], 2],
+    [`/v1/payments?created[lt]=${encodeURIComponent(until)}&limit=2`, pageQueries(paymentEntity, 'gsi1'), 2],
+    [`/v1/payments?status=paid&created[lt]=${encodeURIComponent(until)}&limit=2`, pageQueries(paymentEntity, 'gsi2'), 2],
+    [`/v1/balance_transactions?created[lt]=${encodeURIComponent(until)}&limit=2`, pageQueries(balanceTransactionEntity, 'gsi1'), 2],
+    ['/v1/refunds?status=pending&limit=2', ['Query'], 2],
+    ['/v1/chargebacks?status=open&created[gte]=2026-01-01T00:00:00Z&limit=2', ['Query'], 2],
+  ] as const) {
+    expect([path, await countCalls(() => sellerApi.get(path))]).toEqual([path, queries]);
+    expect([path, queried.filter((scanned) => scanned > limit + 1)]).toEqual([path, []]);
+  }
 });
 
 testInProcess("an event's deliveries: a page is one Query of at most limit + 1 attempts whatever their number; a cursor adds one GetItem", async () => {

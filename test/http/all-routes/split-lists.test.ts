@@ -2,6 +2,7 @@ import { batchWriteAll } from '../../../shared/db/batch';
 import { eventEntity } from '../../../shared/db/entities';
 import { outboxItem } from '../../../shared/db/outbox';
 import { newEvent } from '../../../shared/events';
+import { expectPagedAlike as expectLists } from '../../support/lists';
 import { startMerchantStack, type Api, type Merchant, type TestStack } from '../../support/stack';
 
 /**
@@ -31,51 +32,7 @@ beforeAll(async () => {
 });
 afterAll(() => stack.stop());
 
-type Page = { data: { id: string }[]; has_more: boolean };
-
-/** Every item of `path`, `limit` a page, from the newest with `starting_after`; the pages' sizes. */
-async function forwards(path: string, limit: number) {
-  const ids: string[] = [];
-  const sizes: number[] = [];
-  let cursor = '';
-  for (;;) {
-    const page = await api.get(`${path}${path.includes('?') ? '&' : '?'}limit=${limit}${cursor}`);
-    expect(page.status).toBe(200);
-    const body = page.body as Page;
-    ids.push(...body.data.map((item) => item.id));
-    sizes.push(body.data.length);
-    if (!body.has_more) return { ids, sizes };
-    cursor = `&starting_after=${ids.at(-1)}`;
-  }
-}
-
-/** Every item of `path` newer than `oldest`, `limit` a page, with `ending_before`, put back newest first. */
-async function backwards(path: string, limit: number, oldest: string) {
-  const pages: string[][] = [];
-  let cursor = oldest;
-  for (;;) {
-    const page = await api.get(`${path}${path.includes('?') ? '&' : '?'}limit=${limit}&ending_before=${cursor}`);
-    expect(page.status).toBe(200);
-    const body = page.body as Page;
-    pages.unshift(body.data.map((item) => item.id));
-    if (!body.has_more) return pages.flat();
-    cursor = body.data[0].id;
-  }
-}
-
-const newestFirst = (ids: string[]) => [...ids].sort().reverse();
-
-/** A list read whole, then page by page both ways: the same items in the same order, full pages but the last. */
-async function expectPagedAlike(path: string, limit: number) {
-  const whole = await forwards(path, 100);
-  expect(whole.ids).toEqual(newestFirst(whole.ids));
-  expect(new Set(whole.ids).size).toBe(whole.ids.length);
-  const paged = await forwards(path, limit);
-  expect(paged.ids).toEqual(whole.ids);
-  expect(paged.sizes.slice(0, -1).every((size) => size === limit)).toBe(true);
-  expect(await backwards(path, limit, whole.ids.at(-1)!)).toEqual(whole.ids.slice(0, -1));
-  return whole.ids;
-}
+const expectPagedAlike = (path: string, limit: number) => expectLists(api, path, limit);
 
 test('payments, all and of one status: every payment once, newest first, with both cursors', async () => {
   expect(await expectPagedAlike('/v1/payments', 4)).toEqual([open, ...paid]);

@@ -267,3 +267,23 @@ test('every /v1 operation had its success answer checked against the reference a
     .map((route) => route.handler);
   expect(unchecked).toEqual([]);
 });
+
+test('the filters of product-decisions §18 are the lists\' documented query parameters, their answers and errors documented', async () => {
+  const parameters = (path: string) => (document.paths[path].get.parameters as { name: string; in: string }[]).filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name);
+  const range = ['created[gte]', 'created[lt]'];
+  expect(parameters('/v1/payments')).toEqual(expect.arrayContaining(['status', 'payment_link', 'customer_email', ...range]));
+  expect(parameters('/v1/refunds')).toEqual(expect.arrayContaining(['status', ...range]));
+  expect(parameters('/v1/chargebacks')).toEqual(expect.arrayContaining(['status', ...range]));
+  expect(parameters('/v1/balance_transactions')).toEqual(expect.arrayContaining(['type', 'source', ...range]));
+  expectDocumented('GET', '/v1/payments', await api.get('/v1/payments?customer_email=ann%40example.com&created[gte]=2026-01-01T00:00:00Z'));
+  expectDocumented('GET', '/v1/refunds', await api.get('/v1/refunds?status=pending&created[lt]=2100-01-01T00:00:00Z'));
+  expectDocumented('GET', '/v1/chargebacks', await api.get('/v1/chargebacks?status=open'));
+  for (const [path, status, attribute] of [
+    ['/v1/payments?status=settled', 400, 'status'],
+    ['/v1/payments?created[gte]=2026-02-01T00:00:00Z&created[lt]=2026-01-01T00:00:00Z', 422, 'created[lt]'],
+  ] as const) {
+    const answer = await api.get(path);
+    expectEnvelope(answer, status, attribute);
+    expectDocumented('GET', '/v1/payments', answer);
+  }
+});

@@ -31,6 +31,7 @@ function deps() {
     checkout: createCheckoutRepository(documentClient, 'table'),
     payments: createPaymentRepository(documentClient, 'table'),
     directory: { getAcceptor: async () => undefined },
+    customerEmails: { digest: async (email: string) => `digest of ${email}` },
     urls: { base: 'http://x', checkout: 'http://x/checkout', dashboard: 'http://x/dashboard', docs: 'http://x/docs' },
     now: () => new Date(),
   };

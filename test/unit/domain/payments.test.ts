@@ -205,6 +205,7 @@ function checkoutStore(link: PaymentLink, payments: Payment[], concurrent?: (cur
     links: { get: async (id: string) => links.get(id) } as unknown as PaymentLinkRepository,
     payments: { get: async (id: string) => stored.get(id) } as unknown as PaymentRepository,
     checkout: checkout as unknown as CheckoutRepository,
+    customerEmails: { digest: async (email: string) => `digest(${email})` },
     urls,
     now: () => NOW,
   } as CheckoutDeps;
@@ -344,13 +345,15 @@ describe('Use case: completePayment (status moves)', () => {
     expect(store.link().paidCount).toBe(0);
   });
 
-  test('paid: the collected details are captured as customer.email, customer.phone and billing.address', async () => {
+  test('paid: the collected details are captured as customer.email, customer.phone and billing.address, the email with its index digest', async () => {
     // Prepare
     const store = checkoutStore(aLink({ collectEmail: true, collectPhone: true, collectAddress: true }), [openPayment()]);
     // Act
     const paid = await complete(store, 'pay_open', 'paid', { email: 'a@b.example', phone: '+31 6', address: 'Main St 1' });
     // Assess
     expect(paymentResource(paid, urls)).toMatchObject({ customer: { email: 'a@b.example', phone: '+31 6' }, billing: { address: 'Main St 1' } });
+    expect(paid.customerEmailDigest).toBe('digest(a@b.example)');
+    expect(JSON.stringify(paymentResource(paid, urls))).not.toContain('digest(');
     expect(store.payment('pay_open')).toEqual(paid);
   });
 });
