@@ -31,6 +31,8 @@ beforeAll(async () => {
   mini = await startMiniAws(['Sealer', 'Opener', 'Bystander', 'Named'], (stack, functions) => {
     const secrets = new SecretsKey(stack, 'Secrets');
     secrets.connect(functions.Sealer, ['seal', 'open']);
+    // The service seals with Encrypt alone; the local KMS's GenerateDataKey is checked with a grant of its own.
+    secrets.key.grant(functions.Sealer, 'kms:GenerateDataKey');
     secrets.connect(functions.Opener, ['open']);
     // A key whose policy names one role and not the account: IAM grants elsewhere open nothing.
     const narrow = new Key(stack, 'Narrow', {
@@ -92,7 +94,7 @@ describe('local KMS: Encrypt, Decrypt, GenerateDataKey', () => {
   });
 
   test('GenerateDataKey: a 256-bit key in plaintext and sealed under the key, bound to the context', async () => {
-    // Prepare: GenerateDataKey is kms:GenerateDataKey, which grantEncrypt gives
+    // Prepare: GenerateDataKey is kms:GenerateDataKey, granted to the Sealer above
     const dataKey = await kmsAs('Sealer').send(new GenerateDataKeyCommand({ KeyId: keyArn, KeySpec: 'AES_256', EncryptionContext: CONTEXT }));
     // Act
     const opened = await kmsAs('Opener').send(new DecryptCommand({ CiphertextBlob: dataKey.CiphertextBlob, EncryptionContext: CONTEXT }));
