@@ -1,12 +1,12 @@
 import { AssetHashType, DockerImage, Duration, type CfnResource } from 'aws-cdk-lib';
 import { Architecture, Code, Function as LambdaFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { LogGroup, RetentionDays, type ILogGroup } from 'aws-cdk-lib/aws-logs';
+import { LogGroup, type ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { dirname, join, relative } from 'node:path';
 import { ROUTE_TIMEOUT_SECONDS } from '../shared/api/operation';
-import { METRICS_NAMESPACE } from '../shared/observability/catalog';
 import { BUNDLE_EVERY_HANDLER_CONTEXT, bundleInto } from './function-bundles';
+import { stageOf } from './stages';
 
 const ROOT = join(__dirname, '..');
 
@@ -47,15 +47,16 @@ export interface ServiceFunctionProps {
 /**
  * The one place for function defaults: Node 22 on ARM64, its handler's esbuild bundle (how it
  * is bundled: lib/function-bundles.ts) as the code asset, its own log group (or one it
- * shares), X-Ray tracing, INFO logs and the service's metric namespace. Grants are added per
- * function by the stack.
+ * shares) kept as long as its stage keeps logs, X-Ray tracing, INFO logs and its stage's metric
+ * namespace (lib/stages.ts). Grants are added per function by the stack.
  */
 export class ServiceFunction extends Construct {
   readonly function: LambdaFunction;
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
-    const logGroup = props.logGroup ?? new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH });
+    const stage = stageOf(this);
+    const logGroup = props.logGroup ?? new LogGroup(this, 'Logs', { retention: stage.logRetention });
     const entry = props.entry ?? join(ROOT, 'functions', props.handler, 'handler.ts');
     this.function = new LambdaFunction(this, 'Function', {
       // The asset is the bundle (its hash, the bundle's): a stack whose bundling is skipped (the
@@ -82,7 +83,7 @@ export class ServiceFunction extends Construct {
       environment: {
         // INFO: one line per request and per job run; DEBUG only while investigating (docs/operations.md).
         LOG_LEVEL: 'INFO',
-        METRICS_NAMESPACE,
+        METRICS_NAMESPACE: stage.metricsNamespace,
         ...props.environment,
       },
     });

@@ -16,7 +16,8 @@ import { Function as LambdaFunction, type IFunction } from 'aws-cdk-lib/aws-lamb
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { UNMATCHED_REASONS } from '../shared/domain/acquirer-news';
-import { ACQUIRER_CALLS, DIMENSION, METRIC, METRICS_NAMESPACE, SERVICE_NAME } from '../shared/observability/catalog';
+import { ACQUIRER_CALLS, DIMENSION, METRIC, SERVICE_NAME } from '../shared/observability/catalog';
+import { stageOf } from './stages';
 
 export interface MonitoringProps {
   /** The stack whose functions it watches (it lives in a stack of its own). */
@@ -37,28 +38,31 @@ const FIVE_MINUTES = Duration.minutes(5);
 /** A refund held this long means its balance has not been covered for a day: someone has to look. */
 export const OLDEST_HELD_REFUND_ALARM_SECONDS = 24 * 60 * 60;
 
-/** An application metric as shared/observability/metrics.ts emits it: the service dimension, plus the metric's own. */
-export function serviceMetric(metricName: string, statistic = 'Sum', dimensions: Record<string, string> = {}): Metric {
-  return new Metric({ namespace: METRICS_NAMESPACE, metricName, dimensionsMap: { service: SERVICE_NAME, ...dimensions }, statistic, period: FIVE_MINUTES });
-}
-
-/** The sum of a metric over the values of its dimension: alarms may not search, so each value is named. */
-function sumOver(metricName: string, dimension: string, values: string[]): MathExpression {
-  return new MathExpression({
-    expression: values.map((_, index) => `FILL(m${index}, 0)`).join(' + '),
-    usingMetrics: Object.fromEntries(values.map((value, index) => [`m${index}`, serviceMetric(metricName, 'Sum', { [dimension]: value })])),
-    label: metricName,
-    period: FIVE_MINUTES,
-  });
-}
-
-/** Every value of a metric's dimension, one line each (dashboards may search; alarms may not). */
-function byDimension(metricName: string, dimension: string): MathExpression {
-  return new MathExpression({
-    expression: `SEARCH('{${METRICS_NAMESPACE},service,${dimension}} MetricName="${metricName}"', 'Sum', 300)`,
-    label: metricName,
-    period: FIVE_MINUTES,
-  });
+/**
+ * The stage's application metrics as shared/observability/metrics.ts emits them (its namespace,
+ * the service dimension, plus the metric's own): one metric, a sum over a dimension's values
+ * (alarms may not search, so each value is named), and every value of a dimension, one line
+ * each (dashboards may search).
+ */
+function serviceMetrics(namespace: string) {
+  const metric = (metricName: string, statistic = 'Sum', dimensions: Record<string, string> = {}) =>
+    new Metric({ namespace, metricName, dimensionsMap: { service: SERVICE_NAME, ...dimensions }, statistic, period: FIVE_MINUTES });
+  return {
+    metric,
+    sumOver: (metricName: string, dimension: string, values: string[]) =>
+      new MathExpression({
+        expression: values.map((_, index) => `FILL(m${index}, 0)`).join(' + '),
+        usingMetrics: Object.fromEntries(values.map((value, index) => [`m${index}`, metric(metricName, 'Sum', { [dimension]: value })])),
+        label: metricName,
+        period: FIVE_MINUTES,
+      }),
+    byDimension: (metricName: string, dimension: string) =>
+      new MathExpression({
+        expression: `SEARCH('{${namespace},service,${dimension}} MetricName="${metricName}"', 'Sum', 300)`,
+        label: metricName,
+        period: FIVE_MINUTES,
+      }),
+  };
 }
 
 /**
@@ -72,6 +76,7 @@ export class Monitoring extends Construct {
   constructor(scope: Construct, id: string, props: MonitoringProps) {
     super(scope, id);
     const { api } = props;
+    const { metric: serviceMetric, sumOver, byDimension } = serviceMetrics(stageOf(this).metricsNamespace);
     const alarm = (alarmId: string, description: string, options: Omit<ConstructorParameters<typeof Alarm>[2], 'alarmDescription'>) => {
       const created = new Alarm(this, alarmId, {
         alarmDescription: `${description} Runbook: docs/operations.md#${alarmId.replace(/\d+$/, '').toLowerCase()}`,

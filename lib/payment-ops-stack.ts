@@ -5,7 +5,7 @@ import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-clo
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table, type CfnTable } from 'aws-cdk-lib/aws-dynamodb';
 import { EventBus, Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
@@ -23,15 +23,14 @@ import { Monitoring } from './monitoring';
 import { Outbox } from './outbox';
 import { resourceFinding } from './nag-findings';
 import { RouteArea, routesByArea } from './route-area';
+import { stageOf } from './stages';
 import { DELIVERER_TIMEOUT_SECONDS, WEBHOOK_QUEUE_MAX_RECEIVES, WebhookDelivery } from './webhooks';
 
 /**
- * The deployed service: one table, one HTTP API with a function per route, the minute jobs,
- * the event bus and the webhook queue with its dead-letter queue.
+ * The deployed service, one stage of it (lib/stages.ts: the app's `stage` context): one table,
+ * one HTTP API with a function per route, the minute jobs, the event bus and the webhook queue
+ * with its dead-letter queue.
  */
-/** The stack's id in the app (`cdk deploy` names the CloudFormation stack after it). */
-export const STACK_ID = 'PaymentOperations';
-
 export class PaymentOpsStack extends Stack {
   readonly table: Table;
   readonly api: HttpApi;
@@ -44,6 +43,7 @@ export class PaymentOpsStack extends Stack {
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
+    const stage = stageOf(this);
 
     this.table = new Table(this, 'Table', {
       partitionKey: { name: KEY.pk, type: AttributeType.STRING },
@@ -88,13 +88,13 @@ export class PaymentOpsStack extends Stack {
     });
 
     this.api = new HttpApi(this, 'Api', { createDefaultStage: false });
-    const accessLogs = new LogGroup(this, 'ApiAccessLogs', { retention: RetentionDays.ONE_MONTH });
-    const stage = new HttpStage(this, 'DefaultStage', {
+    const accessLogs = new LogGroup(this, 'ApiAccessLogs', { retention: stage.logRetention });
+    const apiStage = new HttpStage(this, 'DefaultStage', {
       httpApi: this.api,
       autoDeploy: true,
       throttle: { rateLimit: LIMITS.stageThrottle.requestsPerSecond, burstLimit: LIMITS.stageThrottle.burst },
     });
-    (stage.node.defaultChild as CfnStage).accessLogSettings = {
+    (apiStage.node.defaultChild as CfnStage).accessLogSettings = {
       destinationArn: accessLogs.logGroupArn,
       format: JSON.stringify({
         requestId: '$context.requestId',
@@ -108,7 +108,7 @@ export class PaymentOpsStack extends Stack {
     // Jobs and events render links too, so the public base URL is configuration, not request-derived.
     const environment = { TABLE_NAME: this.table.tableName, EVENT_BUS_NAME: this.bus.eventBusName, BASE_URL: this.api.apiEndpoint };
     // One log group for every route's function (decisions 49): each line names its function (`function_name`), and so does each stream.
-    const routeLogs = new LogGroup(this, 'RouteLogs', { retention: RetentionDays.ONE_MONTH });
+    const routeLogs = new LogGroup(this, 'RouteLogs', { retention: stage.logRetention });
     // The dashboard is served by the API, so its origin is the API's.
     this.documents = new EvidenceDocuments(this, 'EvidenceDocuments', { dashboardOrigin: this.api.apiEndpoint });
     const acquirer = new Acquirer(this, 'Acquirer', { table: this.table, environment });

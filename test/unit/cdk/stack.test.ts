@@ -5,50 +5,36 @@ import { PENDING_CREDIT_RECORD_FILTERS } from '../../../shared/db/pending-credit
 import { DELIVERER_TIMEOUT_SECONDS, WEBHOOK_QUEUE_MAX_RECEIVES } from '../../../lib/webhooks';
 import { AWS_WEBHOOK_SETTINGS } from '../../../shared/webhooks/settings';
 import { receivesToAttempt } from '../../../shared/webhooks/sqs-delivery-queue';
-import { App, Aspects, NestedStack, Stack } from 'aws-cdk-lib';
-import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
-import { AwsSolutionsChecks } from 'cdk-nag';
-import { PaymentOpsStack } from '../../../lib/payment-ops-stack';
+import { Match, type Annotations, type Template } from 'aws-cdk-lib/assertions';
+import { DEFAULT_STAGE } from '../../../lib/stages';
+import { synthesizeStage, type SynthesizedStage } from './synth';
 import { INDEXES } from '../../../shared/db/table';
 import { routes, unmatchedRouteHandler } from '../../../shared/api';
 import { methodsOf } from '../../../shared/api/operation';
-import { flattenNestedStacks, functionOfRoute, type CfnTemplate } from '../../../bin/local/aws/template';
+import { functionOfRoute, type CfnTemplate } from '../../../bin/local/aws/template';
 import { areaOf } from '../../../lib/route-area';
 import { PUBLISHABLE_RECORD_FILTERS } from '../../../shared/webhooks/stream-records';
 import { NOTIFICATION_MAPPING, NOTIFICATION_RECORD_FILTERS } from '../../../shared/db/acquirer-notification-store';
-import { METRIC, METRICS_NAMESPACE, SERVICE_NAME } from '../../../shared/observability/catalog';
+import { METRIC, SERVICE_NAME } from '../../../shared/observability/catalog';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-let stack: Stack;
 /** The parent's template and each nested stack's, by the logical id of its AWS::CloudFormation::Stack resource. */
 let parent: CfnTemplate;
-const nested = new Map<string, { stack: NestedStack; template: CfnTemplate }>();
+let nested: SynthesizedStage['nested'];
 /** The parent with its nested stacks read in, as artifact mode reads them (a nested resource's id after its stack's). */
 let template: Template;
 /** What cdk-nag reported on the stack and its nested stacks. */
 let annotations: Annotations;
-
-beforeAll(() => {
-  // No bundling: synth of the stack without building every function.
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  stack = new PaymentOpsStack(app, 'Test');
-  Aspects.of(stack).add(new AwsSolutionsChecks());
-  // The app's one synth (Annotations forces one on each call; the templates read the app's last).
-  annotations = Annotations.fromStack(stack);
-  parent = Template.fromStack(stack).toJSON();
-  for (const child of stack.node.findAll().filter((construct) => NestedStack.isNestedStack(construct))) {
-    nested.set(stack.getLogicalId(child.nestedStackResource!), { stack: child, template: Template.fromStack(child).toJSON() });
-  }
-  const flattened = flattenNestedStacks(parent, 'Test', (logicalId) => nested.get(logicalId)!.template);
-  template = Template.fromJSON({
-    Resources: flattened.resources,
-    Outputs: Object.fromEntries(Object.entries(flattened.outputs).map(([name, value]) => [name, { Value: value }])),
-  });
-});
-
 /** A flattened logical id without its nested stack's: the id within its own template. */
-const ownId = (id: string) => id.slice([...nested.keys()].find((stackId) => id.startsWith(stackId))?.length ?? 0);
+let ownId: (id: string) => string;
+/** The namespace of the local stage's metrics. */
+let metricsNamespace: string;
+
+// The local stage: what `cdk synth` builds without `-c stage`, and what `npm start` and the tests run.
+beforeAll(() => {
+  ({ parent, nested, template, annotations, ownId, stage: { metricsNamespace } } = synthesizeStage(DEFAULT_STAGE));
+});
 
 test('stack: one HTTP API route per operation and method, each operation to its own function; $default to the unmatched-route function', () => {
   const keys = routes.flatMap((route) => methodsOf(route).map((method) => `${method} ${route.path}`));
@@ -448,7 +434,7 @@ describe('observability', () => {
     for (const fn of functions) {
       expect(fn.Properties.Environment.Variables).toMatchObject({
         LOG_LEVEL: 'INFO',
-        METRICS_NAMESPACE,
+        METRICS_NAMESPACE: metricsNamespace,
       });
     }
   });
@@ -499,12 +485,12 @@ describe('observability', () => {
 
   test('stack: the oldest held refund and publisher failures alarm on the service metrics; the publisher stream has an on-failure destination', () => {
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
-      Namespace: METRICS_NAMESPACE,
+      Namespace: metricsNamespace,
       MetricName: METRIC.oldestHeldRefundAge,
       Dimensions: [{ Name: 'service', Value: SERVICE_NAME }],
       Statistic: 'Maximum',
     });
-    template.hasResourceProperties('AWS::CloudWatch::Alarm', { Namespace: METRICS_NAMESPACE, MetricName: METRIC.eventsPublishFailed });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', { Namespace: metricsNamespace, MetricName: METRIC.eventsPublishFailed });
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [Match.stringLikeRegexp('^OutboxFailures'), 'Arn'] } } },
     });
@@ -514,7 +500,7 @@ describe('observability', () => {
     const dashboards = Object.values(template.findResources('AWS::CloudWatch::Dashboard'));
     expect(dashboards).toHaveLength(1);
     const body = JSON.stringify(dashboards[0].Properties.DashboardBody);
-    expect(body).toContain(METRICS_NAMESPACE);
+    expect(body).toContain(metricsNamespace);
     for (const name of Object.values(METRIC)) expect(body).toContain(name);
     for (const id of alarmIds()) expect(body).toContain(id);
   });

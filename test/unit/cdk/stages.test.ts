@@ -1,0 +1,114 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Match } from 'aws-cdk-lib/assertions';
+import { stageNamed, type StageName } from '../../../lib/stages';
+import { cfnLintErrors, lintsTemplates } from '../../support/cfn-lint';
+import { synthesizeStage, type SynthesizedStage } from './synth';
+
+/**
+ * The stages an infrastructure team deploys (lib/stages.ts): each synthesized as
+ * `cdk synth -c stage=<name>` builds it (bundling skipped), checked resource by resource, by
+ * cdk-nag and by cfn-lint. The local stage's stack is test/unit/cdk/stack.test.ts's.
+ */
+const DEPLOYED: StageName[] = ['staging', 'prod'];
+const synthesized = new Map<StageName, SynthesizedStage>();
+const lints = new Map<StageName, ReturnType<typeof cfnLintErrors>>();
+const templatesDir = mkdtempSync(join(tmpdir(), 'stage-templates-'));
+
+beforeAll(() => {
+  for (const name of DEPLOYED) {
+    const synth = synthesizeStage(name);
+    synthesized.set(name, synth);
+    if (!lintsTemplates) continue;
+    // The templates as `cdk synth` writes them: the stack's, and one file per nested stack.
+    const files = [join(templatesDir, `${synth.stage.stackName}.template.json`)];
+    writeFileSync(files[0], JSON.stringify(synth.parent));
+    for (const [logicalId, { template }] of synth.nested) {
+      files.push(join(templatesDir, `${synth.stage.stackName}.${logicalId}.nested.template.json`));
+      writeFileSync(files.at(-1)!, JSON.stringify(template));
+    }
+    lints.set(name, cfnLintErrors(files));
+  }
+}, 180_000);
+afterAll(() => rmSync(templatesDir, { recursive: true, force: true }));
+
+const of = (name: StageName) => synthesized.get(name)!;
+const resourcesOf = (name: StageName) => of(name).template.toJSON().Resources as Record<string, { Type: string; Properties?: Record<string, any> }>;
+const ofType = (name: StageName, type: string) => Object.entries(resourcesOf(name)).filter(([, resource]) => resource.Type === type);
+
+/** The physical names that must be unique in an account and region (or, for buckets, everywhere), by resource type. */
+const PHYSICAL_NAMES: Record<string, string> = {
+  'AWS::DynamoDB::Table': 'TableName',
+  'AWS::S3::Bucket': 'BucketName',
+  'AWS::SecretsManager::Secret': 'Name',
+  'AWS::Logs::LogGroup': 'LogGroupName',
+  'AWS::CloudWatch::Alarm': 'AlarmName',
+  'AWS::CloudWatch::Dashboard': 'DashboardName',
+  'AWS::SQS::Queue': 'QueueName',
+  'AWS::Events::EventBus': 'Name',
+  'AWS::Events::Rule': 'Name',
+  'AWS::Lambda::Function': 'FunctionName',
+  'AWS::IAM::Role': 'RoleName',
+  'AWS::SNS::Topic': 'TopicName',
+  'AWS::KMS::Alias': 'AliasName',
+  'AWS::Backup::BackupVault': 'BackupVaultName',
+  'AWS::CodeDeploy::Application': 'ApplicationName',
+  'AWS::ApiGatewayV2::DomainName': 'DomainName',
+  'AWS::SES::EmailIdentity': 'EmailIdentity',
+};
+
+describe.each(DEPLOYED)('stage %s', (name) => {
+  test('stack: deployed as PaymentOperations-<stage> to the stage\'s account and region', () => {
+    const { stack, stage } = of(name);
+    expect(stack.stackName).toBe(`PaymentOperations-${name}`);
+    expect({ account: stack.account, region: stack.region }).toEqual(stage.env);
+    expect(stage.stackName).toBe(stack.stackName);
+  });
+
+  test('metrics: every function emits to the stage\'s namespace, and the alarms and dashboard read the same', () => {
+    const { template, stage } = of(name);
+    const namespace = `PaymentOperations/${name}`;
+    expect(stage.metricsNamespace).toBe(namespace);
+    const functions = Object.values(template.findResources('AWS::Lambda::Function'));
+    expect(functions.length).toBeGreaterThan(80);
+    for (const fn of functions) expect(fn.Properties.Environment.Variables.METRICS_NAMESPACE).toBe(namespace);
+    const namespaces = new Set(JSON.stringify(template.toJSON()).match(/PaymentOperations\/[a-z]+/g));
+    expect([...namespaces]).toEqual([namespace]);
+  });
+
+  test('side by side: no fixed physical name (table, buckets, secret, log groups, alarms, queues, bus…): CloudFormation names them after the stack', () => {
+    for (const [type, property] of Object.entries(PHYSICAL_NAMES)) {
+      for (const [id, resource] of ofType(name, type)) {
+        const value = resource.Properties?.[property];
+        if (value === undefined) continue;
+        // A name given must carry the stage (the domain and sender carry its domain).
+        expect({ id, value: JSON.stringify(value).toLowerCase().includes(name) || JSON.stringify(value).includes(of(name).stage.domain?.zoneName ?? '\0') }).toEqual({ id, value: true });
+      }
+    }
+    for (const type of ['AWS::DynamoDB::Table', 'AWS::S3::Bucket', 'AWS::SecretsManager::Secret', 'AWS::Logs::LogGroup', 'AWS::CloudWatch::Alarm']) {
+      expect(ofType(name, type).filter(([, resource]) => resource.Properties?.[PHYSICAL_NAMES[type]] !== undefined)).toEqual([]);
+    }
+  });
+
+  test('cdk-nag: AwsSolutions has no unsuppressed errors or warnings', () => {
+    const { annotations } = of(name);
+    expect(annotations.findError('*', Match.stringLikeRegexp('AwsSolutions-.*')).map((error) => error.entry.data)).toEqual([]);
+    expect(annotations.findWarning('*', Match.stringLikeRegexp('AwsSolutions-.*')).map((warning) => warning.entry.data)).toEqual([]);
+  });
+
+  (lintsTemplates ? test : test.skip)('cfn-lint: the stack and each nested stack lint without errors (W3005 is CDK\'s own DependsOn beside a GetAtt)', async () => {
+    expect(await lints.get(name)).toEqual({ status: 0, errors: [] });
+  }, 300_000);
+});
+
+test('stages: staging and prod side by side in one account share no physical name', () => {
+  const names = (name: StageName) =>
+    new Set(Object.entries(PHYSICAL_NAMES).flatMap(([type, property]) => ofType(name, type).map(([, resource]) => JSON.stringify(resource.Properties?.[property])).filter((value) => value !== undefined)));
+  const prod = names('prod');
+  expect([...names('staging')].filter((value) => prod.has(value))).toEqual([]);
+});
+
+test('stages: an unknown stage is refused, naming the stages there are', () => {
+  expect(() => stageNamed('qa')).toThrow('No stage "qa" in lib/stages.ts; the stages are local, staging, prod');
+});
