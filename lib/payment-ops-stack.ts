@@ -13,6 +13,7 @@ import { minimumVisibilityTimeoutSeconds } from '../shared/aws-limits';
 import { LIMITS } from '../shared/limits';
 import { INDEXES, KEY, TTL_ATTRIBUTE } from '../shared/db/table';
 import { routes, unmatchedRouteHandler } from '../shared/api';
+import { acquirerNotifications } from '../shared/api/acquirer';
 import { Acquirer } from './acquirer';
 import { ServiceFunction } from './api-function';
 import { CustomerEmailKey } from './customer-email-key';
@@ -21,6 +22,7 @@ import { DEFAULT_EMAIL_SENDER, Email, EMAIL_SENDER_CONTEXT } from './email';
 import { SecretsKey } from './secrets-key';
 import { Monitoring } from './monitoring';
 import { Outbox } from './outbox';
+import { PublicDomain } from './public-domain';
 import { resourceFinding } from './nag-findings';
 import { RouteArea, routesByArea } from './route-area';
 import { stageOf } from './stages';
@@ -87,12 +89,15 @@ export class PaymentOpsStack extends Stack {
       treatMissingData: TreatMissingData.NOT_BREACHING,
     });
 
-    this.api = new HttpApi(this, 'Api', { createDefaultStage: false });
+    // A stage with a domain is reached by it alone: the execute-api URL is turned off, so that no request goes around it.
+    const domain = stage.domain && new PublicDomain(this, 'PublicDomain', { domain: stage.domain });
+    this.api = new HttpApi(this, 'Api', { createDefaultStage: false, disableExecuteApiEndpoint: domain !== undefined });
     const accessLogs = new LogGroup(this, 'ApiAccessLogs', { retention: stage.logRetention });
     const apiStage = new HttpStage(this, 'DefaultStage', {
       httpApi: this.api,
       autoDeploy: true,
       throttle: { rateLimit: LIMITS.stageThrottle.requestsPerSecond, burstLimit: LIMITS.stageThrottle.burst },
+      ...(domain ? { domainMapping: { domainName: domain.domainName } } : {}),
     });
     (apiStage.node.defaultChild as CfnStage).accessLogSettings = {
       destinationArn: accessLogs.logGroupArn,
@@ -105,15 +110,21 @@ export class PaymentOpsStack extends Stack {
       }),
     };
 
-    // Jobs and events render links too, so the public base URL is configuration, not request-derived.
-    const environment = { TABLE_NAME: this.table.tableName, EVENT_BUS_NAME: this.bus.eventBusName, BASE_URL: this.api.apiEndpoint };
+    // Jobs and events render links too, so the public base URL (checkout, dashboard and docs
+    // URLs are under it: shared/config.ts) is configuration, not request-derived.
+    const baseUrl = domain?.baseUrl ?? this.api.apiEndpoint;
+    const environment = { TABLE_NAME: this.table.tableName, EVENT_BUS_NAME: this.bus.eventBusName, BASE_URL: baseUrl };
     // One log group for every route's function (decisions 49): each line names its function (`function_name`), and so does each stream.
     const routeLogs = new LogGroup(this, 'RouteLogs', { retention: stage.logRetention });
-    // The dashboard is served by the API, so its origin is the API's.
-    this.documents = new EvidenceDocuments(this, 'EvidenceDocuments', { dashboardOrigin: this.api.apiEndpoint });
+    // The dashboard is served by the API, so its origin is the service's.
+    this.documents = new EvidenceDocuments(this, 'EvidenceDocuments', { dashboardOrigin: baseUrl });
     const acquirer = new Acquirer(this, 'Acquirer', { table: this.table, environment });
-    // The stage's sender address: `cdk deploy -c emailSender=…` (docs/operations.md).
-    const email = new Email(this, 'Email', { sender: this.node.tryGetContext(EMAIL_SENDER_CONTEXT) ?? DEFAULT_EMAIL_SENDER });
+    // The stage's sender address (lib/stages.ts `email`, else `cdk deploy -c emailSender=…`: docs/operations.md), its
+    // domain verified by DKIM in the stage's zone when the stage names one.
+    const email = new Email(this, 'Email', {
+      sender: stage.email?.sender ?? this.node.tryGetContext(EMAIL_SENDER_CONTEXT) ?? DEFAULT_EMAIL_SENDER,
+      zone: stage.email && domain?.zone,
+    });
     // The customer managed key that seals the secrets the service reads back (two-factor secrets).
     const secretsKey = (this.secretsKey = new SecretsKey(this, 'SecretsKey'));
     const customerEmailKey = new CustomerEmailKey(this, 'CustomerEmailKey');
@@ -183,7 +194,9 @@ export class PaymentOpsStack extends Stack {
       alarms: [deadLettersAlarm, outbox.iteratorAgeAlarm, acquirer.processorIteratorAgeAlarm],
     });
 
-    new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint });
+    new CfnOutput(this, 'ApiUrl', { value: baseUrl });
+    // Where Adyen's standard webhook is to post (docs/operations.md "Notifications").
+    new CfnOutput(this, 'AcquirerNotificationUrl', { value: `${baseUrl}${acquirerNotifications.path}` });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     new CfnOutput(this, 'AcquirerSecretArn', { value: acquirer.secret.secretArn });
     // The SES identity email is sent from: verified by the link SES mails it (docs/operations.md, "Email").

@@ -220,11 +220,16 @@ test('stack: the chargeback feed function exists, writes the table and its ARN i
   expect(JSON.stringify(policy![1].Properties.PolicyDocument)).toMatch(/dynamodb:PutItem/);
 });
 
-test('stack: functions that build links outside a request (minute jobs, chargeback feed) get BASE_URL = the API endpoint', () => {
+test('stack: without a domain (the local stage), BASE_URL of the functions that build links outside a request (minute jobs, chargeback feed), the documents\' CORS origin and ApiUrl are the API endpoint', () => {
+  const endpoint = { 'Fn::GetAtt': [expect.stringMatching(/^Api/), 'ApiEndpoint'] };
   for (const prefix of ['MinuteJobs', 'ChargebackFeed']) {
     const fn = Object.entries(template.findResources('AWS::Lambda::Function')).find(([id]) => id.startsWith(prefix));
-    expect(fn![1].Properties.Environment.Variables.BASE_URL).toEqual({ 'Fn::GetAtt': [expect.stringMatching(/^Api/), 'ApiEndpoint'] });
+    expect(fn![1].Properties.Environment.Variables.BASE_URL).toEqual(endpoint);
   }
+  const bucket = Object.values(template.findResources('AWS::S3::Bucket')).find((resource) => resource.Properties.CorsConfiguration)!;
+  expect(bucket.Properties.CorsConfiguration.CorsRules[0].AllowedOrigins).toEqual([endpoint]);
+  expect(template.toJSON().Outputs.ApiUrl.Value).toEqual(endpoint);
+  template.resourceCountIs('AWS::ApiGatewayV2::DomainName', 0);
 });
 
 test('stack: refund routes, each with its own function; reads are read-only, writes may write', () => {
@@ -619,8 +624,7 @@ describe('email', () => {
   });
 
   test('identity: `cdk deploy -c emailSender=…` names the stage sender', () => {
-    const app = new App({ context: { 'aws:cdk:bundling-stacks': [], emailSender: 'payments@shop.example' } });
-    const staged = Template.fromStack(new PaymentOpsStack(app, 'Staged'));
+    const staged = synthesizeStage(DEFAULT_STAGE, { emailSender: 'payments@shop.example' }).template;
     staged.hasResourceProperties('AWS::SES::EmailIdentity', { EmailIdentity: 'payments@shop.example' });
   });
 });

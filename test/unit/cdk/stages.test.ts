@@ -91,6 +91,48 @@ describe.each(DEPLOYED)('stage %s', (name) => {
     }
   });
 
+  test('domain: an API Gateway custom domain with an ACM certificate validated by DNS in the stage\'s zone, alias records there, the execute-api URL off', () => {
+    const { template, stage } = of(name);
+    const { name: domain, hostedZoneId } = stage.domain!;
+    template.hasResourceProperties('AWS::CertificateManager::Certificate', {
+      DomainName: domain,
+      ValidationMethod: 'DNS',
+      DomainValidationOptions: [{ DomainName: domain, HostedZoneId: hostedZoneId }],
+    });
+    template.hasResourceProperties('AWS::ApiGatewayV2::DomainName', {
+      DomainName: domain,
+      DomainNameConfigurations: [Match.objectLike({ EndpointType: 'REGIONAL', SecurityPolicy: 'TLS_1_2', IpAddressType: 'dualstack' })],
+    });
+    const [apiId] = ofType(name, 'AWS::ApiGatewayV2::Api')[0];
+    template.hasResourceProperties('AWS::ApiGatewayV2::Api', { DisableExecuteApiEndpoint: true });
+    template.hasResourceProperties('AWS::ApiGatewayV2::ApiMapping', { ApiId: { Ref: apiId }, DomainName: { Ref: Match.stringLikeRegexp('^PublicDomainName') } });
+    for (const type of ['A', 'AAAA']) {
+      template.hasResourceProperties('AWS::Route53::RecordSet', { Name: `${domain}.`, Type: type, HostedZoneId: hostedZoneId, AliasTarget: Match.objectLike({ DNSName: Match.anyValue() }) });
+    }
+  });
+
+  test('domain: base_url (and the checkout, dashboard and docs URLs under it), the documents\' CORS origin and the acquirer\'s notification URL are the stage\'s domain', () => {
+    const { template, stage } = of(name);
+    const base = `https://${stage.domain!.name}`;
+    const withBase = ofType(name, 'AWS::Lambda::Function').filter(([, fn]) => fn.Properties!.Environment.Variables.BASE_URL !== undefined);
+    expect(withBase.length).toBeGreaterThan(80);
+    for (const [, fn] of withBase) expect(fn.Properties!.Environment.Variables.BASE_URL).toBe(base);
+    expect(JSON.stringify(template.toJSON())).not.toContain('"ApiEndpoint"');
+    template.hasResourceProperties('AWS::S3::Bucket', { CorsConfiguration: { CorsRules: [Match.objectLike({ AllowedOrigins: [base] })] } });
+    template.hasOutput('ApiUrl', { Value: base });
+    template.hasOutput('AcquirerNotificationUrl', { Value: `${base}/acquirer/adyen/notifications` });
+  });
+
+  test('email: the sender\'s domain is an SES identity, verified by DKIM records in the stage\'s zone', () => {
+    const { template, stage } = of(name);
+    const { zoneName, hostedZoneId } = stage.domain!;
+    expect(stage.email!.sender.endsWith(`@${zoneName}`)).toBe(true);
+    template.hasResourceProperties('AWS::SES::EmailIdentity', { EmailIdentity: zoneName });
+    const dkim = ofType(name, 'AWS::Route53::RecordSet').filter(([, record]) => record.Properties!.Type === 'CNAME' && JSON.stringify(record.Properties!.Name).includes('DkimDNSTokenName'));
+    expect(dkim).toHaveLength(3);
+    for (const [, record] of dkim) expect(record.Properties!.HostedZoneId).toBe(hostedZoneId);
+  });
+
   test('cdk-nag: AwsSolutions has no unsuppressed errors or warnings', () => {
     const { annotations } = of(name);
     expect(annotations.findError('*', Match.stringLikeRegexp('AwsSolutions-.*')).map((error) => error.entry.data)).toEqual([]);

@@ -21,10 +21,10 @@ export interface SynthesizedStage {
   ownId(id: string): string;
 }
 
-/** Synthesizes a stage as the app does (its stack name and environment, cdk-nag), without building any function. */
-export function synthesizeStage(name: StageName): SynthesizedStage {
+/** Synthesizes a stage as the app does (its stack name and environment, cdk-nag), without building any function; `context` as `cdk synth -c` adds it. */
+export function synthesizeStage(name: StageName, context: Record<string, string> = {}): SynthesizedStage {
   const stage = stageNamed(name);
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [], [STAGE_CONTEXT]: name } });
+  const app = new App({ context: { ...context, 'aws:cdk:bundling-stacks': [], [STAGE_CONTEXT]: name } });
   const stack = new PaymentOpsStack(app, stage.stackName, { env: stage.env });
   Aspects.of(stack).add(new AwsSolutionsChecks());
   // The app's one synth (Annotations forces one on each call; the templates read the app's last).
