@@ -1,5 +1,4 @@
 import { Duration } from 'aws-cdk-lib';
-import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { Function as LambdaFunction, IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -8,6 +7,7 @@ import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { NOTIFICATION_MAPPING, NOTIFICATION_RECORD_FILTERS } from '../shared/db/acquirer-notification-store';
 import { ServiceFunction } from './api-function';
+import { runbookOf } from './stages';
 import { consumeTableStream } from './stream-consumer';
 
 export interface AcquirerProps {
@@ -30,7 +30,6 @@ export class Acquirer extends Construct {
   readonly processor: IFunction;
   /** Where the stream sends a notification the processor gave up on (it stays kept, unprocessed, for the runbook). */
   readonly processingFailures: Queue;
-  readonly processorIteratorAgeAlarm: Alarm;
 
   constructor(scope: Construct, id: string, props: AcquirerProps) {
     super(scope, id);
@@ -53,11 +52,10 @@ export class Acquirer extends Construct {
       filters: NOTIFICATION_RECORD_FILTERS,
       failuresId: 'ProcessingFailures',
       alarmId: 'NotificationProcessingIteratorAgeAlarm',
-      alarmDescription: 'Acquirer notifications wait in the table stream for more than 5 minutes (processor failing or throttled). Runbook: docs/operations.md#acquirernotificationprocessingiteratoragealarm',
+      alarmDescription: `Acquirer notifications wait in the table stream for more than 5 minutes (processor failing or throttled). ${runbookOf('AcquirerNotificationProcessingIteratorAgeAlarm')}`,
     });
     this.processor = processor;
     this.processingFailures = consumer.failures;
-    this.processorIteratorAgeAlarm = consumer.iteratorAgeAlarm;
 
     NagSuppressions.addResourceSuppressions(this.secret, [
       {

@@ -1,5 +1,4 @@
 import { Duration } from 'aws-cdk-lib';
-import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { EventBus } from 'aws-cdk-lib/aws-events';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
@@ -9,6 +8,7 @@ import { Construct } from 'constructs';
 import { PENDING_CREDIT_RECORD_FILTERS } from '../shared/db/pending-credit-records';
 import { PUBLISHABLE_RECORD_FILTERS } from '../shared/webhooks/stream-records';
 import { ServiceFunction } from './api-function';
+import { runbookOf } from './stages';
 import { consumeTableStream } from './stream-consumer';
 
 /** Stream retries of a failing outbox batch, bisected each time, before the on-failure queue. */
@@ -33,7 +33,6 @@ export class Outbox extends Construct {
   readonly processor: IFunction;
   /** Where the stream sends what the processor gave up on: records that expired from the stream uncarried. */
   readonly failures: Queue;
-  readonly iteratorAgeAlarm: Alarm;
 
   constructor(scope: Construct, id: string, props: OutboxProps) {
     super(scope, id);
@@ -50,7 +49,7 @@ export class Outbox extends Construct {
       filters: [...PUBLISHABLE_RECORD_FILTERS, ...PENDING_CREDIT_RECORD_FILTERS],
       failuresId: 'Failures',
       alarmId: 'IteratorAgeAlarm',
-      alarmDescription: 'Outbox events or pending credits wait in the table stream for more than 5 minutes (outbox processor failing or throttled). Runbook: docs/operations.md#outboxiteratoragealarm',
+      alarmDescription: `Outbox events or pending credits wait in the table stream for more than 5 minutes (outbox processor failing or throttled). ${runbookOf('OutboxIteratorAgeAlarm')}`,
     });
     props.bus.grantPutEventsTo(processor);
     // Credits: the balance's Update with the entries' marks, in one TransactWriteItems; then the
@@ -65,6 +64,5 @@ export class Outbox extends Construct {
     );
     this.processor = processor;
     this.failures = consumer.failures;
-    this.iteratorAgeAlarm = consumer.iteratorAgeAlarm;
   }
 }

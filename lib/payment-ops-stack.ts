@@ -25,7 +25,7 @@ import { Outbox } from './outbox';
 import { PublicDomain } from './public-domain';
 import { resourceFinding } from './nag-findings';
 import { RouteArea, routesByArea } from './route-area';
-import { stageOf } from './stages';
+import { runbookOf, stageOf } from './stages';
 import { DELIVERER_TIMEOUT_SECONDS, WEBHOOK_QUEUE_MAX_RECEIVES, WebhookDelivery } from './webhooks';
 
 /**
@@ -80,8 +80,8 @@ export class PaymentOpsStack extends Stack {
       enforceSSL: true,
       deadLetterQueue: { queue: this.webhookDeadLetterQueue, maxReceiveCount: WEBHOOK_QUEUE_MAX_RECEIVES },
     });
-    const deadLettersAlarm = new Alarm(this, 'WebhookDeadLettersAlarm', {
-      alarmDescription: 'Webhook deliveries parked in the dead-letter queue after their last attempt. Runbook: docs/operations.md#webhookdeadlettersalarm',
+    new Alarm(this, 'WebhookDeadLettersAlarm', {
+      alarmDescription: `Webhook deliveries parked in the dead-letter queue after their last attempt. ${runbookOf('WebhookDeadLettersAlarm')}`,
       metric: this.webhookDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }),
       threshold: 1,
       evaluationPeriods: 1,
@@ -191,7 +191,6 @@ export class PaymentOpsStack extends Stack {
       outboxFailures: outbox.failures,
       acquirerProcessingFailures: acquirer.processingFailures,
       jobs,
-      alarms: [deadLettersAlarm, outbox.iteratorAgeAlarm, acquirer.processorIteratorAgeAlarm],
     });
 
     new CfnOutput(this, 'ApiUrl', { value: baseUrl });

@@ -59,6 +59,9 @@ export interface StageSettings {
  */
 export const RUNBOOKS_URL = 'https://git.example.com/payments/payment-operations/-/blob/main/docs/operations.md';
 
+/** The end of an alarm's description: its runbook, the section of docs/operations.md named after it. */
+export const runbookOf = (alarm: string) => `Runbook: ${RUNBOOKS_URL}#${alarm.toLowerCase()}`;
+
 /** The local stage's throttle of every route: as loose as the one stage-wide limit before routes had their own. */
 const LOCAL_THROTTLE: Throttle = { rateLimit: 1000, burstLimit: 2000 };
 

@@ -28,7 +28,7 @@ export interface StreamConsumerOptions {
  * on-failure queue, which alarms; an alarm on the stream's iterator age; and the cdk-nag findings
  * reviewed for such a consumer.
  */
-export function consumeTableStream(scope: Construct, fn: LambdaFunction, options: StreamConsumerOptions): { failures: Queue; iteratorAgeAlarm: Alarm } {
+export function consumeTableStream(scope: Construct, fn: LambdaFunction, options: StreamConsumerOptions): { failures: Queue } {
   const failures = new Queue(scope, options.failuresId, { retentionPeriod: Duration.days(14), encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true });
   fn.addEventSource(
     new DynamoEventSource(options.table, {
@@ -41,7 +41,7 @@ export function consumeTableStream(scope: Construct, fn: LambdaFunction, options
       onFailure: new SqsDlq(failures),
     }),
   );
-  const iteratorAgeAlarm = new Alarm(scope, options.alarmId, {
+  new Alarm(scope, options.alarmId, {
     alarmDescription: options.alarmDescription,
     metric: fn.metric('IteratorAge', { statistic: 'Maximum', period: Duration.minutes(1) }),
     threshold: 5 * 60 * 1000,
@@ -65,5 +65,5 @@ export function consumeTableStream(scope: Construct, fn: LambdaFunction, options
   NagSuppressions.addResourceSuppressions(failures, [
     { id: 'AwsSolutions-SQS3', reason: `Queue ${options.failuresId} is itself a dead-letter destination (the ${name} stream's on-failure destination).` },
   ]);
-  return { failures, iteratorAgeAlarm };
+  return { failures };
 }

@@ -6,7 +6,7 @@ import { DELIVERER_TIMEOUT_SECONDS, WEBHOOK_QUEUE_MAX_RECEIVES } from '../../../
 import { AWS_WEBHOOK_SETTINGS } from '../../../shared/webhooks/settings';
 import { receivesToAttempt } from '../../../shared/webhooks/sqs-delivery-queue';
 import { Match, type Annotations, type Template } from 'aws-cdk-lib/assertions';
-import { DEFAULT_STAGE } from '../../../lib/stages';
+import { DEFAULT_STAGE, RUNBOOKS_URL } from '../../../lib/stages';
 import { synthesizeStage, type SynthesizedStage } from './synth';
 import { INDEXES } from '../../../shared/db/table';
 import { routes, unmatchedRouteHandler } from '../../../shared/api';
@@ -456,6 +456,7 @@ describe('observability', () => {
       'MonitoringOutboxOnFailure',
       'MonitoringOldestHeldRefund',
       'MonitoringMinuteJobFailures',
+      'MonitoringMinuteJobsNotRunning',
       'WebhookDeadLettersAlarm',
       'OutboxIteratorAgeAlarm',
       'MonitoringAcquirerNotificationsRefused',
@@ -468,10 +469,51 @@ describe('observability', () => {
     ]) {
       expect(alarmIds().some((id) => id.startsWith(prefix))).toBe(true);
     }
+    const link = new RegExp(`Runbook: ${RUNBOOKS_URL.replace(/[.?/]/g, '\\$&')}#([a-z0-9-]+)$`);
     for (const alarm of Object.values(template.findResources('AWS::CloudWatch::Alarm'))) {
-      const anchor = /Runbook: docs\/operations\.md#([a-z0-9-]+)/.exec(alarm.Properties.AlarmDescription)?.[1];
+      const anchor = link.exec(alarm.Properties.AlarmDescription)?.[1];
       expect(anchor && sections.has(anchor) ? anchor : alarm.Properties.AlarmDescription).toBe(anchor);
+      // CloudWatch's limit on a description.
+      expect(alarm.Properties.AlarmDescription.length).toBeLessThanOrEqual(1024);
     }
+  });
+
+  test('alarms: every alarm notifies the stage\'s alarm topic when it goes off and when it is back to OK', () => {
+    const [topicId] = Object.keys(template.findResources('AWS::SNS::Topic'));
+    const alarms = Object.entries(template.findResources('AWS::CloudWatch::Alarm'));
+    expect(alarms.length).toBeGreaterThan(30);
+    for (const [id, alarm] of alarms) {
+      expect({ id, AlarmActions: alarm.Properties.AlarmActions, OKActions: alarm.Properties.OKActions }).toEqual({ id, AlarmActions: [{ Ref: topicId }], OKActions: [{ Ref: topicId }] });
+    }
+  });
+
+  test('alarms: the topic is encrypted with a key of its own, rotated, that CloudWatch may use to publish; TLS only', () => {
+    const [[topicId, topic]] = Object.entries(template.findResources('AWS::SNS::Topic'));
+    const keyId = topic.Properties.KmsMasterKeyId['Fn::GetAtt'][0];
+    template.hasResourceProperties('AWS::KMS::Key', {
+      EnableKeyRotation: true,
+      KeyPolicy: { Statement: Match.arrayWith([Match.objectLike({ Principal: { Service: 'cloudwatch.amazonaws.com' }, Action: ['kms:Decrypt', 'kms:GenerateDataKey*'] })]) },
+    });
+    expect(template.findResources('AWS::KMS::Key')[keyId]).toBeDefined();
+    template.hasResourceProperties('AWS::SNS::TopicPolicy', {
+      Topics: [{ Ref: topicId }],
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+    });
+  });
+
+  test('alarms: the minute schedule that stops running pages: fewer than one jobs invocation a minute for 5 minutes, missing data breaching', () => {
+    const [jobs] = Object.keys(template.findResources('AWS::Lambda::Function')).filter((id) => id.startsWith('MinuteJobs'));
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/Lambda',
+      MetricName: 'Invocations',
+      Dimensions: [{ Name: 'FunctionName', Value: { Ref: jobs } }],
+      Period: 60,
+      Statistic: 'Sum',
+      EvaluationPeriods: 5,
+      Threshold: 1,
+      ComparisonOperator: 'LessThanThreshold',
+      TreatMissingData: 'breaching',
+    });
   });
 
   test('stack: every function is covered by an errors alarm and a throttles alarm', () => {

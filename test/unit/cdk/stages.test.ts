@@ -133,6 +133,21 @@ describe.each(DEPLOYED)('stage %s', (name) => {
     for (const [, record] of dkim) expect(record.Properties!.HostedZoneId).toBe(hostedZoneId);
   });
 
+  test('alarms: the stage\'s addresses and HTTPS endpoints are subscribed to its alarm topic, which every alarm notifies', () => {
+    const { template, stage } = of(name);
+    const [topicId] = Object.keys(template.findResources('AWS::SNS::Topic'));
+    const subscriptions = ofType(name, 'AWS::SNS::Subscription').map(([, subscription]) => subscription.Properties!);
+    expect(subscriptions.map(({ Protocol, Endpoint }) => `${Protocol} ${Endpoint}`).sort()).toEqual(
+      [...stage.alarmSubscriptions.emails.map((email) => `email ${email}`), ...stage.alarmSubscriptions.urls.map((url) => `https ${url}`)].sort(),
+    );
+    expect(subscriptions.length).toBeGreaterThan(0);
+    for (const subscription of subscriptions) expect(subscription.TopicArn).toEqual({ Ref: topicId });
+    for (const [, alarm] of ofType(name, 'AWS::CloudWatch::Alarm')) {
+      expect(alarm.Properties!.AlarmActions).toEqual([{ Ref: topicId }]);
+      expect(alarm.Properties!.OKActions).toEqual([{ Ref: topicId }]);
+    }
+  });
+
   test('cdk-nag: AwsSolutions has no unsuppressed errors or warnings', () => {
     const { annotations } = of(name);
     expect(annotations.findError('*', Match.stringLikeRegexp('AwsSolutions-.*')).map((error) => error.entry.data)).toEqual([]);
