@@ -6,9 +6,11 @@ import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { NOTIFICATION_MAPPING, NOTIFICATION_RECORD_FILTERS } from '../shared/db/acquirer-notification-store';
+import { backgroundFunctions } from '../shared/api/background';
 import { ServiceFunction } from './api-function';
 import { runbookOf } from './stages';
 import { consumeTableStream } from './stream-consumer';
+import { grantDeclaredTable } from './table-access';
 
 export interface AcquirerProps {
   table: Table;
@@ -39,12 +41,12 @@ export class Acquirer extends Construct {
     });
 
     const processor = new ServiceFunction(this, 'NotificationProcessor', {
-      handler: 'process-acquirer-notifications',
+      handler: backgroundFunctions.acquirerNotificationProcessor.handler,
       environment: props.environment,
       // A batch of ten, each with a capture or cancel sent at once (8 s at most each).
       timeout: Duration.seconds(120),
     }).function;
-    props.table.grantReadWriteData(processor);
+    grantDeclaredTable(processor, props.table, backgroundFunctions.acquirerNotificationProcessor.table);
     this.connect(processor);
     const consumer = consumeTableStream(this, processor, {
       table: props.table,

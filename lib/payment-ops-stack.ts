@@ -14,6 +14,7 @@ import { LIMITS } from '../shared/limits';
 import { INDEXES, KEY, TTL_ATTRIBUTE } from '../shared/db/table';
 import { routes, unmatchedRouteHandler } from '../shared/api';
 import { acquirerNotifications } from '../shared/api/acquirer';
+import { backgroundFunctions } from '../shared/api/background';
 import { Acquirer } from './acquirer';
 import { ServiceFunction } from './api-function';
 import { CustomerEmailKey } from './customer-email-key';
@@ -26,6 +27,7 @@ import { PublicDomain } from './public-domain';
 import { resourceFinding } from './nag-findings';
 import { RouteArea, routesByArea } from './route-area';
 import { runbookOf, stageOf } from './stages';
+import { grantDeclaredTable } from './table-access';
 import { DELIVERER_TIMEOUT_SECONDS, WEBHOOK_QUEUE_MAX_RECEIVES, WebhookDelivery } from './webhooks';
 
 /**
@@ -151,11 +153,11 @@ export class PaymentOpsStack extends Stack {
     });
 
     const jobs = new ServiceFunction(this, 'MinuteJobs', {
-      handler: 'run-jobs',
+      handler: backgroundFunctions.minuteJobs.handler,
       environment,
       timeout: Duration.seconds(55),
     }).function;
-    this.table.grantReadWriteData(jobs);
+    grantDeclaredTable(jobs, this.table, backgroundFunctions.minuteJobs.table);
     // Live refunds go to the acquirer, and the captures and cancels it could not take are sent again.
     acquirer.connect(jobs);
     new Rule(this, 'EveryMinute', {
@@ -166,20 +168,20 @@ export class PaymentOpsStack extends Stack {
 
     // The acquirer feed: invoked with `{"chargebacks": [...]}`, the document `ops chargeback ingest` reads.
     const chargebackFeed = new ServiceFunction(this, 'ChargebackFeed', {
-      handler: 'ingest-chargebacks',
+      handler: backgroundFunctions.chargebackFeed.handler,
       environment,
       timeout: Duration.seconds(60),
     }).function;
-    this.table.grantReadWriteData(chargebackFeed);
+    grantDeclaredTable(chargebackFeed, this.table, backgroundFunctions.chargebackFeed.table);
     new CfnOutput(this, 'ChargebackFeedFunctionArn', { value: chargebackFeed.functionArn });
 
     // The acquirer's settlement feed: invoked with the document `ops settlement import` reads.
     const settlementImport = new ServiceFunction(this, 'SettlementImport', {
-      handler: 'import-settlements',
+      handler: backgroundFunctions.settlementImport.handler,
       environment,
       timeout: Duration.minutes(5),
     }).function;
-    this.table.grantReadWriteData(settlementImport);
+    grantDeclaredTable(settlementImport, this.table, backgroundFunctions.settlementImport.table);
     new CfnOutput(this, 'SettlementImportFunctionArn', { value: settlementImport.functionArn });
 
     const outbox = new Outbox(this, 'Outbox', { table: this.table, bus: this.bus, environment });

@@ -51,7 +51,7 @@ export function consumeTableStream(scope: Construct, fn: LambdaFunction, options
   });
   const name = fn.node.scope!.node.id;
   NagSuppressions.addResourceSuppressions(
-    fn,
+    fn.role!,
     [
       {
         id: 'AwsSolutions-IAM5',

@@ -45,7 +45,8 @@ export const dashboardSignIn = /* @__PURE__ */ definePage({
   method: 'POST',
   path: '/dashboard/session',
   handler: 'dashboard-sign-in',
-  table: 'write',
+  // A pending sign-in is deleted when its second step completes or fails too often, a passkey challenge when it is used.
+  table: { level: 'write', also: ['DeleteItem'] },
   auth: 'public',
   memoryMb: PASSWORD_HASHING_MEMORY_MB,
 });
@@ -101,7 +102,8 @@ export const dashboardResetPassword = /* @__PURE__ */ definePage({
   method: 'POST',
   path: '/dashboard/password-reset/{token}',
   handler: 'dashboard-reset-password',
-  table: 'write',
+  // The reset's item is deleted with the new password; the person's sessions end, deleted in batches.
+  table: { level: 'write', also: ['DeleteItem', 'BatchWriteItem'] },
   auth: 'public',
   memoryMb: PASSWORD_HASHING_MEMORY_MB,
 });
@@ -110,11 +112,20 @@ export const dashboardAcceptInvitation = /* @__PURE__ */ definePage({
   method: 'POST',
   path: '/dashboard/invitations/{token}',
   handler: 'dashboard-accept-invitation',
-  table: 'write',
+  // The invitation's item is deleted as the person is created.
+  table: { level: 'write', also: ['DeleteItem'] },
   auth: 'public',
   memoryMb: PASSWORD_HASHING_MEMORY_MB,
 });
-export const dashboardSignOut = /* @__PURE__ */ definePage({ method: 'POST', path: '/dashboard/sign-out', handler: 'dashboard-sign-out', table: 'write', auth: 'dashboard session', permission: ANY_MEMBER });
+/** It deletes the session's item. */
+export const dashboardSignOut = /* @__PURE__ */ definePage({
+  method: 'POST',
+  path: '/dashboard/sign-out',
+  handler: 'dashboard-sign-out',
+  table: { level: 'write', also: ['DeleteItem'] },
+  auth: 'dashboard session',
+  permission: ANY_MEMBER,
+});
 
 /** The dashboard's pages, each with the permission its role must hold (the matrix test reads them all). */
 export const dashboardHome = /* @__PURE__ */ memberPage('/dashboard', 'dashboard', ANY_MEMBER);
@@ -177,7 +188,8 @@ export const dashboardChangePassword = /* @__PURE__ */ (() =>
   defineDashboardForm({
     path: '/dashboard/security/password',
     handler: 'dashboard-change-password',
-    table: 'write',
+    // The person's other sessions end, deleted in batches.
+    table: { level: 'write', also: ['BatchWriteItem'] },
     permission: ANY_MEMBER,
     params: NoParams,
     body: z.object({ current_password: z.string().check(z.maxLength(PASSWORD_FIELD_LENGTH)), new_password: z.string().check(z.maxLength(PASSWORD_FIELD_LENGTH)) }),
@@ -186,7 +198,8 @@ export const dashboardChangePassword = /* @__PURE__ */ (() =>
 export const dashboardSignOutEverywhere = /* @__PURE__ */ defineDashboardForm({
   path: '/dashboard/security/sign-out-everywhere',
   handler: 'dashboard-sign-out-everywhere',
-  table: 'write',
+  // Every session of the person, deleted in batches.
+  table: { level: 'write', also: ['BatchWriteItem'] },
   permission: ANY_MEMBER,
   params: NoParams,
 });
@@ -205,7 +218,8 @@ export const dashboardChangeRole = /* @__PURE__ */ (() =>
 export const dashboardRemoveMember = /* @__PURE__ */ defineDashboardForm({
   path: '/dashboard/team/members/{id}/remove',
   handler: 'dashboard-remove-member',
-  table: 'write',
+  // The membership's item is deleted; the person's sessions end, deleted in batches.
+  table: { level: 'write', also: ['DeleteItem', 'BatchWriteItem'] },
   permission: 'team:manage',
   params: memberId,
 });
@@ -243,7 +257,8 @@ export const dashboardResendInvitation = /* @__PURE__ */ defineDashboardForm({
 export const dashboardRevokeInvitation = /* @__PURE__ */ defineDashboardForm({
   path: '/dashboard/team/invitations/{id}/revoke',
   handler: 'dashboard-revoke-invitation',
-  table: 'write',
+  // The invitation's item is deleted.
+  table: { level: 'write', also: ['DeleteItem'] },
   permission: 'team:manage',
   params: invitationId,
 });

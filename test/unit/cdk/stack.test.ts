@@ -10,8 +10,14 @@ import { DEFAULT_STAGE, RUNBOOKS_URL } from '../../../lib/stages';
 import { synthesizeStage, type SynthesizedStage } from './synth';
 import { INDEXES } from '../../../shared/db/table';
 import { routes, unmatchedRouteHandler } from '../../../shared/api';
-import { methodsOf } from '../../../shared/api/operation';
-import { functionOfRoute, type CfnTemplate } from '../../../bin/local/aws/template';
+import { methodsOf, routeTableGrant, tableGrantOf, touchesSessionOnly } from '../../../shared/api/operation';
+import { backgroundFunctions, type BackgroundFunction } from '../../../shared/api/background';
+import { SOURCE_ENTRY_METADATA } from '../../../lib/api-function';
+import { policyStatementsOf } from '../../support/artifacts';
+import { functionOfRoute, type CfnResource, type CfnTemplate } from '../../../bin/local/aws/template';
+
+/** What a stream mapping needs of its function's role (granted beside it by CDK). */
+const STREAM_ACTIONS = ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'];
 import { areaOf } from '../../../lib/route-area';
 import { PUBLISHABLE_RECORD_FILTERS } from '../../../shared/webhooks/stream-records';
 import { NOTIFICATION_MAPPING, NOTIFICATION_RECORD_FILTERS } from '../../../shared/db/acquirer-notification-store';
@@ -96,6 +102,75 @@ test("stack: every function has the memory bench:cost chose (Power Tuning, balan
   const declared = routes.flatMap((route) => (route.memoryMb ? [route.memoryMb] : []));
   expect(new Set(memory)).toEqual(new Set([FUNCTION_MEMORY_MB, PASSWORD_HASHING_MEMORY_MB, EVIDENCE_PDF_MEMORY_MB]));
   expect(memory.filter((size) => size !== FUNCTION_MEMORY_MB).sort()).toEqual(declared.sort());
+});
+
+describe('least privilege', () => {
+  const resources = () => template.toJSON().Resources as Record<string, CfnResource>;
+  /** What a function's role may do, action by action, with the resources each is granted on. */
+  const grantsOf = (functionId: string) => {
+    const grants = new Map<string, string[]>();
+    for (const statement of policyStatementsOf(resources(), functionId)) {
+      for (const action of [statement.Action].flat()) grants.set(action, [...(grants.get(action) ?? []), ...[statement.Resource].flat().map((resource) => JSON.stringify(resource))]);
+    }
+    return grants;
+  };
+  const tableActionsOf = (functionId: string) => [...grantsOf(functionId).keys()].filter((action) => action.startsWith('dynamodb:') && !STREAM_ACTIONS.includes(action)).sort();
+  const expected = (grant: { actions: string[] }) => grant.actions.map((action) => `dynamodb:${action}`).sort();
+  const functionOf = (handler: string) => {
+    const ids = Object.keys(template.findResources('AWS::Lambda::Function')).filter((id) => ownId(id).startsWith(handler));
+    expect(ids).toHaveLength(1);
+    return ids[0];
+  };
+
+  test("every route's function may take exactly the DynamoDB actions its declaration names (and a keyed POST's or a form's idempotency release), on the table, Query on the indexes", () => {
+    for (const route of routes) {
+      const functionId = functionOfRoute(resources(), `${route.method} ${route.path}`);
+      const grant = routeTableGrant(route);
+      // A session page's UpdateItem is on session items alone (its own test, 'dashboard pages read the table…').
+      const sessionTouch = touchesSessionOnly(route) ? ['UpdateItem' as const] : [];
+      expect({ route: route.path, actions: tableActionsOf(functionId) }).toEqual({ route: route.path, actions: expected({ actions: [...grant.actions, ...sessionTouch] }) });
+      expect(grantsOf(functionId).get('dynamodb:Query')?.some((resource) => resource.includes('/index/*')) ?? false).toBe(grant.indexes);
+    }
+    expect(tableActionsOf(functionOfRoute(resources(), '$default'))).toEqual([]);
+  });
+
+  test('every function outside the routes may take exactly the DynamoDB actions its declaration names', () => {
+    const functions: [string, BackgroundFunction][] = [
+      ['MinuteJobs', backgroundFunctions.minuteJobs],
+      ['OutboxProcessor', backgroundFunctions.outboxProcessor],
+      ['AcquirerNotificationProcessor', backgroundFunctions.acquirerNotificationProcessor],
+      ['WebhooksDeliverer', backgroundFunctions.webhookDeliverer],
+      ['ChargebackFeed', backgroundFunctions.chargebackFeed],
+      ['SettlementImport', backgroundFunctions.settlementImport],
+    ];
+    for (const [prefix, declared] of functions) {
+      const functionId = functionOf(prefix);
+      expect(resources()[functionId].Metadata![SOURCE_ENTRY_METADATA]).toBe(`functions/${declared.handler}/handler.ts`);
+      expect({ prefix, actions: tableActionsOf(functionId) }).toEqual({ prefix, actions: expected(tableGrantOf(declared.table)) });
+    }
+  });
+
+  test('no function may Scan, BatchGetItem or DescribeTable; DeleteItem and BatchWriteItem only where declared; only the stream processors read the stream', () => {
+    const functions = Object.keys(template.findResources('AWS::Lambda::Function'));
+    const holding = (action: string) => functions.filter((id) => grantsOf(id).has(action)).map(ownId).sort();
+    for (const action of ['dynamodb:Scan', 'dynamodb:BatchGetItem', 'dynamodb:DescribeTable', 'dynamodb:*']) expect(holding(action)).toEqual([]);
+    const batchWriting = routes.filter((route) => routeTableGrant(route).actions.includes('BatchWriteItem')).map((route) => `Route${route.handler.replace(/-/g, '')}`);
+    expect(holding('dynamodb:BatchWriteItem').map((id) => id.replace(/Function.*$/, ''))).toEqual([...batchWriting, 'SettlementImport'].sort());
+    const deleting = routes.filter((route) => routeTableGrant(route).actions.includes('DeleteItem')).length + 2;
+    expect(holding('dynamodb:DeleteItem')).toHaveLength(deleting);
+    expect(holding('dynamodb:GetRecords').map((id) => id.replace(/Function.*$/, '')).sort()).toEqual(['AcquirerNotificationProcessor', 'OutboxProcessor']);
+  });
+
+  test('each function writes the streams of its own log group only: no AWSLambdaBasicExecutionRole, no other log group', () => {
+    const functions = Object.entries(template.findResources('AWS::Lambda::Function'));
+    for (const [functionId, fn] of functions) {
+      const role = resources()[fn.Properties.Role['Fn::GetAtt'][0]];
+      expect(role.Properties!.ManagedPolicyArns).toBeUndefined();
+      const logs = [...grantsOf(functionId)].filter(([action]) => action.startsWith('logs:'));
+      const logGroup = JSON.stringify({ 'Fn::GetAtt': [fn.Properties.LoggingConfig.LogGroup.Ref, 'Arn'] });
+      expect({ functionId, logs }).toEqual({ functionId, logs: [['logs:CreateLogStream', [logGroup]], ['logs:PutLogEvents', [logGroup]]] });
+    }
+  });
 });
 
 test('stack: read routes get read-only table access', () => {
@@ -199,12 +274,12 @@ test("stack: only the documents routes (the API's, the dashboard's) may upload (
     );
   // Assess
   expect(s3Grants.map(({ policy, actions }) => `${ownId(policy).replace(/[0-9A-F]{8}$/, '')} ${actions.join(',')}`).sort()).toEqual([
-    'RoutecreatedisputedocumentFunctionServiceRoleDefaultPolicy s3:PutObject',
-    'RoutedashboardcreatedisputedocumentFunctionServiceRoleDefaultPolicy s3:PutObject',
-    'RoutedashboarddisputechargebackFunctionServiceRoleDefaultPolicy s3:GetObject,s3:GetObjectVersion',
-    'RoutedashboarddisputechargebackFunctionServiceRoleDefaultPolicy s3:ListBucket',
-    'RoutedisputechargebackFunctionServiceRoleDefaultPolicy s3:GetObject,s3:GetObjectVersion',
-    'RoutedisputechargebackFunctionServiceRoleDefaultPolicy s3:ListBucket',
+    'RoutecreatedisputedocumentRoleDefaultPolicy s3:PutObject',
+    'RoutedashboardcreatedisputedocumentRoleDefaultPolicy s3:PutObject',
+    'RoutedashboarddisputechargebackRoleDefaultPolicy s3:GetObject,s3:GetObjectVersion',
+    'RoutedashboarddisputechargebackRoleDefaultPolicy s3:ListBucket',
+    'RoutedisputechargebackRoleDefaultPolicy s3:GetObject,s3:GetObjectVersion',
+    'RoutedisputechargebackRoleDefaultPolicy s3:ListBucket',
   ]);
   for (const grant of s3Grants) expect(grant.resource).toContain(bucketId);
   for (const grant of s3Grants.filter(({ actions }) => !actions.includes('s3:ListBucket'))) expect(grant.resource).toContain('/documents/*');
@@ -246,7 +321,7 @@ test('stack: refund routes, each with its own function; reads are read-only, wri
   const policies = template.findResources('AWS::IAM::Policy');
   for (const route of refundRoutes) {
     template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: `${route.method} ${route.path}` });
-    const policy = Object.entries(policies).find(([id]) => id.includes(`Route${route.handler.replace(/-/g, '')}Function`));
+    const policy = Object.entries(policies).find(([id]) => id.includes(`Route${route.handler.replace(/-/g, '')}Role`));
     expect(policy).toBeDefined();
     const actions = JSON.stringify(policy![1].Properties.PolicyDocument.Statement.map((s: { Action: unknown }) => s.Action));
     if (route.table === 'read') expect(actions).not.toMatch(/PutItem|UpdateItem|TransactWrite/);
@@ -289,7 +364,7 @@ test('stack: settlement routes are read-only GETs sharing the {code} path parame
 test('stack: dashboard pages read the table and update nothing but a session item; sign-in and sign-out write; forms write as the operation they perform', () => {
   const policies = template.findResources('AWS::IAM::Policy');
   const statementsOf = (handler: string) => {
-    const found = Object.entries(policies).find(([id]) => id.includes(`Route${handler.replace(/-/g, '')}Function`));
+    const found = Object.entries(policies).find(([id]) => id.includes(`Route${handler.replace(/-/g, '')}Role`));
     expect(found).toBeDefined();
     return found![1].Properties.PolicyDocument.Statement as { Action: string | string[]; Condition?: unknown }[];
   };
@@ -411,7 +486,7 @@ describe('webhooks', () => {
     const processor = policyActions('OutboxProcessor').map((grant) => grant.action);
     expect(processor).toContain('events:PutEvents');
     expect(processor).toContain('dynamodb:GetRecords');
-    expect(processor.filter((action) => /^dynamodb:(Put|Update|Delete|BatchWrite|Query|Scan|GetItem|ConditionCheck)/.test(action)).sort()).toEqual([
+    expect([...new Set(processor.filter((action) => /^dynamodb:(Put|Update|Delete|BatchWrite|Query|Scan|GetItem|ConditionCheck)/.test(action)))].sort()).toEqual([
       'dynamodb:ConditionCheckItem',
       'dynamodb:GetItem',
       'dynamodb:PutItem',
@@ -421,7 +496,7 @@ describe('webhooks', () => {
 
     const deliverer = policyActions('WebhooksDeliverer');
     const dynamo = deliverer.filter((grant) => grant.action.startsWith('dynamodb:'));
-    expect(dynamo.map((grant) => grant.action).sort()).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
+    expect(dynamo.map((grant) => grant.action).sort()).toEqual(['dynamodb:ConditionCheckItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
     expect(dynamo.every((grant) => !grant.resource.includes('index'))).toBe(true);
     const sends = deliverer.filter((grant) => grant.action === 'sqs:SendMessage').map((grant) => grant.resource);
     expect(sends.some((resource) => resource.includes('WebhookDeliveries'))).toBe(true);
@@ -684,7 +759,8 @@ describe('secrets key', () => {
       .sort();
 
   test('key: one customer managed key, rotated yearly, retained when the stack is deleted, its policy delegating to IAM', () => {
-    const keys = ofType('AWS::KMS::Key');
+    // The other key is the alarm topic's (lib/monitoring.ts).
+    const keys = ofType('AWS::KMS::Key').filter(([id]) => id.startsWith('SecretsKey'));
     expect(keys).toHaveLength(1);
     const [, key] = keys[0];
     expect(key.Properties.EnableKeyRotation).toBe(true);
