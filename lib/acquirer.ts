@@ -8,7 +8,7 @@ import { Construct } from 'constructs';
 import { NOTIFICATION_MAPPING, NOTIFICATION_RECORD_FILTERS } from '../shared/db/acquirer-notification-store';
 import { backgroundFunctions } from '../shared/api/background';
 import { ServiceFunction } from './api-function';
-import { runbookOf } from './stages';
+import { runbookOf, stageOf } from './stages';
 import { consumeTableStream } from './stream-consumer';
 import { grantDeclaredTable } from './table-access';
 
@@ -45,6 +45,7 @@ export class Acquirer extends Construct {
       environment: props.environment,
       // A batch of ten, each with a capture or cancel sent at once (8 s at most each).
       timeout: Duration.seconds(120),
+      reservedConcurrency: stageOf(this).concurrency.streamProcessors,
     }).function;
     grantDeclaredTable(processor, props.table, backgroundFunctions.acquirerNotificationProcessor.table);
     this.connect(processor);

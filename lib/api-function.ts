@@ -43,6 +43,8 @@ export interface ServiceFunctionProps {
   files?: string[];
   /** A log group shared with other functions (the routes'); otherwise the function gets its own. */
   logGroup?: ILogGroup;
+  /** Concurrency reserved for it (and its most): a stream processor's, which a burst of requests must not starve. */
+  reservedConcurrency?: number;
 }
 
 /**
@@ -86,6 +88,7 @@ export class ServiceFunction extends Construct {
       tracing: Tracing.ACTIVE,
       logGroup,
       role,
+      reservedConcurrentExecutions: props.reservedConcurrency,
       environment: {
         // INFO: one line per request and per job run; DEBUG only while investigating (docs/operations.md).
         LOG_LEVEL: 'INFO',

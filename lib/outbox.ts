@@ -10,6 +10,7 @@ import { backgroundFunctions } from '../shared/api/background';
 import { ServiceFunction } from './api-function';
 import { runbookOf } from './stages';
 import { consumeTableStream } from './stream-consumer';
+import { stageOf } from './stages';
 import { grantDeclaredTable } from './table-access';
 
 /** Stream retries of a failing outbox batch, bisected each time, before the on-failure queue. */
@@ -41,6 +42,7 @@ export class Outbox extends Construct {
       handler: backgroundFunctions.outboxProcessor.handler,
       environment: props.environment,
       timeout: Duration.seconds(60),
+      reservedConcurrency: stageOf(this).concurrency.streamProcessors,
     }).function;
     // One record that cannot be carried never blocks its shard: after the retries it goes to the on-failure queue, which alarms.
     const consumer = consumeTableStream(this, processor, {

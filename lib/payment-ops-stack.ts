@@ -15,6 +15,8 @@ import { INDEXES, KEY, TTL_ATTRIBUTE } from '../shared/db/table';
 import { routes, unmatchedRouteHandler } from '../shared/api';
 import { acquirerNotifications } from '../shared/api/acquirer';
 import { backgroundFunctions } from '../shared/api/background';
+import { methodsOf, type Route } from '../shared/api/operation';
+import { checkoutPages } from '../shared/api/pages';
 import { Acquirer } from './acquirer';
 import { ServiceFunction } from './api-function';
 import { CustomerEmailKey } from './customer-email-key';
@@ -26,7 +28,7 @@ import { Outbox } from './outbox';
 import { PublicDomain } from './public-domain';
 import { resourceFinding } from './nag-findings';
 import { RouteArea, routesByArea } from './route-area';
-import { runbookOf, stageOf } from './stages';
+import { runbookOf, stageOf, type Stage } from './stages';
 import { grantDeclaredTable } from './table-access';
 import { DELIVERER_TIMEOUT_SECONDS, WEBHOOK_QUEUE_MAX_RECEIVES, WebhookDelivery } from './webhooks';
 
@@ -35,6 +37,21 @@ import { DELIVERER_TIMEOUT_SECONDS, WEBHOOK_QUEUE_MAX_RECEIVES, WebhookDelivery 
  * one HTTP API with a function per route, the minute jobs, the event bus and the webhook queue
  * with its dead-letter queue.
  */
+/** An event of the minute schedule older than this is dropped: the next minute's is on its way (60 s is the shortest Lambda and EventBridge take). */
+const MINUTE_JOBS_MAX_EVENT_AGE = Duration.minutes(1);
+
+/** The routes with throttles of their own: the customer checkout's (every method), the acquirer's notifications. */
+const throttledRoutes = new Map<Route, keyof Stage['throttles']>([...checkoutPages.map((page) => [page, 'checkout'] as const), [acquirerNotifications, 'acquirerNotifications']]);
+
+/** The stage's route settings (a JSON map, as CloudFormation spells it): each throttled route's key (`METHOD /path`, HEAD included) with its bucket. */
+function routeThrottles(stage: Stage): Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> {
+  return Object.fromEntries(
+    [...throttledRoutes].flatMap(([route, group]) =>
+      methodsOf(route).map((method) => [`${method} ${route.path}`, { ThrottlingRateLimit: stage.throttles[group].rateLimit, ThrottlingBurstLimit: stage.throttles[group].burstLimit }]),
+    ),
+  );
+}
+
 export class PaymentOpsStack extends Stack {
   readonly table: Table;
   readonly api: HttpApi;
@@ -98,7 +115,8 @@ export class PaymentOpsStack extends Stack {
     const apiStage = new HttpStage(this, 'DefaultStage', {
       httpApi: this.api,
       autoDeploy: true,
-      throttle: { rateLimit: LIMITS.stageThrottle.requestsPerSecond, burstLimit: LIMITS.stageThrottle.burst },
+      // Every route a bucket of its own: the API's limits, but for the checkout's and the acquirer's notifications' routes (below).
+      throttle: stage.throttles.api,
       ...(domain ? { domainMapping: { domainName: domain.domainName } } : {}),
     });
     (apiStage.node.defaultChild as CfnStage).accessLogSettings = {
@@ -111,6 +129,7 @@ export class PaymentOpsStack extends Stack {
         integrationError: '$context.integrationErrorMessage',
       }),
     };
+    (apiStage.node.defaultChild as CfnStage).routeSettings = routeThrottles(stage);
 
     // Jobs and events render links too, so the public base URL (checkout, dashboard and docs
     // URLs are under it: shared/config.ts) is configuration, not request-derived.
@@ -131,7 +150,7 @@ export class PaymentOpsStack extends Stack {
     const secretsKey = (this.secretsKey = new SecretsKey(this, 'SecretsKey'));
     const customerEmailKey = new CustomerEmailKey(this, 'CustomerEmailKey');
     for (const [area, areaRoutes] of routesByArea(routes)) {
-      new RouteArea(this, `${area}Routes`, {
+      const areaStack = new RouteArea(this, `${area}Routes`, {
         routes: areaRoutes,
         api: this.api,
         table: this.table,
@@ -143,6 +162,8 @@ export class PaymentOpsStack extends Stack {
         logGroup: routeLogs,
         environment,
       });
+      // API Gateway refuses a stage whose route settings name a route it does not have yet.
+      if (areaRoutes.some((route) => throttledRoutes.has(route))) apiStage.node.addDependency(areaStack);
     }
     // Every request no route takes: a wrong method on a route's path (405 with Allow) or an unknown path (404), as the envelope.
     const unmatched = new ServiceFunction(this, `Route-${unmatchedRouteHandler}`, { handler: unmatchedRouteHandler, environment, logGroup: routeLogs }).function;
@@ -158,12 +179,14 @@ export class PaymentOpsStack extends Stack {
       timeout: Duration.seconds(55),
     }).function;
     grantDeclaredTable(jobs, this.table, backgroundFunctions.minuteJobs.table);
+    // A run that failed is never run again by Lambda (two runs of a minute would overlap): the next minute's run catches up.
+    jobs.configureAsyncInvoke({ retryAttempts: 0, maxEventAge: MINUTE_JOBS_MAX_EVENT_AGE });
     // Live refunds go to the acquirer, and the captures and cancels it could not take are sent again.
     acquirer.connect(jobs);
     new Rule(this, 'EveryMinute', {
       description: 'Minute jobs: expire payment links and open payments, remind of and accept overdue chargebacks, process refunds, send owed captures and cancels',
       schedule: Schedule.rate(Duration.minutes(1)),
-      targets: [new LambdaFunction(jobs, { retryAttempts: 0 })],
+      targets: [new LambdaFunction(jobs, { retryAttempts: 0, maxEventAge: MINUTE_JOBS_MAX_EVENT_AGE })],
     });
 
     // The acquirer feed: invoked with `{"chargebacks": [...]}`, the document `ops chargeback ingest` reads.

@@ -1,5 +1,6 @@
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IConstruct } from 'constructs';
+import { LIMITS } from '../shared/limits';
 import { metricsNamespace } from '../shared/observability/catalog';
 
 /** API Gateway's token bucket for one route: requests a second, steady, and the bucket's size. */
@@ -62,8 +63,8 @@ export const RUNBOOKS_URL = 'https://git.example.com/payments/payment-operations
 /** The end of an alarm's description: its runbook, the section of docs/operations.md named after it. */
 export const runbookOf = (alarm: string) => `Runbook: ${RUNBOOKS_URL}#${alarm.toLowerCase()}`;
 
-/** The local stage's throttle of every route: as loose as the one stage-wide limit before routes had their own. */
-const LOCAL_THROTTLE: Throttle = { rateLimit: 1000, burstLimit: 2000 };
+/** The API's throttle of each route in every stage: the one the merchants' reference states (shared/limits.ts, the 429's documentation). */
+const API_THROTTLE: Throttle = { rateLimit: LIMITS.stageThrottle.requestsPerSecond, burstLimit: LIMITS.stageThrottle.burst };
 
 /**
  * The stages. `local` is the one `npm start`, the tests and `cdk synth` without `-c stage`
@@ -73,7 +74,7 @@ const LOCAL_THROTTLE: Throttle = { rateLimit: 1000, burstLimit: 2000 };
 export const STAGES = {
   local: {
     alarmSubscriptions: { emails: [], urls: [] },
-    throttles: { checkout: LOCAL_THROTTLE, acquirerNotifications: LOCAL_THROTTLE, api: LOCAL_THROTTLE },
+    throttles: { checkout: API_THROTTLE, acquirerNotifications: API_THROTTLE, api: API_THROTTLE },
     concurrency: { streamProcessors: 5, webhookDeliveries: 5 },
     logRetention: RetentionDays.ONE_WEEK,
     canary: false,
@@ -85,7 +86,7 @@ export const STAGES = {
     throttles: {
       checkout: { rateLimit: 50, burstLimit: 100 },
       acquirerNotifications: { rateLimit: 20, burstLimit: 40 },
-      api: { rateLimit: 100, burstLimit: 200 },
+      api: API_THROTTLE,
     },
     concurrency: { streamProcessors: 5, webhookDeliveries: 10 },
     logRetention: RetentionDays.ONE_MONTH,
@@ -100,7 +101,7 @@ export const STAGES = {
     throttles: {
       checkout: { rateLimit: 500, burstLimit: 1000 },
       acquirerNotifications: { rateLimit: 100, burstLimit: 200 },
-      api: { rateLimit: 1000, burstLimit: 2000 },
+      api: API_THROTTLE,
     },
     concurrency: { streamProcessors: 20, webhookDeliveries: 50 },
     logRetention: RetentionDays.THREE_MONTHS,

@@ -11,6 +11,7 @@ import { receivesToAttempt } from '../shared/webhooks/sqs-delivery-queue';
 import { EVENT_SOURCE } from '../shared/webhooks/stream-records';
 import { backgroundFunctions } from '../shared/api/background';
 import { ServiceFunction } from './api-function';
+import { stageOf } from './stages';
 import { grantDeclaredTable } from './table-access';
 
 /** The delivery function's timeout: its queue's visibility timeout is six times this (AWS_LIMITS). */
@@ -61,7 +62,8 @@ export class WebhookDelivery extends Construct {
       // Attempts of a batch run concurrently, each bounded by the 10 s attempt timeout.
       timeout: Duration.seconds(DELIVERER_TIMEOUT_SECONDS),
     }).function;
-    deliverer.addEventSource(new SqsEventSource(props.queue, { batchSize: 10, reportBatchItemFailures: true }));
+    // At most the stage's invocations at once: slow merchant endpoints cannot take the account's concurrency from the API.
+    deliverer.addEventSource(new SqsEventSource(props.queue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: stageOf(this).concurrency.webhookDeliveries }));
     props.queue.grantSendMessages(deliverer);
     props.deadLetterQueue.grantSendMessages(deliverer);
     grantDeclaredTable(deliverer, props.table, backgroundFunctions.webhookDeliverer.table);

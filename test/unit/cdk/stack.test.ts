@@ -221,8 +221,13 @@ test('cdk-nag: AwsSolutions has no unsuppressed errors or warnings', () => {
   expect(warnings.map((w) => w.entry.data)).toEqual([]);
 });
 
-test('stack: a one-minute schedule runs the minute jobs', () => {
-  template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 minute)' });
+test('stack: a one-minute schedule runs the minute jobs, never retried (neither by EventBridge nor by Lambda), an event older than a minute dropped', () => {
+  const [jobs] = Object.keys(template.findResources('AWS::Lambda::Function')).filter((id) => id.startsWith('MinuteJobs'));
+  template.hasResourceProperties('AWS::Events::Rule', {
+    ScheduleExpression: 'rate(1 minute)',
+    Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [jobs, 'Arn'] }, RetryPolicy: { MaximumRetryAttempts: 0, MaximumEventAgeInSeconds: 60 } })],
+  });
+  template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', { FunctionName: { Ref: jobs }, MaximumRetryAttempts: 0, MaximumEventAgeInSeconds: 60 });
 });
 
 test('stack: the chargeback routes exist, reads with read-only access, test helpers with write access', () => {

@@ -5,6 +5,9 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { stageNamed, type StageName } from '../../../lib/stages';
 import { cfnLintErrors, lintsTemplates } from '../../support/cfn-lint';
 import { synthesizeStage, type SynthesizedStage } from './synth';
+import { acquirerNotifications } from '../../../shared/api/acquirer';
+import { methodsOf } from '../../../shared/api/operation';
+import { checkoutPages } from '../../../shared/api/pages';
 
 /**
  * The stages an infrastructure team deploys (lib/stages.ts): each synthesized as
@@ -146,6 +149,34 @@ describe.each(DEPLOYED)('stage %s', (name) => {
       expect(alarm.Properties!.AlarmActions).toEqual([{ Ref: topicId }]);
       expect(alarm.Properties!.OKActions).toEqual([{ Ref: topicId }]);
     }
+  });
+
+  test('throttles: the checkout\'s routes and the acquirer\'s notification route have buckets of their own, every other route the API\'s; the stage waits for those routes', () => {
+    const { stage, parent } = of(name);
+    const [, apiStage] = ofType(name, 'AWS::ApiGatewayV2::Stage')[0];
+    const bucket = ({ rateLimit, burstLimit }: { rateLimit: number; burstLimit: number }) => ({ ThrottlingRateLimit: rateLimit, ThrottlingBurstLimit: burstLimit });
+    expect(apiStage.Properties!.DefaultRouteSettings).toEqual(bucket(stage.throttles.api));
+    const checkout = checkoutPages.flatMap((page) => methodsOf(page).map((method) => [`${method} ${page.path}`, bucket(stage.throttles.checkout)]));
+    expect(apiStage.Properties!.RouteSettings).toEqual(
+      Object.fromEntries([...checkout, [`POST ${acquirerNotifications.path}`, bucket(stage.throttles.acquirerNotifications)]]),
+    );
+    expect(Object.keys(apiStage.Properties!.RouteSettings)).toEqual(expect.arrayContaining(['GET /checkout/{id}', 'HEAD /checkout/{id}', 'POST /checkout/{id}', 'GET /checkout/{id}/thank-you']));
+    const [stageId] = Object.entries(parent.Resources!).find(([, resource]) => resource.Type === 'AWS::ApiGatewayV2::Stage')!;
+    const dependsOn = [parent.Resources![stageId].DependsOn ?? []].flat();
+    expect(dependsOn.filter((id) => /^(Checkout|Acquirer)Routes/.test(id))).toHaveLength(2);
+  });
+
+  test('concurrency: the stream processors have reserved concurrency; the webhook queue\'s mapping a maximum', () => {
+    const { template, stage } = of(name);
+    for (const prefix of ['OutboxProcessor', 'AcquirerNotificationProcessor']) {
+      const [, fn] = ofType(name, 'AWS::Lambda::Function').find(([id]) => id.startsWith(prefix))!;
+      expect(fn.Properties!.ReservedConcurrentExecutions).toBe(stage.concurrency.streamProcessors);
+    }
+    const [queueId] = ofType(name, 'AWS::SQS::Queue').find(([id]) => id.startsWith('WebhookDeliveries'))!;
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [queueId, 'Arn'] },
+      ScalingConfig: { MaximumConcurrency: stage.concurrency.webhookDeliveries },
+    });
   });
 
   test('cdk-nag: AwsSolutions has no unsuppressed errors or warnings', () => {
