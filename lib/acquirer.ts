@@ -1,4 +1,4 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { Function as LambdaFunction, IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -25,7 +25,8 @@ export interface AcquirerProps {
  * processor (filtered at the event source), which processes each once, with bounded retries and
  * an on-failure queue that alarms. Only the functions that talk to Adyen get the secret
  * (`connect`): its ARN is their only setting, and its value is read at run time, once per cold
- * start; the template holds neither the credentials nor the value (docs/operations.md sets it).
+ * start, again every few minutes (shared/services/acquirer-secret.ts); the template holds neither
+ * the credentials nor the value (docs/operations.md sets it).
  */
 export class Acquirer extends Construct {
   readonly secret: Secret;
@@ -35,7 +36,9 @@ export class Acquirer extends Construct {
 
   constructor(scope: Construct, id: string, props: AcquirerProps) {
     super(scope, id);
+    // Retained when the stack is deleted: the credentials Adyen issued outlive any one stack (a new one is pointed at this secret, docs/operations.md).
     this.secret = new Secret(this, 'Secret', {
+      removalPolicy: RemovalPolicy.RETAIN,
       description:
         'Adyen: {"apiKey","environment":"test"|"live","liveEndpointUrlPrefix","hmacKey","notificationUsername","notificationPassword"} (docs/operations.md#the-acquirers-secret). Created with a random placeholder; set the value after the first deploy.',
     });

@@ -30,6 +30,7 @@ import { resourceFinding } from './nag-findings';
 import { RouteArea, routesByArea } from './route-area';
 import { runbookOf, stageOf, type Stage } from './stages';
 import { grantDeclaredTable } from './table-access';
+import { TableBackup } from './table-backup';
 import { DELIVERER_TIMEOUT_SECONDS, WEBHOOK_QUEUE_MAX_RECEIVES, WebhookDelivery } from './webhooks';
 
 /**
@@ -209,6 +210,8 @@ export class PaymentOpsStack extends Stack {
 
     const outbox = new Outbox(this, 'Outbox', { table: this.table, bus: this.bus, environment });
     new WebhookDelivery(this, 'Webhooks', { table: this.table, bus: this.bus, queue: this.webhookQueue, deadLetterQueue: this.webhookDeadLetterQueue });
+
+    if (stage.backup) new TableBackup(this, 'TableBackup', { table: this.table, retention: stage.backup });
 
     new Monitoring(this, 'Monitoring', {
       watched: this,

@@ -666,6 +666,11 @@ describe('acquirer', () => {
     'Routedashboarddisputechargeback',
   ];
 
+  test('secret: retained when the stack is deleted (the credentials outlive the stack); the local stage has no backup plan', () => {
+    template.hasResource('AWS::SecretsManager::Secret', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+    template.resourceCountIs('AWS::Backup::BackupPlan', 0);
+  });
+
   test('secret: one, with no value in the template; only the eight functions that talk to Adyen may read it, and its ARN is their one acquirer setting', () => {
     // Assess
     const id = secretOf('ADYEN_SECRET_ARN');

@@ -179,6 +179,19 @@ describe.each(DEPLOYED)('stage %s', (name) => {
     });
   });
 
+  test('backup: AWS Backup plan of the table (nightly, and monthly where set), kept as the stage says, in a retained vault with a key of its own', () => {
+    const { template, stage } = of(name);
+    const backup = stage.backup!;
+    const [tableId] = ofType(name, 'AWS::DynamoDB::Table')[0];
+    const [[, plan]] = ofType(name, 'AWS::Backup::BackupPlan');
+    const rules = plan.Properties!.BackupPlan.BackupPlanRule as { RuleName: string; ScheduleExpression: string; Lifecycle: { DeleteAfterDays: number } }[];
+    expect(rules.map((rule) => [rule.RuleName, rule.Lifecycle.DeleteAfterDays])).toEqual([['Daily', backup.dailyRetentionDays], ...(backup.monthlyRetentionDays ? [['Monthly', backup.monthlyRetentionDays]] : [])]);
+    template.hasResourceProperties('AWS::Backup::BackupSelection', {
+      BackupSelection: Match.objectLike({ Resources: [{ 'Fn::GetAtt': [tableId, 'Arn'] }] }),
+    });
+    template.hasResource('AWS::Backup::BackupVault', { DeletionPolicy: 'Retain', Properties: { EncryptionKeyArn: Match.anyValue() } });
+  });
+
   test('cdk-nag: AwsSolutions has no unsuppressed errors or warnings', () => {
     const { annotations } = of(name);
     expect(annotations.findError('*', Match.stringLikeRegexp('AwsSolutions-.*')).map((error) => error.entry.data)).toEqual([]);
