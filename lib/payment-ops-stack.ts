@@ -10,7 +10,6 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { minimumVisibilityTimeoutSeconds } from '../shared/aws-limits';
-import { LIMITS } from '../shared/limits';
 import { INDEXES, KEY, TTL_ATTRIBUTE } from '../shared/db/table';
 import { routes, unmatchedRouteHandler } from '../shared/api';
 import { acquirerNotifications } from '../shared/api/acquirer';
