@@ -9,6 +9,7 @@ import { NOTIFICATION_MAPPING, NOTIFICATION_RECORD_FILTERS } from '../shared/db/
 import { backgroundFunctions } from '../shared/api/background';
 import { ServiceFunction } from './api-function';
 import { runbookOf, stageOf } from './stages';
+import { invokedThroughCanary } from './canary';
 import { consumeTableStream } from './stream-consumer';
 import { grantDeclaredTable } from './table-access';
 
@@ -53,6 +54,7 @@ export class Acquirer extends Construct {
     grantDeclaredTable(processor, props.table, backgroundFunctions.acquirerNotificationProcessor.table);
     this.connect(processor);
     const consumer = consumeTableStream(this, processor, {
+      invoked: invokedThroughCanary(this, processor, backgroundFunctions.acquirerNotificationProcessor.canary),
       table: props.table,
       ...NOTIFICATION_MAPPING,
       filters: NOTIFICATION_RECORD_FILTERS,

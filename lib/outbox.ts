@@ -9,6 +9,7 @@ import { PUBLISHABLE_RECORD_FILTERS } from '../shared/webhooks/stream-records';
 import { backgroundFunctions } from '../shared/api/background';
 import { ServiceFunction } from './api-function';
 import { runbookOf } from './stages';
+import { invokedThroughCanary } from './canary';
 import { consumeTableStream } from './stream-consumer';
 import { stageOf } from './stages';
 import { grantDeclaredTable } from './table-access';
@@ -46,6 +47,7 @@ export class Outbox extends Construct {
     }).function;
     // One record that cannot be carried never blocks its shard: after the retries it goes to the on-failure queue, which alarms.
     const consumer = consumeTableStream(this, processor, {
+      invoked: invokedThroughCanary(this, processor, backgroundFunctions.outboxProcessor.canary),
       table: props.table,
       batchSize: 100,
       retryAttempts: OUTBOX_RETRY_ATTEMPTS,

@@ -16,6 +16,7 @@ import type { EvidenceDocuments } from './documents';
 import type { Email } from './email';
 import type { SecretsKey } from './secrets-key';
 import { grantTable } from './table-access';
+import { invokedThroughCanary } from './canary';
 
 /**
  * The area a route belongs to, which names the nested stack its function is deployed in: a
@@ -95,7 +96,7 @@ export class RouteArea extends NestedStack {
       if (route.sealedSecrets) props.secretsKey.connect(fn, route.sealedSecrets);
       if (route.customerEmails) props.customerEmailKey.connect(fn);
       // One invoke permission per function, whatever its methods: a permission per route would add a resource for each HEAD route.
-      const integration = new HttpLambdaIntegration(`Integration-${route.handler}`, fn, { scopePermissionToRoute: false });
+      const integration = new HttpLambdaIntegration(`Integration-${route.handler}`, invokedThroughCanary(this, fn, route.canary), { scopePermissionToRoute: false });
       for (const method of methodsOf(route)) {
         const httpRoute = new HttpRoute(this, `${method}${route.path}`, {
           httpApi: props.api,

@@ -1,13 +1,15 @@
 import { Duration } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
-import { FilterCriteria, StartingPosition, type Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import { FilterCriteria, StartingPosition, type Function as LambdaFunction, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 
 export interface StreamConsumerOptions {
+  /** What the mapping invokes: the function, or its alias where it deploys as a canary (lib/canary.ts). */
+  invoked: IFunction;
   table: Table;
   batchSize: number;
   /** Retries of a failing record, the batch bisected down to it, before the on-failure queue. */
@@ -30,7 +32,7 @@ export interface StreamConsumerOptions {
  */
 export function consumeTableStream(scope: Construct, fn: LambdaFunction, options: StreamConsumerOptions): { failures: Queue } {
   const failures = new Queue(scope, options.failuresId, { retentionPeriod: Duration.days(14), encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true });
-  fn.addEventSource(
+  options.invoked.addEventSource(
     new DynamoEventSource(options.table, {
       startingPosition: StartingPosition.TRIM_HORIZON,
       batchSize: options.batchSize,

@@ -7,6 +7,8 @@ import type { TableAccess } from './operation';
 export interface BackgroundFunction {
   handler: string;
   table: TableAccess;
+  /** A money path, deployed as a canary where the stage has them (lib/canary.ts). */
+  canary?: boolean;
 }
 
 /** The functions no route invokes, each with the table access its use cases need. */
@@ -14,9 +16,9 @@ export const backgroundFunctions = {
   /** The schedule's jobs; a capture or cancel the acquirer took is owed no more: its item is deleted. */
   minuteJobs: { handler: 'run-jobs', table: { level: 'write', also: ['DeleteItem'] } },
   /** Events to the bus, pending credits into balances, held refunds covered (the table stream). */
-  outboxProcessor: { handler: 'process-outbox', table: 'write' },
+  outboxProcessor: { handler: 'process-outbox', table: 'write', canary: true },
   /** Each notification applied once; the captures and cancels it settles or sends are deleted once done. */
-  acquirerNotificationProcessor: { handler: 'process-acquirer-notifications', table: { level: 'write', also: ['DeleteItem'] } },
+  acquirerNotificationProcessor: { handler: 'process-acquirer-notifications', table: { level: 'write', also: ['DeleteItem'] }, canary: true },
   /** Subscriptions, attempt slots, attempts and outcomes: all by key or in the table's own partitions, never an index. */
   webhookDeliverer: { handler: 'deliver-webhooks', table: { level: 'write', indexes: false } },
   /** The acquirer's chargeback feed (`ops chargeback ingest`'s document). */

@@ -87,6 +87,11 @@ interface RouteBase {
    * of the customer emails' index (CUSTOMER_EMAIL_KEY_ARN, lib/customer-email-key.ts) and may read it.
    */
   customerEmails?: boolean;
+  /**
+   * A money path: in a stage with canaries its callers invoke an alias that CodeDeploy shifts to
+   * a new version gradually, rolled back on its alarm (lib/canary.ts).
+   */
+  canary?: boolean;
 }
 
 /**

@@ -24,8 +24,8 @@ const CREDENTIAL_FIELD_LENGTH = 16_384;
 export const checkoutPages = /* @__PURE__ */ (() => [
   // In live mode it opens the acquirer's hosted payment page.
   definePage({ method: 'GET', path: '/checkout/{id}', handler: 'checkout-page', table: 'write', auth: 'public', acquirer: true }),
-  // The customer's email is kept with the digest it is found by.
-  definePage({ method: 'POST', path: '/checkout/{id}', handler: 'checkout-submit', table: 'write', auth: 'public', customerEmails: true }),
+  // The customer's email is kept with the digest it is found by; a money path, deployed as a canary where the stage has them.
+  definePage({ method: 'POST', path: '/checkout/{id}', handler: 'checkout-submit', table: 'write', auth: 'public', customerEmails: true, canary: true }),
   definePage({ method: 'GET', path: '/checkout/{id}/thank-you', handler: 'checkout-thank-you', table: 'read', auth: 'public' }),
 ])();
 

@@ -8,6 +8,10 @@ import { synthesizeStage, type SynthesizedStage } from './synth';
 import { acquirerNotifications } from '../../../shared/api/acquirer';
 import { methodsOf } from '../../../shared/api/operation';
 import { checkoutPages } from '../../../shared/api/pages';
+import { routes } from '../../../shared/api';
+import { backgroundFunctions } from '../../../shared/api/background';
+import { functionOfRoute } from '../../../bin/local/aws/template';
+import { CANARY_CONFIG, LIVE_ALIAS } from '../../../lib/canary';
 
 /**
  * The stages an infrastructure team deploys (lib/stages.ts): each synthesized as
@@ -190,6 +194,53 @@ describe.each(DEPLOYED)('stage %s', (name) => {
       BackupSelection: Match.objectLike({ Resources: [{ 'Fn::GetAtt': [tableId, 'Arn'] }] }),
     });
     template.hasResource('AWS::Backup::BackupVault', { DeletionPolicy: 'Retain', Properties: { EncryptionKeyArn: Match.anyValue() } });
+  });
+
+  test('canary: each money path its declarations name (checkout submit, notification processing, the outbox processor) is invoked through an alias CodeDeploy shifts 10 % for 5 minutes, rolled back on its errors alarm, where the stage says; elsewhere none', () => {
+    const { stage } = of(name);
+    const resources = resourcesOf(name);
+    const refOf = (value: unknown) => (value as { Ref?: string }).Ref ?? JSON.stringify(value);
+    const aliases = ofType(name, 'AWS::Lambda::Alias');
+    const groups = ofType(name, 'AWS::CodeDeploy::DeploymentGroup');
+    if (!stage.canary) {
+      expect([aliases, groups]).toEqual([[], []]);
+      return;
+    }
+    const moneyPaths = [
+      ...routes.filter((route) => route.canary).map((route) => functionOfRoute(resources, `${route.method} ${route.path}`)),
+      ...Object.entries(backgroundFunctions)
+        .filter(([, fn]) => 'canary' in fn && fn.canary)
+        .map(([key]) => ofType(name, 'AWS::Lambda::Function').find(([id]) => id.startsWith(key === 'outboxProcessor' ? 'OutboxProcessor' : 'AcquirerNotificationProcessor'))![0]),
+    ];
+    expect(moneyPaths).toHaveLength(3);
+    expect(aliases.map(([, alias]) => refOf(alias.Properties!.FunctionName)).sort()).toEqual([...moneyPaths].sort());
+    for (const [aliasId, alias] of aliases) {
+      expect(alias.Properties!.Name).toBe(LIVE_ALIAS);
+      // CloudFormation hands an update of the alias's version to CodeDeploy.
+      const updatePolicy = (resources[aliasId] as { UpdatePolicy?: { CodeDeployLambdaAliasUpdate?: { DeploymentGroupName: { Ref: string } } } }).UpdatePolicy;
+      // (Read as written in the alias's own template: the flattening renames Properties' references, not the UpdatePolicy's.)
+      const groupRef = updatePolicy!.CodeDeployLambdaAliasUpdate!.DeploymentGroupName.Ref;
+      const [, group] = groups.find(([id]) => id.endsWith(groupRef) && id.slice(0, -groupRef.length) === aliasId.slice(0, aliasId.length - of(name).ownId(aliasId).length))!;
+      expect(group.Properties).toMatchObject({
+        DeploymentConfigName: CANARY_CONFIG.deploymentConfigName,
+        DeploymentStyle: { DeploymentType: 'BLUE_GREEN', DeploymentOption: 'WITH_TRAFFIC_CONTROL' },
+        AutoRollbackConfiguration: { Enabled: true, Events: expect.arrayContaining(['DEPLOYMENT_FAILURE', 'DEPLOYMENT_STOP_ON_ALARM']) },
+        AlarmConfiguration: { Enabled: true, Alarms: [{ Name: expect.anything() }] },
+      });
+      // The rollback alarm watches the alias's errors, and pages like every alarm.
+      const alarmId = group.Properties!.AlarmConfiguration.Alarms[0].Name.Ref as string;
+      expect(resources[alarmId].Properties).toMatchObject({
+        MetricName: 'Errors',
+        Dimensions: expect.arrayContaining([expect.objectContaining({ Name: 'Resource' })]),
+        AlarmActions: [expect.anything()],
+      });
+    }
+    // The callers invoke the aliases: the checkout submit's integration, the processors' stream mappings.
+    const aliasIds = aliases.map(([id]) => id);
+    const mappingTargets = ofType(name, 'AWS::Lambda::EventSourceMapping').map(([, mapping]) => JSON.stringify(mapping.Properties!.FunctionName));
+    expect(mappingTargets.filter((target) => target.includes(`:${LIVE_ALIAS}`))).toHaveLength(2);
+    const integrations = ofType(name, 'AWS::ApiGatewayV2::Integration').map(([, integration]) => refOf(integration.Properties!.IntegrationUri));
+    expect(integrations.filter((target) => aliasIds.includes(target))).toHaveLength(1);
   });
 
   test('cdk-nag: AwsSolutions has no unsuppressed errors or warnings', () => {
