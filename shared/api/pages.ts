@@ -59,8 +59,8 @@ export const dashboardPasskeySignInOptions = /* @__PURE__ */ definePage({
   table: 'write',
   auth: 'public',
 });
-/** The passkey's answer, posted by the script: both factors at once (§16). */
-export const dashboardSubmitPasskeySignIn = /* @__PURE__ */ definePage({ method: 'POST', path: '/dashboard/sign-in/passkey', handler: 'dashboard-submit-passkey-sign-in', table: 'write', auth: 'public' });
+/** The passkey's answer, posted by the script: both factors at once (§16); the sign-in's challenge is deleted as it is used. */
+export const dashboardSubmitPasskeySignIn = /* @__PURE__ */ definePage({ method: 'POST', path: '/dashboard/sign-in/passkey', handler: 'dashboard-submit-passkey-sign-in', table: { level: 'write', also: ['DeleteItem'] }, auth: 'public' });
 /**
  * The second step of a sign-in, behind the pending sign-in's cookie: the Code form, or, when the
  * organization requires two-factor of a person without it, its enrolment (which it starts: seal).
@@ -77,7 +77,8 @@ export const dashboardSubmitSecondFactor = /* @__PURE__ */ definePage({
   method: 'POST',
   path: '/dashboard/sign-in/second-factor',
   handler: 'dashboard-submit-second-factor',
-  table: 'write',
+  // The pending sign-in is deleted when it completes or fails too often.
+  table: { level: 'write', also: ['DeleteItem'] },
   auth: 'public',
   sealedSecrets: ['open'],
 });
@@ -275,7 +276,8 @@ export const dashboardConfirmTwoFactor = /* @__PURE__ */ (() =>
   defineDashboardForm({
     path: '/dashboard/security/two-factor/confirm',
     handler: 'dashboard-confirm-two-factor',
-    table: 'write',
+    // The pending enrolment is deleted as the factor is saved.
+    table: { level: 'write', also: ['DeleteItem'] },
     permission: ANY_MEMBER,
     params: NoParams,
     body: z.object({ code: z.string().check(z.maxLength(CODE_FIELD_LENGTH)) }),
@@ -293,7 +295,8 @@ export const dashboardRemoveTwoFactor = /* @__PURE__ */ (() =>
   defineDashboardForm({
     path: '/dashboard/security/two-factor/remove',
     handler: 'dashboard-remove-two-factor',
-    table: 'write',
+    // The factor, its recovery codes and any pending enrolment are deleted.
+    table: { level: 'write', also: ['DeleteItem'] },
     permission: ANY_MEMBER,
     params: NoParams,
     body: z.object({ password: z.string().check(z.maxLength(PASSWORD_FIELD_LENGTH)) }),
@@ -311,7 +314,8 @@ export const dashboardAddPasskey = /* @__PURE__ */ (() =>
   defineDashboardForm({
     path: '/dashboard/security/passkeys',
     handler: 'dashboard-add-passkey',
-    table: 'write',
+    // Its registration's challenge is deleted as it is used.
+    table: { level: 'write', also: ['DeleteItem'] },
     permission: ANY_MEMBER,
     params: NoParams,
     body: z.object({ name: z.string().check(z.maxLength(PASSKEY_NAME_FIELD_LENGTH)), credential: z.string().check(z.maxLength(CREDENTIAL_FIELD_LENGTH)) }),
@@ -320,7 +324,8 @@ export const dashboardRemovePasskey = /* @__PURE__ */ (() =>
   defineDashboardForm({
     path: '/dashboard/security/passkeys/{id}/remove',
     handler: 'dashboard-remove-passkey',
-    table: 'write',
+    // The passkey's item is deleted.
+    table: { level: 'write', also: ['DeleteItem'] },
     permission: ANY_MEMBER,
     params: z.object({ id: z.string().check(z.regex(/^[A-Za-z0-9_-]{1,1400}$/)) }),
   }))();
