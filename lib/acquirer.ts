@@ -1,5 +1,4 @@
-import { Duration } from 'aws-cdk-lib';
-import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { Function as LambdaFunction, IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -7,8 +6,12 @@ import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { NOTIFICATION_MAPPING, NOTIFICATION_RECORD_FILTERS } from '../shared/db/acquirer-notification-store';
+import { backgroundFunctions } from '../shared/api/background';
 import { ServiceFunction } from './api-function';
+import { runbookOf, stageOf } from './stages';
+import { invokedThroughCanary } from './canary';
 import { consumeTableStream } from './stream-consumer';
+import { grantDeclaredTable } from './table-access';
 
 export interface AcquirerProps {
   table: Table;
@@ -23,41 +26,44 @@ export interface AcquirerProps {
  * processor (filtered at the event source), which processes each once, with bounded retries and
  * an on-failure queue that alarms. Only the functions that talk to Adyen get the secret
  * (`connect`): its ARN is their only setting, and its value is read at run time, once per cold
- * start; the template holds neither the credentials nor the value (docs/operations.md sets it).
+ * start, again every few minutes (shared/services/acquirer-secret.ts); the template holds neither
+ * the credentials nor the value (docs/operations.md sets it).
  */
 export class Acquirer extends Construct {
   readonly secret: Secret;
   readonly processor: IFunction;
   /** Where the stream sends a notification the processor gave up on (it stays kept, unprocessed, for the runbook). */
   readonly processingFailures: Queue;
-  readonly processorIteratorAgeAlarm: Alarm;
 
   constructor(scope: Construct, id: string, props: AcquirerProps) {
     super(scope, id);
+    // Retained when the stack is deleted: the credentials Adyen issued outlive any one stack (a new one is pointed at this secret, docs/operations.md).
     this.secret = new Secret(this, 'Secret', {
+      removalPolicy: RemovalPolicy.RETAIN,
       description:
         'Adyen: {"apiKey","environment":"test"|"live","liveEndpointUrlPrefix","hmacKey","notificationUsername","notificationPassword"} (docs/operations.md#the-acquirers-secret). Created with a random placeholder; set the value after the first deploy.',
     });
 
     const processor = new ServiceFunction(this, 'NotificationProcessor', {
-      handler: 'process-acquirer-notifications',
+      handler: backgroundFunctions.acquirerNotificationProcessor.handler,
       environment: props.environment,
       // A batch of ten, each with a capture or cancel sent at once (8 s at most each).
       timeout: Duration.seconds(120),
+      reservedConcurrency: stageOf(this).concurrency.streamProcessors,
     }).function;
-    props.table.grantReadWriteData(processor);
+    grantDeclaredTable(processor, props.table, backgroundFunctions.acquirerNotificationProcessor.table);
     this.connect(processor);
     const consumer = consumeTableStream(this, processor, {
+      invoked: invokedThroughCanary(this, processor, backgroundFunctions.acquirerNotificationProcessor.canary),
       table: props.table,
       ...NOTIFICATION_MAPPING,
       filters: NOTIFICATION_RECORD_FILTERS,
       failuresId: 'ProcessingFailures',
       alarmId: 'NotificationProcessingIteratorAgeAlarm',
-      alarmDescription: 'Acquirer notifications wait in the table stream for more than 5 minutes (processor failing or throttled). Runbook: docs/operations.md#acquirernotificationprocessingiteratoragealarm',
+      alarmDescription: `Acquirer notifications wait in the table stream for more than 5 minutes (processor failing or throttled). ${runbookOf('AcquirerNotificationProcessingIteratorAgeAlarm')}`,
     });
     this.processor = processor;
     this.processingFailures = consumer.failures;
-    this.processorIteratorAgeAlarm = consumer.iteratorAgeAlarm;
 
     NagSuppressions.addResourceSuppressions(this.secret, [
       {

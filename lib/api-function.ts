@@ -1,12 +1,13 @@
 import { AssetHashType, DockerImage, Duration, type CfnResource } from 'aws-cdk-lib';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Code, Function as LambdaFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { LogGroup, RetentionDays, type ILogGroup } from 'aws-cdk-lib/aws-logs';
+import { LogGroup, type ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { dirname, join, relative } from 'node:path';
 import { ROUTE_TIMEOUT_SECONDS } from '../shared/api/operation';
-import { METRICS_NAMESPACE } from '../shared/observability/catalog';
 import { BUNDLE_EVERY_HANDLER_CONTEXT, bundleInto } from './function-bundles';
+import { stageOf } from './stages';
 
 const ROOT = join(__dirname, '..');
 
@@ -42,20 +43,27 @@ export interface ServiceFunctionProps {
   files?: string[];
   /** A log group shared with other functions (the routes'); otherwise the function gets its own. */
   logGroup?: ILogGroup;
+  /** Concurrency reserved for it (and its most): a stream processor's, which a burst of requests must not starve. */
+  reservedConcurrency?: number;
 }
 
 /**
  * The one place for function defaults: Node 22 on ARM64, its handler's esbuild bundle (how it
  * is bundled: lib/function-bundles.ts) as the code asset, its own log group (or one it
- * shares), X-Ray tracing, INFO logs and the service's metric namespace. Grants are added per
- * function by the stack.
+ * shares) kept as long as its stage keeps logs, X-Ray tracing, INFO logs and its stage's metric
+ * namespace (lib/stages.ts). Grants are added per function by the stack.
  */
 export class ServiceFunction extends Construct {
   readonly function: LambdaFunction;
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
-    const logGroup = props.logGroup ?? new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH });
+    const stage = stageOf(this);
+    const logGroup = props.logGroup ?? new LogGroup(this, 'Logs', { retention: stage.logRetention });
+    // A role of its own, without AWSLambdaBasicExecutionRole (which may create and write every
+    // log group of the account): it writes the streams of its own log group, nothing else.
+    const role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+    logGroup.grantWrite(role);
     const entry = props.entry ?? join(ROOT, 'functions', props.handler, 'handler.ts');
     this.function = new LambdaFunction(this, 'Function', {
       // The asset is the bundle (its hash, the bundle's): a stack whose bundling is skipped (the
@@ -79,10 +87,12 @@ export class ServiceFunction extends Construct {
       timeout: props.timeout ?? Duration.seconds(ROUTE_TIMEOUT_SECONDS),
       tracing: Tracing.ACTIVE,
       logGroup,
+      role,
+      reservedConcurrentExecutions: props.reservedConcurrency,
       environment: {
         // INFO: one line per request and per job run; DEBUG only while investigating (docs/operations.md).
         LOG_LEVEL: 'INFO',
-        METRICS_NAMESPACE,
+        METRICS_NAMESPACE: stage.metricsNamespace,
         ...props.environment,
       },
     });
@@ -91,17 +101,15 @@ export class ServiceFunction extends Construct {
       this,
       [
         {
-          id: 'AwsSolutions-IAM4',
-          reason: `Function ${id}: AWSLambdaBasicExecutionRole only lets it write its own CloudWatch log streams; a custom copy would be identical.`,
-          appliesTo: ['Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole'],
-        },
-        {
           id: 'AwsSolutions-IAM5',
           reason: `Function ${id}: its X-Ray tracing grant (xray:PutTraceSegments, xray:PutTelemetryRecords) has no resource-level permissions.`,
           appliesTo: ['Resource::*'],
         },
         // L1 has no finding ids, so it cannot take appliesTo: it is scoped to this function instead.
-        { id: 'AwsSolutions-L1', reason: `Function ${id} runs Node.js 22 by decision: the runtime the service is built and tested for.` },
+        {
+          id: 'AwsSolutions-L1',
+          reason: `Function ${id} runs Node.js 22, not Lambda's newest Node.js runtime: its bundle targets node22 (docs/decisions.md 6), and Lambda supports nodejs22.x until Node.js 22's end of life (April 2027). Moving on is a runtime change of its own, measured with npm run bench:cold.`,
+        },
       ],
       true,
     );

@@ -1,5 +1,6 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
-import { PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, type CfnBucket } from 'aws-cdk-lib/aws-s3';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
@@ -66,7 +67,7 @@ export class EvidenceDocuments extends Construct {
    * of a version) them there, and may list the bucket, without which S3 answers a missing object
    * with 403 rather than 404.
    */
-  grant(grantee: IGrantable & Construct, access: Exclude<DocumentAccess, 'origin'>): void {
+  grant(grantee: LambdaFunction, access: Exclude<DocumentAccess, 'origin'>): void {
     const objects = this.bucket.arnForObjects(`${DOCUMENT_PREFIX}*`);
     const statements =
       access === 'upload'
@@ -76,12 +77,13 @@ export class EvidenceDocuments extends Construct {
             new PolicyStatement({ actions: ['s3:ListBucket'], resources: [this.bucket.bucketArn] }),
           ];
     for (const statement of statements) grantee.grantPrincipal.addToPrincipalPolicy(statement);
+    // On the role, whose policy holds the grant.
     NagSuppressions.addResourceSuppressions(
-      grantee,
+      grantee.role!,
       [
         {
           id: 'AwsSolutions-IAM5',
-          reason: `Function ${grantee.node.id} ${access === 'upload' ? 'signs uploads of' : 'checks and reads'} evidence documents, each its own object under ${DOCUMENT_PREFIX} in bucket ${this.bucket.node.path}, and nothing else of it.`,
+          reason: `Function ${grantee.node.scope!.node.id} ${access === 'upload' ? 'signs uploads of' : 'checks and reads'} evidence documents, each its own object under ${DOCUMENT_PREFIX} in bucket ${this.bucket.node.path}, and nothing else of it.`,
           appliesTo: [resourceFinding(this.bucket.node.defaultChild as CfnBucket, `/${DOCUMENT_PREFIX}*`)],
         },
       ],

@@ -1,4 +1,4 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import {
   Alarm,
@@ -9,14 +9,19 @@ import {
   MathExpression,
   Metric,
   TreatMissingData,
-  type IAlarm,
   type IMetric,
 } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Key } from 'aws-cdk-lib/aws-kms';
 import { Function as LambdaFunction, type IFunction } from 'aws-cdk-lib/aws-lambda';
+import { SubscriptionProtocol, Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription, UrlSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { UNMATCHED_REASONS } from '../shared/domain/acquirer-news';
-import { ACQUIRER_CALLS, DIMENSION, METRIC, METRICS_NAMESPACE, SERVICE_NAME } from '../shared/observability/catalog';
+import { ACQUIRER_CALLS, DIMENSION, METRIC, SERVICE_NAME } from '../shared/observability/catalog';
+import { runbookOf, stageOf, type Stage } from './stages';
 
 export interface MonitoringProps {
   /** The stack whose functions it watches (it lives in a stack of its own). */
@@ -27,8 +32,6 @@ export interface MonitoringProps {
   /** The queue the acquirer notification processor's on-failure destination writes to. */
   acquirerProcessingFailures: Queue;
   jobs: IFunction;
-  /** Alarms created next to what they watch (dead letters, stream iterator age), shown on the dashboard too. */
-  alarms: IAlarm[];
 }
 
 /** A CloudWatch alarm math expression takes at most 10 metrics. */
@@ -37,44 +40,78 @@ const FIVE_MINUTES = Duration.minutes(5);
 /** A refund held this long means its balance has not been covered for a day: someone has to look. */
 export const OLDEST_HELD_REFUND_ALARM_SECONDS = 24 * 60 * 60;
 
-/** An application metric as shared/observability/metrics.ts emits it: the service dimension, plus the metric's own. */
-export function serviceMetric(metricName: string, statistic = 'Sum', dimensions: Record<string, string> = {}): Metric {
-  return new Metric({ namespace: METRICS_NAMESPACE, metricName, dimensionsMap: { service: SERVICE_NAME, ...dimensions }, statistic, period: FIVE_MINUTES });
-}
+/** Minutes without a run of the minute jobs before someone is paged. */
+const SCHEDULE_SILENCE_MINUTES = 5;
 
-/** The sum of a metric over the values of its dimension: alarms may not search, so each value is named. */
-function sumOver(metricName: string, dimension: string, values: string[]): MathExpression {
-  return new MathExpression({
-    expression: values.map((_, index) => `FILL(m${index}, 0)`).join(' + '),
-    usingMetrics: Object.fromEntries(values.map((value, index) => [`m${index}`, serviceMetric(metricName, 'Sum', { [dimension]: value })])),
-    label: metricName,
-    period: FIVE_MINUTES,
-  });
-}
-
-/** Every value of a metric's dimension, one line each (dashboards may search; alarms may not). */
-function byDimension(metricName: string, dimension: string): MathExpression {
-  return new MathExpression({
-    expression: `SEARCH('{${METRICS_NAMESPACE},service,${dimension}} MetricName="${metricName}"', 'Sum', 300)`,
-    label: metricName,
-    period: FIVE_MINUTES,
-  });
+/**
+ * The stage's alarm topic: encrypted with a key of its own (rotated yearly), which CloudWatch
+ * may use to publish (it cannot use SNS's AWS managed key), TLS only, and its subscriptions:
+ * the stage's addresses (each confirms by the mail SNS sends) and HTTPS endpoints.
+ */
+function alarmTopic(scope: Construct, stage: Stage): Topic {
+  const key = new Key(scope, 'AlarmTopicKey', { description: `Encrypts the alarm topic of ${stage.stackName}`, enableKeyRotation: true });
+  key.addToResourcePolicy(
+    new PolicyStatement({
+      principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
+      actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+      resources: ['*'],
+      conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(scope).account } },
+    }),
+  );
+  const topic = new Topic(scope, 'AlarmTopic', { displayName: `${stage.stackName} alarms`, masterKey: key, enforceSSL: true });
+  for (const email of stage.alarmSubscriptions.emails) topic.addSubscription(new EmailSubscription(email));
+  for (const url of stage.alarmSubscriptions.urls) topic.addSubscription(new UrlSubscription(url, { protocol: SubscriptionProtocol.HTTPS }));
+  return topic;
 }
 
 /**
- * The alarms of docs/operations.md (each one a runbook section there) and one dashboard with
- * the business metrics and every alarm. Created last: it watches every function of `watched`.
+ * The stage's application metrics as shared/observability/metrics.ts emits them (its namespace,
+ * the service dimension, plus the metric's own): one metric, a sum over a dimension's values
+ * (alarms may not search, so each value is named), and every value of a dimension, one line
+ * each (dashboards may search).
+ */
+function serviceMetrics(namespace: string) {
+  const metric = (metricName: string, statistic = 'Sum', dimensions: Record<string, string> = {}) =>
+    new Metric({ namespace, metricName, dimensionsMap: { service: SERVICE_NAME, ...dimensions }, statistic, period: FIVE_MINUTES });
+  return {
+    metric,
+    sumOver: (metricName: string, dimension: string, values: string[]) =>
+      new MathExpression({
+        expression: values.map((_, index) => `FILL(m${index}, 0)`).join(' + '),
+        usingMetrics: Object.fromEntries(values.map((value, index) => [`m${index}`, metric(metricName, 'Sum', { [dimension]: value })])),
+        label: metricName,
+        period: FIVE_MINUTES,
+      }),
+    byDimension: (metricName: string, dimension: string) =>
+      new MathExpression({
+        expression: `SEARCH('{${namespace},service,${dimension}} MetricName="${metricName}"', 'Sum', 300)`,
+        label: metricName,
+        period: FIVE_MINUTES,
+      }),
+  };
+}
+
+/**
+ * The alarms of docs/operations.md (each one a runbook section there, linked from its
+ * description), the stage's alarm topic that pages whoever its settings subscribe, and one
+ * dashboard with the business metrics and every alarm. Created last: it watches every function
+ * of `watched`, and every alarm there (its own and those made beside what they watch) notifies
+ * the topic when it goes off and when it is back to OK.
  */
 export class Monitoring extends Construct {
   readonly alarms: Alarm[] = [];
   readonly dashboard: Dashboard;
+  /** The stage's alarm topic (SNS, encrypted with a key of its own that CloudWatch may use). */
+  readonly topic: Topic;
 
   constructor(scope: Construct, id: string, props: MonitoringProps) {
     super(scope, id);
     const { api } = props;
+    const stage = stageOf(this);
+    const { metric: serviceMetric, sumOver, byDimension } = serviceMetrics(stage.metricsNamespace);
     const alarm = (alarmId: string, description: string, options: Omit<ConstructorParameters<typeof Alarm>[2], 'alarmDescription'>) => {
       const created = new Alarm(this, alarmId, {
-        alarmDescription: `${description} Runbook: docs/operations.md#${alarmId.replace(/\d+$/, '').toLowerCase()}`,
+        alarmDescription: `${description} ${runbookOf(alarmId.replace(/\d+$/, ''))}`,
         treatMissingData: TreatMissingData.NOT_BREACHING,
         ...options,
       });
@@ -156,6 +193,14 @@ export class Monitoring extends Construct {
       evaluationPeriods: 1,
       comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
     });
+    // No invocation is no data point: missing data is the schedule not running.
+    alarm('MinuteJobsNotRunning', `The minute schedule has not run the jobs for ${SCHEDULE_SILENCE_MINUTES} minutes.`, {
+      metric: props.jobs.metricInvocations({ period: Duration.minutes(1), statistic: 'Sum' }),
+      threshold: 1,
+      evaluationPeriods: SCHEDULE_SILENCE_MINUTES,
+      comparisonOperator: ComparisonOperator.LESS_THAN_THRESHOLD,
+      treatMissingData: TreatMissingData.BREACHING,
+    });
 
     // The acquirer (docs/operations.md "The acquirer").
     alarm('AcquirerNotificationsRefused', 'Notification batches refused unread at POST /acquirer/adyen/notifications: bad credentials, a bad signature, or not a batch.', {
@@ -197,8 +242,16 @@ export class Monitoring extends Construct {
 
     const graph = (title: string, left: IMetric[], right: IMetric[] = []) => new GraphWidget({ title, left, right, width: 12, height: 6 });
     const count = (name: string) => serviceMetric(name).with({ label: name });
+    const everyAlarm = props.watched.node.findAll().filter((construct): construct is Alarm => construct instanceof Alarm);
+    this.topic = alarmTopic(this, stage);
+    const page = new SnsAction(this.topic);
+    for (const each of everyAlarm) {
+      each.addAlarmAction(page);
+      each.addOkAction(page);
+    }
+
     this.dashboard = new Dashboard(this, 'Dashboard', { defaultInterval: Duration.hours(24) });
-    this.dashboard.addWidgets(new AlarmStatusWidget({ title: 'Alarms', alarms: [...props.alarms, ...this.alarms], width: 24, height: 6 }));
+    this.dashboard.addWidgets(new AlarmStatusWidget({ title: 'Alarms', alarms: everyAlarm, width: 24, height: 6 }));
     this.dashboard.addWidgets(
       graph('Checkouts and payments', [count(METRIC.checkoutsOpened), count(METRIC.paymentsPaid)], [byDimension(METRIC.checkoutsDenied, DIMENSION.reason)]),
       graph('Payment links retired', [count(METRIC.linksAutoInactivated), count(METRIC.linksExpired)]),

@@ -1,15 +1,18 @@
 import { Duration } from 'aws-cdk-lib';
-import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { EventBus } from 'aws-cdk-lib/aws-events';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { PENDING_CREDIT_RECORD_FILTERS } from '../shared/db/pending-credit-records';
 import { PUBLISHABLE_RECORD_FILTERS } from '../shared/webhooks/stream-records';
+import { backgroundFunctions } from '../shared/api/background';
 import { ServiceFunction } from './api-function';
+import { runbookOf } from './stages';
+import { invokedThroughCanary } from './canary';
 import { consumeTableStream } from './stream-consumer';
+import { stageOf } from './stages';
+import { grantDeclaredTable } from './table-access';
 
 /** Stream retries of a failing outbox batch, bisected each time, before the on-failure queue. */
 export const OUTBOX_RETRY_ATTEMPTS = 10;
@@ -33,38 +36,32 @@ export class Outbox extends Construct {
   readonly processor: IFunction;
   /** Where the stream sends what the processor gave up on: records that expired from the stream uncarried. */
   readonly failures: Queue;
-  readonly iteratorAgeAlarm: Alarm;
 
   constructor(scope: Construct, id: string, props: OutboxProps) {
     super(scope, id);
     const processor = new ServiceFunction(this, 'Processor', {
-      handler: 'process-outbox',
+      handler: backgroundFunctions.outboxProcessor.handler,
       environment: props.environment,
       timeout: Duration.seconds(60),
+      reservedConcurrency: stageOf(this).concurrency.streamProcessors,
     }).function;
     // One record that cannot be carried never blocks its shard: after the retries it goes to the on-failure queue, which alarms.
     const consumer = consumeTableStream(this, processor, {
+      invoked: invokedThroughCanary(this, processor, backgroundFunctions.outboxProcessor.canary),
       table: props.table,
       batchSize: 100,
       retryAttempts: OUTBOX_RETRY_ATTEMPTS,
       filters: [...PUBLISHABLE_RECORD_FILTERS, ...PENDING_CREDIT_RECORD_FILTERS],
       failuresId: 'Failures',
       alarmId: 'IteratorAgeAlarm',
-      alarmDescription: 'Outbox events or pending credits wait in the table stream for more than 5 minutes (outbox processor failing or throttled). Runbook: docs/operations.md#outboxiteratoragealarm',
+      alarmDescription: `Outbox events or pending credits wait in the table stream for more than 5 minutes (outbox processor failing or throttled). ${runbookOf('OutboxIteratorAgeAlarm')}`,
     });
     props.bus.grantPutEventsTo(processor);
     // Credits: the balance's Update with the entries' marks, in one TransactWriteItems; then the
     // balance's held refunds: its hold marker (GetItem), its queue (Query of an index), each
-    // refund moved with its balance and event (TransactWriteItems of Updates and Puts). Never a
-    // delete nor a scan.
-    processor.addToRolePolicy(
-      new PolicyStatement({
-        actions: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem'],
-        resources: [props.table.tableArn, `${props.table.tableArn}/index/*`],
-      }),
-    );
+    // refund moved with its balance and event (TransactWriteItems of Updates and Puts).
+    grantDeclaredTable(processor, props.table, backgroundFunctions.outboxProcessor.table);
     this.processor = processor;
     this.failures = consumer.failures;
-    this.iteratorAgeAlarm = consumer.iteratorAgeAlarm;
   }
 }

@@ -5,14 +5,17 @@ import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-clo
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table, type CfnTable } from 'aws-cdk-lib/aws-dynamodb';
 import { EventBus, Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { minimumVisibilityTimeoutSeconds } from '../shared/aws-limits';
-import { LIMITS } from '../shared/limits';
 import { INDEXES, KEY, TTL_ATTRIBUTE } from '../shared/db/table';
 import { routes, unmatchedRouteHandler } from '../shared/api';
+import { acquirerNotifications } from '../shared/api/acquirer';
+import { backgroundFunctions } from '../shared/api/background';
+import { methodsOf, type Route } from '../shared/api/operation';
+import { checkoutPages } from '../shared/api/pages';
 import { Acquirer } from './acquirer';
 import { ServiceFunction } from './api-function';
 import { CustomerEmailKey } from './customer-email-key';
@@ -21,16 +24,33 @@ import { DEFAULT_EMAIL_SENDER, Email, EMAIL_SENDER_CONTEXT } from './email';
 import { SecretsKey } from './secrets-key';
 import { Monitoring } from './monitoring';
 import { Outbox } from './outbox';
+import { PublicDomain } from './public-domain';
 import { resourceFinding } from './nag-findings';
 import { RouteArea, routesByArea } from './route-area';
+import { runbookOf, stageOf, type Stage } from './stages';
+import { grantDeclaredTable } from './table-access';
+import { TableBackup } from './table-backup';
 import { DELIVERER_TIMEOUT_SECONDS, WEBHOOK_QUEUE_MAX_RECEIVES, WebhookDelivery } from './webhooks';
 
 /**
- * The deployed service: one table, one HTTP API with a function per route, the minute jobs,
- * the event bus and the webhook queue with its dead-letter queue.
+ * The deployed service, one stage of it (lib/stages.ts: the app's `stage` context): one table,
+ * one HTTP API with a function per route, the minute jobs, the event bus and the webhook queue
+ * with its dead-letter queue.
  */
-/** The stack's id in the app (`cdk deploy` names the CloudFormation stack after it). */
-export const STACK_ID = 'PaymentOperations';
+/** An event of the minute schedule older than this is dropped: the next minute's is on its way (60 s is the shortest Lambda and EventBridge take). */
+const MINUTE_JOBS_MAX_EVENT_AGE = Duration.minutes(1);
+
+/** The routes with throttles of their own: the customer checkout's (every method), the acquirer's notifications. */
+const throttledRoutes = new Map<Route, keyof Stage['throttles']>([...checkoutPages.map((page) => [page, 'checkout'] as const), [acquirerNotifications, 'acquirerNotifications']]);
+
+/** The stage's route settings (a JSON map, as CloudFormation spells it): each throttled route's key (`METHOD /path`, HEAD included) with its bucket. */
+function routeThrottles(stage: Stage): Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> {
+  return Object.fromEntries(
+    [...throttledRoutes].flatMap(([route, group]) =>
+      methodsOf(route).map((method) => [`${method} ${route.path}`, { ThrottlingRateLimit: stage.throttles[group].rateLimit, ThrottlingBurstLimit: stage.throttles[group].burstLimit }]),
+    ),
+  );
+}
 
 export class PaymentOpsStack extends Stack {
   readonly table: Table;
@@ -44,6 +64,7 @@ export class PaymentOpsStack extends Stack {
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
+    const stage = stageOf(this);
 
     this.table = new Table(this, 'Table', {
       partitionKey: { name: KEY.pk, type: AttributeType.STRING },
@@ -78,8 +99,8 @@ export class PaymentOpsStack extends Stack {
       enforceSSL: true,
       deadLetterQueue: { queue: this.webhookDeadLetterQueue, maxReceiveCount: WEBHOOK_QUEUE_MAX_RECEIVES },
     });
-    const deadLettersAlarm = new Alarm(this, 'WebhookDeadLettersAlarm', {
-      alarmDescription: 'Webhook deliveries parked in the dead-letter queue after their last attempt. Runbook: docs/operations.md#webhookdeadlettersalarm',
+    new Alarm(this, 'WebhookDeadLettersAlarm', {
+      alarmDescription: `Webhook deliveries parked in the dead-letter queue after their last attempt. ${runbookOf('WebhookDeadLettersAlarm')}`,
       metric: this.webhookDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }),
       threshold: 1,
       evaluationPeriods: 1,
@@ -87,14 +108,18 @@ export class PaymentOpsStack extends Stack {
       treatMissingData: TreatMissingData.NOT_BREACHING,
     });
 
-    this.api = new HttpApi(this, 'Api', { createDefaultStage: false });
-    const accessLogs = new LogGroup(this, 'ApiAccessLogs', { retention: RetentionDays.ONE_MONTH });
-    const stage = new HttpStage(this, 'DefaultStage', {
+    // A stage with a domain is reached by it alone: the execute-api URL is turned off, so that no request goes around it.
+    const domain = stage.domain && new PublicDomain(this, 'PublicDomain', { domain: stage.domain });
+    this.api = new HttpApi(this, 'Api', { createDefaultStage: false, disableExecuteApiEndpoint: domain !== undefined });
+    const accessLogs = new LogGroup(this, 'ApiAccessLogs', { retention: stage.logRetention });
+    const apiStage = new HttpStage(this, 'DefaultStage', {
       httpApi: this.api,
       autoDeploy: true,
-      throttle: { rateLimit: LIMITS.stageThrottle.requestsPerSecond, burstLimit: LIMITS.stageThrottle.burst },
+      // Every route a bucket of its own: the API's limits, but for the checkout's and the acquirer's notifications' routes (below).
+      throttle: stage.throttles.api,
+      ...(domain ? { domainMapping: { domainName: domain.domainName } } : {}),
     });
-    (stage.node.defaultChild as CfnStage).accessLogSettings = {
+    (apiStage.node.defaultChild as CfnStage).accessLogSettings = {
       destinationArn: accessLogs.logGroupArn,
       format: JSON.stringify({
         requestId: '$context.requestId',
@@ -104,21 +129,28 @@ export class PaymentOpsStack extends Stack {
         integrationError: '$context.integrationErrorMessage',
       }),
     };
+    (apiStage.node.defaultChild as CfnStage).routeSettings = routeThrottles(stage);
 
-    // Jobs and events render links too, so the public base URL is configuration, not request-derived.
-    const environment = { TABLE_NAME: this.table.tableName, EVENT_BUS_NAME: this.bus.eventBusName, BASE_URL: this.api.apiEndpoint };
+    // Jobs and events render links too, so the public base URL (checkout, dashboard and docs
+    // URLs are under it: shared/config.ts) is configuration, not request-derived.
+    const baseUrl = domain?.baseUrl ?? this.api.apiEndpoint;
+    const environment = { TABLE_NAME: this.table.tableName, EVENT_BUS_NAME: this.bus.eventBusName, BASE_URL: baseUrl };
     // One log group for every route's function (decisions 49): each line names its function (`function_name`), and so does each stream.
-    const routeLogs = new LogGroup(this, 'RouteLogs', { retention: RetentionDays.ONE_MONTH });
-    // The dashboard is served by the API, so its origin is the API's.
-    this.documents = new EvidenceDocuments(this, 'EvidenceDocuments', { dashboardOrigin: this.api.apiEndpoint });
+    const routeLogs = new LogGroup(this, 'RouteLogs', { retention: stage.logRetention });
+    // The dashboard is served by the API, so its origin is the service's.
+    this.documents = new EvidenceDocuments(this, 'EvidenceDocuments', { dashboardOrigin: baseUrl });
     const acquirer = new Acquirer(this, 'Acquirer', { table: this.table, environment });
-    // The stage's sender address: `cdk deploy -c emailSender=…` (docs/operations.md).
-    const email = new Email(this, 'Email', { sender: this.node.tryGetContext(EMAIL_SENDER_CONTEXT) ?? DEFAULT_EMAIL_SENDER });
+    // The stage's sender address (lib/stages.ts `email`, else `cdk deploy -c emailSender=…`: docs/operations.md), its
+    // domain verified by DKIM in the stage's zone when the stage names one.
+    const email = new Email(this, 'Email', {
+      sender: stage.email?.sender ?? this.node.tryGetContext(EMAIL_SENDER_CONTEXT) ?? DEFAULT_EMAIL_SENDER,
+      zone: stage.email && domain?.zone,
+    });
     // The customer managed key that seals the secrets the service reads back (two-factor secrets).
     const secretsKey = (this.secretsKey = new SecretsKey(this, 'SecretsKey'));
     const customerEmailKey = new CustomerEmailKey(this, 'CustomerEmailKey');
     for (const [area, areaRoutes] of routesByArea(routes)) {
-      new RouteArea(this, `${area}Routes`, {
+      const areaStack = new RouteArea(this, `${area}Routes`, {
         routes: areaRoutes,
         api: this.api,
         table: this.table,
@@ -130,6 +162,8 @@ export class PaymentOpsStack extends Stack {
         logGroup: routeLogs,
         environment,
       });
+      // API Gateway refuses a stage whose route settings name a route it does not have yet.
+      if (areaRoutes.some((route) => throttledRoutes.has(route))) apiStage.node.addDependency(areaStack);
     }
     // Every request no route takes: a wrong method on a route's path (405 with Allow) or an unknown path (404), as the envelope.
     const unmatched = new ServiceFunction(this, `Route-${unmatchedRouteHandler}`, { handler: unmatchedRouteHandler, environment, logGroup: routeLogs }).function;
@@ -140,39 +174,43 @@ export class PaymentOpsStack extends Stack {
     });
 
     const jobs = new ServiceFunction(this, 'MinuteJobs', {
-      handler: 'run-jobs',
+      handler: backgroundFunctions.minuteJobs.handler,
       environment,
       timeout: Duration.seconds(55),
     }).function;
-    this.table.grantReadWriteData(jobs);
+    grantDeclaredTable(jobs, this.table, backgroundFunctions.minuteJobs.table);
+    // A run that failed is never run again by Lambda (two runs of a minute would overlap): the next minute's run catches up.
+    jobs.configureAsyncInvoke({ retryAttempts: 0, maxEventAge: MINUTE_JOBS_MAX_EVENT_AGE });
     // Live refunds go to the acquirer, and the captures and cancels it could not take are sent again.
     acquirer.connect(jobs);
     new Rule(this, 'EveryMinute', {
       description: 'Minute jobs: expire payment links and open payments, remind of and accept overdue chargebacks, process refunds, send owed captures and cancels',
       schedule: Schedule.rate(Duration.minutes(1)),
-      targets: [new LambdaFunction(jobs, { retryAttempts: 0 })],
+      targets: [new LambdaFunction(jobs, { retryAttempts: 0, maxEventAge: MINUTE_JOBS_MAX_EVENT_AGE })],
     });
 
     // The acquirer feed: invoked with `{"chargebacks": [...]}`, the document `ops chargeback ingest` reads.
     const chargebackFeed = new ServiceFunction(this, 'ChargebackFeed', {
-      handler: 'ingest-chargebacks',
+      handler: backgroundFunctions.chargebackFeed.handler,
       environment,
       timeout: Duration.seconds(60),
     }).function;
-    this.table.grantReadWriteData(chargebackFeed);
+    grantDeclaredTable(chargebackFeed, this.table, backgroundFunctions.chargebackFeed.table);
     new CfnOutput(this, 'ChargebackFeedFunctionArn', { value: chargebackFeed.functionArn });
 
     // The acquirer's settlement feed: invoked with the document `ops settlement import` reads.
     const settlementImport = new ServiceFunction(this, 'SettlementImport', {
-      handler: 'import-settlements',
+      handler: backgroundFunctions.settlementImport.handler,
       environment,
       timeout: Duration.minutes(5),
     }).function;
-    this.table.grantReadWriteData(settlementImport);
+    grantDeclaredTable(settlementImport, this.table, backgroundFunctions.settlementImport.table);
     new CfnOutput(this, 'SettlementImportFunctionArn', { value: settlementImport.functionArn });
 
     const outbox = new Outbox(this, 'Outbox', { table: this.table, bus: this.bus, environment });
     new WebhookDelivery(this, 'Webhooks', { table: this.table, bus: this.bus, queue: this.webhookQueue, deadLetterQueue: this.webhookDeadLetterQueue });
+
+    if (stage.backup) new TableBackup(this, 'TableBackup', { table: this.table, retention: stage.backup });
 
     new Monitoring(this, 'Monitoring', {
       watched: this,
@@ -180,10 +218,11 @@ export class PaymentOpsStack extends Stack {
       outboxFailures: outbox.failures,
       acquirerProcessingFailures: acquirer.processingFailures,
       jobs,
-      alarms: [deadLettersAlarm, outbox.iteratorAgeAlarm, acquirer.processorIteratorAgeAlarm],
     });
 
-    new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint });
+    new CfnOutput(this, 'ApiUrl', { value: baseUrl });
+    // Where Adyen's standard webhook is to post (docs/operations.md "Notifications").
+    new CfnOutput(this, 'AcquirerNotificationUrl', { value: `${baseUrl}${acquirerNotifications.path}` });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     new CfnOutput(this, 'AcquirerSecretArn', { value: acquirer.secret.secretArn });
     // The SES identity email is sent from: verified by the link SES mails it (docs/operations.md, "Email").

@@ -6,7 +6,7 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
-import { methodsOf, type Route } from '../shared/api/operation';
+import { methodsOf, routeTableGrant, touchesSessionOnly, type Route } from '../shared/api/operation';
 import { dashboardSessionEntity } from '../shared/db/entities';
 import { literalPrefix } from '../shared/db/entity';
 import type { Acquirer } from './acquirer';
@@ -15,6 +15,8 @@ import type { CustomerEmailKey } from './customer-email-key';
 import type { EvidenceDocuments } from './documents';
 import type { Email } from './email';
 import type { SecretsKey } from './secrets-key';
+import { grantTable } from './table-access';
+import { invokedThroughCanary } from './canary';
 
 /**
  * The area a route belongs to, which names the nested stack its function is deployed in: a
@@ -77,10 +79,9 @@ export class RouteArea extends NestedStack {
         logGroup: props.logGroup,
         ...(route.memoryMb ? { memorySize: route.memoryMb } : {}),
       }).function;
-      if (route.table === 'write') props.table.grantReadWriteData(fn);
-      else if (route.table === 'read') props.table.grantReadData(fn);
+      grantTable(fn, props.table, routeTableGrant(route));
       // A page behind a session records the session's last request (its idle end): that item's one write, nothing else.
-      if (route.kind === 'page' && route.auth === 'dashboard session' && route.table === 'read') {
+      if (touchesSessionOnly(route)) {
         fn.addToRolePolicy(
           new PolicyStatement({
             actions: ['dynamodb:UpdateItem'],
@@ -95,7 +96,7 @@ export class RouteArea extends NestedStack {
       if (route.sealedSecrets) props.secretsKey.connect(fn, route.sealedSecrets);
       if (route.customerEmails) props.customerEmailKey.connect(fn);
       // One invoke permission per function, whatever its methods: a permission per route would add a resource for each HEAD route.
-      const integration = new HttpLambdaIntegration(`Integration-${route.handler}`, fn, { scopePermissionToRoute: false });
+      const integration = new HttpLambdaIntegration(`Integration-${route.handler}`, invokedThroughCanary(this, fn, route.canary), { scopePermissionToRoute: false });
       for (const method of methodsOf(route)) {
         const httpRoute = new HttpRoute(this, `${method}${route.path}`, {
           httpApi: props.api,

@@ -2,7 +2,6 @@ import { Duration } from 'aws-cdk-lib';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, type EventBus } from 'aws-cdk-lib/aws-events';
 import { SqsQueue } from 'aws-cdk-lib/aws-events-targets';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
@@ -10,7 +9,10 @@ import { Construct } from 'constructs';
 import { AWS_WEBHOOK_SETTINGS } from '../shared/webhooks/settings';
 import { receivesToAttempt } from '../shared/webhooks/sqs-delivery-queue';
 import { EVENT_SOURCE } from '../shared/webhooks/stream-records';
+import { backgroundFunctions } from '../shared/api/background';
 import { ServiceFunction } from './api-function';
+import { stageOf } from './stages';
+import { grantDeclaredTable } from './table-access';
 
 /** The delivery function's timeout: its queue's visibility timeout is six times this (AWS_LIMITS). */
 export const DELIVERER_TIMEOUT_SECONDS = 30;
@@ -51,7 +53,7 @@ export class WebhookDelivery extends Construct {
     });
 
     const deliverer = new ServiceFunction(this, 'Deliverer', {
-      handler: 'deliver-webhooks',
+      handler: backgroundFunctions.webhookDeliverer.handler,
       environment: {
         TABLE_NAME: props.table.tableName,
         WEBHOOK_QUEUE_URL: props.queue.queueUrl,
@@ -60,16 +62,11 @@ export class WebhookDelivery extends Construct {
       // Attempts of a batch run concurrently, each bounded by the 10 s attempt timeout.
       timeout: Duration.seconds(DELIVERER_TIMEOUT_SECONDS),
     }).function;
-    deliverer.addEventSource(new SqsEventSource(props.queue, { batchSize: 10, reportBatchItemFailures: true }));
+    // At most the stage's invocations at once: slow merchant endpoints cannot take the account's concurrency from the API.
+    deliverer.addEventSource(new SqsEventSource(props.queue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: stageOf(this).concurrency.webhookDeliveries }));
     props.queue.grantSendMessages(deliverer);
     props.deadLetterQueue.grantSendMessages(deliverer);
-    // Subscriptions (Query ORG#), secrets (GetItem, conditional PutItem), attempts (PutItem), outcomes (GetItem, UpdateItem).
-    deliverer.addToRolePolicy(
-      new PolicyStatement({
-        actions: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
-        resources: [props.table.tableArn],
-      }),
-    );
+    grantDeclaredTable(deliverer, props.table, backgroundFunctions.webhookDeliverer.table);
     this.deliverer = deliverer;
   }
 }

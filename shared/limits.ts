@@ -83,8 +83,8 @@ export const LIMITS = {
   /** A person's name on the team page, in characters. */
   personNameLength: 100,
   /**
-   * The API stage's throttle (lib/payment-ops-stack.ts): requests per second across every
-   * route, and the burst above it. API Gateway refuses the excess before any function runs,
+   * The API stage's throttle of each route (lib/stages.ts, every stage's `api` throttle): requests
+   * per second, and the burst above it. API Gateway refuses the excess before any function runs,
    * with its own `429 {"message":"Too Many Requests"}` (documented on every operation).
    */
   stageThrottle: { requestsPerSecond: 1000, burst: 2000 },

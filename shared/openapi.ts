@@ -18,7 +18,7 @@ import { AWS_WEBHOOK_SETTINGS } from './webhooks/settings';
  */
 
 const THROTTLED =
-  `the API's throttle (${LIMITS.stageThrottle.requestsPerSecond} requests per second across all operations, bursts of ${LIMITS.stageThrottle.burst}) refused the request before the service saw it: ` +
+  `the API's throttle (${LIMITS.stageThrottle.requestsPerSecond} requests per second on each operation, bursts of ${LIMITS.stageThrottle.burst}) refused the request before the service saw it: ` +
   'API Gateway\'s `{"message":"Too Many Requests"}`, without `Retry-After`';
 
 /** Appended to an operation's own wording of 400, 422 and 429: the causes every keyed operation (or POST) shares. */

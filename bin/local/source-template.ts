@@ -1,7 +1,8 @@
 import { App } from 'aws-cdk-lib';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PaymentOpsStack, STACK_ID } from '../../lib/payment-ops-stack';
+import { PaymentOpsStack } from '../../lib/payment-ops-stack';
+import { stageOf } from '../../lib/stages';
 
 /**
  * Source mode's cloud assembly in `outdir`: the stack as `cdk synth` builds it (cdk.json's
@@ -12,7 +13,8 @@ import { PaymentOpsStack, STACK_ID } from '../../lib/payment-ops-stack';
 export function synthesizeForSources(outdir: string): string {
   const { context } = JSON.parse(readFileSync(join(__dirname, '../../cdk.json'), 'utf8')) as { context: Record<string, unknown> };
   const app = new App({ outdir, context: { ...context, 'aws:cdk:bundling-stacks': [], 'aws:cdk:enable-asset-metadata': true } });
-  new PaymentOpsStack(app, STACK_ID, {});
+  // The local stage: `npm start` and the tests run what `cdk synth` without `-c stage` builds.
+  new PaymentOpsStack(app, stageOf(app).stackName, {});
   app.synth();
   return outdir;
 }

@@ -17,8 +17,27 @@ export type Tag = 'Payment links' | 'Payments' | 'Refunds' | 'Chargebacks' | 'Ba
  */
 export const ROUTE_TIMEOUT_SECONDS = 10;
 
-/** Table access of the route's function: decides its IAM grant (`none`: no table access). */
-export type TableAccess = 'read' | 'write' | 'none';
+/**
+ * A DynamoDB action on the table (for a Query, on its indexes too). A transaction's parts are
+ * authorized as their own actions (PutItem, UpdateItem, DeleteItem, ConditionCheckItem).
+ */
+export type TableAction = 'GetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'ConditionCheckItem' | 'DeleteItem' | 'BatchWriteItem';
+
+/** What each level of table access may do. No function scans the table: no level may. */
+export const TABLE_ACTIONS = {
+  none: [],
+  read: ['GetItem', 'Query'],
+  write: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'ConditionCheckItem'],
+} as const satisfies Record<string, readonly TableAction[]>;
+
+type TableLevel = keyof typeof TABLE_ACTIONS;
+
+/**
+ * Table access of a function, which is its IAM grant (lib/table-access.ts): a level, or a level
+ * with the actions beyond it that the function takes (`also`: a deletion, a batch import), and
+ * `indexes: false` for a function that queries the table only, never an index.
+ */
+export type TableAccess = TableLevel | { level: TableLevel; also?: readonly ('DeleteItem' | 'BatchWriteItem')[]; indexes?: false };
 
 /**
  * Access of the route's function to the evidence documents' bucket (lib/documents.ts): `upload`
@@ -68,6 +87,11 @@ interface RouteBase {
    * of the customer emails' index (CUSTOMER_EMAIL_KEY_ARN, lib/customer-email-key.ts) and may read it.
    */
   customerEmails?: boolean;
+  /**
+   * A money path: in a stage with canaries its callers invoke an alias that CodeDeploy shifts to
+   * a new version gradually, rolled back on its alarm (lib/canary.ts).
+   */
+  canary?: boolean;
 }
 
 /**
@@ -252,3 +276,23 @@ export type Method = 'GET' | 'HEAD' | 'POST' | 'DELETE';
  * by itself: the stack routes it too.
  */
 export const methodsOf = (route: Route): Method[] => (route.kind === 'page' && route.method === 'GET' ? ['GET', 'HEAD'] : [route.method]);
+
+/**
+ * Whether a route's function claims an idempotency record and frees it after a failure worth
+ * retrying (shared/http/idempotency.ts): a POST of the API behind a key (`apiHandler`), and a
+ * dashboard form (its one-time nonce is the key).
+ */
+const runsIdempotently = (route: Route) => (route.kind === 'api' && route.method === 'POST' && route.auth !== 'public') || (route.kind === 'page' && route.acts !== undefined);
+
+/** Everything a function's table access lets it do: the actions, and whether its Queries may read the indexes. */
+export function tableGrantOf(access: TableAccess, extra: readonly TableAction[] = []): { actions: TableAction[]; indexes: boolean } {
+  const { level, also = [], indexes = true } = typeof access === 'string' ? { level: access } : access;
+  const actions = [...new Set<TableAction>([...TABLE_ACTIONS[level], ...also, ...extra])];
+  return { actions, indexes: indexes && actions.includes('Query') };
+}
+
+/** A route's table grant: its declared access, and what its kind does besides (the idempotency record's release: DeleteItem). */
+export const routeTableGrant = (route: Route) => tableGrantOf(route.table, runsIdempotently(route) ? ['DeleteItem'] : []);
+
+/** A page behind a session that only reads: it records the session's last request (its idle end), the one write granted it, on session items alone (lib/route-area.ts). */
+export const touchesSessionOnly = (route: Route) => route.kind === 'page' && route.auth === 'dashboard session' && route.table === 'read';

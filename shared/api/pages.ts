@@ -24,8 +24,8 @@ const CREDENTIAL_FIELD_LENGTH = 16_384;
 export const checkoutPages = /* @__PURE__ */ (() => [
   // In live mode it opens the acquirer's hosted payment page.
   definePage({ method: 'GET', path: '/checkout/{id}', handler: 'checkout-page', table: 'write', auth: 'public', acquirer: true }),
-  // The customer's email is kept with the digest it is found by.
-  definePage({ method: 'POST', path: '/checkout/{id}', handler: 'checkout-submit', table: 'write', auth: 'public', customerEmails: true }),
+  // The customer's email is kept with the digest it is found by; a money path, deployed as a canary where the stage has them.
+  definePage({ method: 'POST', path: '/checkout/{id}', handler: 'checkout-submit', table: 'write', auth: 'public', customerEmails: true, canary: true }),
   definePage({ method: 'GET', path: '/checkout/{id}/thank-you', handler: 'checkout-thank-you', table: 'read', auth: 'public' }),
 ])();
 
@@ -45,7 +45,8 @@ export const dashboardSignIn = /* @__PURE__ */ definePage({
   method: 'POST',
   path: '/dashboard/session',
   handler: 'dashboard-sign-in',
-  table: 'write',
+  // A pending sign-in is deleted when its second step completes or fails too often, a passkey challenge when it is used.
+  table: { level: 'write', also: ['DeleteItem'] },
   auth: 'public',
   memoryMb: PASSWORD_HASHING_MEMORY_MB,
 });
@@ -58,8 +59,8 @@ export const dashboardPasskeySignInOptions = /* @__PURE__ */ definePage({
   table: 'write',
   auth: 'public',
 });
-/** The passkey's answer, posted by the script: both factors at once (§16). */
-export const dashboardSubmitPasskeySignIn = /* @__PURE__ */ definePage({ method: 'POST', path: '/dashboard/sign-in/passkey', handler: 'dashboard-submit-passkey-sign-in', table: 'write', auth: 'public' });
+/** The passkey's answer, posted by the script: both factors at once (§16); the sign-in's challenge is deleted as it is used. */
+export const dashboardSubmitPasskeySignIn = /* @__PURE__ */ definePage({ method: 'POST', path: '/dashboard/sign-in/passkey', handler: 'dashboard-submit-passkey-sign-in', table: { level: 'write', also: ['DeleteItem'] }, auth: 'public' });
 /**
  * The second step of a sign-in, behind the pending sign-in's cookie: the Code form, or, when the
  * organization requires two-factor of a person without it, its enrolment (which it starts: seal).
@@ -76,7 +77,8 @@ export const dashboardSubmitSecondFactor = /* @__PURE__ */ definePage({
   method: 'POST',
   path: '/dashboard/sign-in/second-factor',
   handler: 'dashboard-submit-second-factor',
-  table: 'write',
+  // The pending sign-in is deleted when it completes or fails too often.
+  table: { level: 'write', also: ['DeleteItem'] },
   auth: 'public',
   sealedSecrets: ['open'],
 });
@@ -101,7 +103,8 @@ export const dashboardResetPassword = /* @__PURE__ */ definePage({
   method: 'POST',
   path: '/dashboard/password-reset/{token}',
   handler: 'dashboard-reset-password',
-  table: 'write',
+  // The reset's item is deleted with the new password; the person's sessions end, deleted in batches.
+  table: { level: 'write', also: ['DeleteItem', 'BatchWriteItem'] },
   auth: 'public',
   memoryMb: PASSWORD_HASHING_MEMORY_MB,
 });
@@ -110,11 +113,20 @@ export const dashboardAcceptInvitation = /* @__PURE__ */ definePage({
   method: 'POST',
   path: '/dashboard/invitations/{token}',
   handler: 'dashboard-accept-invitation',
-  table: 'write',
+  // The invitation's item is deleted as the person is created.
+  table: { level: 'write', also: ['DeleteItem'] },
   auth: 'public',
   memoryMb: PASSWORD_HASHING_MEMORY_MB,
 });
-export const dashboardSignOut = /* @__PURE__ */ definePage({ method: 'POST', path: '/dashboard/sign-out', handler: 'dashboard-sign-out', table: 'write', auth: 'dashboard session', permission: ANY_MEMBER });
+/** It deletes the session's item. */
+export const dashboardSignOut = /* @__PURE__ */ definePage({
+  method: 'POST',
+  path: '/dashboard/sign-out',
+  handler: 'dashboard-sign-out',
+  table: { level: 'write', also: ['DeleteItem'] },
+  auth: 'dashboard session',
+  permission: ANY_MEMBER,
+});
 
 /** The dashboard's pages, each with the permission its role must hold (the matrix test reads them all). */
 export const dashboardHome = /* @__PURE__ */ memberPage('/dashboard', 'dashboard', ANY_MEMBER);
@@ -177,7 +189,8 @@ export const dashboardChangePassword = /* @__PURE__ */ (() =>
   defineDashboardForm({
     path: '/dashboard/security/password',
     handler: 'dashboard-change-password',
-    table: 'write',
+    // The person's other sessions end, deleted in batches.
+    table: { level: 'write', also: ['BatchWriteItem'] },
     permission: ANY_MEMBER,
     params: NoParams,
     body: z.object({ current_password: z.string().check(z.maxLength(PASSWORD_FIELD_LENGTH)), new_password: z.string().check(z.maxLength(PASSWORD_FIELD_LENGTH)) }),
@@ -186,7 +199,8 @@ export const dashboardChangePassword = /* @__PURE__ */ (() =>
 export const dashboardSignOutEverywhere = /* @__PURE__ */ defineDashboardForm({
   path: '/dashboard/security/sign-out-everywhere',
   handler: 'dashboard-sign-out-everywhere',
-  table: 'write',
+  // Every session of the person, deleted in batches.
+  table: { level: 'write', also: ['BatchWriteItem'] },
   permission: ANY_MEMBER,
   params: NoParams,
 });
@@ -205,7 +219,8 @@ export const dashboardChangeRole = /* @__PURE__ */ (() =>
 export const dashboardRemoveMember = /* @__PURE__ */ defineDashboardForm({
   path: '/dashboard/team/members/{id}/remove',
   handler: 'dashboard-remove-member',
-  table: 'write',
+  // The membership's item is deleted; the person's sessions end, deleted in batches.
+  table: { level: 'write', also: ['DeleteItem', 'BatchWriteItem'] },
   permission: 'team:manage',
   params: memberId,
 });
@@ -243,7 +258,8 @@ export const dashboardResendInvitation = /* @__PURE__ */ defineDashboardForm({
 export const dashboardRevokeInvitation = /* @__PURE__ */ defineDashboardForm({
   path: '/dashboard/team/invitations/{id}/revoke',
   handler: 'dashboard-revoke-invitation',
-  table: 'write',
+  // The invitation's item is deleted.
+  table: { level: 'write', also: ['DeleteItem'] },
   permission: 'team:manage',
   params: invitationId,
 });
@@ -260,7 +276,8 @@ export const dashboardConfirmTwoFactor = /* @__PURE__ */ (() =>
   defineDashboardForm({
     path: '/dashboard/security/two-factor/confirm',
     handler: 'dashboard-confirm-two-factor',
-    table: 'write',
+    // The pending enrolment is deleted as the factor is saved.
+    table: { level: 'write', also: ['DeleteItem'] },
     permission: ANY_MEMBER,
     params: NoParams,
     body: z.object({ code: z.string().check(z.maxLength(CODE_FIELD_LENGTH)) }),
@@ -278,7 +295,8 @@ export const dashboardRemoveTwoFactor = /* @__PURE__ */ (() =>
   defineDashboardForm({
     path: '/dashboard/security/two-factor/remove',
     handler: 'dashboard-remove-two-factor',
-    table: 'write',
+    // The factor, its recovery codes and any pending enrolment are deleted.
+    table: { level: 'write', also: ['DeleteItem'] },
     permission: ANY_MEMBER,
     params: NoParams,
     body: z.object({ password: z.string().check(z.maxLength(PASSWORD_FIELD_LENGTH)) }),
@@ -296,7 +314,8 @@ export const dashboardAddPasskey = /* @__PURE__ */ (() =>
   defineDashboardForm({
     path: '/dashboard/security/passkeys',
     handler: 'dashboard-add-passkey',
-    table: 'write',
+    // Its registration's challenge is deleted as it is used.
+    table: { level: 'write', also: ['DeleteItem'] },
     permission: ANY_MEMBER,
     params: NoParams,
     body: z.object({ name: z.string().check(z.maxLength(PASSKEY_NAME_FIELD_LENGTH)), credential: z.string().check(z.maxLength(CREDENTIAL_FIELD_LENGTH)) }),
@@ -305,7 +324,8 @@ export const dashboardRemovePasskey = /* @__PURE__ */ (() =>
   defineDashboardForm({
     path: '/dashboard/security/passkeys/{id}/remove',
     handler: 'dashboard-remove-passkey',
-    table: 'write',
+    // The passkey's item is deleted.
+    table: { level: 'write', also: ['DeleteItem'] },
     permission: ANY_MEMBER,
     params: z.object({ id: z.string().check(z.regex(/^[A-Za-z0-9_-]{1,1400}$/)) }),
   }))();

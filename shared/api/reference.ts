@@ -39,7 +39,7 @@ export const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   409: 'Conflict: a request with the same `Idempotency-Key` is still in progress.',
   413: 'Content Too Large: the request body is larger than 1 MB (1,048,576 bytes).',
   422: 'Unprocessable Entity: a business rule is broken (see `attribute`), the key was created by an admin, or (POST) the `Idempotency-Key` was already used with another body.',
-  429: `Too Many Requests: the API's throttle (${LIMITS.stageThrottle.requestsPerSecond} requests per second across all operations, bursts of ${LIMITS.stageThrottle.burst}) refused the request before the service saw it. The body is API Gateway's \`{"message":"Too Many Requests"}\`, not the error envelope, and carries no \`Retry-After\`: retry with exponential backoff and jitter.`,
+  429: `Too Many Requests: the API's throttle (${LIMITS.stageThrottle.requestsPerSecond} requests per second on each operation, bursts of ${LIMITS.stageThrottle.burst}) refused the request before the service saw it. The body is API Gateway's \`{"message":"Too Many Requests"}\`, not the error envelope, and carries no \`Retry-After\`: retry with exponential backoff and jitter.`,
   500: 'Internal Server Error: unexpected; the detail is generic.',
   503: 'Service Unavailable: a dependency cannot be reached; retry after `Retry-After` seconds with exponential backoff.',
 };

@@ -81,7 +81,8 @@ export const deleteWebhookEndpoint = /* @__PURE__ */ defineOperation({
   method: 'DELETE',
   path: '/v1/webhook_endpoints/{id}',
   handler: 'delete-webhook-endpoint',
-  table: 'write',
+  // The endpoint's item deleted in the transaction that lowers its scope's count.
+  table: { level: 'write', also: ['DeleteItem'] },
   auth: { scope: 'webhook:write' },
   params: endpointId,
   query: NoQuery,

@@ -204,7 +204,7 @@ const STATUSES: StatusEntry[] = [
   },
   {
     status: 429,
-    meaning: `Too many requests. The API's throttle (${LIMITS.stageThrottle.requestsPerSecond.toLocaleString('en')} requests per second across all operations, bursts of ${LIMITS.stageThrottle.burst.toLocaleString('en')}) answers before the service sees the request, with API Gateway's own body <code>{"message":"Too Many Requests"}</code>: not this envelope, and no <code>Retry-After</code>.`,
+    meaning: `Too many requests. The API's throttle (${LIMITS.stageThrottle.requestsPerSecond.toLocaleString('en')} requests per second on each operation, bursts of ${LIMITS.stageThrottle.burst.toLocaleString('en')}) answers before the service sees the request, with API Gateway's own body <code>{"message":"Too Many Requests"}</code>: not this envelope, and no <code>Retry-After</code>.`,
     causes: [
       'Any operation, when all clients together send more than the throttle takes.',
       `An operation's own limit, in the envelope with <code>Retry-After</code>: resending one event more than ${LIMITS.resends.perEvent} times, or more than ${LIMITS.resends.perOrganization} events of an organization and mode, within a minute.`,

@@ -4,7 +4,13 @@
  * organization: per-organization dimensions would be one billed metric per merchant.
  */
 export const SERVICE_NAME = 'payment-operations';
-export const METRICS_NAMESPACE = 'PaymentOperations';
+
+/**
+ * The namespace of a stage's metrics (lib/stages.ts): stages that share an account keep their
+ * metrics, and so their alarms, apart. The stack hands it to every function as
+ * `METRICS_NAMESPACE` and alarms and graphs on the same.
+ */
+export const metricsNamespace = (stage: string) => `PaymentOperations/${stage}`;
 
 export const METRIC = {
   checkoutsOpened: 'CheckoutsOpened',

@@ -25,5 +25,22 @@ export function onceAsync<T>(build: () => Promise<T>): () => Promise<T> {
     }));
 }
 
+/**
+ * Builds on first use and shares that promise for `ttlMs`; the first call after builds again. A
+ * failed build is forgotten at once, so the next call builds again.
+ */
+export function cachedFor<T>(ttlMs: number, build: () => Promise<T>, now: () => number = Date.now): () => Promise<T> {
+  let cached: { value: Promise<T>; until: number } | undefined;
+  return () => {
+    if (cached && now() < cached.until) return cached.value;
+    const value = build().catch((error: unknown) => {
+      if (cached?.value === value) cached = undefined;
+      throw error;
+    });
+    cached = { value, until: now() + ttlMs };
+    return value;
+  };
+}
+
 /** The deployed function's table and clock. */
 export const processWiring = /* @__PURE__ */ once((): Wiring => ({ db: documentClient(), tableName: loadConfig().tableName, now: () => new Date() }));

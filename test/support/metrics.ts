@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { METRICS_NAMESPACE } from '../../shared/observability/catalog';
+import { DEFAULT_STAGE, stageNamed } from '../../lib/stages';
 import type { TestStack } from './stack';
 
 /** One EMF document (CloudWatch's embedded metric format) as a function writes it. */
@@ -40,7 +40,7 @@ export async function metricsWhile(stack: TestStack, of: FunctionOfStack, act: (
   const write = process.stdout.write.bind(process.stdout);
   const namespace = process.env.METRICS_NAMESPACE;
   const disabled = process.env.METRICS_DISABLED;
-  process.env.METRICS_NAMESPACE = METRICS_NAMESPACE;
+  process.env.METRICS_NAMESPACE = stageNamed(DEFAULT_STAGE).metricsNamespace;
   process.env.METRICS_DISABLED = 'false';
   process.stdout.write = ((chunk: unknown, ...rest: unknown[]) => {
     written.push(String(chunk));

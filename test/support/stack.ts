@@ -32,6 +32,8 @@ export async function startTestStack(
     env?: Record<string, string>;
     logDir?: string;
     routeTimeoutSeconds?: number;
+    /** Source mode: a template folder of the test's own instead of the run's (LOCAL_SOURCE_TEMPLATE). */
+    sourceTemplate?: string;
     /** A restart: the table and data folder (queues, stream checkpoints) of a stack stopped before. */
     restartOf?: { tableName: string; dataDir: string };
     /** Faults to inject (bin/local/faults.ts), and DynamoDB's partition limits at a share, for this stack's table. */
@@ -53,7 +55,7 @@ export async function startTestStack(
     background: options.background ?? false,
     routeTimeoutSeconds: options.routeTimeoutSeconds,
     artifacts: options.artifacts ?? process.env.LAMBDA_ARTIFACTS,
-    sourceTemplate: process.env.LOCAL_SOURCE_TEMPLATE,
+    sourceTemplate: options.sourceTemplate ?? process.env.LOCAL_SOURCE_TEMPLATE,
     // One folder per stack: the suites run side by side, and their functions have the same names.
     logDir,
     faults: options.faults,

@@ -17,6 +17,42 @@ export interface ApiRoute {
   /** What API Gateway names itself as when it invokes the function (execute-api ARN). */
   sourceArn: string;
   timeoutMs: number;
+  /** The route's throttle, as the stage sets it (its route settings, else its default route settings); none: unthrottled. */
+  throttle?: TokenBucket;
+}
+
+/**
+ * API Gateway's throttle of one route, a token bucket: it holds `burstLimit` requests at most
+ * and refills at `rateLimit` a second; a request takes a token or is throttled.
+ */
+export function tokenBucket(limits: { rateLimit: number; burstLimit: number }, now: () => number = () => performance.now()) {
+  let tokens = limits.burstLimit;
+  let filledAt = now();
+  return {
+    limits,
+    take(): boolean {
+      const at = now();
+      tokens = Math.min(limits.burstLimit, tokens + ((at - filledAt) / 1000) * limits.rateLimit);
+      filledAt = at;
+      if (tokens < 1) return false;
+      tokens -= 1;
+      return true;
+    },
+  };
+}
+
+export type TokenBucket = ReturnType<typeof tokenBucket>;
+
+interface ThrottleSettings {
+  ThrottlingRateLimit?: number;
+  ThrottlingBurstLimit?: number;
+}
+
+/** A route's throttle from the stage's settings: its own route settings, else the stage's default ones; none when neither throttles. */
+function throttleOf(key: string, stage: { DefaultRouteSettings?: ThrottleSettings; RouteSettings?: Record<string, ThrottleSettings> } | undefined): TokenBucket | undefined {
+  const settings = stage?.RouteSettings?.[key] ?? stage?.DefaultRouteSettings;
+  if (settings?.ThrottlingRateLimit === undefined || settings.ThrottlingBurstLimit === undefined) return undefined;
+  return tokenBucket({ rateLimit: Number(settings.ThrottlingRateLimit), burstLimit: Number(settings.ThrottlingBurstLimit) });
 }
 
 /** HTTP API's own answers (its JSON, not the service's error envelope). */
@@ -24,16 +60,20 @@ const API_GATEWAY = {
   internalError: { statusCode: 500, headers: { 'content-type': 'application/json' }, body: '{"message":"Internal Server Error"}' },
   timeout: { statusCode: 503, headers: { 'content-type': 'application/json' }, body: '{"message":"Service Unavailable"}' },
   tooLarge: { statusCode: 413, headers: { 'content-type': 'application/json' }, body: '{"message":"Request Entity Too Large"}' },
+  throttled: { statusCode: 429, headers: { 'content-type': 'application/json' }, body: '{"message":"Too Many Requests"}' },
 } satisfies Record<string, ApiResult>;
 
 /**
  * The template's HTTP API routes: RouteKey → Integration → function, Lambda proxy integrations
- * of payload format 2.0 only; `METHOD /path` routes and the `$default` route. API Gateway prefers
- * a literal segment to a path parameter, and the local server takes the first match: routes with
- * fewer parameters come first.
+ * of payload format 2.0 only; `METHOD /path` routes and the `$default` route, each with its
+ * throttle from the API's stage. API Gateway prefers a literal segment to a path parameter, and
+ * the local server takes the first match: routes with fewer parameters come first.
  */
 export function readRoutes(stack: SynthesizedStack, resources: LocalResources, functionByKey: (key: string) => FunctionSpec | undefined): ApiRoute[] {
   const { resolve, nameOf } = resources;
+  const stages = resourcesOfType(stack, 'AWS::ApiGatewayV2::Stage');
+  if (stages.length > 1) throw new Error('The local AWS serves one stage of the HTTP API; the template has more');
+  const stage = stages[0]?.[1].Properties as Parameters<typeof throttleOf>[1];
   const integrations = new Map(resourcesOfType(stack, 'AWS::ApiGatewayV2::Integration').map(([logicalId, integration]) => [nameOf(logicalId), integration]));
   const parameters = (routeKey: unknown) => String(routeKey).split('{').length;
   return resourcesOfType(stack, 'AWS::ApiGatewayV2::Route')
@@ -58,6 +98,7 @@ export function readRoutes(stack: SynthesizedStack, resources: LocalResources, f
         // What API Gateway names as the source of the invocation: stage, then method and path, or `$default`.
         sourceArn: `arn:aws:execute-api:${stack.region}:${stack.account}:${resolve(properties.ApiId)}/$default/${key === DEFAULT_ROUTE_KEY ? key : `${method}${path}`}`,
         timeoutMs: Math.min(Number(integration.TimeoutInMillis ?? AWS_LIMITS.apiGateway.integrationTimeoutMs), AWS_LIMITS.apiGateway.integrationTimeoutMs),
+        throttle: throttleOf(key, stage),
       };
     });
 }
@@ -82,12 +123,14 @@ export async function gatewayAnswer(invocation: Promise<InvokeOutcome>, integrat
 }
 
 /**
- * API Gateway's side of a route of the template: the function's permission, the payload limit,
- * then `gatewayAnswer` with the route's integration timeout.
+ * API Gateway's side of a route of the template: its throttle (429 `{"message":"Too Many
+ * Requests"}` when its bucket is empty), the function's permission, the payload limit, then
+ * `gatewayAnswer` with the route's integration timeout.
  */
 export function routeHandler(route: ApiRoute, deps: { invoke(event: ApiEvent): Promise<InvokeOutcome>; mayInvoke(): AccessDecision }) {
   const name = route.key;
   return async (event: ApiEvent): Promise<ApiResult> => {
+    if (route.throttle && !route.throttle.take()) return API_GATEWAY.throttled;
     if (!deps.mayInvoke().allowed) {
       logger.error('local AWS: API Gateway may not invoke the function (AWS::Lambda::Permission)', { route: name, function: route.spec.name });
       return API_GATEWAY.internalError;

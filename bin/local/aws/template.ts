@@ -217,9 +217,11 @@ export function resourcesOfType(stack: SynthesizedStack, type: string): [string,
 export function functionOfRoute(resources: Record<string, CfnResource>, routeKey: string): string {
   const route = Object.values(resources).find((resource) => resource.Type === 'AWS::ApiGatewayV2::Route' && resource.Properties?.RouteKey === routeKey);
   const integration = JSON.stringify(route?.Properties?.Target).match(/"Ref":"([^"]+)"/)?.[1];
-  const uri = resources[integration ?? '']?.Properties?.IntegrationUri as { 'Fn::GetAtt': [string, string] } | undefined;
+  const uri = resources[integration ?? '']?.Properties?.IntegrationUri as { 'Fn::GetAtt'?: [string, string]; Ref?: string } | undefined;
   if (!uri) throw new Error(`No function serves ${routeKey}`);
-  return uri['Fn::GetAtt'][0];
+  // A money path deployed as a canary is integrated through its alias (lib/canary.ts): the function behind it.
+  if (uri.Ref) return (resources[uri.Ref].Properties!.FunctionName as { Ref: string }).Ref;
+  return uri['Fn::GetAtt']![0];
 }
 
 /** What `Ref` and `Fn::GetAtt` of a resource stand for on this machine. */

@@ -1,8 +1,6 @@
-import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { DeleteItemCommand, DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { GetQueueUrlCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
@@ -11,6 +9,7 @@ import { FUNCTION_MEMORY_MB } from '../../../lib/api-function';
 import { createWebhookRepository } from '../../../shared/db/webhook-repository';
 import { readSynthesizedStack, type CfnResource } from '../../../bin/local/aws/template';
 import { functionOfRoute, policyStatementsOf, synthesizedArtifacts, withEditedTemplate, type ArtifactsFolder } from '../../support/artifacts';
+import { cfnLintErrors, lintsTemplates } from '../../support/cfn-lint';
 import { client } from '../../support/http';
 import { expectTheLimitHoldsUnderConcurrentPayers } from '../../support/paid-checkouts';
 import { createMerchant, startTestStack, type TestStack } from '../../support/stack';
@@ -25,21 +24,14 @@ let synthesized: ArtifactsFolder;
 let artifacts: string;
 let resources: Record<string, CfnResource>;
 let stackName: string;
-// CI installs cfn-lint (.ci/run); a developer machine without it skips this one check.
-const lintsTemplates = spawnSync('cfn-lint', ['--version'], { encoding: 'utf8' }).status === 0 || process.env.CI === 'true';
-/** cfn-lint's exit status and output on the synthesized templates (CPU-bound for a quarter of a minute: it runs beside the stack's tests). */
-let lint: Promise<{ status: unknown; output: string }>;
+/** cfn-lint's errors on the synthesized templates (it runs beside the stack's tests). */
+let lint: ReturnType<typeof cfnLintErrors>;
 beforeAll(async () => {
   synthesized = await synthesizedArtifacts();
   artifacts = synthesized.dir;
   let templateFiles: string[];
   ({ resources, stackName, templateFiles } = readSynthesizedStack(artifacts));
-  if (lintsTemplates) {
-    lint = promisify(execFile)('cfn-lint', ['--non-zero-exit-code', 'error', '--ignore-checks', 'W3005', '--', ...templateFiles]).then(
-      ({ stdout, stderr }) => ({ status: 0, output: `${stdout}${stderr}` }),
-      (error: { code?: unknown; stdout?: string; stderr?: string }) => ({ status: error.code, output: `${error.stdout ?? ''}${error.stderr ?? ''}` }),
-    );
-  }
+  if (lintsTemplates) lint = cfnLintErrors(templateFiles);
 }, 600_000);
 afterAll(() => synthesized?.remove());
 
@@ -271,7 +263,6 @@ describe('artifact mode: an edited template', () => {
 describe('the synthesized templates', () => {
   (lintsTemplates ? test : test.skip)('the stack and each nested stack lint without errors (cfn-lint; W3005 is CDK\'s own DependsOn beside a GetAtt)', async () => {
     expect(readSynthesizedStack(artifacts).templateFiles.length).toBeGreaterThan(1);
-    const { status, output } = await lint;
-    expect({ status, output: output.split('\n').filter((line) => /^E\d/.test(line)) }).toEqual({ status: 0, output: [] });
+    expect(await lint).toEqual({ status: 0, errors: [] });
   }, 300_000);
 });

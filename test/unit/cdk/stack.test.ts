@@ -5,50 +5,42 @@ import { PENDING_CREDIT_RECORD_FILTERS } from '../../../shared/db/pending-credit
 import { DELIVERER_TIMEOUT_SECONDS, WEBHOOK_QUEUE_MAX_RECEIVES } from '../../../lib/webhooks';
 import { AWS_WEBHOOK_SETTINGS } from '../../../shared/webhooks/settings';
 import { receivesToAttempt } from '../../../shared/webhooks/sqs-delivery-queue';
-import { App, Aspects, NestedStack, Stack } from 'aws-cdk-lib';
-import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
-import { AwsSolutionsChecks } from 'cdk-nag';
-import { PaymentOpsStack } from '../../../lib/payment-ops-stack';
+import { Match, type Annotations, type Template } from 'aws-cdk-lib/assertions';
+import { DEFAULT_STAGE, RUNBOOKS_URL } from '../../../lib/stages';
+import { synthesizeStage, type SynthesizedStage } from './synth';
 import { INDEXES } from '../../../shared/db/table';
 import { routes, unmatchedRouteHandler } from '../../../shared/api';
-import { methodsOf } from '../../../shared/api/operation';
-import { flattenNestedStacks, functionOfRoute, type CfnTemplate } from '../../../bin/local/aws/template';
+import { methodsOf, routeTableGrant, tableGrantOf, touchesSessionOnly } from '../../../shared/api/operation';
+import { backgroundFunctions, type BackgroundFunction } from '../../../shared/api/background';
+import { SOURCE_ENTRY_METADATA } from '../../../lib/api-function';
+import { policyStatementsOf } from '../../support/artifacts';
+import { functionOfRoute, type CfnResource, type CfnTemplate } from '../../../bin/local/aws/template';
+
+/** What a stream mapping needs of its function's role (granted beside it by CDK). */
+const STREAM_ACTIONS = ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'];
 import { areaOf } from '../../../lib/route-area';
 import { PUBLISHABLE_RECORD_FILTERS } from '../../../shared/webhooks/stream-records';
 import { NOTIFICATION_MAPPING, NOTIFICATION_RECORD_FILTERS } from '../../../shared/db/acquirer-notification-store';
-import { METRIC, METRICS_NAMESPACE, SERVICE_NAME } from '../../../shared/observability/catalog';
+import { METRIC, SERVICE_NAME } from '../../../shared/observability/catalog';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-let stack: Stack;
 /** The parent's template and each nested stack's, by the logical id of its AWS::CloudFormation::Stack resource. */
 let parent: CfnTemplate;
-const nested = new Map<string, { stack: NestedStack; template: CfnTemplate }>();
+let nested: SynthesizedStage['nested'];
 /** The parent with its nested stacks read in, as artifact mode reads them (a nested resource's id after its stack's). */
 let template: Template;
 /** What cdk-nag reported on the stack and its nested stacks. */
 let annotations: Annotations;
-
-beforeAll(() => {
-  // No bundling: synth of the stack without building every function.
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  stack = new PaymentOpsStack(app, 'Test');
-  Aspects.of(stack).add(new AwsSolutionsChecks());
-  // The app's one synth (Annotations forces one on each call; the templates read the app's last).
-  annotations = Annotations.fromStack(stack);
-  parent = Template.fromStack(stack).toJSON();
-  for (const child of stack.node.findAll().filter((construct) => NestedStack.isNestedStack(construct))) {
-    nested.set(stack.getLogicalId(child.nestedStackResource!), { stack: child, template: Template.fromStack(child).toJSON() });
-  }
-  const flattened = flattenNestedStacks(parent, 'Test', (logicalId) => nested.get(logicalId)!.template);
-  template = Template.fromJSON({
-    Resources: flattened.resources,
-    Outputs: Object.fromEntries(Object.entries(flattened.outputs).map(([name, value]) => [name, { Value: value }])),
-  });
-});
-
 /** A flattened logical id without its nested stack's: the id within its own template. */
-const ownId = (id: string) => id.slice([...nested.keys()].find((stackId) => id.startsWith(stackId))?.length ?? 0);
+let ownId: (id: string) => string;
+/** The namespace of the local stage's metrics. */
+let metricsNamespace: string;
+
+// The local stage: what `cdk synth` builds without `-c stage`, and what `npm start` and the tests run.
+beforeAll(() => {
+  ({ parent, nested, template, annotations, ownId, stage: { metricsNamespace } } = synthesizeStage(DEFAULT_STAGE));
+});
 
 test('stack: one HTTP API route per operation and method, each operation to its own function; $default to the unmatched-route function', () => {
   const keys = routes.flatMap((route) => methodsOf(route).map((method) => `${method} ${route.path}`));
@@ -112,6 +104,75 @@ test("stack: every function has the memory bench:cost chose (Power Tuning, balan
   expect(memory.filter((size) => size !== FUNCTION_MEMORY_MB).sort()).toEqual(declared.sort());
 });
 
+describe('least privilege', () => {
+  const resources = () => template.toJSON().Resources as Record<string, CfnResource>;
+  /** What a function's role may do, action by action, with the resources each is granted on. */
+  const grantsOf = (functionId: string) => {
+    const grants = new Map<string, string[]>();
+    for (const statement of policyStatementsOf(resources(), functionId)) {
+      for (const action of [statement.Action].flat()) grants.set(action, [...(grants.get(action) ?? []), ...[statement.Resource].flat().map((resource) => JSON.stringify(resource))]);
+    }
+    return grants;
+  };
+  const tableActionsOf = (functionId: string) => [...grantsOf(functionId).keys()].filter((action) => action.startsWith('dynamodb:') && !STREAM_ACTIONS.includes(action)).sort();
+  const expected = (grant: { actions: string[] }) => grant.actions.map((action) => `dynamodb:${action}`).sort();
+  const functionOf = (handler: string) => {
+    const ids = Object.keys(template.findResources('AWS::Lambda::Function')).filter((id) => ownId(id).startsWith(handler));
+    expect(ids).toHaveLength(1);
+    return ids[0];
+  };
+
+  test("every route's function may take exactly the DynamoDB actions its declaration names (and a keyed POST's or a form's idempotency release), on the table, Query on the indexes", () => {
+    for (const route of routes) {
+      const functionId = functionOfRoute(resources(), `${route.method} ${route.path}`);
+      const grant = routeTableGrant(route);
+      // A session page's UpdateItem is on session items alone (its own test, 'dashboard pages read the table…').
+      const sessionTouch = touchesSessionOnly(route) ? ['UpdateItem' as const] : [];
+      expect({ route: route.path, actions: tableActionsOf(functionId) }).toEqual({ route: route.path, actions: expected({ actions: [...grant.actions, ...sessionTouch] }) });
+      expect(grantsOf(functionId).get('dynamodb:Query')?.some((resource) => resource.includes('/index/*')) ?? false).toBe(grant.indexes);
+    }
+    expect(tableActionsOf(functionOfRoute(resources(), '$default'))).toEqual([]);
+  });
+
+  test('every function outside the routes may take exactly the DynamoDB actions its declaration names', () => {
+    const functions: [string, BackgroundFunction][] = [
+      ['MinuteJobs', backgroundFunctions.minuteJobs],
+      ['OutboxProcessor', backgroundFunctions.outboxProcessor],
+      ['AcquirerNotificationProcessor', backgroundFunctions.acquirerNotificationProcessor],
+      ['WebhooksDeliverer', backgroundFunctions.webhookDeliverer],
+      ['ChargebackFeed', backgroundFunctions.chargebackFeed],
+      ['SettlementImport', backgroundFunctions.settlementImport],
+    ];
+    for (const [prefix, declared] of functions) {
+      const functionId = functionOf(prefix);
+      expect(resources()[functionId].Metadata![SOURCE_ENTRY_METADATA]).toBe(`functions/${declared.handler}/handler.ts`);
+      expect({ prefix, actions: tableActionsOf(functionId) }).toEqual({ prefix, actions: expected(tableGrantOf(declared.table)) });
+    }
+  });
+
+  test('no function may Scan, BatchGetItem or DescribeTable; DeleteItem and BatchWriteItem only where declared; only the stream processors read the stream', () => {
+    const functions = Object.keys(template.findResources('AWS::Lambda::Function'));
+    const holding = (action: string) => functions.filter((id) => grantsOf(id).has(action)).map(ownId).sort();
+    for (const action of ['dynamodb:Scan', 'dynamodb:BatchGetItem', 'dynamodb:DescribeTable', 'dynamodb:*']) expect(holding(action)).toEqual([]);
+    const batchWriting = routes.filter((route) => routeTableGrant(route).actions.includes('BatchWriteItem')).map((route) => `Route${route.handler.replace(/-/g, '')}`);
+    expect(holding('dynamodb:BatchWriteItem').map((id) => id.replace(/Function.*$/, ''))).toEqual([...batchWriting, 'SettlementImport'].sort());
+    const deleting = routes.filter((route) => routeTableGrant(route).actions.includes('DeleteItem')).length + 2;
+    expect(holding('dynamodb:DeleteItem')).toHaveLength(deleting);
+    expect(holding('dynamodb:GetRecords').map((id) => id.replace(/Function.*$/, '')).sort()).toEqual(['AcquirerNotificationProcessor', 'OutboxProcessor']);
+  });
+
+  test('each function writes the streams of its own log group only: no AWSLambdaBasicExecutionRole, no other log group', () => {
+    const functions = Object.entries(template.findResources('AWS::Lambda::Function'));
+    for (const [functionId, fn] of functions) {
+      const role = resources()[fn.Properties.Role['Fn::GetAtt'][0]];
+      expect(role.Properties!.ManagedPolicyArns).toBeUndefined();
+      const logs = [...grantsOf(functionId)].filter(([action]) => action.startsWith('logs:'));
+      const logGroup = JSON.stringify({ 'Fn::GetAtt': [fn.Properties.LoggingConfig.LogGroup.Ref, 'Arn'] });
+      expect({ functionId, logs }).toEqual({ functionId, logs: [['logs:CreateLogStream', [logGroup]], ['logs:PutLogEvents', [logGroup]]] });
+    }
+  });
+});
+
 test('stack: read routes get read-only table access', () => {
   const readRoute = routes.find((route) => route.table === 'read')!;
   const policies = template.findResources('AWS::IAM::Policy');
@@ -160,8 +221,13 @@ test('cdk-nag: AwsSolutions has no unsuppressed errors or warnings', () => {
   expect(warnings.map((w) => w.entry.data)).toEqual([]);
 });
 
-test('stack: a one-minute schedule runs the minute jobs', () => {
-  template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 minute)' });
+test('stack: a one-minute schedule runs the minute jobs, never retried (neither by EventBridge nor by Lambda), an event older than a minute dropped', () => {
+  const [jobs] = Object.keys(template.findResources('AWS::Lambda::Function')).filter((id) => id.startsWith('MinuteJobs'));
+  template.hasResourceProperties('AWS::Events::Rule', {
+    ScheduleExpression: 'rate(1 minute)',
+    Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [jobs, 'Arn'] }, RetryPolicy: { MaximumRetryAttempts: 0, MaximumEventAgeInSeconds: 60 } })],
+  });
+  template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', { FunctionName: { Ref: jobs }, MaximumRetryAttempts: 0, MaximumEventAgeInSeconds: 60 });
 });
 
 test('stack: the chargeback routes exist, reads with read-only access, test helpers with write access', () => {
@@ -213,12 +279,12 @@ test("stack: only the documents routes (the API's, the dashboard's) may upload (
     );
   // Assess
   expect(s3Grants.map(({ policy, actions }) => `${ownId(policy).replace(/[0-9A-F]{8}$/, '')} ${actions.join(',')}`).sort()).toEqual([
-    'RoutecreatedisputedocumentFunctionServiceRoleDefaultPolicy s3:PutObject',
-    'RoutedashboardcreatedisputedocumentFunctionServiceRoleDefaultPolicy s3:PutObject',
-    'RoutedashboarddisputechargebackFunctionServiceRoleDefaultPolicy s3:GetObject,s3:GetObjectVersion',
-    'RoutedashboarddisputechargebackFunctionServiceRoleDefaultPolicy s3:ListBucket',
-    'RoutedisputechargebackFunctionServiceRoleDefaultPolicy s3:GetObject,s3:GetObjectVersion',
-    'RoutedisputechargebackFunctionServiceRoleDefaultPolicy s3:ListBucket',
+    'RoutecreatedisputedocumentRoleDefaultPolicy s3:PutObject',
+    'RoutedashboardcreatedisputedocumentRoleDefaultPolicy s3:PutObject',
+    'RoutedashboarddisputechargebackRoleDefaultPolicy s3:GetObject,s3:GetObjectVersion',
+    'RoutedashboarddisputechargebackRoleDefaultPolicy s3:ListBucket',
+    'RoutedisputechargebackRoleDefaultPolicy s3:GetObject,s3:GetObjectVersion',
+    'RoutedisputechargebackRoleDefaultPolicy s3:ListBucket',
   ]);
   for (const grant of s3Grants) expect(grant.resource).toContain(bucketId);
   for (const grant of s3Grants.filter(({ actions }) => !actions.includes('s3:ListBucket'))) expect(grant.resource).toContain('/documents/*');
@@ -234,11 +300,16 @@ test('stack: the chargeback feed function exists, writes the table and its ARN i
   expect(JSON.stringify(policy![1].Properties.PolicyDocument)).toMatch(/dynamodb:PutItem/);
 });
 
-test('stack: functions that build links outside a request (minute jobs, chargeback feed) get BASE_URL = the API endpoint', () => {
+test('stack: without a domain (the local stage), BASE_URL of the functions that build links outside a request (minute jobs, chargeback feed), the documents\' CORS origin and ApiUrl are the API endpoint', () => {
+  const endpoint = { 'Fn::GetAtt': [expect.stringMatching(/^Api/), 'ApiEndpoint'] };
   for (const prefix of ['MinuteJobs', 'ChargebackFeed']) {
     const fn = Object.entries(template.findResources('AWS::Lambda::Function')).find(([id]) => id.startsWith(prefix));
-    expect(fn![1].Properties.Environment.Variables.BASE_URL).toEqual({ 'Fn::GetAtt': [expect.stringMatching(/^Api/), 'ApiEndpoint'] });
+    expect(fn![1].Properties.Environment.Variables.BASE_URL).toEqual(endpoint);
   }
+  const bucket = Object.values(template.findResources('AWS::S3::Bucket')).find((resource) => resource.Properties.CorsConfiguration)!;
+  expect(bucket.Properties.CorsConfiguration.CorsRules[0].AllowedOrigins).toEqual([endpoint]);
+  expect(template.toJSON().Outputs.ApiUrl.Value).toEqual(endpoint);
+  template.resourceCountIs('AWS::ApiGatewayV2::DomainName', 0);
 });
 
 test('stack: refund routes, each with its own function; reads are read-only, writes may write', () => {
@@ -255,7 +326,7 @@ test('stack: refund routes, each with its own function; reads are read-only, wri
   const policies = template.findResources('AWS::IAM::Policy');
   for (const route of refundRoutes) {
     template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: `${route.method} ${route.path}` });
-    const policy = Object.entries(policies).find(([id]) => id.includes(`Route${route.handler.replace(/-/g, '')}Function`));
+    const policy = Object.entries(policies).find(([id]) => id.includes(`Route${route.handler.replace(/-/g, '')}Role`));
     expect(policy).toBeDefined();
     const actions = JSON.stringify(policy![1].Properties.PolicyDocument.Statement.map((s: { Action: unknown }) => s.Action));
     if (route.table === 'read') expect(actions).not.toMatch(/PutItem|UpdateItem|TransactWrite/);
@@ -298,7 +369,7 @@ test('stack: settlement routes are read-only GETs sharing the {code} path parame
 test('stack: dashboard pages read the table and update nothing but a session item; sign-in and sign-out write; forms write as the operation they perform', () => {
   const policies = template.findResources('AWS::IAM::Policy');
   const statementsOf = (handler: string) => {
-    const found = Object.entries(policies).find(([id]) => id.includes(`Route${handler.replace(/-/g, '')}Function`));
+    const found = Object.entries(policies).find(([id]) => id.includes(`Route${handler.replace(/-/g, '')}Role`));
     expect(found).toBeDefined();
     return found![1].Properties.PolicyDocument.Statement as { Action: string | string[]; Condition?: unknown }[];
   };
@@ -420,7 +491,7 @@ describe('webhooks', () => {
     const processor = policyActions('OutboxProcessor').map((grant) => grant.action);
     expect(processor).toContain('events:PutEvents');
     expect(processor).toContain('dynamodb:GetRecords');
-    expect(processor.filter((action) => /^dynamodb:(Put|Update|Delete|BatchWrite|Query|Scan|GetItem|ConditionCheck)/.test(action)).sort()).toEqual([
+    expect([...new Set(processor.filter((action) => /^dynamodb:(Put|Update|Delete|BatchWrite|Query|Scan|GetItem|ConditionCheck)/.test(action)))].sort()).toEqual([
       'dynamodb:ConditionCheckItem',
       'dynamodb:GetItem',
       'dynamodb:PutItem',
@@ -430,7 +501,7 @@ describe('webhooks', () => {
 
     const deliverer = policyActions('WebhooksDeliverer');
     const dynamo = deliverer.filter((grant) => grant.action.startsWith('dynamodb:'));
-    expect(dynamo.map((grant) => grant.action).sort()).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
+    expect(dynamo.map((grant) => grant.action).sort()).toEqual(['dynamodb:ConditionCheckItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
     expect(dynamo.every((grant) => !grant.resource.includes('index'))).toBe(true);
     const sends = deliverer.filter((grant) => grant.action === 'sqs:SendMessage').map((grant) => grant.resource);
     expect(sends.some((resource) => resource.includes('WebhookDeliveries'))).toBe(true);
@@ -448,7 +519,7 @@ describe('observability', () => {
     for (const fn of functions) {
       expect(fn.Properties.Environment.Variables).toMatchObject({
         LOG_LEVEL: 'INFO',
-        METRICS_NAMESPACE,
+        METRICS_NAMESPACE: metricsNamespace,
       });
     }
   });
@@ -465,6 +536,7 @@ describe('observability', () => {
       'MonitoringOutboxOnFailure',
       'MonitoringOldestHeldRefund',
       'MonitoringMinuteJobFailures',
+      'MonitoringMinuteJobsNotRunning',
       'WebhookDeadLettersAlarm',
       'OutboxIteratorAgeAlarm',
       'MonitoringAcquirerNotificationsRefused',
@@ -477,10 +549,51 @@ describe('observability', () => {
     ]) {
       expect(alarmIds().some((id) => id.startsWith(prefix))).toBe(true);
     }
+    const link = new RegExp(`Runbook: ${RUNBOOKS_URL.replace(/[.?/]/g, '\\$&')}#([a-z0-9-]+)$`);
     for (const alarm of Object.values(template.findResources('AWS::CloudWatch::Alarm'))) {
-      const anchor = /Runbook: docs\/operations\.md#([a-z0-9-]+)/.exec(alarm.Properties.AlarmDescription)?.[1];
+      const anchor = link.exec(alarm.Properties.AlarmDescription)?.[1];
       expect(anchor && sections.has(anchor) ? anchor : alarm.Properties.AlarmDescription).toBe(anchor);
+      // CloudWatch's limit on a description.
+      expect(alarm.Properties.AlarmDescription.length).toBeLessThanOrEqual(1024);
     }
+  });
+
+  test('alarms: every alarm notifies the stage\'s alarm topic when it goes off and when it is back to OK', () => {
+    const [topicId] = Object.keys(template.findResources('AWS::SNS::Topic'));
+    const alarms = Object.entries(template.findResources('AWS::CloudWatch::Alarm'));
+    expect(alarms.length).toBeGreaterThan(30);
+    for (const [id, alarm] of alarms) {
+      expect({ id, AlarmActions: alarm.Properties.AlarmActions, OKActions: alarm.Properties.OKActions }).toEqual({ id, AlarmActions: [{ Ref: topicId }], OKActions: [{ Ref: topicId }] });
+    }
+  });
+
+  test('alarms: the topic is encrypted with a key of its own, rotated, that CloudWatch may use to publish; TLS only', () => {
+    const [[topicId, topic]] = Object.entries(template.findResources('AWS::SNS::Topic'));
+    const keyId = topic.Properties.KmsMasterKeyId['Fn::GetAtt'][0];
+    template.hasResourceProperties('AWS::KMS::Key', {
+      EnableKeyRotation: true,
+      KeyPolicy: { Statement: Match.arrayWith([Match.objectLike({ Principal: { Service: 'cloudwatch.amazonaws.com' }, Action: ['kms:Decrypt', 'kms:GenerateDataKey*'] })]) },
+    });
+    expect(template.findResources('AWS::KMS::Key')[keyId]).toBeDefined();
+    template.hasResourceProperties('AWS::SNS::TopicPolicy', {
+      Topics: [{ Ref: topicId }],
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+    });
+  });
+
+  test('alarms: the minute schedule that stops running pages: fewer than one jobs invocation a minute for 5 minutes, missing data breaching', () => {
+    const [jobs] = Object.keys(template.findResources('AWS::Lambda::Function')).filter((id) => id.startsWith('MinuteJobs'));
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/Lambda',
+      MetricName: 'Invocations',
+      Dimensions: [{ Name: 'FunctionName', Value: { Ref: jobs } }],
+      Period: 60,
+      Statistic: 'Sum',
+      EvaluationPeriods: 5,
+      Threshold: 1,
+      ComparisonOperator: 'LessThanThreshold',
+      TreatMissingData: 'breaching',
+    });
   });
 
   test('stack: every function is covered by an errors alarm and a throttles alarm', () => {
@@ -499,12 +612,12 @@ describe('observability', () => {
 
   test('stack: the oldest held refund and publisher failures alarm on the service metrics; the publisher stream has an on-failure destination', () => {
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
-      Namespace: METRICS_NAMESPACE,
+      Namespace: metricsNamespace,
       MetricName: METRIC.oldestHeldRefundAge,
       Dimensions: [{ Name: 'service', Value: SERVICE_NAME }],
       Statistic: 'Maximum',
     });
-    template.hasResourceProperties('AWS::CloudWatch::Alarm', { Namespace: METRICS_NAMESPACE, MetricName: METRIC.eventsPublishFailed });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', { Namespace: metricsNamespace, MetricName: METRIC.eventsPublishFailed });
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [Match.stringLikeRegexp('^OutboxFailures'), 'Arn'] } } },
     });
@@ -514,7 +627,7 @@ describe('observability', () => {
     const dashboards = Object.values(template.findResources('AWS::CloudWatch::Dashboard'));
     expect(dashboards).toHaveLength(1);
     const body = JSON.stringify(dashboards[0].Properties.DashboardBody);
-    expect(body).toContain(METRICS_NAMESPACE);
+    expect(body).toContain(metricsNamespace);
     for (const name of Object.values(METRIC)) expect(body).toContain(name);
     for (const id of alarmIds()) expect(body).toContain(id);
   });
@@ -552,6 +665,11 @@ describe('acquirer', () => {
     'Routedashboardacceptchargeback',
     'Routedashboarddisputechargeback',
   ];
+
+  test('secret: retained when the stack is deleted (the credentials outlive the stack); the local stage has no backup plan', () => {
+    template.hasResource('AWS::SecretsManager::Secret', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+    template.resourceCountIs('AWS::Backup::BackupPlan', 0);
+  });
 
   test('secret: one, with no value in the template; only the eight functions that talk to Adyen may read it, and its ARN is their one acquirer setting', () => {
     // Assess
@@ -633,8 +751,7 @@ describe('email', () => {
   });
 
   test('identity: `cdk deploy -c emailSender=…` names the stage sender', () => {
-    const app = new App({ context: { 'aws:cdk:bundling-stacks': [], emailSender: 'payments@shop.example' } });
-    const staged = Template.fromStack(new PaymentOpsStack(app, 'Staged'));
+    const staged = synthesizeStage(DEFAULT_STAGE, { emailSender: 'payments@shop.example' }).template;
     staged.hasResourceProperties('AWS::SES::EmailIdentity', { EmailIdentity: 'payments@shop.example' });
   });
 });
@@ -652,7 +769,8 @@ describe('secrets key', () => {
       .sort();
 
   test('key: one customer managed key, rotated yearly, retained when the stack is deleted, its policy delegating to IAM', () => {
-    const keys = ofType('AWS::KMS::Key');
+    // The other key is the alarm topic's (lib/monitoring.ts).
+    const keys = ofType('AWS::KMS::Key').filter(([id]) => id.startsWith('SecretsKey'));
     expect(keys).toHaveLength(1);
     const [, key] = keys[0];
     expect(key.Properties.EnableKeyRotation).toBe(true);

@@ -1,5 +1,7 @@
 import { lambdaContext } from '../../../bin/local/invocation';
-import { METRICS_NAMESPACE } from '../../../shared/observability/catalog';
+import { metricsNamespace } from '../../../shared/observability/catalog';
+
+const METRICS_NAMESPACE = metricsNamespace('test');
 
 type Line = Record<string, unknown>;
 

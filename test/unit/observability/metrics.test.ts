@@ -4,7 +4,9 @@ import { outboxItem } from '../../../shared/db/outbox';
 import type { Refund } from '../../../shared/domain/refunds';
 import { newEvent, type OutboxEvent } from '../../../shared/events';
 import { lambdaContext } from '../../../bin/local/invocation';
-import { METRIC, METRICS_NAMESPACE } from '../../../shared/observability/catalog';
+import { METRIC, metricsNamespace } from '../../../shared/observability/catalog';
+
+const METRICS_NAMESPACE = metricsNamespace('test');
 
 let sequence = 0;
 const record = (event: OutboxEvent, extra: Record<string, unknown> = {}): DynamoDBRecord => {
