@@ -116,7 +116,7 @@ describeBrowser('live checkout in headless Chromium', () => {
     const page = await context.newPage();
     const owner = await createPerson(stack, merchant.orgId, 'owner');
     await page.goto(`${stack.baseUrl}/dashboard`);
-    await page.getByLabel('Email').fill(owner.email);
+    await page.getByLabel('Email', { exact: true }).fill(owner.email);
     await page.getByLabel('Password').fill(owner.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();

@@ -221,7 +221,7 @@ describeBrowser('pages everyone can use', () => {
       steps: [
         step('GET /dashboard', 'signed out: the sign-in form', goto('/dashboard')),
         step('POST /dashboard/session', 'a wrong password refused', async (page) => {
-          await page.getByLabel('Email').fill(owner.email);
+          await page.getByLabel('Email', { exact: true }).fill(owner.email);
           await page.getByLabel('Password').fill('surely not the password');
           await page.getByRole('button', { name: 'Sign in' }).click();
           return page.getByRole('alert').waitFor();
@@ -289,7 +289,7 @@ describeBrowser('pages everyone can use', () => {
       steps: [
         step('GET /dashboard/sign-in/second-factor', 'the Code form', async (page) => {
           await page.goto(url('/dashboard'));
-          await page.getByLabel('Email').fill(withTwoFactor.email);
+          await page.getByLabel('Email', { exact: true }).fill(withTwoFactor.email);
           await page.getByLabel('Password').fill(withTwoFactor.password);
           await page.getByRole('button', { name: 'Sign in' }).click();
           return page.getByRole('heading', { name: 'Two-factor authentication' }).waitFor();
@@ -344,7 +344,7 @@ describeBrowser('pages everyone can use', () => {
       if (viewer === 'public') continue;
       const page = await contexts[viewer].newPage();
       await page.goto(url('/dashboard'));
-      await page.getByLabel('Email').fill(owner.email);
+      await page.getByLabel('Email', { exact: true }).fill(owner.email);
       await page.getByLabel('Password').fill(owner.password);
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();

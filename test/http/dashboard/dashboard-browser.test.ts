@@ -48,11 +48,11 @@ describeBrowser('dashboard in headless Chromium', () => {
   test('browser: sign in with email and password, see the link with its counters, the on-hold refund and the open chargeback deadline, sign out', async () => {
     const page = await browser.newPage();
     await page.goto(`${stack.baseUrl}/dashboard`);
-    await page.getByLabel('Email').fill(owner.email);
+    await page.getByLabel('Email', { exact: true }).fill(owner.email);
     await page.getByLabel('Password').fill('not the password at all');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.getByRole('alert').textContent()).resolves.toBe('Email or password is incorrect.');
-    expect(await page.getByLabel('Email').inputValue()).toBe(owner.email);
+    expect(await page.getByLabel('Email', { exact: true }).inputValue()).toBe(owner.email);
     expect(await page.getByLabel('Password').inputValue()).toBe('');
 
     await page.getByLabel('Password').fill(owner.password);
@@ -111,7 +111,7 @@ describeBrowser('dashboard in headless Chromium', () => {
       if (!request.url().startsWith(`${stack.baseUrl}/dashboard`) && !request.url().startsWith('data:')) problems.push(`requested ${request.url()}`);
     });
     await page.goto(`${stack.baseUrl}/dashboard`);
-    await page.getByLabel('Email').fill(owner.email);
+    await page.getByLabel('Email', { exact: true }).fill(owner.email);
     await page.getByLabel('Password').fill(owner.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();

@@ -52,7 +52,7 @@ describeBrowser('dashboard filters in headless Chromium', () => {
   async function signedIn(width = 1280): Promise<Page> {
     const page = await browser.newPage({ viewport: { width, height: 900 } });
     await page.goto(`${stack.baseUrl}/dashboard`);
-    await page.getByLabel('Email').fill(owner.email);
+    await page.getByLabel('Email', { exact: true }).fill(owner.email);
     await page.getByLabel('Password').fill(owner.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();

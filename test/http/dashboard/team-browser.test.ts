@@ -39,7 +39,7 @@ describeBrowser('a team in headless Chromium', () => {
 
   async function signIn(page: Page, person: Person): Promise<void> {
     await page.goto(`${stack.baseUrl}/dashboard`);
-    await page.getByLabel('Email').fill(person.email);
+    await page.getByLabel('Email', { exact: true }).fill(person.email);
     await page.getByLabel('Password').fill(person.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
@@ -57,7 +57,7 @@ describeBrowser('a team in headless Chromium', () => {
     const context = await contextOf();
     const page = await context.newPage();
     await page.goto(`${stack.baseUrl}/dashboard`);
-    await page.getByLabel('Email').fill(owner.email);
+    await page.getByLabel('Email', { exact: true }).fill(owner.email);
     await page.getByLabel('Password').fill('surely not the password');
     await page.getByRole('button', { name: 'Sign in' }).click();
     expect(await page.getByRole('alert').textContent()).toBe('Email or password is incorrect.');
@@ -126,7 +126,7 @@ describeBrowser('a team in headless Chromium', () => {
     const page = await context.newPage();
     await page.goto(`${stack.baseUrl}/dashboard`);
     await checkPage(page, 'sign-in', width);
-    await page.getByLabel('Email').fill(viewer.email);
+    await page.getByLabel('Email', { exact: true }).fill(viewer.email);
     await page.getByLabel('Password').fill('surely not the password');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('alert').waitFor();
@@ -163,7 +163,7 @@ describeBrowser('a team in headless Chromium', () => {
     const page = await context.newPage();
     await signIn(page, owner);
     await page.getByRole('link', { name: 'Team' }).click();
-    await page.getByLabel('Email').fill(invitee);
+    await page.getByLabel('Email', { exact: true }).fill(invitee);
     await page.getByLabel('Role', { exact: true }).selectOption('support');
     await page.getByRole('button', { name: 'Invite' }).click();
     expect(await page.getByRole('status').textContent()).toContain(`An invitation is on its way to ${invitee}, as Support`);
@@ -189,7 +189,7 @@ describeBrowser('a team in headless Chromium', () => {
     const page = await context.newPage();
     await page.goto(`${stack.baseUrl}/dashboard`);
     await page.getByRole('link', { name: 'Forgot password?' }).click();
-    await page.getByLabel('Email').fill(person.email);
+    await page.getByLabel('Email', { exact: true }).fill(person.email);
     await page.getByRole('button', { name: 'Send the link' }).click();
     expect(await page.getByRole('status').textContent()).toContain('a link to choose a new password is on its way');
     await page.goto(await mailedLink(person.email));
@@ -209,11 +209,11 @@ describeBrowser('a team in headless Chromium', () => {
     const page = await context.newPage();
     await signIn(page, owner);
     await page.goto(`${stack.baseUrl}/dashboard/team`);
-    await page.getByLabel('Email').fill(invitee);
+    await page.getByLabel('Email', { exact: true }).fill(invitee);
     await page.getByRole('button', { name: 'Invite' }).click();
     await page.getByRole('status').waitFor();
     await checkPage(page, 'team-invited', width);
-    await page.getByLabel('Email').fill(owner.email);
+    await page.getByLabel('Email', { exact: true }).fill(owner.email);
     await page.getByRole('button', { name: 'Invite' }).click();
     await page.locator('#invite-email-error').waitFor();
     await checkPage(page, 'team-invite-refused', width);
@@ -227,7 +227,7 @@ describeBrowser('a team in headless Chromium', () => {
     await checkPage(page, 'invitation-refused', width);
     await page.goto(`${stack.baseUrl}/dashboard/forgot-password`);
     await checkPage(page, 'forgot-password', width);
-    await page.getByLabel('Email').fill(viewer.email);
+    await page.getByLabel('Email', { exact: true }).fill(viewer.email);
     await page.getByRole('button', { name: 'Send the link' }).click();
     await page.getByRole('status').waitFor();
     await checkPage(page, 'forgot-password-sent', width);

@@ -47,7 +47,7 @@ describeBrowser('two-factor and passkeys in headless Chromium', () => {
 
   async function signInWithPassword(page: Page, person: Person): Promise<void> {
     await page.goto(`${origin}/dashboard`);
-    await page.getByLabel('Email').fill(person.email);
+    await page.getByLabel('Email', { exact: true }).fill(person.email);
     await page.getByLabel('Password').fill(person.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
   }
