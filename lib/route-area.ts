@@ -7,7 +7,7 @@ import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { methodsOf, type Route } from '../shared/api/operation';
-import { dashboardSessionEntity } from '../shared/db/entities';
+import { apiKeyEntity, dashboardSessionEntity } from '../shared/db/entities';
 import { literalPrefix } from '../shared/db/entity';
 import type { Acquirer } from './acquirer';
 import { ServiceFunction } from './api-function';
@@ -86,6 +86,16 @@ export class RouteArea extends NestedStack {
             actions: ['dynamodb:UpdateItem'],
             resources: [props.table.tableArn],
             conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${literalPrefix(dashboardSessionEntity.definition.key.pk)}*`] } },
+          }),
+        );
+      }
+      // An operation that takes an API key notes the key's last use (once a minute): that item's one write.
+      if (route.kind === 'api' && route.auth !== 'public' && route.table !== 'write') {
+        fn.addToRolePolicy(
+          new PolicyStatement({
+            actions: ['dynamodb:UpdateItem'],
+            resources: [props.table.tableArn],
+            conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${literalPrefix(apiKeyEntity.definition.key.pk)}*`] } },
           }),
         );
       }

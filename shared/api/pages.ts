@@ -3,6 +3,8 @@ import { resendEvent } from './events';
 import * as z from '../zod';
 import { ANY_MEMBER, TEAM_ROLES, type Permission } from '../domain/team-roles';
 import { LIMITS } from '../limits';
+import { SCOPES } from '../auth/principal';
+import { ROLL_OVERLAPS, type RollOverlap } from '../domain/api-keys';
 import { defineDashboardForm, defineForm, definePage, NoParams, PASSWORD_HASHING_MEMORY_MB, pathParam, type ApiOperation, type PageRoute } from './operation';
 import { PASSKEY_SCRIPT_PATH } from '../dashboard/passkey-script';
 import { PASSKEY_NAME_MAX_LENGTH } from '../domain/passkeys';
@@ -24,8 +26,16 @@ const CREDENTIAL_FIELD_LENGTH = 16_384;
 export const checkoutPages = /* @__PURE__ */ (() => [
   // In live mode it opens the acquirer's hosted payment page.
   definePage({ method: 'GET', path: '/checkout/{id}', handler: 'checkout-page', table: 'write', auth: 'public', acquirer: true }),
-  // The customer's email is kept with the digest it is found by.
-  definePage({ method: 'POST', path: '/checkout/{id}', handler: 'checkout-submit', table: 'write', auth: 'public', customerEmails: true }),
+  definePage({
+    method: 'POST',
+    path: '/checkout/{id}',
+    handler: 'checkout-submit',
+    table: 'write',
+    auth: 'public',
+    // The customer's email is kept with the digest it is found by.
+    customerEmails: true,
+    audit: { none: 'a customer paying: no person or key of the organization acts (the payment has its events)' },
+  }),
   definePage({ method: 'GET', path: '/checkout/{id}/thank-you', handler: 'checkout-thank-you', table: 'read', auth: 'public' }),
 ])();
 
@@ -48,6 +58,8 @@ export const dashboardSignIn = /* @__PURE__ */ definePage({
   table: 'write',
   auth: 'public',
   memoryMb: PASSWORD_HASHING_MEMORY_MB,
+  // Recorded when the session is issued (a second factor owed issues it later, on its own page); a refusal of a person's email on its own.
+  audit: { action: 'user.signed_in', target: 'actor', carriedBy: 'dashboard_session', refusedAs: 'user.sign_in_failed' },
 });
 export const dashboardPasskeySignIn = /* @__PURE__ */ definePage({ method: 'GET', path: '/dashboard/sign-in/passkey', handler: 'dashboard-passkey-sign-in', table: 'none', auth: 'public' });
 /** The options of a passkey sign-in for the page's script (JSON): a challenge kept for this browser's sign-in cookie. */
@@ -114,7 +126,15 @@ export const dashboardAcceptInvitation = /* @__PURE__ */ definePage({
   auth: 'public',
   memoryMb: PASSWORD_HASHING_MEMORY_MB,
 });
-export const dashboardSignOut = /* @__PURE__ */ definePage({ method: 'POST', path: '/dashboard/sign-out', handler: 'dashboard-sign-out', table: 'write', auth: 'dashboard session', permission: ANY_MEMBER });
+export const dashboardSignOut = /* @__PURE__ */ definePage({
+  method: 'POST',
+  path: '/dashboard/sign-out',
+  handler: 'dashboard-sign-out',
+  table: 'write',
+  auth: 'dashboard session',
+  permission: ANY_MEMBER,
+  audit: { action: 'user.signed_out', target: 'actor' },
+});
 
 /** The dashboard's pages, each with the permission its role must hold (the matrix test reads them all). */
 export const dashboardHome = /* @__PURE__ */ memberPage('/dashboard', 'dashboard', ANY_MEMBER);
@@ -172,6 +192,7 @@ export const dashboardSwitchMode = /* @__PURE__ */ (() =>
     permission: ANY_MEMBER,
     params: NoParams,
     body: z.object({ mode: z.enum(['test', 'live']), return_to: z.optional(z.string().check(z.maxLength(512))) }),
+    audit: { none: "the mode a session's pages show is the session's own: nothing of the organization changes" },
   }))();
 export const dashboardChangePassword = /* @__PURE__ */ (() =>
   defineDashboardForm({
@@ -182,6 +203,7 @@ export const dashboardChangePassword = /* @__PURE__ */ (() =>
     params: NoParams,
     body: z.object({ current_password: z.string().check(z.maxLength(PASSWORD_FIELD_LENGTH)), new_password: z.string().check(z.maxLength(PASSWORD_FIELD_LENGTH)) }),
     memoryMb: PASSWORD_HASHING_MEMORY_MB,
+    audit: { action: 'user.password_changed', target: 'actor' },
   }))();
 export const dashboardSignOutEverywhere = /* @__PURE__ */ defineDashboardForm({
   path: '/dashboard/security/sign-out-everywhere',
@@ -189,6 +211,7 @@ export const dashboardSignOutEverywhere = /* @__PURE__ */ defineDashboardForm({
   table: 'write',
   permission: ANY_MEMBER,
   params: NoParams,
+  audit: { action: 'user.signed_out_everywhere', target: 'actor' },
 });
 
 /** The team page's forms: a member's role and removal (owners and admins), the handover (the owner). */
@@ -321,6 +344,49 @@ export const dashboardRequireTwoFactor = /* @__PURE__ */ (() =>
   }))();
 
 /**
+ * The API keys page and its forms (product-decisions §17): the route's permission is test mode's
+ * (developers, admins, the owner); a page or form in live mode also needs `api_key:live`
+ * (shared/use-cases/api-keys.ts). Each form records its action.
+ */
+export const dashboardApiKeys = /* @__PURE__ */ memberPage('/dashboard/api-keys', 'dashboard-api-keys', 'api_key:test');
+export const dashboardCreateApiKey = /* @__PURE__ */ (() =>
+  defineDashboardForm({
+    path: '/dashboard/api-keys',
+    handler: 'dashboard-create-api-key',
+    table: 'write',
+    permission: 'api_key:test',
+    params: NoParams,
+    body: z.object({
+      name: z.string().check(z.trim(), z.minLength(1), z.maxLength(LIMITS.apiKeyNameLength)),
+      scopes: z.array(z.enum(SCOPES)).check(z.minLength(1)),
+      acceptor_id: z.optional(z.string().check(z.maxLength(64))),
+    }),
+    audit: { action: 'api_key.created', target: 'created' },
+  }))();
+export const dashboardRollApiKey = /* @__PURE__ */ (() =>
+  defineDashboardForm({
+    path: '/dashboard/api-keys/{id}/roll',
+    handler: 'dashboard-roll-api-key',
+    table: 'write',
+    permission: 'api_key:test',
+    params: z.object({ id: z.string() }),
+    body: z.object({ expires_in: z.enum(Object.keys(ROLL_OVERLAPS) as [RollOverlap, ...RollOverlap[]]) }),
+    audit: { action: 'api_key.rolled', target: 'path' },
+  }))();
+export const dashboardRevokeApiKey = /* @__PURE__ */ (() =>
+  defineDashboardForm({
+    path: '/dashboard/api-keys/{id}/revoke',
+    handler: 'dashboard-revoke-api-key',
+    table: 'write',
+    permission: 'api_key:test',
+    params: z.object({ id: z.string() }),
+    audit: { action: 'api_key.revoked', target: 'path' },
+  }))();
+
+/** The audit trail's page (product-decisions §17: owner and admins, both modes), with the API's filters. */
+export const dashboardAudit = /* @__PURE__ */ memberPage('/dashboard/audit', 'dashboard-audit', 'audit:read');
+
+/**
  * The merchant dashboard. A literal segment comes before a parameter at the same place
  * (`/payment-links/new` before `/payment-links/{id}`): the local server takes the first match.
  */
@@ -390,4 +456,9 @@ export const dashboardPages = /* @__PURE__ */ (() => [
   dashboardAddPasskey,
   dashboardRemovePasskey,
   dashboardRequireTwoFactor,
+  dashboardApiKeys,
+  dashboardCreateApiKey,
+  dashboardRollApiKey,
+  dashboardRevokeApiKey,
+  dashboardAudit,
 ])();
