@@ -14,11 +14,11 @@ export interface AuditReader {
 }
 
 /** The list a filter reads: its own partition (shared/db/entities.ts `auditEventEntity`), so a page is one Query. */
-function listOf(scope: string, filter: AuditFilter): Pick<ListSource, 'index' | 'partition'> {
-  if ('action' in filter) return { index: 'gsi2', partition: keys.auditEventsOfAction(scope, filter.action) };
-  if ('actor_id' in filter) return { index: 'gsi3', partition: keys.auditEventsOfActor(scope, filter.actor_id) };
-  if ('target_id' in filter) return { index: 'gsi4', partition: keys.auditEventsOfTarget(scope, filter.target_id) };
-  return { index: 'gsi1', partition: keys.auditEventList(scope) };
+function listOf(scope: string, filter: AuditFilter): Pick<ListSource, 'index' | 'partitions'> {
+  if ('action' in filter) return { index: 'gsi2', partitions: [keys.auditEventsOfAction(scope, filter.action)] };
+  if ('actor_id' in filter) return { index: 'gsi3', partitions: [keys.auditEventsOfActor(scope, filter.actor_id)] };
+  if ('target_id' in filter) return { index: 'gsi4', partitions: [keys.auditEventsOfTarget(scope, filter.target_id)] };
+  return { index: 'gsi1', partitions: [keys.auditEventList(scope)] };
 }
 
 /** Whether a record is one the filter keeps (a cursor must be an item of the list asked for). */
