@@ -96,7 +96,7 @@ test('roles: a developer manages test-mode keys only, a viewer none; the Audit p
   const made = await browser.submit('/dashboard/api-keys', adminLive, { name: 'Live backend', 'scope.payment:read': 'on' }, {}, 'live');
   expect(made.status).toBe(303);
   expect(shownToken((await browser.follow(made, adminLive)).html)).toMatch(/^live_/);
-});
+}, 120_000);
 
 test('the Audit page: the trail of the page\'s mode with the API\'s filters; two filters at once come back as a 400', async () => {
   const { person, cookie } = await account();
