@@ -2,6 +2,7 @@ import { SCOPES } from '../../../shared/auth/principal';
 import { apiOperations } from '../../../shared/api';
 import { isAudited, type ApiOperation, type AuditDeclaration } from '../../../shared/api/operation';
 import { dashboardBrowser, createPerson } from '../../support/dashboard';
+import { auditEvents, type AuditEventBody } from '../../support/audit';
 import { client, expectEnvelope, type HttpResult } from '../../support/http';
 import { createMerchant, startTestStack, type Merchant, type TestStack } from '../../support/stack';
 
@@ -36,19 +37,10 @@ function withUserAgent(base: ReturnType<typeof client>): ReturnType<typeof clien
   return { call, get: (path, headers) => call('GET', path, undefined, headers), post: (path, body, headers) => call('POST', path, body ?? {}, headers) } as ReturnType<typeof client>;
 }
 
-type AuditEvent = { id: string; action: string; actor: { type: string; id?: string; email?: string }; target: { type: string; id: string } | null; mode: string | null; ip: string | null; user_agent: string | null };
+type AuditEvent = AuditEventBody;
 
 /** Every record of the key's list (newest first), read page by page. */
-async function allEvents(reader = api, query = ''): Promise<AuditEvent[]> {
-  const events: AuditEvent[] = [];
-  for (let after = ''; ; ) {
-    const page = await reader.get(`/v1/audit_events?limit=100${query}${after ? `&starting_after=${after}` : ''}`);
-    expect(page.status).toBe(200);
-    events.push(...page.body.data);
-    if (!page.body.has_more) return events;
-    after = page.body.data.at(-1).id;
-  }
-}
+const allEvents = (reader = api, query = '') => auditEvents(reader, query);
 
 const created = async (result: Promise<HttpResult>) => {
   const answer = await result;

@@ -1,6 +1,7 @@
 import { isAudited, type AuditDeclaration, type PageRoute } from '../../../shared/api/operation';
 import { dashboardPages } from '../../../shared/api/pages';
 import { createPerson, dashboardBrowser, type DashboardBrowser, type Person } from '../../support/dashboard';
+import { auditEvents } from '../../support/audit';
 import { client } from '../../support/http';
 import { createMerchant, startTestStack, type Merchant, type TestStack } from '../../support/stack';
 
@@ -151,15 +152,7 @@ test('every audited dashboard form has its case here', () => {
   expect(auditedForms.map((route) => route.handler).filter((handler) => !CASES[handler])).toEqual([]);
 });
 
-const eventsOf = async (action: string) => {
-  const events: any[] = [];
-  for (let after = ''; ; ) {
-    const page = (await api.get(`/v1/audit_events?action=${action}&limit=100${after ? `&starting_after=${after}` : ''}`)).body;
-    events.push(...page.data);
-    if (!page.has_more) return events;
-    after = page.data.at(-1).id;
-  }
-};
+const eventsOf = (action: string) => auditEvents(api, `&action=${action}`);
 
 test.each(auditedForms.map((route) => [route.handler, route] as const))(
   'audit: the form %s records exactly one event with its action, the person as actor and its target',
