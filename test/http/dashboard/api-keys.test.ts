@@ -1,4 +1,4 @@
-import { createPerson, dashboardBrowser, type DashboardBrowser } from '../../support/dashboard';
+import { createPerson, dashboardBrowser, rowOf, type DashboardBrowser } from '../../support/dashboard';
 import { client, expectEnvelope } from '../../support/http';
 import { createMerchant, startTestStack, type Merchant, type TestStack } from '../../support/stack';
 import { waitUntil } from '../../support/wait';
@@ -46,6 +46,9 @@ test('a key made on the page works for its two scopes and gets 403 for a third; 
   expect(again.html).not.toContain(token);
   expect(again.html).toContain(id!);
   expect(again.html).toContain('Shop backend');
+  // Used a moment ago: its last use is shown to the minute (written once, not on every request).
+  expect(rowOf(again.html, id!)).toMatch(/Last used[\s\S]*?\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
+  expect(rowOf(again.html, id!)).not.toContain('Never');
 
   const records = (await api.get(`/v1/audit_events?target_id=${id}`)).body.data;
   expect(records).toEqual([expect.objectContaining({ action: 'api_key.created', actor: { type: 'user', id: person.userId, email: person.email }, target: { type: 'api_key', id }, mode: 'test' })]);
