@@ -1,6 +1,6 @@
 import * as z from '../zod';
 import type { Mode, Scope } from '../auth/principal';
-import { targetOf, type AuditAction } from '../domain/audit';
+import { targetOf, type AuditAction, type AuditTargetSource } from '../domain/audit';
 import { ANY_MEMBER, type Permission } from '../domain/team-roles';
 
 /**
@@ -16,11 +16,11 @@ export type Tag = 'Payment links' | 'Payments' | 'Refunds' | 'Chargebacks' | 'Ba
  * What a writing route records in the audit trail (product-decisions §17), once per request, in
  * the transaction of its change (shared/db/audit-trail.ts): the action, and where its target's id
  * comes from (the action's catalog entry, shared/domain/audit.ts, says what kind it is): the
- * path's `{id}`, the object the change creates, the person acting, or none.
+ * path's `{id}`, the object the change creates, the person acting, a body field, or none.
  */
 export interface AuditDeclaration {
   action: AuditAction;
-  target: 'path' | 'created' | 'actor' | 'none';
+  target: AuditTargetSource;
   /** The record rides only a transaction that puts an item of this entity (a sign-in's session, not its pending second step). */
   carriedBy?: string;
   /** A refusal (401, 403, 422) of the person the request identified is recorded under this action, on its own (a failed sign-in). */

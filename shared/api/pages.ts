@@ -69,9 +69,10 @@ export const dashboardPasskeySignInOptions = /* @__PURE__ */ definePage({
   handler: 'dashboard-passkey-sign-in-options',
   table: 'write',
   auth: 'public',
+  audit: { none: 'it issues a challenge: the sign-in it answers records' },
 });
 /** The passkey's answer, posted by the script: both factors at once (§16). */
-export const dashboardSubmitPasskeySignIn = /* @__PURE__ */ definePage({ method: 'POST', path: '/dashboard/sign-in/passkey', handler: 'dashboard-submit-passkey-sign-in', table: 'write', auth: 'public' });
+export const dashboardSubmitPasskeySignIn = /* @__PURE__ */ definePage({ method: 'POST', path: '/dashboard/sign-in/passkey', handler: 'dashboard-submit-passkey-sign-in', table: 'write', auth: 'public', audit: { action: 'user.signed_in', target: 'actor', carriedBy: 'dashboard_session' } });
 /**
  * The second step of a sign-in, behind the pending sign-in's cookie: the Code form, or, when the
  * organization requires two-factor of a person without it, its enrolment (which it starts: seal).
@@ -91,6 +92,7 @@ export const dashboardSubmitSecondFactor = /* @__PURE__ */ definePage({
   table: 'write',
   auth: 'public',
   sealedSecrets: ['open'],
+  audit: { action: 'user.signed_in', target: 'actor', carriedBy: 'dashboard_session' },
 });
 /** The passkey pages' script, served from the dashboard's origin so that their policy allows it as 'self'. */
 export const dashboardPasskeyScript = /* @__PURE__ */ definePage({ method: 'GET', path: PASSKEY_SCRIPT_PATH, handler: 'dashboard-passkey-script', table: 'none', auth: 'public' });
@@ -107,6 +109,7 @@ export const dashboardRequestPasswordReset = /* @__PURE__ */ definePage({
   table: 'write',
   auth: 'public',
   email: true,
+  audit: { none: 'it mails a link (or, for an unknown email, nothing): the reset it leads to records' },
 });
 export const dashboardPasswordReset = /* @__PURE__ */ definePage({ method: 'GET', path: '/dashboard/password-reset/{token}', handler: 'dashboard-password-reset', table: 'read', auth: 'public' });
 export const dashboardResetPassword = /* @__PURE__ */ definePage({
@@ -116,6 +119,7 @@ export const dashboardResetPassword = /* @__PURE__ */ definePage({
   table: 'write',
   auth: 'public',
   memoryMb: PASSWORD_HASHING_MEMORY_MB,
+  audit: { action: 'user.password_reset', target: 'actor' },
 });
 export const dashboardInvitation = /* @__PURE__ */ definePage({ method: 'GET', path: '/dashboard/invitations/{token}', handler: 'dashboard-invitation', table: 'read', auth: 'public' });
 export const dashboardAcceptInvitation = /* @__PURE__ */ definePage({
@@ -125,6 +129,7 @@ export const dashboardAcceptInvitation = /* @__PURE__ */ definePage({
   table: 'write',
   auth: 'public',
   memoryMb: PASSWORD_HASHING_MEMORY_MB,
+  audit: { action: 'user.joined', target: 'actor', carriedBy: 'user' },
 });
 export const dashboardSignOut = /* @__PURE__ */ definePage({
   method: 'POST',
@@ -224,6 +229,7 @@ export const dashboardChangeRole = /* @__PURE__ */ (() =>
     permission: 'team:manage',
     params: memberId,
     body: z.object({ role: z.enum(TEAM_ROLES) }),
+    audit: { action: 'user.role_changed', target: 'path' },
   }))();
 export const dashboardRemoveMember = /* @__PURE__ */ defineDashboardForm({
   path: '/dashboard/team/members/{id}/remove',
@@ -231,6 +237,7 @@ export const dashboardRemoveMember = /* @__PURE__ */ defineDashboardForm({
   table: 'write',
   permission: 'team:manage',
   params: memberId,
+  audit: { action: 'user.removed', target: 'path' },
 });
 export const dashboardHandOverOwnership = /* @__PURE__ */ (() =>
   defineDashboardForm({
@@ -241,6 +248,7 @@ export const dashboardHandOverOwnership = /* @__PURE__ */ (() =>
     params: NoParams,
     body: z.object({ user_id: z.string().check(z.maxLength(64)), password: z.string().check(z.maxLength(PASSWORD_FIELD_LENGTH)) }),
     memoryMb: PASSWORD_HASHING_MEMORY_MB,
+    audit: { action: 'user.made_owner', target: { body: 'user_id' } },
   }))();
 
 /** Invitations (owners and admins): a new one, sent again with a new link, revoked. */
@@ -253,6 +261,7 @@ export const dashboardInvite = /* @__PURE__ */ (() =>
     params: NoParams,
     body: z.object({ email: z.string().check(z.maxLength(LIMITS.customer.emailLength)), role: z.enum(TEAM_ROLES) }),
     email: true,
+    audit: { action: 'invitation.created', target: 'created' },
   }))();
 const invitationId = /* @__PURE__ */ (() => pathParam('id', "The invitation's id (`inv_…`).", 'inv_01jd2x3y4z5a6b7c8d9e0f1g2h'))();
 export const dashboardResendInvitation = /* @__PURE__ */ defineDashboardForm({
@@ -262,6 +271,7 @@ export const dashboardResendInvitation = /* @__PURE__ */ defineDashboardForm({
   permission: 'team:manage',
   params: invitationId,
   email: true,
+  audit: { action: 'invitation.resent', target: 'path' },
 });
 export const dashboardRevokeInvitation = /* @__PURE__ */ defineDashboardForm({
   path: '/dashboard/team/invitations/{id}/revoke',
@@ -269,6 +279,7 @@ export const dashboardRevokeInvitation = /* @__PURE__ */ defineDashboardForm({
   table: 'write',
   permission: 'team:manage',
   params: invitationId,
+  audit: { action: 'invitation.revoked', target: 'path' },
 });
 /** A person's own second factors (the Security page): TOTP with its recovery codes, and passkeys. */
 export const dashboardBeginTwoFactor = /* @__PURE__ */ defineDashboardForm({
@@ -278,6 +289,7 @@ export const dashboardBeginTwoFactor = /* @__PURE__ */ defineDashboardForm({
   permission: ANY_MEMBER,
   params: NoParams,
   sealedSecrets: ['seal'],
+  audit: { none: 'it starts a setup (a key shown for the app to read): nothing is on until its code confirms it, which records' },
 });
 export const dashboardConfirmTwoFactor = /* @__PURE__ */ (() =>
   defineDashboardForm({
@@ -288,6 +300,7 @@ export const dashboardConfirmTwoFactor = /* @__PURE__ */ (() =>
     params: NoParams,
     body: z.object({ code: z.string().check(z.maxLength(CODE_FIELD_LENGTH)) }),
     sealedSecrets: ['open'],
+    audit: { action: 'user.two_factor_enabled', target: 'actor' },
   }))();
 export const dashboardRegenerateRecoveryCodes = /* @__PURE__ */ defineDashboardForm({
   path: '/dashboard/security/recovery-codes',
@@ -295,6 +308,7 @@ export const dashboardRegenerateRecoveryCodes = /* @__PURE__ */ defineDashboardF
   table: 'write',
   permission: ANY_MEMBER,
   params: NoParams,
+  audit: { action: 'user.recovery_codes_regenerated', target: 'actor' },
 });
 /** Turning two-factor off asks for the password (checked under the sign-in lockouts). */
 export const dashboardRemoveTwoFactor = /* @__PURE__ */ (() =>
@@ -306,6 +320,7 @@ export const dashboardRemoveTwoFactor = /* @__PURE__ */ (() =>
     params: NoParams,
     body: z.object({ password: z.string().check(z.maxLength(PASSWORD_FIELD_LENGTH)) }),
     memoryMb: PASSWORD_HASHING_MEMORY_MB,
+    audit: { action: 'user.two_factor_disabled', target: 'actor' },
   }))();
 /** The options of a passkey registration for the Security page's script (JSON): a challenge kept for this session. */
 export const dashboardPasskeyOptions = /* @__PURE__ */ defineDashboardForm({
@@ -314,6 +329,7 @@ export const dashboardPasskeyOptions = /* @__PURE__ */ defineDashboardForm({
   table: 'write',
   permission: ANY_MEMBER,
   params: NoParams,
+  audit: { none: 'it issues a challenge: the passkey added with it records' },
 });
 export const dashboardAddPasskey = /* @__PURE__ */ (() =>
   defineDashboardForm({
@@ -323,6 +339,7 @@ export const dashboardAddPasskey = /* @__PURE__ */ (() =>
     permission: ANY_MEMBER,
     params: NoParams,
     body: z.object({ name: z.string().check(z.maxLength(PASSKEY_NAME_FIELD_LENGTH)), credential: z.string().check(z.maxLength(CREDENTIAL_FIELD_LENGTH)) }),
+    audit: { action: 'user.passkey_added', target: 'actor' },
   }))();
 export const dashboardRemovePasskey = /* @__PURE__ */ (() =>
   defineDashboardForm({
@@ -331,6 +348,7 @@ export const dashboardRemovePasskey = /* @__PURE__ */ (() =>
     table: 'write',
     permission: ANY_MEMBER,
     params: z.object({ id: z.string().check(z.regex(/^[A-Za-z0-9_-]{1,1400}$/)) }),
+    audit: { action: 'user.passkey_removed', target: 'actor' },
   }))();
 /** The organization's "require two-factor" (§16): the owner's, by the roles table's `security:manage`. */
 export const dashboardRequireTwoFactor = /* @__PURE__ */ (() =>
@@ -341,6 +359,7 @@ export const dashboardRequireTwoFactor = /* @__PURE__ */ (() =>
     permission: 'security:manage',
     params: NoParams,
     body: z.object({ require: z.enum(['on', 'off']) }),
+    audit: { action: 'team.two_factor_requirement_changed', target: 'none' },
   }))();
 
 /**

@@ -601,7 +601,7 @@ export function dashboardForm<P extends z.ZodMiniObject, B extends z.ZodMiniType
     const execute = async () => {
       // An operation without a body (a cancel) takes none from the form either.
       const body = (route.body ? parseWith(route.body, form.body(fields), 'body') : undefined) as z.infer<B>;
-      const outcome = await audited(route.audit, auditCallerOf(event, principal), () => form.submit({ principal, member, urls, event, path, body }));
+      const outcome = await audited(route.audit, auditCallerOf(event, principal, body), () => form.submit({ principal, member, urls, event, path, body }));
       const { location, notice } = typeof outcome === 'string' ? { location: outcome, notice: undefined } : outcome;
       return toResult(seeOther(location, notice ? [noticeCookie(sessionId, urls, new URL(location).pathname, notice)] : undefined));
     };

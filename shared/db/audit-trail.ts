@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Actor, Mode } from '../auth/principal';
-import { AUDIT_RETENTION_DAYS, isModeless, targetOf, viewsOf, type AuditAction, type AuditActor, type AuditRecord, type AuditTarget } from '../domain/audit';
+import { AUDIT_RETENTION_DAYS, isModeless, targetOf, viewsOf, type AuditAction, type AuditActor, type AuditRecord, type AuditTarget, type AuditTargetSource } from '../domain/audit';
 import { newId } from '../ids';
 import { logger } from '../observability/logger';
 import { isoMillis } from '../time';
@@ -22,13 +22,10 @@ import { TTL_ATTRIBUTE } from './table';
 
 type TransactActions = NonNullable<TransactWriteCommandInput['TransactItems']>;
 
-/** Where the record's target id comes from: the path's `{id}`, the object the change creates, the person acting, or nowhere (the action names none). */
-export type TargetSource = 'path' | 'created' | 'actor' | 'none';
-
 /** What a route declares it records (shared/api/operation.ts `AuditDeclaration`). */
 export interface AuditPlan {
   action: AuditAction;
-  target: TargetSource;
+  target: AuditTargetSource;
   /** The record rides only a transaction that puts an item of this entity (a sign-in's session, not its pending second step). */
   carriedBy?: string;
   /** A refusal of the person the request identified is recorded under this action, on its own. */
@@ -44,6 +41,8 @@ export interface AuditCaller {
   mode?: Mode;
   /** The path's `{id}`, for a target of `path`. */
   pathId?: string;
+  /** The form's fields, for a target read from the body. */
+  body?: Readonly<Record<string, unknown>>;
   ip: string | null;
   userAgent: string | null;
 }
@@ -102,7 +101,12 @@ export class RequestAudit {
   /** The target as the plan finds it in `actions`; undefined when this transaction does not carry the change. */
   private targetIn(actions: TransactActions): AuditTarget | null | undefined {
     const type = targetOf(this.plan.action);
-    switch (this.plan.target) {
+    const source = this.plan.target;
+    if (typeof source === 'object') {
+      const id = this.caller.body?.[source.body];
+      return type && typeof id === 'string' ? { type, id } : undefined;
+    }
+    switch (source) {
       case 'none':
         return null;
       case 'actor':

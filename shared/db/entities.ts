@@ -114,6 +114,7 @@ export const invitationEntity = defineEntity<{ id: string; orgId: string }>({
   key: { pk: 'INVITE#{inv}', sk: 'INVITE' },
   indexes: { gsi1: { pk: '{org}#INVITES', sk: '{inv}' } },
   values: (invitation) => ({ inv: invitation.id, org: invitation.orgId }),
+  object: { type: 'invitation', id: (invitation) => invitation.id },
 });
 
 /**

@@ -25,6 +25,7 @@ export const AUDIT_OBJECTS = [
   'balance_transaction',
   'api_key',
   'user',
+  'invitation',
 ] as const;
 export type AuditObject = (typeof AUDIT_OBJECTS)[number];
 
@@ -73,6 +74,20 @@ export const AUDIT_ACTIONS = {
   'user.signed_out': { target: 'user', modeless: true, description: 'A person signed out of one session.' },
   'user.signed_out_everywhere': { target: 'user', modeless: true, description: 'A person ended every session of theirs.' },
   'user.password_changed': { target: 'user', modeless: true, description: 'A person changed their password (their other sessions ended).' },
+  'user.password_reset': { target: 'user', modeless: true, description: "A person set a new password through a reset link (every session of theirs ended)." },
+  'user.two_factor_enabled': { target: 'user', modeless: true, description: 'A person turned two-factor authentication on (an authenticator app, with recovery codes).' },
+  'user.two_factor_disabled': { target: 'user', modeless: true, description: 'A person turned two-factor authentication off (with their password).' },
+  'user.recovery_codes_regenerated': { target: 'user', modeless: true, description: "A person made new recovery codes; the old ones stopped working." },
+  'user.passkey_added': { target: 'user', modeless: true, description: 'A person added a passkey.' },
+  'user.passkey_removed': { target: 'user', modeless: true, description: 'A person removed a passkey.' },
+  'user.joined': { target: 'user', modeless: true, description: 'A person accepted an invitation and joined the team.' },
+  'user.role_changed': { target: 'user', modeless: true, description: "A member's role was changed." },
+  'user.removed': { target: 'user', modeless: true, description: 'A member was removed from the team: their sessions ended, their keys stopped working.' },
+  'user.made_owner': { target: 'user', modeless: true, description: 'The owner handed ownership to this admin, and became an admin.' },
+  'invitation.created': { target: 'invitation', modeless: true, description: 'A person was invited to the team by email, with a role.' },
+  'invitation.resent': { target: 'invitation', modeless: true, description: 'An invitation was sent again with a new link (the old one stopped working).' },
+  'invitation.revoked': { target: 'invitation', modeless: true, description: 'An invitation was revoked: its link stopped working.' },
+  'team.two_factor_requirement_changed': { target: null, modeless: true, description: 'The owner turned "Require two-factor" on or off.' },
 } as const satisfies Record<string, AuditActionSpec>;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
@@ -99,6 +114,13 @@ export interface AuditActors {
 
 /** Who acted: a person, an API key, or the service itself (the operator's `ops` commands). */
 export type AuditActor = Actor | { type: 'system' };
+
+/**
+ * Where a route's record finds its target's id (said by the route's declaration, shared/api/):
+ * the path's `{id}`, the object the change creates, the person acting, a field of the form's
+ * body (`{ body: 'user_id' }`), or nowhere (the action names none).
+ */
+export type AuditTargetSource = 'path' | 'created' | 'actor' | 'none' | { body: string };
 
 export interface AuditTarget {
   type: AuditObject;

@@ -14,13 +14,14 @@ import type { ApiEvent } from './response';
  * anything itself (shared/db/audit-trail.ts carries the record into the change's transaction).
  */
 
-/** Who calls and from where: the principal (when there is one), the path's `{id}`, the request's address and user agent. */
-export function auditCallerOf(event: ApiEvent, principal?: Principal): AuditCaller {
+/** Who calls and from where: the principal (when there is one), the path's `{id}` and the parsed body (for a target read from them), the request's address and user agent. */
+export function auditCallerOf(event: ApiEvent, principal?: Principal, body?: unknown): AuditCaller {
   const userAgent = event.headers?.['user-agent'];
   const pathId = event.pathParameters?.id;
   return {
     ...(principal ? { actor: principal.actor, orgId: principal.orgId, mode: principal.mode } : {}),
     ...(pathId !== undefined ? { pathId } : {}),
+    ...(body && typeof body === 'object' ? { body: body as Record<string, unknown> } : {}),
     ip: event.requestContext?.http?.sourceIp ?? null,
     userAgent: userAgent ? userAgent.slice(0, LIMITS.userAgentLength) : null,
   };

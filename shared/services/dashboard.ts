@@ -63,6 +63,7 @@ export const teamServices = /* @__PURE__ */ port(({ db, tableName, now }) =>
     email: emailSender(),
     messages: teamMessages,
     passwords: { hash: hashPassword },
+    audit: { identified: identifyActor },
     now,
   }),
 );
@@ -76,6 +77,7 @@ export const passwordResetServices = /* @__PURE__ */ port(({ db, tableName, now 
     email: emailSender(),
     messages: teamMessages,
     passwords: { hash: hashPassword },
+    audit: { identified: identifyActor },
     now,
   }),
 );

@@ -70,7 +70,7 @@ const randomId = () => randomBytes(32).toString('base64url');
 const minutes = (seconds: number) => `${Math.ceil(seconds / 60)} minute${Math.ceil(seconds / 60) === 1 ? '' : 's'}`;
 
 /** A person as the audit trail names them. */
-const personActor = (user: TeamUser) => ({ type: 'user' as const, id: user.userId, email: user.email });
+export const personActor = (user: TeamUser) => ({ type: 'user' as const, id: user.userId, email: user.email });
 
 export function signIns(deps: SignInDeps) {
   /** A new session for `user` (a new id on every sign-in: OWASP ASVS 5.0 V7.2.4), in test mode unless `mode` says. */
