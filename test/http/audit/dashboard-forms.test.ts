@@ -68,17 +68,23 @@ type Case = () => Promise<{
 const cookieNamed = (setCookie: string[], name: string) => setCookie.find((cookie) => cookie.startsWith(`${name}=`))?.split(';')[0];
 const STRONG_PASSWORD = 'a new password, long enough';
 
-/** A person signed in with two-factor set up on their Security page: the session, the key, the step its confirming code used. */
-async function withTwoFactor(role: Parameters<typeof createPerson>[2] = 'viewer') {
-  const person = await createPerson(stack, merchant.orgId, role);
+/** A new person signed in, with the two-factor setup their Security page started: its key, and the code of the current step. */
+async function twoFactorBegun() {
+  const person = await createPerson(stack, merchant.orgId, 'viewer');
   const session = await browser.sessionOf(person);
   await browser.submit('/dashboard/security/two-factor', session, {});
   const secretText = /<code class="key" id="totp-secret">([A-Z2-7]+)<\/code>/.exec((await browser.get('/dashboard/security', session)).html)![1];
+  secrets.add(person.password).add(secretText);
   const secret = totpSecretFromText(secretText);
   const step = totpStepAt(new Date());
-  expect((await browser.submit('/dashboard/security/two-factor/confirm', session, { code: totpCode(secret, step) })).status).toBe(303);
-  secrets.add(person.password).add(secretText);
-  return { person, session, secret, step };
+  return { person, session, secret, step, code: totpCode(secret, step) };
+}
+
+/** A person signed in with two-factor set up: the session, the key, the step its confirming code used. */
+async function withTwoFactor() {
+  const begun = await twoFactorBegun();
+  expect((await browser.submit('/dashboard/security/two-factor/confirm', begun.session, { code: begun.code })).status).toBe(303);
+  return begun;
 }
 
 /** A person signed in at `localhost` with a passkey registered by a software authenticator. */
@@ -247,12 +253,7 @@ const CASES: Record<string, Case> = {
     };
   },
   'dashboard-confirm-two-factor': async () => {
-    const person = await createPerson(stack, merchant.orgId, 'viewer');
-    const session = await browser.sessionOf(person);
-    await browser.submit('/dashboard/security/two-factor', session, {});
-    const secretText = /<code class="key" id="totp-secret">([A-Z2-7]+)<\/code>/.exec((await browser.get('/dashboard/security', session)).html)![1];
-    secrets.add(person.password).add(secretText);
-    const code = totpCode(totpSecretFromText(secretText), totpStepAt(new Date()));
+    const { person, session, code } = await twoFactorBegun();
     return { actor: person, targetId: person.userId, send: () => browser.submit('/dashboard/security/two-factor/confirm', session, { code }) };
   },
   'dashboard-regenerate-recovery-codes': async () => {
