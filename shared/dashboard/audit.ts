@@ -23,7 +23,8 @@ const spec: TableSpec<AuditEvent> = {
   row: (event) => ` data-id="${escapeHtml(event.id)}"`,
   head: { label: 'When', cell: (event) => `${time(event.created_at)}<br>${code(event.id)}` },
   columns: [
-    { label: 'Action', cell: (event) => code(event.action) },
+    // The longest actions wrap when the table needs the room, keeping it within a 1280 px page.
+    { label: 'Action', cell: (event) => `<code class="wraps">${escapeHtml(event.action)}</code>` },
     { label: 'Actor', kind: 'text', cell: actorCell },
     { label: 'Target', kind: 'text', cell: (event) => (event.target ? `${escapeHtml(event.target.type)} ${code(event.target.id)}` : '—') },
     { label: 'Mode', cell: (event) => escapeHtml(event.mode ?? 'none') },
