@@ -163,7 +163,7 @@ describeBrowser('a team in headless Chromium', () => {
     const page = await context.newPage();
     await signIn(page, owner);
     await page.getByRole('link', { name: 'Team' }).click();
-    await page.getByLabel('Email').fill(invitee);
+    await page.getByLabel('Email', { exact: true }).fill(invitee);
     await page.getByLabel('Role', { exact: true }).selectOption('support');
     await page.getByRole('button', { name: 'Invite' }).click();
     expect(await page.getByRole('status').textContent()).toContain(`An invitation is on its way to ${invitee}, as Support`);
@@ -209,7 +209,7 @@ describeBrowser('a team in headless Chromium', () => {
     const page = await context.newPage();
     await signIn(page, owner);
     await page.goto(`${stack.baseUrl}/dashboard/team`);
-    await page.getByLabel('Email').fill(invitee);
+    await page.getByLabel('Email', { exact: true }).fill(invitee);
     await page.getByRole('button', { name: 'Invite' }).click();
     await page.getByRole('status').waitFor();
     await checkPage(page, 'team-invited', width);
