@@ -213,7 +213,7 @@ describeBrowser('a team in headless Chromium', () => {
     await page.getByRole('button', { name: 'Invite' }).click();
     await page.getByRole('status').waitFor();
     await checkPage(page, 'team-invited', width);
-    await page.getByLabel('Email').fill(owner.email);
+    await page.getByLabel('Email', { exact: true }).fill(owner.email);
     await page.getByRole('button', { name: 'Invite' }).click();
     await page.locator('#invite-email-error').waitFor();
     await checkPage(page, 'team-invite-refused', width);
