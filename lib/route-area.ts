@@ -6,8 +6,8 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
-import { methodsOf, routeTableGrant, touchesSessionOnly, type Route } from '../shared/api/operation';
-import { dashboardSessionEntity } from '../shared/db/entities';
+import { methodsOf, notesKeyUseOnly, routeTableGrant, touchesSessionOnly, type Route } from '../shared/api/operation';
+import { apiKeyEntity, dashboardSessionEntity } from '../shared/db/entities';
 import { literalPrefix } from '../shared/db/entity';
 import type { Acquirer } from './acquirer';
 import { ServiceFunction } from './api-function';
@@ -87,6 +87,16 @@ export class RouteArea extends NestedStack {
             actions: ['dynamodb:UpdateItem'],
             resources: [props.table.tableArn],
             conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${literalPrefix(dashboardSessionEntity.definition.key.pk)}*`] } },
+          }),
+        );
+      }
+      // An operation that takes an API key notes the key's last use (once a minute): that item's one write.
+      if (notesKeyUseOnly(route)) {
+        fn.addToRolePolicy(
+          new PolicyStatement({
+            actions: ['dynamodb:UpdateItem'],
+            resources: [props.table.tableArn],
+            conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${literalPrefix(apiKeyEntity.definition.key.pk)}*`] } },
           }),
         );
       }

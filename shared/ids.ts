@@ -22,6 +22,7 @@ export const ID_PREFIXES = {
   webhook: 'whk',
   settlementRecord: 'str',
   balanceTransaction: 'btx',
+  auditEvent: 'aud',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

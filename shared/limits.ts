@@ -88,6 +88,10 @@ export const LIMITS = {
    * with its own `429 {"message":"Too Many Requests"}` (documented on every operation).
    */
   stageThrottle: { requestsPerSecond: 1000, burst: 2000 },
+  /** A browser's `User-Agent` as a session and an audit record keep it, in characters (longer ones are cut). */
+  userAgentLength: 200,
+  /** An API key's name (product-decisions §17), in characters. */
+  apiKeyNameLength: 100,
   /** No event the service writes is larger (its envelope as JSON, in bytes). */
   eventBytes: 64 * 1024,
 } as const;

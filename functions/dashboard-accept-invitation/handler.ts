@@ -1,7 +1,9 @@
+import { dashboardAcceptInvitation } from '../../shared/api/pages';
 import { teamServices } from '../../shared/services/dashboard';
 import { problemOf, requireFormToken, requireSameOrigin, signedInAnswer, signedOutFormAnswer, signInContextOf, signInSecretOf } from '../../shared/dashboard/http';
 import { invitationPage } from '../../shared/dashboard/email-links';
 import { BusinessRuleError } from '../../shared/errors';
+import { auditCallerOf, audited } from '../../shared/http/audit';
 import { formFields, pageHandler } from '../../shared/http/page';
 
 const team = teamServices();
@@ -21,7 +23,9 @@ export const handler = pageHandler(async (event, urls) => {
   const token = event.pathParameters?.token ?? '';
   const name = fields.name ?? '';
   try {
-    const outcome = await team.acceptInvitation(token, { name, password: fields.password ?? '' }, signInContextOf(event));
+    const outcome = await audited(dashboardAcceptInvitation.audit, auditCallerOf(event), () =>
+      team.acceptInvitation(token, { name, password: fields.password ?? '' }, signInContextOf(event)),
+    );
     return signedInAnswer(outcome, urls, urls.dashboard);
   } catch (error) {
     if (!(error instanceof BusinessRuleError)) throw error;

@@ -1,7 +1,9 @@
+import { dashboardResetPassword } from '../../shared/api/pages';
 import { passwordResetServices } from '../../shared/services/dashboard';
 import { problemOf, requireFormToken, requireSameOrigin, signedOutFormAnswer, signInSecretOf } from '../../shared/dashboard/http';
 import { forgotPasswordPath, passwordResetPage } from '../../shared/dashboard/email-links';
 import { BusinessRuleError } from '../../shared/errors';
+import { auditCallerOf, audited } from '../../shared/http/audit';
 import { formFields, pageHandler } from '../../shared/http/page';
 
 const resets = passwordResetServices();
@@ -19,7 +21,7 @@ export const handler = pageHandler(async (event, urls) => {
   requireFormToken(fields, signInSecretOf(event));
   const token = event.pathParameters?.token ?? '';
   try {
-    await resets.reset(token, fields.password ?? '');
+    await audited(dashboardResetPassword.audit, auditCallerOf(event), () => resets.reset(token, fields.password ?? ''));
     return { status: 303, headers: { location: `${forgotPasswordPath(urls)}?done` }, html: '' };
   } catch (error) {
     if (!(error instanceof BusinessRuleError)) throw error;

@@ -1,4 +1,5 @@
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
+import { dashboardSubmitPasskeySignIn } from '../../shared/api/pages';
 import { hashToken } from '../../shared/auth/tokens';
 import {
   clearedPendingSignInCookie,
@@ -16,6 +17,7 @@ import {
 } from '../../shared/dashboard/http';
 import { passkeySignInPage } from '../../shared/dashboard/second-factor';
 import { InvalidRequestError } from '../../shared/errors';
+import { auditCallerOf, audited } from '../../shared/http/audit';
 import { toErrorResponse } from '../../shared/http/error-envelope';
 import { formFields, pageHandler } from '../../shared/http/page';
 import { dashboardSessionServices } from '../../shared/services/dashboard';
@@ -42,7 +44,7 @@ export const handler = pageHandler(async (event, urls) => {
     requireFormToken(fields, secret);
     const credential = postedCredential<AuthenticationResponseJSON>(fields.credential);
     const { userId } = await passkeys.signInWithPasskey(credential, relyingPartyOf(urls), hashToken(secret!));
-    const { sessionId } = await sessions.withPasskey(userId, signInContextOf(event));
+    const { sessionId } = await audited(dashboardSubmitPasskeySignIn.audit, auditCallerOf(event), () => sessions.withPasskey(userId, signInContextOf(event)));
     return { status: 303, headers: { ...DASHBOARD_HEADERS, location: urls.dashboard }, cookies: [sessionCookie(sessionId, urls), clearedPendingSignInCookie(urls)], html: '' };
   } catch (error) {
     if (!isSessionProblem(error) && !(error instanceof InvalidRequestError)) throw error;

@@ -1,9 +1,11 @@
+import { dashboardSubmitSecondFactor } from '../../shared/api/pages';
 import { clearedPendingSignInCookie, DASHBOARD_HEADERS, noticeCookie, pendingSignInIdOf, requireFormToken, requireSameOrigin, sessionCookie, signInContextOf } from '../../shared/dashboard/http';
 import { pendingSignInEnded, secondFactorAnswer, TOO_MANY_CODES } from '../../shared/dashboard/second-factor-answer';
 import type { Notice } from '../../shared/dashboard/html';
 import { securityPagePath } from '../../shared/dashboard/security';
 import { twoFactorTurnedOn } from '../../shared/dashboard/second-factor';
 import { BusinessRuleError, NotAuthenticatedError } from '../../shared/errors';
+import { auditCallerOf, audited } from '../../shared/http/audit';
 import type { ApiResponse } from '../../shared/http/response';
 import { formFields, pageHandler } from '../../shared/http/page';
 import { dashboardSessionServices } from '../../shared/services/dashboard';
@@ -41,7 +43,7 @@ export const handler = pageHandler(async (event, urls) => {
   const signedIn = async (location: string, notice?: Notice): Promise<ApiResponse> => {
     let sessionId: string;
     try {
-      sessionId = await sessions.completeSignIn(pendingId, context);
+      sessionId = await audited(dashboardSubmitSecondFactor.audit, auditCallerOf(event), () => sessions.completeSignIn(pendingId, context));
     } catch (error) {
       if (error instanceof NotAuthenticatedError) return pendingSignInEnded(urls);
       throw error;

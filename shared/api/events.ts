@@ -44,6 +44,7 @@ export const resendEvent = /* @__PURE__ */ defineOperation({
   method: 'POST',
   path: '/v1/events/{id}/resend',
   handler: 'resend-event',
+  audit: { action: 'event.resent', target: 'path' },
   table: 'write',
   auth: { scope: 'event:resend' },
   params: eventIdPath,

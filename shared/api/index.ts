@@ -1,4 +1,5 @@
 import { acquirerNotifications } from './acquirer';
+import { auditEventOperations } from './audit-events';
 import { balanceOperations } from './balance';
 import { chargebackOperations } from './chargebacks';
 import { eventOperations } from './events';
@@ -23,6 +24,7 @@ export const apiOperations: ApiOperation[] = [
   ...settlementOperations,
   ...eventOperations,
   ...webhookEndpointOperations,
+  ...auditEventOperations,
   getOpenApi,
 ] as ApiOperation[];
 

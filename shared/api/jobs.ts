@@ -5,6 +5,7 @@ export const testHelperRunJob = /* @__PURE__ */ defineOperation({
   method: 'POST',
   path: '/v1/test_helpers/jobs/{name}',
   handler: 'test-helper-run-job',
+  audit: { action: 'job_run.created', target: 'none' },
   table: 'write',
   auth: { scope: ANY_KEY, mode: 'test' },
   params: pathParam('name', 'The job name.', 'expire-payment-links'),

@@ -1,5 +1,6 @@
 import * as z from '../zod';
 import type { Mode, Scope } from '../auth/principal';
+import { targetOf, type AuditAction, type AuditTargetSource } from '../domain/audit';
 import { ANY_MEMBER, type Permission } from '../domain/team-roles';
 
 /**
@@ -9,7 +10,42 @@ import { ANY_MEMBER, type Permission } from '../domain/team-roles';
  */
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 500 | 503;
-export type Tag = 'Payment links' | 'Payments' | 'Refunds' | 'Chargebacks' | 'Balance' | 'Settlements' | 'Events' | 'Webhook endpoints' | 'Test helpers' | 'Reference';
+export type Tag = 'Payment links' | 'Payments' | 'Refunds' | 'Chargebacks' | 'Balance' | 'Settlements' | 'Events' | 'Webhook endpoints' | 'Audit events' | 'Test helpers' | 'Reference';
+
+/**
+ * What a writing route records in the audit trail (product-decisions §17), once per request, in
+ * the transaction of its change (shared/db/audit-trail.ts): the action, and where its target's id
+ * comes from (the action's catalog entry, shared/domain/audit.ts, says what kind it is): the
+ * path's `{id}`, the object the change creates, the person acting, a body field, or none.
+ */
+export interface AuditDeclaration {
+  action: AuditAction;
+  target: AuditTargetSource;
+  /** The record rides only a transaction that puts an item of this entity (a sign-in's session, not its pending second step). */
+  carriedBy?: string;
+  /** A refusal (401, 403, 422) of the person the request identified is recorded under this action, on its own (a failed sign-in). */
+  refusedAs?: AuditAction;
+}
+
+/**
+ * Every route that writes says what it records, or why it records nothing (`none`: a customer's
+ * checkout, a session's own preference): a writing route without it fails where it is declared.
+ */
+export type Audit = AuditDeclaration | { none: string };
+
+export const isAudited = (audit: Audit | undefined): audit is AuditDeclaration => audit !== undefined && 'action' in audit;
+
+/** A declaration whose target source does not fit its action's catalog entry is a programming error, found where it is declared. */
+function checkAudit(route: string, audit: Audit | undefined, writes: boolean): void {
+  if (!audit) {
+    if (writes) throw new Error(`${route} writes and declares no audit: give the action it records, or none with the reason`);
+    return;
+  }
+  if (!isAudited(audit)) return;
+  const target = targetOf(audit.action);
+  const fits = audit.target === 'none' ? target === null : audit.target === 'actor' ? target === 'user' : target !== null;
+  if (!fits) throw new Error(`${route} records ${audit.action}, whose target is ${target ?? 'none'}, from '${audit.target}'`);
+}
 
 /**
  * The timeout of a route's function: the stack's default (lib/api-function.ts), which every
@@ -92,6 +128,8 @@ interface RouteBase {
    * a new version gradually, rolled back on its alarm (lib/canary.ts).
    */
   canary?: boolean;
+  /** What it records in the audit trail; required of every route that writes (POST, DELETE). */
+  audit?: Audit;
 }
 
 /**
@@ -185,9 +223,12 @@ type Declared<P extends z.ZodMiniObject, Q extends z.ZodMiniObject, B extends z.
  * stack and the OpenAPI document, which read them all, keep them all. (`defineForm` also checks
  * its operation names a scope: that check runs wherever the form is kept, `cdk synth` included.)
  */
-export const defineOperation = <P extends z.ZodMiniObject, Q extends z.ZodMiniObject, B extends z.ZodMiniType = z.ZodMiniUndefined>(
+export function defineOperation<P extends z.ZodMiniObject, Q extends z.ZodMiniObject, B extends z.ZodMiniType = z.ZodMiniUndefined>(
   operation: Declared<P, Q, B>,
-): ApiOperation<P, Q, B> => ({ kind: 'api', ...operation });
+): ApiOperation<P, Q, B> {
+  checkAudit(`${operation.method} ${operation.path}`, operation.audit, operation.method !== 'GET');
+  return { kind: 'api', ...operation };
+}
 
 type NoBody = z.ZodMiniUndefined;
 
@@ -202,6 +243,7 @@ export const defineRetrieve = <P extends z.ZodMiniObject>(retrieve: Omit<Declare
 /** A page or asset route; one behind a dashboard session names the permission it needs. */
 export function definePage(page: Omit<PageRoute, 'kind'>): PageRoute {
   if (page.auth === 'dashboard session' && !page.permission) throw new Error(`${page.method} ${page.path} is behind a dashboard session and names no permission`);
+  checkAudit(`${page.method} ${page.path}`, page.audit, page.method !== 'GET');
   return { kind: 'page', ...page };
 }
 
@@ -239,6 +281,8 @@ export function defineForm<P extends z.ZodMiniObject, Q extends z.ZodMiniObject,
     ...(acts.files ? { files: acts.files } : {}),
     ...(acts.memoryMb ? { memoryMb: acts.memoryMb } : {}),
     ...(acts.customerEmails ? { customerEmails: acts.customerEmails } : {}),
+    // The operation's own record: a form and the API record the same action.
+    ...(acts.audit ? { audit: acts.audit } : {}),
     auth: 'dashboard session',
     ...form,
     acts: acts as ApiOperation<P, z.ZodMiniObject, B>,
@@ -248,20 +292,22 @@ export function defineForm<P extends z.ZodMiniObject, Q extends z.ZodMiniObject,
   };
 }
 
-/** A dashboard form of the dashboard's own (the team, the mode, the person's security): its permission, table access and schemas. */
-export const defineDashboardForm = <P extends z.ZodMiniObject, B extends z.ZodMiniType>(
-  form: {
-    path: string;
-    handler: string;
-    table: TableAccess;
-    permission: Permission | typeof ANY_MEMBER;
-    params: P;
-    body?: B;
-    memoryMb?: number;
-    email?: boolean;
-    sealedSecrets?: readonly SealedSecretsAccess[];
-  },
-): FormRoute<P, B> => ({ kind: 'page', method: 'POST', auth: 'dashboard session', ...form });
+/** A dashboard form of the dashboard's own (the team, the mode, the person's security): its permission, table access, schemas and audit record. */
+export function defineDashboardForm<P extends z.ZodMiniObject, B extends z.ZodMiniType>(form: {
+  path: string;
+  handler: string;
+  table: TableAccess;
+  permission: Permission | typeof ANY_MEMBER;
+  params: P;
+  body?: B;
+  memoryMb?: number;
+  email?: boolean;
+  sealedSecrets?: readonly SealedSecretsAccess[];
+  audit: Audit;
+}): FormRoute<P, B> {
+  checkAudit(`POST ${form.path}`, form.audit, true);
+  return { kind: 'page', method: 'POST', auth: 'dashboard session', ...form };
+}
 
 export const pathParamNames = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
 
@@ -296,3 +342,6 @@ export const routeTableGrant = (route: Route) => tableGrantOf(route.table, runsI
 
 /** A page behind a session that only reads: it records the session's last request (its idle end), the one write granted it, on session items alone (lib/route-area.ts). */
 export const touchesSessionOnly = (route: Route) => route.kind === 'page' && route.auth === 'dashboard session' && route.table === 'read';
+
+/** An operation behind an API key that does not update the table: it notes the key's last use (once a minute), the one write granted it, on key items alone (lib/route-area.ts). */
+export const notesKeyUseOnly = (route: Route) => route.kind === 'api' && route.auth !== 'public' && !routeTableGrant(route).actions.includes('UpdateItem');

@@ -3,6 +3,8 @@ import { resendEvent } from './events';
 import * as z from '../zod';
 import { ANY_MEMBER, TEAM_ROLES, type Permission } from '../domain/team-roles';
 import { LIMITS } from '../limits';
+import { SCOPES } from '../auth/principal';
+import { ROLL_OVERLAPS, type RollOverlap } from '../domain/api-keys';
 import { defineDashboardForm, defineForm, definePage, NoParams, PASSWORD_HASHING_MEMORY_MB, pathParam, type ApiOperation, type PageRoute } from './operation';
 import { PASSKEY_SCRIPT_PATH } from '../dashboard/passkey-script';
 import { PASSKEY_NAME_MAX_LENGTH } from '../domain/passkeys';
@@ -24,8 +26,18 @@ const CREDENTIAL_FIELD_LENGTH = 16_384;
 export const checkoutPages = /* @__PURE__ */ (() => [
   // In live mode it opens the acquirer's hosted payment page.
   definePage({ method: 'GET', path: '/checkout/{id}', handler: 'checkout-page', table: 'write', auth: 'public', acquirer: true }),
-  // The customer's email is kept with the digest it is found by; a money path, deployed as a canary where the stage has them.
-  definePage({ method: 'POST', path: '/checkout/{id}', handler: 'checkout-submit', table: 'write', auth: 'public', customerEmails: true, canary: true }),
+  definePage({
+    method: 'POST',
+    path: '/checkout/{id}',
+    handler: 'checkout-submit',
+    table: 'write',
+    auth: 'public',
+    // The customer's email is kept with the digest it is found by.
+    customerEmails: true,
+    // A money path, deployed as a canary where the stage has them.
+    canary: true,
+    audit: { none: 'a customer paying: no person or key of the organization acts (the payment has its events)' },
+  }),
   definePage({ method: 'GET', path: '/checkout/{id}/thank-you', handler: 'checkout-thank-you', table: 'read', auth: 'public' }),
 ])();
 
@@ -49,6 +61,8 @@ export const dashboardSignIn = /* @__PURE__ */ definePage({
   table: { level: 'write', also: ['DeleteItem'] },
   auth: 'public',
   memoryMb: PASSWORD_HASHING_MEMORY_MB,
+  // Recorded when the session is issued (a second factor owed issues it later, on its own page); a refusal of a person's email on its own.
+  audit: { action: 'user.signed_in', target: 'actor', carriedBy: 'dashboard_session', refusedAs: 'user.sign_in_failed' },
 });
 export const dashboardPasskeySignIn = /* @__PURE__ */ definePage({ method: 'GET', path: '/dashboard/sign-in/passkey', handler: 'dashboard-passkey-sign-in', table: 'none', auth: 'public' });
 /** The options of a passkey sign-in for the page's script (JSON): a challenge kept for this browser's sign-in cookie. */
@@ -58,9 +72,17 @@ export const dashboardPasskeySignInOptions = /* @__PURE__ */ definePage({
   handler: 'dashboard-passkey-sign-in-options',
   table: 'write',
   auth: 'public',
+  audit: { none: 'it issues a challenge: the sign-in it answers records' },
 });
 /** The passkey's answer, posted by the script: both factors at once (§16); the sign-in's challenge is deleted as it is used. */
-export const dashboardSubmitPasskeySignIn = /* @__PURE__ */ definePage({ method: 'POST', path: '/dashboard/sign-in/passkey', handler: 'dashboard-submit-passkey-sign-in', table: { level: 'write', also: ['DeleteItem'] }, auth: 'public' });
+export const dashboardSubmitPasskeySignIn = /* @__PURE__ */ definePage({
+  method: 'POST',
+  path: '/dashboard/sign-in/passkey',
+  handler: 'dashboard-submit-passkey-sign-in',
+  table: { level: 'write', also: ['DeleteItem'] },
+  auth: 'public',
+  audit: { action: 'user.signed_in', target: 'actor', carriedBy: 'dashboard_session' },
+});
 /**
  * The second step of a sign-in, behind the pending sign-in's cookie: the Code form, or, when the
  * organization requires two-factor of a person without it, its enrolment (which it starts: seal).
@@ -81,6 +103,7 @@ export const dashboardSubmitSecondFactor = /* @__PURE__ */ definePage({
   table: { level: 'write', also: ['DeleteItem'] },
   auth: 'public',
   sealedSecrets: ['open'],
+  audit: { action: 'user.signed_in', target: 'actor', carriedBy: 'dashboard_session' },
 });
 /** The passkey pages' script, served from the dashboard's origin so that their policy allows it as 'self'. */
 export const dashboardPasskeyScript = /* @__PURE__ */ definePage({ method: 'GET', path: PASSKEY_SCRIPT_PATH, handler: 'dashboard-passkey-script', table: 'none', auth: 'public' });
@@ -97,6 +120,7 @@ export const dashboardRequestPasswordReset = /* @__PURE__ */ definePage({
   table: 'write',
   auth: 'public',
   email: true,
+  audit: { none: 'it mails a link (or, for an unknown email, nothing): the reset it leads to records' },
 });
 export const dashboardPasswordReset = /* @__PURE__ */ definePage({ method: 'GET', path: '/dashboard/password-reset/{token}', handler: 'dashboard-password-reset', table: 'read', auth: 'public' });
 export const dashboardResetPassword = /* @__PURE__ */ definePage({
@@ -107,6 +131,7 @@ export const dashboardResetPassword = /* @__PURE__ */ definePage({
   table: { level: 'write', also: ['DeleteItem', 'BatchWriteItem'] },
   auth: 'public',
   memoryMb: PASSWORD_HASHING_MEMORY_MB,
+  audit: { action: 'user.password_reset', target: 'actor' },
 });
 export const dashboardInvitation = /* @__PURE__ */ definePage({ method: 'GET', path: '/dashboard/invitations/{token}', handler: 'dashboard-invitation', table: 'read', auth: 'public' });
 export const dashboardAcceptInvitation = /* @__PURE__ */ definePage({
@@ -117,6 +142,7 @@ export const dashboardAcceptInvitation = /* @__PURE__ */ definePage({
   table: { level: 'write', also: ['DeleteItem'] },
   auth: 'public',
   memoryMb: PASSWORD_HASHING_MEMORY_MB,
+  audit: { action: 'user.joined', target: 'actor', carriedBy: 'user' },
 });
 /** It deletes the session's item. */
 export const dashboardSignOut = /* @__PURE__ */ definePage({
@@ -126,6 +152,7 @@ export const dashboardSignOut = /* @__PURE__ */ definePage({
   table: { level: 'write', also: ['DeleteItem'] },
   auth: 'dashboard session',
   permission: ANY_MEMBER,
+  audit: { action: 'user.signed_out', target: 'actor' },
 });
 
 /** The dashboard's pages, each with the permission its role must hold (the matrix test reads them all). */
@@ -184,6 +211,7 @@ export const dashboardSwitchMode = /* @__PURE__ */ (() =>
     permission: ANY_MEMBER,
     params: NoParams,
     body: z.object({ mode: z.enum(['test', 'live']), return_to: z.optional(z.string().check(z.maxLength(512))) }),
+    audit: { none: "the mode a session's pages show is the session's own: nothing of the organization changes" },
   }))();
 export const dashboardChangePassword = /* @__PURE__ */ (() =>
   defineDashboardForm({
@@ -195,6 +223,7 @@ export const dashboardChangePassword = /* @__PURE__ */ (() =>
     params: NoParams,
     body: z.object({ current_password: z.string().check(z.maxLength(PASSWORD_FIELD_LENGTH)), new_password: z.string().check(z.maxLength(PASSWORD_FIELD_LENGTH)) }),
     memoryMb: PASSWORD_HASHING_MEMORY_MB,
+    audit: { action: 'user.password_changed', target: 'actor' },
   }))();
 export const dashboardSignOutEverywhere = /* @__PURE__ */ defineDashboardForm({
   path: '/dashboard/security/sign-out-everywhere',
@@ -203,6 +232,7 @@ export const dashboardSignOutEverywhere = /* @__PURE__ */ defineDashboardForm({
   table: { level: 'write', also: ['BatchWriteItem'] },
   permission: ANY_MEMBER,
   params: NoParams,
+  audit: { action: 'user.signed_out_everywhere', target: 'actor' },
 });
 
 /** The team page's forms: a member's role and removal (owners and admins), the handover (the owner). */
@@ -215,6 +245,7 @@ export const dashboardChangeRole = /* @__PURE__ */ (() =>
     permission: 'team:manage',
     params: memberId,
     body: z.object({ role: z.enum(TEAM_ROLES) }),
+    audit: { action: 'user.role_changed', target: 'path' },
   }))();
 export const dashboardRemoveMember = /* @__PURE__ */ defineDashboardForm({
   path: '/dashboard/team/members/{id}/remove',
@@ -223,6 +254,7 @@ export const dashboardRemoveMember = /* @__PURE__ */ defineDashboardForm({
   table: { level: 'write', also: ['DeleteItem', 'BatchWriteItem'] },
   permission: 'team:manage',
   params: memberId,
+  audit: { action: 'user.removed', target: 'path' },
 });
 export const dashboardHandOverOwnership = /* @__PURE__ */ (() =>
   defineDashboardForm({
@@ -233,6 +265,7 @@ export const dashboardHandOverOwnership = /* @__PURE__ */ (() =>
     params: NoParams,
     body: z.object({ user_id: z.string().check(z.maxLength(64)), password: z.string().check(z.maxLength(PASSWORD_FIELD_LENGTH)) }),
     memoryMb: PASSWORD_HASHING_MEMORY_MB,
+    audit: { action: 'user.made_owner', target: { body: 'user_id' } },
   }))();
 
 /** Invitations (owners and admins): a new one, sent again with a new link, revoked. */
@@ -245,6 +278,7 @@ export const dashboardInvite = /* @__PURE__ */ (() =>
     params: NoParams,
     body: z.object({ email: z.string().check(z.maxLength(LIMITS.customer.emailLength)), role: z.enum(TEAM_ROLES) }),
     email: true,
+    audit: { action: 'invitation.created', target: 'created' },
   }))();
 const invitationId = /* @__PURE__ */ (() => pathParam('id', "The invitation's id (`inv_…`).", 'inv_01jd2x3y4z5a6b7c8d9e0f1g2h'))();
 export const dashboardResendInvitation = /* @__PURE__ */ defineDashboardForm({
@@ -254,6 +288,7 @@ export const dashboardResendInvitation = /* @__PURE__ */ defineDashboardForm({
   permission: 'team:manage',
   params: invitationId,
   email: true,
+  audit: { action: 'invitation.resent', target: 'path' },
 });
 export const dashboardRevokeInvitation = /* @__PURE__ */ defineDashboardForm({
   path: '/dashboard/team/invitations/{id}/revoke',
@@ -262,6 +297,7 @@ export const dashboardRevokeInvitation = /* @__PURE__ */ defineDashboardForm({
   table: { level: 'write', also: ['DeleteItem'] },
   permission: 'team:manage',
   params: invitationId,
+  audit: { action: 'invitation.revoked', target: 'path' },
 });
 /** A person's own second factors (the Security page): TOTP with its recovery codes, and passkeys. */
 export const dashboardBeginTwoFactor = /* @__PURE__ */ defineDashboardForm({
@@ -271,6 +307,7 @@ export const dashboardBeginTwoFactor = /* @__PURE__ */ defineDashboardForm({
   permission: ANY_MEMBER,
   params: NoParams,
   sealedSecrets: ['seal'],
+  audit: { none: 'it starts a setup (a key shown for the app to read): nothing is on until its code confirms it, which records' },
 });
 export const dashboardConfirmTwoFactor = /* @__PURE__ */ (() =>
   defineDashboardForm({
@@ -282,6 +319,7 @@ export const dashboardConfirmTwoFactor = /* @__PURE__ */ (() =>
     params: NoParams,
     body: z.object({ code: z.string().check(z.maxLength(CODE_FIELD_LENGTH)) }),
     sealedSecrets: ['open'],
+    audit: { action: 'user.two_factor_enabled', target: 'actor' },
   }))();
 export const dashboardRegenerateRecoveryCodes = /* @__PURE__ */ defineDashboardForm({
   path: '/dashboard/security/recovery-codes',
@@ -289,6 +327,7 @@ export const dashboardRegenerateRecoveryCodes = /* @__PURE__ */ defineDashboardF
   table: 'write',
   permission: ANY_MEMBER,
   params: NoParams,
+  audit: { action: 'user.recovery_codes_regenerated', target: 'actor' },
 });
 /** Turning two-factor off asks for the password (checked under the sign-in lockouts). */
 export const dashboardRemoveTwoFactor = /* @__PURE__ */ (() =>
@@ -301,6 +340,7 @@ export const dashboardRemoveTwoFactor = /* @__PURE__ */ (() =>
     params: NoParams,
     body: z.object({ password: z.string().check(z.maxLength(PASSWORD_FIELD_LENGTH)) }),
     memoryMb: PASSWORD_HASHING_MEMORY_MB,
+    audit: { action: 'user.two_factor_disabled', target: 'actor' },
   }))();
 /** The options of a passkey registration for the Security page's script (JSON): a challenge kept for this session. */
 export const dashboardPasskeyOptions = /* @__PURE__ */ defineDashboardForm({
@@ -309,6 +349,7 @@ export const dashboardPasskeyOptions = /* @__PURE__ */ defineDashboardForm({
   table: 'write',
   permission: ANY_MEMBER,
   params: NoParams,
+  audit: { none: 'it issues a challenge: the passkey added with it records' },
 });
 export const dashboardAddPasskey = /* @__PURE__ */ (() =>
   defineDashboardForm({
@@ -319,6 +360,7 @@ export const dashboardAddPasskey = /* @__PURE__ */ (() =>
     permission: ANY_MEMBER,
     params: NoParams,
     body: z.object({ name: z.string().check(z.maxLength(PASSKEY_NAME_FIELD_LENGTH)), credential: z.string().check(z.maxLength(CREDENTIAL_FIELD_LENGTH)) }),
+    audit: { action: 'user.passkey_added', target: 'actor' },
   }))();
 export const dashboardRemovePasskey = /* @__PURE__ */ (() =>
   defineDashboardForm({
@@ -328,6 +370,7 @@ export const dashboardRemovePasskey = /* @__PURE__ */ (() =>
     table: { level: 'write', also: ['DeleteItem'] },
     permission: ANY_MEMBER,
     params: z.object({ id: z.string().check(z.regex(/^[A-Za-z0-9_-]{1,1400}$/)) }),
+    audit: { action: 'user.passkey_removed', target: 'actor' },
   }))();
 /** The organization's "require two-factor" (§16): the owner's, by the roles table's `security:manage`. */
 export const dashboardRequireTwoFactor = /* @__PURE__ */ (() =>
@@ -338,7 +381,51 @@ export const dashboardRequireTwoFactor = /* @__PURE__ */ (() =>
     permission: 'security:manage',
     params: NoParams,
     body: z.object({ require: z.enum(['on', 'off']) }),
+    audit: { action: 'team.two_factor_requirement_changed', target: 'none' },
   }))();
+
+/**
+ * The API keys page and its forms (product-decisions §17): the route's permission is test mode's
+ * (developers, admins, the owner); a page or form in live mode also needs `api_key:live`
+ * (shared/use-cases/api-keys.ts). Each form records its action.
+ */
+export const dashboardApiKeys = /* @__PURE__ */ memberPage('/dashboard/api-keys', 'dashboard-api-keys', 'api_key:test');
+export const dashboardCreateApiKey = /* @__PURE__ */ (() =>
+  defineDashboardForm({
+    path: '/dashboard/api-keys',
+    handler: 'dashboard-create-api-key',
+    table: 'write',
+    permission: 'api_key:test',
+    params: NoParams,
+    body: z.object({
+      name: z.string().check(z.trim(), z.minLength(1), z.maxLength(LIMITS.apiKeyNameLength)),
+      scopes: z.array(z.enum(SCOPES)).check(z.minLength(1)),
+      acceptor_id: z.optional(z.string().check(z.maxLength(64))),
+    }),
+    audit: { action: 'api_key.created', target: 'created' },
+  }))();
+export const dashboardRollApiKey = /* @__PURE__ */ (() =>
+  defineDashboardForm({
+    path: '/dashboard/api-keys/{id}/roll',
+    handler: 'dashboard-roll-api-key',
+    table: 'write',
+    permission: 'api_key:test',
+    params: z.object({ id: z.string() }),
+    body: z.object({ expires_in: z.enum(Object.keys(ROLL_OVERLAPS) as [RollOverlap, ...RollOverlap[]]) }),
+    audit: { action: 'api_key.rolled', target: 'path' },
+  }))();
+export const dashboardRevokeApiKey = /* @__PURE__ */ (() =>
+  defineDashboardForm({
+    path: '/dashboard/api-keys/{id}/revoke',
+    handler: 'dashboard-revoke-api-key',
+    table: 'write',
+    permission: 'api_key:test',
+    params: z.object({ id: z.string() }),
+    audit: { action: 'api_key.revoked', target: 'path' },
+  }))();
+
+/** The audit trail's page (product-decisions §17: owner and admins, both modes), with the API's filters. */
+export const dashboardAudit = /* @__PURE__ */ memberPage('/dashboard/audit', 'dashboard-audit', 'audit:read');
 
 /**
  * The merchant dashboard. A literal segment comes before a parameter at the same place
@@ -410,4 +497,9 @@ export const dashboardPages = /* @__PURE__ */ (() => [
   dashboardAddPasskey,
   dashboardRemovePasskey,
   dashboardRequireTwoFactor,
+  dashboardApiKeys,
+  dashboardCreateApiKey,
+  dashboardRollApiKey,
+  dashboardRevokeApiKey,
+  dashboardAudit,
 ])();

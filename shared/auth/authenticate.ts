@@ -4,7 +4,8 @@ import {
   NotAuthenticatedError,
   PermissionDeniedError,
 } from '../errors';
-import type { KeyStore, StoredApiKey } from './key-store';
+import { LAST_USE_STEP_MS, type KeyStore, type StoredApiKey } from './key-store';
+import { logger } from '../observability/logger';
 import type { Principal, Scope } from './principal';
 import { TOKEN_PATTERN, hashToken } from './tokens';
 
@@ -16,6 +17,8 @@ export const ADMIN_CREATOR_DETAIL = 'API key configuration is invalid (creator r
 interface CacheEntry {
   key?: StoredApiKey;
   loadedAt: number;
+  /** When this process last noted the key's use (or found it noted within the minute). */
+  notedAt?: number;
 }
 
 /**
@@ -47,7 +50,8 @@ export class Authenticator {
 
   /** The same checks for a key known by its token hash (a dashboard session keeps only the hash). */
   async authenticateTokenHash(tokenHash: string, scope: Scope | undefined): Promise<Principal> {
-    const { key } = await this.load(tokenHash);
+    const entry = await this.load(tokenHash);
+    const { key } = entry;
     const user = key?.creator;
     if (!key) throw new NotAuthenticatedError('Missing or invalid API key');
     if (key.validUntil && Date.parse(key.validUntil) <= this.now()) {
@@ -63,6 +67,7 @@ export class Authenticator {
     if (scope && !key.scopes.includes(scope)) {
       throw new PermissionDeniedError(`The API key lacks the scope ${scope}`);
     }
+    await this.noteUse(tokenHash, entry, key);
     return {
       actor: { type: 'api_key', id: key.keyId },
       orgId: key.orgId,
@@ -70,6 +75,23 @@ export class Authenticator {
       scopes: key.scopes,
       ...(key.acceptorId ? { acceptorId: key.acceptorId } : {}),
     };
+  }
+
+  /**
+   * The key's last use, to the minute (product-decisions §17), without a write per request: only
+   * when neither the stored value nor this process's last note is within the minute. A note that
+   * fails is logged and the request goes on: it is a convenience, not the request's work.
+   */
+  private async noteUse(tokenHash: string, entry: CacheEntry, key: StoredApiKey): Promise<void> {
+    const now = this.now();
+    const last = Math.max(entry.notedAt ?? 0, key.lastUsedAt ? Date.parse(key.lastUsedAt) : 0);
+    if (now - last < LAST_USE_STEP_MS) return;
+    entry.notedAt = now;
+    try {
+      await this.store.noteUse(tokenHash, new Date(now).toISOString());
+    } catch (error) {
+      logger.warn('api key last use not written', { keyId: key.keyId, error: (error as Error).name });
+    }
   }
 
   private async load(tokenHash: string): Promise<CacheEntry> {

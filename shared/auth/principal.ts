@@ -15,6 +15,7 @@ export const SCOPES = [
   'webhook:read',
   'webhook:write',
   'balance:read',
+  'audit:read',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

@@ -87,6 +87,10 @@ const STYLE = `
   fieldset.datetime label { font-weight: 400; margin-top: .35rem; }
   form.stacked button { margin-top: 1.25rem; }
   form.inline { display: inline; }
+  td form.inline select { width: auto; padding: .3rem; }
+  td form.inline + form.inline { margin-left: .25rem; }
+  form.stacked .scopes { display: grid; grid-template-columns: repeat(auto-fill, minmax(12rem, 1fr)); gap: 0 1rem; }
+  fieldset { border: 1px solid #e3e6ec; border-radius: 8px; margin: 1rem 0 0; }
   .confirm label { display: flex; gap: .5rem; align-items: baseline; font-weight: 400; margin: .75rem 0 .25rem; }
   .confirm input { width: auto; flex: none; }
   form.act { margin: .5rem 0; padding: .75rem; border: 1px solid #e3e6ec; border-radius: 8px; max-width: 32rem; }
@@ -104,6 +108,7 @@ const STYLE = `
   figure.qr { margin: .75rem 0; }
   figure.qr svg { display: block; width: 12rem; height: 12rem; }
   code.key { white-space: normal; overflow-wrap: anywhere; font-size: .95rem; letter-spacing: .05em; }
+  code.wraps { white-space: normal; overflow-wrap: anywhere; }
   [role="alert"]:empty { display: none; }
   form.signin .hint { color: #555e6e; font-size: .85rem; margin: .25rem 0 0; }
   ol.recovery-codes { columns: 2 9rem; margin: .5rem 0; font-family: ui-monospace, monospace; }
@@ -232,14 +237,17 @@ export interface SecretView {
   shownBefore: string;
 }
 
-/** A webhook endpoint's signing secret, in a field to copy from. */
-const SIGNING_SECRET: SecretView = {
+/** A secret in a field to copy from, named `label`; shown before, `again` says how to get a new one. */
+export const copyableSecret = (label: string, again: string): SecretView => ({
   shown: (secret) => `
-<label for="revealed-secret">Signing secret</label>
+<label for="revealed-secret">${escapeHtml(label)}</label>
 <input id="revealed-secret" class="secret" type="text" value="${escapeHtml(secret)}" readonly spellcheck="false" autocomplete="off" aria-describedby="revealed-secret-hint">
 <p class="hint" id="revealed-secret-hint">Copy it now: it is not shown again, not even on this page after a reload.</p>`,
-  shownBefore: '\n<p class="hint">Its signing secret was shown once, when this form was first answered, and is not shown again. If it was not kept, roll the secret for a new one.</p>',
-};
+  shownBefore: `\n<p class="hint">Its ${escapeHtml(label.toLowerCase())} was shown once, when this form was first answered, and is not shown again. ${escapeHtml(again)}</p>`,
+});
+
+/** A webhook endpoint's signing secret. */
+const SIGNING_SECRET = copyableSecret('Signing secret', 'If it was not kept, roll the secret for a new one.');
 
 /** A notice where its page shows it: the sentence, and its secret (`view`: a signing secret unless said), said to be shown this once. */
 export function noticeBox(notice: Notice | undefined, view: SecretView = SIGNING_SECRET): string {
@@ -385,6 +393,8 @@ export const NAV = [
   { path: '/balance-transactions', title: 'Balance' },
   { path: '/settlements', title: 'Settlements' },
   { path: '/team', title: 'Team' },
+  { path: '/api-keys', title: 'API keys', permission: 'api_key:test' },
+  { path: '/audit', title: 'Audit', permission: 'audit:read' },
   { path: '/security', title: 'Security' },
 ] as const;
 
@@ -434,7 +444,7 @@ export function signedInPage(
 ${modeSwitch(frame, current)}
 <form method="post" action="${escapeHtml(`${urls.dashboard}/sign-out`)}">${tokenField(formToken)}<button type="submit">Sign out</button></form>
 </header>
-<nav class="main" aria-label="Dashboard"><ul>${NAV.map(
+<nav class="main" aria-label="Dashboard"><ul>${NAV.filter((item) => !('permission' in item) || may(frame, item.permission)).map(
       (item) => `<li><a href="${escapeHtml(`${urls.dashboard}${item.path}`)}"${item.path === current ? ' aria-current="page"' : ''}>${item.title}</a></li>`,
     ).join('')}</ul></nav>
 <h1>${escapeHtml(title)}</h1>

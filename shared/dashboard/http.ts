@@ -7,6 +7,7 @@ import { memberPrincipal, PENDING_SIGN_IN_SECONDS, SESSION_MAX_SECONDS } from '.
 import { requirePermission } from '../domain/team-roles';
 import { NotAuthenticatedError, PermissionDeniedError, BusinessRuleError, ConflictError, InvalidRequestError, NotFoundError, ServiceError } from '../errors';
 import type { IdempotencyStore } from '../db/idempotency-store';
+import { auditCallerOf, audited } from '../http/audit';
 import { CarriedOutError, runIdempotently } from '../http/idempotency';
 import { toResult, type ApiEvent, type ApiResponse, type ApiResult } from '../http/response';
 import { cookiesOf } from '../http/cookies';
@@ -505,7 +506,10 @@ export function dashboardScriptRequest<P extends z.ZodMiniObject, B extends z.Zo
       if (!poster) throw new NotAuthenticatedError(SESSION_ENDED);
       const path = parseWith(route.params, event.pathParameters ?? {}, 'path');
       const body = (route.body ? parseWith(route.body, request.body(fields), 'body') : undefined) as z.infer<B>;
-      return { ...(await request.run({ principal: poster.principal, member: poster.member, urls, event, path, body })), headers: DASHBOARD_HEADERS };
+      const answer = await audited(route.audit, auditCallerOf(event, poster.principal), () =>
+        request.run({ principal: poster.principal, member: poster.member, urls, event, path, body }),
+      );
+      return { ...answer, headers: DASHBOARD_HEADERS };
     } catch (error) {
       // Anything else is the house's 500 page, logged.
       if (!(error instanceof ServiceError)) throw error;
@@ -550,8 +554,9 @@ const asResponse = (result: ApiResult): ApiResponse => ({
  *    (shared/http/idempotency.ts): a repeat of the same submission (a double click, a resubmit)
  *    gets the first one's answer, waiting for it while the first still runs, and runs nothing;
  * 6. the path and the form, read as the form's body, pass its schemas, and its use case
- *    (`submit`) runs: 303 to the page it names, with its notice for that page if any
- *    (`noticeCookie`: a new secret is shown there once);
+ *    (`submit`) runs, its audit record (the route's declaration) in its change's transaction:
+ *    303 to the page it names, with its notice for that page if any (`noticeCookie`: a new
+ *    secret is shown there once);
  * 7. a 400 or 422 (schema or business rule), or a nonce that stops the form (missing, used with
  *    other values, its first post still running after the wait or carried out without an
  *    answer: 400, 422, 409): 303 back to the form's page (`home`), with the form, its values and
@@ -596,7 +601,7 @@ export function dashboardForm<P extends z.ZodMiniObject, B extends z.ZodMiniType
     const execute = async () => {
       // An operation without a body (a cancel) takes none from the form either.
       const body = (route.body ? parseWith(route.body, form.body(fields), 'body') : undefined) as z.infer<B>;
-      const outcome = await form.submit({ principal, member, urls, event, path, body });
+      const outcome = await audited(route.audit, auditCallerOf(event, principal, body), () => form.submit({ principal, member, urls, event, path, body }));
       const { location, notice } = typeof outcome === 'string' ? { location: outcome, notice: undefined } : outcome;
       return toResult(seeOther(location, notice ? [noticeCookie(sessionId, urls, new URL(location).pathname, notice)] : undefined));
     };

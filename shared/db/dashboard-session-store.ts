@@ -6,6 +6,7 @@ import { conditionalWrite } from './conditional';
 import { dashboardSessionEntity, pendingSignInEntity } from './entities';
 import { IF_EXISTS, IF_NEW, stripKeys } from './entity';
 import * as keys from './keys';
+import { transactWrite } from './side-effects';
 import { queryAll } from './query-all';
 import { INDEXES, TTL_ATTRIBUTE } from './table';
 
@@ -23,14 +24,17 @@ const ttlOf = (endsAtMs: number) => Math.ceil(endsAtMs / 1000);
 export function createSessionStore(db: DynamoDBDocumentClient, tableName: string): SessionStore {
   const keyOf = (sessionId: string) => keys.dashboardSession(hashToken(sessionId));
   return {
+    /** A transaction of one item: a sign-in's audit record rides it (shared/db/audit-trail.ts). */
     async create(sessionId, session) {
-      await db.send(
-        new PutCommand({
-          TableName: tableName,
-          Item: { ...dashboardSessionEntity.item(session, { sessionIdHash: hashToken(sessionId) }), [TTL_ATTRIBUTE]: ttlOf(sessionEndsAt(session)) },
-          ...IF_NEW,
-        }),
-      );
+      await transactWrite(db, [
+        {
+          Put: {
+            TableName: tableName,
+            Item: { ...dashboardSessionEntity.item(session, { sessionIdHash: hashToken(sessionId) }), [TTL_ATTRIBUTE]: ttlOf(sessionEndsAt(session)) },
+            ...IF_NEW,
+          },
+        },
+      ]);
     },
 
     async find(sessionId) {
@@ -77,8 +81,9 @@ export function createSessionStore(db: DynamoDBDocumentClient, tableName: string
       );
     },
 
+    /** A transaction of one item: a sign-out's audit record rides it (shared/db/audit-trail.ts). */
     async remove(sessionId) {
-      await db.send(new DeleteCommand({ TableName: tableName, Key: keyOf(sessionId) }));
+      await transactWrite(db, [{ Delete: { TableName: tableName, Key: keyOf(sessionId) } }]);
     },
 
     async listOfUser(userId) {

@@ -13,6 +13,7 @@ import type { PageRequest } from '../pagination';
 import { isoMillis } from '../time';
 import { deliveryAttemptEntity, eventResendEntity, scopeOf } from './entities';
 import * as keys from './keys';
+import { transactWrite } from './side-effects';
 import { listPage, type Page } from './list-page';
 import { queryMerged } from './query-all';
 import { INDEXES, KEY, TTL_ATTRIBUTE } from './table';
@@ -154,15 +155,18 @@ export function createDeliveryRepository(db: DynamoDBDocumentClient, tableName: 
         orgId: found.orgId,
         ...(found.targetUrls ? { targetUrls: found.targetUrls } : {}),
       };
-      await db.send(
-        new PutCommand({
-          TableName: tableName,
-          Item: {
-            ...eventResendEntity.item({ resendId, ...event, ...(subscriptionId ? { subscriptionId } : {}), requestedAt: isoMillis() }),
-            [TTL_ATTRIBUTE]: found[TTL_ATTRIBUTE],
+      // A transaction of one item: an audited resend's record rides it (shared/db/audit-trail.ts).
+      await transactWrite(db, [
+        {
+          Put: {
+            TableName: tableName,
+            Item: {
+              ...eventResendEntity.item({ resendId, ...event, ...(subscriptionId ? { subscriptionId } : {}), requestedAt: isoMillis() }),
+              [TTL_ATTRIBUTE]: found[TTL_ATTRIBUTE],
+            },
           },
-        }),
-      );
+        },
+      ]);
       return { id: eventId, resendId };
     },
 

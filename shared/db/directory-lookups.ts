@@ -1,5 +1,8 @@
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { KeyStore, StoredApiKey } from '../auth/key-store';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { LAST_USE_STEP_MS, type KeyStore, type StoredApiKey } from '../auth/key-store';
+import { isoMillis } from '../time';
+import { conditionalWrite } from './conditional';
+import { IF_EXISTS } from './entity';
 import { stripKeys } from './entity';
 import * as keys from './keys';
 import { queryAll } from './query-all';
@@ -25,7 +28,26 @@ export const getItem = async <T>(db: DynamoDBDocumentClient, tableName: string, 
   (await db.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }))).Item as T | undefined;
 
 export function createKeyStore(db: DynamoDBDocumentClient, tableName: string): KeyStore {
-  return { findKeyByTokenHash: (tokenHash) => getItem<StoredApiKey>(db, tableName, keys.apiKeyByTokenHash(tokenHash)) };
+  return {
+    findKeyByTokenHash: (tokenHash) => getItem<StoredApiKey>(db, tableName, keys.apiKeyByTokenHash(tokenHash)),
+    // The functions that read only hold this one write, on key items (lib/route-area.ts).
+    async noteUse(tokenHash, at) {
+      await conditionalWrite(
+        () =>
+          db.send(
+            new UpdateCommand({
+              TableName: tableName,
+              Key: keys.apiKeyByTokenHash(tokenHash),
+              UpdateExpression: 'SET #lastUsedAt = :at',
+              ConditionExpression: `${IF_EXISTS.ConditionExpression} AND (attribute_not_exists(#lastUsedAt) OR #lastUsedAt <= :stale)`,
+              ExpressionAttributeNames: { ...IF_EXISTS.ExpressionAttributeNames, '#lastUsedAt': 'lastUsedAt' },
+              ExpressionAttributeValues: { ':at': at, ':stale': isoMillis(Date.parse(at) - LAST_USE_STEP_MS) },
+            }),
+          ),
+        () => undefined, // noted within the minute already (another function), or the key is gone
+      );
+    },
+  };
 }
 
 /** An organization's settings (the owner's "require two-factor"), by id. */

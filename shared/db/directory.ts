@@ -9,13 +9,14 @@ import { newId } from '../ids';
 import { isoMillis } from '../time';
 import { conditionalWrite } from './conditional';
 import { acceptorEntity, apiKeyEntity, organizationEntity, userEntity } from './entities';
-import { IF_EXISTS, stripKeys } from './entity';
+import { IF_EXISTS, IF_NEW, stripKeys } from './entity';
+import { transactWrite } from './side-effects';
 import * as keys from './keys';
 import { createAcceptorLookup, createKeyStore, getItem, type Acceptor } from './directory-lookups';
 
 export type { Acceptor };
 import { queryAll } from './query-all';
-import { INDEXES } from './table';
+import { INDEXES, KEY } from './table';
 import { createTeamDirectory } from './team-directory';
 
 /** A person's team fields at creation: their password as given (checked, then hashed) or already hashed. */
@@ -190,68 +191,121 @@ export function createDirectory(db: DynamoDBDocumentClient, tableName: string) {
       return user;
     },
 
-    async createApiKey(input: {
-      orgId: string;
-      creatorId: string;
-      mode: Mode;
-      scopes: Scope[];
-      acceptorId?: string;
-    }): Promise<{ id: string; token: string }> {
-      await requireOrganization(input.orgId);
-      const creator = await get<StoredUser>(keys.user(input.creatorId));
-      if (!creator || creator.orgId !== input.orgId) {
-        throw new BusinessRuleError(`User ${input.creatorId} does not belong to ${input.orgId}`, 'creator');
-      }
-      if (input.acceptorId && !(await get(keys.acceptor(input.orgId, input.acceptorId)))) {
-        throw new BusinessRuleError(`Acceptor ${input.acceptorId} does not belong to ${input.orgId}`, 'acceptor');
-      }
-      const token = newToken(input.mode);
-      const key: StoredApiKey = {
-        keyId: newId('apiKey'),
-        orgId: input.orgId,
-        mode: input.mode,
-        scopes: input.scopes,
-        creatorId: input.creatorId,
-        creator: { orgId: creator.orgId, role: creator.role, orgPermission: creator.orgPermission },
-        createdAt: isoMillis(),
-        ...(input.acceptorId ? { acceptorId: input.acceptorId } : {}),
-      };
-      await db.send(
-        new PutCommand({
-          TableName: tableName,
-          Item: apiKeyEntity.item(key, { tokenHash: hashToken(token) }),
-        }),
-      );
+    /**
+     * A new key of `creatorId`'s (the contract's Authentication rules: a token shown once, its
+     * hash stored), put in one transaction: a dashboard creation's audit record rides it
+     * (shared/db/audit-trail.ts).
+     */
+    async createApiKey(input: NewApiKey): Promise<{ id: string; token: string }> {
+      const { key, token, put } = await newApiKey(input);
+      await transactWrite(db, [put]);
       return { id: key.keyId, token };
     },
 
+    /** A key by its id (its standing and what it may do, never its token or hash); undefined when there is none. */
+    findApiKey,
+
     /** Revokes a key; it keeps working for `graceSeconds` (0: at once). */
     async revokeApiKey(keyId: string, graceSeconds = 0): Promise<{ id: string; validUntil: string }> {
-      const found = await db.send(
-        new QueryCommand({
-          TableName: tableName,
-          IndexName: INDEXES.gsi3.name,
-          KeyConditionExpression: '#pk = :pk',
-          ExpressionAttributeNames: { '#pk': INDEXES.gsi3.pk },
-          ExpressionAttributeValues: { ':pk': keys.apiKeyIdLookup(keyId) },
-          Limit: 1,
-        }),
-      );
-      const item = found.Items?.[0];
-      if (!item) throw new NotFoundError(`API key ${keyId} does not exist`);
+      const found = await findApiKeyItem(keyId);
+      if (!found) throw new NotFoundError(`API key ${keyId} does not exist`);
       const validUntil = isoMillis(Date.now() + graceSeconds * 1000);
-      await db.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key: { PK: item.PK, SK: item.SK },
-          UpdateExpression: 'SET #validUntil = :validUntil',
-          ExpressionAttributeNames: { '#validUntil': 'validUntil' },
-          ExpressionAttributeValues: { ':validUntil': validUntil },
-        }),
-      );
+      await transactWrite(db, [endAction(found.item, validUntil)]);
       return { id: keyId, validUntil };
     },
+
+    /**
+     * Rolls a key (product-decisions §17): a new key with its name, scopes and acceptor, created by
+     * `creatorId`, and the old one ending after `graceSeconds`, in one transaction (its audit
+     * record rides it). A key that ends sooner already keeps its end.
+     */
+    async rollApiKey(keyId: string, creatorId: string, graceSeconds: number): Promise<{ id: string; token: string; replaced: string; validUntil: string }> {
+      const found = await findApiKeyItem(keyId);
+      if (!found) throw new NotFoundError(`API key ${keyId} does not exist`);
+      const { key: old, item } = found;
+      const { key, token, put } = await newApiKey({
+        orgId: old.orgId,
+        creatorId,
+        mode: old.mode,
+        scopes: old.scopes,
+        ...(old.acceptorId ? { acceptorId: old.acceptorId } : {}),
+        ...(old.name ? { name: old.name } : {}),
+      });
+      const asked = isoMillis(Date.now() + graceSeconds * 1000);
+      const validUntil = old.validUntil && old.validUntil < asked ? old.validUntil : asked;
+      await transactWrite(db, [put, endAction(item, validUntil)]);
+      return { id: key.keyId, token, replaced: keyId, validUntil };
+    },
   };
+
+  /** The key's item and record, found by its id (gsi3). */
+  async function findApiKeyItem(keyId: string): Promise<{ item: Record<string, unknown>; key: StoredApiKey } | undefined> {
+    const found = await db.send(
+      new QueryCommand({
+        TableName: tableName,
+        IndexName: INDEXES.gsi3.name,
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': INDEXES.gsi3.pk },
+        ExpressionAttributeValues: { ':pk': keys.apiKeyIdLookup(keyId) },
+        Limit: 1,
+      }),
+    );
+    const item = found.Items?.[0];
+    return item ? { item, key: stripKeys<StoredApiKey>(item)! } : undefined;
+  }
+
+  async function findApiKey(keyId: string): Promise<StoredApiKey | undefined> {
+    return (await findApiKeyItem(keyId))?.key;
+  }
+
+  /** The key ends at `validUntil`: it still exists (a key is never deleted, so this only guards a wrong id). */
+  function endAction(item: Record<string, unknown>, validUntil: string) {
+    return {
+      Update: {
+        TableName: tableName,
+        Key: { [KEY.pk]: item[KEY.pk], [KEY.sk]: item[KEY.sk] },
+        UpdateExpression: 'SET #validUntil = :validUntil',
+        ExpressionAttributeNames: { '#validUntil': 'validUntil', ...IF_EXISTS.ExpressionAttributeNames },
+        ExpressionAttributeValues: { ':validUntil': validUntil },
+        ConditionExpression: IF_EXISTS.ConditionExpression,
+      },
+    };
+  }
+
+  /** A key's record, its token, and the Put that stores it (its creator's standing copied onto it). */
+  async function newApiKey(input: NewApiKey) {
+    await requireOrganization(input.orgId);
+    const creator = await get<StoredUser>(keys.user(input.creatorId));
+    if (!creator || creator.orgId !== input.orgId) {
+      throw new BusinessRuleError(`User ${input.creatorId} does not belong to ${input.orgId}`, 'creator');
+    }
+    if (input.acceptorId && !(await get(keys.acceptor(input.orgId, input.acceptorId)))) {
+      throw new BusinessRuleError(`Acceptor ${input.acceptorId} does not belong to ${input.orgId}`, 'acceptor');
+    }
+    const token = newToken(input.mode);
+    const key: StoredApiKey = {
+      keyId: newId('apiKey'),
+      orgId: input.orgId,
+      mode: input.mode,
+      scopes: input.scopes,
+      creatorId: input.creatorId,
+      creator: { orgId: creator.orgId, role: creator.role, orgPermission: creator.orgPermission },
+      createdAt: isoMillis(),
+      ...(input.acceptorId ? { acceptorId: input.acceptorId } : {}),
+      ...(input.name ? { name: input.name } : {}),
+    };
+    return { key, token, put: { Put: { TableName: tableName, Item: apiKeyEntity.item(key, { tokenHash: hashToken(token) }), ...IF_NEW } } };
+  }
+}
+
+/** What a new key is: its organization, creator (a person of it), mode, scopes, and optionally its acceptor and name. */
+export interface NewApiKey {
+  orgId: string;
+  creatorId: string;
+  mode: Mode;
+  scopes: Scope[];
+  acceptorId?: string;
+  name?: string;
 }
 
 export type Directory = ReturnType<typeof createDirectory>;

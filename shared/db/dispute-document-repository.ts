@@ -1,21 +1,17 @@
-import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DisputeDocument } from '../domain/dispute-documents';
 import { isId } from '../ids';
 import { IF_NEW, stripKeys } from './entity';
 import { disputeDocumentEntity } from './entities';
 import * as keys from './keys';
+import { transactWrite } from './side-effects';
 
 /** Evidence documents, each under its chargeback (shared/db/entities.ts). */
 export function createDisputeDocumentRepository(db: DynamoDBDocumentClient, tableName: string) {
   return {
+    /** Puts a new document; a transaction, so that its audit record rides it (shared/db/audit-trail.ts). */
     async create(document: DisputeDocument): Promise<void> {
-      await db.send(
-        new PutCommand({
-          TableName: tableName,
-          Item: disputeDocumentEntity.item(document),
-          ...IF_NEW,
-        }),
-      );
+      await transactWrite(db, [{ Put: { TableName: tableName, Item: disputeDocumentEntity.item(document), ...IF_NEW } }]);
     },
 
     /** The document `id` of this chargeback; undefined for any other id (another chargeback's, malformed, unknown). */

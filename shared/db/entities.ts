@@ -1,5 +1,6 @@
 import type { Mode } from '../auth/principal';
 import type { AcquirerCommand } from '../domain/acquirer-commands';
+import { actorIdOf, type AuditRecord } from '../domain/audit';
 import type { BalanceTransaction } from '../domain/balance';
 import { reminderDueAt, type Chargeback, type FeedIdentity } from '../domain/chargebacks';
 import type { TotpEnrolment, TotpFactor } from '../domain/two-factor';
@@ -48,6 +49,7 @@ export const userEntity = defineEntity<{ userId: string; orgId: string }>({
   key: { pk: 'USER#{usr}', sk: 'USER' },
   indexes: { gsi1: { pk: '{org}#USERS', sk: '{usr}' } },
   values: (user) => ({ usr: user.userId, org: user.orgId }),
+  object: { type: 'user', id: (user) => user.userId },
 });
 
 /**
@@ -112,6 +114,7 @@ export const invitationEntity = defineEntity<{ id: string; orgId: string }>({
   key: { pk: 'INVITE#{inv}', sk: 'INVITE' },
   indexes: { gsi1: { pk: '{org}#INVITES', sk: '{inv}' } },
   values: (invitation) => ({ inv: invitation.id, org: invitation.orgId }),
+  object: { type: 'invitation', id: (invitation) => invitation.id },
 });
 
 /**
@@ -139,6 +142,7 @@ export const apiKeyEntity = defineEntity<{ keyId: string; creatorId: string; org
     gsi3: { pk: 'KEY#{key}', sk: 'KEY' },
   },
   values: (key, { tokenHash }) => ({ hash: tokenHash, creator: key.creatorId, key: key.keyId, org: key.orgId }),
+  object: { type: 'api_key', id: (key) => key.keyId },
 });
 
 export const paymentLinkEntity = defineEntity<VersionedLink>({
@@ -151,6 +155,7 @@ export const paymentLinkEntity = defineEntity<VersionedLink>({
     due: { pk: 'DUE#PL_EXPIRY', sk: '{expires_at}#{pl}', when: (link) => link.status === 'active' && link.expiresAt !== null },
   },
   values: (link) => ({ pl: link.id, scope: scoped(link), status: link.status, expires_at: link.expiresAt ?? '' }),
+  object: { type: 'payment_link', id: (link) => link.id },
 });
 
 /** A shard's number as its sort key writes it: two digits, so that the shards sort in order. */
@@ -213,6 +218,7 @@ export const paymentEntity = defineEntity<Payment>({
     shard: openPaymentShard(payment.id),
     active_at: lastActivityOf(payment),
   }),
+  object: { type: 'payment', id: (payment) => payment.id },
 });
 
 /** The refunds' DUE partitions. */
@@ -237,6 +243,7 @@ export const refundEntity = defineEntity<Refund>({
     status: refund.status,
     ...refundDueKeys(refund),
   }),
+  object: { type: 'refund', id: (refund) => refund.id },
 });
 
 function refundDueKeys(refund: Refund): { due: string; due_sort: string } {
@@ -275,6 +282,7 @@ export const chargebackEntity = defineEntity<Chargeback>({
     deadline_at: chargeback.deadlineAt,
     remind_at: chargeback.nextReminderHours === undefined ? '' : reminderDueAt(chargeback, chargeback.nextReminderHours),
   }),
+  object: { type: 'chargeback', id: (chargeback) => chargeback.id },
 });
 
 /** A document a merchant uploads as evidence (product-decisions §13), under its chargeback. */
@@ -283,6 +291,7 @@ export const disputeDocumentEntity = defineEntity<DisputeDocument>({
   label: 'Dispute document',
   key: { pk: 'CB#{cb}', sk: 'DOC#{doc}' },
   values: (document) => ({ cb: document.chargebackId, doc: document.id }),
+  object: { type: 'dispute_document', id: (document) => document.id },
 });
 
 /** `%` and `#` escaped: a key part holds any text and still never runs into the next part. */
@@ -325,6 +334,7 @@ export const balanceTransactionEntity = defineEntity<BalanceTransaction>({
     gsi3: { pk: '{scope}#BTX#SRC#{source}', sk: '{btx}', when: (entry) => entry.source !== undefined },
   },
   values: (entry) => ({ btx: entry.id, scope: scoped(entry), type: entry.type, source: entry.source ?? '' }),
+  object: { type: 'balance_transaction', id: (entry) => entry.id },
 });
 
 export const settlementEntity = defineEntity<Settlement>({
@@ -419,6 +429,7 @@ export const webhookSubscriptionEntity = defineEntity<{ id: string; orgId: strin
   key: { pk: 'ORG#{org}', sk: 'WHK#{mode}#{whk}' },
   indexes: { gsi1: { pk: '{scope}#WHK', sk: '{whk}' }, gsi3: { pk: 'WHK#{whk}', sk: 'WHK' } },
   values: (subscription) => ({ org: subscription.orgId, mode: subscription.mode, whk: subscription.id, scope: scoped(subscription) }),
+  object: { type: 'webhook_endpoint', id: (subscription) => subscription.id },
 });
 
 /**
@@ -528,6 +539,34 @@ export const acquirerCommandEntity = defineEntity<AcquirerCommand>({
   values: (command) => ({ reference: command.authorisation.acquirerReference, operation: command.operation, due_at: command.dueAt }),
 });
 
+/**
+ * The audit trail (product-decisions §17): one immutable record per action, put in the
+ * transaction of the change it records (shared/db/audit-trail.ts), kept a year (TTL). A record is
+ * read from the list of a mode (`{view}`): a key of test mode reads test's, of live mode live's.
+ * A record of a mode is in its mode's list only; one of no mode (a sign-in, a team change) is put
+ * once in each, so that every list, filtered or not, is one partition and a page one Query
+ * (docs/architecture.md, "The audit trail"). Each filter is a list of its own.
+ */
+export const auditEventEntity = defineEntity<AuditRecord, { view: Mode }>({
+  name: 'audit_event',
+  label: 'Audit event',
+  key: { pk: 'AUD#{aud}', sk: 'VIEW#{view}' },
+  indexes: {
+    gsi1: { pk: '{scope}#AUD', sk: '{aud}' },
+    gsi2: { pk: '{scope}#AUD#ACTION#{action}', sk: '{aud}' },
+    gsi3: { pk: '{scope}#AUD#ACTOR#{actor}', sk: '{aud}', when: (record) => actorIdOf(record.actor) !== undefined },
+    gsi4: { pk: '{scope}#AUD#TARGET#{target}', sk: '{aud}', when: (record) => record.target !== null },
+  },
+  values: (record, { view }) => ({
+    aud: record.id,
+    view,
+    scope: scopeOf(record.orgId, view),
+    action: record.action,
+    actor: actorIdOf(record.actor) ?? '',
+    target: record.target?.id ?? '',
+  }),
+});
+
 export const entities = [
   organizationEntity,
   acceptorEntity,
@@ -569,4 +608,5 @@ export const entities = [
   attemptSlotEntity,
   acquirerNotificationEntity,
   acquirerCommandEntity,
+  auditEventEntity,
 ];

@@ -1,4 +1,5 @@
 import { ID_RANDOM_LENGTH } from '../ids';
+import type { AuditObject } from '../domain/audit';
 import { INDEXES, KEY, type IndexName } from './table';
 
 /**
@@ -42,6 +43,11 @@ export interface EntityDefinition<T, C = void> {
   indexes?: Partial<Record<IndexName, IndexFormat<T, C>>>;
   /** The named values the formats use, taken from a record (and the write's context). */
   values?: (record: T, context: C) => Values;
+  /**
+   * The API object an item of this kind is, as an audit record names it (its kind and id): a
+   * creation's record names the object its transaction puts (shared/db/audit-trail.ts).
+   */
+  object?: { type: AuditObject; id: (record: T) => string };
 }
 
 const TEMPLATE_VALUE = /\{(\w+)\}/g;

@@ -19,6 +19,7 @@ import {
   chargebackReferenceEntity,
   checkoutSessionEntity,
   attemptWindowEntity,
+  auditEventEntity,
   dashboardSessionEntity,
   pendingSignInEntity,
   deliveryAttemptEntity,
@@ -168,3 +169,11 @@ export const attemptWindow = (subjectHash: string) => attemptWindowEntity.key({ 
 export const acquirerNotification = (id: string) => acquirerNotificationEntity.key({ notification: id });
 export const acquirerCommand = (reference: string, operation: string) => acquirerCommandEntity.key({ reference, operation });
 export const acquirerCommandsDue = acquirerCommandEntity.partition('due', {});
+
+/** A record of the audit trail, in the list of one mode (`view`). */
+export const auditEvent = (id: string, view: Mode) => auditEventEntity.key({ aud: id, view });
+/** A mode's audit list, whole or by one filter (each a partition of its own). */
+export const auditEventList = (scope: string) => auditEventEntity.partition('gsi1', { scope });
+export const auditEventsOfAction = (scope: string, action: string) => auditEventEntity.partition('gsi2', { scope, action });
+export const auditEventsOfActor = (scope: string, actorId: string) => auditEventEntity.partition('gsi3', { scope, actor: actorId });
+export const auditEventsOfTarget = (scope: string, targetId: string) => auditEventEntity.partition('gsi4', { scope, target: targetId });

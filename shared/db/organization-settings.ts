@@ -1,5 +1,5 @@
-import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { conditionalWrite } from './conditional';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { transactUnlessRefused } from './conditional';
 import { IF_EXISTS } from './entity';
 import * as keys from './keys';
 
@@ -8,22 +8,19 @@ export function createOrganizationSettings(db: DynamoDBDocumentClient, tableName
   return {
     /** Sets or clears `requireTwoFactor`; false when the organization does not exist. */
     setRequireTwoFactor: (orgId: string, required: boolean): Promise<boolean> =>
-      conditionalWrite(
-        async () => {
-          await db.send(
-            new UpdateCommand({
-              TableName: tableName,
-              Key: keys.organization(orgId),
-              UpdateExpression: required ? 'SET #required = :on' : 'REMOVE #required',
-              ConditionExpression: IF_EXISTS.ConditionExpression,
-              ExpressionAttributeNames: { ...IF_EXISTS.ExpressionAttributeNames, '#required': 'requireTwoFactor' },
-              ...(required ? { ExpressionAttributeValues: { ':on': true } } : {}),
-            }),
-          );
-          return true;
+      // A transaction of one Update, so that its audit record rides it (decisions 130).
+      transactUnlessRefused(db, [
+        {
+          Update: {
+            TableName: tableName,
+            Key: keys.organization(orgId),
+            UpdateExpression: required ? 'SET #required = :on' : 'REMOVE #required',
+            ConditionExpression: IF_EXISTS.ConditionExpression,
+            ExpressionAttributeNames: { ...IF_EXISTS.ExpressionAttributeNames, '#required': 'requireTwoFactor' },
+            ...(required ? { ExpressionAttributeValues: { ':on': true } } : {}),
+          },
         },
-        () => false,
-      ),
+      ]),
   };
 }
 

@@ -1,5 +1,6 @@
 import { TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { requestAudit } from './audit-trail';
 
 /** The commands that change the table (what commits a side effect). */
 const WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'TransactWriteItemsCommand', 'BatchWriteItemCommand']);
@@ -39,13 +40,15 @@ export function watchWrites(client: DynamoDBDocumentClient): void {
   client.middlewareStack.add(
     (next, context) => async (args) => {
       const state = watched.getStore();
-      if (!state || !WRITES.has(String(context.commandName))) return next(args);
+      const audit = requestAudit();
+      if ((!state && !audit) || !WRITES.has(String(context.commandName))) return next(args);
       try {
         const result = await next(args);
-        state.wrote = true;
+        if (state) state.wrote = true;
+        if (audit && context.commandName !== 'TransactWriteItemsCommand') audit.singleWrites++;
         return result;
       } catch (error) {
-        if (!refusedOutright(error)) state.wrote = true;
+        if (state && !refusedOutright(error)) state.wrote = true;
         throw error;
       }
     },
@@ -56,26 +59,41 @@ export function watchWrites(client: DynamoDBDocumentClient): void {
 type TransactActions = NonNullable<TransactWriteCommandInput['TransactItems']>;
 
 /**
- * Sends a TransactWriteItems. Inside an idempotent request it also marks the request's record
- * `carriedOut`, in the same transaction: a function killed after the commit (its timeout) leaves
- * the claim in flight, and a retry after its lease must learn that the change was made instead
- * of making it again. The mark goes last, so the actions' cancellation reasons keep their places.
+ * Sends a TransactWriteItems: every transaction of the service goes through here. Inside an
+ * audited request (shared/db/audit-trail.ts) the request's audit record rides the first
+ * transaction that carries its change, after the actions. Inside an idempotent request it also
+ * marks the request's record `carriedOut`, in the same transaction: a function killed after the
+ * commit (its timeout) leaves the claim in flight, and a retry after its lease must learn that
+ * the change was made instead of making it again. Both go after the actions, so the actions'
+ * cancellation reasons keep their places. A record whose transaction DynamoDB refused outright
+ * (a conflict, a condition) waits for the retry; one whose answer was lost counts as written.
  */
-export function transactWrite(db: DynamoDBDocumentClient, actions: TransactActions) {
+export async function transactWrite(db: DynamoDBDocumentClient, actions: TransactActions) {
   const mark = watched.getStore()?.mark;
-  const marked: TransactActions = mark
-    ? [
-        ...actions,
-        {
-          Update: {
-            TableName: mark.tableName,
-            Key: mark.key,
-            UpdateExpression: 'SET #carriedOut = :true',
-            ExpressionAttributeNames: { '#carriedOut': 'carriedOut' },
-            ExpressionAttributeValues: { ':true': true },
+  const audit = requestAudit()?.take(actions);
+  const marked: TransactActions = [
+    ...actions,
+    ...(audit?.items ?? []),
+    ...(mark
+      ? [
+          {
+            Update: {
+              TableName: mark.tableName,
+              Key: mark.key,
+              UpdateExpression: 'SET #carriedOut = :true',
+              ExpressionAttributeNames: { '#carriedOut': 'carriedOut' },
+              ExpressionAttributeValues: { ':true': true },
+            },
           },
-        },
-      ]
-    : actions;
-  return db.send(new TransactWriteCommand({ TransactItems: marked }));
+        ]
+      : []),
+  ];
+  try {
+    const result = await db.send(new TransactWriteCommand({ TransactItems: marked }));
+    audit?.settled(true);
+    return result;
+  } catch (error) {
+    audit?.settled(!refusedOutright(error));
+    throw error;
+  }
 }

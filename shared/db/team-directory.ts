@@ -1,10 +1,10 @@
-import { DeleteCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CreatorStanding, StoredUser } from '../auth/key-store';
 import { EMAIL_TAKEN, emailKey, isTeamUser, type Invitation, type TeamUser } from '../domain/team';
 import type { TeamRole } from '../domain/team-roles';
 import { BusinessRuleError } from '../errors';
 import { hashToken } from '../auth/tokens';
-import { cancellationReasons, conditionalWrite, transactUnlessRefused, withConflictRetry } from './conditional';
+import { cancellationReasons, transactUnlessRefused, withConflictRetry } from './conditional';
 import { getItem } from './directory-lookups';
 import { invitationEntity, passwordResetEntity, userEmailEntity, userEntity } from './entities';
 import { IF_EXISTS, IF_NEW, stripKeys } from './entity';
@@ -157,52 +157,44 @@ export function createTeamDirectory(db: DynamoDBDocumentClient, tableName: strin
 
     /** A new invitation and the hash of its link's token; DynamoDB TTL removes it after it expires. */
     async createInvitation(invitation: Invitation, tokenHash: string): Promise<void> {
-      await db.send(new PutCommand({ TableName: tableName, Item: { ...invitationEntity.item(invitation), tokenHash, [TTL_ATTRIBUTE]: ttlOf(invitation.expiresAt) }, ...IF_NEW }));
+      // A transaction of one Put, so that its audit record rides it (decisions 130).
+      await withConflictRetry(() =>
+        transactWrite(db, [{ Put: { TableName: tableName, Item: { ...invitationEntity.item(invitation), tokenHash, [TTL_ATTRIBUTE]: ttlOf(invitation.expiresAt) }, ...IF_NEW } }]),
+      );
     },
 
     /** The invitation with a new link (its old one no longer works) and a new expiry; undefined when it is not `orgId`'s any more. */
     async renewInvitation(invitationId: string, orgId: string, tokenHash: string, expiresAt: string): Promise<Invitation | undefined> {
-      return conditionalWrite(
-        async () =>
-          withoutTokenHash(
-            (
-              await db.send(
-                new UpdateCommand({
-                  TableName: tableName,
-                  Key: keys.invitation(invitationId),
-                  UpdateExpression: 'SET #tokenHash = :tokenHash, #expiresAt = :expiresAt, #ttl = :ttl',
-                  ConditionExpression: '#orgId = :orgId',
-                  ExpressionAttributeNames: { '#tokenHash': 'tokenHash', '#expiresAt': 'expiresAt', '#ttl': TTL_ATTRIBUTE, '#orgId': 'orgId' },
-                  ExpressionAttributeValues: { ':tokenHash': tokenHash, ':expiresAt': expiresAt, ':ttl': ttlOf(expiresAt), ':orgId': orgId },
-                  ReturnValues: 'ALL_NEW',
-                  ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-                }),
-              )
-            ).Attributes as StoredInvitation,
-          ),
-        () => undefined,
-      );
+      const stored = stripKeys<StoredInvitation>(await getItem(db, tableName, keys.invitation(invitationId)));
+      if (!stored || stored.orgId !== orgId) return undefined;
+      const renewed = await conditionally([
+        {
+          Update: {
+            TableName: tableName,
+            Key: keys.invitation(invitationId),
+            UpdateExpression: 'SET #tokenHash = :tokenHash, #expiresAt = :expiresAt, #ttl = :ttl',
+            ConditionExpression: '#orgId = :orgId',
+            ExpressionAttributeNames: { '#tokenHash': 'tokenHash', '#expiresAt': 'expiresAt', '#ttl': TTL_ATTRIBUTE, '#orgId': 'orgId' },
+            ExpressionAttributeValues: { ':tokenHash': tokenHash, ':expiresAt': expiresAt, ':ttl': ttlOf(expiresAt), ':orgId': orgId },
+          },
+        },
+      ]);
+      return renewed ? withoutTokenHash({ ...stored, tokenHash, expiresAt }) : undefined;
     },
 
     /** Ends an invitation of `orgId`: false when there was none. */
-    async revokeInvitation(invitationId: string, orgId: string): Promise<boolean> {
-      return conditionalWrite(
-        async () => {
-          await db.send(
-            new DeleteCommand({
-              TableName: tableName,
-              Key: keys.invitation(invitationId),
-              ConditionExpression: '#orgId = :orgId',
-              ExpressionAttributeNames: { '#orgId': 'orgId' },
-              ExpressionAttributeValues: { ':orgId': orgId },
-              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-            }),
-          );
-          return true;
+    revokeInvitation: (invitationId: string, orgId: string): Promise<boolean> =>
+      conditionally([
+        {
+          Delete: {
+            TableName: tableName,
+            Key: keys.invitation(invitationId),
+            ConditionExpression: '#orgId = :orgId',
+            ExpressionAttributeNames: { '#orgId': 'orgId' },
+            ExpressionAttributeValues: { ':orgId': orgId },
+          },
         },
-        () => false,
-      );
-    },
+      ]),
 
     /**
      * Accepts an invitation, in one transaction: the invitation taken (it must still hold this

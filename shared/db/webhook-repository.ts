@@ -1,10 +1,4 @@
-import {
-  GetCommand,
-  PutCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Mode, Principal } from '../auth/principal';
 import { NotFoundError } from '../errors';
 import { newId } from '../ids';
@@ -17,6 +11,7 @@ import { IF_EXISTS, IF_NEW, stripKeys } from './entity';
 import { webhookSubscriptionCountEntity, webhookSubscriptionEntity, webhookUrlSecretEntity } from './entities';
 import * as keys from './keys';
 import { scopeListPage } from './list-page';
+import { transactWrite } from './side-effects';
 import { queryAll } from './query-all';
 import { INDEXES, KEY } from './table';
 
@@ -121,67 +116,72 @@ function countChange(tableName: string, orgId: string, mode: Mode, delta: 1 | -1
   };
 }
 
+/** Now, or a millisecond after `previous` when the clock has not moved past it: each change's `updatedAt` differs from the one it replaced, so the next change's condition tells them apart. */
+function laterThan(previous: string): string {
+  const now = Date.now();
+  return isoMillis(Math.max(now, Date.parse(previous) + 1));
+}
+
 /** Subscriptions with their writes: the webhook endpoint use cases, the operator's commands and the tests. */
 export function createWebhookRepository(db: DynamoDBDocumentClient, tableName: string) {
   const reads = createSubscriptionReads(db, tableName);
 
   /**
-   * An UpdateItem of an existing subscription: the record after it, or undefined when there is
-   * none. With `keepPreviousSecret` the secret before the update becomes `previousSecret`
-   * (`SET a = b` reads b as it was before the update).
+   * A change of an existing subscription, read first and written in a transaction (the change's
+   * audit record rides it: shared/db/audit-trail.ts) under the condition that it is still as
+   * read: the record after it, or undefined when there is none. A write in between (another
+   * change, a deletion) sends it round again. `change` makes the new fields from the record read
+   * (a roll keeps the secret it replaces as `previousSecret`).
    */
-  async function updateExisting(orgId: string, mode: Mode, id: string, set: Record<string, unknown>, keepPreviousSecret = false): Promise<WebhookSubscription | undefined> {
-    const names: Record<string, string> = { ...IF_EXISTS.ExpressionAttributeNames };
-    const values: Record<string, unknown> = {};
-    const assignments = Object.entries(set).map(([name, value], n) => {
-      names[`#a${n}`] = name;
-      values[`:a${n}`] = value;
-      return `#a${n} = :a${n}`;
-    });
-    if (keepPreviousSecret) {
-      Object.assign(names, { '#previousSecret': 'previousSecret', '#secret': 'secret' });
-      assignments.push('#previousSecret = #secret');
-    }
-    return conditionalWrite(
-      async () => {
-        // A deletion's transaction holding the item refuses the write for a moment: retried.
-        const result = await withConflictRetry(() =>
-          db.send(
-            new UpdateCommand({
-              TableName: tableName,
-              Key: keys.webhookSubscription(orgId, mode, id),
-              UpdateExpression: `SET ${assignments.join(', ')}`,
-              ConditionExpression: IF_EXISTS.ConditionExpression,
-              ExpressionAttributeNames: names,
-              ExpressionAttributeValues: values,
-              ReturnValues: 'ALL_NEW',
-            }),
-          ),
+  async function updateExisting(orgId: string, mode: Mode, id: string, change: (current: WebhookSubscription) => Partial<WebhookSubscription>): Promise<WebhookSubscription | undefined> {
+    for (;;) {
+      const current = await reads.get(orgId, mode, id);
+      if (!current) return undefined;
+      const set = change(current);
+      const names: Record<string, string> = { '#updatedAt': 'updatedAt' };
+      const values: Record<string, unknown> = { ':read': current.updatedAt };
+      const assignments = Object.entries(set).map(([name, value], n) => {
+        names[`#a${n}`] = name;
+        values[`:a${n}`] = value;
+        return `#a${n} = :a${n}`;
+      });
+      try {
+        // A deletion's or another change's transaction holding the item refuses this one for a moment: retried.
+        await withConflictRetry(() =>
+          transactWrite(db, [
+            {
+              Update: {
+                TableName: tableName,
+                Key: keys.webhookSubscription(orgId, mode, id),
+                UpdateExpression: `SET ${assignments.join(', ')}`,
+                ConditionExpression: '#updatedAt = :read',
+                ExpressionAttributeNames: names,
+                ExpressionAttributeValues: values,
+              },
+            },
+          ]),
         );
-        return stripKeys<WebhookSubscription>(result.Attributes);
-      },
-      () => undefined,
-    );
+        return { ...current, ...set };
+      } catch (error) {
+        if (cancellationReasons(error)?.[0]?.code !== 'ConditionalCheckFailed') throw error;
+      }
+    }
   }
 
   /** Deletes a subscription and lowers its scope's count, in one transaction: false when it did not exist. */
   async function remove(orgId: string, mode: Mode, id: string): Promise<boolean> {
     try {
       await withConflictRetry(() =>
-        db.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              {
-                Delete: {
-                  TableName: tableName,
-                  Key: keys.webhookSubscription(orgId, mode, id),
-                  ...IF_EXISTS,
-                },
-              },
-              countChange(tableName, orgId, mode, -1),
-            ],
-          }),
-        ),
+        transactWrite(db, [
+          {
+            Delete: {
+              TableName: tableName,
+              Key: keys.webhookSubscription(orgId, mode, id),
+              ...IF_EXISTS,
+            },
+          },
+          countChange(tableName, orgId, mode, -1),
+        ]),
       );
       return true;
     } catch (error) {
@@ -215,21 +215,17 @@ export function createWebhookRepository(db: DynamoDBDocumentClient, tableName: s
       try {
         // Creations in one organization and mode meet on its item and its count: their transactions conflict.
         await withConflictRetry(() =>
-          db.send(
-            new TransactWriteCommand({
-              TransactItems: [
-                {
-                  ConditionCheck: {
-                    TableName: tableName,
-                    Key: keys.organization(input.orgId),
-                    ...IF_EXISTS,
-                  },
-                },
-                countChange(tableName, input.orgId, input.mode, 1),
-                { Put: { TableName: tableName, Item: webhookSubscriptionEntity.item(subscription) } },
-              ],
-            }),
-          ),
+          transactWrite(db, [
+            {
+              ConditionCheck: {
+                TableName: tableName,
+                Key: keys.organization(input.orgId),
+                ...IF_EXISTS,
+              },
+            },
+            countChange(tableName, input.orgId, input.mode, 1),
+            { Put: { TableName: tableName, Item: webhookSubscriptionEntity.item(subscription) } },
+          ]),
         );
       } catch (error) {
         const [organization, count] = cancellationReasons(error) ?? [];
@@ -247,15 +243,21 @@ export function createWebhookRepository(db: DynamoDBDocumentClient, tableName: s
 
     /** Applies `changes`; undefined when the subscription does not exist. */
     update(orgId: string, mode: Mode, id: string, changes: EndpointChanges) {
-      return updateExisting(orgId, mode, id, { ...changes, updatedAt: isoMillis() });
+      return updateExisting(orgId, mode, id, (current) => ({ ...changes, updatedAt: laterThan(current.updatedAt) }));
     },
 
     /**
-     * A new secret in one UpdateItem: the current one becomes the previous secret, signing
-     * beside the new one until `previousExpiresAt` (a roll replaces an earlier previous secret).
+     * A new secret: the current one becomes the previous secret, signing beside the new one until
+     * `previousExpiresAt` (a roll replaces an earlier previous secret).
      */
     rollSecret(orgId: string, mode: Mode, id: string, previousExpiresAt: string) {
-      return updateExisting(orgId, mode, id, { secret: newSigningSecret(), previousSecretExpiresAt: previousExpiresAt, updatedAt: isoMillis() }, true);
+      const secret = newSigningSecret();
+      return updateExisting(orgId, mode, id, (current) => ({
+        secret,
+        previousSecret: current.secret,
+        previousSecretExpiresAt: previousExpiresAt,
+        updatedAt: laterThan(current.updatedAt),
+      }));
     },
 
     remove,

@@ -54,7 +54,8 @@ const READ_EVERYTHING = [
 const MONEY_ACTIONS = ['payment_link:create', 'payment_link:update', 'refund:create', 'chargeback:update'] as const satisfies readonly Scope[];
 const DEVELOPER_ACTIONS = ['webhook:write', 'event:resend', 'api_key:test'] as const satisfies readonly Permission[];
 
-const ADMIN: readonly Permission[] = [...READ_EVERYTHING, ...MONEY_ACTIONS, ...DEVELOPER_ACTIONS, 'settlement:export', 'api_key:live', 'team:manage'];
+/** The audit trail (product-decisions §17: its page is the owner's and admins'). */
+const ADMIN: readonly Permission[] = [...READ_EVERYTHING, ...MONEY_ACTIONS, ...DEVELOPER_ACTIONS, 'settlement:export', 'api_key:live', 'audit:read', 'team:manage'];
 
 /** The table of §16. "Cancel a refund" is `refund:create`, as `POST /v1/refunds/{id}/cancel` declares. */
 export const ROLE_PERMISSIONS: Record<TeamRole, readonly Permission[]> = {

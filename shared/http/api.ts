@@ -3,10 +3,11 @@ import type { Principal } from '../auth/principal';
 import { ANY_KEY, type ApiOperation, type Auth } from '../api/operation';
 import { NotFoundError } from '../errors';
 import { authenticator, idempotencyStore } from '../services/auth';
+import { auditCallerOf, audited } from './audit';
 import { IDEMPOTENCY_HEADER } from './idempotency-headers';
 import { runIdempotently } from './idempotency';
 import { urlsFor, type ApiEvent, type ApiResponse } from './response';
-import { operationHandler, type ApiRequest, type RunOnce } from './operation-handler';
+import { operationHandler, type ApiRequest, type RunAudited, type RunOnce } from './operation-handler';
 
 /** The caller's key, with the operation's scope; a key of the other mode finds no such route (404). */
 async function authenticate(event: ApiEvent, auth: Exclude<Auth, 'public'>): Promise<Principal> {
@@ -22,14 +23,17 @@ const runOnce: RunOnce = (principal, event, execute) => {
   return runIdempotently(idempotencyStore(), principal.actor.id, key, event, urlsFor(event).docs, execute);
 };
 
+/** A writing operation's use case, with the record its declaration names (shared/http/audit.ts). */
+const runAudited: RunAudited = (operation, event, principal, work) => audited(operation.audit, auditCallerOf(event, principal), work);
+
 /**
  * The handler of an operation that takes an API key (shared/http/operation-handler.ts): the key
- * checked against the operation's scope and mode and, for a POST, its Idempotency-Key, as the
- * declaration says.
+ * checked against the operation's scope and mode, for a POST its Idempotency-Key, and for a
+ * writing operation its audit record, as the declaration says.
  */
 export function apiHandler<P extends z.ZodMiniObject, Q extends z.ZodMiniObject, B extends z.ZodMiniType>(
   operation: ApiOperation<P, Q, B>,
   run: (request: ApiRequest<z.infer<P>, z.infer<Q>, z.infer<B>>) => Promise<ApiResponse>,
 ) {
-  return operationHandler(operation, run, { authenticate, runOnce: operation.method === 'POST' ? runOnce : undefined });
+  return operationHandler(operation, run, { authenticate, runOnce: operation.method === 'POST' ? runOnce : undefined, runAudited });
 }

@@ -4,12 +4,15 @@ import { createDashboardReads } from '../db/dashboard-reads';
 import { createPendingSignIns, createSessionStore } from '../db/dashboard-session-store';
 import { createDeliveryRepository } from '../db/delivery-repository';
 import { createAcceptorList, createOrganizationLookup } from '../db/directory-lookups';
+import { createDirectory } from '../db/directory';
+import { apiKeys } from '../use-cases/api-keys';
 import { createEventRepository } from '../db/event-repository';
 import { createPaymentLinkRepository } from '../db/payment-link-repository';
 import { createPaymentRepository } from '../db/payment-repository';
 import { createRefundRepository } from '../db/refund-repository';
 import { createSettlementRepository } from '../db/settlement-repository';
 import { createWebhookRepository } from '../db/webhook-repository';
+import { identifyActor } from '../db/audit-trail';
 import { createAttemptWindows, createRateLimiter } from '../db/rate-limit';
 import { createTeamDirectory } from '../db/team-directory';
 import { hashPassword, verifyPassword } from '../auth/passwords';
@@ -41,6 +44,7 @@ export const dashboardSessionServices = /* @__PURE__ */ port(({ db, tableName, n
     pending: createPendingSignIns(db, tableName),
     attempts: createAttemptWindows(db, tableName),
     passwords: { verify: verifyPassword, hash: hashPassword },
+    audit: { identified: identifyActor },
     now,
   }),
 );
@@ -59,6 +63,7 @@ export const teamServices = /* @__PURE__ */ port(({ db, tableName, now }) =>
     email: emailSender(),
     messages: teamMessages,
     passwords: { hash: hashPassword },
+    audit: { identified: identifyActor },
     now,
   }),
 );
@@ -72,6 +77,7 @@ export const passwordResetServices = /* @__PURE__ */ port(({ db, tableName, now 
     email: emailSender(),
     messages: teamMessages,
     passwords: { hash: hashPassword },
+    audit: { identified: identifyActor },
     now,
   }),
 );
@@ -93,3 +99,8 @@ export const settlementPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ se
 export const acceptorPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ acceptors: createAcceptorList(db, tableName) }));
 /** The chart's paid payments: a read only the dashboard makes. */
 export const dashboardReadPorts = /* @__PURE__ */ port(({ db, tableName, now }) => ({ ...createDashboardReads(db, tableName), now }));
+/** The API keys page and its forms: the keys (through the directory, as `ops key` reaches them), the people who made them, the acceptors. */
+export const apiKeyPorts = /* @__PURE__ */ port(({ db, tableName }) => {
+  const directory = createDirectory(db, tableName);
+  return { keys: apiKeys({ directory }), people: (orgId: string) => directory.listUsers(orgId), acceptors: createAcceptorList(db, tableName) };
+});

@@ -6,7 +6,8 @@ import { PASSWORD_RESET_SECONDS, standingProblem, type SessionStore, type TeamMe
 import { NotFoundError, TooManyRequestsError } from '../errors';
 import { LIMITS } from '../limits';
 import { isoMillis } from '../time';
-import type { SignInContext } from './sign-in';
+import type { AuditActors } from '../domain/audit';
+import { personActor, type SignInContext } from './sign-in';
 
 /**
  * Password reset by email (product-decisions §16): `Forgot password?` asks for an email and
@@ -23,6 +24,8 @@ export interface PasswordResetDeps {
   email: EmailSender;
   messages: Pick<TeamMessages, 'passwordReset'>;
   passwords: { hash(password: string): Promise<string> };
+  /** Who a reset acts as: the person of the link (their audit record's actor). */
+  audit: AuditActors;
   now: () => Date;
 }
 
@@ -84,6 +87,7 @@ export function passwordResets(deps: PasswordResetDeps) {
       checkNewPassword(password, user.email);
       const listed = await deps.sessions.listOfUser(user.userId);
       const passwordHash = await deps.passwords.hash(password);
+      deps.audit.identified(personActor(user), user.orgId);
       if (!(await deps.people.resetPassword(user, hashToken(token), passwordHash, deps.now()))) throw new NotFoundError(RESET_LINK_GONE);
       await deps.sessions.removeListed(listed.map((session) => session.idHash));
       return user;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Mode } from '../auth/principal';
+import type { AuditActors } from '../domain/audit';
 import type { TeamDirectory } from '../db/team-directory';
 import {
   PENDING_SIGN_IN_SECONDS,
@@ -38,6 +39,8 @@ export interface SignInDeps {
   pending: PendingSignIns;
   attempts: AttemptWindows;
   passwords: { verify(password: string, stored: string | undefined): Promise<boolean>; hash(password: string): Promise<string> };
+  /** Who the request acts as once a person is known: its audit record's actor (a sign-in, a sign-out). */
+  audit: AuditActors;
   now: () => Date;
 }
 
@@ -50,7 +53,6 @@ export interface SignInContext {
 /** The one answer to a wrong email or password, known or unknown (no enumeration: OWASP ASVS 5.0 V6.3.8). */
 export const WRONG_EMAIL_OR_PASSWORD = 'Email or password is incorrect.';
 const SESSION_ENDED = 'Your dashboard session has ended; sign in again';
-const USER_AGENT_LENGTH = 200;
 
 /** What a correct password leads to: a session, or a pending sign-in whose second step (`step`) the person owes first. */
 export type SignInOutcome = { kind: 'session'; sessionId: string; user: TeamUser } | { kind: 'second factor'; pendingId: string; step: SecondFactorStep };
@@ -67,9 +69,13 @@ const randomId = () => randomBytes(32).toString('base64url');
 
 const minutes = (seconds: number) => `${Math.ceil(seconds / 60)} minute${Math.ceil(seconds / 60) === 1 ? '' : 's'}`;
 
+/** A person as the audit trail names them. */
+export const personActor = (user: TeamUser) => ({ type: 'user' as const, id: user.userId, email: user.email });
+
 export function signIns(deps: SignInDeps) {
   /** A new session for `user` (a new id on every sign-in: OWASP ASVS 5.0 V7.2.4), in test mode unless `mode` says. */
   async function issueSession(user: TeamUser, context: SignInContext, mode: Mode = 'test'): Promise<string> {
+    deps.audit.identified(personActor(user), user.orgId);
     const now = deps.now();
     const sessionId = randomId();
     await deps.sessions.create(sessionId, {
@@ -81,7 +87,7 @@ export function signIns(deps: SignInDeps) {
       lastSeenAt: isoMillis(now),
       expiresAt: isoMillis(now.getTime() + SESSION_MAX_SECONDS * 1000),
       ip: context.ip,
-      ...(context.userAgent ? { userAgent: context.userAgent.slice(0, USER_AGENT_LENGTH) } : {}),
+      ...(context.userAgent ? { userAgent: context.userAgent.slice(0, LIMITS.userAgentLength) } : {}),
     });
     return sessionId;
   }
@@ -109,6 +115,8 @@ export function signIns(deps: SignInDeps) {
   async function checkPassword(email: string, password: string, ip: string): Promise<TeamUser> {
     const slots = await attemptSlots(email, ip);
     const user = await deps.people.personByEmail(email);
+    // A refused sign-in is recorded with the email tried (never the password), under its person's organization.
+    if (user) deps.audit.identified({ ...personActor(user), email: email.trim() }, user.orgId);
     const right = await deps.passwords.verify(password, user?.passwordHash);
     await Promise.all(slots.map((slot) => (right ? slot.succeeded() : slot.failed())));
     if (!right || !user) throw new NotAuthenticatedError(WRONG_EMAIL_OR_PASSWORD);
@@ -231,8 +239,14 @@ export function signIns(deps: SignInDeps) {
       if (!(await deps.sessions.switchMode(member.sessionId, mode))) throw new NotAuthenticatedError(SESSION_ENDED);
     },
 
+    /** Ends this session (its item removed, the sign-out recorded as its person's); one that ended already is left as it is. */
     async signOut(sessionId: string | undefined): Promise<void> {
-      if (sessionId && SESSION_ID_PATTERN.test(sessionId)) await deps.sessions.remove(sessionId);
+      if (!sessionId || !SESSION_ID_PATTERN.test(sessionId)) return;
+      const session = await deps.sessions.find(sessionId);
+      const user = session && (await deps.people.person(session.userId));
+      if (!session || !user) return;
+      deps.audit.identified(personActor(user), user.orgId);
+      await deps.sessions.remove(sessionId);
     },
 
     /**

@@ -20,7 +20,8 @@ import { BusinessRuleError, NotFoundError } from '../errors';
 import { newId } from '../ids';
 import { LIMITS } from '../limits';
 import { isoMillis } from '../time';
-import type { Member, SignInContext, SignInOutcome, SignIns } from './sign-in';
+import type { AuditActors } from '../domain/audit';
+import { personActor, type Member, type SignInContext, type SignInOutcome, type SignIns } from './sign-in';
 
 /**
  * The team page's changes (product-decisions §16): owners and admins change roles and remove
@@ -51,6 +52,8 @@ export interface TeamDeps {
   email: EmailSender;
   messages: TeamMessages;
   passwords: { hash(password: string): Promise<string> };
+  /** Who accepting an invitation acts as: the person it creates (their audit record's actor). */
+  audit: AuditActors;
   now: () => Date;
 }
 
@@ -203,6 +206,7 @@ export function teamManagement(deps: TeamDeps) {
         createdAt: isoMillis(now),
         lastSignInAt: isoMillis(now),
       };
+      deps.audit.identified(personActor(person), person.orgId);
       const accepted = await deps.people.acceptInvitation(invitation.id, hashToken(token), person, now);
       if (accepted === 'used') throw new NotFoundError(INVITATION_GONE);
       if (accepted === 'email taken') throw new BusinessRuleError(EMAIL_TAKEN);

@@ -19,6 +19,7 @@ let merchant: Merchant;
 let seeded: SeededAccount;
 let browser: DashboardBrowser;
 let endpointId: string;
+let apiKeyId: string;
 /** A paid payment nothing has refunded or charged back: its page offers a refund. */
 let refundableId: string;
 /** A member the team forms name (posted without their nonce, they change nothing). */
@@ -36,6 +37,7 @@ beforeAll(async () => {
   seeded = await seedAccount(stack, merchant);
   refundableId = (await seedPaidPayment(stack, merchant, { amount: '30.00' })).id;
   endpointId = (await client(stack.baseUrl, merchant.test).post('/v1/webhook_endpoints', { url: 'https://hooks.example/roles', enabled_events: ['*'] })).body.id;
+  apiKeyId = (await stack.directory.createApiKey({ orgId: merchant.orgId, creatorId: merchant.userId, mode: 'test', scopes: ['payment:read'] })).id;
   const settlement = settlementInput(merchant.orgId);
   await importDocument(stack, [settlement]);
   settlementId = settlement.code;
@@ -111,6 +113,11 @@ const ROUTES: Record<string, { permission: Permission | typeof ANY_MEMBER; path:
   'POST /dashboard/security/passkeys': { permission: ANY_MEMBER, path: () => '/dashboard/security/passkeys' },
   'POST /dashboard/security/passkeys/{id}/remove': { permission: ANY_MEMBER, path: () => '/dashboard/security/passkeys/unknown/remove' },
   'POST /dashboard/security/require-two-factor': { permission: 'security:manage', path: () => '/dashboard/security/require-two-factor', fields: { require: 'off' } },
+  'GET /dashboard/api-keys': { permission: 'api_key:test', path: () => '/dashboard/api-keys' },
+  'POST /dashboard/api-keys': { permission: 'api_key:test', path: () => '/dashboard/api-keys', fields: { name: 'Roles', 'scope.payment:read': 'on' } },
+  'POST /dashboard/api-keys/{id}/roll': { permission: 'api_key:test', path: () => `/dashboard/api-keys/${apiKeyId}/roll`, fields: { expires_in: '1 hour' } },
+  'POST /dashboard/api-keys/{id}/revoke': { permission: 'api_key:test', path: () => `/dashboard/api-keys/${apiKeyId}/revoke` },
+  'GET /dashboard/audit': { permission: 'audit:read', path: () => '/dashboard/audit' },
 };
 
 const behindSession = dashboardPages.filter((route): route is PageRoute => route.auth === 'dashboard session');

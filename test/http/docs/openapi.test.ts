@@ -260,6 +260,14 @@ test("request limits: at each documented bound the document's request schema (JS
   }
 });
 
+test('answers match the documented schemas: the audit trail, each record by its action', async () => {
+  const link = (await api.post('/v1/payment_links', { amount: { value: '2.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId })).body;
+  const page = expectDocumented('GET', '/v1/audit_events', await api.get(`/v1/audit_events?target_id=${link.id}`));
+  expect(page.data.map((event: { action: string }) => event.action)).toEqual(['payment_link.created']);
+  expectDocumented('GET', '/v1/audit_events', await api.get('/v1/audit_events?action=payment_link.created&limit=100'));
+  expectDocumented('GET', '/v1/audit_events', await api.get('/v1/audit_events?action=refund.teleported'));
+});
+
 test('every /v1 operation had its success answer checked against the reference above', () => {
   const unchecked = routes
     .filter((route) => route.path.startsWith('/v1/'))

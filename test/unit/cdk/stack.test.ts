@@ -10,7 +10,7 @@ import { DEFAULT_STAGE, RUNBOOKS_URL } from '../../../lib/stages';
 import { synthesizeStage, type SynthesizedStage } from './synth';
 import { INDEXES } from '../../../shared/db/table';
 import { routes, unmatchedRouteHandler } from '../../../shared/api';
-import { methodsOf, routeTableGrant, tableGrantOf, touchesSessionOnly } from '../../../shared/api/operation';
+import { methodsOf, notesKeyUseOnly, routeTableGrant, tableGrantOf, touchesSessionOnly } from '../../../shared/api/operation';
 import { backgroundFunctions, type BackgroundFunction } from '../../../shared/api/background';
 import { SOURCE_ENTRY_METADATA } from '../../../lib/api-function';
 import { policyStatementsOf } from '../../support/artifacts';
@@ -126,8 +126,8 @@ describe('least privilege', () => {
     for (const route of routes) {
       const functionId = functionOfRoute(resources(), `${route.method} ${route.path}`);
       const grant = routeTableGrant(route);
-      // A session page's UpdateItem is on session items alone (its own test, 'dashboard pages read the table…').
-      const sessionTouch = touchesSessionOnly(route) ? ['UpdateItem' as const] : [];
+      // A session page's UpdateItem is on session items alone, a keyed read's on key items alone (their own tests).
+      const sessionTouch = touchesSessionOnly(route) || notesKeyUseOnly(route) ? ['UpdateItem' as const] : [];
       expect({ route: route.path, actions: tableActionsOf(functionId) }).toEqual({ route: route.path, actions: expected({ actions: [...grant.actions, ...sessionTouch] }) });
       expect(grantsOf(functionId).get('dynamodb:Query')?.some((resource) => resource.includes('/index/*')) ?? false).toBe(grant.indexes);
     }
@@ -173,13 +173,20 @@ describe('least privilege', () => {
   });
 });
 
-test('stack: read routes get read-only table access', () => {
-  const readRoute = routes.find((route) => route.table === 'read')!;
-  const policies = template.findResources('AWS::IAM::Policy');
-  const policy = Object.entries(policies).find(([id]) => id.includes(readRoute.handler.replace(/-/g, '')));
+/** The statements of a route's function that write the table, whatever they name. */
+function tableWrites(handler: string): { Action: unknown; Condition?: unknown }[] {
+  const policy = Object.entries(template.findResources('AWS::IAM::Policy')).find(([id]) => id.includes(`Route${handler.replace(/-/g, '')}Role`));
   expect(policy).toBeDefined();
-  const actions = JSON.stringify(policy![1].Properties.PolicyDocument.Statement.map((s: { Action: unknown }) => s.Action));
-  expect(actions).not.toMatch(/PutItem|UpdateItem|DeleteItem|TransactWrite|BatchWrite/);
+  return (policy![1].Properties.PolicyDocument.Statement as { Action: unknown; Condition?: unknown }[]).filter((statement) => /PutItem|UpdateItem|DeleteItem|TransactWrite|BatchWrite/.test(JSON.stringify(statement.Action)));
+}
+
+/** The one write of a keyed read route: its key's last use, an UpdateItem of key items (TOKEN#…) only. */
+const LAST_USE_ONLY = [expect.objectContaining({ Action: 'dynamodb:UpdateItem', Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['TOKEN#*'] } } })];
+
+test("stack: read routes get read-only table access, but for a keyed operation's one UpdateItem of its key's last use", () => {
+  const readRoutes = routes.filter((route) => route.table === 'read' && route.kind === 'api');
+  expect(readRoutes.length).toBeGreaterThan(10);
+  for (const route of readRoutes) expect([route.handler, tableWrites(route.handler)]).toEqual([route.handler, route.auth === 'public' ? [] : LAST_USE_ONLY]);
 });
 
 test('stack: the table is on-demand with PITR, deletion protection, stream, TTL and every index', () => {
@@ -329,7 +336,7 @@ test('stack: refund routes, each with its own function; reads are read-only, wri
     const policy = Object.entries(policies).find(([id]) => id.includes(`Route${route.handler.replace(/-/g, '')}Role`));
     expect(policy).toBeDefined();
     const actions = JSON.stringify(policy![1].Properties.PolicyDocument.Statement.map((s: { Action: unknown }) => s.Action));
-    if (route.table === 'read') expect(actions).not.toMatch(/PutItem|UpdateItem|TransactWrite/);
+    if (route.table === 'read') expect(tableWrites(route.handler)).toEqual(LAST_USE_ONLY);
     else expect(actions).toMatch(/UpdateItem/);
   }
 });

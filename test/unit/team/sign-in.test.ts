@@ -71,6 +71,7 @@ function fakes(options: { user?: TeamUser; locked?: 'email' | 'address'; require
       },
       hash: async (password) => `hash of ${password}`,
     },
+    audit: { identified: (actor) => void calls.push(`acts as ${actor.type === 'user' ? actor.email : actor.id}`) },
     now: () => now,
   };
   return { deps, calls, sessions, pending, advance: (ms: number) => (now = new Date(now.getTime() + ms)) };
@@ -92,7 +93,8 @@ describe('Function: signIns', () => {
         expect(refusal).toBeInstanceOf(NotAuthenticatedError);
         expect((refusal as Error).message).toBe(WRONG_EMAIL_OR_PASSWORD);
       }
-      expect(known.calls).toEqual(['take email:ann@example.com', 'take address:203.0.113.9', 'hashed against hash of the right password', 'failed email', 'failed address']);
+      // The person of a known email is who the refusal's audit record names, with the email tried; an unknown one names nobody.
+      expect(known.calls).toEqual(['take email:ann@example.com', 'take address:203.0.113.9', 'acts as ann@example.com', 'hashed against hash of the right password', 'failed email', 'failed address']);
       expect(unknown.calls).toEqual(['take email:bob@example.com', 'take address:203.0.113.9', 'hashed against no hash', 'failed email', 'failed address']);
     });
 
@@ -114,7 +116,17 @@ describe('Function: signIns', () => {
       const { deps, calls, sessions } = fakes({ user: person() });
       const outcome = await signIns(deps).withPassword(' ANN@example.com ', 'the right password', context);
       expect(outcome.kind).toBe('session');
-      expect(calls).toEqual(['take email:ann@example.com', 'take address:203.0.113.9', 'hashed against hash of the right password', 'given back email', 'given back address', 'noted']);
+      // The audit record names the email tried until the session is issued, then the person's own.
+      expect(calls).toEqual([
+        'take email:ann@example.com',
+        'take address:203.0.113.9',
+        'acts as ANN@example.com',
+        'hashed against hash of the right password',
+        'given back email',
+        'given back address',
+        'noted',
+        'acts as ann@example.com',
+      ]);
       const session = sessions.get(outcome.kind === 'session' ? outcome.sessionId : '')!;
       expect(session).toEqual({
         userId: 'usr_1',
