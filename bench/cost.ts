@@ -40,6 +40,8 @@ import { runWhenMain } from './script';
 const PAID = Number(process.env.BENCH_COST_PAID ?? 1_000);
 const WARM_UP = Number(process.env.BENCH_COST_WARM_UP ?? 50);
 const AT_ONCE = Number(process.env.BENCH_COST_AT_ONCE ?? 6);
+/** How many of the places DynamoDB's units go the bench prints. */
+const UNITS_SHOWN = 15;
 
 /**
  * eu-west-1 list prices in USD. From the AWS Price List API's regional offer files
@@ -191,7 +193,7 @@ export async function benchCost(): Promise<string[]> {
     const snapshot = async () => ({
       functions: stack.aws.stats(),
       usage: stack.aws.usage(),
-      units: (await contentionStats(endpoint, tableName))!.units,
+      ...(({ units, unitsBy }) => ({ units, unitsBy }))((await contentionStats(endpoint, tableName))!),
       logBytes: logBytes(logDir),
       delivered: receiver.delivered().length,
       posts: receiver.requests.length,
@@ -223,6 +225,9 @@ export async function benchCost(): Promise<string[]> {
       0,
     );
     const units = { read: after.units.read - before.units.read, write: after.units.write - before.units.write };
+    const unitsWhere = Object.entries(after.unitsBy)
+      .map(([where, count]) => [where, ((count ?? 0) - (before.unitsBy[where] ?? 0)) / PAID] as const)
+      .sort(([, a], [, b]) => b - a);
     const requests = {
       api: after.usage.apiRequests - before.usage.apiRequests,
       events: after.usage.eventBridgeEvents - before.usage.eventBridgeEvents,
@@ -267,6 +272,12 @@ export async function benchCost(): Promise<string[]> {
         (fn) =>
           `| ${fn.name.replace(/^PaymentOperations-/, '').replace(/NestedStack.*Resource[0-9A-F]{8}/, '')} | ${fn.usage.invocations} | ${(fn.usage.billedMs / fn.usage.invocations).toFixed(1)} (${(fn.usage.cpuMs / fn.usage.invocations).toFixed(1)}) | ${fn.memoryMb} | ${fn.choice} | ${[128, 512, 1_024, 1_769].map((size) => (durationAt(fn.usage, size) / fn.usage.invocations).toFixed(1)).join(' / ')} |`,
       ),
+      '',
+      `Where DynamoDB's units go, per paid checkout (the ${UNITS_SHOWN} largest of ${unitsWhere.length}; \`table\` or an index, and the partition with its ids as \`*\`, its sub-partition as \`#n\`):`,
+      '',
+      '| units | direction, where |',
+      '|---|---|',
+      ...unitsWhere.slice(0, UNITS_SHOWN).map(([where, perPaid]) => `| ${perPaid.toFixed(2)} | ${where} |`),
       '',
       JSON.stringify({ cost: { per_1000_paid_usd: round(total), floor_usd: round(floor), ratio: Math.round((total / floor) * 100) / 100 } }),
     ];

@@ -2,7 +2,7 @@ import type { KeySchemaElement } from '@aws-sdk/client-dynamodb';
 import { createHash, randomUUID } from 'node:crypto';
 import { Agent, createServer, request as httpRequest, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
 import { addCounts, faultPlanFrom, faultsOf, type FaultKind, type FaultPlan, type Faults } from './faults';
-import {
+import { partitionShape,
   createPartitionBuckets,
   partitionScaleFrom,
   queryPartition,
@@ -110,6 +110,11 @@ export interface ContentionStats {
   faults: Partial<Record<FaultKind, number>>;
   /** The read and write units taken by the tables limited or metered (of one table, when asked about one). */
   units: Record<Direction, number>;
+  /**
+   * The units by direction, resource (`table` or an index) and partition, its ids as `*` and
+   * its sub-partition as `#n` (`write GSI1 ORG#*#test#EVT#n`): where a workload's units go.
+   */
+  unitsBy: Partial<Record<string, number>>;
 }
 
 /** One table's partition limits and faults. */
@@ -291,11 +296,11 @@ export async function startContentionLayer(options: {
   /** Each table's partition buckets, faults, what they refused, and (metered) the units it took. */
   const tables = new Map<
     string,
-    { scale: number; buckets?: PartitionBuckets; metered: boolean; units: Record<Direction, number>; faults: Faults; throttled: Record<string, number> }
+    { scale: number; buckets?: PartitionBuckets; metered: boolean; units: Record<Direction, number>; unitsBy: Partial<Record<string, number>>; faults: Faults; throttled: Record<string, number> }
   >();
   /** A table's settings from now on; what it has refused and injected so far stays counted. */
   function configure(table: string, settings: TableSettings) {
-    const state = tables.get(table) ?? { scale: 0, metered: false, units: { read: 0, write: 0 }, faults: faultsOf(undefined, `dynamodb:${table}`), throttled: {} };
+    const state = tables.get(table) ?? { scale: 0, metered: false, units: { read: 0, write: 0 }, unitsBy: {}, faults: faultsOf(undefined, `dynamodb:${table}`), throttled: {} };
     if (settings.partitionScale !== undefined && settings.partitionScale !== state.scale) {
       state.scale = settings.partitionScale;
       state.buckets = state.scale > 0 ? createPartitionBuckets(state.scale) : undefined;
@@ -315,7 +320,11 @@ export async function startContentionLayer(options: {
     refused: (direction: Direction, charges: Charge[]) => state.buckets?.refused(direction, charges),
     take(direction: Direction, charges: Charge[]) {
       state.buckets?.take(direction, charges);
-      for (const charge of charges) state.units[direction] += charge.units;
+      for (const charge of charges) {
+        state.units[direction] += charge.units;
+        const where = `${direction} ${charge.resource} ${partitionShape(charge.partition)}`;
+        state.unitsBy[where] = (state.unitsBy[where] ?? 0) + charge.units;
+      }
     },
   });
   type Accounts = ReturnType<typeof accountsOf>;
@@ -661,10 +670,9 @@ export async function startContentionLayer(options: {
   /** What was refused and injected: on every table, or on one. */
   function statsOf(table?: string): ContentionStats {
     const states = table ? [tableState(table)] : [...tables.values()];
-    const throttled: Record<string, number> = {};
-    for (const state of states) for (const [operation, count] of Object.entries(state.throttled)) throttled[operation] = (throttled[operation] ?? 0) + count;
+    const throttled = addCounts<string>(...states.map((state) => state.throttled)) as Record<string, number>;
     const units = { read: states.reduce((sum, state) => sum + state.units.read, 0), write: states.reduce((sum, state) => sum + state.units.write, 0) };
-    return { ...structuredClone(stats), throttled, faults: addCounts(...states.map((state) => state.faults.injected())), units };
+    return { ...structuredClone(stats), throttled, faults: addCounts(...states.map((state) => state.faults.injected())), units, unitsBy: addCounts<string>(...states.map((state) => state.unitsBy)) };
   }
 
   return {

@@ -143,8 +143,8 @@ export function faultsOf(initial: FaultPlan | undefined, part: string): Faults {
 }
 
 /** Counts by kind, added up (the parts of a stack, or of a run). */
-export function addCounts(...counts: Partial<Record<FaultKind, number>>[]): Partial<Record<FaultKind, number>> {
-  const total: Partial<Record<FaultKind, number>> = {};
-  for (const part of counts) for (const [kind, count] of Object.entries(part) as [FaultKind, number][]) total[kind] = (total[kind] ?? 0) + count;
+export function addCounts<Kind extends string = FaultKind>(...counts: Partial<Record<Kind, number>>[]): Partial<Record<Kind, number>> {
+  const total: Partial<Record<Kind, number>> = {};
+  for (const part of counts) for (const [kind, count] of Object.entries(part) as [Kind, number][]) total[kind] = (total[kind] ?? 0) + count;
   return total;
 }

@@ -142,6 +142,12 @@ export function writeCharges(keys: TableKeys, write: ItemWrite, before: WireItem
   return charges;
 }
 
+/** A partition (a hash key's value, as `Charge.partition`) with its ids as `*` and its sub-partition as `#n`: what its list is, not whose. */
+export function partitionShape(partition: string): string {
+  const value = (JSON.parse(partition) as { S?: string; N?: string } | undefined)?.S ?? partition;
+  return value.replace(/\b[a-z]+_[0-9a-z]{16,}/g, '*').replace(/#\d$/, '#n');
+}
+
 /** The value a Query's key condition gives its hash key (`#pk = :pk`), as the partition it reads. */
 export function queryPartition(request: { KeyConditionExpression?: string; ExpressionAttributeNames?: Record<string, string>; ExpressionAttributeValues?: WireItem }, hashKey: string): string | undefined {
   const names = request.ExpressionAttributeNames ?? {};

@@ -58,45 +58,42 @@ export function createAttemptWindows(db: DynamoDBDocumentClient, tableName: stri
   const keyOf = (subject: string) => attemptWindowEntity.key({ subject: createHash('sha256').update(subject).digest('hex') });
   const ttlOf = (endsAt: number) => Math.ceil(endsAt / 1000) + ATTEMPT_WINDOW_KEPT_SECONDS;
 
+  /**
+   * One conditional update of window `window` of `key`; when a fresh window replaced it meanwhile
+   * the update is moot (its lock ended, nothing of it is left to give back) and does nothing.
+   */
+  function updateWindow(key: Record<string, string>, window: string, update: { expression: string; condition?: string; names: Record<string, string>; values: Record<string, unknown> }) {
+    return conditionalWrite(
+      () =>
+        db.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: key,
+            UpdateExpression: update.expression,
+            ConditionExpression: ['#window = :window', update.condition].filter(Boolean).join(' AND '),
+            ExpressionAttributeNames: { '#window': 'window', ...update.names },
+            ExpressionAttributeValues: { ':window': window, ...update.values },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+        ),
+      () => undefined,
+    );
+  }
+
   /** The slot an attempt took: `count` its place in the window `window` (a random id, which a lock's extension keeps). */
   function slot(key: Record<string, string>, window: string, count: number, limit: number, windowSeconds: number): AttemptSlot {
-    const sameWindow = { '#window': 'window' };
     return {
       async failed() {
         if (count < limit) return;
         const endsAt = now() + windowSeconds * 1000;
-        await conditionalWrite(
-          () =>
-            db.send(
-              new UpdateCommand({
-                TableName: tableName,
-                Key: key,
-                UpdateExpression: 'SET #endsAt = :endsAt, #ttl = :ttl',
-                ConditionExpression: '#window = :window',
-                ExpressionAttributeNames: { ...sameWindow, '#endsAt': 'endsAt', '#ttl': TTL_ATTRIBUTE },
-                ExpressionAttributeValues: { ':window': window, ':endsAt': endsAt, ':ttl': ttlOf(endsAt) },
-                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-              }),
-            ),
-          () => undefined, // a fresh window replaced this one meanwhile: its lock ended already
-        );
+        await updateWindow(key, window, {
+          expression: 'SET #endsAt = :endsAt, #ttl = :ttl',
+          names: { '#endsAt': 'endsAt', '#ttl': TTL_ATTRIBUTE },
+          values: { ':endsAt': endsAt, ':ttl': ttlOf(endsAt) },
+        });
       },
       async succeeded() {
-        await conditionalWrite(
-          () =>
-            db.send(
-              new UpdateCommand({
-                TableName: tableName,
-                Key: key,
-                UpdateExpression: 'ADD #count :less',
-                ConditionExpression: '#window = :window AND #count > :none',
-                ExpressionAttributeNames: { ...sameWindow, '#count': 'count' },
-                ExpressionAttributeValues: { ':window': window, ':less': -1, ':none': 0 },
-                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-              }),
-            ),
-          () => undefined, // the window ended and was replaced: nothing of it to give back
-        );
+        await updateWindow(key, window, { expression: 'ADD #count :less', condition: '#count > :none', names: { '#count': 'count' }, values: { ':less': -1, ':none': 0 } });
       },
     };
   }

@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { startContentionLayer, contentionStats, type ContentionLayer } from '../../../bin/local/contention';
 import { ensureTable } from '../../../bin/local/dynamodb-local';
 import { freePort } from '../../../bin/local/free-port';
-import { itemBytes, writeCharges, type TableKeys } from '../../../bin/local/partition-limits';
+import { itemBytes, partitionShape, writeCharges, type TableKeys } from '../../../bin/local/partition-limits';
 import { localAwsConfig } from '../../../shared/db/client';
 import { outboxItem } from '../../../shared/db/outbox';
 import { paymentItem } from '../../../shared/db/payment-repository';
@@ -103,6 +103,13 @@ describe('units, as DynamoDB Local counts them on its own', () => {
       ...['GSI1', 'GSI2', 'GSI3', 'GSI4'].map((index) => ({ resource: index, partition: JSON.stringify(event[`${index}PK`]), units })),
     ]);
   });
+});
+
+test("where units go is told by the partition's list, not whose: ids as `*`, the sub-partition as `#n`", () => {
+  const org = newId('organization');
+  expect(partitionShape(JSON.stringify({ S: `${org}#test#EVT#transactions.payment.paid#3` }))).toBe('*#test#EVT#transactions.payment.paid#n');
+  expect(partitionShape(JSON.stringify({ S: `PL#${newId('paymentLink')}#PAY` }))).toBe('PL#*#PAY');
+  expect(partitionShape(JSON.stringify({ S: 'DUE#PAY_OPEN#7' }))).toBe('DUE#PAY_OPEN#n');
 });
 
 describe('a partition past its share is throttled as on-demand DynamoDB throttles a hot key', () => {
