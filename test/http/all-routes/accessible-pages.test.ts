@@ -21,6 +21,7 @@ import type { Api, Merchant, TestStack } from '../../support/stack';
  * comes with its check.
  */
 const WIDTHS = [1280, 390];
+const HEIGHT = 900;
 
 /** Who looks at a page: a customer or a developer (no session), or the merchant's owner signed in to the dashboard, in test or in live mode. */
 type Viewer = 'public' | 'test' | 'live';
@@ -340,11 +341,11 @@ describeBrowser('pages everyone can use', () => {
     visit('live', 'GET /dashboard/settlements/{id}', 'a settlement and its records', async (page) => page.goto(url(`/dashboard/settlements/${settlementId}`))),
   ];
 
-  /** A browser context per viewer at `width`; the dashboard's signed in as the owner, switched to live for `live`. */
-  async function viewersAt(width: number): Promise<Record<Viewer, BrowserContext>> {
+  /** A browser context per viewer; the dashboard's signed in as the owner, switched to live for `live`. */
+  async function viewers(): Promise<Record<Viewer, BrowserContext>> {
     const contexts = {} as Record<Viewer, BrowserContext>;
     for (const viewer of ['public', 'test', 'live'] as const) {
-      contexts[viewer] = await browser.newContext({ viewport: { width, height: 900 } });
+      contexts[viewer] = await browser.newContext({ viewport: { width: WIDTHS[0], height: HEIGHT } });
       if (viewer === 'public') continue;
       const page = await contexts[viewer].newPage();
       await page.goto(url('/dashboard'));
@@ -397,20 +398,23 @@ describeBrowser('pages everyone can use', () => {
     expect(declared.filter((route) => !visited.has(route) && !NOT_PAGES[route])).toEqual([]);
     expect([...visited, ...Object.keys(NOT_PAGES)].filter((route) => !declared.includes(route))).toEqual([]);
 
-    // Act
+    // Act: each state reached once, then checked at each width (the pages are the server's HTML
+    // and CSS, so a resized page lays out as one loaded at that width).
     const found: string[] = [];
-    for (const width of WIDTHS) {
-      const viewers = await viewersAt(width);
-      for (const journey of planned) {
-        const page = await viewers[journey.viewer].newPage();
-        for (const { route, state, act } of journey.steps) {
-          await act(page);
+    const contexts = await viewers();
+    for (const journey of planned) {
+      const page = await contexts[journey.viewer].newPage();
+      for (const { route, state, act } of journey.steps) {
+        await page.setViewportSize({ width: WIDTHS[0], height: HEIGHT });
+        await act(page);
+        for (const width of WIDTHS) {
+          await page.setViewportSize({ width, height: HEIGHT });
           for (const violation of [...(await violations(page)), ...(await overflows(page))]) found.push(`${route}, ${state}, ${width} px: ${violation}`);
         }
-        await page.close();
       }
-      for (const context of Object.values(viewers)) await context.close();
+      await page.close();
     }
+    for (const context of Object.values(contexts)) await context.close();
 
     // Assess
     expect(found).toEqual([]);
