@@ -1,6 +1,6 @@
 import { PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createHash, randomUUID } from 'node:crypto';
-import type { AttemptSlot, AttemptWindows } from '../domain/team';
+import type { AttemptRefusal, AttemptSlot, AttemptWindows } from '../domain/team';
 import { conditionalWrite } from './conditional';
 import { attemptWindowEntity, rateLimitEntity } from './entities';
 import { IF_NEW } from './entity';
@@ -52,7 +52,10 @@ const ATTEMPT_WINDOW_KEPT_SECONDS = 60 * 60;
  * a failure keeps it, and the failure that fills the window moves its end a whole window on (the
  * lock lasts `windowSeconds` from that failure). An ended window is replaced by a fresh one
  * (a conditional PutItem: one of concurrent replacers wins, the others take a slot of its window).
- * Subjects are stored by their SHA-256, so the table keys no email or address.
+ * An attempt the lock refuses is counted apart, in `refusals` (an UpdateItem of the same item:
+ * the table grows by nothing however often a locked subject is tried), so that the caller
+ * records only the first few (docs/decisions.md 134). Subjects are stored by their SHA-256, so
+ * the table keys no email or address.
  */
 export function createAttemptWindows(db: DynamoDBDocumentClient, tableName: string, now: () => number = Date.now): AttemptWindows {
   const keyOf = (subject: string) => attemptWindowEntity.key({ subject: createHash('sha256').update(subject).digest('hex') });
@@ -98,13 +101,35 @@ export function createAttemptWindows(db: DynamoDBDocumentClient, tableName: stri
     };
   }
 
+  /** Counts a refusal of the lock of `window`: how many it has refused, this one included (0 when a fresh window replaced it meanwhile). */
+  async function refused(key: Record<string, string>, window: unknown, retryAfterSeconds: number): Promise<AttemptRefusal> {
+    const refusals = await conditionalWrite(
+      async () => {
+        const { Attributes } = await db.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: key,
+            UpdateExpression: 'ADD #refusals :one',
+            ConditionExpression: '#window = :window',
+            ExpressionAttributeNames: { '#refusals': 'refusals', '#window': 'window' },
+            ExpressionAttributeValues: { ':one': 1, ':window': window },
+            ReturnValues: 'UPDATED_NEW',
+          }),
+        );
+        return Attributes!.refusals as number;
+      },
+      () => 0,
+    );
+    return { retryAfterSeconds, refusals };
+  }
+
   return {
     async take(subject, limit, windowSeconds) {
       const key = keyOf(subject);
       // Two rounds at most: a window that ended is replaced once, by this attempt or a concurrent one.
       for (let round = 0; ; round++) {
         const at = now();
-        const taken = await conditionalWrite<AttemptSlot | { retryAfterSeconds: number } | undefined>(
+        const taken = await conditionalWrite<AttemptSlot | AttemptRefusal | undefined>(
           async () => {
             const { Attributes } = await db.send(
               new UpdateCommand({
@@ -120,7 +145,7 @@ export function createAttemptWindows(db: DynamoDBDocumentClient, tableName: stri
             );
             return slot(key, Attributes!.window as string, Attributes!.count as number, limit, windowSeconds);
           },
-          (old) => (old && typeof old.endsAt === 'number' && old.endsAt > at ? { retryAfterSeconds: Math.max(1, Math.ceil((old.endsAt - at) / 1000)) } : undefined),
+          (old) => (old && typeof old.endsAt === 'number' && old.endsAt > at ? refused(key, old.window, Math.max(1, Math.ceil((old.endsAt - at) / 1000))) : undefined),
         );
         if (taken) return taken;
         const window = randomUUID();
