@@ -105,7 +105,10 @@ describeBrowser('API keys and the audit trail in headless Chromium', () => {
     await page.getByRole('button', { name: 'Create key' }).click();
     const token = await page.getByLabel('API key token').inputValue();
     await page.getByRole('button', { name: 'Copy' }).click();
-    await page.getByRole('status').filter({ hasText: 'Copied to the clipboard.' }).waitFor();
+    // Said in a live region of its own, within the notice's.
+    const said = page.getByText('Copied to the clipboard.', { exact: true });
+    await said.waitFor();
+    expect(await said.getAttribute('role')).toBe('status');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
     await checkPage(page, 'api-keys-copied');
     await context.close();
