@@ -39,6 +39,15 @@ describeBrowser('API keys and the audit trail in headless Chromium', () => {
     await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
   }
 
+  /** A key made on the keys page with one scope: the field that shows its token, once. */
+  async function createKey(page: Page, name: string) {
+    await page.goto(`${stack.baseUrl}/dashboard/api-keys`);
+    await page.getByLabel('Name').fill(name);
+    await page.getByLabel('payment:read').check();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    return page.getByLabel('API key token');
+  }
+
   async function checkPage(page: Page, name: string): Promise<void> {
     for (const file of await screenshotAtBothWidths(page, name)) expect(file).toMatch(/\.png$/);
     for (const width of [1280, 390]) {
@@ -99,11 +108,7 @@ describeBrowser('API keys and the audit trail in headless Chromium', () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
     const page = await context.newPage();
     await signIn(page);
-    await page.goto(`${stack.baseUrl}/dashboard/api-keys`);
-    await page.getByLabel('Name').fill('Copied');
-    await page.getByLabel('payment:read').check();
-    await page.getByRole('button', { name: 'Create key' }).click();
-    const token = await page.getByLabel('API key token').inputValue();
+    const token = await (await createKey(page, 'Copied')).inputValue();
     await page.getByRole('button', { name: 'Copy' }).click();
     // Said in a live region of its own, within the notice's.
     const said = page.getByText('Copied to the clipboard.', { exact: true });
@@ -116,11 +121,7 @@ describeBrowser('API keys and the audit trail in headless Chromium', () => {
     const withoutScript = await browser.newContext({ viewport: { width: 390, height: 900 }, javaScriptEnabled: false });
     const plain = await withoutScript.newPage();
     await signIn(plain);
-    await plain.goto(`${stack.baseUrl}/dashboard/api-keys`);
-    await plain.getByLabel('Name').fill('Without script');
-    await plain.getByLabel('payment:read').check();
-    await plain.getByRole('button', { name: 'Create key' }).click();
-    const field = plain.getByLabel('API key token');
+    const field = await createKey(plain, 'Without script');
     expect(await field.inputValue()).toMatch(/^test_/);
     expect(await field.getAttribute('readonly')).not.toBeNull();
     expect(await plain.getByRole('button', { name: 'Copy' }).count()).toBe(0);
