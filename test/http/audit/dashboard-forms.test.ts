@@ -406,17 +406,26 @@ describe('refused sign-ins (§17: every sign-in, succeeded or failed, with the e
     expect(await refusalsOf(person)).toEqual([expect.objectContaining(refusalOf(person)), expect.objectContaining(refusalOf(person))]);
   });
 
-  test("a passkey's answer that does not verify (another origin's): one record of its person", async () => {
-    const { person, authenticator } = await withPasskey();
+  /** Posts the passkey sign-in's answer that `answer` makes of a fresh challenge, as the script would: the status. */
+  async function passkeySignIn(answer: (options: any) => unknown) {
     const page = await localhost.get('/dashboard/sign-in/passkey');
     const signInCookie = cookieNamed(page.setCookie, 'dashboard_sign_in')!;
     const token = formTokenOf(page.html)!;
     const options = await localhost.post('/dashboard/sign-in/passkey/options', { csrf_token: token }, { cookie: signInCookie });
-    const phished = authenticator.get(JSON.parse(options.html), 'https://payments.example.net');
-    expect((await localhost.post('/dashboard/sign-in/passkey', { csrf_token: token, credential: JSON.stringify(phished) }, { cookie: signInCookie })).status).toBe(401);
+    return (await localhost.post('/dashboard/sign-in/passkey', { csrf_token: token, credential: JSON.stringify(answer(JSON.parse(options.html))) }, { cookie: signInCookie })).status;
+  }
+
+  test("a passkey's answer that does not verify (another origin's): one record of its person; an answer naming a passkey never registered, none", async () => {
+    const { person, session, authenticator } = await withPasskey();
+    expect(await passkeySignIn((options) => authenticator.get(options, 'https://payments.example.net'))).toBe(401);
     const refusals = await refusalsOf(person);
     expect(refusals).toHaveLength(1);
     expect(refusals[0]).toMatchObject(refusalOf(person));
+
+    // A credential made for the person, with their user handle, but never added: anyone could forge its like.
+    const unregistered = await passkeyCredential(session);
+    expect(await passkeySignIn((options) => unregistered.authenticator.get(options, localOrigin))).toBe(401);
+    expect(await refusalsOf(person)).toHaveLength(1);
   });
 });
 
