@@ -62,13 +62,18 @@ export function createAttemptWindows(db: DynamoDBDocumentClient, tableName: stri
   const ttlOf = (endsAt: number) => Math.ceil(endsAt / 1000) + ATTEMPT_WINDOW_KEPT_SECONDS;
 
   /**
-   * One conditional update of window `window` of `key`; when a fresh window replaced it meanwhile
-   * the update is moot (its lock ended, nothing of it is left to give back) and does nothing.
+   * One conditional update of window `window` of `key`: the attributes it set. When a fresh window
+   * replaced that one meanwhile the update is moot (its lock ended, nothing of it is left to give
+   * back or count) and does nothing: undefined.
    */
-  function updateWindow(key: Record<string, string>, window: string, update: { expression: string; condition?: string; names: Record<string, string>; values: Record<string, unknown> }) {
+  function updateWindow(
+    key: Record<string, string>,
+    window: unknown,
+    update: { expression: string; condition?: string; names: Record<string, string>; values: Record<string, unknown> },
+  ): Promise<Record<string, unknown> | undefined> {
     return conditionalWrite(
-      () =>
-        db.send(
+      async () => {
+        const { Attributes } = await db.send(
           new UpdateCommand({
             TableName: tableName,
             Key: key,
@@ -76,11 +81,19 @@ export function createAttemptWindows(db: DynamoDBDocumentClient, tableName: stri
             ConditionExpression: ['#window = :window', update.condition].filter(Boolean).join(' AND '),
             ExpressionAttributeNames: { '#window': 'window', ...update.names },
             ExpressionAttributeValues: { ':window': window, ...update.values },
-            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+            ReturnValues: 'UPDATED_NEW',
           }),
-        ),
+        );
+        return Attributes ?? {};
+      },
       () => undefined,
     );
+  }
+
+  /** Counts a refusal of the lock of `window`: how many it has refused, this one included (0 when a fresh window replaced it meanwhile). */
+  async function refused(key: Record<string, string>, window: unknown, retryAfterSeconds: number): Promise<AttemptRefusal> {
+    const updated = await updateWindow(key, window, { expression: 'ADD #refusals :one', names: { '#refusals': 'refusals' }, values: { ':one': 1 } });
+    return { retryAfterSeconds, refusals: typeof updated?.refusals === 'number' ? updated.refusals : 0 };
   }
 
   /** The slot an attempt took: `count` its place in the window `window` (a random id, which a lock's extension keeps). */
@@ -99,28 +112,6 @@ export function createAttemptWindows(db: DynamoDBDocumentClient, tableName: stri
         await updateWindow(key, window, { expression: 'ADD #count :less', condition: '#count > :none', names: { '#count': 'count' }, values: { ':less': -1, ':none': 0 } });
       },
     };
-  }
-
-  /** Counts a refusal of the lock of `window`: how many it has refused, this one included (0 when a fresh window replaced it meanwhile). */
-  async function refused(key: Record<string, string>, window: unknown, retryAfterSeconds: number): Promise<AttemptRefusal> {
-    const refusals = await conditionalWrite(
-      async () => {
-        const { Attributes } = await db.send(
-          new UpdateCommand({
-            TableName: tableName,
-            Key: key,
-            UpdateExpression: 'ADD #refusals :one',
-            ConditionExpression: '#window = :window',
-            ExpressionAttributeNames: { '#refusals': 'refusals', '#window': 'window' },
-            ExpressionAttributeValues: { ':one': 1, ':window': window },
-            ReturnValues: 'UPDATED_NEW',
-          }),
-        );
-        return Attributes!.refusals as number;
-      },
-      () => 0,
-    );
-    return { retryAfterSeconds, refusals };
   }
 
   return {
