@@ -55,7 +55,7 @@ const STYLE = `
   .notice p { margin: 0 0 .4rem; }
   .notice label { margin-top: .25rem; }
   .notice .hint { margin: .35rem 0 0; font-size: .85rem; }
-  input.secret { font-family: ui-monospace, monospace; font-size: .85rem; background: #fff; }
+  input.secret { font-family: ui-monospace, monospace; font-size: .85rem; line-height: 1.5; background: #fff; }
   .copyable { display: flex; gap: .5rem; align-items: stretch; }
   .copyable input { flex: 1; min-width: 0; }
   .copyable button[hidden] { display: none; }
