@@ -29,12 +29,13 @@ const passkeys = passkeyServices();
 /**
  * POST /dashboard/sign-in/passkey: the passkey's answer, posted by the passkey script (§16).
  * 1. From the dashboard's origin with the token of this browser's sign-in cookie (else 403).
- * 2. The answer verified against a challenge issued to this browser for a sign-in (taken once),
- *    the credential its user handle and id name, the relying party, the origin and user
- *    verification: any failure is the same 401.
+ * 2. The credential its user handle and id name, registered to that user; the answer verified
+ *    against a challenge issued to this browser for a sign-in (taken once), the relying party,
+ *    the origin and user verification: any failure is the same 401.
  * 3. The passkey's person must still be allowed to sign in (the key rules' statuses); a passkey
  *    counts as both factors: a session, 303 to the dashboard (a pending sign-in's cookie cleared).
- * A refusal is the passkey page again, with why.
+ * A refusal is the passkey page again, with why; once the passkey is a person's, it is recorded
+ * as their failed sign-in.
  */
 export const handler = pageHandler(async (event, urls) => {
   requireSameOrigin(event, urls);
@@ -43,8 +44,9 @@ export const handler = pageHandler(async (event, urls) => {
   try {
     requireFormToken(fields, secret);
     const credential = postedCredential<AuthenticationResponseJSON>(fields.credential);
-    const { userId } = await passkeys.signInWithPasskey(credential, relyingPartyOf(urls), hashToken(secret!));
-    const { sessionId } = await audited(dashboardSubmitPasskeySignIn.audit, auditCallerOf(event), () => sessions.withPasskey(userId, signInContextOf(event)));
+    const registered = await passkeys.registeredPasskey(credential);
+    const verify = () => passkeys.verifyPasskeySignIn(credential, registered, relyingPartyOf(urls), hashToken(secret!));
+    const { sessionId } = await audited(dashboardSubmitPasskeySignIn.audit, auditCallerOf(event), () => sessions.withPasskey(registered.userId, verify, signInContextOf(event)));
     return { status: 303, headers: { ...DASHBOARD_HEADERS, location: urls.dashboard }, cookies: [sessionCookie(sessionId, urls), clearedPendingSignInCookie(urls)], html: '' };
   } catch (error) {
     if (!isSessionProblem(error) && !(error instanceof InvalidRequestError)) throw error;

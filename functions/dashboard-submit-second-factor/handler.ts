@@ -5,6 +5,7 @@ import type { Notice } from '../../shared/dashboard/html';
 import { securityPagePath } from '../../shared/dashboard/security';
 import { twoFactorTurnedOn } from '../../shared/dashboard/second-factor';
 import { BusinessRuleError, NotAuthenticatedError } from '../../shared/errors';
+import { WrongSecondFactorError } from '../../shared/use-cases/sign-in';
 import { auditCallerOf, audited } from '../../shared/http/audit';
 import type { ApiResponse } from '../../shared/http/response';
 import { formFields, pageHandler } from '../../shared/http/page';
@@ -16,7 +17,6 @@ const twoFactor = twoFactorServices();
 
 /** A code of more characters than any code has is wrong without being read further. */
 const CODE_MAX_LENGTH = 64;
-const CODE_REFUSED = 'The code is not valid';
 
 /**
  * POST /dashboard/sign-in/second-factor: the second factor of a pending sign-in (§16).
@@ -25,7 +25,8 @@ const CODE_REFUSED = 'The code is not valid';
  * 2. `code`: a TOTP code (a step after the last one accepted, recorded as used) or an unused
  *    recovery code (used up). `enrol`: the code confirms the enrolment the page showed.
  * 3. Wrong: counted; the page again (401; 422 for an enrolment), and at the fifth the pending
- *    sign-in ends (the sign-in form, 401).
+ *    sign-in ends (the sign-in form, 401). A wrong code (not an enrolment's) is recorded as the
+ *    person's failed sign-in (never the code).
  * 4. Right: the pending sign-in taken once, a session issued, 303 to the dashboard; after an
  *    enrolment, to the Security page, which shows the recovery codes once.
  */
@@ -40,11 +41,15 @@ export const handler = pageHandler(async (event, urls) => {
   const context = signInContextOf(event);
   const wrong = async (status: number, error: string): Promise<ApiResponse> =>
     (await sessions.failSecondFactor(pendingId)) ? secondFactorAnswer(urls, twoFactor, pending, pendingId, { status, error }) : pendingSignInEnded(urls, TOO_MANY_CODES);
-  const signedIn = async (location: string, notice?: Notice): Promise<ApiResponse> => {
+  /** The sign-in completed (recorded with its session), after `prove` checked the code when the step is one; `notice` for the page it goes to. */
+  const signedIn = async (location: string, { notice, prove }: { notice?: Notice; prove?: () => Promise<boolean> }): Promise<ApiResponse> => {
     let sessionId: string;
     try {
-      sessionId = await audited(dashboardSubmitSecondFactor.audit, auditCallerOf(event), () => sessions.completeSignIn(pendingId, context));
+      sessionId = await audited(dashboardSubmitSecondFactor.audit, auditCallerOf(event), () =>
+        prove ? sessions.withSecondFactor(pendingId, pending.user, prove, context) : sessions.completeSignIn(pendingId, context),
+      );
     } catch (error) {
+      if (error instanceof WrongSecondFactorError) return wrong(401, error.message);
       if (error instanceof NotAuthenticatedError) return pendingSignInEnded(urls);
       throw error;
     }
@@ -59,8 +64,7 @@ export const handler = pageHandler(async (event, urls) => {
       if (error instanceof BusinessRuleError) return wrong(422, error.message);
       throw error;
     }
-    return signedIn(securityPagePath(urls), twoFactorTurnedOn(recoveryCodes));
+    return signedIn(securityPagePath(urls), { notice: twoFactorTurnedOn(recoveryCodes) });
   }
-  if (!(await twoFactor.proveSecondFactor(pending.user.userId, code))) return wrong(401, CODE_REFUSED);
-  return signedIn(urls.dashboard);
+  return signedIn(urls.dashboard, { prove: async () => (await twoFactor.proveSecondFactor(pending.user.userId, code)) !== undefined });
 });

@@ -6,6 +6,7 @@ import { LIMITS } from '../limits';
 import { SCOPES } from '../auth/principal';
 import { ROLL_OVERLAPS, type RollOverlap } from '../domain/api-keys';
 import { defineDashboardForm, defineForm, definePage, NoParams, PASSWORD_HASHING_MEMORY_MB, pathParam, type ApiOperation, type PageRoute } from './operation';
+import { COPY_SCRIPT_PATH } from '../dashboard/copy-script';
 import { PASSKEY_SCRIPT_PATH } from '../dashboard/passkey-script';
 import { PASSKEY_NAME_MAX_LENGTH } from '../domain/passkeys';
 import { listPayments } from './payments';
@@ -74,14 +75,17 @@ export const dashboardPasskeySignInOptions = /* @__PURE__ */ definePage({
   auth: 'public',
   audit: { none: 'it issues a challenge: the sign-in it answers records' },
 });
-/** The passkey's answer, posted by the script: both factors at once (§16); the sign-in's challenge is deleted as it is used. */
+/**
+ * The passkey's answer, posted by the script: both factors at once (§16); the sign-in's challenge
+ * is deleted as it is used. A refused answer of a passkey registered to a person is their failed sign-in.
+ */
 export const dashboardSubmitPasskeySignIn = /* @__PURE__ */ definePage({
   method: 'POST',
   path: '/dashboard/sign-in/passkey',
   handler: 'dashboard-submit-passkey-sign-in',
   table: { level: 'write', also: ['DeleteItem'] },
   auth: 'public',
-  audit: { action: 'user.signed_in', target: 'actor', carriedBy: 'dashboard_session' },
+  audit: { action: 'user.signed_in', target: 'actor', carriedBy: 'dashboard_session', refusedAs: 'user.sign_in_failed' },
 });
 /**
  * The second step of a sign-in, behind the pending sign-in's cookie: the Code form, or, when the
@@ -103,10 +107,13 @@ export const dashboardSubmitSecondFactor = /* @__PURE__ */ definePage({
   table: { level: 'write', also: ['DeleteItem'] },
   auth: 'public',
   sealedSecrets: ['open'],
-  audit: { action: 'user.signed_in', target: 'actor', carriedBy: 'dashboard_session' },
+  // A wrong code (not an enrolment's) is the person's failed sign-in.
+  audit: { action: 'user.signed_in', target: 'actor', carriedBy: 'dashboard_session', refusedAs: 'user.sign_in_failed' },
 });
 /** The passkey pages' script, served from the dashboard's origin so that their policy allows it as 'self'. */
 export const dashboardPasskeyScript = /* @__PURE__ */ definePage({ method: 'GET', path: PASSKEY_SCRIPT_PATH, handler: 'dashboard-passkey-script', table: 'none', auth: 'public' });
+/** The copy buttons' script (a secret shown once), served the same way. */
+export const dashboardCopyScript = /* @__PURE__ */ definePage({ method: 'GET', path: COPY_SCRIPT_PATH, handler: 'dashboard-copy-script', table: 'none', auth: 'public' });
 /**
  * The pages a person reaches from an email, without a session (product-decisions §16): the
  * password reset asked for and set, an invitation shown and accepted. The links' tokens are path
@@ -440,6 +447,7 @@ export const dashboardPages = /* @__PURE__ */ (() => [
   dashboardSecondFactor,
   dashboardSubmitSecondFactor,
   dashboardPasskeyScript,
+  dashboardCopyScript,
   dashboardSignOut,
   dashboardForgotPassword,
   dashboardRequestPasswordReset,

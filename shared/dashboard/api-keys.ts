@@ -3,13 +3,14 @@ import { SCOPES } from '../auth/principal';
 import { keyState, ROLL_OVERLAPS } from '../domain/api-keys';
 import type { Acceptor } from '../db/directory-lookups';
 import { escapeHtml } from '../http/page';
+import { copyScriptTag } from './copy-script';
 import { formOf, type FormState } from './forms';
 import { badge, code, copyableSecret, noticeBox, postForm, signedInPage, table, textOrDash, time, titledSection, type Frame, type Notice, type TableSpec } from './html';
 
 /**
  * The API keys page (product-decisions §17): the organization's keys of the page's mode (never a
- * token), the form that creates one (its token shown once, by the notice after it), and on each
- * key that still works its roll and revoke forms.
+ * token), the form that creates one (its token shown once, by the notice after it, with a Copy
+ * button the copy script drives), and on each key that still works its roll and revoke forms.
  */
 
 export const apiKeysPagePath = (frame: Pick<Frame, 'urls'>) => `${frame.urls.dashboard}/api-keys`;
@@ -20,8 +21,8 @@ export const API_KEYS_NOTICE = 'api-keys';
 /** A key's token, said with the key's change. */
 export const tokenNotice = (text: string, token: string): Notice => ({ key: API_KEYS_NOTICE, text, secret: token });
 
-/** A key's token as the notice shows it: named for what it is. */
-const API_KEY_TOKEN = copyableSecret('API key token', 'If it was not kept, roll the key for a new one.');
+/** A key's token as the notice shows it: named for what it is, with a Copy button (product-decisions §17). */
+const API_KEY_TOKEN = copyableSecret('API key token', 'If it was not kept, roll the key for a new one.', { copyButton: true });
 
 /** The form fields of each scope's checkbox. */
 export const scopeField = (scope: string) => `scope.${scope}`;
@@ -92,7 +93,7 @@ ${titledSection(
   `<p class="note">The key's token is shown once, right after it is made. Rolling a key makes a new one like it; the old one keeps working for the time chosen.</p>
 ${create.alert()}
 ${postForm({ action: page, frame, fields: createFields, button: 'Create key', primary: true })}`,
-)}`,
+)}${notice?.secret ? `\n${copyScriptTag(frame.urls.dashboard)}` : ''}`,
     '/api-keys',
   );
 }

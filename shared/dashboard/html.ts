@@ -5,6 +5,7 @@ import type { Section } from '../domain/dashboard';
 import type { TeamUser } from '../domain/team';
 import { ROLE_NAMES, roleMay, type Permission } from '../domain/team-roles';
 import { escapeHtml, htmlDocument } from '../http/page';
+import { copyButton } from './copy-script';
 import { formatForCustomer } from '../money';
 import type { PageRequest } from '../pagination';
 
@@ -54,7 +55,11 @@ const STYLE = `
   .notice p { margin: 0 0 .4rem; }
   .notice label { margin-top: .25rem; }
   .notice .hint { margin: .35rem 0 0; font-size: .85rem; }
-  input.secret { font-family: ui-monospace, monospace; font-size: .85rem; background: #fff; }
+  input.secret { font-family: ui-monospace, monospace; font-size: .85rem; line-height: 1.5; background: #fff; }
+  .copyable { display: flex; gap: .5rem; align-items: stretch; }
+  .copyable input { flex: 1; min-width: 0; }
+  .copyable button[hidden] { display: none; }
+  p.copy-status:empty { margin: 0; }
   [role="alert"], .field-error { background: #fee2e2; color: #7f1d1d; padding: .6rem .8rem; border-radius: 6px; }
   .field-error { margin: .35rem 0 0; padding: .35rem .6rem; font-size: .9rem; }
   dl { display: grid; grid-template-columns: max-content 1fr; gap: .4rem 1rem; }
@@ -237,14 +242,26 @@ export interface SecretView {
   shownBefore: string;
 }
 
-/** A secret in a field to copy from, named `label`; shown before, `again` says how to get a new one. */
-export const copyableSecret = (label: string, again: string): SecretView => ({
-  shown: (secret) => `
-<label for="revealed-secret">${escapeHtml(label)}</label>
-<input id="revealed-secret" class="secret" type="text" value="${escapeHtml(secret)}" readonly spellcheck="false" autocomplete="off" aria-describedby="revealed-secret-hint">
-<p class="hint" id="revealed-secret-hint">Copy it now: it is not shown again, not even on this page after a reload.</p>`,
+/**
+ * A secret in a field to copy from, named `label`; shown before, `again` says how to get a new
+ * one. `copyButton`: with a Copy button beside the field, for a page that loads the copy script
+ * (shared/dashboard/copy-script.ts).
+ */
+export const copyableSecret = (label: string, again: string, options: { copyButton?: true } = {}): SecretView => ({
+  shown: (secret) => {
+    const copy = options.copyButton ? copyButton(REVEALED_SECRET) : undefined;
+    return `
+<label for="${REVEALED_SECRET}">${escapeHtml(label)}</label>
+<div class="copyable">
+<input id="${REVEALED_SECRET}" class="secret" type="text" value="${escapeHtml(secret)}" readonly spellcheck="false" autocomplete="off" aria-describedby="${REVEALED_SECRET}-hint">${copy ? `\n${copy.button}` : ''}
+</div>
+<p class="hint" id="${REVEALED_SECRET}-hint">Copy it now: it is not shown again, not even on this page after a reload.</p>${copy ? `\n${copy.status}` : ''}`;
+  },
   shownBefore: `\n<p class="hint">Its ${escapeHtml(label.toLowerCase())} was shown once, when this form was first answered, and is not shown again. ${escapeHtml(again)}</p>`,
 });
+
+/** The id of the field that shows a secret once. */
+const REVEALED_SECRET = 'revealed-secret';
 
 /** A webhook endpoint's signing secret. */
 const SIGNING_SECRET = copyableSecret('Signing secret', 'If it was not kept, roll the secret for a new one.');

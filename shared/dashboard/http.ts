@@ -69,11 +69,14 @@ export const scriptPolicy = (script: string, connect: string) => ({
   'content-security-policy': `${CONTENT_SECURITY_POLICY}; script-src 'sha256-${createHash('sha256').update(script).digest('base64')}'; connect-src 'self' ${connect}`,
 });
 
+/** The policy of a page that loads the dashboard's script files, files of this origin (shared/dashboard/scripts.ts): no inline script. */
+export const SCRIPT_FILE_PAGE_HEADERS = { ...DASHBOARD_HEADERS, 'content-security-policy': `${CONTENT_SECURITY_POLICY}; script-src 'self'` };
+
 /**
- * The policy of a page with a passkey form: the passkey script, a file of this origin
- * (shared/dashboard/passkey-script.ts), and its requests for the ceremony's options to this origin.
+ * The policy of a page with a passkey form: the passkey script (shared/dashboard/passkey-script.ts),
+ * and its requests for the ceremony's options to this origin.
  */
-export const PASSKEY_PAGE_HEADERS = { ...DASHBOARD_HEADERS, 'content-security-policy': `${CONTENT_SECURITY_POLICY}; script-src 'self'; connect-src 'self'` };
+export const PASSKEY_PAGE_HEADERS = { ...DASHBOARD_HEADERS, 'content-security-policy': `${SCRIPT_FILE_PAGE_HEADERS['content-security-policy']}; connect-src 'self'` };
 
 /**
  * The WebAuthn relying party of the dashboard (§16): its host as the id (locally whichever

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../http/page';
+import { scriptTag } from './scripts';
 
 /** Where the dashboard serves the passkey script: a file of its own origin, so that a page's policy allows it with `script-src 'self'`. */
 export const PASSKEY_SCRIPT_PATH = '/dashboard/assets/passkeys.js';
@@ -67,5 +67,5 @@ export const PASSKEY_SCRIPT = `(() => {
 })();
 `;
 
-/** The script's tag, at the dashboard's own URL (as its links are), for a page with a passkey form. */
-export const passkeyScriptTag = (dashboardUrl: string) => `<script src="${escapeHtml(`${dashboardUrl}${PASSKEY_SCRIPT_PATH.slice('/dashboard'.length)}`)}" defer></script>`;
+/** The script's tag, for a page with a passkey form. */
+export const passkeyScriptTag = (dashboardUrl: string) => scriptTag(dashboardUrl, PASSKEY_SCRIPT_PATH);

@@ -1,6 +1,6 @@
 import { PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createHash, randomUUID } from 'node:crypto';
-import type { AttemptSlot, AttemptWindows } from '../domain/team';
+import type { AttemptRefusal, AttemptSlot, AttemptWindows } from '../domain/team';
 import { conditionalWrite } from './conditional';
 import { attemptWindowEntity, rateLimitEntity } from './entities';
 import { IF_NEW } from './entity';
@@ -52,20 +52,28 @@ const ATTEMPT_WINDOW_KEPT_SECONDS = 60 * 60;
  * a failure keeps it, and the failure that fills the window moves its end a whole window on (the
  * lock lasts `windowSeconds` from that failure). An ended window is replaced by a fresh one
  * (a conditional PutItem: one of concurrent replacers wins, the others take a slot of its window).
- * Subjects are stored by their SHA-256, so the table keys no email or address.
+ * An attempt the lock refuses is counted apart, in `refusals` (an UpdateItem of the same item:
+ * the table grows by nothing however often a locked subject is tried), so that the caller
+ * records only the first few (docs/decisions.md 134). Subjects are stored by their SHA-256, so
+ * the table keys no email or address.
  */
 export function createAttemptWindows(db: DynamoDBDocumentClient, tableName: string, now: () => number = Date.now): AttemptWindows {
   const keyOf = (subject: string) => attemptWindowEntity.key({ subject: createHash('sha256').update(subject).digest('hex') });
   const ttlOf = (endsAt: number) => Math.ceil(endsAt / 1000) + ATTEMPT_WINDOW_KEPT_SECONDS;
 
   /**
-   * One conditional update of window `window` of `key`; when a fresh window replaced it meanwhile
-   * the update is moot (its lock ended, nothing of it is left to give back) and does nothing.
+   * One conditional update of window `window` of `key`: the attributes it set. When a fresh window
+   * replaced that one meanwhile the update is moot (its lock ended, nothing of it is left to give
+   * back or count) and does nothing: undefined.
    */
-  function updateWindow(key: Record<string, string>, window: string, update: { expression: string; condition?: string; names: Record<string, string>; values: Record<string, unknown> }) {
+  function updateWindow(
+    key: Record<string, string>,
+    window: unknown,
+    update: { expression: string; condition?: string; names: Record<string, string>; values: Record<string, unknown> },
+  ): Promise<Record<string, unknown> | undefined> {
     return conditionalWrite(
-      () =>
-        db.send(
+      async () => {
+        const { Attributes } = await db.send(
           new UpdateCommand({
             TableName: tableName,
             Key: key,
@@ -73,11 +81,19 @@ export function createAttemptWindows(db: DynamoDBDocumentClient, tableName: stri
             ConditionExpression: ['#window = :window', update.condition].filter(Boolean).join(' AND '),
             ExpressionAttributeNames: { '#window': 'window', ...update.names },
             ExpressionAttributeValues: { ':window': window, ...update.values },
-            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+            ReturnValues: 'UPDATED_NEW',
           }),
-        ),
+        );
+        return Attributes ?? {};
+      },
       () => undefined,
     );
+  }
+
+  /** Counts a refusal of the lock of `window`: how many it has refused, this one included (0 when a fresh window replaced it meanwhile). */
+  async function refused(key: Record<string, string>, window: unknown, retryAfterSeconds: number): Promise<AttemptRefusal> {
+    const updated = await updateWindow(key, window, { expression: 'ADD #refusals :one', names: { '#refusals': 'refusals' }, values: { ':one': 1 } });
+    return { retryAfterSeconds, refusals: typeof updated?.refusals === 'number' ? updated.refusals : 0 };
   }
 
   /** The slot an attempt took: `count` its place in the window `window` (a random id, which a lock's extension keeps). */
@@ -104,7 +120,7 @@ export function createAttemptWindows(db: DynamoDBDocumentClient, tableName: stri
       // Two rounds at most: a window that ended is replaced once, by this attempt or a concurrent one.
       for (let round = 0; ; round++) {
         const at = now();
-        const taken = await conditionalWrite<AttemptSlot | { retryAfterSeconds: number } | undefined>(
+        const taken = await conditionalWrite<AttemptSlot | AttemptRefusal | undefined>(
           async () => {
             const { Attributes } = await db.send(
               new UpdateCommand({
@@ -120,7 +136,7 @@ export function createAttemptWindows(db: DynamoDBDocumentClient, tableName: stri
             );
             return slot(key, Attributes!.window as string, Attributes!.count as number, limit, windowSeconds);
           },
-          (old) => (old && typeof old.endsAt === 'number' && old.endsAt > at ? { retryAfterSeconds: Math.max(1, Math.ceil((old.endsAt - at) / 1000)) } : undefined),
+          (old) => (old && typeof old.endsAt === 'number' && old.endsAt > at ? refused(key, old.window, Math.max(1, Math.ceil((old.endsAt - at) / 1000))) : undefined),
         );
         if (taken) return taken;
         const window = randomUUID();

@@ -69,7 +69,8 @@ export const AUDIT_ACTIONS = {
   'user.sign_in_failed': {
     target: 'user',
     modeless: true,
-    description: "A sign-in with this person's email was refused (a wrong password, or a person who may no longer sign in); the actor's email is the one tried.",
+    description:
+      "A sign-in as this person was refused: a wrong password, a lockout (429), a wrong second-factor code, a passkey's answer that did not verify, or a person who may no longer sign in. The actor's email is the one tried.",
   },
   'user.signed_out': { target: 'user', modeless: true, description: 'A person signed out of one session.' },
   'user.signed_out_everywhere': { target: 'user', modeless: true, description: 'A person ended every session of theirs.' },

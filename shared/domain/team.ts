@@ -243,8 +243,17 @@ export interface AttemptSlot {
   succeeded(): Promise<void>;
 }
 
+/**
+ * An attempt its subject's lock refused: the seconds until the subject may try again, and how
+ * many attempts that lock has refused, this one included (0: its window ended meanwhile).
+ */
+export interface AttemptRefusal {
+  retryAfterSeconds: number;
+  refusals: number;
+}
+
 /** Port: attempt windows in the table, taken before any password is checked. */
 export interface AttemptWindows {
-  /** A slot of `subject`'s window of `limit`, or the seconds until the subject may try again. */
-  take(subject: string, limit: number, windowSeconds: number): Promise<AttemptSlot | { retryAfterSeconds: number }>;
+  /** A slot of `subject`'s window of `limit`, or its refusal, counted on the window. */
+  take(subject: string, limit: number, windowSeconds: number): Promise<AttemptSlot | AttemptRefusal>;
 }

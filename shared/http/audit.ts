@@ -2,7 +2,7 @@ import type { Principal } from '../auth/principal';
 import { isAudited, type Audit } from '../api/operation';
 import { auditRecordPuts, reportUnrecorded, RequestAudit, withRequestAudit, type AuditCaller } from '../db/audit-trail';
 import { transactWrite } from '../db/side-effects';
-import { BusinessRuleError, NotAuthenticatedError, PermissionDeniedError } from '../errors';
+import { BusinessRuleError, NotAuthenticatedError, PermissionDeniedError, TooManyRequestsError } from '../errors';
 import { LIMITS } from '../limits';
 import { processWiring } from '../services/wiring';
 import type { ApiEvent } from './response';
@@ -27,13 +27,18 @@ export function auditCallerOf(event: ApiEvent, principal?: Principal, body?: unk
   };
 }
 
-/** What a person is refused with: a wrong password, a standing that no longer lets them in (the key rules' 401, 403, 422). */
-const isRefusal = (error: unknown) => error instanceof NotAuthenticatedError || error instanceof PermissionDeniedError || error instanceof BusinessRuleError;
+/**
+ * What a person is refused with: a wrong password, code or passkey, a standing that no longer
+ * lets them in (the key rules' 401, 403, 422), a lockout (429).
+ */
+const isRefusal = (error: unknown) =>
+  error instanceof NotAuthenticatedError || error instanceof PermissionDeniedError || error instanceof BusinessRuleError || error instanceof TooManyRequestsError;
 
 /**
  * Runs `work` (the route's use case) with its record waiting for the transaction of its change.
  * A route that declares `refusedAs` records a refusal of the person it identified on its own (a
- * failed sign-in changes nothing else); a failed write otherwise records nothing.
+ * failed sign-in changes nothing else: a wrong password, code or passkey, a lockout); a failed
+ * write otherwise records nothing.
  */
 export async function audited<T>(audit: Audit | undefined, caller: AuditCaller, work: () => Promise<T>): Promise<T> {
   if (!isAudited(audit)) return work();

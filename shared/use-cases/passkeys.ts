@@ -115,18 +115,25 @@ export function passkeyUseCases(deps: PasskeyDeps) {
     },
 
     /**
-     * Signs in with a passkey (both factors, §16):
-     * 1. the credential named by the answer's user handle (the user id) and id, registered to that user;
-     * 2. the signature verified against its public key, a challenge issued for a sign-in in this
-     *    browser, the relying party, the origin and user verification;
-     * 3. its counter and last use recorded; answer the user's id.
-     * Any failure is the same 401, whichever step refused.
+     * The passkey a sign-in's answer names: the credential of its user handle (the user id) and
+     * id, registered to that user (else 401). Only its person could have made such an answer, so
+     * a refusal after this is theirs (`verifyPasskeySignIn`).
      */
-    async signInWithPasskey(response: AuthenticationResponseJSON, rp: RelyingParty, binding: string): Promise<{ userId: string }> {
+    async registeredPasskey(response: AuthenticationResponseJSON): Promise<{ userId: string; passkey: Passkey }> {
       const handle = response.response.userHandle;
       const userId = handle ? Buffer.from(handle, 'base64url').toString('utf8') : '';
       const passkey = userId && typeof response.id === 'string' ? await passkeys.find(userId, response.id) : undefined;
       if (!passkey) throw new NotAuthenticatedError(PASSKEY_REFUSED);
+      return { userId, passkey };
+    },
+
+    /**
+     * Signs in with a registered passkey (both factors, §16): the signature verified against its
+     * public key, a challenge issued for a sign-in in this browser, the relying party, the origin
+     * and user verification; its counter and last use recorded. Any failure is the same 401 as an
+     * unknown passkey's, whichever check refused.
+     */
+    async verifyPasskeySignIn(response: AuthenticationResponseJSON, { userId, passkey }: { userId: string; passkey: Passkey }, rp: RelyingParty, binding: string): Promise<void> {
       let verified: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
       try {
         verified = await verifyAuthenticationResponse({
@@ -142,7 +149,6 @@ export function passkeyUseCases(deps: PasskeyDeps) {
       }
       if (!verified.verified) throw new NotAuthenticatedError(PASSKEY_REFUSED);
       await passkeys.recordUse(userId, passkey.credentialId, verified.authenticationInfo.newCounter, isoMillis(now()));
-      return { userId };
     },
 
     listPasskeys: (userId: string) => passkeys.list(userId),

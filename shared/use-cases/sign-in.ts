@@ -10,6 +10,7 @@ import {
   secondFactorStep,
   sessionEndsAt,
   standingProblem,
+  type AttemptRefusal,
   type AttemptSlot,
   type AttemptWindows,
   type DashboardSession,
@@ -54,6 +55,13 @@ export interface SignInContext {
 export const WRONG_EMAIL_OR_PASSWORD = 'Email or password is incorrect.';
 const SESSION_ENDED = 'Your dashboard session has ended; sign in again';
 
+/** A wrong code at a sign-in's second step (a TOTP code or a recovery code): 401, the person's failed sign-in. */
+export class WrongSecondFactorError extends NotAuthenticatedError {
+  constructor() {
+    super('The code is not valid');
+  }
+}
+
 /** What a correct password leads to: a session, or a pending sign-in whose second step (`step`) the person owes first. */
 export type SignInOutcome = { kind: 'session'; sessionId: string; user: TeamUser } | { kind: 'second factor'; pendingId: string; step: SecondFactorStep };
 
@@ -92,17 +100,32 @@ export function signIns(deps: SignInDeps) {
     return sessionId;
   }
 
+  /** The person of `email`, named as the request's actor with the email tried (never the password): a refused sign-in is recorded as theirs. */
+  async function triedBy(email: string): Promise<TeamUser | undefined> {
+    const user = await deps.people.personByEmail(email);
+    if (user) deps.audit.identified({ ...personActor(user), email: email.trim() }, user.orgId);
+    return user;
+  }
+
+  /**
+   * A lock's refusal (429): recorded as a failed sign-in of `email`'s person while the lock has
+   * refused no more attempts than its window allows failures (`limit`), so that trying a locked
+   * subject grows the audit trail no faster than its lockout lets guesses through (decisions 134).
+   */
+  async function refuse(refusal: AttemptRefusal, limit: number, email: string, reason: string): Promise<never> {
+    if (refusal.refusals > 0 && refusal.refusals <= limit) await triedBy(email);
+    throw new TooManyRequestsError(`${reason}: try again in ${minutes(refusal.retryAfterSeconds)}.`, refusal.retryAfterSeconds);
+  }
+
   /** A slot of each lockout window (§16), the email's first: refused with 429 and the seconds to wait, before any password is checked. */
   async function attemptSlots(email: string, ip: string): Promise<AttemptSlot[]> {
     const { failuresPerEmail, failuresPerAddress, windowSeconds } = LIMITS.signIn;
     const forEmail = await deps.attempts.take(`email:${email.trim().toLowerCase()}`, failuresPerEmail, windowSeconds);
-    if ('retryAfterSeconds' in forEmail) {
-      throw new TooManyRequestsError(`Too many failed sign-ins for this email address: try again in ${minutes(forEmail.retryAfterSeconds)}.`, forEmail.retryAfterSeconds);
-    }
+    if ('retryAfterSeconds' in forEmail) return refuse(forEmail, failuresPerEmail, email, 'Too many failed sign-ins for this email address');
     const forAddress = await deps.attempts.take(`address:${ip}`, failuresPerAddress, windowSeconds);
     if ('retryAfterSeconds' in forAddress) {
       await forEmail.succeeded();
-      throw new TooManyRequestsError(`Too many failed sign-ins from your network: try again in ${minutes(forAddress.retryAfterSeconds)}.`, forAddress.retryAfterSeconds);
+      return refuse(forAddress, failuresPerAddress, email, 'Too many failed sign-ins from your network');
     }
     return [forEmail, forAddress];
   }
@@ -114,9 +137,7 @@ export function signIns(deps: SignInDeps) {
    */
   async function checkPassword(email: string, password: string, ip: string): Promise<TeamUser> {
     const slots = await attemptSlots(email, ip);
-    const user = await deps.people.personByEmail(email);
-    // A refused sign-in is recorded with the email tried (never the password), under its person's organization.
-    if (user) deps.audit.identified({ ...personActor(user), email: email.trim() }, user.orgId);
+    const user = await triedBy(email);
     const right = await deps.passwords.verify(password, user?.passwordHash);
     await Promise.all(slots.map((slot) => (right ? slot.succeeded() : slot.failed())));
     if (!right || !user) throw new NotAuthenticatedError(WRONG_EMAIL_OR_PASSWORD);
@@ -152,6 +173,16 @@ export function signIns(deps: SignInDeps) {
     return { kind: 'second factor', pendingId, step };
   }
 
+  /**
+   * The second factor checked: the pending sign-in taken, once (a replay of the same step
+   * finds it gone: 401), and its person's session issued.
+   */
+  async function completeSignIn(pendingId: string, context: SignInContext): Promise<string> {
+    const found = await pendingSignIn(pendingId);
+    if (!found || !(await deps.pending.take(pendingId))) throw new NotAuthenticatedError(SESSION_ENDED);
+    return issueSession(found.user, context);
+  }
+
   /** A pending sign-in and its person, while it lasts and the person may still sign in. */
   async function pendingSignIn(pendingId: string | undefined): Promise<{ step: SecondFactorStep; user: TeamUser } | undefined> {
     if (!pendingId || !SESSION_ID_PATTERN.test(pendingId)) return undefined;
@@ -168,7 +199,8 @@ export function signIns(deps: SignInDeps) {
 
     /**
      * Signs in with email and password:
-     * 1. a slot of the email's and the address's lockout windows (else 429 with Retry-After);
+     * 1. a slot of the email's and the address's lockout windows (else 429 with Retry-After,
+     *    recorded as the email's person's failed sign-in while the lock has refused few enough);
      * 2. the password checked (a dummy hash for an unknown email): wrong → 401, the slots kept;
      * 3. right: the slots given back; a person who may not use the dashboard now is refused with
      *    the key rules' status (403 removed, 401 demoted, 422 global admin);
@@ -183,12 +215,16 @@ export function signIns(deps: SignInDeps) {
     },
 
     /**
-     * Signs in the person of a passkey the passkey use case verified (both factors, §16): one
-     * who may not use the dashboard now is refused as with a password; the sign-in noted; a session.
+     * Signs in the person of a passkey registered to them (both factors, §16): named as the
+     * request's actor, so that a refusal from here on is their failed sign-in; `verify` checks
+     * the passkey's answer (401); one who may not use the dashboard now is refused as with a
+     * password; the sign-in noted; a session.
      */
-    async withPasskey(userId: string, context: SignInContext): Promise<{ sessionId: string; user: TeamUser }> {
+    async withPasskey(userId: string, verify: () => Promise<void>, context: SignInContext): Promise<{ sessionId: string; user: TeamUser }> {
       const user = await deps.people.person(userId);
       if (!user) throw new NotAuthenticatedError(SESSION_ENDED);
+      deps.audit.identified(personActor(user), user.orgId);
+      await verify();
       const problem = standingProblem(user);
       if (problem) throw problem;
       await deps.people.recordSignIn(user.userId, isoMillis(deps.now()));
@@ -201,14 +237,17 @@ export function signIns(deps: SignInDeps) {
     /** A wrong second factor: false when it was the last one allowed (the pending sign-in is over). */
     failSecondFactor: (pendingId: string) => deps.pending.fail(pendingId),
 
+    completeSignIn,
+
     /**
-     * The second factor checked: the pending sign-in taken, once (a replay of the same step
-     * finds it gone: 401), and its person's session issued.
+     * The second step of `user`'s pending sign-in: they are named as the request's actor, so that
+     * a wrong code is their failed sign-in; `prove` checks the code (a TOTP code or a recovery
+     * code): wrong → WrongSecondFactorError (401), right → the sign-in completed.
      */
-    async completeSignIn(pendingId: string, context: SignInContext): Promise<string> {
-      const found = await pendingSignIn(pendingId);
-      if (!found || !(await deps.pending.take(pendingId))) throw new NotAuthenticatedError(SESSION_ENDED);
-      return issueSession(found.user, context);
+    async withSecondFactor(pendingId: string, user: TeamUser, prove: () => Promise<boolean>, context: SignInContext): Promise<string> {
+      deps.audit.identified(personActor(user), user.orgId);
+      if (!(await prove())) throw new WrongSecondFactorError();
+      return completeSignIn(pendingId, context);
     },
 
     /**

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -28,12 +28,17 @@ export async function seriousAxeViolations(page: Page, within?: string): Promise
   return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
 }
 
-/** Screenshots of the page at a desktop's and a phone's width (1280 and 390 px), saved under /tmp for a person to look at. */
+/**
+ * Screenshots of the page at a desktop's and a phone's width (1280 and 390 px), saved for a person
+ * to look at: under /tmp, or the folder `SCREENSHOT_DIR` names (one run's pictures apart from another's).
+ */
 export async function screenshotAtBothWidths(page: Page, name: string): Promise<string[]> {
   const files: string[] = [];
+  const folder = process.env.SCREENSHOT_DIR ?? '/tmp';
+  mkdirSync(folder, { recursive: true });
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 900 });
-    const file = `/tmp/screenshot-${name}-${width}.png`;
+    const file = `${folder}/screenshot-${name}-${width}.png`;
     await page.screenshot({ path: file, fullPage: true });
     files.push(file);
   }

@@ -44,6 +44,7 @@ const NOT_PAGES: Record<string, string> = {
   'GET /docs/assets/{file}': "Swagger UI's files",
   'GET /dashboard/settlements/{id}/records.csv': 'a CSV file',
   'GET /dashboard/assets/passkeys.js': "the passkey pages' script",
+  'GET /dashboard/assets/copy.js': "the copy buttons' script",
   'POST /dashboard/sign-in/passkey/options': 'JSON for the passkey script',
 };
 

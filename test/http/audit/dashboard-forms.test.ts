@@ -1,7 +1,10 @@
+import { createHash } from 'node:crypto';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { isAudited, type AuditDeclaration, type PageRoute } from '../../../shared/api/operation';
+import * as keys from '../../../shared/db/keys';
 import { dashboardPages } from '../../../shared/api/pages';
 import { totpCode, totpSecretFromText, totpStepAt } from '../../../shared/domain/totp';
-import { createPerson, dashboardBrowser, formTokenOf, hiddenFieldsOf, linkIn, mailTo, type DashboardBrowser, type Person } from '../../support/dashboard';
+import { createPerson, dashboardBrowser, formTokenOf, hiddenFieldsOf, linkIn, mailTo, rowOf, type DashboardBrowser, type Person } from '../../support/dashboard';
 import { auditEvents, type AuditEventBody } from '../../support/audit';
 import { softAuthenticator } from '../../support/soft-authenticator';
 import { client } from '../../support/http';
@@ -339,6 +342,92 @@ test.each(auditedForms.map((route) => [route.handler, route] as const))(
   },
   30_000,
 );
+
+describe('refused sign-ins (§17: every sign-in, succeeded or failed, with the email tried)', () => {
+  const WRONG_PASSWORD = 'not the password, surely';
+  /** The refused sign-ins recorded as `person`'s, newest first. */
+  const refusalsOf = async (person: Pick<Person, 'userId'>) => (await auditEvents(api, `&actor_id=${person.userId}`)).filter((event) => event.action === 'user.sign_in_failed');
+  const refusalOf = (person: Person, email = person.email) => ({
+    action: 'user.sign_in_failed',
+    actor: { type: 'user', id: person.userId, email },
+    target: { type: 'user', id: person.userId },
+    mode: null,
+    ip: expect.any(String),
+  });
+  /** The attempt window of a lockout subject, by its SHA-256 as the table keys it. */
+  const attemptWindowKey = (subject: string) => keys.attemptWindow(createHash('sha256').update(subject).digest('hex'));
+
+  beforeAll(() => void secrets.add(WRONG_PASSWORD));
+
+  test("a lockout's 429: one record per refused attempt with the email tried, on the API and the Audit page, up to as many as the window lets fail (5); the refusals after are not recorded", async () => {
+    const person = await createPerson(stack, merchant.orgId, 'viewer');
+    secrets.add(person.password);
+    for (let attempt = 0; attempt < 5; attempt++) expect((await browser.signIn({ email: person.email, password: WRONG_PASSWORD })).status).toBe(401);
+    expect(await refusalsOf(person)).toHaveLength(5);
+    const tried = person.email.toUpperCase();
+
+    expect((await browser.signIn({ email: tried, password: person.password })).status).toBe(429);
+
+    const [locked, ...before] = await refusalsOf(person);
+    expect(before).toHaveLength(5);
+    expect(locked).toMatchObject(refusalOf(person, tried));
+    const auditPage = await browser.get('/dashboard/audit?action=user.sign_in_failed', cookie);
+    expect(rowOf(auditPage.html, locked.id)).toContain(tried);
+    for (let attempt = 0; attempt < 5; attempt++) expect((await browser.signIn({ email: tried, password: person.password })).status).toBe(429);
+    expect(await refusalsOf(person)).toHaveLength(10);
+  }, 60_000);
+
+  test("an address's lockout: its refusal of a person's email is recorded as theirs, up to 50 refusals of the lock", async () => {
+    const person = await createPerson(stack, merchant.orgId, 'viewer');
+    // The address's window as 50 failures and 49 refusals would leave it (50 wrong passwords would take a minute here).
+    const key = attemptWindowKey('address:127.0.0.1');
+    await stack.db.send(new PutCommand({ TableName: stack.tableName, Item: { ...key, entity: 'attempt_window', window: 'seeded', count: 50, refusals: 49, endsAt: Date.now() + 10 * 60_000 } }));
+    try {
+      expect((await browser.signIn(person)).status).toBe(429);
+      expect((await browser.signIn(person)).status).toBe(429);
+    } finally {
+      await stack.db.send(new DeleteCommand({ TableName: stack.tableName, Key: key }));
+    }
+    const refusals = await refusalsOf(person);
+    expect(refusals).toHaveLength(1);
+    expect(refusals[0]).toMatchObject(refusalOf(person));
+  });
+
+  test('a wrong second-factor code, TOTP or recovery code: one record each, the code in none', async () => {
+    const { person, secret, step } = await withTwoFactor();
+    const signedIn = await browser.signIn(person);
+    const pending = cookieNamed(signedIn.setCookie, 'dashboard_pending')!;
+    const token = formTokenOf((await browser.get('/dashboard/sign-in/second-factor', pending)).html)!;
+    const wrongCodes = [totpCode(secret, step + 10), 'abcd-efgh-jkmn-pqrs'];
+    for (const code of wrongCodes) {
+      secrets.add(code);
+      expect((await browser.post('/dashboard/sign-in/second-factor', { csrf_token: token, code }, { cookie: pending })).status).toBe(401);
+    }
+    expect(await refusalsOf(person)).toEqual([expect.objectContaining(refusalOf(person)), expect.objectContaining(refusalOf(person))]);
+  });
+
+  /** Posts the passkey sign-in's answer that `answer` makes of a fresh challenge, as the script would: the status. */
+  async function passkeySignIn(answer: (options: any) => unknown) {
+    const page = await localhost.get('/dashboard/sign-in/passkey');
+    const signInCookie = cookieNamed(page.setCookie, 'dashboard_sign_in')!;
+    const token = formTokenOf(page.html)!;
+    const options = await localhost.post('/dashboard/sign-in/passkey/options', { csrf_token: token }, { cookie: signInCookie });
+    return (await localhost.post('/dashboard/sign-in/passkey', { csrf_token: token, credential: JSON.stringify(answer(JSON.parse(options.html))) }, { cookie: signInCookie })).status;
+  }
+
+  test("a passkey's answer that does not verify (another origin's): one record of its person; an answer naming a passkey never registered, none", async () => {
+    const { person, session, authenticator } = await withPasskey();
+    expect(await passkeySignIn((options) => authenticator.get(options, 'https://payments.example.net'))).toBe(401);
+    const refusals = await refusalsOf(person);
+    expect(refusals).toHaveLength(1);
+    expect(refusals[0]).toMatchObject(refusalOf(person));
+
+    // A credential made for the person, with their user handle, but never added: anyone could forge its like.
+    const unregistered = await passkeyCredential(session);
+    expect(await passkeySignIn((options) => unregistered.authenticator.get(options, localOrigin))).toBe(401);
+    expect(await refusalsOf(person)).toHaveLength(1);
+  });
+});
 
 test('no secret of this file is in any audit event', async () => {
   const json = JSON.stringify((await api.get('/v1/audit_events?limit=100')).body.data);

@@ -11,8 +11,8 @@ const describeBrowser = browserAvailable() ? describe : describe.skip;
 /**
  * The API keys page and the Audit page in headless Chromium (product-decisions §17): a key made
  * with two scopes works for them and gets 403 for a third; rolled with "1 hour" both work;
- * revoked, 401; its token is never on the page again. Each page at 1280 and 390 px (screenshots
- * under /tmp) without sideways scrolling or a serious axe-core violation.
+ * revoked, 401; its token is never on the page again, and its Copy button copies it. Each page at
+ * 1280 and 390 px (screenshots under /tmp) without sideways scrolling or a serious axe-core violation.
  */
 describeBrowser('API keys and the audit trail in headless Chromium', () => {
   let stack: TestStack;
@@ -37,6 +37,15 @@ describeBrowser('API keys and the audit trail in headless Chromium', () => {
     await page.getByLabel('Password').fill(owner.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
+  }
+
+  /** A key made on the keys page with one scope: the field that shows its token, once. */
+  async function createKey(page: Page, name: string) {
+    await page.goto(`${stack.baseUrl}/dashboard/api-keys`);
+    await page.getByLabel('Name').fill(name);
+    await page.getByLabel('payment:read').check();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    return page.getByLabel('API key token');
   }
 
   async function checkPage(page: Page, name: string): Promise<void> {
@@ -93,5 +102,29 @@ describeBrowser('API keys and the audit trail in headless Chromium', () => {
     await page.getByRole('button', { name: 'Filter' }).click();
     expect(await page.locator('tbody tr td:nth-child(2)').allTextContents()).toEqual(['api_key.rolled']);
     await context.close();
+  }, 120_000);
+
+  test("the token's Copy button puts it on the clipboard and says so; without script the button is not there and the field is", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
+    const page = await context.newPage();
+    await signIn(page);
+    const token = await (await createKey(page, 'Copied')).inputValue();
+    await page.getByRole('button', { name: 'Copy' }).click();
+    // Said in a live region of its own, within the notice's.
+    const said = page.getByText('Copied to the clipboard.', { exact: true });
+    await said.waitFor();
+    expect(await said.getAttribute('role')).toBe('status');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
+    await checkPage(page, 'api-keys-copied');
+    await context.close();
+
+    const withoutScript = await browser.newContext({ viewport: { width: 390, height: 900 }, javaScriptEnabled: false });
+    const plain = await withoutScript.newPage();
+    await signIn(plain);
+    const field = await createKey(plain, 'Without script');
+    expect(await field.inputValue()).toMatch(/^test_/);
+    expect(await field.getAttribute('readonly')).not.toBeNull();
+    expect(await plain.getByRole('button', { name: 'Copy' }).count()).toBe(0);
+    await withoutScript.close();
   }, 120_000);
 });

@@ -1,7 +1,7 @@
 import { hashToken } from '../../../shared/auth/tokens';
 import type { AttemptSlot, AttemptWindows, DashboardSession, ListedSession, PendingSignIn, PendingSignIns, SessionStore, TeamUser } from '../../../shared/domain/team';
 import { BusinessRuleError, NotAuthenticatedError, PermissionDeniedError, TooManyRequestsError } from '../../../shared/errors';
-import { signIns, WRONG_EMAIL_OR_PASSWORD, type SignInDeps } from '../../../shared/use-cases/sign-in';
+import { signIns, WRONG_EMAIL_OR_PASSWORD, WrongSecondFactorError, type SignInDeps } from '../../../shared/use-cases/sign-in';
 
 /**
  * The sign-in state machine with in-memory ports: what it asks of each port, in what order, and
@@ -23,7 +23,7 @@ const person = (changes: Partial<TeamUser> = {}): TeamUser => ({
   ...changes,
 });
 
-function fakes(options: { user?: TeamUser; locked?: 'email' | 'address'; requireTwoFactor?: boolean } = {}) {
+function fakes(options: { user?: TeamUser; locked?: 'email' | 'address'; refusals?: number; requireTwoFactor?: boolean } = {}) {
   const calls: string[] = [];
   const sessions = new Map<string, DashboardSession>();
   const pending = new Map<string, PendingSignIn>();
@@ -34,7 +34,7 @@ function fakes(options: { user?: TeamUser; locked?: 'email' | 'address'; require
   const attempts: AttemptWindows = {
     async take(subject) {
       calls.push(`take ${subject}`);
-      return subject.startsWith(options.locked ?? '-') ? { retryAfterSeconds: 840 } : slot(subject.split(':')[0]);
+      return subject.startsWith(options.locked ?? '-') ? { retryAfterSeconds: 840, refusals: options.refusals ?? 1 } : slot(subject.split(':')[0]);
     },
   };
   const store: SessionStore = {
@@ -98,18 +98,29 @@ describe('Function: signIns', () => {
       expect(unknown.calls).toEqual(['take email:bob@example.com', 'take address:203.0.113.9', 'hashed against no hash', 'failed email', 'failed address']);
     });
 
-    test('a locked email is refused (429) before any password is checked, the right one included', async () => {
+    test('a locked email is refused (429) before any password is checked, the right one included; the refusal names the person, with the email tried', async () => {
       const { deps, calls } = fakes({ user: person(), locked: 'email' });
-      const refusal = await signIns(deps).withPassword('ann@example.com', 'the right password', context).catch((error: Error) => error);
+      const refusal = await signIns(deps).withPassword(' Ann@example.com', 'the right password', context).catch((error: Error) => error);
       expect(refusal).toBeInstanceOf(TooManyRequestsError);
       expect((refusal as TooManyRequestsError).retryAfterSeconds).toBe(840);
-      expect(calls).toEqual(['take email:ann@example.com']);
+      expect(calls).toEqual(['take email:ann@example.com', 'acts as Ann@example.com']);
     });
 
     test("a locked address is refused (429) before any check, and the email's slot is given back", async () => {
       const { deps, calls } = fakes({ user: person(), locked: 'address' });
       await expect(signIns(deps).withPassword('ann@example.com', 'the right password', context)).rejects.toBeInstanceOf(TooManyRequestsError);
-      expect(calls).toEqual(['take email:ann@example.com', 'take address:203.0.113.9', 'given back email']);
+      expect(calls).toEqual(['take email:ann@example.com', 'take address:203.0.113.9', 'given back email', 'acts as ann@example.com']);
+    });
+
+    test.each([
+      ['email', 5],
+      ['address', 50],
+    ] as const)("a lock of the %s names the person of a refused attempt while it has refused at most its window's limit (%i), then nobody", async (locked, limit) => {
+      for (const [refusals, named] of [[limit, true], [limit + 1, false], [0, false]] as const) {
+        const { deps, calls } = fakes({ user: person(), locked, refusals });
+        await expect(signIns(deps).withPassword('ann@example.com', 'a wrong password', context)).rejects.toBeInstanceOf(TooManyRequestsError);
+        expect({ refusals, named: calls.includes('acts as ann@example.com') }).toEqual({ refusals, named });
+      }
     });
 
     test('the right password gives both slots back, notes the sign-in and issues a session in test mode for 12 hours', async () => {
@@ -180,6 +191,32 @@ describe('Function: signIns', () => {
       const sessionId = await flow.completeSignIn(pendingId, context);
       expect(sessions.get(sessionId)).toMatchObject({ userId: 'usr_1', mode: 'test' });
       await expect(flow.completeSignIn(pendingId, context)).rejects.toBeInstanceOf(NotAuthenticatedError);
+    });
+  });
+
+  describe('Method: withSecondFactor', () => {
+    test('the person is named before the code is checked (a wrong one is their failed sign-in); wrong: refused, the pending sign-in kept; right: a session', async () => {
+      const user = person({ twoFactorEnabledAt: '2026-11-02T00:00:00.000Z' });
+      const { deps, calls, sessions, pending } = fakes({ user });
+      const flow = signIns(deps);
+      const outcome = await flow.withPassword('ann@example.com', 'the right password', context);
+      const pendingId = outcome.kind === 'second factor' ? outcome.pendingId : '';
+      calls.length = 0;
+      await expect(flow.withSecondFactor(pendingId, user, async () => false, context)).rejects.toBeInstanceOf(WrongSecondFactorError);
+      expect(calls).toEqual(['acts as ann@example.com']);
+      expect(pending.has(pendingId)).toBe(true);
+      const sessionId = await flow.withSecondFactor(pendingId, user, async () => true, context);
+      expect(sessions.get(sessionId)).toMatchObject({ userId: 'usr_1' });
+    });
+  });
+
+  describe('Method: withPasskey', () => {
+    test("the passkey's person is named before its answer is verified (a refusal is their failed sign-in); refused: no session", async () => {
+      const { deps, calls, sessions } = fakes({ user: person({ passkeyCount: 1 }) });
+      const refused = new NotAuthenticatedError('The passkey could not be verified');
+      await expect(signIns(deps).withPasskey('usr_1', async () => Promise.reject(refused), context)).rejects.toBe(refused);
+      expect(calls).toEqual(['acts as ann@example.com']);
+      expect(sessions.size).toBe(0);
     });
   });
 
