@@ -11,6 +11,9 @@
  * - latency under load: BENCH_EVENT_RATE events a second (default 50) for BENCH_RATE_SECONDS
  *   (default 10), each committed at its time whatever the pipeline does; the delay from commit to
  *   delivery, p50/p99/max (issue 28's goal: p99 ≤ 2 s at 50 events a second).
+ * - a KMS Decrypt of a signing secret (what an attempt would pay without the deliverer's kept
+ *   secrets, docs/decisions.md 98): BENCH_DECRYPTS opens (default 200) one after another
+ *   through the local edge, p50/p99, beside the commit-to-delivery latency.
  * Bounded (every wait has a deadline); a short warm-up first. Prints one JSON object.
  */
 import '../shared/quiet-sdk';
@@ -22,13 +25,14 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../shared/db/client';
 import { createDirectory } from '../shared/db/directory';
 import { paymentItem } from '../shared/db/payment-repository';
-import { createWebhookRepository } from '../shared/db/webhook-repository';
+import { createWebhookRepository, openSigningSecrets } from '../shared/db/webhook-repository';
 import { newEvent } from '../shared/events';
 import { outboxPut } from '../shared/db/outbox';
 import { newId } from '../shared/ids';
 import { startLocalStack } from '../bin/local/stack';
 import { isoMillis, sleep } from '../shared/time';
 import { startWebhookReceiver } from '../test/support/webhook-receiver';
+import { operatorSealer } from '../test/support/sealer';
 import { freePort } from '../bin/local/free-port';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 500);
@@ -36,6 +40,7 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const LATENCY_EVENTS = Number(process.env.BENCH_LATENCY_EVENTS ?? 50);
 const RATE = Number(process.env.BENCH_EVENT_RATE ?? 50);
 const RATE_SECONDS = Number(process.env.BENCH_RATE_SECONDS ?? 10);
+const DECRYPTS = Number(process.env.BENCH_DECRYPTS ?? 200);
 const WARM_UP_EVENTS = 20;
 const DEADLINE_MS = 180_000;
 
@@ -64,7 +69,8 @@ async function main() {
     const directory = createDirectory(db, tableName);
     const org = await directory.createOrganization('Bench');
     const acceptor = await directory.createAcceptor(org.id, 'Bench shop');
-    await createWebhookRepository(db, tableName).create({ orgId: org.id, mode: 'test', url: receiver.url, events: ['transactions.payment_link.*'] });
+    const sealer = operatorSealer(() => stack.aws);
+    const subscription = await createWebhookRepository(db, tableName, sealer).create({ orgId: org.id, mode: 'test', url: receiver.url, events: ['transactions.payment_link.*'] });
 
     const committedAt = new Map<string, number>();
     /** One state change: a payment and its event in one transaction. */
@@ -131,6 +137,16 @@ async function main() {
     );
     const pacedDelays = pacedIds.map(delayOf).sort((a, b) => a - b);
 
+    // One Decrypt of the subscription's secret, as an attempt without the kept secrets would make it.
+    const decrypts: number[] = [];
+    for (let n = 0; n < DECRYPTS; n++) {
+      const opening = performance.now();
+      await openSigningSecrets(sealer, subscription, new Date());
+      decrypts.push(performance.now() - opening);
+    }
+    decrypts.sort((a, b) => a - b);
+    sealer.close();
+
     const result = {
       bench: 'events',
       events: EVENTS,
@@ -143,6 +159,7 @@ async function main() {
         samples: pacedDelays.length,
         commit_to_delivery_ms: { p50: percentile(pacedDelays, 50), p99: percentile(pacedDelays, 99), max: pacedDelays.at(-1) },
       },
+      kms_decrypt_ms: { samples: decrypts.length, p50: Number(percentile(decrypts, 50).toFixed(2)), p99: Number(percentile(decrypts, 99).toFixed(2)) },
       duplicates: receiver.requests.length - new Set(receiver.requests.map((request) => request.envelope.id)).size,
     };
     process.stdout.write(`${JSON.stringify(result)}\n`);

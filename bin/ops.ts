@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ServiceError } from '../shared/errors';
+import { localOperatorEnvironment } from './local/operator';
 import { HelpRequested, TextOutput, UsageError, runOps } from './ops/cli';
 import { opsCommands } from './ops/commands';
 
@@ -13,6 +14,8 @@ const hasAwsCredentials =
   !!process.env.AWS_ACCESS_KEY_ID || !!process.env.AWS_PROFILE || !!process.env.AWS_CONTAINER_CREDENTIALS_FULL_URI ||
   existsSync(join(homedir(), '.aws', 'credentials')) || existsSync(join(homedir(), '.aws', 'config'));
 if (!process.env.DYNAMODB_ENDPOINT && !hasAwsCredentials) process.env.DYNAMODB_ENDPOINT = 'http://127.0.0.1:8000';
+// Against the local stack, what seals and opens webhook secrets is the local KMS of `npm start`'s edge.
+if (process.env.DYNAMODB_ENDPOINT) Object.assign(process.env, localOperatorEnvironment());
 
 runOps(opsCommands(), process.argv.slice(2))
   .then((result) => {

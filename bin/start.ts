@@ -2,13 +2,15 @@
  * `npm start`: the whole service on this machine. Environment (product-decisions §11):
  * PORT (3000), DYNAMODB_ENDPOINT (http://127.0.0.1:8000), TABLE_NAME (payment-ops),
  * DATA_DIR (.data; ':memory:' keeps nothing); S3_PORT (4568: the local S3 of the evidence
- * documents); ACQUIRER_PORT (3001, the local Adyen); LAMBDA_ARTIFACTS (a `cdk synth -o`
+ * documents); ACQUIRER_PORT (3001, the local Adyen); AWS_PORT (4566: the local AWS edge,
+ * where `npm run ops` calls KMS); LAMBDA_ARTIFACTS (a `cdk synth -o`
  * folder: run its bundles, artifact mode); LAMBDA_MAX_WORKERS (invocations per function at
  * once, in both modes; two per core).
  */
 import '../shared/quiet-sdk';
 import { DEFAULT_ACQUIRER_PORT } from './local/adyen';
 import { DEFAULT_MAIL_PORT } from './local/mailbox';
+import { DEFAULT_AWS_PORT } from './local/operator';
 import { startLocalStack } from './local/stack';
 
 async function main() {
@@ -27,6 +29,7 @@ async function main() {
     logDir: process.env.LAMBDA_LOG_DIR,
     acquirerPort: process.env.ACQUIRER_PORT ? Number(process.env.ACQUIRER_PORT) : DEFAULT_ACQUIRER_PORT,
     mailPort: process.env.MAIL_PORT ? Number(process.env.MAIL_PORT) : DEFAULT_MAIL_PORT,
+    awsPort: process.env.AWS_PORT ? Number(process.env.AWS_PORT) : DEFAULT_AWS_PORT,
   });
   console.log(`Payment operations service ready at ${stack.baseUrl} (API under ${stack.baseUrl}/v1)`);
   console.log(`Local S3 (evidence documents) at ${stack.s3Url}`);

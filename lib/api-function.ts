@@ -50,8 +50,8 @@ export interface ServiceFunctionProps {
 /**
  * The one place for function defaults: Node 22 on ARM64, its handler's esbuild bundle (how it
  * is bundled: lib/function-bundles.ts) as the code asset, its own log group (or one it
- * shares) kept as long as its stage keeps logs, X-Ray tracing, INFO logs and its stage's metric
- * namespace (lib/stages.ts). Grants are added per function by the stack.
+ * shares) kept as long as its stage keeps logs, X-Ray tracing where its stage traces, INFO logs
+ * and its stage's metric namespace (lib/stages.ts). Grants are added per function by the stack.
  */
 export class ServiceFunction extends Construct {
   readonly function: LambdaFunction;
@@ -85,7 +85,7 @@ export class ServiceFunction extends Construct {
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? FUNCTION_MEMORY_MB,
       timeout: props.timeout ?? Duration.seconds(ROUTE_TIMEOUT_SECONDS),
-      tracing: Tracing.ACTIVE,
+      tracing: stage.tracing ? Tracing.ACTIVE : Tracing.DISABLED,
       logGroup,
       role,
       reservedConcurrentExecutions: props.reservedConcurrency,
@@ -100,11 +100,15 @@ export class ServiceFunction extends Construct {
     NagSuppressions.addResourceSuppressions(
       this,
       [
-        {
-          id: 'AwsSolutions-IAM5',
-          reason: `Function ${id}: its X-Ray tracing grant (xray:PutTraceSegments, xray:PutTelemetryRecords) has no resource-level permissions.`,
-          appliesTo: ['Resource::*'],
-        },
+        ...(stage.tracing
+          ? [
+              {
+                id: 'AwsSolutions-IAM5',
+                reason: `Function ${id}: its X-Ray tracing grant (xray:PutTraceSegments, xray:PutTelemetryRecords) has no resource-level permissions.`,
+                appliesTo: ['Resource::*'],
+              },
+            ]
+          : []),
         // L1 has no finding ids, so it cannot take appliesTo: it is scoped to this function instead.
         {
           id: 'AwsSolutions-L1',

@@ -146,7 +146,7 @@ export class PaymentOpsStack extends Stack {
       sender: stage.email?.sender ?? this.node.tryGetContext(EMAIL_SENDER_CONTEXT) ?? DEFAULT_EMAIL_SENDER,
       zone: stage.email && domain?.zone,
     });
-    // The customer managed key that seals the secrets the service reads back (two-factor secrets).
+    // The customer managed key that seals the secrets the service reads back (two-factor secrets, webhook signing secrets).
     const secretsKey = (this.secretsKey = new SecretsKey(this, 'SecretsKey'));
     const customerEmailKey = new CustomerEmailKey(this, 'CustomerEmailKey');
     for (const [area, areaRoutes] of routesByArea(routes)) {
@@ -208,7 +208,7 @@ export class PaymentOpsStack extends Stack {
     new CfnOutput(this, 'SettlementImportFunctionArn', { value: settlementImport.functionArn });
 
     const outbox = new Outbox(this, 'Outbox', { table: this.table, bus: this.bus, environment });
-    new WebhookDelivery(this, 'Webhooks', { table: this.table, bus: this.bus, queue: this.webhookQueue, deadLetterQueue: this.webhookDeadLetterQueue });
+    new WebhookDelivery(this, 'Webhooks', { table: this.table, bus: this.bus, queue: this.webhookQueue, deadLetterQueue: this.webhookDeadLetterQueue, secretsKey });
 
     if (stage.backup) new TableBackup(this, 'TableBackup', { table: this.table, retention: stage.backup });
 

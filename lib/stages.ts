@@ -49,6 +49,12 @@ export interface StageSettings {
   backup?: { dailyRetentionDays: number; monthlyRetentionDays?: number };
   /** The money paths (checkout submit, notification processing, the outbox processor) deploy through CodeDeploy: 10 % for 5 minutes, rolled back on their alarms. */
   canary: boolean;
+  /**
+   * X-Ray active tracing of every function (each invocation and its init, docs/operations.md
+   * "Traces"), with the write grant it needs. Off where nobody reads traces: the local stage,
+   * which `npm start` runs without X-Ray and a sandbox deploy does not need.
+   */
+  tracing: boolean;
   /** The address the service's mail will come from: an SES identity for its domain, which must be the stage's hosted zone (DKIM records made there). */
   email?: { sender: string };
 }
@@ -78,6 +84,7 @@ export const STAGES = {
     concurrency: { streamProcessors: 5, webhookDeliveries: 5 },
     logRetention: RetentionDays.ONE_WEEK,
     canary: false,
+    tracing: false,
   },
   staging: {
     env: { account: '111122223333', region: 'eu-west-1' },
@@ -92,6 +99,7 @@ export const STAGES = {
     logRetention: RetentionDays.ONE_MONTH,
     backup: { dailyRetentionDays: 7 },
     canary: false,
+    tracing: true,
     email: { sender: 'payments@staging.example.com' },
   },
   prod: {
@@ -107,6 +115,7 @@ export const STAGES = {
     logRetention: RetentionDays.THREE_MONTHS,
     backup: { dailyRetentionDays: 35, monthlyRetentionDays: 365 },
     canary: true,
+    tracing: true,
     email: { sender: 'payments@example.com' },
   },
 } satisfies Record<string, StageSettings>;

@@ -11,6 +11,7 @@ import { receivesToAttempt } from '../shared/webhooks/sqs-delivery-queue';
 import { EVENT_SOURCE } from '../shared/webhooks/stream-records';
 import { backgroundFunctions } from '../shared/api/background';
 import { ServiceFunction } from './api-function';
+import type { SecretsKey } from './secrets-key';
 import { stageOf } from './stages';
 import { grantDeclaredTable } from './table-access';
 
@@ -31,6 +32,8 @@ export interface WebhookDeliveryProps {
   queue: Queue;
   /** Deliveries parked after their last attempt (and messages SQS redrives after WEBHOOK_QUEUE_MAX_RECEIVES). */
   deadLetterQueue: Queue;
+  /** The key the signing secrets are sealed with: the deliverer opens them (and seals the per-object URLs' secret it creates). */
+  secretsKey: SecretsKey;
 }
 
 /**
@@ -67,6 +70,7 @@ export class WebhookDelivery extends Construct {
     props.queue.grantSendMessages(deliverer);
     props.deadLetterQueue.grantSendMessages(deliverer);
     grantDeclaredTable(deliverer, props.table, backgroundFunctions.webhookDeliverer.table);
+    props.secretsKey.connect(deliverer, backgroundFunctions.webhookDeliverer.sealedSecrets);
     this.deliverer = deliverer;
   }
 }

@@ -53,6 +53,8 @@ export interface LocalStackOptions {
   acquirerPort?: number;
   /** Where the local mailbox is served (`npm start`: MAIL_PORT, default 3002); unset or 0 takes a free port. */
   mailPort?: number;
+  /** Where the local AWS edge answers (`npm start`: AWS_PORT, default 4566, where `npm run ops` finds it); unset or 0 takes a free port. */
+  awsPort?: number;
   /** The faults to inject (FAULTS, docs/architecture.md): by default the environment's, usually none. */
   faults?: FaultPlan;
   /**
@@ -158,6 +160,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         sources: options.artifacts ? undefined : { routeTimeoutSeconds: options.routeTimeoutSeconds },
         s3,
         s3Port: options.s3Port ?? DEFAULT_S3_PORT,
+        edgePort: options.awsPort,
         dynamodbEndpoint: dynamo.endpoint,
         tableName: options.tableName,
         dataDir: options.dataDir,

@@ -1,12 +1,12 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDeliveryRepository } from '../../shared/db/delivery-repository';
-import { createWebhookRepository } from '../../shared/db/webhook-repository';
+import { createSigningSecrets, createWebhookRepository, sealPlainSecrets } from '../../shared/db/webhook-repository';
+import type { SecretSealer } from '../../shared/domain/sealing';
 import { webhookEndpointCreateBody } from '../../shared/domain/webhook-endpoints';
 import { subscriptionSummary } from '../../shared/domain/webhooks';
 import { parseWith } from '../../shared/http/validation';
 import { webhookEndpointsFor } from '../../shared/services/webhook-endpoints';
 import { modeOption, UsageError, type OpsCommand } from './cli';
-
 
 const list = (value: unknown) =>
   String(value)
@@ -14,9 +14,12 @@ const list = (value: unknown) =>
     .map((part) => part.trim())
     .filter(Boolean);
 
-/** webhook create / list / delete / url-secret / dead-letters, and event resend (product-decisions §11). */
-export function webhookCommands(db: () => DynamoDBDocumentClient, tableName: string): OpsCommand[] {
-  const webhooks = () => createWebhookRepository(db(), tableName);
+/**
+ * webhook create / list / delete / url-secret / seal-secrets, and event resend (product-decisions
+ * §11). `sealer` seals and opens the signing secrets with the stage's key (SECRETS_KEY_ARN).
+ */
+export function webhookCommands(db: () => DynamoDBDocumentClient, tableName: string, sealer: () => SecretSealer): OpsCommand[] {
+  const webhooks = () => createWebhookRepository(db(), tableName, sealer());
   const deliveries = () => createDeliveryRepository(db(), tableName);
   return [
     {
@@ -35,7 +38,7 @@ export function webhookCommands(db: () => DynamoDBDocumentClient, tableName: str
         if (patterns.length === 0) throw new UsageError('--events needs at least one event pattern');
         const owner = { orgId: String(values.org), mode: modeOption(values.mode) };
         const body = parseWith(webhookEndpointCreateBody, { url: values.url, enabled_events: patterns, description: values.description }, 'body');
-        const created = await webhookEndpointsFor({ db: db(), tableName, now: () => new Date() }).create(owner, body);
+        const created = await webhookEndpointsFor({ db: db(), tableName, now: () => new Date() }, sealer()).create(owner, body);
         return { id: created.id, secret: created.secret };
       },
     },
@@ -60,8 +63,14 @@ export function webhookCommands(db: () => DynamoDBDocumentClient, tableName: str
       options: { org: { type: 'string', required: true }, mode: { type: 'string', required: true } },
       run: async (values) => {
         const chosen = modeOption(values.mode);
-        return { org: String(values.org), mode: chosen, secret: await webhooks().urlSecret(String(values.org), chosen) };
+        return { org: String(values.org), mode: chosen, secret: await createSigningSecrets(db(), tableName, sealer()).urlSecret(String(values.org), chosen) };
       },
+    },
+    {
+      words: 'webhook seal-secrets',
+      usage: '  (seals the signing secrets stored in plain before secrets were sealed; once per stage, again without harm)',
+      options: {},
+      run: async () => ({ sealed: await sealPlainSecrets(db(), tableName, sealer()) }),
     },
     {
       words: 'event resend',

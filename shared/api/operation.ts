@@ -110,7 +110,7 @@ interface RouteBase {
   acquirer?: boolean;
   /** The function writes to people (invitations, resets): it alone is given the sender address (EMAIL_SENDER) and ses:SendEmail on its identity. */
   email?: boolean;
-  /** The function seals or opens secrets (two-factor secrets): it alone is given the key's ARN (SECRETS_KEY_ARN) and those uses of it. */
+  /** The function seals or opens secrets (two-factor secrets, webhook signing secrets): it alone is given the key's ARN (SECRETS_KEY_ARN) and those uses of it. */
   sealedSecrets?: readonly SealedSecretsAccess[];
   /**
    * The function's memory, in MB, when it needs more than the stack's default (lib/api-function.ts):
@@ -277,7 +277,8 @@ export function defineForm<P extends z.ZodMiniObject, Q extends z.ZodMiniObject,
     ...(acts.documents ? { documents: acts.documents } : {}),
     ...(acts.acquirer ? { acquirer: acts.acquirer } : {}),
     ...(acts.email ? { email: acts.email } : {}),
-    ...(acts.sealedSecrets ? { sealedSecrets: acts.sealedSecrets } : {}),
+    // A form's repeat gets its 303 and its notice (sealed for the session), never the operation's kept answer, which is what the operation opens.
+    ...(acts.sealedSecrets?.includes('seal') ? { sealedSecrets: ['seal'] as const } : {}),
     ...(acts.files ? { files: acts.files } : {}),
     ...(acts.memoryMb ? { memoryMb: acts.memoryMb } : {}),
     ...(acts.customerEmails ? { customerEmails: acts.customerEmails } : {}),

@@ -18,6 +18,8 @@ export const createWebhookEndpoint = /* @__PURE__ */ defineOperation({
   handler: 'create-webhook-endpoint',
   audit: { action: 'webhook_endpoint.created', target: 'created' },
   table: 'write',
+  // The new secret is stored sealed and shown as made; a replay's kept answer holds it sealed and opens it.
+  sealedSecrets: ['seal', 'open'],
   auth: { scope: 'webhook:write' },
   params: NoParams,
   query: NoQuery,
@@ -101,6 +103,8 @@ export const rollWebhookEndpointSecret = /* @__PURE__ */ defineOperation({
   handler: 'roll-webhook-endpoint-secret',
   audit: { action: 'webhook_endpoint.secret_rolled', target: 'path' },
   table: 'write',
+  // The new secret sealed (the current one becomes the previous one as sealed); a replay's kept answer opens it.
+  sealedSecrets: ['seal', 'open'],
   auth: { scope: 'webhook:write' },
   params: endpointId,
   query: NoQuery,

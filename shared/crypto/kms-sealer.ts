@@ -4,6 +4,13 @@ import { SealedSecretMismatchError, type SealingContext, type SecretSealer } fro
 import { AWS_LIMITS } from '../aws-limits';
 import { logger } from '../observability/logger';
 
+/**
+ * The alias of a stage's secrets key (lib/secrets-key.ts): what an operator may name it by
+ * (SECRETS_KEY_ARN takes a key's ARN or an alias), and what `npm run ops` names the local
+ * stage's key by.
+ */
+export const secretsKeyAlias = (stackName: string) => `alias/${stackName}/secrets`;
+
 /** The answers of KMS that say the ciphertext is not this key's and context's, rather than that KMS failed. */
 const MISMATCH = new Set(['InvalidCiphertextException', 'IncorrectKeyException']);
 

@@ -444,7 +444,7 @@ export const webhookSubscriptionCountEntity = defineEntity({
 });
 
 /** Signs deliveries to per-object URLs (a refund's or a payment's webhook_url) of one org + mode. */
-export const webhookUrlSecretEntity = defineEntity<{ orgId: string; mode: Mode; secret: string; createdAt: string }>({
+export const webhookUrlSecretEntity = defineEntity<{ orgId: string; mode: Mode; sealedSecret: string; createdAt: string }>({
   name: 'webhook_url_secret',
   label: 'Signing secret for per-object URLs',
   key: { pk: 'ORG#{org}', sk: 'WHSECRET#{mode}' },

@@ -19,6 +19,8 @@ export interface StoredResponse {
   headers: Record<string, string>;
   /** Set-Cookie values (a dashboard form's refusal carries the form back to its page in one). */
   cookies?: string[];
+  /** The answer's `secret`, sealed (its place in `body` holds a mark): an answer that shows a secret is kept without it in plain. */
+  sealedSecret?: string;
 }
 
 /** What a claim of an idempotency key found. */

@@ -1,7 +1,7 @@
 import { isoMillis } from '../time';
 import * as z from '../zod';
 import { retryDelayMs } from './retry-policy';
-import { receives, signingSecrets, webhookSignature } from './webhooks';
+import { receives, webhookSignature } from './webhooks';
 import {
   deliveryKey,
   RECORD_TRIES,
@@ -55,7 +55,7 @@ async function destinationOf(task: DeliveryTask, ports: DeliveryPorts): Promise<
   if (!task.target.subscriptionId) return { url: task.target.url, secrets: [await ports.endpoints.urlSecret(orgId, envelope.mode)] };
   const subscription = await ports.endpoints.subscription(orgId, envelope.mode, task.target.subscriptionId);
   if (!subscription || !receives(subscription, envelope.type)) return undefined;
-  return { url: subscription.url, secrets: signingSecrets(subscription, ports.now()) };
+  return { url: subscription.url, secrets: await ports.endpoints.signingSecrets(subscription, ports.now()) };
 }
 
 /**

@@ -109,6 +109,9 @@ export interface DeliveryJournal {
 export interface DeliveryEndpoints {
   /** Read at each attempt; undefined when the subscription was deleted since the event was fanned out. */
   subscription(orgId: string, mode: Mode, subscriptionId: string): Promise<WebhookSubscription | undefined>;
+  /** The subscription's secrets in force at `at`, opened (`secretsInForce`). */
+  signingSecrets(subscription: WebhookSubscription, at: Date): Promise<string[]>;
+  /** The org+mode secret of per-object URLs, opened (created on first use). */
   urlSecret(orgId: string, mode: Mode): Promise<string>;
 }
 

@@ -9,7 +9,7 @@ import { pageSchema } from '../pagination';
 import { DatetimeSchema } from '../time';
 import { isKnownEventPattern } from './event-types';
 import { businessRule, httpUrlInput } from './inputs';
-import { ENDPOINT_STATUSES, type WebhookSubscription } from './webhooks';
+import { ENDPOINT_STATUSES, type SubscriptionWithSecret, type WebhookSubscription } from './webhooks';
 
 /** At most this many endpoints per organization and mode: the 17th is refused (422). */
 export const ENDPOINTS_PER_SCOPE = 16;
@@ -175,7 +175,7 @@ export function webhookEndpointResource(endpoint: WebhookSubscription): WebhookE
 }
 
 /** The answer of a creation and of a roll: the only ones that show the secret. */
-export const withSecret = (endpoint: WebhookSubscription): z.infer<typeof WebhookEndpointWithSecretSchema> => ({
+export const withSecret = (endpoint: SubscriptionWithSecret): z.infer<typeof WebhookEndpointWithSecretSchema> => ({
   ...webhookEndpointResource(endpoint),
   secret: endpoint.secret,
 });

@@ -5,6 +5,7 @@
  */
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { Mode } from '../auth/principal';
+import type { SealingContext } from './sealing';
 
 export const ENDPOINT_STATUSES = ['enabled', 'disabled'] as const;
 export type EndpointStatus = (typeof ENDPOINT_STATUSES)[number];
@@ -19,14 +20,21 @@ export interface WebhookSubscription {
   description: string | null;
   /** A disabled subscription receives nothing, not even the deliveries queued before. */
   status: EndpointStatus;
-  /** `whsec_` + base64; stored so deliveries can sign, never logged, never listed. */
-  secret: string;
-  /** The secret before the last roll: deliveries carry its signature too until it expires. */
-  previousSecret?: string;
+  /**
+   * The signing secret (`whsec_` + base64) sealed under the stage's key for this endpoint
+   * (`endpointSecretContext`): only the functions that declare `sealedSecrets: ['open']` (the
+   * deliverer) can read it; never logged, never listed.
+   */
+  sealedSecret: string;
+  /** The secret before the last roll, sealed the same way: deliveries carry its signature too until it expires. */
+  sealedPreviousSecret?: string;
   previousSecretExpiresAt?: string;
   createdAt: string;
   updatedAt: string;
 }
+
+/** A subscription as created or rolled: with its new secret in plain, for the one answer that shows it. */
+export type SubscriptionWithSecret = WebhookSubscription & { secret: string };
 
 const EVENT_TYPE = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/;
 
@@ -77,13 +85,26 @@ export function newSigningSecret(): string {
 }
 
 /**
+ * What an endpoint's secrets are sealed for: signing its deliveries, in its organization. A
+ * sealed secret copied onto another endpoint's item does not open there.
+ */
+export const endpointSecretContext = (endpoint: Pick<WebhookSubscription, 'orgId' | 'id'>): SealingContext => ({
+  purpose: 'webhook_signing_secret',
+  org_id: endpoint.orgId,
+  webhook_endpoint_id: endpoint.id,
+});
+
+/** What the secret signing an organization and mode's per-object URLs is sealed for. */
+export const urlSecretContext = (orgId: string, mode: Mode): SealingContext => ({ purpose: 'webhook_url_signing_secret', org_id: orgId, mode });
+
+/**
  * The secrets a delivery at `at` is signed with, newest first: the subscription's secret, and
  * after a roll the one before until it expires, so a receiver verifies with either (§14).
  */
-export function signingSecrets(subscription: Pick<WebhookSubscription, 'secret' | 'previousSecret' | 'previousSecretExpiresAt'>, at: Date): string[] {
-  const { secret, previousSecret, previousSecretExpiresAt } = subscription;
-  const previousValid = previousSecret !== undefined && previousSecretExpiresAt !== undefined && Date.parse(previousSecretExpiresAt) > at.getTime();
-  return previousValid ? [secret, previousSecret] : [secret];
+export function secretsInForce<S>(secrets: { current: S; previous?: S; previousExpiresAt?: string }, at: Date): S[] {
+  const { current, previous, previousExpiresAt } = secrets;
+  const previousValid = previous !== undefined && previousExpiresAt !== undefined && Date.parse(previousExpiresAt) > at.getTime();
+  return previousValid ? [current, previous] : [current];
 }
 
 /**

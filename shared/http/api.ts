@@ -1,5 +1,6 @@
 import type * as z from '../zod';
 import type { Principal } from '../auth/principal';
+import type { SecretSealer } from '../domain/sealing';
 import { ANY_KEY, type ApiOperation, type Auth } from '../api/operation';
 import { NotFoundError } from '../errors';
 import { authenticator, idempotencyStore } from '../services/auth';
@@ -16,12 +17,17 @@ async function authenticate(event: ApiEvent, auth: Exclude<Auth, 'public'>): Pro
   return principal;
 }
 
-/** With an Idempotency-Key, at most once per API key and key (shared/http/idempotency.ts); without one, as it comes. */
-const runOnce: RunOnce = (principal, event, execute) => {
-  const key = event.headers?.[IDEMPOTENCY_HEADER];
-  if (!principal || key === undefined) return execute();
-  return runIdempotently(idempotencyStore(), principal.actor.id, key, event, urlsFor(event).docs, execute);
-};
+/**
+ * With an Idempotency-Key, at most once per API key and key (shared/http/idempotency.ts); without
+ * one, as it comes. An answer that shows a secret is kept with it sealed by `secretSealer`.
+ */
+const runOnceSealing =
+  (secretSealer?: SecretSealer): RunOnce =>
+  (principal, event, execute) => {
+    const key = event.headers?.[IDEMPOTENCY_HEADER];
+    if (!principal || key === undefined) return execute();
+    return runIdempotently(idempotencyStore(), principal.actor.id, key, event, urlsFor(event).docs, execute, secretSealer ? { secretSealer } : {});
+  };
 
 /** A writing operation's use case, with the record its declaration names (shared/http/audit.ts). */
 const runAudited: RunAudited = (operation, event, principal, work) => audited(operation.audit, auditCallerOf(event, principal), work);
@@ -29,11 +35,15 @@ const runAudited: RunAudited = (operation, event, principal, work) => audited(op
 /**
  * The handler of an operation that takes an API key (shared/http/operation-handler.ts): the key
  * checked against the operation's scope and mode, for a POST its Idempotency-Key, and for a
- * writing operation its audit record, as the declaration says.
+ * writing operation its audit record, as the declaration says. An operation whose answer shows
+ * the secret it sealed (its declaration names `sealedSecrets`' `seal`) is given the sealer that
+ * keeps that answer sealed for replays; its handler passes it, so that no other bundle carries one.
  */
 export function apiHandler<P extends z.ZodMiniObject, Q extends z.ZodMiniObject, B extends z.ZodMiniType>(
   operation: ApiOperation<P, Q, B>,
   run: (request: ApiRequest<z.infer<P>, z.infer<Q>, z.infer<B>>) => Promise<ApiResponse>,
+  answerSealer?: SecretSealer,
 ) {
-  return operationHandler(operation, run, { authenticate, runOnce: operation.method === 'POST' ? runOnce : undefined, runAudited });
+  if (operation.sealedSecrets?.includes('seal') && !answerSealer) throw new Error(`${operation.method} ${operation.path} shows the secret it seals: its handler gives apiHandler the sealer its kept answers are sealed with`);
+  return operationHandler(operation, run, { authenticate, runOnce: operation.method === 'POST' ? runOnceSealing(answerSealer) : undefined, runAudited });
 }

@@ -8,6 +8,7 @@ import { countMetric } from '../observability/metrics';
 import { runWatchingWrites } from '../db/side-effects';
 import { toErrorResponse } from './error-envelope';
 import { IdempotencyHeaders, REPLAYED_HEADER } from './idempotency-headers';
+import type { SealingContext, SecretSealer } from '../domain/sealing';
 
 const idempotencyKeySchema = IdempotencyHeaders.shape['Idempotency-Key'];
 
@@ -33,6 +34,31 @@ export interface OnceOptions {
    * a 409 at once: a person's second click gets what the first click got.
    */
   awaitFirstUntil?: number;
+  /**
+   * The answer shows a secret in its `secret` (a webhook endpoint's creation and roll): it is
+   * kept sealed with this sealer, for the API key and Idempotency-Key, and opened for a replay,
+   * so that no stored item holds it in plain (docs/decisions.md 97).
+   */
+  secretSealer?: SecretSealer;
+}
+
+/** What stands in a kept answer's body for its sealed `secret`. */
+const SEALED_MARK = 'sealed';
+
+const answerContext = (keyId: string, idempotencyKey: string): SealingContext => ({ purpose: 'idempotent_answer', api_key_id: keyId, idempotency_key: idempotencyKey });
+
+/** A kept answer with its `secret` sealed; an answer without one (a refusal) as it is. */
+async function withSecretSealed(response: StoredResponse, sealer: SecretSealer, context: SealingContext): Promise<StoredResponse> {
+  const answer = JSON.parse(response.body || 'null') as { secret?: unknown } | null;
+  if (typeof answer?.secret !== 'string') return response;
+  return { ...response, body: JSON.stringify({ ...answer, secret: SEALED_MARK }), sealedSecret: await sealer.seal(answer.secret, context) };
+}
+
+/** A kept answer as it was given: its sealed `secret` opened back into its place (the same bytes: the same keys in the same order). */
+async function withSecretOpened(response: StoredResponse, sealer: SecretSealer, context: SealingContext): Promise<StoredResponse> {
+  const { sealedSecret, ...kept } = response;
+  if (sealedSecret === undefined) return response;
+  return { ...kept, body: JSON.stringify({ ...(JSON.parse(kept.body) as object), secret: await sealer.open(sealedSecret, context) }) };
 }
 
 /** The API's error envelope as an answer. */
@@ -102,7 +128,8 @@ export async function runIdempotently(
     if (claim.kind === 'in_flight') throw new ConflictError('A request with this Idempotency-Key is still in progress');
     countMetric(METRIC.idempotentReplays);
     if (claim.kind === 'carried_out') return replayed(refusal(new CarriedOutError()));
-    const { status, headers, body, cookies } = claim.response;
+    const kept = options.secretSealer ? await withSecretOpened(claim.response, options.secretSealer, answerContext(keyId, idempotencyKey)) : claim.response;
+    const { status, headers, body, cookies } = kept;
     return replayed({ statusCode: status, headers, body, ...(cookies ? { cookies } : {}) });
   }
   let result: Result;
@@ -122,7 +149,8 @@ export async function runIdempotently(
     }
     result = refusal(error);
   }
-  await keepAnswer(store, keyId, idempotencyKey, storedResponse(result));
+  const answer = storedResponse(result);
+  await keepAnswer(store, keyId, idempotencyKey, options.secretSealer ? await withSecretSealed(answer, options.secretSealer, answerContext(keyId, idempotencyKey)) : answer);
   return result;
 }
 

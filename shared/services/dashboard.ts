@@ -11,7 +11,7 @@ import { createPaymentLinkRepository } from '../db/payment-link-repository';
 import { createPaymentRepository } from '../db/payment-repository';
 import { createRefundRepository } from '../db/refund-repository';
 import { createSettlementRepository } from '../db/settlement-repository';
-import { createWebhookRepository } from '../db/webhook-repository';
+import { createSubscriptionReads } from '../db/webhook-repository';
 import { identifyActor } from '../db/audit-trail';
 import { createAttemptWindows, createRateLimiter } from '../db/rate-limit';
 import { createTeamDirectory } from '../db/team-directory';
@@ -94,7 +94,7 @@ export const ledgerPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ ledger
 export const chargebackPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ chargebacks: createChargebackRepository(db, tableName) }));
 export const deliveryPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ deliveries: createDeliveryRepository(db, tableName) }));
 export const eventPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ events: createEventRepository(db, tableName), ...deliveryPorts() }));
-export const endpointPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ endpoints: createWebhookRepository(db, tableName) }));
+export const endpointPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ endpoints: createSubscriptionReads(db, tableName) }));
 export const settlementPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ settlements: createSettlementRepository(db, tableName) }));
 export const acceptorPorts = /* @__PURE__ */ port(({ db, tableName }) => ({ acceptors: createAcceptorList(db, tableName) }));
 /** The chart's paid payments: a read only the dashboard makes. */

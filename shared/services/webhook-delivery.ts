@@ -2,7 +2,8 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import type { Mode } from '../auth/principal';
 import { createAttemptSlots } from '../db/attempt-slots';
 import { createDeliveryRepository } from '../db/delivery-repository';
-import { createSubscriptionReads } from '../db/webhook-repository';
+import { createSigningSecrets, createSubscriptionReads } from '../db/webhook-repository';
+import type { SecretSealer } from '../domain/sealing';
 import {
   planDeliveries,
   sharedPerBatch,
@@ -18,19 +19,22 @@ import type { WebhookSubscription } from '../domain/webhooks';
 import { createHttpSender } from '../webhooks/http-sender';
 import { AWS_WEBHOOK_SETTINGS, loadWebhookSettings, type WebhookSettings } from '../webhooks/settings';
 import { createSqsDeliveryQueue } from '../webhooks/sqs-delivery-queue';
+import { keepingOpened, OPENED_SECRETS_KEPT, OPENED_SECRET_TTL_MS } from '../crypto/opened-secrets';
+import { secretSealer } from './sealing';
 import { once, processWiring, type Wiring } from './wiring';
 
 /**
  * The delivery use cases wired to the table and HTTP: `plan` fans an event out into one task
- * per target, `deliver` makes one attempt; dead letters go to `adapters.deadLetters` (the SQS
- * DLQ).
+ * per target, `deliver` makes one attempt, its secrets opened by `adapters.sealer`; dead letters
+ * go to `adapters.deadLetters` (the SQS DLQ).
  */
 export function webhookServiceFor(
   { db, tableName }: Pick<Wiring, 'db' | 'tableName'>,
   settings: WebhookSettings,
-  adapters: { sender?: WebhookSender; deadLetters: DeadLetters },
+  adapters: { sender?: WebhookSender; deadLetters: DeadLetters; sealer: SecretSealer },
 ) {
   const webhooks = createSubscriptionReads(db, tableName);
+  const secrets = createSigningSecrets(db, tableName, adapters.sealer);
   const ports: DeliveryPorts = {
     sender: adapters.sender ?? createHttpSender(settings),
     deadLetters: adapters.deadLetters,
@@ -39,7 +43,8 @@ export function webhookServiceFor(
     busyRetryMs: settings.inFlight.busyRetryMs,
     endpoints: {
       subscription: (orgId, mode, id) => webhooks.get(orgId, mode, id),
-      urlSecret: (orgId, mode) => webhooks.urlSecret(orgId, mode),
+      signingSecrets: (subscription, at) => secrets.signingSecrets(subscription, at),
+      urlSecret: (orgId, mode) => secrets.urlSecret(orgId, mode),
     },
     policy: settings.policy,
     timeoutMs: settings.timeoutMs,
@@ -70,10 +75,16 @@ export function webhookServiceFor(
 
 export type WebhookService = ReturnType<typeof webhookServiceFor>;
 
-/** The webhook queue's consumer: its queue and dead-letter queue, and the deliveries' planning and sending. */
+/**
+ * The webhook queue's consumer: its queue and dead-letter queue, and the deliveries' planning and
+ * sending. The secrets it opens stay open for OPENED_SECRET_TTL_MS in this execution
+ * environment (docs/decisions.md 98): one Decrypt per secret and container every few minutes,
+ * not one per attempt.
+ */
 export const webhookDelivery = /* @__PURE__ */ once(() => {
   const queue = createSqsDeliveryQueue(new SQSClient({}), { queueUrl: process.env.WEBHOOK_QUEUE_URL!, deadLetterQueueUrl: process.env.WEBHOOK_DLQ_URL! });
   const { db, tableName } = processWiring();
-  const service = webhookServiceFor({ db, tableName }, loadWebhookSettings(process.env, AWS_WEBHOOK_SETTINGS), { deadLetters: queue.deadLetters });
+  const sealer = keepingOpened(secretSealer(), { ttlMs: OPENED_SECRET_TTL_MS, maxEntries: OPENED_SECRETS_KEPT });
+  const service = webhookServiceFor({ db, tableName }, loadWebhookSettings(process.env, AWS_WEBHOOK_SETTINGS), { deadLetters: queue.deadLetters, sealer });
   return { queue, plan: service.plan, batchDeliverer: service.batchDeliverer };
 });

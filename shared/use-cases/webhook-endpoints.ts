@@ -9,7 +9,7 @@ import {
   type WebhookEndpointCreateBody,
   type WebhookEndpointUpdateBody,
 } from '../domain/webhook-endpoints';
-import type { WebhookSubscription } from '../domain/webhooks';
+import type { SubscriptionWithSecret, WebhookSubscription } from '../domain/webhooks';
 import { NotFoundError } from '../errors';
 import { isId } from '../ids';
 import { pageRequest } from '../pagination';
@@ -39,7 +39,7 @@ export function webhookEndpointUseCases(deps: WebhookEndpointDeps) {
   const get = (principal: Principal, id: string) => endpointOf(endpoints, principal, id);
 
   /** A write to the caller's endpoint `id`: 404 when it names none (a malformed id writes nothing). */
-  async function change(principal: Principal, id: string, write: () => Promise<WebhookSubscription | undefined>) {
+  async function change<T extends WebhookSubscription>(principal: Principal, id: string, write: () => Promise<T | undefined>): Promise<T> {
     const changed = isId('webhook', id) ? await write() : undefined;
     if (!changed) throw new NotFoundError();
     return changed;
@@ -54,7 +54,7 @@ export function webhookEndpointUseCases(deps: WebhookEndpointDeps) {
      * 2. One transaction creates it under the limit of its organization and mode (422 beyond).
      * The answer holds the secret: the only time it is shown, with a roll's.
      */
-    async create(owner: EndpointOwner, body: WebhookEndpointCreateBody): Promise<WebhookSubscription> {
+    async create(owner: EndpointOwner, body: WebhookEndpointCreateBody): Promise<SubscriptionWithSecret> {
       await deps.checkUrl(body.url, 'url');
       return endpoints.create({ ...owner, url: body.url, events: distinct(body.enabled_events), description: body.description ?? null });
     },
@@ -75,7 +75,7 @@ export function webhookEndpointUseCases(deps: WebhookEndpointDeps) {
     },
 
     /** A new secret; the current one keeps signing beside it for `expires_in_seconds` (default a day). */
-    async rollSecret(principal: Principal, id: string, body: RollSecretBody): Promise<WebhookSubscription> {
+    async rollSecret(principal: Principal, id: string, body: RollSecretBody): Promise<SubscriptionWithSecret> {
       const overlapSeconds = body.expires_in_seconds ?? ROLL_OVERLAP.defaultSeconds;
       const previousExpiresAt = isoMillis(deps.now().getTime() + overlapSeconds * 1000);
       return change(principal, id, () => endpoints.rollSecret(principal.orgId, principal.mode, id, previousExpiresAt));

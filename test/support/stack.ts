@@ -7,6 +7,8 @@ import { createDirectory, type Directory } from '../../shared/db/directory';
 import { startLocalStack, type LocalStack } from '../../bin/local/stack';
 import { LOCAL_MERCHANT_ACCOUNT } from '../../bin/local/acquirer';
 import type { FaultPlan } from '../../bin/local/faults';
+import type { SecretSealer } from '../../shared/domain/sealing';
+import { operatorSealer } from './sealer';
 
 export interface TestStack extends LocalStack {
   tableName: string;
@@ -14,6 +16,8 @@ export interface TestStack extends LocalStack {
   logDir?: string;
   directory: Directory;
   db: ReturnType<typeof createDocumentClient>;
+  /** The operator's sealer on the stack's local KMS: what a test writing webhook endpoints as the operator seals their secrets with. */
+  sealer: SecretSealer;
 }
 
 /**
@@ -23,7 +27,9 @@ export interface TestStack extends LocalStack {
  * output in a folder of LAMBDA_LOG_DIR when set (one file per function). `env`
  * sets service settings (REFUND_CANCEL_WINDOW_SECONDS…) until the stack stops; `restartOf`
  * starts it again on the table and data folder of one stopped before;
- * `routeTimeoutSeconds` shortens the API functions' timeout in source mode.
+ * `routeTimeoutSeconds` shortens the API functions' timeout in source mode. This process is
+ * the stack's operator: `ops` commands run in it call the local AWS as `npm run ops` does
+ * (bin/local/operator.ts).
  */
 export async function startTestStack(
   options: {
@@ -60,15 +66,24 @@ export async function startTestStack(
     logDir,
     faults: options.faults,
     partitionScale: options.partitionScale,
+    awsPort: 0,
   });
+  const operator = Object.entries(stack.aws.operatorEnvironment()).map(([name, value]) => [name, process.env[name], value] as const);
+  for (const [name, , value] of operator) process.env[name] = value;
   const db = createDocumentClient({ endpoint: process.env.DYNAMODB_ENDPOINT });
+  const sealer = operatorSealer(() => stack.aws);
   const stopStack = stack.stop;
   const stop = async () => {
     await stopStack();
+    sealer.close();
     for (const [name] of settings) delete process.env[name];
+    for (const [name, before] of operator) {
+      if (before === undefined) delete process.env[name];
+      else process.env[name] = before;
+    }
   };
   // The stack itself, not a copy: its `aws` follows a restart.
-  return Object.assign(stack, { stop, tableName, logDir, db, directory: createDirectory(db, tableName) });
+  return Object.assign(stack, { stop, tableName, logDir, db, directory: createDirectory(db, tableName), sealer });
 }
 
 export interface Merchant {

@@ -5,6 +5,7 @@ import { PENDING_CREDIT } from '../../../shared/db/balance';
 import { logger } from '../../../shared/observability/logger';
 import { LOCAL_WEBHOOK_SETTINGS, retryPolicyVariables } from '../../../shared/webhooks/settings';
 import { freePort } from '../free-port';
+import { OPERATOR_ACCESS_KEY_ID, operatorEnvironment } from '../operator';
 import type { LocalS3 } from '../s3';
 import { DEFAULT_ROUTE_KEY, type LocalFunctions } from '../functions';
 import { readRoutes, routeHandler } from './api-gateway';
@@ -44,6 +45,8 @@ export interface LocalAwsOptions {
   s3: LocalS3;
   /** Where S3 answers (its endpoint, checked by the edge: what presigned URLs name); 0 or unset takes a free port. */
   s3Port?: number;
+  /** Where the edge answers every other AWS call (`npm start`: AWS_PORT, where `npm run ops` finds it); 0 or unset takes a free port. */
+  edgePort?: number;
   dynamodbEndpoint: string;
   tableName: string;
   /** Where stream mappings keep their checkpoints (`:memory:`: nowhere). */
@@ -68,6 +71,8 @@ export interface LocalAwsOptions {
 export interface LocalAws extends LocalFunctions {
   /** The local AWS edge: an SDK pointed at it with a function's logical id as access key id calls AWS as that function. */
   awsEndpoint: string;
+  /** What an operator's process (`npm run ops`, a test acting as the operator) is given to call this AWS: bin/local/operator.ts. */
+  operatorEnvironment(): Record<string, string>;
   /** S3's endpoint (the functions' AWS_ENDPOINT_URL_S3): where their S3 calls and the URLs they presign go. */
   s3Endpoint: string;
   /** The last 100 calls IAM refused, oldest first (each is also logged). */
@@ -164,7 +169,7 @@ export async function startLocalAws(options: LocalAwsOptions): Promise<LocalAws>
   };
 
   // The edge starts last, once the whole template has been read and checked; its URLs are needed before.
-  const edgePort = await freePort();
+  const edgePort = options.edgePort || (await freePort());
   const edgeUrl = `http://127.0.0.1:${edgePort}`;
   const s3Port = options.s3Port || (await freePort());
   const s3Endpoint = `http://127.0.0.1:${s3Port}`;
@@ -441,6 +446,8 @@ export async function startLocalAws(options: LocalAwsOptions): Promise<LocalAws>
     dynamodbEndpoint: options.dynamodbEndpoint,
     callerOf: (accessKeyId): EdgeCaller | undefined => {
       if (options.sources && accessKeyId === SOURCE_MODE_CALLER) return { functionName: 'source mode', role: '', principalArn: `arn:aws:sts::${account}:assumed-role/source-mode/local`, unchecked: true };
+      // The operator's `npm run ops`: an administrator's credentials in AWS, which the local IAM does not model.
+      if (accessKeyId === OPERATOR_ACCESS_KEY_ID) return { functionName: 'operator', role: '', principalArn: `arn:aws:sts::${account}:assumed-role/operator/local`, unchecked: true };
       const spec = functions.get(accessKeyId);
       return spec && { functionName: spec.name, role: spec.role, principalArn: `arn:aws:sts::${account}:assumed-role/${spec.roleName}/${spec.name}` };
     },
@@ -472,6 +479,7 @@ export async function startLocalAws(options: LocalAwsOptions): Promise<LocalAws>
     });
   return {
     awsEndpoint: edgeUrl,
+    operatorEnvironment: () => operatorEnvironment(edgeUrl, region, stack.stackName),
     s3Endpoint,
     recentDenials: () => [...denials],
     routes: routes

@@ -36,7 +36,7 @@ afterAll(async () => {
 testInProcess('logs: no token, key hash, signing secret, password, session id, two-factor key or code appears in any log line, at DEBUG, through failures too', async () => {
   const merchant = await createMerchant(stack);
   const api = client(stack.baseUrl, merchant.test);
-  const subscription = await createWebhookRepository(stack.db, stack.tableName).create({
+  const subscription = await createWebhookRepository(stack.db, stack.tableName, stack.sealer).create({
     orgId: merchant.orgId,
     mode: 'test',
     url: receiver.url,

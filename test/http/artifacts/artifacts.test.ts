@@ -88,7 +88,7 @@ describe('artifact mode: the synthesized stack', () => {
     const receiver = await startWebhookReceiver();
     try {
       const merchant = await createMerchant(stack);
-      await createWebhookRepository(stack.db, stack.tableName).create({ orgId: merchant.orgId, mode: 'test', url: receiver.url, events: ['transactions.payment_link.*'] });
+      await createWebhookRepository(stack.db, stack.tableName, stack.sealer).create({ orgId: merchant.orgId, mode: 'test', url: receiver.url, events: ['transactions.payment_link.*'] });
       // Act
       const link = (await client(stack.baseUrl, merchant.test).post('/v1/payment_links', { amount: { value: '3.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId })).body;
       // Assess

@@ -32,7 +32,7 @@ function ok<T>(result: HttpResult<T>, status: number): T {
 test('every declared event type is produced over HTTP, and each event matches its schema in the served document, read and delivered', async () => {
   const merchant = await createMerchant(stack);
   const api = client(stack.baseUrl, merchant.test);
-  const subscription = await createWebhookRepository(stack.db, stack.tableName).create({ orgId: merchant.orgId, mode: 'test', url: receiver.url, events: ['*'] });
+  const subscription = await createWebhookRepository(stack.db, stack.tableName, stack.sealer).create({ orgId: merchant.orgId, mode: 'test', url: receiver.url, events: ['*'] });
   const createLink = async (extra: object = {}) =>
     ok(await api.post('/v1/payment_links', { amount: { value: '30.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId, ...extra }), 201);
   const checkout = (linkId: string, body: object) => api.post(`/v1/test_helpers/payment_links/${linkId}/checkout`, body);

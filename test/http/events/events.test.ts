@@ -82,7 +82,7 @@ describe('events API', () => {
   });
 
   test('deliveries and resend: attempts are listed per event; a resend to one subscription reaches only it', async () => {
-    const webhooks = createWebhookRepository(stack.db, stack.tableName);
+    const webhooks = createWebhookRepository(stack.db, stack.tableName, stack.sealer);
     const failing = await startWebhookReceiver();
     failing.failNext(1);
     const first = await webhooks.create({ orgId: merchant.orgId, mode: 'test', url: failing.url, events: ['transactions.payment_link.created'] });

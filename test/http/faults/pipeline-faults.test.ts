@@ -29,7 +29,7 @@ beforeAll(async () => {
   stack = await startTestStack({ background: true, restartOf: { tableName: `test-${randomUUID()}`, dataDir } });
   merchant = await createMerchant(stack);
   receiver = await startWebhookReceiver(receiverFaults);
-  await createWebhookRepository(stack.db, stack.tableName).create({ orgId: merchant.orgId, mode: 'test', url: receiver.url, events: ['transactions.payment.*'] });
+  await createWebhookRepository(stack.db, stack.tableName, stack.sealer).create({ orgId: merchant.orgId, mode: 'test', url: receiver.url, events: ['transactions.payment.*'] });
 });
 afterAll(async () => {
   await receiver.close();

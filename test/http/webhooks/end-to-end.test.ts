@@ -1,4 +1,4 @@
-import { createWebhookRepository } from '../../../shared/db/webhook-repository';
+import { createSigningSecrets, createWebhookRepository } from '../../../shared/db/webhook-repository';
 import { waitUntil } from '../../support/wait';
 import { client } from '../../support/http';
 import { createMerchant, startTestStack, type TestStack } from '../../support/stack';
@@ -26,7 +26,7 @@ const ENVELOPE_KEYS = ['data', 'id', 'mode', 'object', 'triggered_at', 'type', '
 test('webhooks: a transactions.payment_link.* subscriber gets every link event exactly once, signed', async () => {
   const merchant = await createMerchant(stack);
   const api = client(stack.baseUrl, merchant.test);
-  const subscription = await createWebhookRepository(stack.db, stack.tableName).create({
+  const subscription = await createWebhookRepository(stack.db, stack.tableName, stack.sealer).create({
     orgId: merchant.orgId,
     mode: 'test',
     url: receiver.url,
@@ -101,6 +101,6 @@ test('webhooks: a refund held for balance is released by a later payment; its ev
     'transactions.refund.processing',
     'transactions.refund.refunded',
   ]);
-  const secret = await createWebhookRepository(stack.db, stack.tableName).urlSecret(merchant.orgId, 'test');
+  const secret = await createSigningSecrets(stack.db, stack.tableName, stack.sealer).urlSecret(merchant.orgId, 'test');
   for (const request of forRefund()) expect(receiver.verify(request, secret)).toEqual(request.envelope);
 }, 90_000);

@@ -304,7 +304,7 @@ describe('Webhook endpoints: deliveries', () => {
       await flaky.waitFor(() => flaky.delivered().some(forLink(first)), 'the first event after a failed attempt', 60_000);
       const second = await emitEvent(api, merchant);
       await flaky.waitFor(() => flaky.delivered().some(forLink(second)), 'the second event', 60_000);
-      const deps = { endpoints: createWebhookRepository(stack.db, stack.tableName), deliveries: createDeliveryRepository(stack.db, stack.tableName) };
+      const deps = { endpoints: createWebhookRepository(stack.db, stack.tableName, stack.sealer), deliveries: createDeliveryRepository(stack.db, stack.tableName) };
       const principal = { actor: { type: 'api_key' as const, id: 'key_dashboard' }, orgId: merchant.orgId, mode: 'test' as const, scopes: [] };
       const seen = async () => (await endpointsWithRecentDeliveries(deps, principal, {}, 2)).items;
       const eventOf = (linkId: string) => flaky.requests.find(forLink(linkId))!.envelope.id;

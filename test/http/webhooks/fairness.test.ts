@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 
 async function subscribe(merchant: Merchant, url: string) {
-  await createWebhookRepository(stack.db, stack.tableName).create({ orgId: merchant.orgId, mode: 'test', url, events: ['*'] });
+  await createWebhookRepository(stack.db, stack.tableName, stack.sealer).create({ orgId: merchant.orgId, mode: 'test', url, events: ['*'] });
 }
 const createLink = (merchant: Merchant) =>
   client(stack.baseUrl, merchant.test).post('/v1/payment_links', { amount: { value: '1.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { paymentItem } from '../../../shared/db/payment-repository';
 import { createDeliveryRepository } from '../../../shared/db/delivery-repository';
-import { createWebhookRepository, type WebhookRepository } from '../../../shared/db/webhook-repository';
+import { createSigningSecrets, createWebhookRepository, type WebhookRepository } from '../../../shared/db/webhook-repository';
 import { deliveryKey, type DeadLetter } from '../../../shared/domain/webhook-delivery';
 import { urlTargetKey } from '../../../shared/domain/webhooks';
 import { newEvent, type OutboxEvent } from '../../../shared/events';
@@ -82,7 +82,7 @@ describe('local pipeline: stream -> fan-out -> signed delivery (startLocalStack 
     process.env.WEBHOOK_TIMEOUT_MS = '30000';
     stack = await startTestStack({ background: true });
     merchant = await createMerchant(stack);
-    webhooks = createWebhookRepository(stack.db, stack.tableName);
+    webhooks = createWebhookRepository(stack.db, stack.tableName, stack.sealer);
   });
   afterAll(async () => {
     await stack.stop();
@@ -200,7 +200,7 @@ describe('local pipeline: stream -> fan-out -> signed delivery (startLocalStack 
       });
       await commit(stack, merchant, [event]);
       await receiver.waitFor(() => receiver.delivered().length === 1, 'the refund event');
-      expect(receiver.verify(receiver.requests[0], await webhooks.urlSecret(merchant.orgId, 'test'))).toEqual(event.envelope);
+      expect(receiver.verify(receiver.requests[0], await createSigningSecrets(stack.db, stack.tableName, stack.sealer).urlSecret(merchant.orgId, 'test'))).toEqual(event.envelope);
     } finally {
       await receiver.close();
     }
@@ -213,7 +213,7 @@ describe('local pipeline: stream -> fan-out -> signed delivery (startLocalStack 
       await commit(stack, merchant, [event]);
       await receiver.waitFor(() => receiver.delivered().length === 1, 'the first delivery');
 
-      const service = webhookServiceFor({ db: stack.db, tableName: stack.tableName }, FAST, { deadLetters: { park: async () => undefined } });
+      const service = webhookServiceFor({ db: stack.db, tableName: stack.tableName }, FAST, { deadLetters: { park: async () => undefined }, sealer: stack.sealer });
       const tasks = await service.plan(event);
       expect(tasks.map((task) => task.target.key)).toEqual([urlTargetKey(receiver.url)]);
       // The receiver has its answer before the outcome is recorded: wait for the record.
@@ -264,7 +264,7 @@ describe('local pipeline: restarts lose nothing', () => {
     stack = await startTestStack({ background: true, restartOf: { tableName: `test-${randomUUID()}`, dataDir } });
     merchant = await createMerchant(stack);
     receiver = await startWebhookReceiver();
-    await createWebhookRepository(stack.db, stack.tableName).create({ orgId: merchant.orgId, mode: 'test', url: receiver.url, events: ['*'] });
+    await createWebhookRepository(stack.db, stack.tableName, stack.sealer).create({ orgId: merchant.orgId, mode: 'test', url: receiver.url, events: ['*'] });
   });
   afterAll(async () => {
     await receiver.close();

@@ -26,7 +26,7 @@ const LOCAL_RETRIES_BOUND_MS = 20_000;
 test('webhooks: an event answered 500 twice arrives on its third attempt, seconds later, with the default local settings', async () => {
   // Prepare
   const merchant = await createMerchant(stack);
-  await createWebhookRepository(stack.db, stack.tableName).create({ orgId: merchant.orgId, mode: 'test', url: receiver.url, events: ['transactions.payment_link.created'] });
+  await createWebhookRepository(stack.db, stack.tableName, stack.sealer).create({ orgId: merchant.orgId, mode: 'test', url: receiver.url, events: ['transactions.payment_link.created'] });
   receiver.failNext(2);
 
   // Act

@@ -1,7 +1,7 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook } from 'standardwebhooks';
 import * as keys from '../../../shared/db/keys';
-import { createWebhookRepository } from '../../../shared/db/webhook-repository';
+import { createSigningSecrets, createWebhookRepository } from '../../../shared/db/webhook-repository';
 import { isEventPattern, matchesPattern, newSigningSecret } from '../../../shared/domain/webhooks';
 import { BusinessRuleError, InvalidRequestError, NotFoundError } from '../../../shared/errors';
 import { newEvent } from '../../../shared/events';
@@ -53,11 +53,13 @@ describe('ops webhook and event commands', () => {
   });
   afterAll(() => stack.stop());
 
-  test('webhook create prints the id and the secret once; the stored secret is the printed one', async () => {
+  test('webhook create prints the id and the secret once; the stored secret is the printed one, sealed', async () => {
     const created = await ops('webhook', 'create', '--org', merchant.orgId, '--mode', 'test', '--url', 'https://example.com/a', '--events', 'transactions.payment_link.*,transactions.chargeback.open');
     expect(created).toEqual({ id: expect.stringMatching(/^whk_[0-9a-z]{26}$/), secret: expect.stringMatching(/^whsec_/) });
-    const stored = await createWebhookRepository(stack.db, stack.tableName).get(merchant.orgId, 'test', created.id);
-    expect(stored).toMatchObject({ id: created.id, secret: created.secret, events: ['transactions.payment_link.*', 'transactions.chargeback.open'] });
+    const stored = (await createWebhookRepository(stack.db, stack.tableName, stack.sealer).get(merchant.orgId, 'test', created.id))!;
+    expect(stored).toMatchObject({ id: created.id, events: ['transactions.payment_link.*', 'transactions.chargeback.open'] });
+    expect(JSON.stringify(stored)).not.toContain(created.secret);
+    expect(await createSigningSecrets(stack.db, stack.tableName, stack.sealer).signingSecrets(stored, new Date())).toEqual([created.secret]);
   });
 
   test('webhook list shows subscriptions of the org (per mode when asked) and never a secret', async () => {
@@ -104,8 +106,9 @@ describe('ops webhook and event commands', () => {
   test('webhook create makes the API\'s endpoints: enabled, described, counted against the 16 of the organization and mode', async () => {
     const org = await stack.directory.createOrganization('Operator org');
     const created = await ops('webhook', 'create', '--org', org.id, '--mode', 'live', '--url', 'https://example.com/ops', '--events', 'transactions.refund.*', '--description', 'By the operator');
-    const stored = await createWebhookRepository(stack.db, stack.tableName).get(org.id, 'live', created.id);
-    expect(stored).toMatchObject({ status: 'enabled', description: 'By the operator', events: ['transactions.refund.*'], secret: created.secret });
+    const stored = (await createWebhookRepository(stack.db, stack.tableName, stack.sealer).get(org.id, 'live', created.id))!;
+    expect(stored).toMatchObject({ status: 'enabled', description: 'By the operator', events: ['transactions.refund.*'] });
+    expect(await createSigningSecrets(stack.db, stack.tableName, stack.sealer).signingSecrets(stored, new Date())).toEqual([created.secret]);
     for (let n = 1; n < 16; n++) await ops('webhook', 'create', '--org', org.id, '--mode', 'live', '--url', `https://example.com/${n}`, '--events', '*');
     await expect(ops('webhook', 'create', '--org', org.id, '--mode', 'live', '--url', 'https://example.com/17', '--events', '*')).rejects.toThrow(/at most 16/);
     await ops('webhook', 'delete', '--id', created.id);
@@ -113,7 +116,7 @@ describe('ops webhook and event commands', () => {
   });
 
   test('webhook url-secret: one secret per org and mode, created once even when asked concurrently', async () => {
-    const repository = createWebhookRepository(stack.db, stack.tableName);
+    const repository = createSigningSecrets(stack.db, stack.tableName, stack.sealer);
     const [a, b] = await Promise.all([repository.urlSecret(merchant.orgId, 'live'), repository.urlSecret(merchant.orgId, 'live')]);
     expect(a).toBe(b);
     const printed = await ops('webhook', 'url-secret', '--org', merchant.orgId, '--mode', 'live');

@@ -6,7 +6,9 @@ import { DELIVERER_TIMEOUT_SECONDS, WEBHOOK_QUEUE_MAX_RECEIVES } from '../../../
 import { AWS_WEBHOOK_SETTINGS } from '../../../shared/webhooks/settings';
 import { receivesToAttempt } from '../../../shared/webhooks/sqs-delivery-queue';
 import { Match, type Annotations, type Template } from 'aws-cdk-lib/assertions';
-import { DEFAULT_STAGE, RUNBOOKS_URL } from '../../../lib/stages';
+import { DEFAULT_STAGE, RUNBOOKS_URL, stageNamed } from '../../../lib/stages';
+import { createWebhookEndpoint, rollWebhookEndpointSecret } from '../../../shared/api/webhook-endpoints';
+import { secretsKeyAlias } from '../../../shared/crypto/kms-sealer';
 import { synthesizeStage, type SynthesizedStage } from './synth';
 import { INDEXES } from '../../../shared/db/table';
 import { routes, unmatchedRouteHandler } from '../../../shared/api';
@@ -87,14 +89,16 @@ test('stack: each route is deployed in the nested stack of its area, with its fu
   }
 });
 
-test('stack: functions run Node.js 22 on ARM64 with tracing and the table name', () => {
+test('stack: functions run Node.js 22 on ARM64 with the table name; the local stage traces nothing, so no role may write to X-Ray', () => {
   const functions = template.findResources('AWS::Lambda::Function', {
     Properties: { Environment: { Variables: { TABLE_NAME: Match.anyValue() } } },
   });
   expect(Object.keys(functions).length).toBeGreaterThanOrEqual(routes.length);
   for (const fn of Object.values(functions)) {
-    expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], TracingConfig: { Mode: 'Active' } });
+    expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'] });
+    expect(fn.Properties.TracingConfig?.Mode ?? 'PassThrough').toBe('PassThrough');
   }
+  expect(JSON.stringify(template.findResources('AWS::IAM::Policy'))).not.toContain('xray:');
 });
 
 test("stack: every function has the memory bench:cost chose (Power Tuning, balanced), or its declaration's own (a password hash's whole vCPU, a dispute's PDFs), not a flat 1,024 MB", () => {
@@ -785,11 +789,14 @@ describe('secrets key', () => {
     expect(JSON.stringify(key.Properties.KeyPolicy)).toContain(':root');
   });
 
-  test('least privilege: the routes that declare `sealedSecrets`, and only they, have SECRETS_KEY_ARN and exactly their uses of the key (seal: Encrypt, open: Decrypt)', () => {
+  test('least privilege: the functions that declare `sealedSecrets` (routes, the webhook deliverer), and only they, have SECRETS_KEY_ARN and exactly their uses of the key (seal: Encrypt, open: Decrypt)', () => {
     // Prepare
-    const declared = new Map(
-      routes.filter((route) => route.sealedSecrets).map((route) => [functionOfRoute(resources(), `${route.method} ${route.path}`), route.sealedSecrets!]),
-    );
+    const deliverer = ofType('AWS::Lambda::Function').map(([id]) => id).filter((id) => ownId(id).startsWith('WebhooksDeliverer'));
+    expect(deliverer).toHaveLength(1);
+    const declared = new Map([
+      ...routes.filter((route) => route.sealedSecrets).map((route) => [functionOfRoute(resources(), `${route.method} ${route.path}`), route.sealedSecrets!] as const),
+      [deliverer[0], backgroundFunctions.webhookDeliverer.sealedSecrets] as const,
+    ]);
     // Assess
     const withSetting = ofType('AWS::Lambda::Function').filter(([, fn]) => fn.Properties.Environment.Variables.SECRETS_KEY_ARN).map(([id]) => id).sort();
     const withKms = ofType('AWS::Lambda::Function').filter(([id]) => kmsActions(id).length > 0).map(([id]) => id).sort();
@@ -799,5 +806,36 @@ describe('secrets key', () => {
       expect(kmsActions(fn).includes('kms:Encrypt')).toBe(access.includes('seal'));
       expect(kmsActions(fn).includes('kms:Decrypt')).toBe(access.includes('open'));
     }
+  });
+
+  test('least privilege: webhook signing secrets are opened where they sign (the deliverer) or are shown (the API\'s creation and roll, for a replay); the dashboard\'s forms only seal', () => {
+    const openers = [...routes.filter((route) => route.sealedSecrets?.includes('open')).map((route) => route.handler), backgroundFunctions.webhookDeliverer.handler];
+    expect(openers.filter((handler) => handler.includes('webhook')).sort()).toEqual([createWebhookEndpoint.handler, rollWebhookEndpointSecret.handler, backgroundFunctions.webhookDeliverer.handler].sort());
+    for (const operation of [createWebhookEndpoint, rollWebhookEndpointSecret]) {
+      expect(operation.sealedSecrets).toEqual(['seal', 'open']);
+      const forms = routes.filter((route) => route.kind === 'page' && route.acts === operation);
+      expect(forms).toHaveLength(1);
+      for (const form of forms) expect({ form: form.path, access: form.sealedSecrets }).toEqual({ form: form.path, access: ['seal'] });
+    }
+  });
+
+  test('least privilege: no KMS statement of a role grants `kms:*` or on `*`; on the secrets key, Encrypt and Decrypt alone', () => {
+    const [keyId] = ofType('AWS::KMS::Key').find(([id]) => id.startsWith('SecretsKey'))!;
+    const statements = ofType('AWS::IAM::Policy')
+      .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[])
+      .filter((statement) => [statement.Action].flat().some((action) => action.startsWith('kms:')));
+    expect(statements.length).toBeGreaterThan(0);
+    for (const statement of statements) {
+      expect([statement.Action].flat()).not.toContain('kms:*');
+      expect([statement.Resource].flat()).not.toContain('*');
+    }
+    const onSecretsKey = statements.filter((statement) => JSON.stringify(statement.Resource).includes(keyId));
+    for (const statement of onSecretsKey) expect([statement.Action].flat().every((action) => action === 'kms:Encrypt' || action === 'kms:Decrypt')).toBe(true);
+  });
+
+  test('key: its alias names the stack, for the operator (`alias/<stack>/secrets`)', () => {
+    const [keyId] = ofType('AWS::KMS::Key').find(([id]) => id.startsWith('SecretsKey'))!;
+    const aliases = ofType('AWS::KMS::Alias').filter(([, alias]) => JSON.stringify(alias.Properties.TargetKeyId).includes(keyId));
+    expect(aliases.map(([, alias]) => alias.Properties.AliasName)).toEqual([secretsKeyAlias(stageNamed(DEFAULT_STAGE).stackName)]);
   });
 });

@@ -170,6 +170,20 @@ describe.each(DEPLOYED)('stage %s', (name) => {
     expect(dependsOn.filter((id) => /^(Checkout|Acquirer)Routes/.test(id))).toHaveLength(2);
   });
 
+  test('tracing: every function has X-Ray active tracing, and its role the grant to write its traces', () => {
+    const functions = ofType(name, 'AWS::Lambda::Function');
+    expect(functions.length).toBeGreaterThan(routes.length);
+    const policies = ofType(name, 'AWS::IAM::Policy');
+    for (const [id, fn] of functions) {
+      expect({ id, tracing: fn.Properties!.TracingConfig }).toEqual({ id, tracing: { Mode: 'Active' } });
+      const role = fn.Properties!.Role['Fn::GetAtt'][0];
+      const actions = policies
+        .filter(([, policy]) => policy.Properties!.Roles.some((roleRef: { Ref: string }) => roleRef.Ref === role))
+        .flatMap(([, policy]) => policy.Properties!.PolicyDocument.Statement.flatMap((statement: { Action: string | string[] }) => [statement.Action].flat()));
+      expect({ id, xray: actions.filter((action: string) => action.startsWith('xray:')).sort() }).toEqual({ id, xray: ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'] });
+    }
+  });
+
   test('concurrency: the stream processors have reserved concurrency; the webhook queue\'s mapping a maximum', () => {
     const { template, stage } = of(name);
     for (const prefix of ['OutboxProcessor', 'AcquirerNotificationProcessor']) {

@@ -15,6 +15,7 @@ import { outboxItem } from '../../../shared/db/outbox';
 import { createOutboxHandler, type CreditRoller } from '../../../shared/outbox-handler';
 import { ensureTable } from '../../../bin/local/dynamodb-local';
 import { webhookServiceFor, type WebhookService } from '../../../shared/services/webhook-delivery';
+import { inProcessSealer } from '../../support/sealer';
 import { createEventBridgePublisher } from '../../../shared/webhooks/eventbridge-publisher';
 import { createSqsWebhookConsumer } from '../../../shared/webhooks/sqs-consumer';
 import { createSqsDeliveryQueue, MAX_VISIBILITY_SECONDS, type SqsDeliveryQueue } from '../../../shared/webhooks/sqs-delivery-queue';
@@ -238,13 +239,14 @@ describe('SQS consumer: fan-out and delivery (DynamoDB Local, HTTP receivers, mo
   let subscriptions: WebhookSubscription[];
   const now = Date.now();
   const db = createDocumentClient();
+  const sealer = inProcessSealer();
 
   beforeAll(async () => {
     tableName = `test-${randomUUID()}`;
     await ensureTable(process.env.DYNAMODB_ENDPOINT!, tableName);
     const org = await createDirectory(db, tableName).createOrganization('Consumer org');
     receivers = await Promise.all([1, 2].map(() => startWebhookReceiver()));
-    const webhooks = createWebhookRepository(db, tableName);
+    const webhooks = createWebhookRepository(db, tableName, sealer);
     subscriptions = [
       await webhooks.create({ orgId: org.id, mode: 'test', url: receivers[0].url, events: ['*'] }),
       await webhooks.create({ orgId: org.id, mode: 'test', url: receivers[1].url, events: ['transactions.payment_link.*'] }),
@@ -255,7 +257,7 @@ describe('SQS consumer: fan-out and delivery (DynamoDB Local, HTTP receivers, mo
     service = webhookServiceFor(
       { db, tableName },
       { ...LOCAL_WEBHOOK_SETTINGS, policy: { scheduleMs: [30_000, 2 * 3_600_000], jitter: 0 } },
-      { deadLetters: queue.deadLetters },
+      { deadLetters: queue.deadLetters, sealer },
     );
     consumer = createSqsWebhookConsumer({ plan: service.plan, batchDeliverer: service.batchDeliverer, queue, now: () => now });
   });
@@ -290,7 +292,7 @@ describe('SQS consumer: fan-out and delivery (DynamoDB Local, HTTP receivers, mo
 
   test("a batch's deliveries of one organization share one of its slots: with a single slot, each is attempted, none postponed", async () => {
     // Prepare: one slot per organization, and a batch of four deliveries of one organization
-    const oneSlot = webhookServiceFor({ db, tableName }, { ...LOCAL_WEBHOOK_SETTINGS, inFlight: { perTenant: 1, busyRetryMs: 200 } }, { deadLetters: queue.deadLetters });
+    const oneSlot = webhookServiceFor({ db, tableName }, { ...LOCAL_WEBHOOK_SETTINGS, inFlight: { perTenant: 1, busyRetryMs: 200 } }, { deadLetters: queue.deadLetters, sealer });
     const sharing = createSqsWebhookConsumer({ plan: oneSlot.plan, batchDeliverer: oneSlot.batchDeliverer, queue, now: () => now });
     const event = { ...newEvent({ type: 'transactions.payment_link.created', orgId: published.orgId, mode: 'test', data: { id: 'pl_2' } }), targetUrls: receivers.map((receiver) => receiver.url) };
     const records = firstAttempts(event, subscriptions).map((task) => sqsRecord(task));
@@ -329,7 +331,7 @@ describe('SQS consumer: fan-out and delivery (DynamoDB Local, HTTP receivers, mo
       },
       { step: 'initialize', name: 'refuseAttemptRecords' },
     );
-    const refusing = webhookServiceFor({ db: failingTable, tableName }, { ...LOCAL_WEBHOOK_SETTINGS, policy: { scheduleMs: [30_000], jitter: 0 } }, { deadLetters: queue.deadLetters });
+    const refusing = webhookServiceFor({ db: failingTable, tableName }, { ...LOCAL_WEBHOOK_SETTINGS, policy: { scheduleMs: [30_000], jitter: 0 } }, { deadLetters: queue.deadLetters, sealer });
     const unrecordedConsumer = createSqsWebhookConsumer({ plan: refusing.plan, batchDeliverer: refusing.batchDeliverer, queue, now: () => now });
     const seen = receivers[0].requests.length;
     expect(await unrecordedConsumer(batch(sqsRecord(tasks[2])))).toEqual({ batchItemFailures: [] });

@@ -3,7 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import { createDocumentClient } from '../../../shared/db/client';
 import { createDirectory } from '../../../shared/db/directory';
 import { createDeliveryRepository } from '../../../shared/db/delivery-repository';
-import { createWebhookRepository } from '../../../shared/db/webhook-repository';
+import { createSigningSecrets, createWebhookRepository, openSigningSecrets } from '../../../shared/db/webhook-repository';
 import {
   SLOT_LEASE_MARGIN_MS,
   firstAttempts,
@@ -16,17 +16,21 @@ import {
 } from '../../../shared/domain/webhook-delivery';
 import { attemptDelivery } from '../../../shared/domain/webhook-attempt';
 import { maxAttempts, minimumRetryWindowMs } from '../../../shared/domain/retry-policy';
-import { newSigningSecret, urlTargetKey, type WebhookSubscription } from '../../../shared/domain/webhooks';
+import { endpointSecretContext, newSigningSecret, urlTargetKey, type WebhookSubscription } from '../../../shared/domain/webhooks';
 import { newEvent } from '../../../shared/events';
 import { ensureTable } from '../../../bin/local/dynamodb-local';
 import { createHttpSender } from '../../../shared/webhooks/http-sender';
 import { AWS_WEBHOOK_SETTINGS, LOCAL_WEBHOOK_SETTINGS, loadWebhookSettings, retryPolicyVariables } from '../../../shared/webhooks/settings';
 import { webhookServiceFor } from '../../../shared/services/webhook-delivery';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver';
+import { inProcessSealer } from '../../support/sealer';
 
 const HOUR = 3_600_000;
 const secret = newSigningSecret();
 const urlSecret = newSigningSecret();
+const sealer = inProcessSealer();
+/** A secret of the fixtures' endpoint, sealed as the table holds it. */
+const sealedForSub = (plaintext: string) => sealer.sealed(plaintext, endpointSecretContext({ orgId: 'org_1', id: 'whk_sub' }));
 
 function subscription(overrides: Partial<WebhookSubscription> = {}): WebhookSubscription {
   return {
@@ -37,7 +41,7 @@ function subscription(overrides: Partial<WebhookSubscription> = {}): WebhookSubs
     events: ['transactions.payment_link.*'],
     description: null,
     status: 'enabled',
-    secret,
+    sealedSecret: sealedForSub(secret),
     createdAt: '2026-11-21T10:00:00.000Z',
     updatedAt: '2026-11-21T10:00:00.000Z',
     ...overrides,
@@ -68,6 +72,7 @@ function fakes(answers: SendResult[], options: { settled?: boolean; endpoint?: W
     },
     endpoints: {
       subscription: async () => (options.endpoint === 'deleted' ? undefined : (options.endpoint ?? subscription())),
+      signingSecrets: (endpoint, at) => openSigningSecrets(sealer, endpoint, at),
       urlSecret: async () => urlSecret,
     },
     sender: {
@@ -224,14 +229,16 @@ describe('one delivery attempt', () => {
 
   test('after a roll both secrets sign until the previous one expires: a receiver verifies with either', async () => {
     const rolled = newSigningSecret();
-    const during = fakes([], { endpoint: subscription({ secret: rolled, previousSecret: secret, previousSecretExpiresAt: new Date(Date.now() + 60_000).toISOString() }) });
+    const rolledSubscription = (previousSecretExpiresAt: Date) =>
+      subscription({ sealedSecret: sealedForSub(rolled), sealedPreviousSecret: sealedForSub(secret), previousSecretExpiresAt: previousSecretExpiresAt.toISOString() });
+    const during = fakes([], { endpoint: rolledSubscription(new Date(Date.now() + 60_000)) });
     await attemptDelivery(subscriptionTask, during.ports);
     const [signed] = during.sent;
     expect(signed.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=* v1,[A-Za-z0-9+/]+=*$/);
     expect(new Webhook(rolled).verify(signed.body, signed.headers)).toEqual(event.envelope);
     expect(new Webhook(secret).verify(signed.body, signed.headers)).toEqual(event.envelope);
 
-    const after = fakes([], { endpoint: subscription({ secret: rolled, previousSecret: secret, previousSecretExpiresAt: new Date(Date.now() - 1).toISOString() }) });
+    const after = fakes([], { endpoint: rolledSubscription(new Date(Date.now() - 1)) });
     await attemptDelivery(subscriptionTask, after.ports);
     expect(new Webhook(rolled).verify(after.sent[0].body, after.sent[0].headers)).toEqual(event.envelope);
     expect(() => new Webhook(secret).verify(after.sent[0].body, after.sent[0].headers)).toThrow();
@@ -338,7 +345,7 @@ describe('fan-out against the table, delivered over HTTP', () => {
     await ensureTable(process.env.DYNAMODB_ENDPOINT!, tableName);
     const db = createDocumentClient();
     const directory = createDirectory(db, tableName);
-    const webhooks = createWebhookRepository(db, tableName);
+    const webhooks = createWebhookRepository(db, tableName, sealer);
     const [org, other] = [await directory.createOrganization('A'), await directory.createOrganization('B')];
     const receivers = await Promise.all([1, 2, 3].map(() => startWebhookReceiver()));
     try {
@@ -355,13 +362,13 @@ describe('fan-out against the table, delivered over HTTP', () => {
         targetUrls: [receivers[2].url],
       });
 
-      const service = webhookServiceFor({ db, tableName }, LOCAL_WEBHOOK_SETTINGS, { deadLetters: { park: async () => { throw new Error('nothing is dead-lettered here'); } } });
+      const service = webhookServiceFor({ db, tableName }, LOCAL_WEBHOOK_SETTINGS, { deadLetters: { park: async () => { throw new Error('nothing is dead-lettered here'); } }, sealer });
       const tasks = await service.plan(published);
       expect(tasks.map((task) => task.target.key).sort()).toEqual([links.id, all.id, urlTargetKey(receivers[2].url)].sort());
       const outcomes = await Promise.all(tasks.map((task) => service.deliver(task)));
       expect(outcomes.map((outcome) => outcome.kind)).toEqual(['delivered', 'delivered', 'delivered']);
 
-      const secrets = [links.secret, all.secret, await webhooks.urlSecret(org.id, 'test')];
+      const secrets = [links.secret, all.secret, await createSigningSecrets(db, tableName, sealer).urlSecret(org.id, 'test')];
       receivers.forEach((receiver, n) => {
         expect(receiver.requests).toHaveLength(1);
         expect(receiver.verify(receiver.requests[0], secrets[n])).toEqual(published.envelope);
