@@ -16,7 +16,7 @@ import {
   signInSecretOf,
 } from '../../shared/dashboard/http';
 import { passkeySignInPage } from '../../shared/dashboard/second-factor';
-import { InvalidRequestError } from '../../shared/errors';
+import { InvalidRequestError, TooManyRequestsError } from '../../shared/errors';
 import { auditCallerOf, audited } from '../../shared/http/audit';
 import { toErrorResponse } from '../../shared/http/error-envelope';
 import { formFields, pageHandler } from '../../shared/http/page';
@@ -32,6 +32,9 @@ const passkeys = passkeyServices();
  * 2. The credential its user handle and id name, registered to that user; the answer verified
  *    against a challenge issued to this browser for a sign-in (taken once), the relying party,
  *    the origin and user verification: any failure is the same 401.
+ *    The answer of a registered passkey is checked under its person's email's and the address's
+ *    lockouts, as a password is (locked: 429 with Retry-After); one that does not verify is a
+ *    failure of both.
  * 3. The passkey's person must still be allowed to sign in (the key rules' statuses); a passkey
  *    counts as both factors: a session, 303 to the dashboard (a pending sign-in's cookie cleared).
  * A refusal is the passkey page again, with why; once the passkey is a person's, it is recorded
@@ -49,9 +52,9 @@ export const handler = pageHandler(async (event, urls) => {
     const { sessionId } = await audited(dashboardSubmitPasskeySignIn.audit, auditCallerOf(event), () => sessions.withPasskey(registered.userId, verify, signInContextOf(event)));
     return { status: 303, headers: { ...DASHBOARD_HEADERS, location: urls.dashboard }, cookies: [sessionCookie(sessionId, urls), clearedPendingSignInCookie(urls)], html: '' };
   } catch (error) {
-    if (!isSessionProblem(error) && !(error instanceof InvalidRequestError)) throw error;
-    const { status, envelope } = toErrorResponse(error, urls.docs);
+    if (!isSessionProblem(error) && !(error instanceof InvalidRequestError) && !(error instanceof TooManyRequestsError)) throw error;
+    const { status, envelope, headers } = toErrorResponse(error, urls.docs);
     const signIn = newSignIn(urls);
-    return { status, headers: PASSKEY_PAGE_HEADERS, html: passkeySignInPage(urls, { signInToken: signIn.token, error: envelope.detail }), cookies: [signIn.cookie] };
+    return { status, headers: { ...PASSKEY_PAGE_HEADERS, ...headers }, html: passkeySignInPage(urls, { signInToken: signIn.token, error: envelope.detail }), cookies: [signIn.cookie] };
   }
 });

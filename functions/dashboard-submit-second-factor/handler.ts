@@ -4,9 +4,10 @@ import { pendingSignInEnded, secondFactorAnswer, TOO_MANY_CODES } from '../../sh
 import type { Notice } from '../../shared/dashboard/html';
 import { securityPagePath } from '../../shared/dashboard/security';
 import { twoFactorTurnedOn } from '../../shared/dashboard/second-factor';
-import { BusinessRuleError, NotAuthenticatedError } from '../../shared/errors';
+import { BusinessRuleError, NotAuthenticatedError, TooManyRequestsError } from '../../shared/errors';
 import { WrongSecondFactorError } from '../../shared/use-cases/sign-in';
 import { auditCallerOf, audited } from '../../shared/http/audit';
+import { toErrorResponse } from '../../shared/http/error-envelope';
 import type { ApiResponse } from '../../shared/http/response';
 import { formFields, pageHandler } from '../../shared/http/page';
 import { dashboardSessionServices } from '../../shared/services/dashboard';
@@ -24,9 +25,11 @@ const CODE_MAX_LENGTH = 64;
  *    the pending sign-in must last (else the sign-in form, 401).
  * 2. `code`: a TOTP code (a step after the last one accepted, recorded as used) or an unused
  *    recovery code (used up). `enrol`: the code confirms the enrolment the page showed.
- * 3. Wrong: counted; the page again (401; 422 for an enrolment), and at the fifth the pending
- *    sign-in ends (the sign-in form, 401). A wrong code (not an enrolment's) is recorded as the
- *    person's failed sign-in (never the code).
+ * 3. A code (not an enrolment's) is checked under the person's email's and the address's
+ *    lockouts, as a password is: locked → the sign-in form, 429 with Retry-After. Wrong: counted
+ *    on the pending sign-in and as a failure of the lockouts; the page again (401; 422 for an
+ *    enrolment), and at the fifth the pending sign-in ends (the sign-in form, 401). A wrong code
+ *    (not an enrolment's) is recorded as the person's failed sign-in (never the code).
  * 4. Right: the pending sign-in taken once, a session issued, 303 to the dashboard; after an
  *    enrolment, to the Security page, which shows the recovery codes once.
  */
@@ -50,6 +53,10 @@ export const handler = pageHandler(async (event, urls) => {
       );
     } catch (error) {
       if (error instanceof WrongSecondFactorError) return wrong(401, error.message);
+      if (error instanceof TooManyRequestsError) {
+        const { status, envelope, headers } = toErrorResponse(error, urls.docs);
+        return pendingSignInEnded(urls, envelope.detail, { status, headers, email: pending.user.email });
+      }
       if (error instanceof NotAuthenticatedError) return pendingSignInEnded(urls);
       throw error;
     }

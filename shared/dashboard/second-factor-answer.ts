@@ -49,8 +49,11 @@ export const SIGN_IN_AGAIN = 'Your sign-in has ended: sign in again.';
 /** Said when the fifth wrong code ended it (§16). */
 export const TOO_MANY_CODES = 'Too many wrong codes: sign in again.';
 
-/** The pending sign-in is over or unknown: the sign-in form says why (401), its cookie cleared. */
-export function pendingSignInEnded(urls: PublicUrls, error = SIGN_IN_AGAIN): ApiResponse {
-  const answer = signInAnswer(urls, { status: 401, error });
+/**
+ * The pending sign-in is over or unknown, or its email locked (429 with `Retry-After` and the
+ * email, as the password step answers a lock): the sign-in form says why (401), its cookie cleared.
+ */
+export function pendingSignInEnded(urls: PublicUrls, error = SIGN_IN_AGAIN, refusal: { status: number; headers?: Record<string, string>; email?: string } = { status: 401 }): ApiResponse {
+  const answer = signInAnswer(urls, { ...refusal, error });
   return { ...answer, cookies: [...(answer.cookies ?? []), clearedPendingSignInCookie(urls)] };
 }

@@ -117,7 +117,7 @@ export function signIns(deps: SignInDeps) {
     throw new TooManyRequestsError(`${reason}: try again in ${minutes(refusal.retryAfterSeconds)}.`, refusal.retryAfterSeconds);
   }
 
-  /** A slot of each lockout window (§16), the email's first: refused with 429 and the seconds to wait, before any password is checked. */
+  /** A slot of each lockout window (§16), the email's first: refused with 429 and the seconds to wait, before any password, code or passkey is checked. */
   async function attemptSlots(email: string, ip: string): Promise<AttemptSlot[]> {
     const { failuresPerEmail, failuresPerAddress, windowSeconds } = LIMITS.signIn;
     const forEmail = await deps.attempts.take(`email:${email.trim().toLowerCase()}`, failuresPerEmail, windowSeconds);
@@ -130,6 +130,9 @@ export function signIns(deps: SignInDeps) {
     return [forEmail, forAddress];
   }
 
+  /** The end of a checked attempt (a password, a code, a passkey's answer): a right one gives its slots back, a wrong one keeps them. */
+  const settle = (slots: AttemptSlot[], right: boolean) => Promise.all(slots.map((slot) => (right ? slot.succeeded() : slot.failed())));
+
   /**
    * Checks a password of `email`'s person under the lockouts: the attempt slots first (429), then
    * the password, hashed whether or not the email has a person, so that an unknown email answers
@@ -139,7 +142,7 @@ export function signIns(deps: SignInDeps) {
     const slots = await attemptSlots(email, ip);
     const user = await triedBy(email);
     const right = await deps.passwords.verify(password, user?.passwordHash);
-    await Promise.all(slots.map((slot) => (right ? slot.succeeded() : slot.failed())));
+    await settle(slots, right);
     if (!right || !user) throw new NotAuthenticatedError(WRONG_EMAIL_OR_PASSWORD);
     return user;
   }
@@ -215,16 +218,25 @@ export function signIns(deps: SignInDeps) {
     },
 
     /**
-     * Signs in the person of a passkey registered to them (both factors, §16): named as the
+     * Signs in the person of a passkey registered to them (both factors, §16): a slot of their
+     * email's and the address's lockout windows first (429, as a password's); then named as the
      * request's actor, so that a refusal from here on is their failed sign-in; `verify` checks
-     * the passkey's answer (401); one who may not use the dashboard now is refused as with a
-     * password; the sign-in noted; a session.
+     * the passkey's answer (401, the slots kept: a failure like a wrong password; verified, given
+     * back); one who may not use the dashboard now is refused as with a password; the sign-in
+     * noted; a session.
      */
     async withPasskey(userId: string, verify: () => Promise<void>, context: SignInContext): Promise<{ sessionId: string; user: TeamUser }> {
       const user = await deps.people.person(userId);
       if (!user) throw new NotAuthenticatedError(SESSION_ENDED);
+      const slots = await attemptSlots(user.email, context.ip);
       deps.audit.identified(personActor(user), user.orgId);
-      await verify();
+      try {
+        await verify();
+      } catch (error) {
+        await settle(slots, false);
+        throw error;
+      }
+      await settle(slots, true);
       const problem = standingProblem(user);
       if (problem) throw problem;
       await deps.people.recordSignIn(user.userId, isoMillis(deps.now()));
@@ -240,13 +252,18 @@ export function signIns(deps: SignInDeps) {
     completeSignIn,
 
     /**
-     * The second step of `user`'s pending sign-in: they are named as the request's actor, so that
-     * a wrong code is their failed sign-in; `prove` checks the code (a TOTP code or a recovery
-     * code): wrong → WrongSecondFactorError (401), right → the sign-in completed.
+     * The second step of `user`'s pending sign-in, under the lockouts as a password is (§16: five
+     * failures of any kind lock the email): a slot of their email's and the address's windows
+     * first (429); then they are named as the request's actor, so that a wrong code is their
+     * failed sign-in; `prove` checks the code (a TOTP code or a recovery code): wrong → the slots
+     * kept, WrongSecondFactorError (401); right → the slots given back, the sign-in completed.
      */
     async withSecondFactor(pendingId: string, user: TeamUser, prove: () => Promise<boolean>, context: SignInContext): Promise<string> {
+      const slots = await attemptSlots(user.email, context.ip);
       deps.audit.identified(personActor(user), user.orgId);
-      if (!(await prove())) throw new WrongSecondFactorError();
+      const right = await prove();
+      await settle(slots, right);
+      if (!right) throw new WrongSecondFactorError();
       return completeSignIn(pendingId, context);
     },
 

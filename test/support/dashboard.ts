@@ -1,5 +1,5 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { MailMessage } from '../../bin/local/mailbox';
 import type { Mode } from '../../shared/auth/principal';
 import { hashPassword } from '../../shared/auth/passwords';
@@ -299,3 +299,10 @@ export async function expire(stack: TestStack, key: Record<string, string>): Pro
     }),
   );
 }
+
+/** The key of a lockout subject's attempt window (`email:…` or `address:…`): its SHA-256, as the table keys it. */
+export const attemptWindowKey = (subject: string) => keys.attemptWindow(createHash('sha256').update(subject).digest('hex'));
+
+/** The attempt window of a lockout subject, as the table keeps it. */
+export const attemptWindow = async (stack: TestStack, subject: string) =>
+  (await stack.db.send(new GetCommand({ TableName: stack.tableName, Key: attemptWindowKey(subject), ConsistentRead: true }))).Item;

@@ -1,10 +1,8 @@
-import { createHash } from 'node:crypto';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { isAudited, type AuditDeclaration, type PageRoute } from '../../../shared/api/operation';
-import * as keys from '../../../shared/db/keys';
 import { dashboardPages } from '../../../shared/api/pages';
 import { totpCode, totpSecretFromText, totpStepAt } from '../../../shared/domain/totp';
-import { createPerson, dashboardBrowser, formTokenOf, hiddenFieldsOf, linkIn, mailTo, rowOf, type DashboardBrowser, type Person } from '../../support/dashboard';
+import { attemptWindowKey, createPerson, dashboardBrowser, formTokenOf, hiddenFieldsOf, linkIn, mailTo, rowOf, type DashboardBrowser, type Person } from '../../support/dashboard';
 import { auditEvents, type AuditEventBody } from '../../support/audit';
 import { softAuthenticator } from '../../support/soft-authenticator';
 import { client } from '../../support/http';
@@ -354,8 +352,6 @@ describe('refused sign-ins (§17: every sign-in, succeeded or failed, with the e
     mode: null,
     ip: expect.any(String),
   });
-  /** The attempt window of a lockout subject, by its SHA-256 as the table keys it. */
-  const attemptWindowKey = (subject: string) => keys.attemptWindow(createHash('sha256').update(subject).digest('hex'));
 
   beforeAll(() => void secrets.add(WRONG_PASSWORD));
 

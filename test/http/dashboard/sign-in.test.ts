@@ -1,10 +1,9 @@
-import { createHash } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { hashToken } from '../../../shared/auth/tokens';
 import * as keys from '../../../shared/db/keys';
 import { SESSION_IDLE_SECONDS, SESSION_MAX_SECONDS } from '../../../shared/domain/team';
 import { client } from '../../support/http';
-import { createPerson, dashboardBrowser, hiddenFieldsOf, TEST_PASSWORD, type DashboardBrowser, type Person } from '../../support/dashboard';
+import { attemptWindow as attemptWindowOf, attemptWindowKey, createPerson, dashboardBrowser, hiddenFieldsOf, TEST_PASSWORD, type DashboardBrowser, type Person } from '../../support/dashboard';
 import { createMerchant, startTestStack, type Merchant, type TestStack } from '../../support/stack';
 
 /**
@@ -37,9 +36,7 @@ const setSession = (cookie: string, changes: Record<string, unknown>) =>
       ExpressionAttributeValues: Object.fromEntries(Object.values(changes).map((value, index) => [`:v${index}`, value])),
     }),
   );
-/** The attempt window of a lockout subject (`email:…` or `address:…`), as the table keeps it. */
-const attemptWindow = async (subject: string) =>
-  (await stack.db.send(new GetCommand({ TableName: stack.tableName, Key: keys.attemptWindow(createHash('sha256').update(subject).digest('hex')), ConsistentRead: true }))).Item;
+const attemptWindow = (subject: string) => attemptWindowOf(stack, subject);
 /** The alert of the sign-in form. */
 const alertOf = (html: string) => /<p role="alert" id="signin-error">([^<]*)<\/p>/.exec(html)?.[1];
 const ago = (seconds: number) => new Date(Date.now() - seconds * 1000).toISOString();
@@ -210,7 +207,7 @@ describe('lockouts (product-decisions §16; ASVS V6.3.1)', () => {
   test('fifty failures from one address within 15 minutes refuse that address, for any email', async () => {
     // The address's window as 49 failures would leave it (checking 49 more passwords would take a minute here).
     const subject = 'address:127.0.0.1';
-    const key = keys.attemptWindow(createHash('sha256').update(subject).digest('hex'));
+    const key = attemptWindowKey(subject);
     await stack.db.send(new PutCommand({ TableName: stack.tableName, Item: { ...key, entity: 'attempt_window', window: 'seeded', count: 49, endsAt: Date.now() + 10 * 60_000 } }));
     try {
       expect((await wrongFor(`first-${Date.now()}@example.com`)).status).toBe(401);

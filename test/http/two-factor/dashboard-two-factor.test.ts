@@ -1,7 +1,7 @@
 import { GetCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as keys from '../../../shared/db/keys';
 import { totpCode, totpSecretFromText, totpStepAt } from '../../../shared/domain/totp';
-import { createPerson, dashboardBrowser, formTokenOf, hiddenFieldsOf, type DashboardAnswer, type DashboardBrowser, type Person } from '../../support/dashboard';
+import { attemptWindow, attemptWindowKey, createPerson, dashboardBrowser, formTokenOf, hiddenFieldsOf, type DashboardAnswer, type DashboardBrowser, type Person } from '../../support/dashboard';
 import { softAuthenticator } from '../../support/soft-authenticator';
 import { createMerchant, startTestStack, type Merchant, type TestStack } from '../../support/stack';
 
@@ -207,6 +207,52 @@ describe('signing in with two-factor (the Code page)', () => {
   });
 });
 
+describe('lockouts at the second step (§16: five failures of any kind for one email refuse it for 15 minutes)', () => {
+  const lockedEmail = 'Too many failed sign-ins for this email address: try again in 15 minutes.';
+  const alertOf = (html: string) => /<p role="alert" id="signin-error">([^<]*)<\/p>/.exec(html)?.[1];
+  const retryAfterOf = (answer: DashboardAnswer) => Number(answer.headers.get('retry-after'));
+
+  test('five wrong codes over three pending sign-ins lock the email: a right code and the right password are refused (429 with Retry-After) until the window ends', async () => {
+    const who = await person();
+    const { secret, step } = await enrol(who);
+    const [first, second, third] = [await passwordStep(who), await passwordStep(who), await passwordStep(who)];
+    for (const pendingStep of [first, first, second, second, third]) expect((await postCode(pendingStep, '000000')).status).toBe(401);
+
+    // The third pending sign-in had four codes left: its right code is refused now.
+    const rightCode = await postCode(third, totpCode(secret, step + 1));
+    expect(rightCode.status).toBe(429);
+    expect(retryAfterOf(rightCode)).toBeGreaterThan(14 * 60);
+    expect(alertOf(rightCode.html)).toBe(lockedEmail);
+    expect(rightCode.html).toContain(`value="${who.email}"`);
+    expect(rightCode.setCookie).toContainEqual(expect.stringMatching(/^dashboard_pending=; .*Max-Age=0$/));
+    expect(rightCode.cookie).toBeUndefined();
+    const rightPassword = await browser.signIn(who);
+    expect(rightPassword.status).toBe(429);
+    expect(retryAfterOf(rightPassword)).toBeGreaterThan(14 * 60);
+    expect(retryAfterOf(rightPassword)).toBeLessThanOrEqual(15 * 60);
+    expect(alertOf(rightPassword.html)).toBe(lockedEmail);
+
+    // The 15 minutes over (the window's end moved into the past): the password and a right code sign in.
+    await stack.db.send(
+      new UpdateCommand({ TableName: stack.tableName, Key: attemptWindowKey(`email:${who.email}`), UpdateExpression: 'SET endsAt = :past', ExpressionAttributeValues: { ':past': Date.now() - 1000 } }),
+    );
+    expect((await postCode(await passwordStep(who), totpCode(secret, step + 1))).status).toBe(303);
+  }, 60_000);
+
+  test('a right code gives its slot back: four wrong codes, then many two-factor sign-ins never lock, and one wrong password more does', async () => {
+    const who = await person();
+    const { secret, step, recoveryCodes } = await enrol(who);
+    const pendingStep = await passwordStep(who);
+    for (let attempt = 0; attempt < 4; attempt++) expect((await postCode(pendingStep, '000000')).status).toBe(401);
+    expect(await attemptWindow(stack, `email:${who.email}`)).toMatchObject({ count: 4 });
+    expect((await postCode(pendingStep, totpCode(secret, step + 1))).status).toBe(303);
+    for (const code of recoveryCodes.slice(0, 6)) expect((await postCode(await passwordStep(who), code)).status).toBe(303);
+    expect(await attemptWindow(stack, `email:${who.email}`)).toMatchObject({ count: 4 });
+    expect((await browser.signIn({ email: who.email, password: 'not the password at all' })).status).toBe(401);
+    expect((await browser.signIn(who)).status).toBe(429);
+  }, 60_000);
+});
+
 describe('the owner requires two-factor', () => {
   test('only the owner may (the roles table: security:manage): an admin\'s post is 403; the form is not on their page', async () => {
     const admin = await person('admin');
@@ -339,6 +385,28 @@ describe('passkeys', () => {
       await stack.db.send(new UpdateCommand({ TableName: stack.tableName, Key: { PK: item.PK, SK: item.SK }, UpdateExpression: 'SET expiresAt = :past', ExpressionAttributeValues: { ':past': new Date(Date.now() - 1000).toISOString() } }));
     }
     expect((await localhost.post('/dashboard/sign-in/passkey', { csrf_token: token, credential: JSON.stringify(answer) }, { cookie: signInCookie })).status).toBe(401);
+  });
+
+  test("a registered passkey's answer that does not verify is a failed sign-in of its person: with four wrong passwords it locks the email, and the passkey is refused too (429 with Retry-After)", async () => {
+    const who = await person();
+    const { authenticator } = await registerPasskey(who);
+    for (let attempt = 0; attempt < 4; attempt++) expect((await localhost.signIn({ email: who.email, password: 'not the password at all' })).status).toBe(401);
+    // A verified answer gives its slot back.
+    const verified = await passkeyOptions();
+    const signedIn = await localhost.post('/dashboard/sign-in/passkey', { csrf_token: verified.token, credential: JSON.stringify(authenticator.get(JSON.parse(verified.options.html), localOrigin)) }, { cookie: verified.signInCookie });
+    expect(signedIn.status).toBe(303);
+    expect(await attemptWindow(stack, `email:${who.email}`)).toMatchObject({ count: 4 });
+    // An answer to another browser's challenge does not verify: the fifth failure.
+    const { options } = await passkeyOptions();
+    const other = await passkeyOptions();
+    const answer = JSON.stringify(authenticator.get(JSON.parse(options.html), localOrigin));
+    expect((await localhost.post('/dashboard/sign-in/passkey', { csrf_token: other.token, credential: answer }, { cookie: other.signInCookie })).status).toBe(401);
+    const locked = await passkeyOptions();
+    const refused = await localhost.post('/dashboard/sign-in/passkey', { csrf_token: locked.token, credential: JSON.stringify(authenticator.get(JSON.parse(locked.options.html), localOrigin)) }, { cookie: locked.signInCookie });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(14 * 60);
+    expect(refused.html).toContain('Too many failed sign-ins for this email address: try again in 15 minutes.');
+    expect(refused.cookie).toBeUndefined();
   });
 
   test('a person with a passkey is offered it after the password; a passkey counts as the owner\'s second factor for "require two-factor"', async () => {

@@ -1,6 +1,10 @@
+import { randomBytes, randomUUID } from 'node:crypto';
 import { hashToken } from '../../../shared/auth/tokens';
 import type { AttemptSlot, AttemptWindows, DashboardSession, ListedSession, PendingSignIn, PendingSignIns, SessionStore, TeamUser } from '../../../shared/domain/team';
 import { BusinessRuleError, NotAuthenticatedError, PermissionDeniedError, TooManyRequestsError } from '../../../shared/errors';
+import { createDocumentClient } from '../../../shared/db/client';
+import { createAttemptWindows } from '../../../shared/db/rate-limit';
+import { ensureTable } from '../../../bin/local/dynamodb-local';
 import { signIns, WRONG_EMAIL_OR_PASSWORD, WrongSecondFactorError, type SignInDeps } from '../../../shared/use-cases/sign-in';
 
 /**
@@ -78,6 +82,10 @@ function fakes(options: { user?: TeamUser; locked?: 'email' | 'address'; refusal
 }
 
 const context = { ip: '203.0.113.9', userAgent: 'Test browser' };
+/** A table of its own in DynamoDB Local, for the lockouts' real windows. */
+const tableName = `test-${randomUUID()}`;
+
+beforeAll(() => ensureTable(process.env.DYNAMODB_ENDPOINT!, tableName));
 
 describe('Function: signIns', () => {
   describe('Method: withPassword', () => {
@@ -195,28 +203,70 @@ describe('Function: signIns', () => {
   });
 
   describe('Method: withSecondFactor', () => {
-    test('the person is named before the code is checked (a wrong one is their failed sign-in); wrong: refused, the pending sign-in kept; right: a session', async () => {
+    /** A person with two-factor, their pending sign-in (as the password step leaves it) and the flow's fakes. */
+    async function pendingOf(options: Parameters<typeof fakes>[0] = {}) {
       const user = person({ twoFactorEnabledAt: '2026-11-02T00:00:00.000Z' });
-      const { deps, calls, sessions, pending } = fakes({ user });
-      const flow = signIns(deps);
-      const outcome = await flow.withPassword('ann@example.com', 'the right password', context);
-      const pendingId = outcome.kind === 'second factor' ? outcome.pendingId : '';
-      calls.length = 0;
-      await expect(flow.withSecondFactor(pendingId, user, async () => false, context)).rejects.toBeInstanceOf(WrongSecondFactorError);
-      expect(calls).toEqual(['acts as ann@example.com']);
+      const fake = fakes({ user, ...options });
+      const pendingId = randomBytes(32).toString('base64url');
+      await fake.deps.pending.create(pendingId, { userId: 'usr_1', step: 'code', createdAt: '2026-11-28T10:00:00.000Z', expiresAt: '2026-11-28T10:05:00.000Z', failures: 0 });
+      /** A code check that answers `right`, noted among the calls. */
+      const code = (right: boolean) => async () => {
+        fake.calls.push('code checked');
+        return right;
+      };
+      return { ...fake, user, pendingId, code };
+    }
+
+    test("a code is a failed sign-in like a wrong password: slots of the email's and the address's windows taken before it is checked, the person named; wrong: the slots kept, refused, the pending sign-in kept", async () => {
+      const { deps, user, pendingId, calls, pending, code } = await pendingOf();
+      await expect(signIns(deps).withSecondFactor(pendingId, user, code(false), context)).rejects.toBeInstanceOf(WrongSecondFactorError);
+      expect(calls).toEqual(['take email:ann@example.com', 'take address:203.0.113.9', 'acts as ann@example.com', 'code checked', 'failed email', 'failed address']);
       expect(pending.has(pendingId)).toBe(true);
-      const sessionId = await flow.withSecondFactor(pendingId, user, async () => true, context);
-      expect(sessions.get(sessionId)).toMatchObject({ userId: 'usr_1' });
     });
+
+    test('a right code gives both slots back and issues the session', async () => {
+      const { deps, user, pendingId, calls, sessions, code } = await pendingOf();
+      const sessionId = await signIns(deps).withSecondFactor(pendingId, user, code(true), context);
+      expect(sessions.get(sessionId)).toMatchObject({ userId: 'usr_1' });
+      expect(calls.slice(0, 6)).toEqual(['take email:ann@example.com', 'take address:203.0.113.9', 'acts as ann@example.com', 'code checked', 'given back email', 'given back address']);
+    });
+
+    test('a locked email refuses the code (429) before it is checked, a right one included; the refusal names the person', async () => {
+      const { deps, user, pendingId, calls, pending, code } = await pendingOf({ locked: 'email' });
+      const refusal = await signIns(deps).withSecondFactor(pendingId, user, code(true), context).catch((error: Error) => error);
+      expect(refusal).toBeInstanceOf(TooManyRequestsError);
+      expect((refusal as TooManyRequestsError).retryAfterSeconds).toBe(840);
+      expect(calls).toEqual(['take email:ann@example.com', 'acts as ann@example.com']);
+      expect(pending.has(pendingId)).toBe(true);
+    });
+
+    test("20 concurrent wrong codes against DynamoDB Local's windows: exactly 5 codes are checked, the other 15 refused (429) before any check", async () => {
+      const { deps, user, pendingId, calls, code } = await pendingOf();
+      const flow = signIns({ ...deps, attempts: createAttemptWindows(createDocumentClient(), tableName) });
+      const answers = await Promise.all(Array.from({ length: 20 }, () => flow.withSecondFactor(pendingId, user, code(false), context).catch((error: Error) => error)));
+      expect(calls.filter((call) => call === 'code checked')).toHaveLength(5);
+      expect(answers.filter((answer) => answer instanceof WrongSecondFactorError)).toHaveLength(5);
+      expect(answers.filter((answer) => answer instanceof TooManyRequestsError)).toHaveLength(15);
+    }, 30_000);
   });
 
   describe('Method: withPasskey', () => {
-    test("the passkey's person is named before its answer is verified (a refusal is their failed sign-in); refused: no session", async () => {
+    test("the passkey's answer is checked under the lockouts: slots taken first, its person named (a refusal is their failed sign-in); refused: the slots kept, no session", async () => {
       const { deps, calls, sessions } = fakes({ user: person({ passkeyCount: 1 }) });
       const refused = new NotAuthenticatedError('The passkey could not be verified');
       await expect(signIns(deps).withPasskey('usr_1', async () => Promise.reject(refused), context)).rejects.toBe(refused);
-      expect(calls).toEqual(['acts as ann@example.com']);
+      expect(calls).toEqual(['take email:ann@example.com', 'take address:203.0.113.9', 'acts as ann@example.com', 'failed email', 'failed address']);
       expect(sessions.size).toBe(0);
+    });
+
+    test('a verified answer gives both slots back and issues the session; a locked email refuses it (429) before it is verified', async () => {
+      const signedIn = fakes({ user: person({ passkeyCount: 1 }) });
+      const { sessionId } = await signIns(signedIn.deps).withPasskey('usr_1', async () => undefined, context);
+      expect(signedIn.sessions.has(sessionId)).toBe(true);
+      expect(signedIn.calls.slice(0, 5)).toEqual(['take email:ann@example.com', 'take address:203.0.113.9', 'acts as ann@example.com', 'given back email', 'given back address']);
+      const locked = fakes({ user: person({ passkeyCount: 1 }), locked: 'email' });
+      await expect(signIns(locked.deps).withPasskey('usr_1', async () => void locked.calls.push('verified'), context)).rejects.toBeInstanceOf(TooManyRequestsError);
+      expect(locked.calls).toEqual(['take email:ann@example.com', 'acts as ann@example.com']);
     });
   });
 
