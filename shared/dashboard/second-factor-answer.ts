@@ -3,8 +3,14 @@ import type { SecondFactorStep, TeamUser } from '../domain/team';
 import type { ApiResponse } from '../http/response';
 import type { TwoFactorUseCases } from '../use-cases/two-factor';
 import { clearedPendingSignInCookie, formToken, newSignIn, PASSKEY_PAGE_HEADERS, signInAnswer } from './http';
-import { qrCodeSvg } from './qr-code';
+import { onceAsync } from '../services/wiring';
 import { secondFactorPage, type EnrolmentView } from './second-factor';
+
+/** The QR code's drawing (shared/dashboard/qr-code.ts), loaded when one is drawn: the Security page without an enrolment under way never loads it (decisions 139). */
+const qrCodes = /* @__PURE__ */ onceAsync(
+  async (): Promise<typeof import('./qr-code')> => (typeof BUNDLED_APART !== 'undefined' ? await import(require.resolve('./qr-code.mjs')) : await import('./qr-code')),
+);
+const qrCodeSvg = async (data: string, label: string) => (await qrCodes()).qrCodeSvg(data, label);
 
 /** What an authenticator's QR code is called for screen readers (the key itself is never in an attribute). */
 const QR_LABEL = 'QR code of your two-factor key';

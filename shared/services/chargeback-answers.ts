@@ -33,9 +33,6 @@ export const acceptPorts = /* @__PURE__ */ once(() => {
   return { chargebacks, transition, acquirer: disputeAcquirer, acquirerName: ACQUIRER_NAME, acceptors: createAcceptorLookup(db, tableName), now };
 });
 
-/** Set in a function's bundle (lib/function-bundles.ts): modules it loads on first need are files of their own beside it. */
-declare const BUNDLED_APART: true | undefined;
-
 /**
  * The PDFs a live dispute sends the acquirer, loaded on its first need: a test-mode dispute
  * never loads the PDF library. In a bundle the module is a file of its own beside it

@@ -1,19 +1,22 @@
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
+  VerifiedAuthenticationResponse,
+  VerifiedRegistrationResponse,
 } from '@simplewebauthn/server';
 import { CHALLENGE_SECONDS, PASSKEY_NAME_MAX_LENGTH, type Passkey, type PasskeyStore, type RelyingParty } from '../domain/passkeys';
 import { BusinessRuleError, InvalidRequestError, NotAuthenticatedError, NotFoundError } from '../errors';
 import { isoMillis } from '../time';
 
+/** The WebAuthn ceremonies of @simplewebauthn/server (shared/auth/webauthn.ts). */
+export type WebAuthnCeremonies = typeof import('../auth/webauthn');
+
 export interface PasskeyDeps {
   passkeys: PasskeyStore;
+  /** The ceremonies, loaded by the first that runs: listing or removing passkeys never loads them (decisions 139). */
+  ceremonies: () => Promise<WebAuthnCeremonies>;
   now: () => Date;
 }
 
@@ -37,7 +40,7 @@ const PASSKEY_REFUSED = 'The passkey could not be verified';
  * is checked). The relying party (id, origin) is the caller's: the dashboard's host.
  */
 export function passkeyUseCases(deps: PasskeyDeps) {
-  const { passkeys, now } = deps;
+  const { passkeys, ceremonies, now } = deps;
   const expiry = () => isoMillis(now().getTime() + CHALLENGE_SECONDS * 1000);
   /** The library's check of the answer's challenge: taken once, for this ceremony, user and browser. */
   const taking = (expected: { purpose: 'registration' | 'authentication'; userId?: string; binding: string }) => (challenge: string) =>
@@ -51,7 +54,7 @@ export function passkeyUseCases(deps: PasskeyDeps) {
      */
     async registrationOptions(user: PasskeyUser, rp: RelyingParty, binding: string): Promise<PublicKeyCredentialCreationOptionsJSON> {
       const existing = await passkeys.list(user.id);
-      const options = await generateRegistrationOptions({
+      const options = await (await ceremonies()).generateRegistrationOptions({
         rpName: rp.name,
         rpID: rp.id,
         userName: user.email,
@@ -77,9 +80,9 @@ export function passkeyUseCases(deps: PasskeyDeps) {
     async registerPasskey(user: PasskeyUser, name: string, response: RegistrationResponseJSON, rp: RelyingParty, binding: string): Promise<Passkey> {
       const trimmed = name.trim();
       if (trimmed.length < 1 || trimmed.length > PASSKEY_NAME_MAX_LENGTH) throw new InvalidRequestError(`Give the passkey a name of 1 to ${PASSKEY_NAME_MAX_LENGTH} characters`, 'name');
-      let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
+      let verified: VerifiedRegistrationResponse;
       try {
-        verified = await verifyRegistrationResponse({
+        verified = await (await ceremonies()).verifyRegistrationResponse({
           response,
           expectedChallenge: taking({ purpose: 'registration', userId: user.id, binding }),
           expectedOrigin: rp.origin,
@@ -109,7 +112,7 @@ export function passkeyUseCases(deps: PasskeyDeps) {
 
     /** The options of `navigator.credentials.get()` for `Sign in with a passkey`: no credential named (the authenticator offers its discoverable ones), user verification required. */
     async authenticationOptions(rp: RelyingParty, binding: string): Promise<PublicKeyCredentialRequestOptionsJSON> {
-      const options = await generateAuthenticationOptions({ rpID: rp.id, userVerification: 'required', timeout: CHALLENGE_SECONDS * 1000 });
+      const options = await (await ceremonies()).generateAuthenticationOptions({ rpID: rp.id, userVerification: 'required', timeout: CHALLENGE_SECONDS * 1000 });
       await passkeys.saveChallenge(options.challenge, { purpose: 'authentication', binding, expiresAt: expiry() });
       return options;
     },
@@ -134,9 +137,9 @@ export function passkeyUseCases(deps: PasskeyDeps) {
      * unknown passkey's, whichever check refused.
      */
     async verifyPasskeySignIn(response: AuthenticationResponseJSON, { userId, passkey }: { userId: string; passkey: Passkey }, rp: RelyingParty, binding: string): Promise<void> {
-      let verified: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
+      let verified: VerifiedAuthenticationResponse;
       try {
-        verified = await verifyAuthenticationResponse({
+        verified = await (await ceremonies()).verifyAuthenticationResponse({
           response,
           expectedChallenge: taking({ purpose: 'authentication', binding }),
           expectedOrigin: rp.origin,

@@ -6,6 +6,7 @@ import { createPasskeyStore } from '../../../shared/db/passkey-store';
 import { RELYING_PARTY_NAME, type RelyingParty } from '../../../shared/domain/passkeys';
 import { BusinessRuleError, InvalidRequestError, NotAuthenticatedError, NotFoundError } from '../../../shared/errors';
 import { newId } from '../../../shared/ids';
+import { webauthnCeremonies } from '../../../shared/services/passkeys';
 import { passkeyUseCases } from '../../../shared/use-cases/passkeys';
 import { personFactors, personInTable } from '../../support/people';
 import { softAuthenticator } from '../../support/soft-authenticator';
@@ -19,7 +20,7 @@ const endpoint = process.env.DYNAMODB_ENDPOINT!;
 const db = createDocumentClient({ endpoint });
 const tableName = `passkeys-${randomUUID()}`;
 let clock = new Date();
-const passkeys = passkeyUseCases({ passkeys: createPasskeyStore(db, tableName), now: () => clock });
+const passkeys = passkeyUseCases({ passkeys: createPasskeyStore(db, tableName), ceremonies: webauthnCeremonies, now: () => clock });
 const rp: RelyingParty = { id: 'localhost', name: RELYING_PARTY_NAME, origin: 'http://localhost:3000' };
 const BROWSER = 'hash-of-the-browser-cookie';
 
