@@ -109,7 +109,7 @@ const PASSED_THROUGH = [
 ];
 
 /** Every function's secret access key; its access key id is its logical id. */
-const FUNCTION_SECRET_KEY = 'artifact-mode';
+export const FUNCTION_SECRET_KEY = 'artifact-mode';
 
 /**
  * Source mode's one access key id: its functions share this process and so one identity, which
