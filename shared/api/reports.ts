@@ -23,8 +23,8 @@ export const createReport = /* @__PURE__ */ defineOperation({
     `with the event \`transactions.report.succeeded\` (or \`.failed\`). The file is kept ${REPORT_RETENTION_DAYS} days.`,
   success: { status: 201, description: 'The new report, `pending`.', schema: ReportSchema },
   errors: {
-    400: { description: 'The body is not the shape above: an unknown `type`, a missing or malformed `created.gte` or `created.lt`, an unknown field.' },
-    422: { description: `\`created.lt\` is not after \`created.gte\`, or the range spans more than ${REPORT_MAX_DAYS} days (attribute \`created.lt\`).` },
+    400: { description: 'The body is not the shape above: an unknown `type`, a malformed `created.gte` or `created.lt`, an unknown field.' },
+    422: { description: `A value is missing, \`created.lt\` is not after \`created.gte\`, or the range spans more than ${REPORT_MAX_DAYS} days (attribute \`created.lt\`).` },
   },
 });
 

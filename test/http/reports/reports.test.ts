@@ -212,10 +212,11 @@ test('at most 366 days: 366 are taken, a millisecond more is 422 at created.lt',
   expectEnvelope(await api.post('/v1/reports', { type: 'refunds', created: { gte: '2025-01-01T00:00:00Z', lt: '2026-01-02T00:00:00.001Z' } }), 422, 'created.lt');
 });
 
-test('400 for the shape, 422 for a range that does not end after it starts', async () => {
+test('400 for the shape; 422 for a value missing (as every body of the service) and a range that does not end after it starts', async () => {
   const range = { gte: from, lt: until };
   expectEnvelope(await api.post('/v1/reports', { type: 'settlements', created: range }), 400, 'type');
-  expectEnvelope(await api.post('/v1/reports', { type: 'payments' }), 400, 'created');
+  expectEnvelope(await api.post('/v1/reports', { type: 'payments', created: 'last month' }), 400, 'created');
+  expectEnvelope(await api.post('/v1/reports', { type: 'payments' }), 422, 'created');
   expectEnvelope(await api.post('/v1/reports', { type: 'payments', created: { gte: 'yesterday', lt: until } }), 400, 'created.gte');
   expectEnvelope(await api.post('/v1/reports', { type: 'payments', created: range, status: 'paid' }), 400);
   expectEnvelope(await api.post('/v1/reports', { type: 'payments', created: { gte: until, lt: from } }), 422, 'created.lt');

@@ -302,7 +302,7 @@ test("stack: only the documents routes (the API's, the dashboard's) may upload (
     'RoutedashboardreportRoleDefaultPolicy s3:GetObject',
     'RoutegetreportRoleDefaultPolicy s3:GetObject',
     'RoutelistreportsRoleDefaultPolicy s3:GetObject',
-    'ReportBuilderFunctionServiceRoleDefaultPolicy s3:PutObject,s3:AbortMultipartUpload',
+    'ReportBuilderRoleDefaultPolicy s3:PutObject,s3:AbortMultipartUpload',
   ].sort());
   for (const grant of s3Grants) expect(grant.resource).toContain(bucketId);
   // Each grant names one prefix: the documents' for the documents' functions, the reports' for the reports'.
