@@ -86,8 +86,10 @@ function completeAsS3Does(server: S3rver): void {
   const assemble = store.putObjectMultipart.bind(store);
   store.putObjectMultipart = async (bucket, uploadId, parts) => {
     const folder = join(store.getResourcePath(bucket, undefined, 'uploads'), uploadId);
+    if (parts.some((part, index) => index > 0 && part.number <= parts[index - 1].number)) {
+      throw new S3Error('InvalidPartOrder', 'The list of parts was not in ascending order. Parts must be ordered by part number.');
+    }
     for (const [index, part] of parts.entries()) {
-      if (index > 0 && part.number <= parts[index - 1].number) throw new S3Error('InvalidPartOrder', 'The list of parts was not in ascending order. Parts must be ordered by part number.');
       const file = join(folder, String(part.number));
       const uploaded = await readFile(`${file}.md5`, 'utf8').catch(() => undefined);
       if (uploaded === undefined || uploaded !== part.etag) {
