@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { seriousAxeViolations } from '../../support/axe';
 import { browserAvailable, launchBrowser } from '../../support/browser';
-import { createPerson, type Person } from '../../support/dashboard';
+import { createPerson, signedInPage, type Person } from '../../support/dashboard';
 import { client } from '../../support/http';
 import { createMerchant, startTestStack, type Merchant, type TestStack } from '../../support/stack';
 
@@ -49,15 +49,7 @@ describeBrowser('dashboard filters in headless Chromium', () => {
     await stack?.stop();
   });
 
-  async function signedIn(width = 1280): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width, height: 900 } });
-    await page.goto(`${stack.baseUrl}/dashboard`);
-    await page.getByLabel('Email', { exact: true }).fill(owner.email);
-    await page.getByLabel('Password').fill(owner.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
-    return page;
-  }
+  const signedIn = (width = 1280) => signedInPage(browser, stack.baseUrl, owner, width);
 
   const shownIds = async (page: Page) =>
     (await page.getByRole('table').locator('tbody th[scope="row"]').allTextContents()).map((text) => text.trim());

@@ -21,7 +21,7 @@ async function upload(key: string, parts: Buffer[], order?: (parts: { PartNumber
   const uploadId = /<UploadId>([^<]+)<\/UploadId>/.exec(started)![1];
   const uploaded: { PartNumber: number; ETag: string }[] = [];
   for (const [index, body] of parts.entries()) {
-    const answer = await fetch(`${url}?partNumber=${index + 1}&uploadId=${uploadId}`, { method: 'PUT', body });
+    const answer = await fetch(`${url}?partNumber=${index + 1}&uploadId=${uploadId}`, { method: 'PUT', body: new Uint8Array(body) });
     expect(answer.status).toBe(200);
     uploaded.push({ PartNumber: index + 1, ETag: answer.headers.get('etag')! });
   }
