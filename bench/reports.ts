@@ -7,8 +7,8 @@
  *   (`paymentItem`: the keys of shared/db/entities.ts, spread over the payments' sub-partitions);
  * - the report of each: from `POST /v1/reports` to `GET` answering `succeeded` (the stream, the
  *   bus, the build), and the build itself (the report item's `createdAt` to `completedAt`);
- * - the builder's peak memory: in artifact mode its worker's peak RSS (VmHWM), in source mode the
- *   bench process's heap above what it used before the build (sampled every 10 ms);
+ * - the builder's peak memory during the build: in artifact mode its worker's resident set, in
+ *   source mode the bench process's heap above what it used before the build (sampled every 10 ms);
  * - the floor: the same rows read by a bare Query loop (each sub-partition of the list, the same
  *   key range, page by page, all at once), nothing else done with them.
  * Prints one JSON object.
@@ -108,19 +108,38 @@ async function queryFloor(db: Db, tableName: string, orgId: string, range: { gte
   return { ms: Math.round(performance.now() - started), rows: counts.reduce((sum, count) => sum + count, 0) };
 }
 
-/** The builder's peak memory: its worker's peak RSS (artifact mode), or the heap this process grew by (source mode). */
+/**
+ * The builder's peak memory during one build: its worker's resident set (artifact mode; sampled
+ * every 10 ms, since a warm worker's own high-water mark, VmHWM, keeps the largest build it ever
+ * ran), or the heap this process grew by (source mode, where the builder runs in it).
+ */
 function memoryProbe(stack: LocalStack, artifacts: boolean) {
+  let timer: NodeJS.Timeout | undefined;
   if (artifacts) {
     const builderPids = () =>
       Object.entries(stack.aws.stats())
         .filter(([name]) => /ReportBuilder/.test(name))
         .flatMap(([, stats]) => stats.pids);
-    const peakRssMb = () => Math.max(0, ...builderPids().map((pid) => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024));
-    return { start: () => undefined, stop: () => ({ builder_peak_rss_mb: Math.round(peakRssMb()) }) };
+    const rssMb = (pid: number) => {
+      try {
+        return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+      } catch {
+        return 0; // a worker that went away
+      }
+    };
+    let peakRss = 0;
+    return {
+      start() {
+        timer = setInterval(() => (peakRss = Math.max(peakRss, ...builderPids().map(rssMb))), 10);
+      },
+      stop() {
+        clearInterval(timer);
+        return { builder_peak_rss_mb: Math.round(peakRss) };
+      },
+    };
   }
   let baseline = 0;
   let peak = 0;
-  let timer: NodeJS.Timeout | undefined;
   return {
     start() {
       global.gc?.();
