@@ -1,6 +1,6 @@
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Principal } from '../auth/principal';
-import type { Report } from '../domain/reports';
+import { REPORT_RETENTION_DAYS, type Report } from '../domain/reports';
 import { isOwned } from '../domain/scope';
 import type { OutboxEvent } from '../events';
 import { isId } from '../ids';
@@ -12,11 +12,13 @@ import * as keys from './keys';
 import { cursorById, listPage } from './list-page';
 import { outboxPut } from './outbox';
 import { transactWrite } from './side-effects';
+import { TTL_ATTRIBUTE } from './table';
 
 /**
  * The reports (product-decisions §18): one item each (`RPT#{rpt}`), put once pending (the
  * request's audit record rides its transaction, and its INSERT on the table stream starts its
- * builder), then finished once, with its event, under the condition that it is still pending.
+ * builder), then finished once, with its event, under the condition that it is still pending;
+ * DynamoDB's TTL removes it when its file goes (REPORT_RETENTION_DAYS after it was finished).
  */
 export function createReportRepository(db: DynamoDBDocumentClient, tableName: string) {
   async function get(id: string): Promise<Report | undefined> {
@@ -53,6 +55,7 @@ export function createReportRepository(db: DynamoDBDocumentClient, tableName: st
         ...(report.rowCount !== undefined ? { rowCount: report.rowCount } : {}),
         ...(report.objectKey !== undefined ? { objectKey: report.objectKey } : {}),
         ...(report.failureReason !== undefined ? { failureReason: report.failureReason } : {}),
+        [TTL_ATTRIBUTE]: Math.floor(Date.parse(report.completedAt!) / 1000) + REPORT_RETENTION_DAYS * 86_400,
       };
       const names = Object.keys(outcome);
       try {

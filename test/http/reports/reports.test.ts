@@ -1,4 +1,6 @@
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import * as keys from '../../../shared/db/keys';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { FUNCTION_SECRET_KEY } from '../../../bin/local/aws/functions';
 import { client, expectEnvelope } from '../../support/http';
@@ -145,6 +147,9 @@ test('a payments report: the rows GET /v1/payments returns for the range, in its
   expect(parseCsv(text).slice(1)).toEqual(payments.map((payment) => columns.map((column) => flatten(payment)[column] ?? '')));
   // Amounts as the API writes them.
   expect(rows[0]).toContain(',12.50,EUR,');
+  // The report goes when its file does: TTL 30 days after it was finished.
+  const item = (await stack.db.send(new GetCommand({ TableName: stack.tableName, Key: keys.report(report.id) }))).Item!;
+  expect(item.expiresAtEpoch).toBe(Math.floor(Date.parse(item.completedAt) / 1000) + 30 * 86_400);
 });
 
 test('a refunds report is formula-safe: a cell a spreadsheet would run starts with an apostrophe; numbers, even negative, stay numbers', async () => {
