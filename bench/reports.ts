@@ -14,13 +14,14 @@
  * Prints one JSON object.
  */
 import '../shared/quiet-sdk';
-import { BatchWriteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureDynamoDbLocal } from '../bin/local/dynamodb-local';
 import { freePort } from '../bin/local/free-port';
 import { startLocalStack, type LocalStack } from '../bin/local/stack';
+import { batchWriteAll } from '../shared/db/batch';
 import { createDocumentClient } from '../shared/db/client';
 import { createDirectory } from '../shared/db/directory';
 import { scopeOf } from '../shared/db/entities';
@@ -35,7 +36,7 @@ import { runWhenMain } from './script';
 
 const ROWS = Number(process.env.BENCH_REPORT_ROWS ?? 100_000);
 const SMALL_ROWS = 10_000;
-const BATCH = 25;
+const SEED_SLICE = 5_000;
 const WRITERS = 8;
 const DEADLINE_MS = 600_000;
 
@@ -44,39 +45,30 @@ type Db = ReturnType<typeof createDocumentClient>;
 /**
  * `count` paid payments of `orgId`, created one millisecond apart from `start` (ids count
  * milliseconds, and one process makes them in increasing order: each seeding starts after the
- * last), written 25 an item batch, WRITERS at once.
+ * last), written by BatchWriteItem (`batchWriteAll`, WRITERS batches at once), a slice at a time.
  */
 async function seed(db: Db, tableName: string, owner: { orgId: string; acceptorId: string }, count: number, start: number): Promise<{ gte: string; lt: string }> {
-  let next = 0;
-  const writer = async () => {
-    while (next < count) {
-      const batch: Record<string, unknown>[] = [];
-      for (; batch.length < BATCH && next < count; next++) {
-        const at = start + next;
-        const payment: Payment = {
-          id: newId('payment', at),
-          orgId: owner.orgId,
-          mode: 'test',
-          acceptorId: owner.acceptorId,
-          paymentLinkId: 'pl_01jbenchbenchbenchbenchbench',
-          status: 'paid',
-          amountMinor: 1000 + (next % 9000),
-          currency: 'EUR',
-          createdAt: isoMillis(at),
-          paidAt: isoMillis(at),
-          customer: { email: `customer-${next}@example.com` },
-        };
-        batch.push(paymentItem(payment));
-      }
-      let requests: Record<string, { PutRequest: { Item: Record<string, unknown> } }[]> | undefined = { [tableName]: batch.map((Item) => ({ PutRequest: { Item } })) };
-      for (let attempt = 0; requests && Object.keys(requests).length; attempt++) {
-        if (attempt) await sleep(Math.min(1000, 20 * 2 ** attempt));
-        const answer = await db.send(new BatchWriteCommand({ RequestItems: requests }));
-        requests = answer.UnprocessedItems as typeof requests;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: WRITERS }, writer));
+  for (let first = 0; first < count; first += SEED_SLICE) {
+    const requests = Array.from({ length: Math.min(SEED_SLICE, count - first) }, (_, offset) => {
+      const n = first + offset;
+      const at = start + n;
+      const payment: Payment = {
+        id: newId('payment', at),
+        orgId: owner.orgId,
+        mode: 'test',
+        acceptorId: owner.acceptorId,
+        paymentLinkId: 'pl_01jbenchbenchbenchbenchbench',
+        status: 'paid',
+        amountMinor: 1000 + (n % 9000),
+        currency: 'EUR',
+        createdAt: isoMillis(at),
+        paidAt: isoMillis(at),
+        customer: { email: `customer-${n}@example.com` },
+      };
+      return { PutRequest: { Item: paymentItem(payment) } };
+    });
+    await batchWriteAll(db, tableName, requests, { concurrency: WRITERS });
+  }
   return { gte: isoMillis(start), lt: isoMillis(start + count) };
 }
 
