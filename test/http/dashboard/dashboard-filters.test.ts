@@ -3,6 +3,7 @@ import { seriousAxeViolations } from '../../support/axe';
 import { browserAvailable, launchBrowser } from '../../support/browser';
 import { createPerson, signedInPage, type Person } from '../../support/dashboard';
 import { client } from '../../support/http';
+import { checkoutsWithEmails } from '../../support/payments';
 import { createMerchant, startTestStack, type Merchant, type TestStack } from '../../support/stack';
 
 const describeBrowser = browserAvailable() ? describe : describe.skip;
@@ -29,18 +30,16 @@ describeBrowser('dashboard filters in headless Chromium', () => {
     stack = await startTestStack();
     merchant = await createMerchant(stack);
     owner = await createPerson(stack, merchant.orgId, 'owner');
-    const api = client(stack.baseUrl, merchant.test);
-    const link = (await api.post('/v1/payment_links', { amount: { value: '9.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId, collect_email: true })).body;
-    for (const [outcome, email] of [
+    const made = await checkoutsWithEmails(client(stack.baseUrl, merchant.test), merchant.acceptorId, [
       ['paid', 'ann@example.com'],
       ['failed', 'bob@example.com'],
       ['paid', 'bob@example.com'],
       ['failed', 'Ann@Example.com'],
       ['paid', 'carol@example.com'],
-    ]) {
-      const payment = (await api.post(`/v1/test_helpers/payment_links/${link.id}/checkout`, { outcome, email })).body;
-      if (email.toLowerCase() === 'ann@example.com') ann.unshift(payment.id);
-      if (outcome === 'paid') paid.unshift(payment.id);
+    ]);
+    for (const payment of made) {
+      if (payment.email.toLowerCase() === 'ann@example.com') ann.unshift(payment.id);
+      if (payment.outcome === 'paid') paid.unshift(payment.id);
     }
     browser = await launchBrowser();
   }, 60_000);
