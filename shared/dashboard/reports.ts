@@ -51,7 +51,8 @@ export function exportForm(frame: Frame, type: ReportType, filters: Record<strin
   ]
     .map(([name, value]) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`)
     .join('');
-  const range = Number.isNaN(Date.parse(gte)) || Number.isNaN(Date.parse(lt)) ? '' : ` created from ${time(new Date(Date.parse(gte)).toISOString())} to before ${time(new Date(Date.parse(lt)).toISOString())}`;
+  // The page read its filters with the list's schema first: both ends are datetimes here.
+  const range = ` created from ${time(isoMillis(Date.parse(gte)))} to before ${time(isoMillis(Date.parse(lt)))}`;
   return `<section class="export" aria-label="Export">
 ${postForm({ action: `${frame.urls.dashboard}/reports`, frame, kind: 'inline', fields: `${hidden}${form.fieldError('type')}${form.fieldError('created.gte')}${form.fieldError('created.lt')}`, button: 'Export CSV' })}
 ${form.alert()}<p class="hint">A CSV of the ${escapeHtml(rows)}${range} (at most ${REPORT_MAX_DAYS} days), built in the background: its page offers the file when it is ready.</p>
