@@ -4,7 +4,8 @@ import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, type CfnBucket } from 'aws-cdk-lib/aws-s3';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import type { DocumentAccess } from '../shared/api/operation';
+import type { DocumentAccess, ReportFileAccess } from '../shared/api/operation';
+import { REPORT_PREFIX, REPORT_RETENTION_DAYS } from '../shared/domain/reports';
 import { DOCUMENT_PREFIX, DOCUMENT_UPLOAD_CORS } from '../shared/domain/dispute-documents';
 import { resourceFinding } from './nag-findings';
 
@@ -15,7 +16,8 @@ export const DOCUMENT_RETENTION_DAYS = 730;
  * The evidence documents' bucket (product-decisions §13, docs/operations.md#evidence-documents):
  * private (every public access blocked, no ACLs), encrypted with S3-managed keys (SSE-S3),
  * TLS only, versioned so that an upload over a document keeps the first one, every version
- * expired after 2 years, server access logs in a bucket of their own. Merchants' browsers upload
+ * expired after 2 years, server access logs in a bucket of their own. It also keeps the report
+ * files (product-decisions §18) under their prefix, for 30 days. Merchants' browsers upload
  * with presigned URLs from the dashboard's origin (CORS). Functions reach it only through
  * `grant`: nothing else in the stack may.
  */
@@ -49,6 +51,16 @@ export class EvidenceDocuments extends Construct {
           // as a document is; so is the version the expiration above leaves behind its delete marker.
           noncurrentVersionExpiration: Duration.days(DOCUMENT_RETENTION_DAYS),
         },
+        {
+          // Report files (product-decisions §18) are kept 30 days, and gone then: the version
+          // the expiration leaves behind its delete marker goes a day later, as does an upload
+          // its builder started and never finished (it died mid-way).
+          id: 'ReportFiles',
+          prefix: REPORT_PREFIX,
+          expiration: Duration.days(REPORT_RETENTION_DAYS),
+          noncurrentVersionExpiration: Duration.days(1),
+          abortIncompleteMultipartUploadAfter: Duration.days(1),
+        },
       ],
       cors: [
         {
@@ -67,6 +79,27 @@ export class EvidenceDocuments extends Construct {
    * of a version) them there, and may list the bucket, without which S3 answers a missing object
    * with 403 rather than 404.
    */
+  /**
+   * The report files' grants, on their prefix only: `write` uploads them (s3:PutObject, which S3
+   * checks for each call of a multipart upload, and s3:AbortMultipartUpload for a failed one),
+   * `read` signs their downloads (s3:GetObject, checked against the signer when the URL is used).
+   */
+  grantReportFiles(grantee: LambdaFunction, access: ReportFileAccess): void {
+    const actions = access === 'write' ? ['s3:PutObject', 's3:AbortMultipartUpload'] : ['s3:GetObject'];
+    grantee.grantPrincipal.addToPrincipalPolicy(new PolicyStatement({ actions, resources: [this.bucket.arnForObjects(`${REPORT_PREFIX}*`)] }));
+    NagSuppressions.addResourceSuppressions(
+      grantee.role!,
+      [
+        {
+          id: 'AwsSolutions-IAM5',
+          reason: `Function ${grantee.node.scope!.node.id} ${access === 'write' ? 'writes' : 'signs downloads of'} report files, each its own object under ${REPORT_PREFIX} in bucket ${this.bucket.node.path}, and nothing else of it.`,
+          appliesTo: [resourceFinding(this.bucket.node.defaultChild as CfnBucket, `/${REPORT_PREFIX}*`)],
+        },
+      ],
+      true,
+    );
+  }
+
   grant(grantee: LambdaFunction, access: Exclude<DocumentAccess, 'origin'>): void {
     const objects = this.bucket.arnForObjects(`${DOCUMENT_PREFIX}*`);
     const statements =

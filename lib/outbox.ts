@@ -5,6 +5,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { PENDING_CREDIT_RECORD_FILTERS } from '../shared/db/pending-credit-records';
+import { REPORT_RECORD_FILTERS } from '../shared/db/report-records';
 import { PUBLISHABLE_RECORD_FILTERS } from '../shared/webhooks/stream-records';
 import { backgroundFunctions } from '../shared/api/background';
 import { ServiceFunction } from './api-function';
@@ -28,9 +29,10 @@ export interface OutboxProps {
  * The outbox processor (docs/architecture.md): the table stream hands it what transactions
  * committed for later, filtered at the event source: outbox events and replay requests, which it
  * puts on the bus (docs/webhooks.md), and paid payments' pending credits, which it rolls into
- * their balances, covering held refunds at once (decisions 64). It is one of the table stream's
+ * their balances, covering held refunds at once (decisions 64), and new reports, whose builds it
+ * asks for on the bus (shared/report-requests.ts). It is one of the table stream's
  * two readers, the most DynamoDB Streams allows a shard (the other is the acquirer's notification
- * processor), which is why the credits ride with the events rather than on a reader of their own.
+ * processor), which is why the credits and the reports ride with the events rather than on readers of their own.
  */
 export class Outbox extends Construct {
   readonly processor: IFunction;
@@ -51,7 +53,7 @@ export class Outbox extends Construct {
       table: props.table,
       batchSize: 100,
       retryAttempts: OUTBOX_RETRY_ATTEMPTS,
-      filters: [...PUBLISHABLE_RECORD_FILTERS, ...PENDING_CREDIT_RECORD_FILTERS],
+      filters: [...PUBLISHABLE_RECORD_FILTERS, ...PENDING_CREDIT_RECORD_FILTERS, ...REPORT_RECORD_FILTERS],
       failuresId: 'Failures',
       alarmId: 'IteratorAgeAlarm',
       alarmDescription: `Outbox events or pending credits wait in the table stream for more than 5 minutes (outbox processor failing or throttled). ${runbookOf('OutboxIteratorAgeAlarm')}`,

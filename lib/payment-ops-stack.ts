@@ -10,6 +10,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { minimumVisibilityTimeoutSeconds } from '../shared/aws-limits';
+import { REPORT_REQUEST_DETAIL_TYPE, REPORT_REQUEST_SOURCE } from '../shared/report-requests';
 import { INDEXES, KEY, TTL_ATTRIBUTE } from '../shared/db/table';
 import { routes, unmatchedRouteHandler } from '../shared/api';
 import { acquirerNotifications } from '../shared/api/acquirer';
@@ -39,6 +40,15 @@ import { DELIVERER_TIMEOUT_SECONDS, WEBHOOK_QUEUE_MAX_RECEIVES, WebhookDelivery 
  */
 /** An event of the minute schedule older than this is dropped: the next minute's is on its way (60 s is the shortest Lambda and EventBridge take). */
 const MINUTE_JOBS_MAX_EVENT_AGE = Duration.minutes(1);
+
+/**
+ * The report builder's time and memory: a page of each sub-partition of a list (8 × 1 MB read
+ * ahead, twice) and one 5 MiB part of the file at a time, whatever the row count, with room for
+ * the SDK; and the time a million rows take (docs/benchmarks.md, `bench:reports`), well within
+ * Lambda's 15 minutes.
+ */
+const REPORT_BUILDER_MEMORY_MB = 512;
+const REPORT_BUILDER_TIMEOUT_MINUTES = 15;
 
 /** The routes with throttles of their own: the customer checkout's (every method), the acquirer's notifications. */
 const throttledRoutes = new Map<Route, keyof Stage['throttles']>([...checkoutPages.map((page) => [page, 'checkout'] as const), [acquirerNotifications, 'acquirerNotifications']]);
@@ -206,6 +216,25 @@ export class PaymentOpsStack extends Stack {
     }).function;
     grantDeclaredTable(settlementImport, this.table, backgroundFunctions.settlementImport.table);
     new CfnOutput(this, 'SettlementImportFunctionArn', { value: settlementImport.functionArn });
+
+    // Reports (product-decisions §18): each new report's request, put on the bus by the outbox
+    // processor, invokes its builder asynchronously, away from the request path: a function of its
+    // own, with the time and memory a million rows take, streaming them into a multipart upload.
+    const reportBuilder = new ServiceFunction(this, 'ReportBuilder', {
+      handler: backgroundFunctions.reportBuilder.handler,
+      environment: { ...environment, DOCUMENTS_BUCKET: this.documents.bucket.bucketName },
+      timeout: Duration.minutes(REPORT_BUILDER_TIMEOUT_MINUTES),
+      memorySize: REPORT_BUILDER_MEMORY_MB,
+    }).function;
+    grantDeclaredTable(reportBuilder, this.table, backgroundFunctions.reportBuilder.table);
+    this.documents.grantReportFiles(reportBuilder, backgroundFunctions.reportBuilder.reportFiles);
+    // A builder that dies (its timeout) is invoked again, twice; the report is still pending and is built anew.
+    new Rule(this, 'ReportRequests', {
+      description: 'Each new report to its builder',
+      eventBus: this.bus,
+      eventPattern: { source: [REPORT_REQUEST_SOURCE], detailType: [REPORT_REQUEST_DETAIL_TYPE] },
+      targets: [new LambdaFunction(reportBuilder, { retryAttempts: 2, maxEventAge: Duration.hours(1) })],
+    });
 
     const outbox = new Outbox(this, 'Outbox', { table: this.table, bus: this.bus, environment });
     new WebhookDelivery(this, 'Webhooks', { table: this.table, bus: this.bus, queue: this.webhookQueue, deadLetterQueue: this.webhookDeadLetterQueue, secretsKey });

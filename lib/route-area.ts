@@ -71,7 +71,7 @@ export class RouteArea extends NestedStack {
   constructor(scope: Construct, id: string, props: RouteAreaProps) {
     super(scope, id, { description: `Routes of the ${id.replace(/Routes$/, "")} area: their functions, grants, integrations and permissions` });
     for (const route of props.routes) {
-      const documentsBucket: Record<string, string> = route.documents ? { DOCUMENTS_BUCKET: props.documents.bucket.bucketName } : {};
+      const documentsBucket: Record<string, string> = route.documents || route.reportFiles ? { DOCUMENTS_BUCKET: props.documents.bucket.bucketName } : {};
       const fn = new ServiceFunction(this, `Route-${route.handler}`, {
         handler: route.handler,
         environment: { ...props.environment, ...documentsBucket },
@@ -101,6 +101,7 @@ export class RouteArea extends NestedStack {
         );
       }
       if (route.documents && route.documents !== 'origin') props.documents.grant(fn, route.documents);
+      if (route.reportFiles) props.documents.grantReportFiles(fn, route.reportFiles);
       if (route.acquirer) props.acquirer.connect(fn);
       if (route.email) props.email.connect(fn);
       if (route.sealedSecrets) props.secretsKey.connect(fn, route.sealedSecrets);

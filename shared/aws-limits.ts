@@ -18,7 +18,9 @@
  * - SES API v2: a message of at most 40 MB after base64 encoding, to at most 50 recipients
  *   across To, CC and BCC ("Service quotas in Amazon SES");
  * - KMS: Encrypt takes at most 4,096 bytes of plaintext, GenerateDataKey 1..1,024 bytes (KMS API
- *   reference).
+ *   reference);
+ * - S3 multipart upload: parts of at least 5 MiB but the last (CompleteMultipartUpload refuses a
+ *   smaller one: EntityTooSmall), at most 10,000 parts ("Amazon S3 multipart upload limits").
  */
 export const AWS_LIMITS = {
   apiGateway: {
@@ -58,6 +60,11 @@ export const AWS_LIMITS = {
   kms: {
     encryptPlaintextBytes: 4096,
     dataKeyBytes: 1024,
+  },
+  s3: {
+    /** The least a multipart upload's part may hold, the last part aside. */
+    minPartBytes: 5 * 1024 * 1024,
+    maxParts: 10_000,
   },
   eventSourceMapping: {
     /** A queue's visibility timeout per second of its consumer's timeout. */

@@ -23,6 +23,7 @@ export const ID_PREFIXES = {
   settlementRecord: 'str',
   balanceTransaction: 'btx',
   auditEvent: 'aud',
+  report: 'rpt',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

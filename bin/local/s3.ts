@@ -1,9 +1,12 @@
 import S3rver from '@20minutes/s3rver';
 import AWSAccount from '@20minutes/s3rver/lib/models/account';
 import { getConfigModel } from '@20minutes/s3rver/lib/models/config';
+import S3Error from '@20minutes/s3rver/lib/models/error';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { AWS_LIMITS } from '../../shared/aws-limits';
 import { DOCUMENT_UPLOAD_CORS } from '../../shared/domain/dispute-documents';
 
 /**
@@ -12,7 +15,9 @@ import { DOCUMENT_UPLOAD_CORS } from '../../shared/domain/dispute-documents';
  * endpoint (S3_PORT), where the local AWS checks each request as S3 and IAM do first
  * (bin/local/aws/edge.ts, docs/decisions.md 86). It checks SigV4 signatures, header and
  * presigned, of the access keys it is given, so a presigned upload of another Content-Type or
- * Content-Length is refused as S3 refuses it. Kinder than S3 (docs/decisions.md 46): it takes an
+ * Content-Length is refused as S3 refuses it, and so is an expired one. A multipart upload is
+ * completed as S3 completes it (`completeAsS3Does`): parts in ascending order, each uploaded with
+ * the ETag given, each but the last at least 5 MiB. Kinder than S3 (docs/decisions.md 46): it takes an
  * unsigned request as anonymous and serves it (the endpoint in front refuses it), and it keeps
  * no versions; the dispute's HeadObject check of type and size holds either way.
  */
@@ -48,6 +53,7 @@ export async function startLocalS3(options: { dataDir: string }): Promise<LocalS
     silent: true,
     directory,
   });
+  completeAsS3Does(server);
   const { port } = await server.run();
   const buckets = new Set<string>();
   const allowAccessKey = (accessKeyId: string, secretAccessKey: string) => AWSAccount.DUMMY_ACCOUNT.createKeyPair(accessKeyId, secretAccessKey);
@@ -67,5 +73,32 @@ export async function startLocalS3(options: { dataDir: string }): Promise<LocalS
       await server.close();
       if (inMemory) rmSync(directory, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * s3rver assembles whatever parts a CompleteMultipartUpload names; S3 refuses parts out of
+ * order (InvalidPartOrder), one never uploaded or of another ETag (InvalidPart), and one smaller
+ * than 5 MiB but the last (EntityTooSmall), before it assembles anything.
+ */
+function completeAsS3Does(server: S3rver): void {
+  const { store } = server;
+  const assemble = store.putObjectMultipart.bind(store);
+  store.putObjectMultipart = async (bucket, uploadId, parts) => {
+    const folder = join(store.getResourcePath(bucket, undefined, 'uploads'), uploadId);
+    if (parts.some((part, index) => index > 0 && part.number <= parts[index - 1].number)) {
+      throw new S3Error('InvalidPartOrder', 'The list of parts was not in ascending order. Parts must be ordered by part number.');
+    }
+    for (const [index, part] of parts.entries()) {
+      const file = join(folder, String(part.number));
+      const uploaded = await readFile(`${file}.md5`, 'utf8').catch(() => undefined);
+      if (uploaded === undefined || uploaded !== part.etag) {
+        throw new S3Error('InvalidPart', "One or more of the specified parts could not be found. The part may not have been uploaded, or the specified entity tag may not match the part's entity tag.");
+      }
+      if (index < parts.length - 1 && (await stat(file)).size < AWS_LIMITS.s3.minPartBytes) {
+        throw new S3Error('EntityTooSmall', 'Your proposed upload is smaller than the minimum allowed object size.');
+      }
+    }
+    return assemble(bucket, uploadId, parts);
   };
 }

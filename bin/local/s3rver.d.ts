@@ -18,6 +18,10 @@ declare module '@20minutes/s3rver' {
       getBucket(name: string): Promise<unknown>;
       putBucket(name: string): Promise<unknown>;
       putSubresource(bucket: string, key: undefined, config: unknown): Promise<void>;
+      /** A file of the store: `uploads` under a bucket is the folder of its multipart uploads' parts. */
+      getResourcePath(bucket: string, key: undefined, resource: string): string;
+      /** CompleteMultipartUpload: the parts as the request lists them, assembled into the object. */
+      putObjectMultipart(bucket: string, uploadId: string, parts: { number: number; etag: string }[]): Promise<unknown>;
     };
     run(): Promise<AddressInfo>;
     close(): Promise<void>;
@@ -33,4 +37,12 @@ declare module '@20minutes/s3rver/lib/models/account' {
 /** Its bucket configurations (CORS): parsed from their XML as S3 takes them. */
 declare module '@20minutes/s3rver/lib/models/config' {
   export function getConfigModel(type: 'cors'): { validate(xml: string): unknown };
+}
+
+/** Its errors: what a request handler throws to answer with S3's error XML and status. */
+declare module '@20minutes/s3rver/lib/models/error' {
+  class S3Error extends Error {
+    constructor(code: string, message: string, detail?: Record<string, string>);
+  }
+  export = S3Error;
 }

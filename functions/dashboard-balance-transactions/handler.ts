@@ -4,6 +4,7 @@ import { dashboardSessionServices, ledgerPorts } from '../../shared/services/das
 import { filteredQueryOf, filterValues } from '../../shared/dashboard/filters';
 import { dashboardPage } from '../../shared/dashboard/http';
 import { balancePage } from '../../shared/dashboard/pages';
+import { EXPORT_FORM, exportForm } from '../../shared/dashboard/reports';
 import { balanceView, type BalanceMovementParams } from '../../shared/use-cases/dashboard';
 
 const sessions = dashboardSessionServices();
@@ -11,9 +12,11 @@ const ledger = ledgerPorts();
 
 /**
  * GET /dashboard/balance-transactions: the balance of every currency, then its movements, one
- * page at a time, newest first, with the filters of `GET /v1/balance_transactions`.
+ * page at a time, newest first, with the filters of `GET /v1/balance_transactions` and the Export button.
  */
 export const handler = dashboardPage(dashboardBalanceTransactions, sessions, async (request) => {
   const view = await balanceView(ledger, request.principal, filteredQueryOf<BalanceMovementParams>(request.event, listBalanceTransactions));
-  return { status: 200, html: balancePage(request, view, { operation: listBalanceTransactions, values: filterValues(request.event, listBalanceTransactions) }) };
+  const values = filterValues(request.event, listBalanceTransactions);
+  const exporting = exportForm(request, 'balance_transactions', values, new Date(), request.formState(EXPORT_FORM));
+  return { status: 200, html: balancePage(request, view, { operation: listBalanceTransactions, values }, exporting) };
 });

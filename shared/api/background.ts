@@ -1,4 +1,4 @@
-import type { SealedSecretsAccess, TableAccess } from './operation';
+import type { ReportFileAccess, SealedSecretsAccess, TableAccess } from './operation';
 
 /**
  * A function outside the routes: its folder under functions/ and its table access, which the
@@ -12,6 +12,8 @@ export interface BackgroundFunction {
   sealedSecrets?: readonly SealedSecretsAccess[];
   /** A money path, deployed as a canary where the stage has them (lib/canary.ts). */
   canary?: boolean;
+  /** Report files, under their prefix of the documents' bucket (lib/documents.ts). */
+  reportFiles?: ReportFileAccess;
 }
 
 /** The functions no route invokes, each with the table access its use cases need. */
@@ -32,4 +34,6 @@ export const backgroundFunctions = {
   chargebackFeed: { handler: 'ingest-chargebacks', table: 'write' },
   /** The acquirer's settlement feed: a settlement's records written, and a replaced import's removed, in batches. */
   settlementImport: { handler: 'import-settlements', table: { level: 'write', also: ['BatchWriteItem'] } },
+  /** A report's file from its list's rows (the lists' Queries), then its outcome and event (an UpdateItem and a Put in one transaction). */
+  reportBuilder: { handler: 'build-reports', table: 'write', reportFiles: 'write' },
 } as const satisfies Record<string, BackgroundFunction>;

@@ -9,6 +9,7 @@ import { checkoutPages, dashboardPages } from './pages';
 import { paymentLinkOperations } from './payment-links';
 import { paymentOperations } from './payments';
 import { refundOperations } from './refunds';
+import { reportOperations } from './reports';
 import { referencePages, getOpenApi } from './reference';
 import { settlementOperations } from './settlements';
 import { webhookEndpointOperations } from './webhook-endpoints';
@@ -25,6 +26,7 @@ export const apiOperations: ApiOperation[] = [
   ...eventOperations,
   ...webhookEndpointOperations,
   ...auditEventOperations,
+  ...reportOperations,
   getOpenApi,
 ] as ApiOperation[];
 

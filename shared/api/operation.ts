@@ -10,7 +10,7 @@ import { ANY_MEMBER, type Permission } from '../domain/team-roles';
  */
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 500 | 503;
-export type Tag = 'Payment links' | 'Payments' | 'Refunds' | 'Chargebacks' | 'Balance' | 'Settlements' | 'Events' | 'Webhook endpoints' | 'Audit events' | 'Test helpers' | 'Reference';
+export type Tag = 'Payment links' | 'Payments' | 'Refunds' | 'Chargebacks' | 'Balance' | 'Settlements' | 'Events' | 'Webhook endpoints' | 'Audit events' | 'Reports' | 'Test helpers' | 'Reference';
 
 /**
  * What a writing route records in the audit trail (product-decisions §17), once per request, in
@@ -84,6 +84,14 @@ export type TableAccess = TableLevel | { level: TableLevel; also?: readonly ('De
  */
 export type DocumentAccess = 'upload' | 'read' | 'origin';
 
+/**
+ * Access of a function to the report files, under their prefix of the documents' bucket
+ * (lib/documents.ts): `read` presigns their downloads (s3:GetObject there, which S3 checks
+ * against the signer), `write` uploads them (s3:PutObject, whose grant covers a multipart
+ * upload's parts, and s3:AbortMultipartUpload).
+ */
+export type ReportFileAccess = 'read' | 'write';
+
 /** What a function does with secrets sealed under the stage's key (lib/secrets-key.ts): `seal` new ones (kms:Encrypt), `open` stored ones (kms:Decrypt). */
 export type SealedSecretsAccess = 'seal' | 'open';
 
@@ -104,6 +112,8 @@ interface RouteBase {
   table: TableAccess;
   /** Evidence documents' bucket; none when absent. */
   documents?: DocumentAccess;
+  /** Report files (the documents' bucket, their prefix only); none when absent. */
+  reportFiles?: ReportFileAccess;
   /** Project files the function reads at run time, copied into its bundle at the same path. */
   files?: string[];
   /** The function talks to the acquirer: it alone is given the acquirer's secret (ADYEN_SECRET_ARN) and may read it. */
@@ -275,6 +285,7 @@ export function defineForm<P extends z.ZodMiniObject, Q extends z.ZodMiniObject,
     method: 'POST',
     table: acts.table,
     ...(acts.documents ? { documents: acts.documents } : {}),
+    ...(acts.reportFiles ? { reportFiles: acts.reportFiles } : {}),
     ...(acts.acquirer ? { acquirer: acts.acquirer } : {}),
     ...(acts.email ? { email: acts.email } : {}),
     // A form's repeat gets its 303 and its notice (sealed for the session), never the operation's kept answer, which is what the operation opens.

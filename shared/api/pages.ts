@@ -12,6 +12,7 @@ import { PASSKEY_NAME_MAX_LENGTH } from '../domain/passkeys';
 import { listPayments } from './payments';
 import { createPaymentLink, updatePaymentLink } from './payment-links';
 import { cancelRefund, createRefund } from './refunds';
+import { createReport } from './reports';
 import { createWebhookEndpoint, deleteWebhookEndpoint, rollWebhookEndpointSecret, updateWebhookEndpoint } from './webhook-endpoints';
 
 /** A password field takes this many characters at most (more than a password may have, to say so rather than cut it). */
@@ -434,6 +435,10 @@ export const dashboardRevokeApiKey = /* @__PURE__ */ (() =>
 /** The audit trail's page (product-decisions §17: owner and admins, both modes), with the API's filters. */
 export const dashboardAudit = /* @__PURE__ */ memberPage('/dashboard/audit', 'dashboard-audit', 'audit:read');
 
+/** Export: a list's report (the Export button of the payments, refunds, chargebacks and balance pages), and its page, where the file is offered once built. */
+export const dashboardCreateReport = /* @__PURE__ */ defineForm({ path: '/dashboard/reports', handler: 'dashboard-create-report' }, createReport);
+export const dashboardReport = /* @__PURE__ */ memberPage('/dashboard/reports/{id}', 'dashboard-report', 'report:read', { reportFiles: 'read' });
+
 /**
  * The merchant dashboard. A literal segment comes before a parameter at the same place
  * (`/payment-links/new` before `/payment-links/{id}`): the local server takes the first match.
@@ -510,4 +515,6 @@ export const dashboardPages = /* @__PURE__ */ (() => [
   dashboardRollApiKey,
   dashboardRevokeApiKey,
   dashboardAudit,
+  dashboardCreateReport,
+  dashboardReport,
 ])();

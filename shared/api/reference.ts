@@ -69,6 +69,7 @@ export const TAGS: { name: Tag; description: string }[] = [
   { name: 'Events', description: 'What happened, as delivered to webhooks: readable for 35 days and replayable.' },
   { name: 'Webhook endpoints', description: 'Where events are delivered, signed with each endpoint\'s secret; at most 16 per organization and mode.' },
   { name: 'Audit events', description: 'Who did what: every write and sign-in of the organization, one immutable record each, kept a year.' },
+  { name: 'Reports', description: 'A list (payments, refunds, chargebacks, balance transactions) over a creation range as a CSV file, built in the background, kept 30 days.' },
   { name: 'Test helpers', description: 'Drive test-mode objects through their lifecycles. Test keys only; a live key gets 404.' },
   { name: 'Reference', description: 'This document.' },
 ];

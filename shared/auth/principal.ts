@@ -16,6 +16,8 @@ export const SCOPES = [
   'webhook:write',
   'balance:read',
   'audit:read',
+  'report:create',
+  'report:read',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

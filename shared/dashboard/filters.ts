@@ -29,7 +29,7 @@ const FIELDS: Record<string, { label: string; type?: string; placeholder?: strin
 };
 
 /** A date of the form's date field is that day's first instant in UTC, the datetime the API takes. */
-const asDatetime = (value: string) => (/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
+export const asDatetime = (value: string) => (/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
 
 /**
  * A list page's query as its operation reads it: the list parameters and its filters (empty

@@ -174,6 +174,7 @@ const BADGE_TONE: Record<string, 'good' | 'warn' | 'bad' | ''> = {
   accepted: 'bad',
   lost: 'bad',
   failed: 'bad',
+  succeeded: 'good',
 };
 
 export const badge = (text: string, tone: 'good' | 'warn' | 'bad' | '' = BADGE_TONE[text] ?? '') =>

@@ -26,6 +26,8 @@ import { listChargebacks } from '../api/chargebacks';
 import { listPayments } from '../api/payments';
 import { listRefunds } from '../api/refunds';
 import { filteredQueryOf, filterValues } from './filters';
+import { EXPORT_FORM, exportForm } from './reports';
+import type { ReportType } from '../domain/reports';
 
 /** The list parameters of a page's query string (others are ignored, as on the API's retrieves). */
 export function listQueryOf(event: ApiEvent): ListParams {
@@ -47,6 +49,8 @@ interface ListDefinition<T extends { id: string }, D, Q = ListParams> {
   actions?: (frame: Frame) => string;
   /** The `/v1` list it shows with its filters (product-decisions §18): its query is read with that operation's schema. */
   filters?: ApiOperation;
+  /** The report type of its Export button (product-decisions §18). */
+  exports?: ReportType;
 }
 
 /*
@@ -75,6 +79,7 @@ export const PAYMENT_LIST: ListDefinition<Payment, Parameters<typeof paymentList
   spec: paymentTable,
   read: paymentList,
   filters: listPayments,
+  exports: 'payments',
 };
 
 export const REFUND_LIST: ListDefinition<Refund, Parameters<typeof refundList>[0], Parameters<typeof refundList>[2]> = {
@@ -85,6 +90,7 @@ export const REFUND_LIST: ListDefinition<Refund, Parameters<typeof refundList>[0
   spec: refundTable,
   read: refundList,
   filters: listRefunds,
+  exports: 'refunds',
 };
 
 export const CHARGEBACK_LIST: ListDefinition<Chargeback, Parameters<typeof chargebackList>[0], Parameters<typeof chargebackList>[2]> = {
@@ -95,6 +101,7 @@ export const CHARGEBACK_LIST: ListDefinition<Chargeback, Parameters<typeof charg
   spec: (urls) => chargebackTable(urls, new Date()),
   read: chargebackList,
   filters: listChargebacks,
+  exports: 'chargebacks',
 };
 
 export const EVENT_LIST: ListDefinition<EventDeliveries, Parameters<typeof eventList>[0]> = {
@@ -117,6 +124,7 @@ export function listHandler<T extends { id: string }, D, Q>(route: PageRoute, se
     const query = filters ? filteredQueryOf<Q>(event, filters) : (listQueryOf(event) as Q);
     const view = await list.read(ports, principal, query);
     const filtered = filters ? { operation: filters, values: filterValues(event, filters) } : undefined;
-    return { status: 200, html: listPage(request, { ...list, spec: list.spec(urls), view, actions: list.actions?.(request), filters: filtered }) };
+    const exporting = list.exports && exportForm(request, list.exports, filtered?.values ?? {}, new Date(), request.formState(EXPORT_FORM));
+    return { status: 200, html: listPage(request, { ...list, spec: list.spec(urls), view, actions: list.actions?.(request), filters: filtered, exporting }) };
   });
 }

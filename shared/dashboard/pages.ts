@@ -161,6 +161,8 @@ export interface ListPage<T extends { id: string }> {
   actions?: string;
   /** The list's filters (its `/v1` list's) and the values given: a form above it, kept by its pager. */
   filters?: { operation: ApiOperation; values: Record<string, string> };
+  /** Its Export button (shared/dashboard/reports.ts), under the filters. */
+  exporting?: string;
 }
 
 /** A list's page of items (or what it says when there are none), with links to the newer and the older page. */
@@ -170,7 +172,7 @@ function listBody<T extends { id: string }>(frame: Frame, page: ListPage<T>): st
   const empty = view.request.startingAfter || view.request.endingBefore ? 'Nothing more in this direction.' : filtered ? 'Nothing matches these filters.' : page.empty;
   const body = view.items.length === 0 ? `<p class="note">${escapeHtml(empty)}</p>` : table(page.spec, view.items, page.caption);
   const form = filters ? `${filterForm(`${frame.urls.dashboard}${page.nav}`, filters.operation, filters.values)}\n` : '';
-  return `${form}${body}
+  return `${form}${page.exporting ? `${page.exporting}\n` : ''}${body}
 ${pager(`${page.title}: pages`, view, (cursor) =>
   pageUrl(frame.urls, page.nav, { ...filters?.values, ...cursor, limit: view.request.limit === SECTION_LIMIT ? undefined : String(view.request.limit) }),
 )}`;
@@ -182,9 +184,10 @@ export function listPage<T extends { id: string }>(frame: Frame, page: ListPage<
 }
 
 /** The balance (the navigation's Balance): every currency's available total and what is on hold, then the movements behind them, a page at a time. */
-export function balancePage(frame: Frame, view: BalanceView, filters?: ListPage<BalanceTransaction>['filters']): string {
+export function balancePage(frame: Frame, view: BalanceView, filters?: ListPage<BalanceTransaction>['filters'], exporting?: string): string {
   const movements: ListPage<BalanceTransaction> = {
     filters,
+    exporting,
     title: 'Movements',
     nav: '/balance-transactions',
     spec: balanceTransactionTable(frame.urls),

@@ -1,17 +1,17 @@
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Mode, Principal } from '../auth/principal';
 import { adjustmentMovement, type BalanceMovement, type BalanceRef, type BalanceTransaction, type BalanceTransactionType, type CurrencyBalance } from '../domain/balance';
-import { isOwned } from '../domain/scope';
+import { isOwned, type Owner } from '../domain/scope';
 import { BusinessRuleError } from '../errors';
 import { isId, newId } from '../ids';
 import { LIMITS } from '../limits';
-import type { PageRequest } from '../pagination';
+import type { CreatedRange, PageRequest } from '../pagination';
 import { isoMillis } from '../time';
 import { cancellationReasons, conditionalWrite, withConflictRetry } from './conditional';
 import { transactWrite } from './side-effects';
 import { queryDuePage } from './due';
 import { IF_NEW, stripKeys } from './entity';
-import { cursorById, listPage } from './list-page';
+import { cursorById, listPage, readList, type ListRead } from './list-page';
 import { queryAll, queryMerged } from './query-all';
 import type { TransactAction } from './outbox';
 import * as keys from './keys';
@@ -337,6 +337,13 @@ export type BalanceStore = ReturnType<typeof createBalanceStore>;
  */
 export type LedgerReads = ReturnType<typeof createLedgerReads>;
 
+/** A scope's ledger, all or of one type (each split: GSI1 and GSI2 ×4), sorted by entry id: what its pages and its report read. */
+function scopeLedgerSource(scope: string, type?: BalanceTransactionType): ListRead {
+  return type
+    ? { index: 'gsi2', partitions: keys.balanceTransactionTypeList(scope, type), createdIds: 'balanceTransaction' }
+    : { index: 'gsi1', partitions: keys.balanceTransactionList(scope), createdIds: 'balanceTransaction' };
+}
+
 export function createLedgerReads(db: DynamoDBDocumentClient, tableName: string) {
   async function get(id: string): Promise<BalanceTransaction | undefined> {
     if (!isId('balanceTransaction', id)) return undefined;
@@ -380,10 +387,10 @@ export function createLedgerReads(db: DynamoDBDocumentClient, tableName: string)
           page,
         );
       }
-      const source = filter.type
-        ? { index: 'gsi2' as const, partitions: keys.balanceTransactionTypeList(scope, filter.type) }
-        : { index: 'gsi1' as const, partitions: keys.balanceTransactionList(scope) };
-      return listPage<BalanceTransaction>(db, tableName, { ...source, createdIds: 'balanceTransaction', resolveCursor }, page);
+      return listPage<BalanceTransaction>(db, tableName, { ...scopeLedgerSource(scope, filter.type), resolveCursor }, page);
     },
+
+    /** Every entry of the scope's ledger (no filter) in a creation range, in its order: a report's rows. */
+    readAll: (owner: Owner, created: CreatedRange) => readList<BalanceTransaction>(db, tableName, scopeLedgerSource(scopeOf(owner.orgId, owner.mode)), created),
   };
 }

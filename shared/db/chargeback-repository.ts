@@ -7,8 +7,8 @@ import { BusinessRuleError } from '../errors';
 import { type OutboxEvent } from '../events';
 import { outboxPut, type TransactAction } from './outbox';
 import { isId } from '../ids';
-import { type PageRequest } from '../pagination';
-import { cursorById, listPage, type ListSource } from './list-page';
+import { type CreatedRange, type PageRequest } from '../pagination';
+import { cursorById, listPage, readList, type ListRead } from './list-page';
 import { balanceOf, chargebackMovement } from '../domain/balance';
 import { balanceChange } from './balance';
 import { cancellationReasons, withConflictRetry } from './conditional';
@@ -55,7 +55,14 @@ export function createChargebackRepository(db: DynamoDBDocumentClient, tableName
     );
   }
 
-  async function page(source: Omit<ListSource, 'resolveCursor'>, accepts: (chargeback: Chargeback) => boolean, request: PageRequest) {
+  /** The caller's list (§3: an acceptor-bound key's is its acceptor's), all or of one status, each a partition of its own. */
+  function listSource(caller: ChargebackReader, status?: string): ListRead {
+    const acceptorId = caller.acceptorId;
+    const index = acceptorId ? (status ? 'gsi6' : 'gsi2') : status ? 'gsi5' : 'gsi1';
+    return { index, partitions: [chargebackEntity.partition(index, { scope: scopeOf(caller.orgId, caller.mode), acceptor: acceptorId ?? '', status: status ?? '' })], createdIds: 'chargeback' };
+  }
+
+  async function page(source: ListRead, accepts: (chargeback: Chargeback) => boolean, request: PageRequest) {
     return listPage<Chargeback>(db, tableName, { ...source, resolveCursor: cursorById(get, accepts) }, request);
   }
 
@@ -192,15 +199,16 @@ export function createChargebackRepository(db: DynamoDBDocumentClient, tableName
      * creation range (§18).
      */
     list(principal: Principal, request: PageRequest, status?: string) {
-      const scope = scopeOf(principal.orgId, principal.mode);
       const acceptorId = principal.acceptorId;
-      const index = acceptorId ? (status ? 'gsi6' : 'gsi2') : status ? 'gsi5' : 'gsi1';
       return page(
-        { index, partitions: [chargebackEntity.partition(index, { scope, acceptor: acceptorId ?? '', status: status ?? '' })], createdIds: 'chargeback' },
+        listSource(principal, status),
         (found) => isOwned(found, principal) && (!acceptorId || found.acceptorId === acceptorId) && (!status || found.status === status),
         request,
       );
     },
+
+    /** Every chargeback of the caller's list (no filter) in a creation range, in its order: a report's rows. */
+    readAll: (caller: ChargebackReader, created: CreatedRange) => readList<Chargeback>(db, tableName, listSource(caller), created),
 
     /** The chargebacks of one payment, newest first. */
     listOfPayment(paymentId: string, request: PageRequest) {
@@ -216,3 +224,6 @@ export function createChargebackRepository(db: DynamoDBDocumentClient, tableName
 }
 
 export type ChargebackRepository = ReturnType<typeof createChargebackRepository>;
+
+/** Whose chargebacks a list holds: a scope, and an acceptor-bound key's acceptor. */
+export type ChargebackReader = Pick<Principal, 'orgId' | 'mode' | 'acceptorId'>;

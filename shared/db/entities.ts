@@ -9,6 +9,7 @@ import type { DisputeDocument } from '../domain/dispute-documents';
 import type { PaidShard, VersionedLink } from '../domain/payment-links';
 import { lastActivityOf, type Payment } from '../domain/payments';
 import type { Refund } from '../domain/refunds';
+import type { Report } from '../domain/reports';
 import type { Settlement } from '../domain/settlements';
 import type { DashboardSession, PendingSignIn } from '../domain/team';
 import { typePrefixes } from '../domain/webhooks';
@@ -567,6 +568,20 @@ export const auditEventEntity = defineEntity<AuditRecord, { view: Mode }>({
   }),
 });
 
+/**
+ * A report (product-decisions §18): the request, then its outcome, on one item; its scope's list
+ * (GET /v1/reports) newest first. Its INSERT on the table stream is what starts its builder
+ * (shared/db/report-records.ts).
+ */
+export const reportEntity = defineEntity<Report>({
+  name: 'report',
+  label: 'Report',
+  key: { pk: 'RPT#{rpt}', sk: 'RPT' },
+  indexes: { gsi1: { pk: '{scope}#RPT', sk: '{rpt}' } },
+  values: (report) => ({ rpt: report.id, scope: scoped(report) }),
+  object: { type: 'report', id: (report) => report.id },
+});
+
 export const entities = [
   organizationEntity,
   acceptorEntity,
@@ -609,4 +624,5 @@ export const entities = [
   acquirerNotificationEntity,
   acquirerCommandEntity,
   auditEventEntity,
+  reportEntity,
 ];

@@ -8,6 +8,7 @@ import type { Mode } from '../auth/principal';
 import type { FeedIdentity } from '../domain/chargebacks';
 import { literalPrefix, render } from './entity';
 import {
+  reportEntity,
   acceptorEntity,
   acquirerCommandEntity,
   acquirerNotificationEntity,
@@ -177,3 +178,7 @@ export const auditEventList = (scope: string) => auditEventEntity.partition('gsi
 export const auditEventsOfAction = (scope: string, action: string) => auditEventEntity.partition('gsi2', { scope, action });
 export const auditEventsOfActor = (scope: string, actorId: string) => auditEventEntity.partition('gsi3', { scope, actor: actorId });
 export const auditEventsOfTarget = (scope: string, targetId: string) => auditEventEntity.partition('gsi4', { scope, target: targetId });
+
+/** A report, and its scope's list of reports. */
+export const report = (id: string) => reportEntity.key({ rpt: id });
+export const reportList = (scope: string) => reportEntity.partition('gsi1', scopeValues(scope));

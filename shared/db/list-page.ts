@@ -1,4 +1,4 @@
-import type { DynamoDBDocumentClient, QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Mode, Principal } from '../auth/principal';
 import { isOwned, type Owner } from '../domain/scope';
 import { BusinessRuleError } from '../errors';
@@ -13,7 +13,7 @@ import { KEY, INDEXES, type IndexName } from './table';
  * One page of a list (product-decisions §2): newest first (or oldest first, when the source says
  * so), one Query of at most limit+1 items per partition of the list (its sub-partitions, read at
  * once and merged, when it is split: entities.ts), the cursor and the creation range mapped onto
- * the list's sort key.
+ * the list's sort key. A report reads the same lists whole (`readList`), with the same Queries.
  */
 
 export interface ListSource {
@@ -49,6 +49,9 @@ export interface ListSource {
   resolveCursor: (id: string) => Promise<string | undefined>;
 }
 
+/** What reading a list takes, cursors aside: where it is and how it is sorted (a report reads it whole). */
+export type ListRead = Omit<ListSource, 'resolveCursor'>;
+
 /**
  * The usual `resolveCursor` of a list sorted by id: the cursor is an item this list `accepts`
  * (owned by the caller, of the filtered status, of the parent…), read with `get`.
@@ -81,7 +84,7 @@ type SortKeyRange = { lower?: Bound; upper?: Bound } | 'empty';
  * bounds are a BETWEEN of inclusive ones: an exclusive bound is then the id next to it, as every
  * sort key of a list with a creation range is an id.
  */
-function sortKeyRange(source: ListSource, created: CreatedRange | undefined, cursorKey: string | undefined, ascending: boolean): SortKeyRange {
+function sortKeyRange(source: ListRead, created: CreatedRange | undefined, cursorKey: string | undefined, ascending: boolean): SortKeyRange {
   const range: { lower?: Bound; upper?: Bound } = {};
   if (created) {
     if (!source.createdIds) throw new Error('This list has no creation range');
@@ -106,9 +109,10 @@ function sortKeyRange(source: ListSource, created: CreatedRange | undefined, cur
 /**
  * One partition's Query of a list: its key condition (the partition and its sort-key range, or
  * under the sort-key prefix, the cursor then being the Query's ExclusiveStartKey), the list's
- * filter and the direction (`queryMerged` asks for the page's `limit + 1`).
+ * filter and the direction. Unbounded: a page's read asks for `limit + 1` (`queryMerged`), a
+ * report's reads on to the end.
  */
-function partitionQuery(tableName: string, source: ListSource, partition: string, range: Exclude<SortKeyRange, 'empty'>, cursorKey: string | undefined, ascending: boolean): QueryCommandInput {
+function partitionQuery(tableName: string, source: ListRead, partition: string, range: Exclude<SortKeyRange, 'empty'>, cursorKey: string | undefined, ascending: boolean): QueryCommandInput {
   const attributes = keyAttributes(source.index);
   let keyed: Pick<QueryCommandInput, 'KeyConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues' | 'ExclusiveStartKey'>;
   const names = { '#pk': attributes.pk, '#sk': attributes.sk };
@@ -155,7 +159,7 @@ function partitionQuery(tableName: string, source: ListSource, partition: string
 }
 
 /** Whether items read from a `scopedTo` partition belong to its caller (the first tells for all). */
-const ownsPartition = (source: ListSource, items: Record<string, unknown>[]) =>
+const ownsPartition = (source: ListRead, items: Record<string, unknown>[]) =>
   !source.scopedTo || items.length === 0 || isOwned(items[0] as unknown as Owner, source.scopedTo);
 
 /** One page of a list, in the list's order, with the table's key attributes stripped. */
@@ -188,6 +192,59 @@ export async function listPage<T>(
   return { items: backwards ? items.reverse() : items, hasMore: found.length > request.limit };
 }
 
+/**
+ * Every item of a list in a creation range, in the list's order (a report's rows), with the
+ * page's Queries but without a limit: each partition read one DynamoDB page (at most 1 MB) at a
+ * time, the next one asked for while this one is taken, and merged by sort key as they come.
+ * What it holds at once is two pages a partition, however long the list.
+ */
+export async function* readList<T>(db: DynamoDBDocumentClient, tableName: string, source: ListRead, created: CreatedRange | undefined): AsyncGenerator<T> {
+  const ascending = Boolean(source.oldestFirst);
+  const range = sortKeyRange(source, created, undefined, ascending);
+  if (range === 'empty') return;
+  const sortKey = keyAttributes(source.index).sk;
+  const readers = source.partitions.map((partition) => partitionPages(db, partitionQuery(tableName, source, partition, range, undefined, ascending)));
+  try {
+    const heads = await Promise.all(readers.map((reader) => reader.next()));
+    const pages = heads.map((head) => (head.done ? [] : head.value));
+    if (!ownsPartition(source, pages.flat())) return;
+    const positions = pages.map(() => 0);
+    for (;;) {
+      let next = -1;
+      for (let i = 0; i < pages.length; i++) {
+        if (positions[i] >= pages[i].length) continue;
+        const key = String(pages[i][positions[i]][sortKey]);
+        const best = next === -1 ? undefined : String(pages[next][positions[next]][sortKey]);
+        if (best === undefined || (ascending ? key < best : key > best)) next = i;
+      }
+      if (next === -1) return;
+      yield stripKeys<T>(pages[next][positions[next]])!;
+      positions[next]++;
+      if (positions[next] === pages[next].length) {
+        const following = await readers[next].next();
+        pages[next] = following.done ? [] : following.value;
+        positions[next] = 0;
+      }
+    }
+  } finally {
+    // A reader left early (a failed upload) drops the reads it asked for ahead.
+    await Promise.allSettled(readers.map((reader) => reader.return(undefined)));
+  }
+}
+
+/** A partition's Query, page by page, the next page asked for as soon as one is handed over. */
+async function* partitionPages(db: DynamoDBDocumentClient, input: QueryCommandInput): AsyncGenerator<Record<string, unknown>[]> {
+  type Read = { Items?: Record<string, unknown>[]; LastEvaluatedKey?: Record<string, unknown> };
+  let pending: Promise<Read> | undefined = db.send(new QueryCommand(input));
+  while (pending) {
+    const page: Read = await pending;
+    pending = page.LastEvaluatedKey ? db.send(new QueryCommand({ ...input, ExclusiveStartKey: page.LastEvaluatedKey })) : undefined;
+    // Awaited on the next turn, unless the reader is left before: then nobody waits for its failure.
+    pending?.catch(() => undefined);
+    if (page.Items?.length) yield page.Items;
+  }
+}
+
 type Owned = { orgId: string; mode: Mode; status?: string };
 
 /** How a scope's list is laid out beyond GSI1 (all of it, newest first). */
@@ -212,16 +269,25 @@ export function scopeListPage<T extends Owned>(
   status?: string,
   layout: ScopeListLayout = {},
 ): Promise<Page<T>> {
-  const index = status ? (layout.statusIndex ?? 'gsi2') : 'gsi1';
   return listPage<T>(
     db,
     tableName,
-    {
-      index,
-      partitions: entity.partitions(index, { scope: scopeOf(caller.orgId, caller.mode), status: status ?? '' }),
-      ...(layout.createdIds ? { createdIds: layout.createdIds } : {}),
-      resolveCursor: cursorById(get, (item) => isOwned(item, caller) && (!status || item.status === status)),
-    },
+    { ...scopeListSource(entity, caller, status, layout), resolveCursor: cursorById(get, (item) => isOwned(item, caller) && (!status || item.status === status)) },
     request,
   );
+}
+
+/** Where a scope's list of `entity` (all, or one status) is read: what its pages and its report read. */
+export function scopeListSource<T extends Owned>(
+  entity: Pick<ReturnType<typeof defineEntity<T>>, 'partitions'>,
+  owner: Owner,
+  status?: string,
+  layout: ScopeListLayout = {},
+): ListRead {
+  const index = status ? (layout.statusIndex ?? 'gsi2') : 'gsi1';
+  return {
+    index,
+    partitions: entity.partitions(index, { scope: scopeOf(owner.orgId, owner.mode), status: status ?? '' }),
+    ...(layout.createdIds ? { createdIds: layout.createdIds } : {}),
+  };
 }

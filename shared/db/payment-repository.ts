@@ -3,15 +3,17 @@ import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } fr
 import type { Principal } from '../auth/principal';
 import type { HostedPayment } from '../domain/acquirer';
 import { PaymentNotOpenError, type Payment } from '../domain/payments';
-import { isOwned } from '../domain/scope';
+import { isOwned, type Owner } from '../domain/scope';
 import { isId } from '../ids';
-import { type PageRequest } from '../pagination';
+import { type CreatedRange, type PageRequest } from '../pagination';
 import { withConflictRetry } from './conditional';
-import { cursorById, listPage, scopeListPage, type ListSource } from './list-page';
+import { cursorById, listPage, readList, scopeListPage, scopeListSource, type ListSource } from './list-page';
 import { IF_NEW, stripKeys as strip } from './entity';
 import { paymentEntity, scopeOf } from './entities';
 import * as keys from './keys';
 
+/** The scope's list of payments (all, or of one status): its sort keys are payment ids, so it takes a creation range. */
+const SCOPE_LIST = { createdIds: 'payment' } as const;
 
 /** The table item of a payment (shared/db/entities.ts). */
 export const paymentItem = (payment: Payment) => paymentEntity.item(payment);
@@ -140,8 +142,11 @@ export function createPaymentRepository(db: DynamoDBDocumentClient, tableName: s
         const source: ListSource = { index: 'gsi3', partitions: [keys.paymentsOfLink(paymentLinkId)], createdIds: 'payment', scopedTo: principal, resolveCursor: cursorById(get, accepts) };
         return listPage<Payment>(db, tableName, source, page);
       }
-      return scopeListPage<Payment>(db, tableName, paymentEntity, get, principal, page, status, { createdIds: 'payment' });
+      return scopeListPage<Payment>(db, tableName, paymentEntity, get, principal, page, status, SCOPE_LIST);
     },
+
+    /** Every payment of the list (no filter) in a creation range, in its order: a report's rows. */
+    readAll: (owner: Owner, created: CreatedRange) => readList<Payment>(db, tableName, scopeListSource(paymentEntity, owner, undefined, SCOPE_LIST), created),
 
     /** The payments of one link, newest first. */
     async listOfLink(linkId: string, page: PageRequest) {

@@ -3,11 +3,12 @@ import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk
 import { transactWrite } from './side-effects';
 import type { Principal } from '../auth/principal';
 import type { Refund, RefundMove } from '../domain/refunds';
+import type { Owner } from '../domain/scope';
 import { type OutboxEvent } from '../events';
 import { outboxPut, type TransactAction } from './outbox';
 import { isId } from '../ids';
-import { type PageRequest } from '../pagination';
-import { cursorById, listPage, scopeListPage } from './list-page';
+import { type CreatedRange, type PageRequest } from '../pagination';
+import { cursorById, listPage, readList, scopeListPage, scopeListSource } from './list-page';
 import { balanceOf, refundMovement, type BalanceRef } from '../domain/balance';
 import { refundBalanceChange } from './balance';
 import { cancellationReasons, withConflictRetry } from './conditional';
@@ -22,6 +23,9 @@ import { KEY } from './table';
 
 /** The table item of a refund (shared/db/entities.ts): in its balance's hold queue while held, in the processing partition while `processing`. */
 export const refundItem = (refund: Refund) => refundEntity.item(refund);
+
+/** The scope's list of refunds: one status on GSI3 (its GSI2 is a payment's refunds), sort keys refund ids (a creation range). */
+const SCOPE_LIST = { statusIndex: 'gsi3', createdIds: 'refund' } as const;
 
 /**
  * Moves the payment's refunded total. With `limitMinor` (a new refund) the condition is the
@@ -88,8 +92,11 @@ export function createRefundRepository(db: DynamoDBDocumentClient, tableName: st
 
     /** Newest first, all or of one status, in the request's creation range: one Query of limit+1 (product-decisions §2, §18). */
     async list(principal: Principal, page: PageRequest, status?: string) {
-      return scopeListPage<Refund>(db, tableName, refundEntity, get, principal, page, status, { statusIndex: 'gsi3', createdIds: 'refund' });
+      return scopeListPage<Refund>(db, tableName, refundEntity, get, principal, page, status, SCOPE_LIST);
     },
+
+    /** Every refund of the list (no filter) in a creation range, in its order: a report's rows. */
+    readAll: (owner: Owner, created: CreatedRange) => readList<Refund>(db, tableName, scopeListSource(refundEntity, owner, undefined, SCOPE_LIST), created),
 
     /** One payment's refunds (GSI2 `PAY#{pay}#RF`), newest first, with the list rules. */
     listOfPayment(paymentId: string, page: PageRequest) {

@@ -26,6 +26,7 @@ export const AUDIT_OBJECTS = [
   'api_key',
   'user',
   'invitation',
+  'report',
 ] as const;
 export type AuditObject = (typeof AUDIT_OBJECTS)[number];
 
@@ -60,6 +61,7 @@ export const AUDIT_ACTIONS = {
   'webhook_endpoint.updated': { target: 'webhook_endpoint', description: 'A webhook endpoint was changed (URL, events, description, enabled or disabled).' },
   'webhook_endpoint.secret_rolled': { target: 'webhook_endpoint', description: "A webhook endpoint's signing secret was rolled." },
   'webhook_endpoint.deleted': { target: 'webhook_endpoint', description: 'A webhook endpoint was deleted.' },
+  'report.created': { target: 'report', description: 'A report (a CSV of a list over a creation range) was asked for.' },
   'balance.adjusted': { target: 'balance_transaction', description: 'A test-mode balance was adjusted by the test helper.' },
   'job_run.created': { target: null, description: "A minute job was run now by the test helper, over the organization's test-mode items." },
   'api_key.created': { target: 'api_key', description: 'An API key was created.' },

@@ -3,6 +3,7 @@ import { CHARGEBACK_EVENTS } from './chargebacks';
 import { PAYMENT_LINK_EVENTS } from './payment-links';
 import { PAYMENT_EVENTS } from './payments';
 import { REFUND_EVENTS } from './refunds';
+import { REPORT_EVENTS } from './reports';
 import { matchesPattern } from './webhooks';
 
 /**
@@ -17,6 +18,7 @@ export const EVENT_REGISTRY = {
   ...PAYMENT_EVENTS,
   ...REFUND_EVENTS,
   ...CHARGEBACK_EVENTS,
+  ...REPORT_EVENTS,
 } as const satisfies EventFamily;
 
 export type EventType = keyof typeof EVENT_REGISTRY;

@@ -49,6 +49,10 @@ const READ_EVERYTHING = [
   'event:read',
   'webhook:read',
   'balance:read',
+  // Whoever may read the lists may take them away as CSV (product-decisions §18): a report is
+  // the list's rows, nothing a role cannot already page through (docs/decisions.md).
+  'report:create',
+  'report:read',
 ] as const satisfies readonly Scope[];
 
 const MONEY_ACTIONS = ['payment_link:create', 'payment_link:update', 'refund:create', 'chargeback:update'] as const satisfies readonly Scope[];

@@ -1,4 +1,3 @@
-import { loadConfig } from '../config';
 import { createChargebackRepository } from '../db/chargeback-repository';
 import { createAcceptorLookup } from '../db/directory-lookups';
 import { createDisputeDocumentRepository } from '../db/dispute-document-repository';
@@ -6,19 +5,12 @@ import { documentUploadOrigin, s3DocumentStore } from '../storage/s3-documents';
 import { disputeAcquirer } from './acquirer-disputes';
 import { ACQUIRER_NAME } from './acquirer-secret';
 import { chargebackServices } from './chargebacks';
-import { once, onceAsync, processWiring } from './wiring';
+import { documentsBucket, once, onceAsync, processWiring } from './wiring';
 
-/** The bucket the stack names to this function. */
-const documentBucket = /* @__PURE__ */ once(() => {
-  const { documentsBucket } = loadConfig();
-  if (!documentsBucket) throw new Error('DOCUMENTS_BUCKET is not set: this function has no access to the evidence documents');
-  return documentsBucket;
-});
-
-const documentStore = /* @__PURE__ */ once(() => s3DocumentStore(documentBucket()));
+const documentStore = /* @__PURE__ */ once(() => s3DocumentStore(documentsBucket()));
 
 /** Where the browser sends the presigned uploads: the chargeback page lets its script reach that origin only. */
-export const documentUploadOriginService = /* @__PURE__ */ onceAsync(() => documentUploadOrigin(documentBucket()));
+export const documentUploadOriginService = /* @__PURE__ */ onceAsync(() => documentUploadOrigin(documentsBucket()));
 
 /** What creating an evidence document uses: the chargeback read, the documents, the store. A module apart, so its bundle holds no move. */
 export const documentUploadPorts = /* @__PURE__ */ once(() => {

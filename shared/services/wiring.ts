@@ -44,3 +44,10 @@ export function cachedFor<T>(ttlMs: number, build: () => Promise<T>, now: () => 
 
 /** The deployed function's table and clock. */
 export const processWiring = /* @__PURE__ */ once((): Wiring => ({ db: documentClient(), tableName: loadConfig().tableName, now: () => new Date() }));
+
+/** The documents' bucket (evidence documents, report files) as the stack names it to this function, which must have been given it. */
+export const documentsBucket = /* @__PURE__ */ once(() => {
+  const { documentsBucket: bucket } = loadConfig();
+  if (!bucket) throw new Error('DOCUMENTS_BUCKET is not set: this function has no access to the documents\' bucket');
+  return bucket;
+});

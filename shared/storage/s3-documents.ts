@@ -1,20 +1,8 @@
-import { GetObjectCommand, HeadObjectCommand, NotFound, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, HeadObjectCommand, NotFound, PutObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { DocumentStore, StoredObject } from '../domain/dispute-documents';
 import { isoMillis } from '../time';
-
-/**
- * The document store on S3 (product-decisions §13), in the bucket DOCUMENTS_BUCKET names. The
- * same code runs against the local stack's edge (AWS_ENDPOINT_URL; path-style there, as it
- * answers on an IP).
- */
-const documentsClient = () =>
-  new S3Client({
-    // Since 3.729 the SDK adds a CRC32 of the request body to every PutObject, and a presigned
-    // URL then carries the checksum of an empty body: S3 refuses the real upload (BadDigest).
-    // Checksums only where the API requires one.
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-  });
+import { bucketClient } from './s3-client';
 
 /**
  * The origin the presigned uploads of `bucket` go to (`https://{bucket}.s3.{region}.amazonaws.com`
@@ -22,11 +10,12 @@ const documentsClient = () =>
  * which reaches nothing and needs no permission.
  */
 export async function documentUploadOrigin(bucket: string): Promise<string> {
-  return new URL(await getSignedUrl(documentsClient(), new PutObjectCommand({ Bucket: bucket, Key: 'origin' }))).origin;
+  return new URL(await getSignedUrl(bucketClient(), new PutObjectCommand({ Bucket: bucket, Key: 'origin' }))).origin;
 }
 
+/** The document store on S3 (product-decisions §13), in the bucket DOCUMENTS_BUCKET names. */
 export function s3DocumentStore(bucket: string): DocumentStore {
-  const s3 = documentsClient();
+  const s3 = bucketClient();
   return {
     async presignUpload(document, seconds, now) {
       const command = new PutObjectCommand({ Bucket: bucket, Key: document.objectKey, ContentType: document.contentType, ContentLength: document.size });

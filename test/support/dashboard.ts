@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Browser, Page } from 'playwright-core';
 import type { MailMessage } from '../../bin/local/mailbox';
 import type { Mode } from '../../shared/auth/principal';
 import { hashPassword } from '../../shared/auth/passwords';
@@ -50,6 +51,17 @@ export interface Person {
   userId: string;
   email: string;
   password: string;
+}
+
+/** A new browser page of `width` px, signed in to the dashboard at `baseUrl` as `person` (on the overview). */
+export async function signedInPage(browser: Browser, baseUrl: string, person: Person, width = 1280): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width, height: 900 } });
+  await page.goto(`${baseUrl}/dashboard`);
+  await page.getByLabel('Email', { exact: true }).fill(person.email);
+  await page.getByLabel('Password').fill(person.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
+  return page;
 }
 
 /**

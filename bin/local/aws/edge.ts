@@ -116,16 +116,24 @@ function restCredential(request: IncomingMessage, url: URL): { signer?: string; 
 
 /**
  * The IAM action and resource of a path-style S3 request (`/{bucket}/{key}`): objects are read
- * (HEAD and GET: s3:GetObject, of a version: s3:GetObjectVersion), written and deleted; a bucket
- * is listed. Anything else is not imitated.
+ * (HEAD and GET: s3:GetObject, of a version: s3:GetObjectVersion), written and deleted, and
+ * uploaded in parts (the start, each part and the completion: s3:PutObject; the abort:
+ * s3:AbortMultipartUpload); a bucket is listed. Anything else is not imitated.
  */
 function s3Access(method: string, url: URL): AccessCheck & { bucket: string; key: string } {
   const [, bucket = '', ...rest] = url.pathname.split('/');
   const key = rest.join('/');
   const object = `arn:aws:s3:::${bucket}/${decodeURIComponent(key)}`;
   const versioned = url.searchParams.has('versionId');
+  const multipart = url.searchParams.has('uploads') || url.searchParams.has('uploadId');
   const actions: Record<string, string | undefined> = key
-    ? { GET: versioned ? 'GetObjectVersion' : 'GetObject', HEAD: versioned ? 'GetObjectVersion' : 'GetObject', PUT: 'PutObject', DELETE: 'DeleteObject' }
+    ? {
+        GET: versioned ? 'GetObjectVersion' : 'GetObject',
+        HEAD: versioned ? 'GetObjectVersion' : 'GetObject',
+        PUT: 'PutObject',
+        POST: multipart ? 'PutObject' : undefined,
+        DELETE: multipart ? 'AbortMultipartUpload' : 'DeleteObject',
+      }
     : { GET: 'ListBucket' };
   const action = actions[method];
   if (!bucket || !action) throw new AwsError('NotImplemented', `${method} ${url.pathname} is not imitated locally`, 501);

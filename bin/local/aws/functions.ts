@@ -109,7 +109,7 @@ const PASSED_THROUGH = [
 ];
 
 /** Every function's secret access key; its access key id is its logical id. */
-const FUNCTION_SECRET_KEY = 'artifact-mode';
+export const FUNCTION_SECRET_KEY = 'artifact-mode';
 
 /**
  * Source mode's one access key id: its functions share this process and so one identity, which
@@ -185,6 +185,9 @@ export async function startLocalAws(options: LocalAwsOptions): Promise<LocalAws>
   for (const [table, label] of await ensureTables(options.dynamodbEndpoint, resourcesOfType(stack, 'AWS::DynamoDB::Table'), nameOf)) streamLabels.set(table, label);
   for (const [logicalId] of resourcesOfType(stack, 'AWS::S3::Bucket')) await options.s3.createBucket(nameOf(logicalId));
   if (options.sources) options.s3.allowAccessKey(SOURCE_MODE_CALLER, FUNCTION_SECRET_KEY);
+  // The operator signs with its own key (`operatorEnvironment`): the store checks its signatures too. A test process that
+  // acts as the operator also runs source mode's functions, whose SDKs then sign with it.
+  options.s3.allowAccessKey(OPERATOR_ACCESS_KEY_ID, OPERATOR_ACCESS_KEY_ID);
   const policies = createAccessPolicies(stack, resolve, (role) => arnOf(role));
 
   // Queues: the dead-letter queues first, so that a redrive policy finds its target.

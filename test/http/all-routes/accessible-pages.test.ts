@@ -307,6 +307,16 @@ describeBrowser('pages everyone can use', () => {
     visit('test', 'GET /dashboard/api-keys', 'the keys and the create form', goto('/dashboard/api-keys')),
     visit('live', 'GET /dashboard/api-keys', 'live mode', goto('/dashboard/api-keys')),
     visit('test', 'GET /dashboard/audit', 'the trail', goto('/dashboard/audit')),
+    {
+      viewer: 'test',
+      steps: [
+        step('GET /dashboard/reports/{id}', 'a report asked for from the payments list', async (page) => {
+          await page.goto(url('/dashboard/payments'));
+          await page.getByRole('button', { name: 'Export CSV' }).click();
+          return page.getByRole('heading', { name: /^Report rpt_/, level: 1 }).waitFor();
+        }),
+      ],
+    },
     visit('test', 'GET /dashboard/audit', 'two filters: 400 above the form', goto('/dashboard/audit?action=api_key.created&target_id=pl_01jd2x3y4z5a6b7c8d9e0f1g2h')),
     visit('test', 'GET /dashboard', 'the overview', goto('/dashboard')),
     visit('test', 'GET /dashboard/search', 'nothing found', goto('/dashboard/search?id=pl_01jd2x3y4z5a6b7c8d9e0f1g2h')),

@@ -14,6 +14,7 @@ import { openCheckoutPage, postCheckoutForm } from '../../support/checkout-form'
 import { client } from '../../support/http';
 import { creditsRolled } from '../../support/refunds';
 import { testInProcess } from '../../support/mode';
+import { waitUntil } from '../../support/wait';
 import { createMerchant, startMerchantStack, type Api, type Merchant, type TestStack } from '../../support/stack';
 
 /**
@@ -190,6 +191,17 @@ testInProcess("webhook endpoints: create and delete one transaction each, update
   expect(await countCalls(() => api.post(`/v1/webhook_endpoints/${id}/roll_secret`, {}))).toEqual(['GetItem', 'TransactWriteItems']);
   expect(await countCalls(() => api.call('DELETE', `/v1/webhook_endpoints/${id}`))).toEqual(['TransactWriteItems']);
   expect(await countCalls(() => api.get(`/v1/payments/pay_00000000000000000000000000/refunds`))).toEqual(['GetItem']);
+});
+
+testInProcess("reports: asking for one is one transaction (its build is the builder's, off the request), retrieving one a GetItem, a page one Query; the download presigned without a call", async () => {
+  let id = '';
+  const created = { gte: new Date(Date.now() - 60_000).toISOString(), lt: new Date().toISOString() };
+  expect(await countCalls(async () => (id = (await api.post('/v1/reports', { type: 'payments', created })).body.id))).toEqual(['TransactWriteItems']);
+  await waitUntil(async () => (await api.get(`/v1/reports/${id}`)).body.status === 'succeeded', 'the report');
+  let url = '';
+  expect(await countCalls(async () => (url = (await api.get(`/v1/reports/${id}`)).body.url))).toEqual(['GetItem']);
+  expect(url).toEqual(expect.any(String));
+  expect(await countCalls(() => api.get('/v1/reports'))).toEqual(['Query']);
 });
 
 testInProcess("the customer's checkout: the page opens a payment, its Pay reads the link and the payment once each", async () => {

@@ -129,6 +129,9 @@ const CALLS: Record<string, () => Promise<{ call: () => Promise<HttpResult>; pat
     const { id } = await newEndpoint();
     return { pathId: id, call: () => api.call('DELETE', `/v1/webhook_endpoints/${id}`) };
   },
+  'create-report': async () => ({
+    call: () => api.post('/v1/reports', { type: 'payments', created: { gte: '2026-01-01T00:00:00Z', lt: '2026-02-01T00:00:00Z' } }),
+  }),
   'test-helper-run-job': async () => {
     // A run that changes nothing records nothing (no record of a change that did not happen): this one expires a link.
     await created(api.post('/v1/payment_links', { amount: { value: '1.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId, expires_at: '2021-01-01T00:00:00Z' }));

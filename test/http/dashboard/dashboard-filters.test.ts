@@ -1,8 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { seriousAxeViolations } from '../../support/axe';
 import { browserAvailable, launchBrowser } from '../../support/browser';
-import { createPerson, type Person } from '../../support/dashboard';
+import { createPerson, signedInPage, type Person } from '../../support/dashboard';
 import { client } from '../../support/http';
+import { checkoutsWithEmails } from '../../support/payments';
 import { createMerchant, startTestStack, type Merchant, type TestStack } from '../../support/stack';
 
 const describeBrowser = browserAvailable() ? describe : describe.skip;
@@ -29,18 +30,16 @@ describeBrowser('dashboard filters in headless Chromium', () => {
     stack = await startTestStack();
     merchant = await createMerchant(stack);
     owner = await createPerson(stack, merchant.orgId, 'owner');
-    const api = client(stack.baseUrl, merchant.test);
-    const link = (await api.post('/v1/payment_links', { amount: { value: '9.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId, collect_email: true })).body;
-    for (const [outcome, email] of [
+    const made = await checkoutsWithEmails(client(stack.baseUrl, merchant.test), merchant.acceptorId, [
       ['paid', 'ann@example.com'],
       ['failed', 'bob@example.com'],
       ['paid', 'bob@example.com'],
       ['failed', 'Ann@Example.com'],
       ['paid', 'carol@example.com'],
-    ]) {
-      const payment = (await api.post(`/v1/test_helpers/payment_links/${link.id}/checkout`, { outcome, email })).body;
-      if (email.toLowerCase() === 'ann@example.com') ann.unshift(payment.id);
-      if (outcome === 'paid') paid.unshift(payment.id);
+    ]);
+    for (const payment of made) {
+      if (payment.email.toLowerCase() === 'ann@example.com') ann.unshift(payment.id);
+      if (payment.outcome === 'paid') paid.unshift(payment.id);
     }
     browser = await launchBrowser();
   }, 60_000);
@@ -49,15 +48,7 @@ describeBrowser('dashboard filters in headless Chromium', () => {
     await stack?.stop();
   });
 
-  async function signedIn(width = 1280): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width, height: 900 } });
-    await page.goto(`${stack.baseUrl}/dashboard`);
-    await page.getByLabel('Email', { exact: true }).fill(owner.email);
-    await page.getByLabel('Password').fill(owner.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
-    return page;
-  }
+  const signedIn = (width = 1280) => signedInPage(browser, stack.baseUrl, owner, width);
 
   const shownIds = async (page: Page) =>
     (await page.getByRole('table').locator('tbody th[scope="row"]').allTextContents()).map((text) => text.trim());

@@ -26,6 +26,8 @@ let refundableId: string;
 let bystander: string;
 /** A live settlement, by its code (its pages take the code or the id). */
 let settlementId: string;
+/** A report of the seeded account's payments. */
+let reportId: string;
 /** A signed-in session per role, in test mode; `live` in live mode. */
 const sessions = {} as Record<TeamRole, string>;
 const liveSessions = {} as Record<TeamRole, string>;
@@ -41,6 +43,7 @@ beforeAll(async () => {
   const settlement = settlementInput(merchant.orgId);
   await importDocument(stack, [settlement]);
   settlementId = settlement.code;
+  reportId = (await client(stack.baseUrl, merchant.test).post('/v1/reports', { type: 'payments', created: { gte: '2026-01-01T00:00:00Z', lt: '2026-02-01T00:00:00Z' } })).body.id;
   bystander = (await createPerson(stack, merchant.orgId, 'support')).userId;
   for (const role of TEAM_ROLES) {
     const person = await createPerson(stack, merchant.orgId, role);
@@ -118,6 +121,8 @@ const ROUTES: Record<string, { permission: Permission | typeof ANY_MEMBER; path:
   'POST /dashboard/api-keys/{id}/roll': { permission: 'api_key:test', path: () => `/dashboard/api-keys/${apiKeyId}/roll`, fields: { expires_in: '1 hour' } },
   'POST /dashboard/api-keys/{id}/revoke': { permission: 'api_key:test', path: () => `/dashboard/api-keys/${apiKeyId}/revoke` },
   'GET /dashboard/audit': { permission: 'audit:read', path: () => '/dashboard/audit' },
+  'POST /dashboard/reports': { permission: 'report:create', path: () => '/dashboard/reports', fields: { type: 'payments' } },
+  'GET /dashboard/reports/{id}': { permission: 'report:read', path: () => `/dashboard/reports/${reportId}` },
 };
 
 const behindSession = dashboardPages.filter((route): route is PageRoute => route.auth === 'dashboard session');
@@ -133,7 +138,8 @@ test('the role table of §16: owner everything; admin all but ownership and secu
   expect(new Set(ROLE_PERMISSIONS.owner)).toEqual(everything);
   expect(ROLE_PERMISSIONS.owner.filter((permission) => !ROLE_PERMISSIONS.admin.includes(permission)).sort()).toEqual(['security:manage', 'team:transfer_ownership']);
   const reads = ROLE_PERMISSIONS.viewer;
-  expect([...reads].sort()).toEqual(['balance:read', 'chargeback:read', 'event:read', 'payment:read', 'payment_link:read', 'refund:read', 'settlement:read', 'webhook:read']);
+  // Exporting a list is reading it (product-decisions §18): every role may take a report of what it may page through.
+  expect([...reads].sort()).toEqual(['balance:read', 'chargeback:read', 'event:read', 'payment:read', 'payment_link:read', 'refund:read', 'report:create', 'report:read', 'settlement:read', 'webhook:read']);
   const beyondReading = (role: TeamRole) => ROLE_PERMISSIONS[role].filter((permission) => !reads.includes(permission as never)).sort();
   expect(beyondReading('developer')).toEqual(['api_key:test', 'event:resend', 'webhook:write']);
   expect(beyondReading('operator')).toEqual(['chargeback:update', 'payment_link:create', 'payment_link:update', 'refund:create']);
@@ -178,6 +184,7 @@ describe('controls: a page shows a control only to a role that may use it', () =
       'Roll secret': may('webhook:write'),
       Resend: may('event:resend'),
       'Download CSV': may('settlement:export'),
+      'Export CSV': may('report:create'),
       'Change role': may('team:manage'),
       'Hand ownership over': may('team:transfer_ownership'),
       'Require two-factor for everyone': may('security:manage'),
@@ -192,6 +199,7 @@ describe('controls: a page shows a control only to a role that may use it', () =
       'Roll secret': await shows(role, `/dashboard/webhooks/${endpointId}`, '>Roll secret</button>'),
       Resend: await shows(role, `/dashboard/events/${seeded.eventId}`, />Resend[^<]*<\/button>/),
       'Download CSV': await shows(role, `/dashboard/settlements/${settlementId}`, 'Download CSV', liveSessions),
+      'Export CSV': await shows(role, '/dashboard/payments', '>Export CSV</button>'),
       'Change role': await shows(role, '/dashboard/team', '>Change role</button>'),
       'Hand ownership over': await shows(role, '/dashboard/team', '>Hand ownership over</button>'),
       'Require two-factor for everyone': await shows(role, '/dashboard/security', '>Require two-factor for everyone</button>'),

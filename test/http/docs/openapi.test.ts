@@ -14,6 +14,7 @@ import {
 import { createMerchant, startTestStack, type Merchant, type TestStack } from '../../support/stack';
 import { creditsRolled } from '../../support/refunds';
 import { documentValidator } from '../../support/openapi-validator';
+import { waitUntil } from '../../support/wait';
 
 /**
  * The reference against the running API: real calls over HTTP, each answer parsed with the zod
@@ -266,6 +267,17 @@ test('answers match the documented schemas: the audit trail, each record by its 
   expect(page.data.map((event: { action: string }) => event.action)).toEqual(['payment_link.created']);
   expectDocumented('GET', '/v1/audit_events', await api.get('/v1/audit_events?action=payment_link.created&limit=100'));
   expectDocumented('GET', '/v1/audit_events', await api.get('/v1/audit_events?action=refund.teleported'));
+});
+
+test('answers match the documented schemas: a report asked for, built, read and listed; its refusals', async () => {
+  const range = { gte: new Date(Date.now() - 60_000).toISOString(), lt: new Date(Date.now() + 60_000).toISOString() };
+  const created = expectDocumented('POST', '/v1/reports', await api.post('/v1/reports', { type: 'payments', created: range }));
+  let report = created;
+  await waitUntil(async () => (report = expectDocumented('GET', '/v1/reports/{id}', await api.get(`/v1/reports/${created.id}`))).status === 'succeeded', 'the report');
+  expect(report.url).toEqual(expect.any(String));
+  expectDocumented('GET', '/v1/reports', await api.get('/v1/reports'));
+  expectDocumented('POST', '/v1/reports', await api.post('/v1/reports', { type: 'payments', created: { gte: range.lt, lt: range.gte } }));
+  expectDocumented('POST', '/v1/reports', await api.post('/v1/reports', { type: 'nothing', created: range }));
 });
 
 test('every /v1 operation had its success answer checked against the reference above', () => {

@@ -2,6 +2,8 @@ import { FUNCTION_MEMORY_MB } from '../../../lib/api-function';
 import { EVIDENCE_PDF_MEMORY_MB, PASSWORD_HASHING_MEMORY_MB } from '../../../shared/api/operation';
 import { OUTBOX_RETRY_ATTEMPTS } from '../../../lib/outbox';
 import { PENDING_CREDIT_RECORD_FILTERS } from '../../../shared/db/pending-credit-records';
+import { REPORT_RECORD_FILTERS } from '../../../shared/db/report-records';
+import { REPORT_REQUEST_DETAIL_TYPE, REPORT_REQUEST_SOURCE } from '../../../shared/report-requests';
 import { DELIVERER_TIMEOUT_SECONDS, WEBHOOK_QUEUE_MAX_RECEIVES } from '../../../lib/webhooks';
 import { AWS_WEBHOOK_SETTINGS } from '../../../shared/webhooks/settings';
 import { receivesToAttempt } from '../../../shared/webhooks/sqs-delivery-queue';
@@ -146,6 +148,7 @@ describe('least privilege', () => {
       ['WebhooksDeliverer', backgroundFunctions.webhookDeliverer],
       ['ChargebackFeed', backgroundFunctions.chargebackFeed],
       ['SettlementImport', backgroundFunctions.settlementImport],
+      ['ReportBuilder', backgroundFunctions.reportBuilder],
     ];
     for (const [prefix, declared] of functions) {
       const functionId = functionOf(prefix);
@@ -267,7 +270,7 @@ test('stack: the evidence documents bucket is private, SSE-S3 encrypted, TLS onl
     PublicAccessBlockConfiguration: privateBucket,
     BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
     VersioningConfiguration: { Status: 'Enabled' },
-    LifecycleConfiguration: { Rules: [{ ExpirationInDays: 730, NoncurrentVersionExpiration: { NoncurrentDays: 730 }, Status: 'Enabled' }] },
+    LifecycleConfiguration: { Rules: expect.arrayContaining([{ ExpirationInDays: 730, NoncurrentVersionExpiration: { NoncurrentDays: 730 }, Status: 'Enabled' }]) },
     LoggingConfiguration: { DestinationBucketName: { Ref: expect.stringMatching(/^EvidenceDocumentsAccessLogs/) } },
     CorsConfiguration: { CorsRules: [{ AllowedMethods: ['PUT'], AllowedHeaders: ['content-type'], AllowedOrigins: [expect.anything()] }] },
   });
@@ -296,9 +299,45 @@ test("stack: only the documents routes (the API's, the dashboard's) may upload (
     'RoutedashboarddisputechargebackRoleDefaultPolicy s3:ListBucket',
     'RoutedisputechargebackRoleDefaultPolicy s3:GetObject,s3:GetObjectVersion',
     'RoutedisputechargebackRoleDefaultPolicy s3:ListBucket',
-  ]);
+    'RoutedashboardreportRoleDefaultPolicy s3:GetObject',
+    'RoutegetreportRoleDefaultPolicy s3:GetObject',
+    'RoutelistreportsRoleDefaultPolicy s3:GetObject',
+    'ReportBuilderRoleDefaultPolicy s3:PutObject,s3:AbortMultipartUpload',
+  ].sort());
   for (const grant of s3Grants) expect(grant.resource).toContain(bucketId);
-  for (const grant of s3Grants.filter(({ actions }) => !actions.includes('s3:ListBucket'))) expect(grant.resource).toContain('/documents/*');
+  // Each grant names one prefix: the documents' for the documents' functions, the reports' for the reports'.
+  for (const grant of s3Grants.filter(({ actions }) => !actions.includes('s3:ListBucket'))) {
+    expect([grant.resource.endsWith('/documents/*"]]}'), grant.resource.endsWith('/reports/*"]]}')]).toContain(true);
+    expect(grant.resource.includes('/reports/*')).toBe(/report/i.test(grant.policy));
+  }
+});
+
+test('stack: report files are kept 30 days: a lifecycle rule on their prefix alone expires them (and what a delete marker or an unfinished upload leaves)', () => {
+  // Prepare
+  const resources = template.toJSON().Resources as Record<string, { Type: string; Properties: Record<string, any> }>;
+  const [, bucket] = Object.entries(resources).find(([id, resource]) => resource.Type === 'AWS::S3::Bucket' && id.startsWith('EvidenceDocumentsBucket'))!;
+  // Assess
+  expect(bucket.Properties.LifecycleConfiguration.Rules).toContainEqual({
+    Id: 'ReportFiles',
+    Prefix: 'reports/',
+    ExpirationInDays: 30,
+    NoncurrentVersionExpiration: { NoncurrentDays: 1 },
+    AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
+    Status: 'Enabled',
+  });
+  // The documents' rule (2 years) names no prefix, so it covers the reports too: the reports' shorter one wins for them.
+  expect(bucket.Properties.LifecycleConfiguration.Rules).toHaveLength(2);
+});
+
+test("stack: each new report's bus event invokes the report builder (asynchronously, retried twice), a function of its own with the documents' bucket and 15 minutes", () => {
+  const builder = Object.entries(template.toJSON().Resources as Record<string, { Type: string; Properties: Record<string, any> }>).find(
+    ([id, resource]) => resource.Type === 'AWS::Lambda::Function' && id.startsWith('ReportBuilder'),
+  )!;
+  expect(builder[1].Properties).toMatchObject({ Timeout: 900, MemorySize: 512, Environment: { Variables: expect.objectContaining({ DOCUMENTS_BUCKET: expect.anything() }) } });
+  template.hasResourceProperties('AWS::Events::Rule', {
+    EventPattern: { source: [REPORT_REQUEST_SOURCE], 'detail-type': [REPORT_REQUEST_DETAIL_TYPE] },
+    Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [builder[0], 'Arn'] }, RetryPolicy: { MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 3600 } })],
+  });
 });
 
 test('stack: the chargeback feed function exists, writes the table and its ARN is an output', () => {
@@ -444,7 +483,7 @@ describe('webhooks', () => {
     );
   };
 
-  test('outbox: the processor reads the table stream, only inserted outbox events, replays and pending credits, with partial batch failures', () => {
+  test('outbox: the processor reads the table stream, only inserted outbox events, replays, pending credits and reports, with partial batch failures', () => {
     const table = logicalId('AWS::DynamoDB::Table', 'Table');
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       EventSourceArn: { 'Fn::GetAtt': [table, 'StreamArn'] },
@@ -452,7 +491,7 @@ describe('webhooks', () => {
       StartingPosition: 'TRIM_HORIZON',
       BisectBatchOnFunctionError: true,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
-      FilterCriteria: { Filters: [...PUBLISHABLE_RECORD_FILTERS, ...PENDING_CREDIT_RECORD_FILTERS].map((filter) => ({ Pattern: JSON.stringify(filter) })) },
+      FilterCriteria: { Filters: [...PUBLISHABLE_RECORD_FILTERS, ...PENDING_CREDIT_RECORD_FILTERS, ...REPORT_RECORD_FILTERS].map((filter) => ({ Pattern: JSON.stringify(filter) })) },
     });
     template.hasResourceProperties('AWS::Lambda::Function', {
       Environment: { Variables: Match.objectLike({ EVENT_BUS_NAME: { Ref: logicalId('AWS::Events::EventBus', 'Events') } }) },

@@ -58,7 +58,7 @@ describe('Module: observability/metrics', () => {
       const { observed } = await import('../../../shared/observability/middleware');
       const { createOutboxHandler } = await import('../../../shared/outbox-handler');
       const failing = 'transactions.chargeback.open';
-      handler = observed(createOutboxHandler({ publish: async (events) => events.filter((published) => published.envelope.type === failing) }, async () => []));
+      handler = observed(createOutboxHandler({ publish: async (events) => events.filter((published) => published.envelope.type === failing) }, async () => [], async () => []));
     });
     const records = [
       record(event('transactions.payment.paid')),

@@ -108,7 +108,7 @@ describe('outbox handler', () => {
 
   test('publishes only inserted outbox events and replay requests, as stored', async () => {
     eventBridge.on(PutEventsCommand).resolves({ FailedEntryCount: 0, Entries: [{ EventId: 'a' }, { EventId: 'b' }] });
-    const handler = createOutboxHandler(createEventBridgePublisher(new EventBridgeClient({ region: 'eu-west-1' }), 'bus', noWait), rollsAll);
+    const handler = createOutboxHandler(createEventBridgePublisher(new EventBridgeClient({ region: 'eu-west-1' }), 'bus', noWait), rollsAll, async () => []);
     expect(await handler({ Records: records } as DynamoDBStreamEvent)).toEqual({ batchItemFailures: [] });
     const details = entriesOf(eventBridge.commandCalls(PutEventsCommand)[0] as never).map((entry) => JSON.parse((entry as { Detail: string }).Detail));
     expect(details).toEqual([first, { ...second, resendId: 'rs1' }]);
@@ -122,7 +122,7 @@ describe('outbox handler', () => {
       );
       return { FailedEntryCount: entries.filter((entry: { ErrorCode?: string }) => entry.ErrorCode).length, Entries: entries };
     });
-    const handler = createOutboxHandler(createEventBridgePublisher(new EventBridgeClient({ region: 'eu-west-1' }), 'bus', noWait), rollsAll);
+    const handler = createOutboxHandler(createEventBridgePublisher(new EventBridgeClient({ region: 'eu-west-1' }), 'bus', noWait), rollsAll, async () => []);
     const result = await handler({ Records: records } as DynamoDBStreamEvent);
     expect(result).toEqual({ batchItemFailures: [{ itemIdentifier: records[4].dynamodb!.SequenceNumber }] });
   });
@@ -143,7 +143,7 @@ describe('outbox handler', () => {
       handed.push(...credits);
       return credits;
     };
-    const handler = createOutboxHandler(createEventBridgePublisher(new EventBridgeClient({ region: 'eu-west-1' }), 'bus', noWait), failsAll);
+    const handler = createOutboxHandler(createEventBridgePublisher(new EventBridgeClient({ region: 'eu-west-1' }), 'bus', noWait), failsAll, async () => []);
     // Act
     const result = await handler({ Records: carried } as DynamoDBStreamEvent);
     // Assess: the credit failed before the event: the stream hands both over again (the event is a tolerated duplicate).
