@@ -187,6 +187,11 @@ const CASES: Record<string, Case> = {
     const { id } = await newEndpoint();
     return { targetId: id, send: () => browser.submit(`/dashboard/webhooks/${id}/delete`, cookie, { confirm: 'on' }) };
   },
+  'dashboard-create-report': async () => ({
+    send: () =>
+      browser.submit('/dashboard/reports', cookie, { type: 'payments', 'created.gte': new Date(Date.now() - 86_400_000).toISOString(), 'created.lt': new Date().toISOString() }),
+    targetId: (answer) => idAfter(answer.location),
+  }),
   'dashboard-create-api-key': async () => ({
     send: () => browser.submit('/dashboard/api-keys', cookie, { name: 'Forms', 'scope.payment:read': 'on' }),
     targetId: undefined,
