@@ -4,7 +4,9 @@ import { client, type HttpResult } from '../../support/http';
 import { documentValidator } from '../../support/openapi-validator';
 import { createMerchant, startTestStack, type TestStack } from '../../support/stack';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver';
+import { configureTable } from '../../../bin/local/contention';
 import { creditsRolled } from '../../support/refunds';
+import { waitUntil } from '../../support/wait';
 
 /**
  * Every event type the service emits, produced over HTTP as a merchant would, then read back
@@ -72,6 +74,21 @@ test('every declared event type is produced over HTTP, and each event matches it
   // A chargeback 48 hours from its deadline: its reminder (the 72-hour one) from the minute job.
   ok(await api.post(`/v1/test_helpers/payments/${charged.id}/chargebacks`, { amount: { value: '1.00', currency: 'EUR' }, deadline_at: new Date(Date.now() + 48 * 3_600_000).toISOString() }), 201);
   ok(await api.post('/v1/test_helpers/jobs/remind-chargeback-deadlines'), 200);
+
+  // Reports: one built, and one whose builder cannot read its rows (DynamoDB answers every Query
+  // 500 until the SDK's attempts are spent), which fails it.
+  const report = async () => ok(await api.post('/v1/reports', { type: 'refunds', created: { gte: new Date(Date.now() - 86_400_000).toISOString(), lt: new Date().toISOString() } }), 201);
+  const settled = async (id: string) => waitUntil(async () => ok(await api.get(`/v1/reports/${id}`), 200).status !== 'pending', 'the report built');
+  await settled((await report()).id);
+  // Its event delivered before DynamoDB's faults begin, which would hold its delivery back past this test.
+  await receiver.waitFor(() => receiver.delivered().some((request) => request.envelope.type === 'transactions.report.succeeded'), 'the report event delivered', 20_000);
+  await configureTable(process.env.DYNAMODB_ENDPOINT!, stack.tableName, { faults: { seed: 4, rates: { 'dynamodb.internal-error': 1 }, limits: { 'dynamodb.internal-error': 12 }, only: { 'dynamodb.internal-error': ['Query'] } } });
+  try {
+    const failing = await report();
+    await waitUntil(async () => ok(await api.get(`/v1/reports/${failing.id}`), 200).status === 'failed', 'the report failed');
+  } finally {
+    await configureTable(process.env.DYNAMODB_ENDPOINT!, stack.tableName, { faults: null });
+  }
 
   const document = ok(await client(stack.baseUrl).get('/v1/openapi.json'), 200);
   const schemas = documentValidator(document);
