@@ -7,8 +7,6 @@ import { join } from 'node:path';
 const { SOURCE_PASS } = require('./suite-passes') as { SOURCE_PASS: string[] };
 
 const ROOT = join(__dirname, '..', '..');
-/** Jest's workers in the artifact pass. */
-const ARTIFACT_PASS_WORKERS = 3;
 
 /** A child's exit status: its code, 1 when a signal ended it or it could not start. */
 const exited = (child: ChildProcess): Promise<number> =>
@@ -67,10 +65,7 @@ async function main(): Promise<number> {
       return 1;
     }
     const artifacts = await exited(
-      // Three suites at once on two cores: the HTTP suites wait on DynamoDB Local, the functions'
-      // processes and Chromium for a quarter of their time, which two at once left idle (CI's
-      // budget, docs/decisions.md 68).
-      spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), [join(__dirname, 'run-artifact-suites.ts'), `--maxWorkers=${ARTIFACT_PASS_WORKERS}`], {
+      spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), [join(__dirname, 'run-artifact-suites.ts')], {
         cwd: ROOT,
         stdio: 'inherit',
         env: { ...process.env, LAMBDA_ARTIFACTS: dir },
