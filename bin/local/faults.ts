@@ -5,7 +5,8 @@ import { createHash } from 'node:crypto';
  * `FAULTS`, a JSON plan of rates per kind and a seed, read by every part that breaks the way AWS
  * and Adyen break. A plan may also bound how many of a kind happen (`limits`) and on what
  * (`only`: DynamoDB operations, function names, Adyen operations or endpoint URLs, as the kind
- * says), so that a test breaks one chosen thing once.
+ * says) and when (`after`: the chances to let pass first), so that a test breaks one chosen thing
+ * once.
  *
  *   FAULTS='{"seed":7,"rates":{"dynamodb.throttling":0.02,"lambda.kill":0.005}}' npm start
  */
@@ -52,6 +53,8 @@ export interface FaultPlan {
   limits?: Partial<Record<FaultKind, number>>;
   /** Only where one of these names matches (exactly, or as the start of a function's name). */
   only?: Partial<Record<FaultKind, string[]>>;
+  /** Not before this many of a kind's chances have passed (a fault that strikes a retry, not the first try). */
+  after?: Partial<Record<FaultKind, number>>;
 }
 
 export const FAULTS_VARIABLE = 'FAULTS';
@@ -72,7 +75,7 @@ export function faultPlanFrom(env: NodeJS.ProcessEnv = process.env): FaultPlan |
 /** A plan as given, checked: every kind known, every rate within 0..1, a whole seed. */
 export function checkedPlan(plan: FaultPlan): FaultPlan {
   if (!Number.isInteger(plan.seed)) throw new Error(`${FAULTS_VARIABLE}: seed must be a whole number`);
-  for (const part of [plan.rates, plan.limits ?? {}, plan.only ?? {}]) {
+  for (const part of [plan.rates, plan.limits ?? {}, plan.only ?? {}, plan.after ?? {}]) {
     for (const kind of Object.keys(part)) if (!(FAULT_KINDS as readonly string[]).includes(kind)) throw new Error(`${FAULTS_VARIABLE}: unknown fault kind ${kind} (known: ${FAULT_KINDS.join(', ')})`);
   }
   for (const [kind, rate] of Object.entries(plan.rates)) {
@@ -115,10 +118,12 @@ export function faultsOf(initial: FaultPlan | undefined, part: string): Faults {
   const counts: Partial<Record<FaultKind, number>> = {};
   let plan: FaultPlan | undefined;
   let sincePlan: Partial<Record<FaultKind, number>> = {};
+  let chances: Partial<Record<FaultKind, number>> = {};
   let random: () => number = () => 1;
   const replan = (next: FaultPlan | undefined) => {
     plan = next && checkedPlan(next);
     sincePlan = {};
+    chances = {};
     random = plan ? seeded(plan.seed ^ createHash('sha256').update(part).digest().readUInt32LE(0)) : () => 1;
   };
   replan(initial);
@@ -130,6 +135,8 @@ export function faultsOf(initial: FaultPlan | undefined, part: string): Faults {
     strikes(kind, on) {
       const rate = plan?.rates[kind] ?? 0;
       if (rate === 0 || !applies(kind, on)) return false;
+      chances[kind] = (chances[kind] ?? 0) + 1;
+      if (chances[kind]! <= (plan?.after?.[kind] ?? 0)) return false;
       if ((sincePlan[kind] ?? 0) >= (plan?.limits?.[kind] ?? Infinity)) return false;
       if (random() >= rate) return false;
       counts[kind] = (counts[kind] ?? 0) + 1;

@@ -2,13 +2,12 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ModificationReceipt } from '../domain/acquirer';
 import type { AcquirerCommand, AcquirerOperation } from '../domain/acquirer-commands';
-import { cancellationReasons, withConflictRetry } from './conditional';
+import { cancellationReasons, transactRetried, withConflictRetry } from './conditional';
 import { TTL_ATTRIBUTE } from './table';
 import { dueAt } from './due';
 import { acquirerCommandEntity } from './entities';
 import * as keys from './keys';
 import type { TransactAction } from './outbox';
-import { transactWrite } from './side-effects';
 import { IF_EXISTS, stripKeys } from './entity';
 
 /** Kept at most this long once sent, in case its notification never comes (Adyen retries one for 30 days). */
@@ -32,12 +31,12 @@ export function createAcquirerCommandStore(db: DynamoDBDocumentClient, tableName
 
     /** Writes the command with `also` (the notification's processed mark) in one transaction. */
     async put(command: AcquirerCommand, also: TransactAction[] = []): Promise<void> {
-      await withConflictRetry(() => transactWrite(db, [putAction(command), ...also]));
+      await transactRetried(db, [putAction(command), ...also]);
     },
 
     /** The acquirer reported the outcome: nothing is owed any more, with `also` (the notification's processed mark). */
     async settled(reference: string, operation: AcquirerOperation, also: TransactAction[] = []): Promise<void> {
-      await withConflictRetry(() => transactWrite(db, [doneAction(reference, operation), ...also]));
+      await transactRetried(db, [doneAction(reference, operation), ...also]);
     },
 
     doneAction,
@@ -61,7 +60,7 @@ export function createAcquirerCommandStore(db: DynamoDBDocumentClient, tableName
         },
       };
       try {
-        await withConflictRetry(() => transactWrite(db, command.operation === 'capture' ? [sent, captureReference] : [sent]));
+        await transactRetried(db, command.operation === 'capture' ? [sent, captureReference] : [sent]);
       } catch (error) {
         if (cancellationReasons(error)?.[0]?.code !== 'ConditionalCheckFailed') throw error;
       }

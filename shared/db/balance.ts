@@ -7,8 +7,7 @@ import { isId, newId } from '../ids';
 import { LIMITS } from '../limits';
 import type { CreatedRange, PageRequest } from '../pagination';
 import { isoMillis } from '../time';
-import { cancellationReasons, conditionalWrite, withConflictRetry } from './conditional';
-import { transactWrite } from './side-effects';
+import { cancellationReasons, conditionalWrite, transactRetried, withConflictRetry } from './conditional';
 import { queryDuePage } from './due';
 import { IF_NEW, stripKeys } from './entity';
 import { cursorById, listPage, readList, type ListRead } from './list-page';
@@ -100,7 +99,7 @@ export async function rollCredits(db: DynamoDBDocumentClient, tableName: string,
       const sum = left.reduce((total, credit) => total + credit.amountMinor, 0);
       const marks = left.map((credit) => pendingMarkRemoval(tableName, credit.id));
       try {
-        await withConflictRetry(() => transactWrite(db, [balanceUpdate(tableName, ref, { deltaMinor: sum }), ...marks]));
+        await transactRetried(db, [balanceUpdate(tableName, ref, { deltaMinor: sum }), ...marks]);
         rolled += left.length;
         break;
       } catch (error) {
@@ -315,7 +314,7 @@ export function createBalanceStore(db: DynamoDBDocumentClient, tableName: string
     /** Adds a signed amount (test helper; no cover condition, only the balance range). */
     async adjust(ref: BalanceRef, deltaMinor: number): Promise<void> {
       try {
-        await withConflictRetry(() => transactWrite(db, balanceChange(tableName, ref, adjustmentMovement(deltaMinor))));
+        await transactRetried(db, balanceChange(tableName, ref, adjustmentMovement(deltaMinor)));
       } catch (error) {
         if (cancellationReasons(error)?.[0]?.code !== 'ConditionalCheckFailed') throw error;
         throw new BusinessRuleError(`The balance would leave its range of ±${LIMITS.balanceMinor} minor units`, 'amount.value');

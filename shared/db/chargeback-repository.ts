@@ -11,8 +11,7 @@ import { type CreatedRange, type PageRequest } from '../pagination';
 import { cursorById, listPage, readList, type ListRead } from './list-page';
 import { balanceOf, chargebackMovement } from '../domain/balance';
 import { balanceChange } from './balance';
-import { cancellationReasons, withConflictRetry } from './conditional';
-import { transactWrite } from './side-effects';
+import { cancellationReasons, transactRetried } from './conditional';
 import { IF_NEW, stripKeys } from './entity';
 import { chargebackEntity, chargebackReferenceEntity } from './entities';
 import { dueAt } from './due';
@@ -45,14 +44,12 @@ export function createChargebackRepository(db: DynamoDBDocumentClient, tableName
   ): Promise<void> {
     const delta = balanceDeltaOf(from, chargeback);
     // Transaction conflicts are retried here: callers see only the conditions' outcomes.
-    await withConflictRetry(() =>
-      transactWrite(db, [
-        { Put: { TableName: tableName, Item: chargebackItem(chargeback), ReturnValuesOnConditionCheckFailure: 'ALL_OLD', ...guard } },
-        ...checks,
-        ...(delta === 0 ? [] : balanceChange(tableName, balanceOf(chargeback), chargebackMovement(chargeback.id, delta))),
-        outboxPut(tableName, event),
-      ]),
-    );
+    await transactRetried(db, [
+      { Put: { TableName: tableName, Item: chargebackItem(chargeback), ReturnValuesOnConditionCheckFailure: 'ALL_OLD', ...guard } },
+      ...checks,
+      ...(delta === 0 ? [] : balanceChange(tableName, balanceOf(chargeback), chargebackMovement(chargeback.id, delta))),
+      outboxPut(tableName, event),
+    ]);
   }
 
   /** The caller's list (§3: an acceptor-bound key's is its acceptor's), all or of one status, each a partition of its own. */
@@ -163,21 +160,19 @@ export function createChargebackRepository(db: DynamoDBDocumentClient, tableName
      */
     async saveReminder(current: Chargeback, next: Chargeback, event: OutboxEvent): Promise<TransitionOutcome> {
       try {
-        await withConflictRetry(() =>
-          transactWrite(db, [
-            {
-              Put: {
-                TableName: tableName,
-                Item: chargebackItem(next),
-                ConditionExpression: '#status = :open AND #reminder = :owed',
-                ExpressionAttributeNames: { '#status': 'status', '#reminder': 'nextReminderHours' },
-                ExpressionAttributeValues: { ':open': 'open', ':owed': current.nextReminderHours },
-                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-              },
+        await transactRetried(db, [
+          {
+            Put: {
+              TableName: tableName,
+              Item: chargebackItem(next),
+              ConditionExpression: '#status = :open AND #reminder = :owed',
+              ExpressionAttributeNames: { '#status': 'status', '#reminder': 'nextReminderHours' },
+              ExpressionAttributeValues: { ':open': 'open', ':owed': current.nextReminderHours },
+              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
             },
-            outboxPut(tableName, event),
-          ]),
-        );
+          },
+          outboxPut(tableName, event),
+        ]);
         return { saved: true };
       } catch (error) {
         const reason = cancellationReasons(error)?.[0];

@@ -9,14 +9,23 @@ import { queryDuePage } from './due';
 import { stripKeys } from './entity';
 import { checkoutSessionEntity, OPEN_PAYMENT_SHARDS, paymentLinkEntity, paymentLinkPaidShardEntity } from './entities';
 import * as keys from './keys';
-import { transactWithEvents, transactWithEventsOnce, type TransactAction } from './outbox';
+import { transactWithEvents, withEvents, type TransactAction } from './outbox';
+import { transactWrite } from './side-effects';
 import { lostToContention } from './transaction-conflict';
 import { paymentCreateAction, paymentOutcomeAction } from './payment-repository';
 import { linkItemRecord, readPaymentLink } from './payment-link-repository';
 import { INDEXES } from './table';
 
+/** A payer's round of the paid transition, as prepared (`preparePaid`): the same request however often it is sent. */
+export interface PaidTransaction {
+  read: VersionedLink;
+  paymentId: string;
+  onShard: boolean;
+  items: TransactAction[];
+}
+
 /**
- * The paid count raised on the link as an Update (see `recordPaid`): `next` is the link after
+ * The paid count raised on the link as an Update (see `preparePaid`): `next` is the link after
  * the payment, `read` the link it was computed from. At the limit the link turns inactive, with
  * its status list key moved and its expiry entry removed.
  *
@@ -107,17 +116,28 @@ export function createCheckoutRepository(db: DynamoDBDocumentClient, tableName: 
      * paid count the events were computed from (`remaining_payments`, the inactivation). An
      * unrelated change (a new description) never sends a payer back; the version is still
      * raised, so a whole-item write read before this one is refused. `also` commits with it
-     * (live: the capture owed to the acquirer, the notification's processed mark). Throws
-     * StaleLinkError (with the current link; without one when a transaction in flight held one
-     * of its items, which loses the round all the same) or PaymentNotOpenError. Tried once: the
-     * payer's loop retries its rounds (checkout.ts).
+     * (live: the capture owed to the acquirer, the notification's processed mark). Prepared once
+     * for a payer's round, sent by `recordPaid`.
      */
-    async recordPaid(read: VersionedLink, next: PaymentLink, paid: Payment, events: OutboxEvent[], also: TransactAction[] = []): Promise<void> {
+    preparePaid(read: VersionedLink, next: PaymentLink, paid: Payment, events: OutboxEvent[], also: TransactAction[] = []): PaidTransaction {
       const onShard = countsOnShards(read);
+      const credit = pendingCreditPut(tableName, balanceOf(paid), paymentMovement(paid.id, paid.amountMinor), onShard ? paid.paymentLinkId : undefined);
+      const counted = onShard ? paidShardUpdate(tableName, read, paid.paidAt!) : paidCountUpdate(tableName, read, next, paid.paidAt!);
+      return { read, paymentId: paid.id, onShard, items: withEvents(tableName, [counted, paymentOutcomeAction(tableName, paid), credit, ...also], events) };
+    },
+
+    /**
+     * Sends a prepared paid transition, once. Throws StaleLinkError (with the current link;
+     * without one when a transaction in flight held one of its items or a throttle refused it,
+     * which loses the round all the same) or PaymentNotOpenError. The payer's loop retries its
+     * rounds (checkout.ts), sending one lost to contention again as it was prepared: every
+     * sending of the payment's paid transition is one logical write, so the same request
+     * carries the same ClientRequestToken, and a commit whose answer was lost is answered as the
+     * success it was (docs/decisions.md 88).
+     */
+    async recordPaid({ read, paymentId, onShard, items }: PaidTransaction): Promise<void> {
       try {
-        const credit = pendingCreditPut(tableName, balanceOf(paid), paymentMovement(paid.id, paid.amountMinor), onShard ? paid.paymentLinkId : undefined);
-        const counted = onShard ? paidShardUpdate(tableName, read, paid.paidAt!) : paidCountUpdate(tableName, read, next, paid.paidAt!);
-        await transactWithEventsOnce(db, tableName, [counted, paymentOutcomeAction(tableName, paid), credit, ...also], events);
+        await transactWrite(db, items, paymentId);
       } catch (error) {
         if (lostToContention(error)) throw new StaleLinkError(undefined);
         const reasons = cancellationReasons(error);

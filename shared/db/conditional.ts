@@ -1,6 +1,7 @@
 import { invocationDeadline } from '../deadline';
 import { backoffMs, sleep } from '../time';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { randomUUID } from 'node:crypto';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBDocumentClient, TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { transactWrite } from './side-effects';
@@ -80,14 +81,24 @@ export async function withConflictRetry<T>(attempt: () => Promise<T>): Promise<T
   }
 }
 
+type TransactActions = NonNullable<TransactWriteCommandInput['TransactItems']>;
+
 /**
- * One TransactWriteItems of `actions` (marked carried out inside an idempotent request:
- * shared/db/side-effects.ts), retried on conflicts: false when a condition in it failed, and then
- * nothing was written.
+ * One TransactWriteItems of `actions` (marked carried out inside an idempotent request, with the
+ * request's audit record: shared/db/side-effects.ts), retried on writes lost to contention,
+ * every attempt under the same ClientRequestToken. A commit whose answer was lost, then a retry
+ * that met a conflict or a throttle, is so answered as the success it was when sent again, and
+ * never applied twice nor refused by its own effect (docs/decisions.md 88).
  */
-export async function transactUnlessRefused(db: DynamoDBDocumentClient, actions: NonNullable<TransactWriteCommandInput['TransactItems']>): Promise<boolean> {
+export async function transactRetried(db: DynamoDBDocumentClient, actions: TransactActions) {
+  const write = randomUUID();
+  return withConflictRetry(() => transactWrite(db, actions, write));
+}
+
+/** `transactRetried`: false when a condition in it failed, and then nothing was written. */
+export async function transactUnlessRefused(db: DynamoDBDocumentClient, actions: TransactActions): Promise<boolean> {
   try {
-    await withConflictRetry(() => transactWrite(db, actions));
+    await transactRetried(db, actions);
     return true;
   } catch (error) {
     if (cancellationReasons(error)?.some((reason) => reason.code === 'ConditionalCheckFailed')) return false;

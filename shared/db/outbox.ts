@@ -1,9 +1,8 @@
 import type { DynamoDBDocumentClient, TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { LIMITS } from '../limits';
 import { EVENT_RETENTION_DAYS, type OutboxEvent } from '../events';
-import { withConflictRetry } from './conditional';
+import { transactRetried } from './conditional';
 import { eventEntity } from './entities';
-import { transactWrite } from './side-effects';
 import { TTL_ATTRIBUTE } from './table';
 import { IF_NEW } from './entity';
 
@@ -38,15 +37,10 @@ export function outboxPut(tableName: string, event: OutboxEvent) {
 /** One action of a TransactWriteItems. */
 export type TransactAction = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-/**
- * The actions, then their events, in one TransactWriteItems (a cancellation reason's index is
- * its action's), tried once: for a caller whose own loop retries a lost round, conflicts included.
- */
-export async function transactWithEventsOnce(db: DynamoDBDocumentClient, tableName: string, actions: TransactAction[], events: OutboxEvent[]): Promise<void> {
-  await transactWrite(db, [...actions, ...events.map((event) => outboxPut(tableName, event))]);
-}
+/** The actions, then their events' outbox puts, for one TransactWriteItems (a cancellation reason's index is its action's). */
+export const withEvents = (tableName: string, actions: TransactAction[], events: OutboxEvent[]): TransactAction[] => [...actions, ...events.map((event) => outboxPut(tableName, event))];
 
-/** The same, retried on a TransactionConflict. */
+/** The actions and their events in one TransactWriteItems, retried on writes lost to contention (`transactRetried`). */
 export async function transactWithEvents(db: DynamoDBDocumentClient, tableName: string, actions: TransactAction[], events: OutboxEvent[]): Promise<void> {
-  await withConflictRetry(() => transactWithEventsOnce(db, tableName, actions, events));
+  await transactRetried(db, withEvents(tableName, actions, events));
 }

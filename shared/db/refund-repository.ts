@@ -1,6 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { transactWrite } from './side-effects';
 import type { Principal } from '../auth/principal';
 import type { Refund, RefundMove } from '../domain/refunds';
 import type { Owner } from '../domain/scope';
@@ -11,7 +10,7 @@ import { type CreatedRange, type PageRequest } from '../pagination';
 import { cursorById, listPage, readList, scopeListPage, scopeListSource } from './list-page';
 import { balanceOf, refundMovement, type BalanceRef } from '../domain/balance';
 import { refundBalanceChange } from './balance';
-import { cancellationReasons, withConflictRetry } from './conditional';
+import { cancellationReasons, transactRetried, withConflictRetry } from './conditional';
 import { lostToContention } from './transaction-conflict';
 import { queryDuePage, type DuePageOptions } from './due';
 import { IF_EXISTS, IF_NEW, stripKeys as strip } from './entity';
@@ -67,7 +66,7 @@ export function createRefundRepository(db: DynamoDBDocumentClient, tableName: st
   /** Runs a transaction; a cancellation comes back as its reasons, persistent conflicts as 'conflict'. */
   async function transact(actions: Record<string, unknown>[]): Promise<{ code?: string }[] | 'conflict' | undefined> {
     try {
-      await withConflictRetry(() => transactWrite(db, actions as never));
+      await transactRetried(db, actions as never);
       return undefined;
     } catch (error) {
       if (lostToContention(error)) return 'conflict';

@@ -5,7 +5,7 @@ import { isOwned } from '../domain/scope';
 import type { OutboxEvent } from '../events';
 import { isId } from '../ids';
 import type { PageRequest } from '../pagination';
-import { cancellationReasons, withConflictRetry } from './conditional';
+import { cancellationReasons, transactRetried } from './conditional';
 import { IF_NEW, stripKeys } from './entity';
 import { reportEntity, scopeOf } from './entities';
 import * as keys from './keys';
@@ -59,21 +59,19 @@ export function createReportRepository(db: DynamoDBDocumentClient, tableName: st
       };
       const names = Object.keys(outcome);
       try {
-        await withConflictRetry(() =>
-          transactWrite(db, [
-            {
-              Update: {
-                TableName: tableName,
-                Key: keys.report(report.id),
-                UpdateExpression: `SET ${names.map((_, n) => `#a${n} = :a${n}`).join(', ')}`,
-                ConditionExpression: '#status = :pending',
-                ExpressionAttributeNames: Object.fromEntries(names.map((name, n) => [`#a${n}`, name]).concat([['#status', 'status']])),
-                ExpressionAttributeValues: Object.fromEntries(names.map((name, n) => [`:a${n}`, outcome[name]]).concat([[':pending', 'pending']])),
-              },
+        await transactRetried(db, [
+          {
+            Update: {
+              TableName: tableName,
+              Key: keys.report(report.id),
+              UpdateExpression: `SET ${names.map((_, n) => `#a${n} = :a${n}`).join(', ')}`,
+              ConditionExpression: '#status = :pending',
+              ExpressionAttributeNames: Object.fromEntries(names.map((name, n) => [`#a${n}`, name]).concat([['#status', 'status']])),
+              ExpressionAttributeValues: Object.fromEntries(names.map((name, n) => [`:a${n}`, outcome[name]]).concat([[':pending', 'pending']])),
             },
-            outboxPut(tableName, event),
-          ]),
-        );
+          },
+          outboxPut(tableName, event),
+        ]);
         return true;
       } catch (error) {
         if (cancellationReasons(error)?.[0]?.code === 'ConditionalCheckFailed') return false;

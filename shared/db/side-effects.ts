@@ -1,5 +1,6 @@
 import { TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash } from 'node:crypto';
 import { requestAudit } from './audit-trail';
 
 /** The commands that change the table (what commits a side effect). */
@@ -67,8 +68,13 @@ type TransactActions = NonNullable<TransactWriteCommandInput['TransactItems']>;
  * the change was made instead of making it again. Both go after the actions, so the actions'
  * cancellation reasons keep their places. A record whose transaction DynamoDB refused outright
  * (a conflict, a condition) waits for the retry; one whose answer was lost counts as written.
+ *
+ * `write` names the logical write this transaction is an attempt of (`transactRetried`,
+ * shared/db/conditional.ts): an attempt that sends the same request again carries the same
+ * ClientRequestToken, so that DynamoDB answers it as a success without applying it twice when an
+ * earlier attempt committed and its answer was lost (docs/decisions.md 88).
  */
-export async function transactWrite(db: DynamoDBDocumentClient, actions: TransactActions) {
+export async function transactWrite(db: DynamoDBDocumentClient, actions: TransactActions, write?: string) {
   const mark = watched.getStore()?.mark;
   const audit = requestAudit()?.take(actions);
   const marked: TransactActions = [
@@ -89,11 +95,21 @@ export async function transactWrite(db: DynamoDBDocumentClient, actions: Transac
       : []),
   ];
   try {
-    const result = await db.send(new TransactWriteCommand({ TransactItems: marked }));
+    const result = await db.send(new TransactWriteCommand({ TransactItems: marked, ...(write ? { ClientRequestToken: clientRequestToken(write, marked) } : {}) }));
     audit?.settled(true);
     return result;
   } catch (error) {
     audit?.settled(!refusedOutright(error));
     throw error;
   }
+}
+
+/**
+ * The ClientRequestToken of an attempt of logical write `write`: the same for the same request,
+ * another for a request that changed (DynamoDB refuses a token reused with other parameters,
+ * IdempotentParameterMismatch). At most 36 characters, as DynamoDB allows.
+ */
+function clientRequestToken(write: string, items: TransactActions): string {
+  const request = JSON.stringify(items, (_key, value: unknown) => (value instanceof Set ? [...value] : value));
+  return createHash('sha256').update(write).update('\0').update(request).digest('base64url').slice(0, 36);
 }

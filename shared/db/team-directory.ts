@@ -4,13 +4,12 @@ import { EMAIL_TAKEN, emailKey, isTeamUser, type Invitation, type TeamUser } fro
 import type { TeamRole } from '../domain/team-roles';
 import { BusinessRuleError } from '../errors';
 import { hashToken } from '../auth/tokens';
-import { cancellationReasons, transactUnlessRefused, withConflictRetry } from './conditional';
+import { cancellationReasons, transactRetried, transactUnlessRefused } from './conditional';
 import { getItem } from './directory-lookups';
 import { invitationEntity, passwordResetEntity, userEmailEntity, userEntity } from './entities';
 import { IF_EXISTS, IF_NEW, stripKeys } from './entity';
 import * as keys from './keys';
 import { queryAll } from './query-all';
-import { transactWrite } from './side-effects';
 import { INDEXES, TTL_ATTRIBUTE } from './table';
 
 /** An invitation as stored: with its link's token hash, which only a link check reads. */
@@ -35,7 +34,7 @@ export function createTeamDirectory(db: DynamoDBDocumentClient, tableName: strin
     queryAll(db, { TableName: tableName, IndexName: INDEXES.gsi1.name, KeyConditionExpression: '#pk = :pk', ExpressionAttributeNames: { '#pk': INDEXES.gsi1.pk }, ExpressionAttributeValues: { ':pk': pk } });
 
   /** A transaction of conditional writes: false when a condition refused it (nothing written). */
-  const conditionally = (actions: Parameters<typeof transactWrite>[1]) => transactUnlessRefused(db, actions);
+  const conditionally = (actions: Parameters<typeof transactUnlessRefused>[1]) => transactUnlessRefused(db, actions);
 
   /** An update of an active person of `orgId` who holds `role` now (a condition, not a read: concurrent changes meet on it). */
   const personUpdate = (user: { userId: string; orgId: string }, role: { is?: TeamRole; isNot?: TeamRole }, set: Record<string, unknown>) => ({
@@ -133,12 +132,10 @@ export function createTeamDirectory(db: DynamoDBDocumentClient, tableName: strin
      */
     async createPerson(user: TeamUser): Promise<TeamUser> {
       try {
-        await withConflictRetry(() =>
-          transactWrite(db, [
-            { Put: { TableName: tableName, Item: userEntity.item(user), ...IF_NEW } },
-            { Put: { TableName: tableName, Item: userEmailEntity.item({ userId: user.userId, orgId: user.orgId }, { email: emailKey(user.email) }), ...IF_NEW } },
-          ]),
-        );
+        await transactRetried(db, [
+          { Put: { TableName: tableName, Item: userEntity.item(user), ...IF_NEW } },
+          { Put: { TableName: tableName, Item: userEmailEntity.item({ userId: user.userId, orgId: user.orgId }, { email: emailKey(user.email) }), ...IF_NEW } },
+        ]);
       } catch (error) {
         if (cancellationReasons(error)?.[1]?.code === 'ConditionalCheckFailed') throw new BusinessRuleError(EMAIL_TAKEN, 'email');
         throw error;
@@ -158,9 +155,7 @@ export function createTeamDirectory(db: DynamoDBDocumentClient, tableName: strin
     /** A new invitation and the hash of its link's token; DynamoDB TTL removes it after it expires. */
     async createInvitation(invitation: Invitation, tokenHash: string): Promise<void> {
       // A transaction of one Put, so that its audit record rides it (decisions 130).
-      await withConflictRetry(() =>
-        transactWrite(db, [{ Put: { TableName: tableName, Item: { ...invitationEntity.item(invitation), tokenHash, [TTL_ATTRIBUTE]: ttlOf(invitation.expiresAt) }, ...IF_NEW } }]),
-      );
+      await transactRetried(db, [{ Put: { TableName: tableName, Item: { ...invitationEntity.item(invitation), tokenHash, [TTL_ATTRIBUTE]: ttlOf(invitation.expiresAt) }, ...IF_NEW } }]);
     },
 
     /** The invitation with a new link (its old one no longer works) and a new expiry; undefined when it is not `orgId`'s any more. */
@@ -204,21 +199,19 @@ export function createTeamDirectory(db: DynamoDBDocumentClient, tableName: strin
      */
     async acceptInvitation(invitationId: string, tokenHash: string, person: TeamUser, now: Date): Promise<'accepted' | 'used' | 'email taken'> {
       try {
-        await withConflictRetry(() =>
-          transactWrite(db, [
-            {
-              Delete: {
-                TableName: tableName,
-                Key: keys.invitation(invitationId),
-                ConditionExpression: '#tokenHash = :tokenHash AND #expiresAt > :now',
-                ExpressionAttributeNames: { '#tokenHash': 'tokenHash', '#expiresAt': 'expiresAt' },
-                ExpressionAttributeValues: { ':tokenHash': tokenHash, ':now': now.toISOString() },
-              },
+        await transactRetried(db, [
+          {
+            Delete: {
+              TableName: tableName,
+              Key: keys.invitation(invitationId),
+              ConditionExpression: '#tokenHash = :tokenHash AND #expiresAt > :now',
+              ExpressionAttributeNames: { '#tokenHash': 'tokenHash', '#expiresAt': 'expiresAt' },
+              ExpressionAttributeValues: { ':tokenHash': tokenHash, ':now': now.toISOString() },
             },
-            { Put: { TableName: tableName, Item: userEntity.item(person), ...IF_NEW } },
-            { Put: { TableName: tableName, Item: userEmailEntity.item({ userId: person.userId, orgId: person.orgId }, { email: emailKey(person.email) }), ...IF_NEW } },
-          ]),
-        );
+          },
+          { Put: { TableName: tableName, Item: userEntity.item(person), ...IF_NEW } },
+          { Put: { TableName: tableName, Item: userEmailEntity.item({ userId: person.userId, orgId: person.orgId }, { email: emailKey(person.email) }), ...IF_NEW } },
+        ]);
         return 'accepted';
       } catch (error) {
         const reasons = cancellationReasons(error);

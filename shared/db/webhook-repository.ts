@@ -8,12 +8,11 @@ import { EndpointLimitError, ENDPOINTS_PER_SCOPE, type EndpointChanges } from '.
 import { endpointSecretContext, newSigningSecret, secretsInForce, urlSecretContext, type SubscriptionWithSecret, type WebhookSubscription } from '../domain/webhooks';
 import type { PageRequest } from '../pagination';
 import { isoMillis } from '../time';
-import { cancellationReasons, conditionalWrite, withConflictRetry } from './conditional';
+import { cancellationReasons, conditionalWrite, transactRetried } from './conditional';
 import { IF_EXISTS, IF_NEW, stripKeys } from './entity';
 import { webhookSubscriptionCountEntity, webhookSubscriptionEntity, webhookUrlSecretEntity } from './entities';
 import * as keys from './keys';
 import { scopeListPage } from './list-page';
-import { transactWrite } from './side-effects';
 import { queryAll } from './query-all';
 import { INDEXES, KEY } from './table';
 
@@ -219,20 +218,18 @@ export function createWebhookRepository(db: DynamoDBDocumentClient, tableName: s
       });
       try {
         // A deletion's or another change's transaction holding the item refuses this one for a moment: retried.
-        await withConflictRetry(() =>
-          transactWrite(db, [
-            {
-              Update: {
-                TableName: tableName,
-                Key: keys.webhookSubscription(orgId, mode, id),
-                UpdateExpression: `SET ${assignments.join(', ')}${removals.length > 0 ? ` REMOVE ${removals.join(', ')}` : ''}`,
-                ConditionExpression: '#updatedAt = :read',
-                ExpressionAttributeNames: names,
-                ExpressionAttributeValues: values,
-              },
+        await transactRetried(db, [
+          {
+            Update: {
+              TableName: tableName,
+              Key: keys.webhookSubscription(orgId, mode, id),
+              UpdateExpression: `SET ${assignments.join(', ')}${removals.length > 0 ? ` REMOVE ${removals.join(', ')}` : ''}`,
+              ConditionExpression: '#updatedAt = :read',
+              ExpressionAttributeNames: names,
+              ExpressionAttributeValues: values,
             },
-          ]),
-        );
+          },
+        ]);
         return { ...current, ...set } as T;
       } catch (error) {
         if (cancellationReasons(error)?.[0]?.code !== 'ConditionalCheckFailed') throw error;
@@ -243,18 +240,16 @@ export function createWebhookRepository(db: DynamoDBDocumentClient, tableName: s
   /** Deletes a subscription and lowers its scope's count, in one transaction: false when it did not exist. */
   async function remove(orgId: string, mode: Mode, id: string): Promise<boolean> {
     try {
-      await withConflictRetry(() =>
-        transactWrite(db, [
-          {
-            Delete: {
-              TableName: tableName,
-              Key: keys.webhookSubscription(orgId, mode, id),
-              ...IF_EXISTS,
-            },
+      await transactRetried(db, [
+        {
+          Delete: {
+            TableName: tableName,
+            Key: keys.webhookSubscription(orgId, mode, id),
+            ...IF_EXISTS,
           },
-          countChange(tableName, orgId, mode, -1),
-        ]),
-      );
+        },
+        countChange(tableName, orgId, mode, -1),
+      ]);
       return true;
     } catch (error) {
       if (cancellationReasons(error)?.[0]?.code === 'ConditionalCheckFailed') return false;
@@ -289,19 +284,17 @@ export function createWebhookRepository(db: DynamoDBDocumentClient, tableName: s
       };
       try {
         // Creations in one organization and mode meet on its item and its count: their transactions conflict.
-        await withConflictRetry(() =>
-          transactWrite(db, [
-            {
-              ConditionCheck: {
-                TableName: tableName,
-                Key: keys.organization(input.orgId),
-                ...IF_EXISTS,
-              },
+        await transactRetried(db, [
+          {
+            ConditionCheck: {
+              TableName: tableName,
+              Key: keys.organization(input.orgId),
+              ...IF_EXISTS,
             },
-            countChange(tableName, input.orgId, input.mode, 1),
-            { Put: { TableName: tableName, Item: webhookSubscriptionEntity.item(subscription) } },
-          ]),
-        );
+          },
+          countChange(tableName, input.orgId, input.mode, 1),
+          { Put: { TableName: tableName, Item: webhookSubscriptionEntity.item(subscription) } },
+        ]);
       } catch (error) {
         const [organization, count] = cancellationReasons(error) ?? [];
         if (organization?.code === 'ConditionalCheckFailed') throw new NotFoundError(`Organization ${input.orgId} does not exist`);

@@ -13,7 +13,7 @@ import {
   type PaymentLink,
   type VersionedLink,
 } from '../domain/payment-links';
-import type { CheckoutRepository } from '../db/checkout-repository';
+import type { CheckoutRepository, PaidTransaction } from '../db/checkout-repository';
 import type { CustomerEmailIndex } from '../domain/customer-emails';
 import type { TransactAction } from '../db/outbox';
 import type { RateLimiter } from '../db/rate-limit';
@@ -282,45 +282,65 @@ async function payOnLink(deps: CheckoutDeps, payment: Payment, known: VersionedL
   let link = known ?? (await deps.links.get(payment.paymentLinkId));
   if (!link) throw new NotFoundError();
   if (transition.checkDetails) requireCollectedDetails(link, details);
+  let round: PaidRound | undefined;
   for (let attempt = 0; attempt < MAX_PAID_ATTEMPTS; attempt++) {
     const now = deps.now();
     if (attempt > 0 && now.getTime() > deadline - LAST_ROUND_MS) break;
-    if (checkoutDenial(link, now)) {
-      const lost = settle(withDetails({ ...payment, status: 'canceled' }, details));
-      return finish(deps, lost.payment, undefined, lost.also);
-    }
-    if (waitsForShardsClosing(link, now)) {
-      // A change of the link is under way: it decides where (and whether) this payment counts.
-      await backoff(attempt);
-      link = (await deps.links.get(link.id)) ?? link;
-      continue;
-    }
-    const paidAt = isoMillis(now);
-    const { payment: paid, also } = settle(withDetails({ ...payment, status: 'paid', paidAt }, details));
-    const next = paidPaymentLink(link, paidAt);
-    const remaining = remainingPayments(next);
-    const events = [paymentEvent(PAYMENT_EVENT.paid, paid, deps.urls)];
-    if (remaining !== null) {
-      events.push(linkEvent(deps.urls, PAYMENT_LINK_EVENT.remainingDecremented, next, { payment_id: paid.id }));
-    }
-    if (remaining === 0) {
-      events.push(linkEvent(deps.urls, PAYMENT_LINK_EVENT.autoInactivated, next, { payment_id: paid.id, paid_count_at_inactivation: next.paidCount, reason: 'limit_reached' }));
+    if (!round) {
+      if (checkoutDenial(link, now)) {
+        const lost = settle(withDetails({ ...payment, status: 'canceled' }, details));
+        return finish(deps, lost.payment, undefined, lost.also);
+      }
+      if (waitsForShardsClosing(link, now)) {
+        // A change of the link is under way: it decides where (and whether) this payment counts.
+        await backoff(attempt);
+        link = (await deps.links.get(link.id)) ?? link;
+        continue;
+      }
+      round = paidRound(deps, payment, link, transition, now);
     }
     try {
-      await deps.checkout.recordPaid(link, next, paid, events, also);
+      await deps.checkout.recordPaid(round.transaction);
     } catch (error) {
       if (error instanceof StaleLinkError) {
         // Payers of one link take its slots one at a time; back off so the losers of a round
-        // do not all retry at once. A round lost to a transaction in flight keeps the link read.
-        link = error.current ?? link;
+        // do not all retry at once. A round refused for what the link is now is built again
+        // from it. One lost to a transaction in flight or a throttle is sent again as it was:
+        // if it had committed and its answer was lost, DynamoDB answers it as that success
+        // (the same request, the same ClientRequestToken: recordPaid).
+        if (error.current) {
+          link = error.current;
+          round = undefined;
+        }
         await backoff(attempt);
         continue;
       }
       throw error;
     }
-    return paid;
+    return round.paid;
   }
   throw new OutrunError('The payment link is being changed concurrently; retry with exponential backoff');
+}
+
+/** One round of the paid transition: the payment paid at `now` and its transaction, prepared once. */
+interface PaidRound {
+  paid: Payment;
+  transaction: PaidTransaction;
+}
+
+function paidRound(deps: Pick<CheckoutDeps, 'urls' | 'checkout'>, payment: Payment, link: VersionedLink, { details, settle }: PaidTransition, now: Date): PaidRound {
+  const paidAt = isoMillis(now);
+  const { payment: paid, also } = settle(withDetails({ ...payment, status: 'paid', paidAt }, details));
+  const next = paidPaymentLink(link, paidAt);
+  const remaining = remainingPayments(next);
+  const events = [paymentEvent(PAYMENT_EVENT.paid, paid, deps.urls)];
+  if (remaining !== null) {
+    events.push(linkEvent(deps.urls, PAYMENT_LINK_EVENT.remainingDecremented, next, { payment_id: paid.id }));
+  }
+  if (remaining === 0) {
+    events.push(linkEvent(deps.urls, PAYMENT_LINK_EVENT.autoInactivated, next, { payment_id: paid.id, paid_count_at_inactivation: next.paidCount, reason: 'limit_reached' }));
+  }
+  return { paid, transaction: deps.checkout.preparePaid(link, next, paid, events, also) };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { configureTable } from '../../../bin/local/contention';
-import type { FaultKind } from '../../../bin/local/faults';
+import type { FaultKind, FaultPlan } from '../../../bin/local/faults';
 import { openCheckoutPage, postCheckoutForm } from '../../support/checkout-form';
 import { creditsRolled } from '../../support/refunds';
 import { startMerchantStack, type Api, type Merchant, type TestStack } from '../../support/stack';
@@ -18,17 +18,20 @@ beforeAll(async () => {
 afterAll(() => stack.stop());
 
 /** The next `operation` of the stack's table meets `kind`, once; then no more faults. */
-const once = (kind: FaultKind, operation: string) => configureTable(process.env.DYNAMODB_ENDPOINT!, stack.tableName, { faults: { seed: 1, rates: { [kind]: 1 }, limits: { [kind]: 1 }, only: { [kind]: [operation] } } });
+const onceOn = (kind: FaultKind, operation: string): FaultPlan => ({ seed: 1, rates: { [kind]: 1 }, limits: { [kind]: 1 }, only: { [kind]: [operation] } });
+const once = (kind: FaultKind, operation: string) => configureTable(process.env.DYNAMODB_ENDPOINT!, stack.tableName, { faults: onceOn(kind, operation) });
 const injected = async () => (await import('../../../bin/local/contention')).contentionStats(process.env.DYNAMODB_ENDPOINT!, stack.tableName);
 
-/** A customer's checkout, its Pay's transaction meeting `kind`: paid once, counted once, credited once. */
-async function expectPaidDespite(kind: FaultKind) {
+/** A customer's checkout, its Pay's transaction meeting the faults of `plan`, each once: paid once, counted once, credited once. */
+async function expectPaidDespite(plan: FaultPlan) {
+  const kinds = Object.keys(plan.rates) as FaultKind[];
   const link = (await api.post('/v1/payment_links', { amount: { value: '4.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId, payments_limit: 3 })).body;
   const opened = await openCheckoutPage(stack.baseUrl, link.id);
-  const before = (await injected())!.faults[kind] ?? 0;
-  await once(kind, 'TransactWriteItems');
+  const before = (await injected())!.faults;
+  await configureTable(process.env.DYNAMODB_ENDPOINT!, stack.tableName, { faults: plan });
   const paid = await postCheckoutForm(stack.baseUrl, link.id, opened, {});
-  expect((await injected())!.faults[kind]).toBe(before + 1);
+  const after = (await injected())!.faults;
+  expect(kinds.map((kind) => (after[kind] ?? 0) - (before[kind] ?? 0))).toEqual(kinds.map(() => 1));
   expect(paid.status).toBe(303);
   expect((await api.get(`/v1/payments/${opened.paymentId}`)).body.status).toBe('paid');
   expect((await api.get(`/v1/payment_links/${link.id}`)).body).toMatchObject({ paid_count: 1, remaining_payments: 2 });
@@ -39,13 +42,20 @@ async function expectPaidDespite(kind: FaultKind) {
   expect(events).toHaveLength(1);
 }
 
-test('the paid transaction refused with ProvisionedThroughputExceeded once: the customer is paid once', () => expectPaidDespite('dynamodb.provisioned-throughput'));
+test('the paid transaction refused with ProvisionedThroughputExceeded once: the customer is paid once', () => expectPaidDespite(onceOn('dynamodb.provisioned-throughput', 'TransactWriteItems')));
 
-test('the paid transaction throttled (ThrottlingError) once: the customer is paid once', () => expectPaidDespite('dynamodb.throttling'));
+test('the paid transaction throttled (ThrottlingError) once: the customer is paid once', () => expectPaidDespite(onceOn('dynamodb.throttling', 'TransactWriteItems')));
 
-test("DynamoDB's InternalServerError on the paid transaction once: the customer is paid once", () => expectPaidDespite('dynamodb.internal-error'));
+test("DynamoDB's InternalServerError on the paid transaction once: the customer is paid once", () => expectPaidDespite(onceOn('dynamodb.internal-error', 'TransactWriteItems')));
 
-test('the paid transaction committed and its answer lost: the customer is paid once', () => expectPaidDespite('dynamodb.lost-answer'));
+test('the paid transaction committed and its answer lost: the customer is paid once', () => expectPaidDespite(onceOn('dynamodb.lost-answer', 'TransactWriteItems')));
+
+test("the paid transaction committed, its answer lost, and the SDK's retry of it throttled: the customer is paid once, never told it was paid already", () => {
+  // The payer's loop sends the round again as it was: DynamoDB answers its ClientRequestToken with the commit's success.
+  const lost = onceOn('dynamodb.lost-answer', 'TransactWriteItems');
+  const throttled = onceOn('dynamodb.throttling', 'TransactWriteItems');
+  return expectPaidDespite({ seed: 1, rates: { ...lost.rates, ...throttled.rates }, limits: { ...lost.limits, ...throttled.limits }, only: { ...lost.only, ...throttled.only }, after: { 'dynamodb.throttling': 1 } });
+});
 
 test("an Idempotency-Key's claim committed and its answer lost: the POST is carried out, once, and its retry replays it", async () => {
   const headers = { 'idempotency-key': `lost-claim-${Date.now()}` };

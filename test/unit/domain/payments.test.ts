@@ -177,7 +177,8 @@ function checkoutStore(link: PaymentLink, payments: Payment[], concurrent?: (cur
     if (stored.get(payment.id)?.status !== 'open') throw new PaymentNotOpenError();
   };
   const checkout = {
-    async recordPaid(read: VersionedLink, next: PaymentLink, paid: Payment, written: OutboxEvent[]) {
+    preparePaid: (read: VersionedLink, next: PaymentLink, paid: Payment, written: OutboxEvent[]) => ({ read, next, paid, written }),
+    async recordPaid({ read, next, paid, written }: { read: VersionedLink; next: PaymentLink; paid: Payment; written: OutboxEvent[] }) {
       // Another payer's commit lands first, once.
       if (interleaved) links.set(read.id, interleaved(links.get(read.id)!));
       interleaved = undefined;
