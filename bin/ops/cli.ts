@@ -8,8 +8,23 @@ export interface OpsCommand {
   options: Record<string, { type: 'string' | 'boolean'; required?: boolean }>;
   /** Positional arguments after the words (for `job run NAME`). */
   positionals?: string[];
-  run(values: Record<string, string | boolean | undefined>, positionals: string[]): Promise<unknown>;
+  run(values: Record<string, string | boolean | undefined>, positionals: string[], input: OpsInput): Promise<unknown>;
 }
+
+/** What a command reads besides its arguments. */
+export interface OpsInput {
+  /** A secret (a password), the first line of standard input: never an argument, which shell history and the process list keep. */
+  secret(): Promise<string>;
+}
+
+/** Standard input's first line, without its line end (`printf '%s' "$PASSWORD" | npm run ops -- … --password-stdin`). */
+export const standardInput: OpsInput = {
+  async secret() {
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8').split(/\r?\n/)[0];
+  },
+};
 
 export class UsageError extends Error {}
 
@@ -44,7 +59,7 @@ export function helpText(commands: OpsCommand[]): string {
  * Finds the command named by the leading words and parses its options strictly. `--help` is
  * asked for (stdout, exit 0); no command at all is a usage error (the help on stderr, exit 2).
  */
-export async function runOps(commands: OpsCommand[], argv: string[]): Promise<unknown> {
+export async function runOps(commands: OpsCommand[], argv: string[], input: OpsInput = standardInput): Promise<unknown> {
   if (argv.length === 0) throw new UsageError(`No command given.\n\n${helpText(commands)}`);
   if (argv.includes('--help') || argv.includes('-h')) {
     const command = commands.find((candidate) => argv.join(' ').startsWith(candidate.words));
@@ -74,5 +89,5 @@ export async function runOps(commands: OpsCommand[], argv: string[]): Promise<un
   if (command.positionals && parsed.positionals.length < command.positionals.length) {
     throw new UsageError(`Missing ${command.positionals.join(' ')}\nUsage: npm run ops -- ${command.words} ${command.usage}`);
   }
-  return command.run(parsed.values as Record<string, string | boolean | undefined>, parsed.positionals);
+  return command.run(parsed.values as Record<string, string | boolean | undefined>, parsed.positionals, input);
 }

@@ -50,22 +50,24 @@ export function directoryCommands(directory: () => Directory): OpsCommand[] {
     },
     {
       words: 'user create',
-      usage: '--org ORG [--role member|admin] [--email E --team-role R --password P [--name N]]',
+      usage: '--org ORG [--role member|admin] [--email E --team-role R --password-stdin [--name N]]',
       options: {
         org: { type: 'string', required: true },
         role: { type: 'string' },
         email: { type: 'string' },
         'team-role': { type: 'string' },
+        'password-stdin': { type: 'boolean' },
         password: { type: 'string' },
         name: { type: 'string' },
       },
       // With --email, a person of the organization's team who signs in to the dashboard (product-decisions §16).
-      run: async ({ org, role, email, 'team-role': teamRole, password, name }) => {
+      run: async ({ org, role, email, 'team-role': teamRole, 'password-stdin': passwordStdin, password, name }, _positionals, input) => {
+        refuseArgumentPassword(password);
         const chosen = oneOf('role', role ?? 'member', ['member', 'admin'] as const);
-        const personal = [email, teamRole, password, name].some((value) => value !== undefined);
+        const personal = [email, teamRole, passwordStdin, name].some((value) => value !== undefined);
         if (!personal) return { id: (await directory().createUser(String(org), chosen)).userId };
-        if (email === undefined || teamRole === undefined || password === undefined) throw new UsageError('a person needs --email, --team-role and --password together');
-        const person = { email: String(email), name: name === undefined ? String(email).split('@')[0] : nameOf(name), teamRole: oneOf('team-role', teamRole, TEAM_ROLES), password: String(password) };
+        if (email === undefined || teamRole === undefined || passwordStdin !== true) throw new UsageError('a person needs --email, --team-role and --password-stdin together');
+        const person = { email: String(email), name: name === undefined ? String(email).split('@')[0] : nameOf(name), teamRole: oneOf('team-role', teamRole, TEAM_ROLES), password: await input.secret() };
         const user = await directory().createUser(String(org), chosen, person);
         return { id: user.userId, email: person.email, team_role: person.teamRole };
       },
@@ -80,22 +82,24 @@ export function directoryCommands(directory: () => Directory): OpsCommand[] {
     },
     {
       words: 'user update',
-      usage: '--id USR [--role member|admin|demoted] [--org-permission true|false] [--team-role R] [--password P]',
+      usage: '--id USR [--role member|admin|demoted] [--org-permission true|false] [--team-role R] [--password-stdin]',
       options: {
         id: { type: 'string', required: true },
         role: { type: 'string' },
         'org-permission': { type: 'string' },
         'team-role': { type: 'string' },
+        'password-stdin': { type: 'boolean' },
         password: { type: 'string' },
       },
-      run: async (values) => {
+      run: async (values, _positionals, input) => {
+        refuseArgumentPassword(values.password);
         const role = values.role === undefined ? undefined : oneOf<UserRole>('role', values.role, ['member', 'admin', 'demoted']);
         const permission = values['org-permission'];
         const orgPermission =
           permission === undefined ? undefined : oneOf('org-permission', permission, ['true', 'false'] as const) === 'true';
         // Ownership moves only by the owner's handover on the team page: always exactly one owner.
         const teamRole = values['team-role'] === undefined ? undefined : oneOf('team-role', values['team-role'], ASSIGNABLE_ROLES);
-        const password = values.password === undefined ? undefined : String(values.password);
+        const password = values['password-stdin'] === true ? await input.secret() : undefined;
         return { id: (await directory().updateUser(String(values.id), { role, orgPermission, teamRole, password })).userId };
       },
     },
@@ -154,4 +158,12 @@ export function directoryCommands(directory: () => Directory): OpsCommand[] {
       },
     },
   ];
+}
+
+/**
+ * A password is never an argument: shell history keeps it, and the process list shows it to
+ * every user of the machine while the command runs. It is read from standard input.
+ */
+function refuseArgumentPassword(password: unknown): void {
+  if (password !== undefined) throw new UsageError('--password is not taken: give the password on standard input with --password-stdin (shell history and the process list keep arguments)');
 }
