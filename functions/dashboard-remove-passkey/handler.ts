@@ -4,7 +4,7 @@ import { SECURITY_FORMS, SECURITY_NOTICES, securityPagePath } from '../../shared
 import { dashboardFormPorts } from '../../shared/services/dashboard';
 import { passkeyServices } from '../../shared/services/passkeys';
 import { organizationSecurityPorts } from '../../shared/services/security';
-import { requireFactorLeft } from '../../shared/use-cases/security-settings';
+import { requiresSecondFactor } from '../../shared/use-cases/security-settings';
 
 const ports = dashboardFormPorts();
 const passkeys = passkeyServices();
@@ -18,8 +18,8 @@ const { organization } = organizationSecurityPorts();
 export const handler = dashboardForm(ports, dashboardRemovePasskey, {
   body: () => undefined,
   submit: async ({ member, urls, path }) => {
-    await requireFactorLeft(organization, member.user, 'passkey');
-    await passkeys.removePasskey(member.user.userId, path.id);
+    const keepASecondFactor = await requiresSecondFactor(organization, member.user, 'passkey');
+    await passkeys.removePasskey(member.user.userId, path.id, keepASecondFactor);
     return { location: `${securityPagePath(urls)}#passkeys`, notice: { key: SECURITY_NOTICES.passkeys, text: 'The passkey is removed: it no longer signs you in.' } };
   },
   home: (_path, _fields, urls) => ({ page: securityPagePath(urls), form: SECURITY_FORMS.removePasskey }),

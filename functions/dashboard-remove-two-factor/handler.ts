@@ -5,7 +5,7 @@ import { BusinessRuleError } from '../../shared/errors';
 import { dashboardFormPorts } from '../../shared/services/dashboard';
 import { organizationSecurityPorts } from '../../shared/services/security';
 import { twoFactorServices } from '../../shared/services/two-factor';
-import { requireFactorLeft } from '../../shared/use-cases/security-settings';
+import { requiresSecondFactor } from '../../shared/use-cases/security-settings';
 
 const ports = dashboardFormPorts();
 const twoFactor = twoFactorServices();
@@ -22,8 +22,8 @@ export const handler = dashboardForm(ports, dashboardRemoveTwoFactor, {
   body: (fields) => ({ password: fields.password ?? '' }),
   submit: async ({ member, urls, event, body }) => {
     await ports.sessions.confirmPassword(member, body.password, signInContextOf(event), 'password');
-    await requireFactorLeft(organization, member.user, 'totp');
-    if (!(await twoFactor.disableTwoFactor(member.user.userId))) throw new BusinessRuleError('Two-factor authentication is off');
+    const keepASecondFactor = await requiresSecondFactor(organization, member.user, 'totp');
+    if (!(await twoFactor.disableTwoFactor(member.user.userId, keepASecondFactor))) throw new BusinessRuleError('Two-factor authentication is off');
     return { location: `${securityPagePath(urls)}#two-factor`, notice: { key: SECURITY_NOTICES.twoFactor, text: 'Two-factor authentication is off; its recovery codes no longer work.' } };
   },
   home: (_path, _fields, urls) => ({ page: securityPagePath(urls), form: SECURITY_FORMS.removeTwoFactor }),

@@ -4,7 +4,7 @@ import { conditionalWrite, transactUnlessRefused } from './conditional';
 import { IF_EXISTS, IF_NEW } from './entity';
 import { passkeyEntity, webAuthnChallengeEntity } from './entities';
 import * as keys from './keys';
-import { personFactorUpdate } from './team-directory';
+import { KEEPS_ANOTHER_FACTOR, personFactorUpdate, removeFactor } from './team-directory';
 import { KEY, TTL_ATTRIBUTE } from './table';
 
 const asPasskey = (item: Record<string, unknown>): Passkey => {
@@ -21,8 +21,8 @@ const asPasskey = (item: Record<string, unknown>): Passkey => {
  */
 export function createPasskeyStore(db: DynamoDBDocumentClient, tableName: string): PasskeyStore {
   /** The person's `passkeyCount`, moved by `by` in the transaction that adds or removes a passkey. */
-  const countPasskeys = (userId: string, by: 1 | -1) =>
-    personFactorUpdate(tableName, userId, { expression: 'ADD #count :by', names: { '#count': 'passkeyCount' }, values: { ':by': by } });
+  const countPasskeys = (userId: string, by: 1 | -1, keep?: (typeof KEEPS_ANOTHER_FACTOR)['passkey']) =>
+    personFactorUpdate(tableName, userId, { expression: 'ADD #count :by', names: { '#count': 'passkeyCount', ...keep?.names }, values: { ':by': by, ...keep?.values }, condition: keep?.condition });
   return {
     async saveChallenge(challenge, issued) {
       const item = webAuthnChallengeEntity.item(issued, { challengeHash: webAuthnKeyHash(challenge) });
@@ -94,7 +94,10 @@ export function createPasskeyStore(db: DynamoDBDocumentClient, tableName: string
         () => undefined,
       ),
 
-    remove: (userId, credentialId) =>
-      transactUnlessRefused(db, [{ Delete: { TableName: tableName, Key: keys.passkey(userId, webAuthnKeyHash(credentialId)), ...IF_EXISTS } }, countPasskeys(userId, -1)]),
+    remove: (userId, credentialId, keepASecondFactor) =>
+      removeFactor(db, [
+        { Delete: { TableName: tableName, Key: keys.passkey(userId, webAuthnKeyHash(credentialId)), ...IF_EXISTS } },
+        countPasskeys(userId, -1, keepASecondFactor ? KEEPS_ANOTHER_FACTOR.passkey : undefined),
+      ]),
   };
 }

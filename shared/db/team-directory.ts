@@ -1,6 +1,6 @@
 import { PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CreatorStanding, StoredUser } from '../auth/key-store';
-import { EMAIL_TAKEN, emailKey, isTeamUser, type Invitation, type TeamUser } from '../domain/team';
+import { EMAIL_TAKEN, emailKey, isTeamUser, LastSecondFactorError, type Invitation, type TeamUser } from '../domain/team';
 import type { TeamRole } from '../domain/team-roles';
 import { BusinessRuleError } from '../errors';
 import { hashToken } from '../auth/tokens';
@@ -316,15 +316,45 @@ export type TeamDirectory = ReturnType<typeof createTeamDirectory>;
  * The change a factor's write makes to its person's item, as one action of the factor's
  * transaction (decisions 114): the item keeps what the sign-in and the team page read of the
  * person's factors (`twoFactorEnabledAt`, `passkeyCount`), under the condition that the person
- * exists.
+ * exists and, with `condition`, that their item holds it as the change requires (a removal keeping a
+ * second factor: decisions 116).
  */
-export const personFactorUpdate = (tableName: string, userId: string, update: { expression: string; names: Record<string, string>; values?: Record<string, unknown> }) => ({
+export const personFactorUpdate = (
+  tableName: string,
+  userId: string,
+  update: { expression: string; names: Record<string, string>; values?: Record<string, unknown>; condition?: string },
+) => ({
   Update: {
     TableName: tableName,
     Key: keys.user(userId),
     UpdateExpression: update.expression,
-    ConditionExpression: IF_EXISTS.ConditionExpression,
+    ConditionExpression: update.condition ? `${IF_EXISTS.ConditionExpression} AND (${update.condition})` : IF_EXISTS.ConditionExpression,
     ExpressionAttributeNames: { ...IF_EXISTS.ExpressionAttributeNames, ...update.names },
     ...(update.values ? { ExpressionAttributeValues: update.values } : {}),
   },
 });
+
+/** A second factor's write keeping one: the person's item still holds another (`passkeyCount`, `twoFactorEnabledAt`). */
+export const KEEPS_ANOTHER_FACTOR = {
+  /** Two-factor turned off: a passkey is left. */
+  totp: { condition: '#passkeyCount > :none', names: { '#passkeyCount': 'passkeyCount' }, values: { ':none': 0 } },
+  /** A passkey removed (the count before the removal): two-factor is on, or another passkey is left. */
+  passkey: { condition: 'attribute_exists(#enabledAt) OR #passkeyCount > :one', names: { '#enabledAt': 'twoFactorEnabledAt', '#passkeyCount': 'passkeyCount' }, values: { ':one': 1 } },
+} as const;
+
+/**
+ * A second factor's removal, its item's Delete first and its person's update (`personFactorUpdate`)
+ * last: false when the factor was not there (nothing removed); LastSecondFactorError when the
+ * person's condition refused it (their last second factor while one is required).
+ */
+export async function removeFactor(db: DynamoDBDocumentClient, actions: Parameters<typeof transactRetried>[1]): Promise<boolean> {
+  try {
+    await transactRetried(db, actions);
+    return true;
+  } catch (error) {
+    const reasons = cancellationReasons(error);
+    if (reasons?.[0]?.code === 'ConditionalCheckFailed') return false;
+    if (reasons?.[actions.length - 1]?.code === 'ConditionalCheckFailed') throw new LastSecondFactorError();
+    throw error;
+  }
+}

@@ -4,7 +4,7 @@ import { conditionalWrite, transactUnlessRefused } from './conditional';
 import { IF_EXISTS, IF_NEW } from './entity';
 import { recoveryCodesEntity, totpEnrolmentEntity, totpFactorEntity } from './entities';
 import * as keys from './keys';
-import { personFactorUpdate } from './team-directory';
+import { KEEPS_ANOTHER_FACTOR, personFactorUpdate, removeFactor } from './team-directory';
 import { KEY, TTL_ATTRIBUTE } from './table';
 
 /**
@@ -101,12 +101,14 @@ export function createTwoFactorStore(db: DynamoDBDocumentClient, tableName: stri
       return (Item?.codeHashes as Set<string> | undefined)?.size ?? 0;
     },
 
-    disable: (userId) =>
-      transact([
+    disable: (userId, keepASecondFactor) => {
+      const keep = keepASecondFactor ? KEEPS_ANOTHER_FACTOR.totp : undefined;
+      return removeFactor(db, [
         { Delete: { TableName: tableName, Key: keys.totpFactor(userId), ...IF_EXISTS } },
         { Delete: { TableName: tableName, Key: keys.recoveryCodes(userId) } },
         { Delete: { TableName: tableName, Key: keys.totpEnrolment(userId) } },
-        personFactorUpdate(tableName, userId, { expression: 'REMOVE #enabledAt', names: { '#enabledAt': 'twoFactorEnabledAt' } }),
-      ]),
+        personFactorUpdate(tableName, userId, { expression: 'REMOVE #enabledAt', names: { '#enabledAt': 'twoFactorEnabledAt', ...keep?.names }, values: keep?.values, condition: keep?.condition }),
+      ]);
+    },
   };
 }

@@ -65,6 +65,10 @@ export interface PasskeyStore {
   list(userId: string): Promise<Passkey[]>;
   find(userId: string, credentialId: string): Promise<Passkey | undefined>;
   recordUse(userId: string, credentialId: string, counter: number, at: string): Promise<void>;
-  /** Removes a credential of the user: false when the user has no such credential. */
-  remove(userId: string, credentialId: string): Promise<boolean>;
+  /**
+   * Removes a credential of the user: false when the user has no such credential. With
+   * `keepASecondFactor`, only while another passkey or two-factor is left (LastSecondFactorError
+   * otherwise), checked by the write itself.
+   */
+  remove(userId: string, credentialId: string, keepASecondFactor: boolean): Promise<boolean>;
 }

@@ -200,6 +200,17 @@ export type SecondFactorStep = 'code' | 'enrol';
 /** Whether the person has a second factor: TOTP, or a passkey (which counts as both, §16). */
 export const hasSecondFactor = (user: Pick<TeamUser, 'twoFactorEnabledAt' | 'passkeyCount'>) => !!user.twoFactorEnabledAt || (user.passkeyCount ?? 0) > 0;
 
+/**
+ * Refused: the removal would leave the person without a second factor while their organization
+ * requires one (422). The removal's own write holds the condition, so two removals at once (two
+ * tabs) cannot both pass.
+ */
+export class LastSecondFactorError extends BusinessRuleError {
+  constructor() {
+    super('Your organization requires two-factor authentication: add a passkey or another second factor before removing this one');
+  }
+}
+
 /** The second step a person owes after their password, if any (§16 "Two-factor"). */
 export function secondFactorStep(user: TeamUser, organization: { requireTwoFactor?: boolean }): SecondFactorStep | undefined {
   if (hasSecondFactor(user)) return 'code';

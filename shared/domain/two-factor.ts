@@ -43,6 +43,10 @@ export interface TwoFactorStore {
   /** New codes in place of the old, only while the factor exists: false otherwise. */
   replaceRecoveryCodes(userId: string, codeHashes: string[]): Promise<boolean>;
   recoveryCodesLeft(userId: string): Promise<number>;
-  /** Removes the factor, its recovery codes and any pending enrolment: false when two-factor was off (nothing removed). */
-  disable(userId: string): Promise<boolean>;
+  /**
+   * Removes the factor, its recovery codes and any pending enrolment: false when two-factor was
+   * off (nothing removed). With `keepASecondFactor`, only while the person has a passkey left
+   * (LastSecondFactorError otherwise), checked by the write itself.
+   */
+  disable(userId: string, keepASecondFactor: boolean): Promise<boolean>;
 }

@@ -157,8 +157,9 @@ export function passkeyUseCases(deps: PasskeyDeps) {
     listPasskeys: (userId: string) => passkeys.list(userId),
 
     /** Removes one of the user's passkeys (404 for another user's or an unknown one). */
-    async removePasskey(userId: string, credentialId: string): Promise<void> {
-      if (!(await passkeys.remove(userId, credentialId))) throw new NotFoundError('No such passkey');
+    /** `keepASecondFactor`: the person's organization requires one (`requiresSecondFactor`). */
+    async removePasskey(userId: string, credentialId: string, keepASecondFactor: boolean): Promise<void> {
+      if (!(await passkeys.remove(userId, credentialId, keepASecondFactor))) throw new NotFoundError('No such passkey');
     },
   };
 }

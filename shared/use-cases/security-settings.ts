@@ -1,4 +1,4 @@
-import { hasSecondFactor, type TeamUser } from '../domain/team';
+import { hasSecondFactor, LastSecondFactorError, type TeamUser } from '../domain/team';
 import { BusinessRuleError, NotFoundError } from '../errors';
 
 /**
@@ -10,20 +10,20 @@ import { BusinessRuleError, NotFoundError } from '../errors';
 /** The organization's security settings as the sign-in reads them. */
 export type OrganizationLookup = (orgId: string) => Promise<{ requireTwoFactor?: boolean } | undefined>;
 
-export const TWO_FACTOR_REQUIRED = 'Your organization requires two-factor authentication: add a passkey or another second factor before removing this one';
-
 /**
- * Refuses (422) removing one of the person's second factors (`removing`) when it is their last
- * and their organization requires one. Read from the person as this request read them: a
- * concurrent removal of their other factor in another tab may pass; the next sign-in then asks
- * them to enrol, as for anyone without one.
+ * Whether removing one of the person's second factors (`removing`) must keep another: their
+ * organization requires two-factor. Refuses at once (LastSecondFactorError, 422) when it is their
+ * last as this request read them; the removal's own write checks again, on the person's item, so
+ * that a removal of their other factor at the same moment (another tab) cannot also pass.
  */
-export async function requireFactorLeft(organization: OrganizationLookup, user: TeamUser, removing: 'totp' | 'passkey'): Promise<void> {
+export async function requiresSecondFactor(organization: OrganizationLookup, user: TeamUser, removing: 'totp' | 'passkey'): Promise<boolean> {
+  const required = (await organization(user.orgId))?.requireTwoFactor === true;
   const left = {
     twoFactorEnabledAt: removing === 'totp' ? undefined : user.twoFactorEnabledAt,
     passkeyCount: (user.passkeyCount ?? 0) - (removing === 'passkey' ? 1 : 0),
   };
-  if (!hasSecondFactor(left) && (await organization(user.orgId))?.requireTwoFactor) throw new BusinessRuleError(TWO_FACTOR_REQUIRED);
+  if (required && !hasSecondFactor(left)) throw new LastSecondFactorError();
+  return required;
 }
 
 /**

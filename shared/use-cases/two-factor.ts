@@ -123,7 +123,8 @@ export function twoFactorUseCases(deps: TwoFactorDeps) {
     },
 
     /** Turns two-factor off: the factor, its recovery codes and any pending enrolment go. */
-    disableTwoFactor: (userId: string) => twoFactor.disable(userId),
+    /** `keepASecondFactor`: the person's organization requires one (`requiresSecondFactor`). */
+    disableTwoFactor: (userId: string, keepASecondFactor: boolean) => twoFactor.disable(userId, keepASecondFactor),
   };
 }
 

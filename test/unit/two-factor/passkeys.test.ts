@@ -129,7 +129,7 @@ describe('sign-in with a passkey', () => {
     const unverified = softAuthenticator({ userVerified: false });
     unverified.credentials.push(...authenticator.credentials);
     await expect(signInWithPasskey(unverified.get(await passkeys.authenticationOptions(rp, BROWSER), rp.origin), rp, BROWSER)).rejects.toBeInstanceOf(NotAuthenticatedError);
-    await passkeys.removePasskey(user.id, passkey.credentialId);
+    await passkeys.removePasskey(user.id, passkey.credentialId, false);
     await expect(signInWithPasskey(authenticator.get(await passkeys.authenticationOptions(rp, BROWSER), rp.origin), rp, BROWSER)).rejects.toBeInstanceOf(NotAuthenticatedError);
   });
 
@@ -152,11 +152,11 @@ describe('sign-in with a passkey', () => {
 describe('removal', () => {
   test('a user removes their passkey; another user\'s, or an unknown one, is 404', async () => {
     const { user, passkey } = await registered();
-    await expect(passkeys.removePasskey(newId('user'), passkey.credentialId)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(passkeys.removePasskey(newId('user'), passkey.credentialId, false)).rejects.toBeInstanceOf(NotFoundError);
     expect(await personFactors(db, tableName, user.id)).toEqual({ passkeyCount: 1 });
-    await passkeys.removePasskey(user.id, passkey.credentialId);
+    await passkeys.removePasskey(user.id, passkey.credentialId, false);
     expect(await passkeys.listPasskeys(user.id)).toEqual([]);
     expect(await personFactors(db, tableName, user.id)).toEqual({ passkeyCount: 0 });
-    await expect(passkeys.removePasskey(user.id, passkey.credentialId)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(passkeys.removePasskey(user.id, passkey.credentialId, false)).rejects.toBeInstanceOf(NotFoundError);
   });
 });

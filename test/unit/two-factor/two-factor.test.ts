@@ -3,7 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { ensureTable } from '../../../bin/local/dynamodb-local';
 import { createDocumentClient } from '../../../shared/db/client';
 import * as keys from '../../../shared/db/keys';
+import { createPasskeyStore } from '../../../shared/db/passkey-store';
 import { createTwoFactorStore } from '../../../shared/db/two-factor-store';
+import { LastSecondFactorError } from '../../../shared/domain/team';
 import { SealedSecretMismatchError, type SealingContext, type SecretSealer } from '../../../shared/domain/sealing';
 import { totpCode, totpSecretFromText, totpStepAt, TOTP } from '../../../shared/domain/totp';
 import { BusinessRuleError } from '../../../shared/errors';
@@ -165,13 +167,42 @@ describe('recovery codes and turning two-factor off', () => {
 
   test('turned off: no factor, no codes; neither a code nor a recovery code proves anything; regenerating is 422', async () => {
     const { user, secret, recoveryCodes } = await enrolled();
-    expect(await twoFactor.disableTwoFactor(user.id)).toBe(true);
+    expect(await twoFactor.disableTwoFactor(user.id, false)).toBe(true);
     expect(await personFactors(db, tableName, user.id)).toEqual({});
-    expect(await twoFactor.disableTwoFactor(user.id)).toBe(false);
+    expect(await twoFactor.disableTwoFactor(user.id, false)).toBe(false);
     later(TOTP.periodSeconds);
     expect(await twoFactor.twoFactorStatus(user.id)).toEqual({ enabled: false, recoveryCodesLeft: 0 });
     expect(await twoFactor.proveSecondFactor(user.id, codeNow(secret))).toBeUndefined();
     expect(await twoFactor.proveSecondFactor(user.id, recoveryCodes[1])).toBeUndefined();
     await expect(twoFactor.regenerateRecoveryCodes(user.id)).rejects.toBeInstanceOf(BusinessRuleError);
+  });
+});
+
+describe('the last second factor, while the organization requires one', () => {
+  const passkeys = createPasskeyStore(db, tableName);
+  /** A passkey of the person's, as the registration ceremony stores it (the ceremonies: passkeys.test.ts). */
+  const passkey = (credentialId: string) => ({ credentialId, publicKey: 'cose-key', counter: 0, transports: ['internal'], name: 'Laptop', createdAt: clock.toISOString(), deviceType: 'multiDevice' as const, backedUp: true });
+
+  test('turning two-factor off without a passkey, or removing the last passkey without two-factor, is refused, and nothing is removed', async () => {
+    const { user } = await enrolled();
+    await expect(twoFactor.disableTwoFactor(user.id, true)).rejects.toBeInstanceOf(LastSecondFactorError);
+    expect(await twoFactor.twoFactorStatus(user.id)).toMatchObject({ enabled: true, recoveryCodesLeft: 10 });
+    await passkeys.add(user.id, passkey('only-one'));
+    expect(await twoFactor.disableTwoFactor(user.id, true)).toBe(true);
+    await expect(passkeys.remove(user.id, 'only-one', true)).rejects.toBeInstanceOf(LastSecondFactorError);
+    expect(await passkeys.list(user.id)).toHaveLength(1);
+    expect(await personFactors(db, tableName, user.id)).toEqual({ passkeyCount: 1 });
+  });
+
+  test('two-factor and the only passkey removed at the same moment (two tabs): exactly one goes, the person keeps the other', async () => {
+    for (let round = 0; round < 5; round++) {
+      const { user } = await enrolled();
+      await passkeys.add(user.id, passkey(`both-${round}`));
+      const outcomes = await Promise.allSettled([twoFactor.disableTwoFactor(user.id, true), passkeys.remove(user.id, `both-${round}`, true)]);
+      expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
+      expect(outcomes.find((outcome) => outcome.status === 'rejected')).toMatchObject({ reason: expect.any(LastSecondFactorError) });
+      const left = await personFactors(db, tableName, user.id);
+      expect(!!left.twoFactorEnabledAt !== (left.passkeyCount === 1)).toBe(true);
+    }
   });
 });
