@@ -114,6 +114,7 @@ const STYLE = `
   figure.qr svg { display: block; width: 12rem; height: 12rem; }
   code.key { white-space: normal; overflow-wrap: anywhere; font-size: .95rem; letter-spacing: .05em; }
   code.wraps { white-space: normal; overflow-wrap: anywhere; }
+  details.agent code { display: block; margin-top: .25rem; font-size: .85rem; }
   [role="alert"]:empty { display: none; }
   form.signin .hint { color: #555e6e; font-size: .85rem; margin: .25rem 0 0; }
   ol.recovery-codes { columns: 2 9rem; margin: .5rem 0; font-family: ui-monospace, monospace; }

@@ -5,6 +5,7 @@ import { createPerson, type Person } from '../../support/dashboard';
 import { client, expectEnvelope } from '../../support/http';
 import { createMerchant, startTestStack, type Merchant, type TestStack } from '../../support/stack';
 import { waitUntil } from '../../support/wait';
+import { summarizeUserAgent } from '../../../shared/dashboard/user-agent';
 
 const describeBrowser = browserAvailable() ? describe : describe.skip;
 
@@ -101,6 +102,38 @@ describeBrowser('API keys and the audit trail in headless Chromium', () => {
     await page.getByLabel('Action').selectOption('api_key.rolled');
     await page.getByRole('button', { name: 'Filter' }).click();
     expect(await page.locator('tbody tr td:nth-child(2)').allTextContents()).toEqual(['api_key.rolled']);
+    await context.close();
+  }, 120_000);
+
+  test('the Audit page names each user agent in a few words, the whole string behind a disclosure a keyboard opens; an agent is text, never markup', async () => {
+    const chrome = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
+    const crawler = '<img src=x onerror="window.injected=1"> Mozilla/5.0 (compatible; SomeCrawler; +https://crawler.example/about-this-robot)';
+    for (const agent of ['curl/8.5.0', crawler]) {
+      const created = await fetch(`${stack.baseUrl}/v1/payment_links`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${merchant.test}`, 'content-type': 'application/json', 'user-agent': agent },
+        body: JSON.stringify({ amount: { value: '5.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId }),
+      });
+      expect(created.status).toBe(201);
+    }
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, userAgent: chrome });
+    const page = await context.newPage();
+    await signIn(page);
+    await page.goto(`${stack.baseUrl}/dashboard/audit`);
+    const agents = page.locator('tbody tr td:nth-child(7)');
+    const summaries = await agents.locator('summary').allTextContents();
+    expect(summaries.slice(0, 3)).toEqual(['Chrome 156 on Linux', summarizeUserAgent(crawler), 'curl 8.5']);
+    expect(summarizeUserAgent(crawler)).toMatch(/^<img src=x .*…$/);
+    const whole = agents.first().getByText(chrome, { exact: true });
+    expect(await whole.isVisible()).toBe(false);
+    await agents.first().locator('summary').focus();
+    await page.keyboard.press('Enter');
+    expect(await whole.isVisible()).toBe(true);
+    expect(await page.locator('tbody img').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { injected?: number }).injected)).toBeUndefined();
+    const widths = await agents.evaluateAll((cells) => cells.map((cell) => cell.getBoundingClientRect().width));
+    expect(Math.max(...widths)).toBeLessThan(1280 / 4);
+    await checkPage(page, 'audit-user-agents');
     await context.close();
   }, 120_000);
 
