@@ -265,8 +265,8 @@ export const copyableSecret = (label: string, again: string, options: { copyButt
 /** The id of the field that shows a secret once. */
 const REVEALED_SECRET = 'revealed-secret';
 
-/** A webhook endpoint's signing secret. */
-const SIGNING_SECRET = copyableSecret('Signing secret', 'If it was not kept, roll the secret for a new one.');
+/** A webhook endpoint's signing secret, with a Copy button as an API key's token (its page loads the copy script). */
+const SIGNING_SECRET = copyableSecret('Signing secret', 'If it was not kept, roll the secret for a new one.', { copyButton: true });
 
 /** A notice where its page shows it: the sentence, and its secret (`view`: a signing secret unless said), said to be shown this once. */
 export function noticeBox(notice: Notice | undefined, view: SecretView = SIGNING_SECRET): string {
