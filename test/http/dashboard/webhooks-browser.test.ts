@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { screenshotAtBothWidths, seriousAxeViolations } from '../../support/axe';
+import { expectPageAtBothWidths } from '../../support/axe';
 import { browserAvailable, launchBrowser } from '../../support/browser';
-import { createPerson, type Person } from '../../support/dashboard';
+import { createPerson, signIn, type Person } from '../../support/dashboard';
 import { createMerchant, startTestStack, type Merchant, type TestStack } from '../../support/stack';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver';
 
@@ -36,11 +36,7 @@ describeBrowser("the webhook signing secret's Copy button in headless Chromium",
 
   async function signedIn(context: BrowserContext): Promise<Page> {
     const page = await context.newPage();
-    await page.goto(`${stack.baseUrl}/dashboard`);
-    await page.getByLabel('Email').fill(owner.email);
-    await page.getByLabel('Password').fill(owner.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
+    await signIn(page, stack.baseUrl, owner);
     return page;
   }
 
@@ -50,15 +46,6 @@ describeBrowser("the webhook signing secret's Copy button in headless Chromium",
     await page.getByLabel('Endpoint URL').fill(receiver.url);
     await page.getByRole('button', { name: 'Add endpoint' }).click();
     return page.getByRole('textbox', { name: 'Signing secret' });
-  }
-
-  async function checkPage(page: Page, name: string): Promise<void> {
-    for (const file of await screenshotAtBothWidths(page, name)) expect(file).toMatch(/\.png$/);
-    for (const width of [1280, 390]) {
-      await page.setViewportSize({ width, height: 900 });
-      const sideways = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-      expect({ name, width, sideways, violations: await seriousAxeViolations(page) }).toEqual({ name, width, sideways: 0, violations: [] });
-    }
   }
 
   /** Clicks the page's Copy button: the clipboard then holds `expected`, and a status says so. */
@@ -76,14 +63,14 @@ describeBrowser("the webhook signing secret's Copy button in headless Chromium",
     const secret = await (await addEndpoint(page)).inputValue();
     expect(secret).toMatch(/^whsec_/);
     await copies(page, secret);
-    await checkPage(page, 'webhook-secret-copied');
+    await expectPageAtBothWidths(page, 'webhook-secret-copied');
 
     await page.getByRole('button', { name: 'Roll secret' }).click();
     const rolled = await page.getByRole('textbox', { name: 'Signing secret' }).inputValue();
     expect(rolled).toMatch(/^whsec_/);
     expect(rolled).not.toBe(secret);
     await copies(page, rolled);
-    await checkPage(page, 'webhook-secret-rolled-copied');
+    await expectPageAtBothWidths(page, 'webhook-secret-rolled-copied');
 
     // Shown once: after a reload, neither the secret nor its button.
     await page.reload();
