@@ -11,6 +11,7 @@ import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { minimumVisibilityTimeoutSeconds } from '../shared/aws-limits';
 import { REPORT_REQUEST_DETAIL_TYPE, REPORT_REQUEST_SOURCE } from '../shared/report-requests';
+import { REPORT_BUILDER_MAX_EVENT_AGE_MINUTES, REPORT_BUILDER_RETRIES, REPORT_BUILDER_TIMEOUT_MINUTES } from '../shared/domain/reports';
 import { INDEXES, KEY, TTL_ATTRIBUTE } from '../shared/db/table';
 import { routes, unmatchedRouteHandler } from '../shared/api';
 import { acquirerNotifications } from '../shared/api/acquirer';
@@ -45,10 +46,9 @@ const MINUTE_JOBS_MAX_EVENT_AGE = Duration.minutes(1);
  * The report builder's time and memory: a page of each sub-partition of a list (8 × 1 MB read
  * ahead, twice) and one 5 MiB part of the file at a time, whatever the row count, with room for
  * the SDK; and the time a million rows take (docs/benchmarks.md, `bench:reports`), well within
- * Lambda's 15 minutes.
+ * its timeout, Lambda's 15 minutes (REPORT_BUILDER_TIMEOUT_MINUTES).
  */
 const REPORT_BUILDER_MEMORY_MB = 512;
-const REPORT_BUILDER_TIMEOUT_MINUTES = 15;
 
 /** The routes with throttles of their own: the customer checkout's (every method), the acquirer's notifications. */
 const throttledRoutes = new Map<Route, keyof Stage['throttles']>([...checkoutPages.map((page) => [page, 'checkout'] as const), [acquirerNotifications, 'acquirerNotifications']]);
@@ -194,7 +194,7 @@ export class PaymentOpsStack extends Stack {
     // Live refunds go to the acquirer, and the captures and cancels it could not take are sent again.
     acquirer.connect(jobs);
     new Rule(this, 'EveryMinute', {
-      description: 'Minute jobs: expire payment links and open payments, remind of and accept overdue chargebacks, process refunds, send owed captures and cancels',
+      description: 'Minute jobs: expire payment links and open payments, remind of and accept overdue chargebacks, process refunds, fail overdue reports, send owed captures and cancels',
       schedule: Schedule.rate(Duration.minutes(1)),
       targets: [new LambdaFunction(jobs, { retryAttempts: 0, maxEventAge: MINUTE_JOBS_MAX_EVENT_AGE })],
     });
@@ -228,7 +228,10 @@ export class PaymentOpsStack extends Stack {
     }).function;
     grantDeclaredTable(reportBuilder, this.table, backgroundFunctions.reportBuilder.table);
     this.documents.grantReportFiles(reportBuilder, backgroundFunctions.reportBuilder.reportFiles);
-    // A builder that dies (its timeout) is invoked again, twice; the report is still pending and is built anew.
+    // A builder that dies (its timeout) is invoked again, twice; the report is still pending and is
+    // built anew. No attempt starts so late that it could end after the report's build deadline,
+    // past which the minute job fails a report still pending (docs/architecture.md, "Reports").
+    reportBuilder.configureAsyncInvoke({ retryAttempts: REPORT_BUILDER_RETRIES, maxEventAge: Duration.minutes(REPORT_BUILDER_MAX_EVENT_AGE_MINUTES) });
     new Rule(this, 'ReportRequests', {
       description: 'Each new report to its builder',
       eventBus: this.bus,

@@ -5,6 +5,9 @@
  * - API Gateway HTTP API quotas: integration timeout 30 s, payload 10 MB
  *   (docs.aws.amazon.com/apigateway/latest/developerguide/http-api-quotas.html);
  * - Lambda quotas: 6 MB synchronous request and response, 10 s init phase, 900 s timeout;
+ * - Lambda's asynchronous invocation: a function error is retried twice by default, "with a
+ *   one-minute wait between the first two attempts, and two minutes between the second and
+ *   third" (Lambda developer guide, "Error handling and automatic retries");
  * - SQS, EventBridge and asynchronous Lambda invocations: 1 MB payloads since 29 January 2026,
  *   256 KB before ("More room to build: serverless services now support payloads up to 1 MB",
  *   AWS Compute Blog); SQS documents 1 MiB (1,048,576 bytes), taken here for EventBridge too;
@@ -35,6 +38,8 @@ export const AWS_LIMITS = {
     /** The init phase (module import) of a new execution environment. */
     initTimeoutMs: 10_000,
     maxTimeoutSeconds: 900,
+    /** The waits before the retries of an asynchronous invocation that failed (two by default). */
+    asyncRetryWaitsMs: [60_000, 120_000],
   },
   eventBridge: {
     putEventsEntries: 10,

@@ -30,7 +30,7 @@ export interface LocalFunctions {
    * balances (the outbox processor; its events go nowhere): balances depend on it, as in AWS.
    */
   startCreditRolling(): Promise<void>;
-  /** Every minute job once now, as the schedule would run them (tests need not wait a minute). */
-  runMinuteJobs(): Promise<void>;
+  /** Every minute job once now, as the schedule would run them (tests need not wait a minute); with `at`, as of then. */
+  runMinuteJobs(at?: Date): Promise<void>;
   stop(): Promise<void>;
 }

@@ -75,8 +75,12 @@ export interface LocalStack {
   acquirer: { url: string; secret: AdyenSecret };
   /** The local mailbox (product-decisions §16): every message the local SES sent, and where its JSON and inbox page are served. */
   mail: { url: string; mailbox: Mailbox };
-  /** Fires the minute schedule now (its function runs every job) and waits for it. */
-  runMinuteJobs(): Promise<void>;
+  /**
+   * Fires the minute schedule now (its function runs every job) and waits for it; with a later
+   * `at`, its event says it fired then, and the jobs run as of then (functions/run-jobs: a test
+   * moves the jobs past a deadline without waiting for it).
+   */
+  runMinuteJobs(at?: Date): Promise<void>;
   demo?: DemoAccount;
   /** Whether the functions run from the TypeScript sources in this process or from their bundles in processes of their own. */
   mode: 'sources' | 'artifacts';
@@ -210,7 +214,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       s3StoreUrl: s3.url,
       acquirer: { url: localAdyen.url, secret: JSON.parse(acquirer.secret.value) as AdyenSecret },
       mail: { url: mailServer.url, mailbox },
-      runMinuteJobs: () => service.functions.runMinuteJobs(),
+      runMinuteJobs: (at) => service.functions.runMinuteJobs(at),
       demo,
       mode: options.artifacts ? 'artifacts' : 'sources',
       get aws() {

@@ -12,7 +12,7 @@ export const testHelperRunJob = /* @__PURE__ */ defineOperation({
   query: NoQuery,
   tag: 'Test helpers',
   summary: 'Run a minute job now',
-  description: 'Runs one of `expire-payment-links`, `expire-open-payments`, `remind-chargeback-deadlines`, `accept-overdue-chargebacks`, `process-refunds` once.',
+  description: 'Runs one of `expire-payment-links`, `expire-open-payments`, `remind-chargeback-deadlines`, `accept-overdue-chargebacks`, `process-refunds`, `fail-overdue-reports` once.',
   success: { status: 200, description: 'The run.', schema: JobRunSchema },
   errors: { 404: { description: 'No job of that name, or a live key.' } },
 });

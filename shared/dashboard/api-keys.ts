@@ -3,7 +3,7 @@ import { SCOPES } from '../auth/principal';
 import { keyState, ROLL_OVERLAPS } from '../domain/api-keys';
 import type { Acceptor } from '../db/directory-lookups';
 import { escapeHtml } from '../http/page';
-import { copyScriptTag } from './copy-script';
+import { copyScriptFor } from './copy-script';
 import { formOf, type FormState } from './forms';
 import { badge, code, copyableSecret, noticeBox, postForm, signedInPage, table, textOrDash, time, titledSection, type Frame, type Notice, type TableSpec } from './html';
 
@@ -93,7 +93,7 @@ ${titledSection(
   `<p class="note">The key's token is shown once, right after it is made. Rolling a key makes a new one like it; the old one keeps working for the time chosen.</p>
 ${create.alert()}
 ${postForm({ action: page, frame, fields: createFields, button: 'Create key', primary: true })}`,
-)}${notice?.secret ? `\n${copyScriptTag(frame.urls.dashboard)}` : ''}`,
+)}${copyScriptFor(notice, frame.urls.dashboard)}`,
     '/api-keys',
   );
 }

@@ -45,5 +45,9 @@ export const COPY_SCRIPT = `(() => {
 })();
 `;
 
-/** The script's tag, for a page with a copy button. */
-export const copyScriptTag = (dashboardUrl: string) => scriptTag(dashboardUrl, COPY_SCRIPT_PATH);
+/**
+ * The script's tag for a page whose notice may show a secret with a Copy button (`copyableSecret`
+ * in shared/dashboard/html.ts): there when it does, nothing otherwise. Such a page is answered
+ * with SCRIPT_FILE_PAGE_HEADERS (shared/dashboard/http.ts).
+ */
+export const copyScriptFor = (notice: { secret?: string } | undefined, dashboardUrl: string) => (notice?.secret ? `\n${scriptTag(dashboardUrl, COPY_SCRIPT_PATH)}` : '');

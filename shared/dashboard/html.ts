@@ -114,6 +114,7 @@ const STYLE = `
   figure.qr svg { display: block; width: 12rem; height: 12rem; }
   code.key { white-space: normal; overflow-wrap: anywhere; font-size: .95rem; letter-spacing: .05em; }
   code.wraps { white-space: normal; overflow-wrap: anywhere; }
+  details.agent code { display: block; margin-top: .25rem; font-size: .85rem; }
   [role="alert"]:empty { display: none; }
   form.signin .hint { color: #555e6e; font-size: .85rem; margin: .25rem 0 0; }
   ol.recovery-codes { columns: 2 9rem; margin: .5rem 0; font-family: ui-monospace, monospace; }
@@ -264,8 +265,8 @@ export const copyableSecret = (label: string, again: string, options: { copyButt
 /** The id of the field that shows a secret once. */
 const REVEALED_SECRET = 'revealed-secret';
 
-/** A webhook endpoint's signing secret. */
-const SIGNING_SECRET = copyableSecret('Signing secret', 'If it was not kept, roll the secret for a new one.');
+/** A webhook endpoint's signing secret, with a Copy button as an API key's token (its page loads the copy script). */
+const SIGNING_SECRET = copyableSecret('Signing secret', 'If it was not kept, roll the secret for a new one.', { copyButton: true });
 
 /** A notice where its page shows it: the sentence, and its secret (`view`: a signing secret unless said), said to be shown this once. */
 export function noticeBox(notice: Notice | undefined, view: SecretView = SIGNING_SECRET): string {

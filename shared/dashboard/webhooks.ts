@@ -6,6 +6,7 @@ import { ROLL_OVERLAP } from '../domain/webhook-endpoints';
 import type { WebhookSubscription } from '../domain/webhooks';
 import { escapeHtml } from '../http/page';
 import { ENDPOINT_ATTEMPTS, type EndpointDeliveries, type EventView, type ListView } from '../use-cases/dashboard';
+import { copyScriptFor } from './copy-script';
 import { formOf, type FormState } from './forms';
 import {
   badge,
@@ -229,7 +230,7 @@ ${postForm({ action: `${page}/roll-secret`, frame, fields: rollOverlap, button: 
 ${resend.alert()}
 ${attemptsBody}
 </section>
-${writeForms}`,
+${writeForms}${copyScriptFor(notice, urls.dashboard)}`,
     '/webhooks',
   );
 }

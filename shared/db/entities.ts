@@ -9,7 +9,7 @@ import type { DisputeDocument } from '../domain/dispute-documents';
 import type { PaidShard, VersionedLink } from '../domain/payment-links';
 import { lastActivityOf, type Payment } from '../domain/payments';
 import type { Refund } from '../domain/refunds';
-import type { Report } from '../domain/reports';
+import { reportBuildDeadline, type Report } from '../domain/reports';
 import type { Settlement } from '../domain/settlements';
 import type { DashboardSession, PendingSignIn } from '../domain/team';
 import { typePrefixes } from '../domain/webhooks';
@@ -577,8 +577,12 @@ export const reportEntity = defineEntity<Report>({
   name: 'report',
   label: 'Report',
   key: { pk: 'RPT#{rpt}', sk: 'RPT' },
-  indexes: { gsi1: { pk: '{scope}#RPT', sk: '{rpt}' } },
-  values: (report) => ({ rpt: report.id, scope: scoped(report) }),
+  indexes: {
+    gsi1: { pk: '{scope}#RPT', sk: '{rpt}' },
+    // While pending, by the moment it is given up on (the minute job fail-overdue-reports).
+    due: { pk: 'DUE#RPT_PENDING', sk: '{deadline}#{rpt}', when: (report) => report.status === 'pending' },
+  },
+  values: (report) => ({ rpt: report.id, scope: scoped(report), deadline: reportBuildDeadline(report) }),
   object: { type: 'report', id: (report) => report.id },
 });
 

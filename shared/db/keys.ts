@@ -182,3 +182,5 @@ export const auditEventsOfTarget = (scope: string, targetId: string) => auditEve
 /** A report, and its scope's list of reports. */
 export const report = (id: string) => reportEntity.key({ rpt: id });
 export const reportList = (scope: string) => reportEntity.partition('gsi1', scopeValues(scope));
+/** Pending reports by the moment they are given up on (sparse DUE index). */
+export const pendingReportsDue = reportEntity.partition('due', {});

@@ -6,18 +6,20 @@ import type { OutboxEvent } from '../events';
 import { isId } from '../ids';
 import type { PageRequest } from '../pagination';
 import { cancellationReasons, transactRetried } from './conditional';
+import { dueAt } from './due';
 import { IF_NEW, stripKeys } from './entity';
 import { reportEntity, scopeOf } from './entities';
 import * as keys from './keys';
 import { cursorById, listPage } from './list-page';
 import { outboxPut } from './outbox';
 import { transactWrite } from './side-effects';
-import { TTL_ATTRIBUTE } from './table';
+import { INDEXES, TTL_ATTRIBUTE } from './table';
 
 /**
  * The reports (product-decisions §18): one item each (`RPT#{rpt}`), put once pending (the
  * request's audit record rides its transaction, and its INSERT on the table stream starts its
- * builder), then finished once, with its event, under the condition that it is still pending;
+ * builder; the DUE index holds it by its build deadline while it is pending), then finished
+ * once, with its event, under the condition that it is still pending;
  * DynamoDB's TTL removes it when its file goes (REPORT_RETENTION_DAYS after it was finished).
  */
 export function createReportRepository(db: DynamoDBDocumentClient, tableName: string) {
@@ -44,9 +46,13 @@ export function createReportRepository(db: DynamoDBDocumentClient, tableName: st
       );
     },
 
+    /** Pending reports whose build deadline is at or before `now`, the oldest first, page by page (the sparse DUE index). */
+    overdue: (now: Date) => dueAt<Report>(db, tableName, keys.pendingReportsDue, now),
+
     /**
-     * Writes a pending report's outcome with its event, in one transaction: false when it was
-     * not pending any more (a second run of its builder finished it first).
+     * Writes a pending report's outcome with its event, in one transaction, and takes it out of
+     * the pending reports' DUE partition: false when it was not pending any more (another run of
+     * its builder, or the minute job, finished it first).
      */
     async finish(report: Report, event: OutboxEvent): Promise<boolean> {
       const outcome: Record<string, unknown> = {
@@ -64,9 +70,11 @@ export function createReportRepository(db: DynamoDBDocumentClient, tableName: st
             Update: {
               TableName: tableName,
               Key: keys.report(report.id),
-              UpdateExpression: `SET ${names.map((_, n) => `#a${n} = :a${n}`).join(', ')}`,
+              UpdateExpression: `SET ${names.map((_, n) => `#a${n} = :a${n}`).join(', ')} REMOVE #duePk, #dueSk`,
               ConditionExpression: '#status = :pending',
-              ExpressionAttributeNames: Object.fromEntries(names.map((name, n) => [`#a${n}`, name]).concat([['#status', 'status']])),
+              ExpressionAttributeNames: Object.fromEntries(
+                names.map((name, n) => [`#a${n}`, name]).concat([['#status', 'status'], ['#duePk', INDEXES.due.pk], ['#dueSk', INDEXES.due.sk]]),
+              ),
               ExpressionAttributeValues: Object.fromEntries(names.map((name, n) => [`:a${n}`, outcome[name]]).concat([[':pending', 'pending']])),
             },
           },

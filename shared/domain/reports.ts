@@ -28,6 +28,28 @@ export const REPORT_RETENTION_DAYS = 30;
 /** Where the report files live in the documents' bucket, and all a function's report grant names. */
 export const REPORT_PREFIX = 'reports/';
 
+/** The builder's timeout (lib/payment-ops-stack.ts): Lambda's most; a million rows take a small part of it (docs/benchmarks.md). */
+export const REPORT_BUILDER_TIMEOUT_MINUTES = 15;
+/** Lambda's retries of the builder's asynchronous invocation (its EventInvokeConfig): Lambda's default, stated. */
+export const REPORT_BUILDER_RETRIES = 2;
+/**
+ * How long after it was asked for a report may still be pending: past it, the minute job
+ * `fail-overdue-reports` fails it (docs/architecture.md, "Reports"). The builder's worst case
+ * is 48 minutes from the event reaching Lambda: three attempts each to its 15-minute timeout,
+ * with Lambda's waits of one and two minutes between them; and Lambda drops the event rather
+ * than start an attempt that could end after the deadline (REPORT_BUILDER_MAX_EVENT_AGE_MINUTES).
+ */
+export const REPORT_BUILD_DEADLINE_MINUTES = 60;
+/**
+ * The oldest an event of the builder may be when Lambda starts an attempt with it: the last
+ * attempt ends 5 minutes before the deadline, room for the request's way to Lambda (the
+ * table stream, the outbox processor, the bus: seconds). Three attempts need 33 minutes.
+ */
+export const REPORT_BUILDER_MAX_EVENT_AGE_MINUTES = REPORT_BUILD_DEADLINE_MINUTES - REPORT_BUILDER_TIMEOUT_MINUTES - 5;
+
+/** When a pending report is given up on: REPORT_BUILD_DEADLINE_MINUTES after it was asked for. */
+export const reportBuildDeadline = (report: Pick<Report, 'createdAt'>) => isoMillis(Date.parse(report.createdAt) + REPORT_BUILD_DEADLINE_MINUTES * 60_000);
+
 /** A report as stored: who asked (its scope, and an acceptor-bound key's acceptor, whose chargebacks alone it sees: §3), what, and how it went. */
 export interface Report {
   id: string;

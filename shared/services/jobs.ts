@@ -1,11 +1,13 @@
 import { createAcquirerCommandStore } from '../db/acquirer-command-store';
 import { createBalanceStore } from '../db/balance';
 import { createRefundRepository } from '../db/refund-repository';
+import { createReportRepository } from '../db/report-repository';
 import type { PaymentAcquirer } from '../domain/acquirer';
 import type { Job } from '../jobs';
 import { sendDueCommands } from '../use-cases/acquirer-commands';
 import { expireDueLinks, expireIdlePayments } from '../use-cases/checkout';
 import { runRefundJob } from '../use-cases/refunds';
+import { failOverdueReports } from '../use-cases/reports';
 import { paymentAcquirer } from './acquirer-payments';
 import { chargebacksFor } from './chargebacks';
 import { checkoutFor } from './checkout';
@@ -25,12 +27,14 @@ export function jobsFor(wiring: Wiring, acquirer?: () => Promise<PaymentAcquirer
   const chargebacks = chargebacksFor(wiring, releaseWith(refunds));
   const links = paymentLinksFor(wiring);
   const checkout = checkoutFor(wiring);
+  const reports = createReportRepository(wiring.db, wiring.tableName);
   const jobs: Job[] = [
     { name: 'expire-payment-links', run: (at, only) => expireDueLinks(links(), at, only) },
     { name: 'expire-open-payments', run: (at, only) => expireIdlePayments(checkout(), at, only) },
     { name: 'remind-chargeback-deadlines', run: (at, only) => chargebacks.remindDeadlines(at, only) },
     { name: 'accept-overdue-chargebacks', run: (at, only) => chargebacks.acceptOverdue(at, only) },
     { name: 'process-refunds', run: (at, only) => runRefundJob(refunds, at, only) },
+    { name: 'fail-overdue-reports', run: (at, only) => failOverdueReports(reports, at, only) },
   ];
   if (!acquirer) return jobs;
   const commands = { commands: createAcquirerCommandStore(wiring.db, wiring.tableName), acquirer, now: wiring.now };

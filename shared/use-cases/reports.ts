@@ -24,6 +24,7 @@ import {
 import { requireOwned, type Owner } from '../domain/scope';
 import { resourceEvent } from '../events';
 import { isId, newId } from '../ids';
+import { inJobScope, type JobScope } from '../jobs';
 import { logger } from '../observability/logger';
 import { pageRequest, type CreatedRange } from '../pagination';
 import { isoMillis } from '../time';
@@ -108,6 +109,20 @@ async function* rowsOf(deps: ReportBuildPorts, report: Report): AsyncGenerator<o
   }
 }
 
+/** A report failed at `at`, with the one reason a merchant is given (the cause goes to the log). */
+const failedReport = (report: Report, at: Date): Report => ({ ...report, status: 'failed', failureReason: REPORT_FAILURE_REASON, completedAt: isoMillis(at) });
+
+/**
+ * A pending report's outcome and its event, written once, in one transaction (the builder's, and
+ * the minute job's for a report its builder never finished): false when it was finished already.
+ */
+async function finishReport(reports: Pick<ReportRepository, 'finish'>, finished: Report, at: Date): Promise<boolean> {
+  const event = resourceEvent(REPORT_EVENT[finished.status as 'succeeded' | 'failed'], finished, reportResource(finished), { at });
+  const written = await reports.finish(finished, event);
+  if (!written) logger.info('report finished already', { report_id: finished.id });
+  return written;
+}
+
 /**
  * Builds a pending report (its builder's one job): the header, then each row as the list returns
  * it, written to the file as it is read, so that only a page of the list and a part of the file
@@ -134,8 +149,23 @@ export async function buildReport(deps: ReportBuildPorts, reportId: string): Pro
   } catch (error) {
     logger.error('report not built', { report_id: report.id, type: report.type, error: (error as Error).message });
     await file?.abort().catch((abortError: unknown) => logger.warn('report upload not aborted', { report_id: report.id, error: (abortError as Error).message }));
-    finished = { ...report, status: 'failed', failureReason: REPORT_FAILURE_REASON, completedAt: isoMillis(deps.now()) };
+    finished = failedReport(report, deps.now());
   }
-  const event = resourceEvent(REPORT_EVENT[finished.status as 'succeeded' | 'failed'], finished, reportResource(finished), { at: deps.now() });
-  if (!(await deps.reports.finish(finished, event))) logger.info('report finished already', { report_id: report.id });
+  await finishReport(deps.reports, finished, deps.now());
+}
+
+/**
+ * The minute job `fail-overdue-reports`: every report still pending at its build deadline
+ * (REPORT_BUILD_DEADLINE_MINUTES after it was asked for, past the builder's every attempt) is
+ * failed, with its event, as its builder fails one; a report finished meanwhile is left as it
+ * is (the write's condition). Reads only the sparse DUE index.
+ */
+export async function failOverdueReports(reports: Pick<ReportRepository, 'overdue' | 'finish'>, at: Date, only?: JobScope): Promise<number> {
+  let failed = 0;
+  for await (const report of reports.overdue(at)) {
+    if (!inJobScope(report, only)) continue;
+    logger.error('report not built by its deadline', { report_id: report.id, type: report.type, created_at: report.createdAt });
+    if (await finishReport(reports, failedReport(report, at), at)) failed++;
+  }
+  return failed;
 }

@@ -44,3 +44,17 @@ export async function screenshotAtBothWidths(page: Page, name: string): Promise<
   }
   return files;
 }
+
+/**
+ * A page as a person at each width sees it: screenshots (screenshotAtBothWidths), then at 1280
+ * and 390 px nothing wider than the page and no serious axe-core violation (as one expectation,
+ * which names the page and the width).
+ */
+export async function expectPageAtBothWidths(page: Page, name: string): Promise<void> {
+  for (const file of await screenshotAtBothWidths(page, name)) expect(file).toMatch(/\.png$/);
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    const sideways = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect({ name, width, sideways, violations: await seriousAxeViolations(page) }).toEqual({ name, width, sideways: 0, violations: [] });
+  }
+}

@@ -56,12 +56,17 @@ export interface Person {
 /** A new browser page of `width` px, signed in to the dashboard at `baseUrl` as `person` (on the overview). */
 export async function signedInPage(browser: Browser, baseUrl: string, person: Person, width = 1280): Promise<Page> {
   const page = await browser.newPage({ viewport: { width, height: 900 } });
+  await signIn(page, baseUrl, person);
+  return page;
+}
+
+/** `page` (of a context of the test's own: permissions, no script) signed in to the dashboard at `baseUrl` as `person`, on the overview. */
+export async function signIn(page: Page, baseUrl: string, person: Person): Promise<void> {
   await page.goto(`${baseUrl}/dashboard`);
   await page.getByLabel('Email', { exact: true }).fill(person.email);
   await page.getByLabel('Password').fill(person.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
-  return page;
 }
 
 /**

@@ -93,7 +93,7 @@ export function createLocalEventBridge(options: {
     ...fields,
   });
 
-  const scheduledEvent = (rule: LocalRule) => busEvent({ 'detail-type': 'Scheduled Event', source: 'aws.events', resources: [rule.arn], detail: {} }, new Date());
+  const scheduledEvent = (rule: LocalRule, at = new Date()) => busEvent({ 'detail-type': 'Scheduled Event', source: 'aws.events', resources: [rule.arn], detail: {} }, at);
 
   function rateRules(): { rule: LocalRule; periodMs: number }[] {
     return options.rules.flatMap((rule) => {
@@ -109,9 +109,9 @@ export function createLocalEventBridge(options: {
   }
 
   return {
-    /** Every `rate(…)` schedule rule fires now, once; resolves when its targets have run (tests need not wait a period). */
-    async fireSchedules(): Promise<void> {
-      await Promise.all(rateRules().flatMap(({ rule }) => rule.targets.map((target) => options.deliver(target, scheduledEvent(rule), rule))));
+    /** Every `rate(…)` schedule rule fires now, once, its event's `time` `at` when given; resolves when its targets have run (tests need not wait a period). */
+    async fireSchedules(at?: Date): Promise<void> {
+      await Promise.all(rateRules().flatMap(({ rule }) => rule.targets.map((target) => options.deliver(target, scheduledEvent(rule, at), rule))));
     },
 
     /** The bus ARN each entry puts to, for the caller's access check before putEvents. */

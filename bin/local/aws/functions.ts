@@ -117,9 +117,6 @@ export const FUNCTION_SECRET_KEY = 'artifact-mode';
  */
 const SOURCE_MODE_CALLER = 'source-mode';
 
-/** Lambda's asynchronous retries of a function error: a minute, then two minutes later (two by default). */
-const ASYNC_RETRY_DELAYS_MS = [60_000, 120_000];
-
 /** Where the queues' messages wait across a restart: the data folder's `queues.json` (nowhere for `:memory:`). */
 const queuesFile = (dataDir: string) => (dataDir === ':memory:' ? undefined : join(dataDir, 'queues.json'));
 
@@ -340,24 +337,30 @@ export async function startLocalAws(options: LocalAwsOptions): Promise<LocalAws>
       [spec.arn, spec.name],
     );
 
-  /** Each function's AWS::Lambda::EventInvokeConfig MaximumRetryAttempts, else Lambda's two. */
-  const asyncRetryLimit = (spec: FunctionSpec) => {
+  /** Each function's AWS::Lambda::EventInvokeConfig: its MaximumRetryAttempts, else Lambda's two; its MaximumEventAgeInSeconds, else Lambda's six hours. */
+  const asyncInvokeConfig = (spec: FunctionSpec) => {
     const config = resourcesOfType(stack, 'AWS::Lambda::EventInvokeConfig')
-      .map(([, resource]) => resolve(resource.Properties ?? {}) as { FunctionName?: string; MaximumRetryAttempts?: number })
+      .map(([, resource]) => resolve(resource.Properties ?? {}) as { FunctionName?: string; MaximumRetryAttempts?: number; MaximumEventAgeInSeconds?: number })
       .find((properties) => properties.FunctionName === spec.name || properties.FunctionName === spec.arn);
-    return config?.MaximumRetryAttempts ?? ASYNC_RETRY_DELAYS_MS.length;
+    return { retries: config?.MaximumRetryAttempts ?? AWS_LIMITS.lambda.asyncRetryWaitsMs.length, maxEventAgeMs: (config?.MaximumEventAgeInSeconds ?? 6 * 3600) * 1000 };
   };
   const asyncRetries = new Set<NodeJS.Timeout>();
-  /** An asynchronous invocation (a rule's target): on a function error, retried later as Lambda does. */
-  function invokeAsync(pool: FunctionPool, event: unknown, attempt = 0): Promise<void> {
+  /**
+   * An asynchronous invocation (a rule's target): on a function error, retried later as Lambda
+   * does, unless the event would be older than the function's maximum event age by then (Lambda
+   * drops it).
+   */
+  function invokeAsync(pool: FunctionPool, event: unknown, attempt = 0, receivedAt = Date.now()): Promise<void> {
     return pool.invoke(event, 'Event').then((outcome) => {
       if (outcome.ok) return;
-      const delay = attempt < asyncRetryLimit(pool.spec) ? ASYNC_RETRY_DELAYS_MS[attempt] : undefined;
+      const config = asyncInvokeConfig(pool.spec);
+      const wait = attempt < config.retries ? AWS_LIMITS.lambda.asyncRetryWaitsMs[attempt] : undefined;
+      const delay = wait !== undefined && Date.now() + wait - receivedAt <= config.maxEventAgeMs ? wait : undefined;
       logger.error('local AWS: asynchronous invocation failed', { function: pool.spec.name, error: outcome.errorMessage, retryInMs: delay ?? null });
       if (delay === undefined) return;
       const timer = setTimeout(() => {
         asyncRetries.delete(timer);
-        void invokeAsync(pool, event, attempt + 1);
+        void invokeAsync(pool, event, attempt + 1, receivedAt);
       }, delay);
       asyncRetries.add(timer);
     });
@@ -508,7 +511,7 @@ export async function startLocalAws(options: LocalAwsOptions): Promise<LocalAws>
         background.push(startStream(mapping).stop);
       }
     },
-    runMinuteJobs: () => eventBridge.fireSchedules(),
+    runMinuteJobs: (at) => eventBridge.fireSchedules(at),
     stats: () => Object.fromEntries([...pools.values()].map((pool) => [pool.spec.name, pool.stats()])),
     queueMessages: (logicalId) => queueOf(logicalId).peek(),
     faults: () => addCounts(faults.lambda.injected(), faults.streams.injected(), faults.queues.injected()),

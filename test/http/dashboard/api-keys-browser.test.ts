@@ -1,10 +1,11 @@
 import type { Browser, Page } from 'playwright-core';
-import { screenshotAtBothWidths, seriousAxeViolations } from '../../support/axe';
+import { expectPageAtBothWidths } from '../../support/axe';
 import { browserAvailable, launchBrowser } from '../../support/browser';
-import { createPerson, type Person } from '../../support/dashboard';
+import { createPerson, signIn, type Person } from '../../support/dashboard';
 import { client, expectEnvelope } from '../../support/http';
 import { createMerchant, startTestStack, type Merchant, type TestStack } from '../../support/stack';
 import { waitUntil } from '../../support/wait';
+import { summarizeUserAgent } from '../../../shared/dashboard/user-agent';
 
 const describeBrowser = browserAvailable() ? describe : describe.skip;
 
@@ -31,14 +32,6 @@ describeBrowser('API keys and the audit trail in headless Chromium', () => {
     await stack?.stop();
   });
 
-  async function signIn(page: Page): Promise<void> {
-    await page.goto(`${stack.baseUrl}/dashboard`);
-    await page.getByLabel('Email').fill(owner.email);
-    await page.getByLabel('Password').fill(owner.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
-  }
-
   /** A key made on the keys page with one scope: the field that shows its token, once. */
   async function createKey(page: Page, name: string) {
     await page.goto(`${stack.baseUrl}/dashboard/api-keys`);
@@ -48,19 +41,10 @@ describeBrowser('API keys and the audit trail in headless Chromium', () => {
     return page.getByLabel('API key token');
   }
 
-  async function checkPage(page: Page, name: string): Promise<void> {
-    for (const file of await screenshotAtBothWidths(page, name)) expect(file).toMatch(/\.png$/);
-    for (const width of [1280, 390]) {
-      await page.setViewportSize({ width, height: 900 });
-      const sideways = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-      expect({ name, width, sideways, violations: await seriousAxeViolations(page) }).toEqual({ name, width, sideways: 0, violations: [] });
-    }
-  }
-
   test('create with two scopes (token shown once), roll with "1 hour" (both work), revoke (401); the audit page shows each', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    await signIn(page);
+    await signIn(page, stack.baseUrl, owner);
     await page.getByRole('link', { name: 'API keys' }).click();
     await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
     await page.getByLabel('Name').fill('Shop backend');
@@ -69,7 +53,7 @@ describeBrowser('API keys and the audit trail in headless Chromium', () => {
     await page.getByRole('button', { name: 'Create key' }).click();
     const token = await page.getByLabel('API key token').inputValue();
     expect(token).toMatch(/^test_/);
-    await checkPage(page, 'api-keys-created');
+    await expectPageAtBothWidths(page, 'api-keys-created');
 
     const api = client(stack.baseUrl, token);
     expect((await api.get('/v1/payment_links')).status).toBe(200);
@@ -86,7 +70,7 @@ describeBrowser('API keys and the audit trail in headless Chromium', () => {
     const rolled = await page.getByLabel('API key token').inputValue();
     expect(rolled).not.toBe(token);
     for (const each of [token, rolled]) expect((await client(stack.baseUrl, each).get('/v1/payment_links')).status).toBe(200);
-    await checkPage(page, 'api-keys-rolled');
+    await expectPageAtBothWidths(page, 'api-keys-rolled');
 
     await page.locator('tr', { hasText: 'expiring' }).getByRole('button', { name: 'Revoke' }).click();
     await page.getByText(/revoked: it no longer works/).waitFor();
@@ -97,17 +81,49 @@ describeBrowser('API keys and the audit trail in headless Chromium', () => {
     await page.getByRole('heading', { name: 'Audit', level: 1 }).waitFor();
     const actions = await page.locator('tbody tr td:nth-child(2)').allTextContents();
     expect(actions.slice(0, 4)).toEqual(['api_key.revoked', 'api_key.rolled', 'api_key.created', 'user.signed_in']);
-    await checkPage(page, 'audit');
+    await expectPageAtBothWidths(page, 'audit');
     await page.getByLabel('Action').selectOption('api_key.rolled');
     await page.getByRole('button', { name: 'Filter' }).click();
     expect(await page.locator('tbody tr td:nth-child(2)').allTextContents()).toEqual(['api_key.rolled']);
     await context.close();
   }, 120_000);
 
+  test('the Audit page names each user agent in a few words, the whole string behind a disclosure a keyboard opens; an agent is text, never markup', async () => {
+    const chrome = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
+    const crawler = '<img src=x onerror="window.injected=1"> Mozilla/5.0 (compatible; SomeCrawler; +https://crawler.example/about-this-robot)';
+    for (const agent of ['curl/8.5.0', crawler]) {
+      const created = await fetch(`${stack.baseUrl}/v1/payment_links`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${merchant.test}`, 'content-type': 'application/json', 'user-agent': agent },
+        body: JSON.stringify({ amount: { value: '5.00', currency: 'EUR' }, acceptor_id: merchant.acceptorId }),
+      });
+      expect(created.status).toBe(201);
+    }
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, userAgent: chrome });
+    const page = await context.newPage();
+    await signIn(page, stack.baseUrl, owner);
+    await page.goto(`${stack.baseUrl}/dashboard/audit`);
+    const agents = page.locator('tbody tr td:nth-child(7)');
+    const summaries = await agents.locator('summary').allTextContents();
+    expect(summaries.slice(0, 3)).toEqual(['Chrome 156 on Linux', summarizeUserAgent(crawler), 'curl 8.5']);
+    expect(summarizeUserAgent(crawler)).toMatch(/^<img src=x .*…$/);
+    const whole = agents.first().getByText(chrome, { exact: true });
+    expect(await whole.isVisible()).toBe(false);
+    await agents.first().locator('summary').focus();
+    await page.keyboard.press('Enter');
+    expect(await whole.isVisible()).toBe(true);
+    expect(await page.locator('tbody img').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { injected?: number }).injected)).toBeUndefined();
+    const widths = await agents.evaluateAll((cells) => cells.map((cell) => cell.getBoundingClientRect().width));
+    expect(Math.max(...widths)).toBeLessThan(1280 / 4);
+    await expectPageAtBothWidths(page, 'audit-user-agents');
+    await context.close();
+  }, 120_000);
+
   test("the token's Copy button puts it on the clipboard and says so; without script the button is not there and the field is", async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
     const page = await context.newPage();
-    await signIn(page);
+    await signIn(page, stack.baseUrl, owner);
     const token = await (await createKey(page, 'Copied')).inputValue();
     await page.getByRole('button', { name: 'Copy' }).click();
     // Said in a live region of its own, within the notice's.
@@ -115,12 +131,12 @@ describeBrowser('API keys and the audit trail in headless Chromium', () => {
     await said.waitFor();
     expect(await said.getAttribute('role')).toBe('status');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
-    await checkPage(page, 'api-keys-copied');
+    await expectPageAtBothWidths(page, 'api-keys-copied');
     await context.close();
 
     const withoutScript = await browser.newContext({ viewport: { width: 390, height: 900 }, javaScriptEnabled: false });
     const plain = await withoutScript.newPage();
-    await signIn(plain);
+    await signIn(plain, stack.baseUrl, owner);
     const field = await createKey(plain, 'Without script');
     expect(await field.inputValue()).toMatch(/^test_/);
     expect(await field.getAttribute('readonly')).not.toBeNull();

@@ -4,6 +4,8 @@ import { OUTBOX_RETRY_ATTEMPTS } from '../../../lib/outbox';
 import { PENDING_CREDIT_RECORD_FILTERS } from '../../../shared/db/pending-credit-records';
 import { REPORT_RECORD_FILTERS } from '../../../shared/db/report-records';
 import { REPORT_REQUEST_DETAIL_TYPE, REPORT_REQUEST_SOURCE } from '../../../shared/report-requests';
+import { REPORT_BUILD_DEADLINE_MINUTES, REPORT_BUILDER_MAX_EVENT_AGE_MINUTES, REPORT_BUILDER_TIMEOUT_MINUTES } from '../../../shared/domain/reports';
+import { AWS_LIMITS } from '../../../shared/aws-limits';
 import { DELIVERER_TIMEOUT_SECONDS, WEBHOOK_QUEUE_MAX_RECEIVES } from '../../../lib/webhooks';
 import { AWS_WEBHOOK_SETTINGS } from '../../../shared/webhooks/settings';
 import { receivesToAttempt } from '../../../shared/webhooks/sqs-delivery-queue';
@@ -338,6 +340,16 @@ test("stack: each new report's bus event invokes the report builder (asynchronou
     EventPattern: { source: [REPORT_REQUEST_SOURCE], 'detail-type': [REPORT_REQUEST_DETAIL_TYPE] },
     Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [builder[0], 'Arn'] }, RetryPolicy: { MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 3600 } })],
   });
+});
+
+test("stack: Lambda's attempts of the report builder all end before a report's build deadline, past which the minute job fails it: two retries, no attempt started past 40 minutes", () => {
+  const [builder] = Object.keys(template.findResources('AWS::Lambda::Function')).filter((id) => id.startsWith('ReportBuilder'));
+  template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', { FunctionName: { Ref: builder }, MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 40 * 60 });
+  // Three attempts, each to its timeout, with Lambda's waits between them, fit in the event's age…
+  const [waitMs1, waitMs2] = AWS_LIMITS.lambda.asyncRetryWaitsMs;
+  expect(2 * REPORT_BUILDER_TIMEOUT_MINUTES * 60_000 + waitMs1 + waitMs2).toBeLessThanOrEqual(REPORT_BUILDER_MAX_EVENT_AGE_MINUTES * 60_000);
+  // …and the last attempt that may start ends before the deadline.
+  expect(REPORT_BUILDER_MAX_EVENT_AGE_MINUTES + REPORT_BUILDER_TIMEOUT_MINUTES).toBeLessThan(REPORT_BUILD_DEADLINE_MINUTES);
 });
 
 test('stack: the chargeback feed function exists, writes the table and its ARN is an output', () => {
