@@ -4,8 +4,9 @@ import { escapeHtml } from '../http/page';
 import { PASSKEY_NAME_MAX_LENGTH, type Passkey } from '../domain/passkeys';
 import type { ListedSession } from '../domain/team';
 import { formOf, type FormState } from './forms';
-import { actionFields, badge, code, may, noticeBox, postForm, signedInPage, table, textOrDash, time, titledSection, type Frame, type Notice } from './html';
+import { actionFields, badge, code, may, noticeBox, postForm, signedInPage, table, time, titledSection, type Frame, type Notice } from './html';
 import { passkeyScriptTag } from './passkey-script';
+import { userAgentCell } from './user-agent';
 import { codeField, enrolmentDetails, passkeyForm, RECOVERY_CODES, type EnrolmentView } from './second-factor';
 
 /** The person's own security page. */
@@ -17,7 +18,7 @@ const sessionColumns = (current: string) => ({
   row: () => '',
   columns: [
     { label: 'Last request', cell: (session: ListedSession) => time(session.lastSeenAt) },
-    { label: 'Browser', cell: (session: ListedSession) => textOrDash(session.userAgent), kind: 'text' as const },
+    { label: 'Browser', cell: (session: ListedSession) => userAgentCell(session.userAgent), kind: 'text' as const },
     { label: 'Address', cell: (session: ListedSession) => (session.ip ? code(session.ip) : '—') },
   ],
 });
