@@ -12,7 +12,9 @@ import { stageOf } from '../../lib/stages';
  */
 export function synthesizeForSources(outdir: string): string {
   const { context } = JSON.parse(readFileSync(join(__dirname, '../../cdk.json'), 'utf8')) as { context: Record<string, unknown> };
-  const app = new App({ outdir, context: { ...context, 'aws:cdk:bundling-stacks': [], 'aws:cdk:enable-asset-metadata': true } });
+  // Without aws-cdk-lib's built-in CloudFormation validation: it only warns, into an assembly
+  // nobody reads here, and costs seconds of CPU per start (`cdk synth` still runs it).
+  const app = new App({ outdir, context: { ...context, 'aws:cdk:bundling-stacks': [], 'aws:cdk:enable-asset-metadata': true }, builtinCloudFormationValidation: false });
   // The local stage: `npm start` and the tests run what `cdk synth` without `-c stage` builds.
   new PaymentOpsStack(app, stageOf(app).stackName, {});
   app.synth();

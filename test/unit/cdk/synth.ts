@@ -24,7 +24,9 @@ export interface SynthesizedStage {
 /** Synthesizes a stage as the app does (its stack name and environment, cdk-nag), without building any function; `context` as `cdk synth -c` adds it. */
 export function synthesizeStage(name: StageName, context: Record<string, string> = {}): SynthesizedStage {
   const stage = stageNamed(name);
-  const app = new App({ context: { ...context, 'aws:cdk:bundling-stacks': [], [STAGE_CONTEXT]: name } });
+  // aws-cdk-lib's built-in CloudFormation validation only warns (cdk.json does not set
+  // validateAgainstDefaultRules) and costs seconds of CPU per synth; cfn-lint checks these templates.
+  const app = new App({ context: { ...context, 'aws:cdk:bundling-stacks': [], [STAGE_CONTEXT]: name }, builtinCloudFormationValidation: false });
   const stack = new PaymentOpsStack(app, stage.stackName, { env: stage.env });
   Aspects.of(stack).add(new AwsSolutionsChecks());
   // The app's one synth (Annotations forces one on each call; the templates read the app's last).
