@@ -69,17 +69,18 @@ interface ShardState {
 
 /**
  * DynamoDB Local's stream writes an empty map attribute as `{}` instead of `{"M": {}}` (lists
- * are fine), which unmarshall rejects. In a stream image, `{}` can only be an empty map.
+ * are fine), which unmarshall rejects. In a stream image, `{}` can only be an empty map; a
+ * Binary value's bytes are left as they are.
  */
 function repairEmptyMaps(record: StreamRecord): StreamRecord {
   const repair = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(repair);
-    if (value === null || typeof value !== 'object') return value;
+    if (value === null || typeof value !== 'object' || value instanceof Uint8Array) return value;
     const entries = Object.entries(value);
     return Object.fromEntries(
       entries.map(([name, inner]) => [
         name,
-        inner !== null && typeof inner === 'object' && !Array.isArray(inner) && Object.keys(inner).length === 0 ? { M: {} } : repair(inner),
+        inner !== null && typeof inner === 'object' && !Array.isArray(inner) && !(inner instanceof Uint8Array) && Object.keys(inner).length === 0 ? { M: {} } : repair(inner),
       ]),
     );
   };

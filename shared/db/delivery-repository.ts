@@ -13,6 +13,7 @@ import type { PageRequest } from '../pagination';
 import { isoMillis } from '../time';
 import { deliveryAttemptEntity, eventResendEntity, scopeOf } from './entities';
 import * as keys from './keys';
+import { packEnvelope, storedEnvelope } from './outbox';
 import { transactWrite } from './side-effects';
 import { listPage, type Page } from './list-page';
 import { queryMerged } from './query-all';
@@ -151,7 +152,7 @@ export function createDeliveryRepository(db: DynamoDBDocumentClient, tableName: 
       if (!found) throw new NotFoundError(`Event ${eventId} does not exist`);
       const resendId = `rs${Date.now().toString(36)}${randomUUID().slice(0, 8)}`;
       const event: OutboxEvent = {
-        envelope: found.envelope,
+        envelope: storedEnvelope(found.envelope),
         orgId: found.orgId,
         ...(found.targetUrls ? { targetUrls: found.targetUrls } : {}),
       };
@@ -162,6 +163,7 @@ export function createDeliveryRepository(db: DynamoDBDocumentClient, tableName: 
             TableName: tableName,
             Item: {
               ...eventResendEntity.item({ resendId, ...event, ...(subscriptionId ? { subscriptionId } : {}), requestedAt: isoMillis() }),
+              envelope: packEnvelope(event.envelope),
               [TTL_ATTRIBUTE]: found[TTL_ATTRIBUTE],
             },
           },
@@ -208,8 +210,9 @@ export function createDeliveryRepository(db: DynamoDBDocumentClient, tableName: 
 
     /**
      * The link family's events of the scope (the type-prefix index of `transactions.payment_link.`),
-     * newest first, from `startingAfter` down to `sinceId` (the link's creation), filtered on
-     * the event's `data.id`: at most LINK_EVENT_WINDOW events read per call, whatever matches,
+     * newest first, from `startingAfter` down to `sinceId` (the link's creation), those whose
+     * `data.id` is the link's (read from the unpacked envelope: a filter expression cannot see
+     * into packed bytes, and would not spare read units anyway): at most LINK_EVENT_WINDOW events read per call, whatever matches,
      * shared out over the list's sub-partitions, read at once. What every sub-partition has read
      * down to is complete; `next` continues below it.
      */
@@ -253,10 +256,9 @@ export function createDeliveryRepository(db: DynamoDBDocumentClient, tableName: 
           IndexName: index.name,
           // BETWEEN is inclusive: the cursor itself comes back first and is skipped below.
           KeyConditionExpression: startingAfter ? '#pk = :pk AND #sk BETWEEN :since AND :before' : '#pk = :pk AND #sk >= :since',
-          FilterExpression: '#envelope.#data.#id = :link',
-          ExpressionAttributeNames: { '#pk': index.pk, '#sk': index.sk, '#envelope': 'envelope', '#data': 'data', '#id': 'id', '#type': 'type', '#at': 'triggered_at' },
-          ExpressionAttributeValues: { ':pk': partition, ':since': options.sinceId, ':link': options.linkId, ...(startingAfter ? { ':before': startingAfter } : {}) },
-          ProjectionExpression: '#sk, #envelope.#id, #envelope.#type, #envelope.#at',
+          ExpressionAttributeNames: { '#pk': index.pk, '#sk': index.sk, '#envelope': 'envelope' },
+          ExpressionAttributeValues: { ':pk': partition, ':since': options.sinceId, ...(startingAfter ? { ':before': startingAfter } : {}) },
+          ProjectionExpression: '#sk, #envelope',
           ScanIndexForward: false,
           Limit: options.window - read,
           ExclusiveStartKey: startKey,
@@ -265,8 +267,8 @@ export function createDeliveryRepository(db: DynamoDBDocumentClient, tableName: 
       read += page.ScannedCount ?? 0;
       startKey = page.LastEvaluatedKey;
       for (const item of page.Items ?? []) {
-        const envelope = item.envelope as { id: string; type: string; triggered_at: string };
-        if (envelope.id !== startingAfter) events.push({ id: envelope.id, type: envelope.type, triggeredAt: envelope.triggered_at });
+        const envelope = storedEnvelope(item.envelope);
+        if (envelope.data.id === options.linkId && envelope.id !== startingAfter) events.push({ id: envelope.id, type: envelope.type, triggeredAt: envelope.triggered_at });
       }
     } while (startKey && events.length <= options.limit && read < options.window);
     return { events, ...(startKey ? { readTo: String(startKey[index.sk]) } : {}) };

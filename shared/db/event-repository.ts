@@ -9,6 +9,7 @@ import { type PageRequest } from '../pagination';
 import { cursorById, listPage } from './list-page';
 import * as keys from './keys';
 import { scopeOf } from './entities';
+import { storedEnvelope, withStoredEnvelope } from './outbox';
 
 interface StoredEvent {
   orgId: string;
@@ -22,7 +23,7 @@ export function createEventRepository(db: DynamoDBDocumentClient, tableName: str
   async function get(id: string): Promise<StoredEvent | undefined> {
     if (!isId('event', id)) return undefined;
     const result = await db.send(new GetCommand({ TableName: tableName, Key: keys.event(id), ConsistentRead: true }));
-    return result.Item as StoredEvent | undefined;
+    return result.Item ? (withStoredEnvelope(result.Item) as StoredEvent) : undefined;
   }
 
   return {
@@ -42,7 +43,7 @@ export function createEventRepository(db: DynamoDBDocumentClient, tableName: str
           ? keys.eventPrefixList(scope, prefix)
           : { index: 'gsi1' as const, partitions: keys.eventList(scope) };
       if (source === undefined) return { items: [], hasMore: false };
-      const result = await listPage<StoredEvent>(
+      const result = await listPage<Omit<StoredEvent, 'envelope'> & { envelope: unknown }>(
         db,
         tableName,
         {
@@ -51,7 +52,7 @@ export function createEventRepository(db: DynamoDBDocumentClient, tableName: str
         },
         page,
       );
-      return { items: result.items.map((item) => item.envelope), hasMore: result.hasMore };
+      return { items: result.items.map((item) => storedEnvelope(item.envelope)), hasMore: result.hasMore };
     },
   };
 }

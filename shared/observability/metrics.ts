@@ -11,41 +11,42 @@ const MAX_VALUES = 100;
 
 /**
  * Metrics in CloudWatch's embedded metric format, dimension `service` (docs/operations.md
- * "Metrics"): buffered per invocation and written as one document by `publishStoredMetrics`, or
- * at once as a document of their own when they carry a dimension of their own. Written only
- * under the namespace the stack sets on every function (`METRICS_NAMESPACE`), and not with
- * `METRICS_DISABLED=true` (the local stack's source mode sets it: its functions share one
- * output, where no CloudWatch reads them). Hand-written for the same
- * reason as the logger (docs/decisions.md 27).
+ * "Metrics"): buffered per invocation and written by `publishStoredMetrics`, one document for
+ * those of `service` alone and one for each value of a dimension of their own (a deliverer's
+ * batch of attempts, all `delivered`, is one document of its values, not one a value: the same
+ * data points, a tenth of the log bytes). Written only under the namespace the stack sets on
+ * every function (`METRICS_NAMESPACE`), and not with `METRICS_DISABLED=true` (the local stack's
+ * source mode sets it: its functions share one output, where no CloudWatch reads them).
+ * Hand-written for the same reason as the logger (docs/decisions.md 27).
  */
 class EmbeddedMetrics {
-  private stored = new Map<string, { unit: Unit; values: number[] }>();
+  /** Per document: none for `service` alone, else its dimension's name and value. */
+  private stored = new Map<string, { dimension?: Dimension; metrics: Map<string, StoredMetric> }>();
 
-  add(name: string, unit: Unit, value: number): void {
+  add(name: string, unit: Unit, value: number, dimension?: Dimension): void {
     if (!namespace()) return;
-    const metric = this.stored.get(name) ?? { unit, values: [] };
-    if (!this.stored.has(name) && this.stored.size === MAX_METRICS) this.publishStoredMetrics();
+    const key = dimension ? `${dimension.name}=${dimension.value}` : '';
+    const document = this.stored.get(key) ?? { dimension, metrics: new Map<string, StoredMetric>() };
+    if (!document.metrics.has(name) && document.metrics.size === MAX_METRICS) this.publishStoredMetrics();
+    const metric = document.metrics.get(name) ?? { unit, values: [] };
     metric.values.push(value);
-    this.stored.set(name, metric);
+    document.metrics.set(name, metric);
+    this.stored.set(key, document);
     if (metric.values.length === MAX_VALUES) this.publishStoredMetrics();
   }
 
-  /** One metric in a document of its own, with its dimension beside `service`. */
-  single(name: string, unit: Unit, value: number, dimension: Dimension): void {
-    if (namespace()) write([[name, { unit, values: [value] }]], dimension);
-  }
-
   publishStoredMetrics(): void {
-    if (!this.stored.size) return;
-    const metrics = [...this.stored];
+    const documents = [...this.stored.values()];
     this.stored = new Map();
-    write(metrics);
+    for (const { metrics, dimension } of documents) write([...metrics], dimension);
   }
 }
 
+type StoredMetric = { unit: Unit; values: number[] };
+
 const namespace = (): string | undefined => (process.env.METRICS_DISABLED === 'true' ? undefined : process.env.METRICS_NAMESPACE);
 
-function write(metrics: [string, { unit: Unit; values: number[] }][], dimension?: Dimension): void {
+function write(metrics: [string, StoredMetric][], dimension?: Dimension): void {
   const document = {
     _aws: {
       Timestamp: Date.now(),
@@ -67,10 +68,9 @@ function write(metrics: [string, { unit: Unit; values: number[] }][], dimension?
 /** One EMF metrics buffer per process, flushed at the end of each invocation. */
 export const metrics = new EmbeddedMetrics();
 
-/** Counts one occurrence of `name`; with a dimension, as its own EMF document (so it never leaks onto other metrics). */
+/** Counts one occurrence of `name`; with a dimension, in the document of that dimension's value (so it never leaks onto other metrics). */
 export function countMetric(name: string, dimension?: CountedMetric['dimension'], value = 1): void {
-  if (dimension) metrics.single(name, 'Count', value, dimension);
-  else metrics.add(name, 'Count', value);
+  metrics.add(name, 'Count', value, dimension);
 }
 
 export function recordDuration(name: string, milliseconds: number): void {

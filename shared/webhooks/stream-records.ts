@@ -1,6 +1,7 @@
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { eventEntity, eventResendEntity } from '../db/entities';
 import { literalPrefix } from '../db/entity';
+import { storedEnvelope } from '../db/outbox';
 import type { PublishedEvent } from '../domain/webhook-delivery';
 
 /** EventBridge `source` of every event the service publishes. */
@@ -37,12 +38,25 @@ export function isPublishable(record: StreamRecordLike): boolean {
   return record.eventName === 'INSERT' && !!pk?.startsWith(EVENT_PARTITION) && (sk === EVENT_SORT_KEY || !!sk?.startsWith(RESEND_PREFIX));
 }
 
+/**
+ * A new image's attributes with each Binary one as bytes: Lambda's records carry it in base64 (the
+ * JSON form of DynamoDB's API), which unmarshall would hand on as a string.
+ */
+function withBinaryBytes(image: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(image).map(([name, value]) => {
+      const binary = (value as { B?: unknown } | undefined)?.B;
+      return [name, typeof binary === 'string' ? { B: Buffer.from(binary, 'base64') } : value];
+    }),
+  );
+}
+
 /** The stored outbox event of a stream record's new image (plus the replay id of a resend). */
 export function publishedEventOf(record: StreamRecordLike): PublishedEvent {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const item = unmarshall(record.dynamodb!.NewImage as any);
+  const item = unmarshall(withBinaryBytes(record.dynamodb!.NewImage!) as any);
   return {
-    envelope: item.envelope,
+    envelope: storedEnvelope(item.envelope),
     orgId: item.orgId,
     ...(item.targetUrls ? { targetUrls: item.targetUrls } : {}),
     ...(item.resendId ? { resendId: item.resendId } : {}),

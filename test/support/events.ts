@@ -1,14 +1,15 @@
 import type { Mode } from '../../shared/auth/principal';
 import * as keys from '../../shared/db/keys';
 import { scopeOf } from '../../shared/db/entities';
+import { withStoredEnvelope } from '../../shared/db/outbox';
 import { queryMerged } from '../../shared/db/query-all';
 import { INDEXES } from '../../shared/db/table';
 import type { EventEnvelope } from '../../shared/events';
 import type { TestStack } from './stack';
 
-/** The outbox items of one organization and mode, oldest first (read straight from the table). */
+/** The outbox items of one organization and mode, oldest first (read straight from the table), their envelopes unpacked. */
 export async function outboxItems(stack: TestStack, orgId: string, mode: Mode = 'test'): Promise<Record<string, any>[]> {
-  return queryMerged(
+  const items = await queryMerged(
     stack.db,
     keys.eventList(scopeOf(orgId, mode)),
     (partition) => ({
@@ -20,6 +21,7 @@ export async function outboxItems(stack: TestStack, orgId: string, mode: Mode = 
     }),
     { sortKey: INDEXES.gsi1.sk },
   );
+  return items.map(withStoredEnvelope);
 }
 
 /** The envelopes of those outbox items. */

@@ -48,6 +48,19 @@ const passes = (settings: MappingSettings, record: unknown) => settings.filters.
 const RETRY_PAUSE_MS = 500;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+const IMAGES = ['Keys', 'NewImage', 'OldImage'] as const;
+
+/**
+ * An image as Lambda hands it over: in DynamoDB's JSON form, a Binary value (`B`, each of a `BS`)
+ * in base64, where the Streams client has decoded it to bytes.
+ */
+function inJsonForm(value: unknown): unknown {
+  if (value instanceof Uint8Array) return Buffer.from(value).toString('base64');
+  if (Array.isArray(value)) return value.map(inJsonForm);
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, inJsonForm(inner)]));
+  return value;
+}
+
 /** A DynamoDB stream record as Lambda hands it to a function. */
 interface LambdaStreamRecord {
   eventID?: string;
@@ -92,6 +105,7 @@ export function startStreamMapping(options: {
     awsRegion: options.region,
     dynamodb: {
       ...record.dynamodb,
+      ...Object.fromEntries(IMAGES.flatMap((image) => (record.dynamodb?.[image] ? [[image, inJsonForm(record.dynamodb[image])]] : []))),
       ApproximateCreationDateTime: record.dynamodb?.ApproximateCreationDateTime
         ? Math.floor(new Date(record.dynamodb.ApproximateCreationDateTime).getTime() / 1000)
         : undefined,

@@ -1,5 +1,9 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { outboxItem } from '../../../shared/db/outbox';
 import { createWebhookRepository } from '../../../shared/db/webhook-repository';
+import { newEvent } from '../../../shared/events';
 import { newId } from '../../../shared/ids';
+import { createPerson, dashboardBrowser, sectionOf } from '../../support/dashboard';
 import { client, expectEnvelope } from '../../support/http';
 import { createMerchant, startTestStack, type Merchant, type TestStack } from '../../support/stack';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver';
@@ -119,4 +123,48 @@ describe('events API', () => {
       await failing.close();
     }
   }, 60_000);
+});
+
+/**
+ * The migration of packed envelopes (decisions 152) is reading both forms: an event item written
+ * before packing keeps its envelope as a map until its TTL. Such an item, written straight into
+ * the table, is listed and fetched by the events API, shown on the dashboard's event and link
+ * pages, delivered from the table stream, and resent, beside an event written now.
+ */
+test('an event item written before packing (its envelope a map) is listed, fetched, shown, delivered and resent like one written now', async () => {
+  // Prepare: an organization with an endpoint for every event, and a link (its event written now, packed)
+  const shop = await createMerchant(stack);
+  const shopApi = client(stack.baseUrl, shop.test);
+  const subscription = await createWebhookRepository(stack.db, stack.tableName, stack.sealer).create({ orgId: shop.orgId, mode: 'test', url: receiver.url, events: ['*'] });
+  const link = (await shopApi.post('/v1/payment_links', { amount: { value: '12.00', currency: 'EUR' }, acceptor_id: shop.acceptorId, description: 'Before packing' })).body;
+  const [packed] = (await shopApi.get('/v1/events')).body.data;
+  const old = newEvent({ type: 'transactions.payment_link.properties.changed', orgId: shop.orgId, mode: 'test', data: { ...link, description: 'Old form' } });
+
+  // Act: the old form, as the service wrote it before (the envelope a map), straight into the table
+  await stack.db.send(new PutCommand({ TableName: stack.tableName, Item: { ...outboxItem(old), envelope: old.envelope } }));
+
+  // Assess: the events API lists and fetches both, exact and by prefix
+  const listed = (await shopApi.get('/v1/events?limit=100')).body.data;
+  expect(listed).toEqual([old.envelope, packed]);
+  expect((await shopApi.get('/v1/events?type=transactions.payment_link.properties.changed')).body.data).toEqual([old.envelope]);
+  expect((await shopApi.get('/v1/events?type=transactions.payment_link.*')).body.data).toEqual([old.envelope, packed]);
+  expect((await shopApi.get(`/v1/events/${old.envelope.id}`)).body).toEqual(old.envelope);
+  expect((await shopApi.get(`/v1/events/${packed.id}`)).body).toEqual(packed);
+  // the dashboard's event page and the link's events
+  const browser = dashboardBrowser(stack);
+  const cookie = await browser.sessionOf(await createPerson(stack, shop.orgId, 'owner'));
+  const page = await browser.get(`/dashboard/events/${old.envelope.id}`, cookie);
+  expect(page.status).toBe(200);
+  expect(page.html).toContain('&quot;description&quot;: &quot;Old form&quot;');
+  const linkEvents = sectionOf((await browser.get(`/dashboard/payment-links/${link.id}`, cookie)).html, 'link-events');
+  expect(linkEvents.match(/data-id="(evt_\w+)"/g)!.map((match) => match.slice(9, -1))).toEqual([old.envelope.id, packed.id]);
+  // delivered from the stream, signed over the envelope as written
+  const delivered = (id: string) => receiver.delivered().filter((request) => request.envelope.id === id);
+  await receiver.waitFor(() => delivered(old.envelope.id).length === 1 && delivered(packed.id).length === 1, 'both events delivered');
+  expect(receiver.verify(delivered(old.envelope.id)[0], subscription.secret)).toEqual(old.envelope);
+  expect(receiver.verify(delivered(packed.id)[0], subscription.secret)).toEqual(packed);
+  // and resent
+  expect((await shopApi.post(`/v1/events/${old.envelope.id}/resend`, {})).status).toBe(202);
+  await receiver.waitFor(() => delivered(old.envelope.id).length === 2, 'the old event resent');
+  expect(receiver.verify(delivered(old.envelope.id)[1], subscription.secret)).toEqual(old.envelope);
 });

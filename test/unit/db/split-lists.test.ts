@@ -1,5 +1,5 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { ensureTable } from '../../../bin/local/dynamodb-local';
 import { batchWriteAll } from '../../../shared/db/batch';
 import { createDocumentClient } from '../../../shared/db/client';
@@ -7,7 +7,7 @@ import { subPartitionOf } from '../../../shared/db/entity';
 import { eventEntity, scopeOf } from '../../../shared/db/entities';
 import * as keys from '../../../shared/db/keys';
 import { listPage, type ListSource } from '../../../shared/db/list-page';
-import { outboxItem } from '../../../shared/db/outbox';
+import { outboxItem, storedEnvelope } from '../../../shared/db/outbox';
 import { INDEXES } from '../../../shared/db/table';
 import { newEvent } from '../../../shared/events';
 import { newId } from '../../../shared/ids';
@@ -34,17 +34,19 @@ beforeAll(async () => {
 });
 afterAll(() => db.destroy());
 
-/** `count` events of a new scope, each `bytes` of data, written straight to the table; their ids newest first. */
+/** `count` events of a new scope, each about `bytes` more in the table (random, so packing does not shrink it), written straight to it; their ids newest first. */
 async function eventsOfNewScope(count: number, bytes = 0) {
   const orgId = newId('organization');
-  const events = Array.from({ length: count }, () => newEvent({ type: 'transactions.payment.paid', orgId, mode: 'test', data: { padding: 'x'.repeat(bytes) } }));
+  const events = Array.from({ length: count }, () => newEvent({ type: 'transactions.payment.paid', orgId, mode: 'test', data: { padding: randomBytes(bytes).toString('base64') } }));
   const items = events.map(outboxItem);
   await batchWriteAll(db, tableName, items.map((Item) => ({ PutRequest: { Item } })));
   return { scope: scopeOf(orgId, 'test'), ids: events.map((event) => event.envelope.id).reverse(), items };
 }
 
 const source = (scope: string): ListSource => ({ index: 'gsi1', partitions: keys.eventList(scope), resolveCursor: async (id) => id });
-const idsOf = (items: { envelope: { id: string } }[]) => items.map((item) => item.envelope.id);
+/** An event item as read from a list: its envelope packed. */
+type StoredEvent = { envelope: unknown };
+const idsOf = (items: StoredEvent[]) => items.map((item) => storedEnvelope(item.envelope).id);
 
 /** Every page of the list from the newest, `limit` at a time, following `starting_after`. */
 async function forwards(scope: string, limit: number) {
@@ -52,9 +54,9 @@ async function forwards(scope: string, limit: number) {
   let startingAfter: string | undefined;
   let hasMore = true;
   while (hasMore) {
-    const page = await listPage<{ envelope: { id: string } }>(db, tableName, source(scope), { limit, startingAfter });
+    const page = await listPage<StoredEvent>(db, tableName, source(scope), { limit, startingAfter });
     pages.push(idsOf(page.items));
-    startingAfter = page.items.at(-1)?.envelope.id;
+    startingAfter = idsOf(page.items).at(-1);
     hasMore = page.hasMore;
   }
   return pages;
@@ -66,9 +68,9 @@ async function backwards(scope: string, limit: number, oldest: string) {
   let endingBefore = oldest;
   let hasMore = true;
   while (hasMore) {
-    const page = await listPage<{ envelope: { id: string } }>(db, tableName, source(scope), { limit, endingBefore });
+    const page = await listPage<StoredEvent>(db, tableName, source(scope), { limit, endingBefore });
     pages.unshift(idsOf(page.items));
-    endingBefore = page.items[0]?.envelope.id;
+    endingBefore = idsOf(page.items)[0];
     hasMore = page.hasMore;
   }
   return pages;
@@ -88,10 +90,10 @@ test('a page of a split list is one Query of at most limit + 1 items per sub-par
   const { scope, ids } = await eventsOfNewScope(57);
   // Act
   queries.length = 0;
-  const first = await listPage<{ envelope: { id: string } }>(db, tableName, source(scope), { limit: 10 });
+  const first = await listPage<StoredEvent>(db, tableName, source(scope), { limit: 10 });
   const firstQueries = [...queries];
-  const whole = await listPage<{ envelope: { id: string } }>(db, tableName, source(scope), { limit: 57 });
-  const past = await listPage<{ envelope: { id: string } }>(db, tableName, source(scope), { limit: 100 });
+  const whole = await listPage<StoredEvent>(db, tableName, source(scope), { limit: 57 });
+  const past = await listPage<StoredEvent>(db, tableName, source(scope), { limit: 100 });
   // Assess
   expect(idsOf(first.items)).toEqual(ids.slice(0, 10));
   expect(first.hasMore).toBe(true);
@@ -113,8 +115,8 @@ test('pages of a split list follow both cursors through every item once, in orde
   expect(back.slice(1).every((page) => page.length === 7)).toBe(true);
   // A cursor in the middle: the items right after it, and right before it.
   const middle = ids[20];
-  expect(idsOf((await listPage<{ envelope: { id: string } }>(db, tableName, source(scope), { limit: 5, startingAfter: middle })).items)).toEqual(ids.slice(21, 26));
-  expect(idsOf((await listPage<{ envelope: { id: string } }>(db, tableName, source(scope), { limit: 5, endingBefore: middle })).items)).toEqual(ids.slice(15, 20));
+  expect(idsOf((await listPage<StoredEvent>(db, tableName, source(scope), { limit: 5, startingAfter: middle })).items)).toEqual(ids.slice(21, 26));
+  expect(idsOf((await listPage<StoredEvent>(db, tableName, source(scope), { limit: 5, endingBefore: middle })).items)).toEqual(ids.slice(15, 20));
 });
 
 test('a page is complete where DynamoDB stops a sub-partition at 1 MB: that one is read on', async () => {
@@ -123,7 +125,7 @@ test('a page is complete where DynamoDB stops a sub-partition at 1 MB: that one 
   const { scope, ids } = await eventsOfNewScope(subPartitions * perSubPartition, 40_000);
   // Act
   queries.length = 0;
-  const page = await listPage<{ envelope: { id: string } }>(db, tableName, source(scope), { limit: 100 });
+  const page = await listPage<StoredEvent>(db, tableName, source(scope), { limit: 100 });
   // Assess: the newest hundred, though each sub-partition's first Query stopped short of them
   expect([idsOf(page.items), page.hasMore]).toEqual([ids.slice(0, 100), true]);
   expect(queries.length).toBeGreaterThan(subPartitions);

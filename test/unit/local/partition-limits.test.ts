@@ -8,7 +8,7 @@ import {
   type AttributeValue,
 } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { startContentionLayer, contentionStats, type ContentionLayer } from '../../../bin/local/contention';
 import { ensureTable } from '../../../bin/local/dynamodb-local';
 import { freePort } from '../../../bin/local/free-port';
@@ -47,7 +47,9 @@ async function limitedLayer(scale: number): Promise<{ layer: ContentionLayer; cl
 const wire = (item: Record<string, unknown>) => marshall(item, { removeUndefinedValues: true }) as Record<string, AttributeValue>;
 const aPayment = (orgId = newId('organization')) =>
   wire(paymentItem({ id: newId('payment'), orgId, mode: 'test', acceptorId: 'acceptor_1', paymentLinkId: newId('paymentLink'), status: 'open', amountMinor: 1000, currency: 'EUR', createdAt: new Date().toISOString(), lastActivityAt: new Date().toISOString() }));
-const anEvent = (orgId: string, padding = 0) => wire(outboxItem(newEvent({ type: 'transactions.payment.paid', orgId, mode: 'test', data: { padding: 'x'.repeat(padding) } })));
+/** An event item about `padding` bytes larger than a bare one: random, so that packing its envelope does not shrink it. */
+const anEvent = (orgId: string, padding = 0) =>
+  wire(outboxItem(newEvent({ type: 'transactions.payment.paid', orgId, mode: 'test', data: { padding: randomBytes(padding).toString('base64') } })));
 const total = (charges: { units: number }[]) => charges.reduce((sum, charge) => sum + charge.units, 0);
 
 async function refusal(sending: Promise<unknown>): Promise<Error & Record<string, unknown>> {
@@ -91,6 +93,21 @@ describe('units, as DynamoDB Local counts them on its own', () => {
       const put = await direct.send(new PutItemCommand({ TableName: tableName, Item: event, ReturnConsumedCapacity: 'TOTAL' }));
       const indexes = keys.indexes.filter((index) => index.keys.every((key) => event[key] !== undefined)).length;
       expect(put.ConsumedCapacity!.CapacityUnits).toBe(Math.ceil(itemBytes(event) / 1024) * (1 + indexes));
+    }
+  });
+
+  test("a Binary attribute counts its bytes, not the base64 it travels in: DynamoDB Local's units, 1 KB either side", async () => {
+    for (const [bytes, units] of [
+      [950, 1],
+      [1_000, 2],
+    ]) {
+      const item: Record<string, AttributeValue> = { PK: { S: `BIN#${randomUUID()}` }, SK: { S: 'BIN' }, packed: { B: randomBytes(bytes) } };
+      const put = await direct.send(new PutItemCommand({ TableName: tableName, Item: item, ReturnConsumedCapacity: 'TOTAL' }));
+      // As the contention layer sees it: the JSON protocol's base64.
+      const onTheWire = JSON.parse(JSON.stringify({ ...item, packed: { B: Buffer.from(item.packed.B!).toString('base64') } }));
+      expect(put.ConsumedCapacity!.CapacityUnits).toBe(units);
+      expect(itemBytes(onTheWire)).toBe('PK'.length + item.PK.S!.length + 'SKBIN'.length + 'packed'.length + bytes);
+      expect(total(writeCharges(keys, { key: onTheWire, kind: 'put', transactional: false }, undefined, onTheWire))).toBe(units);
     }
   });
 

@@ -90,15 +90,17 @@ describe('Module: observability/logger', () => {
 });
 
 describe('Module: observability/metrics', () => {
-  test('EMF: the invocation\'s metrics in one document, a metric with a dimension in its own, CloudWatch\'s 100 values a metric per document', async () => {
+  test("EMF: the invocation's metrics in one document, those with a dimension in one a value of it (every count in it), CloudWatch's 100 values a metric per document", async () => {
     // Prepare
     const { metrics, restore } = await freshModules({ METRICS_NAMESPACE });
 
     // Act
     const { stdout } = await written(() => {
       metrics.countMetric('JobRuns');
+      metrics.countMetric('ClientErrors', { name: 'Route', value: 'GET /x' });
       metrics.countMetric('JobRuns');
       metrics.recordDuration('JobMs', 12);
+      metrics.countMetric('ClientErrors', { name: 'Route', value: 'GET /y' });
       metrics.countMetric('ClientErrors', { name: 'Route', value: 'GET /x' });
       metrics.metrics.publishStoredMetrics();
       for (let i = 0; i < 101; i++) metrics.recordAge('EventAge', i);
@@ -108,14 +110,16 @@ describe('Module: observability/metrics', () => {
     restore();
 
     // Assess
-    const [single, invocation, fullArray, rest] = stdout;
-    expect(stdout).toHaveLength(4);
-    expect(single).toEqual({
+    const [invocation, routeX, routeY, fullArray, rest] = stdout;
+    expect(stdout).toHaveLength(5);
+    const byRoute = (route: string, count: number | number[]) => ({
       _aws: { Timestamp: expect.any(Number), CloudWatchMetrics: [{ Namespace: METRICS_NAMESPACE, Dimensions: [['service', 'Route']], Metrics: [{ Name: 'ClientErrors', Unit: 'Count' }] }] },
       service: 'payment-operations',
-      Route: 'GET /x',
-      ClientErrors: 1,
+      Route: route,
+      ClientErrors: count,
     });
+    expect(routeX).toEqual(byRoute('GET /x', [1, 1]));
+    expect(routeY).toEqual(byRoute('GET /y', 1));
     expect(invocation).toEqual({
       _aws: {
         Timestamp: expect.any(Number),
