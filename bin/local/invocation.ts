@@ -179,7 +179,7 @@ export function createModulePool(spec: FunctionSpec, load: () => Promise<ModuleH
         environments.release();
       }
     },
-    stats: () => ({ pids: handler ? [process.pid] : [], started, peakConcurrent, slowestMs, ...usage, memoryMb: spec.memoryMb }),
+    stats: () => ({ pids: handler ? [process.pid] : [], started, running, peakConcurrent, slowestMs, ...usage, memoryMb: spec.memoryMb }),
     async stop() {
       stopped = true;
       environments.close();

@@ -22,18 +22,37 @@ function functionName(stack: TestStack, of: FunctionOfStack): string {
   return name;
 }
 
+/** Polls every 20 ms, for at most 10 s, until `done`. */
+async function until(done: () => boolean): Promise<void> {
+  for (const end = Date.now() + 10_000; !done() && Date.now() < end; ) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
 /**
- * The metric documents one function writes while `act` runs: in source mode the lines this
+ * The metric documents one function writes while `act` runs and until the invocations it set
+ * going end: a function's metrics are flushed at the end of its invocation, after the writes
+ * that `act` may wait for (shared/observability/metrics.ts). In source mode the lines this
  * process writes (metrics turned on meanwhile: the stack keeps them off in this process), in
- * artifact mode the new lines of the function's log file (the stack needs LAMBDA_LOG_DIR).
+ * artifact mode the new lines of the function's log file (the stack needs LAMBDA_LOG_DIR), which
+ * a worker's output reaches a moment after its invocation ends.
  */
 export async function metricsWhile(stack: TestStack, of: FunctionOfStack, act: () => Promise<unknown>): Promise<EmfDocument[]> {
+  const name = functionName(stack, of);
+  const idle = () => until(() => stack.aws.stats()[name].running === 0);
   if (stack.mode === 'artifacts') {
     if (!stack.logDir) throw new Error('Reading metrics in artifact mode needs LAMBDA_LOG_DIR');
-    const file = join(stack.logDir, `${functionName(stack, of)}.log`);
+    const file = join(stack.logDir, `${name}.log`);
     const read = () => (existsSync(file) ? readFileSync(file, 'utf8') : '');
     const before = read().length;
     await act();
+    await idle();
+    // The log is whole once it stops growing (two polls alike).
+    let seen = -1;
+    await until(() => {
+      const length = read().length;
+      const settled = length === seen;
+      seen = length;
+      return settled;
+    });
     return documentsIn(read().slice(before));
   }
   const written: string[] = [];
@@ -48,6 +67,7 @@ export async function metricsWhile(stack: TestStack, of: FunctionOfStack, act: (
   }) as typeof process.stdout.write;
   try {
     await act();
+    await idle();
   } finally {
     process.stdout.write = write;
     for (const [name, value] of [['METRICS_NAMESPACE', namespace], ['METRICS_DISABLED', disabled]] as const) {

@@ -59,6 +59,8 @@ export interface FunctionPoolStats {
   pids: number[];
   /** Environments started so far (cold starts). */
   started: number;
+  /** The invocations running now. */
+  running: number;
   /** The most invocations that ran at the same time. */
   peakConcurrent: number;
   /** The longest an invocation ran (init excluded, as Lambda's timeout excludes it), in ms. */
@@ -272,7 +274,7 @@ export function createFunctionPool(spec: FunctionSpec, options: PoolOptions): Fu
       }
     },
     stats() {
-      return { pids: [...live].map((worker) => worker.child.pid!), started, peakConcurrent, slowestMs, ...usage, memoryMb: spec.memoryMb };
+      return { pids: [...live].map((worker) => worker.child.pid!), started, running, peakConcurrent, slowestMs, ...usage, memoryMb: spec.memoryMb };
     },
     async stop() {
       stopped = true;
