@@ -50,7 +50,7 @@ export async function screenshotAtBothWidths(page: Page, name: string): Promise<
 /**
  * A page as a person at each width sees it: screenshots (screenshotAtBothWidths), then at 1280
  * and 390 px nothing wider than the page and no serious axe-core violation (as one expectation,
- * which names the page and the width).
+ * which names the page and the width); the page is left at 1280 px.
  */
 export async function expectPageAtBothWidths(page: Page, name: string): Promise<void> {
   for (const file of await screenshotAtBothWidths(page, name)) expect(file).toMatch(/\.png$/);
@@ -59,4 +59,5 @@ export async function expectPageAtBothWidths(page: Page, name: string): Promise<
     const sideways = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect({ name, width, sideways, violations: await seriousAxeViolations(page) }).toEqual({ name, width, sideways: 0, violations: [] });
   }
+  await page.setViewportSize({ width: 1280, height: 900 });
 }

@@ -1,6 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { seriousAxeViolations } from '../../support/axe';
+import type { Browser } from 'playwright-core';
+import { expectPageAtBothWidths } from '../../support/axe';
 import { browserAvailable, launchBrowser } from '../../support/browser';
 import { createPerson, signedInPage, type Person } from '../../support/dashboard';
 import { client } from '../../support/http';
@@ -12,7 +11,6 @@ const describeBrowser = browserAvailable() ? describe : describe.skip;
 // Every page is a function of its own: in artifact mode each is a cold bundle the first time.
 jest.setTimeout(180_000);
 
-const SHOTS = '/tmp/exports-shots';
 
 /**
  * Export in headless Chromium (product-decisions §18): the filtered payments exported from their
@@ -28,7 +26,6 @@ describeBrowser('dashboard export in headless Chromium', () => {
   const payments: string[] = [];
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
     stack = await startTestStack();
     merchant = await createMerchant(stack);
     owner = await createPerson(stack, merchant.orgId, 'owner');
@@ -47,17 +44,6 @@ describeBrowser('dashboard export in headless Chromium', () => {
 
   const signedIn = (width = 1280) => signedInPage(browser, stack.baseUrl, owner, width);
 
-  /** The page at both widths: no sideways scrolling, no serious violation, a screenshot each to look at. */
-  async function checkedAtBothWidths(page: Page, name: string) {
-    for (const width of [1280, 390]) {
-      await page.setViewportSize({ width, height: 900 });
-      const sideways = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-      expect({ name, width, sideways, violations: (await seriousAxeViolations(page)).map((violation) => violation.id) }).toEqual({ name, width, sideways: 0, violations: [] });
-      await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
-    }
-    await page.setViewportSize({ width: 1280, height: 900 });
-  }
-
   test('browser: the filtered payments exported, the report page refreshed until it offers the file, and the CSV holds the rows the list showed', async () => {
     const page = await signedIn();
     await page.goto(`${stack.baseUrl}/dashboard/payments`);
@@ -67,18 +53,18 @@ describeBrowser('dashboard export in headless Chromium', () => {
     await page.waitForURL(/created%5Bgte%5D=|created\[gte\]=/);
     const shown = (await page.getByRole('table').locator('tbody th[scope="row"]').allTextContents()).map((text) => text.trim());
     expect(shown).toEqual(payments);
-    await checkedAtBothWidths(page, 'payments-with-export');
+    await expectPageAtBothWidths(page, 'payments-with-export');
 
     await page.getByRole('button', { name: 'Export CSV' }).click();
     await page.getByRole('heading', { name: /^Report rpt_/, level: 1 }).waitFor();
-    await checkedAtBothWidths(page, 'report');
+    await expectPageAtBothWidths(page, 'report');
     const download = page.getByRole('link', { name: 'Download CSV' });
     for (let tries = 0; !(await download.count()); tries++) {
       expect(tries).toBeLessThan(150);
       await page.waitForTimeout(200);
       await page.getByRole('link', { name: 'Refresh' }).click();
     }
-    await checkedAtBothWidths(page, 'report-succeeded');
+    await expectPageAtBothWidths(page, 'report-succeeded');
     const file = await page.request.get((await download.getAttribute('href'))!);
     expect(file.status()).toBe(200);
     expect(file.headers()['content-type']).toBe('text/csv; charset=utf-8');
@@ -93,7 +79,7 @@ describeBrowser('dashboard export in headless Chromium', () => {
     await page.goto(`${stack.baseUrl}/dashboard/payments?status=paid`);
     expect(await page.getByRole('button', { name: 'Export CSV' }).count()).toBe(0);
     await page.getByText('Export takes a date range of all payments: clear the status filter to export.').waitFor();
-    await checkedAtBothWidths(page, 'payments-narrowed');
+    await expectPageAtBothWidths(page, 'payments-narrowed');
     await page.close();
   });
 
@@ -105,7 +91,7 @@ describeBrowser('dashboard export in headless Chromium', () => {
     const page = await signedIn();
     await page.goto(`${stack.baseUrl}${path}`);
     await page.getByRole('button', { name: 'Export CSV' }).waitFor();
-    await checkedAtBothWidths(page, name);
+    await expectPageAtBothWidths(page, name);
     await page.close();
   });
 });
