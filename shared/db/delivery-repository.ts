@@ -209,7 +209,7 @@ export function createDeliveryRepository(db: DynamoDBDocumentClient, tableName: 
     },
 
     /**
-     * The link family's events of the scope (the type-prefix index of `transactions.payment_link.`),
+     * The link family's events of the scope (the own list of `transactions.payment_link.*`),
      * newest first, from `startingAfter` down to `sinceId` (the link's creation), those whose
      * `data.id` is the link's (read from the unpacked envelope: a filter expression cannot see
      * into packed bytes, and would not spare read units anyway): at most LINK_EVENT_WINDOW events read per call, whatever matches,
@@ -219,7 +219,7 @@ export function createDeliveryRepository(db: DynamoDBDocumentClient, tableName: 
     async linkEvents(principal: Principal, linkId: string, sinceId: string, limit: number, startingAfter?: string): Promise<LinkEvents> {
       // `transactions.payment_link.`: the family every event about a link belongs to.
       const family = typePrefixes(PAYMENT_LINK_EVENT.created).at(-1)!;
-      const source = keys.eventPrefixList(scopeOf(principal.orgId, principal.mode), family)!;
+      const source = keys.eventPrefixListApart(scopeOf(principal.orgId, principal.mode), family)!;
       const window = Math.ceil(LINK_EVENT_WINDOW / source.partitions.length);
       const read = await Promise.all(source.partitions.map((partition) => linkEventsIn(INDEXES[source.index], partition, { linkId, sinceId, limit, startingAfter, window })));
       // Each sub-partition that stopped before its end was read down to its last key; below the

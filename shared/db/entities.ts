@@ -383,23 +383,43 @@ export const eventEntity = defineEntity<{ orgId: string; mode: Mode; type: strin
     gsi1: { pk: '{scope}#EVT', sk: '{evt}', subPartitions: 8 },
     // Events of one exact type (the events API's `type` filter).
     gsi2: { pk: '{scope}#EVT#{type}', sk: '{evt}', subPartitions: 4 },
-    // Events below a prefix (`type=a.b.*`), one index per depth: see EVENT_PREFIX_INDEXES.
-    gsi3: { pk: '{scope}#EVT#{prefix1}', sk: '{evt}', subPartitions: 8, when: (event) => typePrefixes(event.type).length >= 1 },
-    gsi4: { pk: '{scope}#EVT#{prefix2}', sk: '{evt}', subPartitions: 8, when: (event) => typePrefixes(event.type).length >= 2 },
-    gsi5: { pk: '{scope}#EVT#{prefix3}', sk: '{evt}', subPartitions: 4, when: (event) => typePrefixes(event.type).length >= 3 },
+    // The events below a wildcard listed apart (`type=a.b.*`), one index per depth: see EVENT_PREFIX_LISTS.
+    gsi3: { pk: '{scope}#EVT#{prefix1}', sk: '{evt}', subPartitions: 8, when: (event) => listedPrefixes(event.type)[0] !== '' },
+    gsi4: { pk: '{scope}#EVT#{prefix2}', sk: '{evt}', subPartitions: 8, when: (event) => listedPrefixes(event.type)[1] !== '' },
+    gsi5: { pk: '{scope}#EVT#{prefix3}', sk: '{evt}', subPartitions: 4, when: (event) => listedPrefixes(event.type)[2] !== '' },
   },
   values: (event) => {
-    const [prefix1 = '', prefix2 = '', prefix3 = ''] = typePrefixes(event.type);
+    const [prefix1, prefix2, prefix3] = listedPrefixes(event.type);
     return { evt: event.envelope.id, scope: scoped(event), type: event.type, prefix1, prefix2, prefix3 };
   },
 });
 
 /**
- * Where the events below a prefix of each depth are listed (`a.` → GSI3, `a.b.` → GSI4, `a.b.c.`
- * → GSI5): event types have at most four segments (a test holds every emitted type to it), so a
- * deeper wildcard matches nothing.
+ * The indexes of the type wildcards' own lists, by the wildcard's depth (`a.` → GSI3, `a.b.` →
+ * GSI4, `a.b.c.` → GSI5): event types have at most four segments (a test holds every emitted
+ * type to it), so a deeper wildcard matches nothing.
  */
 export const EVENT_PREFIX_INDEXES = ['gsi3', 'gsi4', 'gsi5'] as const;
+
+/**
+ * The wildcards whose events are listed apart, each on the index of its depth: those below which
+ * there are more types than a page can read the lists of (`keys.eventPrefixList`). Any other
+ * wildcard is read from the lists it is made of, so an event costs no index write for it
+ * (decisions 14): every event, when every type is below it (`transactions.`), or its few types'
+ * lists, merged. A test holds this list to the emitted types both ways.
+ */
+export const EVENT_PREFIX_LISTS: readonly string[] = [
+  'transactions.payment_link.',
+  'transactions.refund.',
+  'transactions.chargeback.',
+  'transactions.payment_link.email.',
+];
+
+/** The type's wildcards that are listed apart, by depth ('' where its prefix of that depth is not). */
+const listedPrefixes = (type: string) => {
+  const prefixes = typePrefixes(type);
+  return EVENT_PREFIX_INDEXES.map((_index, depth) => (prefixes[depth] !== undefined && EVENT_PREFIX_LISTS.includes(prefixes[depth]) ? prefixes[depth] : ''));
+};
 
 /**
  * One attempt of a delivery, under its event, in time order (the event's deliveries list them

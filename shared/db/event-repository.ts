@@ -1,6 +1,7 @@
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Principal } from '../auth/principal';
 import { typeFilter } from '../domain/event-resources';
+import { EVENT_TYPES } from '../domain/event-types';
 import { isOwned } from '../domain/scope';
 import { matchesPattern } from '../domain/webhooks';
 import type { EventEnvelope } from '../events';
@@ -30,9 +31,9 @@ export function createEventRepository(db: DynamoDBDocumentClient, tableName: str
     get,
 
     /**
-     * Newest first, one Query a page whatever the filter: the scope's events (GSI1), one exact
-     * type (GSI2) or the types below a prefix (GSI3–5, by depth). A cursor must be an event of the
-     * list asked for.
+     * Newest first, one Query a page of each partition of the list the filter reads: the scope's
+     * events (GSI1), one exact type's (GSI2), or the types' below a prefix (`keys.eventPrefixList`:
+     * its own list, or the lists it is made of). A cursor must be an event of the list asked for.
      */
     async list(principal: Principal, page: PageRequest, pattern?: string) {
       const scope = scopeOf(principal.orgId, principal.mode);
@@ -40,7 +41,7 @@ export function createEventRepository(db: DynamoDBDocumentClient, tableName: str
       const source = exact
         ? { index: 'gsi2' as const, partitions: keys.eventTypeList(scope, exact) }
         : prefix
-          ? keys.eventPrefixList(scope, prefix)
+          ? keys.eventPrefixList(scope, prefix, EVENT_TYPES)
           : { index: 'gsi1' as const, partitions: keys.eventList(scope) };
       if (source === undefined) return { items: [], hasMore: false };
       const result = await listPage<Omit<StoredEvent, 'envelope'> & { envelope: unknown }>(

@@ -26,6 +26,7 @@ import {
   deliveryAttemptEntity,
   deliveryEntity,
   EVENT_PREFIX_INDEXES,
+  EVENT_PREFIX_LISTS,
   eventEntity,
   eventResendEntity,
   idempotencyEntity,
@@ -137,11 +138,23 @@ export const event = (id: string) => eventEntity.key({ evt: id });
 /** A scope's events, all or of one type: each list's sub-partitions (entities.ts). */
 export const eventList = (scope: string) => eventEntity.partitions('gsi1', scopeValues(scope));
 export const eventTypeList = (scope: string, type: string) => eventEntity.partitions('gsi2', { scope, type });
-/** The index and sub-partitions of the events below `prefix` (`a.b.`), or undefined when no type is that deep. */
-export const eventPrefixList = (scope: string, prefix: string) => {
-  const depth = prefix.split('.').length - 1;
-  const index = EVENT_PREFIX_INDEXES[depth - 1];
-  return index && { index, partitions: eventEntity.partitions(index, { scope, prefix1: prefix, prefix2: prefix, prefix3: prefix }) };
+/** The own list of the events below `prefix` (`a.b.`), on the index of its depth, if it has one (EVENT_PREFIX_LISTS). */
+export const eventPrefixListApart = (scope: string, prefix: string) => {
+  const index = EVENT_PREFIX_INDEXES[prefix.split('.').length - 2];
+  return index && EVENT_PREFIX_LISTS.includes(prefix) ? { index, partitions: eventEntity.partitions(index, { scope, prefix1: prefix, prefix2: prefix, prefix3: prefix }) } : undefined;
+};
+/**
+ * Where the events below `prefix` are, among `types` (the emitted ones): its own list when it has
+ * one; else every event when every type is below it; else the lists of the types below it, read
+ * together; undefined when no type is below it.
+ */
+export const eventPrefixList = (scope: string, prefix: string, types: readonly string[]) => {
+  const apart = eventPrefixListApart(scope, prefix);
+  if (apart) return apart;
+  const below = types.filter((type) => type.startsWith(prefix));
+  if (below.length === 0) return undefined;
+  if (below.length === types.length) return { index: 'gsi1' as const, partitions: eventList(scope) };
+  return { index: 'gsi2' as const, partitions: below.flatMap((type) => eventTypeList(scope, type)) };
 };
 /** An attempt's key: its time, its number (three digits, so that keys sort by it) and its target. */
 export const deliveryAttempt = (eventId: string, attempt: { at: string; attempt: number; targetKey: string }) =>
