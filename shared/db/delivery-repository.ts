@@ -16,24 +16,26 @@ import * as keys from './keys';
 import { packEnvelope, storedEnvelope } from './outbox';
 import { transactWrite } from './side-effects';
 import { listPage, type Page } from './list-page';
-import { queryMerged } from './query-all';
+import { queryAll, queryMerged } from './query-all';
 import { INDEXES, KEY, TTL_ATTRIBUTE } from './table';
 
 /** Delivery records live as long as their event. */
 const expiresAt = (task: DeliveryTask) =>
   Math.floor(Date.parse(task.event.envelope.triggered_at) / 1000) + EVENT_RETENTION_DAYS * 86_400;
 
-const SETTLED: DeliveryStatus[] = ['delivered', 'dead', 'canceled'];
+/** The outcomes that end a delivery; `delivered` only in outcomes written before decisions 157. */
+const ENDED: unknown[] = ['delivered', 'dead', 'canceled'] satisfies (DeliveryStatus | 'delivered')[];
 
 /** At most this many attempt items are read per event: its newest (attempts are keyed in time order). */
 export const ATTEMPTS_PER_EVENT = 50;
 
-const stateKey = (task: DeliveryTask) => keys.deliveryState(task.event.envelope.id, deliveryKey(task));
+const stateKey = (task: Pick<DeliveryTask, 'event' | 'target' | 'resendId'>) => keys.deliveryState(task.event.envelope.id, deliveryKey(task));
 
 /**
  * The delivery records of the table, under the event's partition `EVT#{evt}`:
  * - `DLV#{time}#{attempt}#{target}`: one item per attempt, in time order (keys.deliveryAttempt);
- * - `DELIVERY#{target}[#{resend}]`: the delivery's outcome, which makes duplicates harmless.
+ * - `DELIVERY#{target}[#{resend}]`: the outcome of a delivery that ended without a 2xx (`dead`,
+ *   `canceled`); a 2xx attempt is its delivery's outcome itself. Either makes duplicates harmless.
  * - `RESEND#{resend}`: a request to replay the event, which the table stream carries to delivery;
  * Each caller takes the part it uses as its port: the deliverer the DeliveryJournal, the
  * dashboard the DeliveryLog, the events API `attemptPage` and `requestResend`.
@@ -83,17 +85,33 @@ export function createDeliveryRepository(db: DynamoDBDocumentClient, tableName: 
 
   const repository = {
     /** The journal (DeliveryJournal): each delivery's outcome and attempts, what every attempt reads and writes. */
-    async isSettled(eventId: string, key: string) {
-      const result = await db.send(
-        new GetCommand({
+    /**
+     * Both strongly consistent, at once: the delivery's outcome (GetItem), which says `dead` or
+     * `canceled` (or `delivered`, written before a 2xx attempt was its own outcome: decisions
+     * 157), and the event's attempts that answered 2xx to its target in its replay (a Query of
+     * the event's attempts, at most a few hundred small items: its targets').
+     */
+    async isSettled(task: Pick<DeliveryTask, 'event' | 'target' | 'resendId'>) {
+      const [outcome, delivered] = await Promise.all([
+        db.send(new GetCommand({ TableName: tableName, Key: stateKey(task), ProjectionExpression: '#status', ExpressionAttributeNames: { '#status': 'status' }, ConsistentRead: true })),
+        queryAll(db, {
           TableName: tableName,
-          Key: keys.deliveryState(eventId, key),
-          ProjectionExpression: '#status',
-          ExpressionAttributeNames: { '#status': 'status' },
+          KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :attempts)',
+          FilterExpression: `#target = :target AND #code BETWEEN :ok AND :lastOk AND ${task.resendId ? '#resend = :resend' : 'attribute_not_exists(#resend)'}`,
+          ProjectionExpression: '#target',
+          ExpressionAttributeNames: { '#pk': KEY.pk, '#sk': KEY.sk, '#target': 'targetKey', '#code': 'statusCode', '#resend': 'resendId' },
+          ExpressionAttributeValues: {
+            ':pk': keys.event(task.event.envelope.id).PK,
+            ':attempts': keys.deliveryAttemptsPrefix,
+            ':target': task.target.key,
+            ':ok': 200,
+            ':lastOk': 299,
+            ...(task.resendId ? { ':resend': task.resendId } : {}),
+          },
           ConsistentRead: true,
         }),
-      );
-      return SETTLED.includes(result.Item?.status as DeliveryStatus);
+      ]);
+      return ENDED.includes(outcome.Item?.status) || delivered.length > 0;
     },
 
     async recordAttempt(task: DeliveryTask, record: AttemptRecord) {

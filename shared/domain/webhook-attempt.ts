@@ -3,7 +3,6 @@ import * as z from '../zod';
 import { retryDelayMs } from './retry-policy';
 import { receives, webhookSignature } from './webhooks';
 import {
-  deliveryKey,
   RECORD_TRIES,
   recordRetryDelayMs,
   SLOT_LEASE_MARGIN_MS,
@@ -75,7 +74,7 @@ export async function attemptDelivery(task: DeliveryTask, ports: DeliveryPorts):
   if (task.made) return concludeAttempt(task, task.made.record, task.made.tries + 1, ports);
   const { envelope } = task.event;
   // Both reads at once: a settled duplicate is rare, and reading its destination for nothing costs less than a round trip on every attempt.
-  const [settled, destination] = await Promise.all([ports.journal.isSettled(envelope.id, deliveryKey(task)), destinationOf(task, ports)]);
+  const [settled, destination] = await Promise.all([ports.journal.isSettled(task), destinationOf(task, ports)]);
   if (settled) return { kind: 'skipped', reason: 'already settled' };
   if (!destination) {
     await ports.journal.settle(task, 'canceled');
@@ -119,10 +118,8 @@ async function concludeAttempt(task: DeliveryTask, record: AttemptRecord, tries:
   const done = { ...attempted, history: [...task.history, record] };
   try {
     await ports.journal.recordAttempt(attempted, record);
-    if (record.statusCode !== undefined && record.statusCode >= 200 && record.statusCode < 300) {
-      await ports.journal.settle(done, 'delivered');
-      return { kind: 'delivered', task: done };
-    }
+    // A 2xx attempt, recorded, ends its delivery: no outcome of its own to write.
+    if (record.statusCode !== undefined && record.statusCode >= 200 && record.statusCode < 300) return { kind: 'delivered', task: done };
     const delayMs = retryDelayMs(ports.policy, task.attempt, ports.random);
     if (delayMs === undefined) {
       await ports.deadLetters.park(done);

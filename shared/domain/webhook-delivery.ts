@@ -95,12 +95,13 @@ export interface WebhookSender {
   post(url: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<SendResult>;
 }
 
-export type DeliveryStatus = 'delivered' | 'dead' | 'canceled';
+/** How a delivery ended without a 2xx (a 2xx attempt, recorded, is a delivery's outcome itself). */
+export type DeliveryStatus = 'dead' | 'canceled';
 
 /** The delivery records in the table: attempts (for the events API) and each delivery's outcome. */
 export interface DeliveryJournal {
-  /** True when this delivery already ended (delivered, dead or canceled) in another run. */
-  isSettled(eventId: string, deliveryKey: string): Promise<boolean>;
+  /** True when this delivery already ended in another run: an attempt of it answered 2xx, or it is dead or canceled. */
+  isSettled(task: Pick<DeliveryTask, 'event' | 'target' | 'resendId'>): Promise<boolean>;
   recordAttempt(task: DeliveryTask, record: AttemptRecord): Promise<void>;
   settle(task: DeliveryTask, status: DeliveryStatus): Promise<void>;
 }

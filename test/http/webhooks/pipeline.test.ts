@@ -6,7 +6,7 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { paymentItem } from '../../../shared/db/payment-repository';
 import { createDeliveryRepository } from '../../../shared/db/delivery-repository';
 import { createSigningSecrets, createWebhookRepository, type WebhookRepository } from '../../../shared/db/webhook-repository';
-import { deliveryKey, type DeadLetter } from '../../../shared/domain/webhook-delivery';
+import type { DeadLetter } from '../../../shared/domain/webhook-delivery';
 import { urlTargetKey } from '../../../shared/domain/webhooks';
 import { newEvent, type OutboxEvent } from '../../../shared/events';
 import { outboxPut } from '../../../shared/db/outbox';
@@ -217,7 +217,7 @@ describe('local pipeline: stream -> fan-out -> signed delivery (startLocalStack 
       const tasks = await service.plan(event);
       expect(tasks.map((task) => task.target.key)).toEqual([urlTargetKey(receiver.url)]);
       // The receiver has its answer before the outcome is recorded: wait for the record.
-      await receiver.waitFor(() => createDeliveryRepository(stack.db, stack.tableName).isSettled(event.envelope.id, deliveryKey(tasks[0])), 'the outcome recorded');
+      await receiver.waitFor(() => createDeliveryRepository(stack.db, stack.tableName).isSettled(tasks[0]), 'the outcome recorded');
       // The same task delivered again (a second publish, an SQS duplicate): the attempt sees it settled.
       expect(await service.deliver(tasks[0])).toEqual({ kind: 'skipped', reason: 'already settled' });
       expect(receiver.requests).toHaveLength(1);

@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../../../shared/db/client';
+import * as keys from '../../../shared/db/keys';
 import { createDirectory } from '../../../shared/db/directory';
 import { createDeliveryRepository } from '../../../shared/db/delivery-repository';
 import { createSigningSecrets, createWebhookRepository, openSigningSecrets } from '../../../shared/db/webhook-repository';
 import {
   SLOT_LEASE_MARGIN_MS,
+  deliveryKey,
   firstAttempts,
   RECORD_TRIES,
   type AttemptRecord,
@@ -125,7 +128,8 @@ describe('one delivery attempt', () => {
     expect(sent[0].headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
     expect(new Webhook(secret).verify(sent[0].body, sent[0].headers)).toEqual(event.envelope);
     expect(attempts).toEqual([{ attempt: 1, at: expect.any(String), url: 'https://receiver.example/hooks', statusCode: 204, durationMs: 12 }]);
-    expect(settled).toEqual(['delivered']);
+    // The 2xx attempt, recorded, is the delivery's outcome: no outcome of its own is written.
+    expect(settled).toEqual([]);
   });
 
   test("the attempt holds one of its tenant's slots from before the POST until it returns, leased past the timeout", async () => {
@@ -189,7 +193,7 @@ describe('one delivery attempt', () => {
     ports.journal.recordAttempt = recordAttempt;
     expect(await attemptDelivery(lastTry, ports)).toMatchObject({ kind: 'delivered', task: { history: [{ statusCode: 200 }] } });
     expect(sent).toHaveLength(1);
-    expect([attempts.length, settled]).toEqual([1, ['delivered']]);
+    expect([attempts.length, settled]).toEqual([1, []]);
     expect(await attemptDelivery(lastTry, ports)).toMatchObject({ kind: 'delivered', task: expect.not.objectContaining({ made: expect.anything() }) });
 
     ports.journal.recordAttempt = async () => {
@@ -333,9 +337,32 @@ describe('delivery records in the table', () => {
       expect.objectContaining({ attempt: 1, at: expect.any(String), url: subscriptionTask.target.url, statusCode: 500, durationMs: 7, targetKey: 'whk_sub' }),
       expect.objectContaining({ attempt: 2, url: subscriptionTask.target.url, durationMs: 9, error: 'ECONNRESET: socket hang up', targetKey: 'whk_sub' }),
     ]);
-    expect(await repository.isSettled(event.envelope.id, 'whk_sub')).toBe(false);
-    await repository.settle(subscriptionTask, 'delivered');
-    expect(await repository.isSettled(event.envelope.id, 'whk_sub')).toBe(true);
+    expect(await repository.isSettled(subscriptionTask)).toBe(false);
+  });
+
+  test("a delivery is settled by a 2xx attempt of its own (not another target's, nor another replay's), by its dead or canceled outcome, or by a `delivered` outcome written before", async () => {
+    const tableName = `test-${randomUUID()}`;
+    await ensureTable(process.env.DYNAMODB_ENDPOINT!, tableName);
+    const repository = createDeliveryRepository(createDocumentClient(), tableName);
+    const ok = (attempt: number) => ({ attempt, at: new Date().toISOString(), url: 'https://receiver.example/hooks', statusCode: 200, durationMs: 3 });
+    const replay = { ...subscriptionTask, resendId: 'rsd_1' };
+    await repository.recordAttempt(urlTask, ok(1));
+    await repository.recordAttempt(replay, ok(1));
+    expect([await repository.isSettled(subscriptionTask), await repository.isSettled(urlTask), await repository.isSettled(replay)]).toEqual([false, true, true]);
+    await repository.recordAttempt(subscriptionTask, { ...ok(2), statusCode: 503 });
+    expect(await repository.isSettled(subscriptionTask)).toBe(false);
+    await repository.recordAttempt(subscriptionTask, ok(3));
+    expect(await repository.isSettled(subscriptionTask)).toBe(true);
+
+    for (const status of ['dead', 'canceled'] as const) {
+      const task = { ...subscriptionTask, resendId: `rsd_${status}` };
+      expect(await repository.isSettled(task)).toBe(false);
+      await repository.settle(task, status);
+      expect(await repository.isSettled(task)).toBe(true);
+    }
+    const before = { ...subscriptionTask, resendId: 'rsd_before' };
+    await createDocumentClient().send(new PutCommand({ TableName: tableName, Item: { ...keys.deliveryState(event.envelope.id, deliveryKey(before)), status: 'delivered' } }));
+    expect(await repository.isSettled(before)).toBe(true);
   });
 });
 
