@@ -23,8 +23,8 @@ import { INDEXES, KEY, TTL_ATTRIBUTE } from './table';
 const expiresAt = (task: DeliveryTask) =>
   Math.floor(Date.parse(task.event.envelope.triggered_at) / 1000) + EVENT_RETENTION_DAYS * 86_400;
 
-/** The outcomes that end a delivery; `delivered` only in outcomes written before decisions 157. */
-const ENDED: unknown[] = ['delivered', 'dead', 'canceled'] satisfies (DeliveryStatus | 'delivered')[];
+/** The outcomes that end a delivery: its DeliveryStatus, or `delivered` in an outcome written before decisions 157. */
+const ENDED: readonly unknown[] = ['delivered', 'dead', 'canceled'];
 
 /** At most this many attempt items are read per event: its newest (attempts are keyed in time order). */
 export const ATTEMPTS_PER_EVENT = 50;
@@ -84,12 +84,12 @@ export function createDeliveryRepository(db: DynamoDBDocumentClient, tableName: 
   }
 
   const repository = {
-    /** The journal (DeliveryJournal): each delivery's outcome and attempts, what every attempt reads and writes. */
     /**
-     * Both strongly consistent, at once: the delivery's outcome (GetItem), which says `dead` or
-     * `canceled` (or `delivered`, written before a 2xx attempt was its own outcome: decisions
-     * 157), and the event's attempts that answered 2xx to its target in its replay (a Query of
-     * the event's attempts, at most a few hundred small items: its targets').
+     * The journal (DeliveryJournal): each delivery's outcome and attempts, what every attempt
+     * reads and writes. Whether a delivery ended, read both at once, strongly consistent: its
+     * outcome (GetItem), `dead` or `canceled` (or `delivered`, written before a 2xx attempt was
+     * its own outcome: decisions 157), and the event's attempts that answered 2xx to its target
+     * in its replay (a Query of the event's attempts, a few hundred small items at most).
      */
     async isSettled(task: Pick<DeliveryTask, 'event' | 'target' | 'resendId'>) {
       const [outcome, delivered] = await Promise.all([

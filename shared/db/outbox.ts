@@ -1,4 +1,5 @@
-import type { DynamoDBDocumentClient, TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { PutCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { LIMITS } from '../limits';
 import { EVENT_RETENTION_DAYS, type EventEnvelope, type OutboxEvent } from '../events';
@@ -6,6 +7,7 @@ import { transactRetried } from './conditional';
 import { eventEntity } from './entities';
 import { TTL_ATTRIBUTE } from './table';
 import { IF_NEW } from './entity';
+import { transactionCarriesMore } from './side-effects';
 
 /**
  * What envelopes repeat, as a preset dictionary of deflate (RFC 1951 §3.2.1's window, primed):
@@ -104,4 +106,20 @@ export const withEvents = (tableName: string, actions: TransactAction[], events:
 /** The actions and their events in one TransactWriteItems, retried on writes lost to contention (`transactRetried`). */
 export async function transactWithEvents(db: DynamoDBDocumentClient, tableName: string, actions: TransactAction[], events: OutboxEvent[]): Promise<void> {
   await transactRetried(db, withEvents(tableName, actions, events));
+}
+
+/**
+ * An event recorded on its own (a denied checkout's): a conditional PutItem, not a transaction of
+ * one action, unless the request's idempotency mark or audit record would ride that transaction
+ * (`transactionCarriesMore`). One item is as atomic either way; alone it takes half the table's
+ * write units and none of a transaction's time on the item. Its id is new, so a condition that
+ * fails on it is this write's own, committed and its answer lost before the SDK's retry: done.
+ */
+export async function recordEvent(db: DynamoDBDocumentClient, tableName: string, event: OutboxEvent): Promise<void> {
+  if (transactionCarriesMore()) return transactWithEvents(db, tableName, [], [event]);
+  try {
+    await db.send(new PutCommand(outboxPut(tableName, event).Put));
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
 }

@@ -12,7 +12,7 @@ import {
   type VersionedLink,
 } from '../domain/payment-links';
 import { type OutboxEvent } from '../events';
-import { transactWithEvents, type TransactAction } from './outbox';
+import { recordEvent, transactWithEvents, type TransactAction } from './outbox';
 import { isId } from '../ids';
 import { type PageRequest } from '../pagination';
 import { scopeListPage } from './list-page';
@@ -191,8 +191,8 @@ export function createPaymentLinkRepository(db: DynamoDBDocumentClient, tableNam
 
     save,
 
-    /** Writes events that change no link (checkout.requested, checkout.denied, payment.reused). */
-    recordEvents: (events: OutboxEvent[]) => transactWithEvents(db, tableName, [], events),
+    /** Writes an event that changes no link (a denied checkout's). */
+    recordEvent: (event: OutboxEvent) => recordEvent(db, tableName, event),
 
     /** Organization-wide, newest first, optionally one status only; each link's paid count as its item lists it. */
     async list(principal: Principal, page: PageRequest, status?: string) {

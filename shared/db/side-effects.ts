@@ -60,6 +60,16 @@ export function watchWrites(client: DynamoDBDocumentClient): void {
 type TransactActions = NonNullable<TransactWriteCommandInput['TransactItems']>;
 
 /**
+ * Whether a transaction sent now would carry more than its actions: the idempotent request's
+ * carried-out mark, or the request's audit record, not written yet (`transactWrite`). A one-item
+ * write that carries neither needs no transaction.
+ */
+export function transactionCarriesMore(): boolean {
+  const audit = requestAudit();
+  return watched.getStore()?.mark !== undefined || (audit !== undefined && !audit.written);
+}
+
+/**
  * Sends a TransactWriteItems: every transaction of the service goes through here. Inside an
  * audited request (shared/db/audit-trail.ts) the request's audit record rides the first
  * transaction that carries its change, after the actions. Inside an idempotent request it also

@@ -100,7 +100,7 @@ export async function openCheckout(deps: CheckoutDeps, linkOrId: string | Versio
   if (expiry.changed) throw new CheckoutDeniedError('expired', link);
   const denial = checkoutDenial(link, now);
   if (denial) {
-    await deps.links.recordEvents([linkEvent(deps.urls, PAYMENT_LINK_EVENT.checkoutDenied, link, { reason: denial })]);
+    await deps.links.recordEvent(linkEvent(deps.urls, PAYMENT_LINK_EVENT.checkoutDenied, link, { reason: denial }));
     throw new CheckoutDeniedError(denial, link);
   }
 

@@ -422,7 +422,7 @@ function linkStore(stored: VersionedLink[], concurrent?: (current: VersionedLink
       events.push(...written);
       return saved;
     },
-    recordEvents: async (written: OutboxEvent[]) => void events.push(...written),
+    recordEvent: async (written: OutboxEvent) => void events.push(written),
     dueForExpiry: async (now: Date) => ({
       links: [...byId.values()].filter((link) => link.status === 'active' && link.expiresAt !== null && Date.parse(link.expiresAt) <= now.getTime()),
       nextKey: undefined,
