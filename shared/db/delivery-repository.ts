@@ -16,7 +16,7 @@ import * as keys from './keys';
 import { packEnvelope, storedEnvelope } from './outbox';
 import { transactWrite } from './side-effects';
 import { listPage, type Page } from './list-page';
-import { queryAll, queryMerged } from './query-all';
+import { queryMerged } from './query-all';
 import { INDEXES, KEY, TTL_ATTRIBUTE } from './table';
 
 /** Delivery records live as long as their event. */
@@ -26,7 +26,7 @@ const expiresAt = (task: DeliveryTask) =>
 /** The outcomes that end a delivery: its DeliveryStatus, or `delivered` in an outcome written before decisions 157. */
 const ENDED: readonly unknown[] = ['delivered', 'dead', 'canceled'];
 
-/** At most this many attempt items are read per event: its newest (attempts are keyed in time order). */
+/** At most this many attempt items are read per event, by a list or by an attempt's check: its newest (attempts are keyed in time order). */
 export const ATTEMPTS_PER_EVENT = 50;
 
 const stateKey = (task: Pick<DeliveryTask, 'event' | 'target' | 'resendId'>) => keys.deliveryState(task.event.envelope.id, deliveryKey(task));
@@ -88,13 +88,15 @@ export function createDeliveryRepository(db: DynamoDBDocumentClient, tableName: 
      * The journal (DeliveryJournal): each delivery's outcome and attempts, what every attempt
      * reads and writes. Whether a delivery ended, read both at once, strongly consistent: its
      * outcome (GetItem), `dead` or `canceled` (or `delivered`, written before a 2xx attempt was
-     * its own outcome: decisions 157), and the event's attempts that answered 2xx to its target
-     * in its replay (a Query of the event's attempts, a few hundred small items at most).
+     * its own outcome: decisions 157), and whether a 2xx to its target in its replay is among
+     * the event's newest ATTEMPTS_PER_EVENT attempts (one Query page, whatever the event's
+     * replays have added: a 2xx older than those lets a duplicate through, which receivers
+     * deduplicate by `webhook-id`).
      */
     async isSettled(task: Pick<DeliveryTask, 'event' | 'target' | 'resendId'>) {
       const [outcome, delivered] = await Promise.all([
         db.send(new GetCommand({ TableName: tableName, Key: stateKey(task), ProjectionExpression: '#status', ExpressionAttributeNames: { '#status': 'status' }, ConsistentRead: true })),
-        queryAll(db, {
+        db.send(new QueryCommand({
           TableName: tableName,
           KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :attempts)',
           FilterExpression: `#target = :target AND #code BETWEEN :ok AND :lastOk AND ${task.resendId ? '#resend = :resend' : 'attribute_not_exists(#resend)'}`,
@@ -108,10 +110,12 @@ export function createDeliveryRepository(db: DynamoDBDocumentClient, tableName: 
             ':lastOk': 299,
             ...(task.resendId ? { ':resend': task.resendId } : {}),
           },
+          ScanIndexForward: false,
+          Limit: ATTEMPTS_PER_EVENT,
           ConsistentRead: true,
-        }),
+        })),
       ]);
-      return ENDED.includes(outcome.Item?.status) || delivered.length > 0;
+      return ENDED.includes(outcome.Item?.status) || (delivered.Count ?? 0) > 0;
     },
 
     async recordAttempt(task: DeliveryTask, record: AttemptRecord) {

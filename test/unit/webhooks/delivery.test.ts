@@ -4,7 +4,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../../../shared/db/client';
 import * as keys from '../../../shared/db/keys';
 import { createDirectory } from '../../../shared/db/directory';
-import { createDeliveryRepository } from '../../../shared/db/delivery-repository';
+import { ATTEMPTS_PER_EVENT, createDeliveryRepository } from '../../../shared/db/delivery-repository';
 import { createSigningSecrets, createWebhookRepository, openSigningSecrets } from '../../../shared/db/webhook-repository';
 import {
   SLOT_LEASE_MARGIN_MS,
@@ -363,6 +363,12 @@ describe('delivery records in the table', () => {
     const before = { ...subscriptionTask, resendId: 'rsd_before' };
     await createDocumentClient().send(new PutCommand({ TableName: tableName, Item: { ...keys.deliveryState(event.envelope.id, deliveryKey(before)), status: 'delivered' } }));
     expect(await repository.isSettled(before)).toBe(true);
+
+    // One page of the event's newest attempts, however many its replays add: a 2xx older than
+    // ATTEMPTS_PER_EVENT of them is not looked for (a duplicate, which receivers deduplicate).
+    const replays = Array.from({ length: ATTEMPTS_PER_EVENT }, (_, n) => ({ ...urlTask, resendId: `rsd_${n}` }));
+    for (const replay of replays) await repository.recordAttempt(replay, { ...ok(1), at: new Date(Date.now() + 60_000).toISOString() });
+    expect([await repository.isSettled(replays[0]), await repository.isSettled(subscriptionTask)]).toEqual([true, false]);
   });
 });
 
