@@ -26,8 +26,10 @@ class EmbeddedMetrics {
   add(name: string, unit: Unit, value: number, dimension?: Dimension): void {
     if (!namespace()) return;
     const key = dimension ? `${dimension.name}=${dimension.value}` : '';
+    // A full document is written with the others first, and this value starts a new one.
+    const full = this.stored.get(key)?.metrics;
+    if (full && !full.has(name) && full.size === MAX_METRICS) this.publishStoredMetrics();
     const document = this.stored.get(key) ?? { dimension, metrics: new Map<string, StoredMetric>() };
-    if (!document.metrics.has(name) && document.metrics.size === MAX_METRICS) this.publishStoredMetrics();
     const metric = document.metrics.get(name) ?? { unit, values: [] };
     metric.values.push(value);
     document.metrics.set(name, metric);

@@ -97,6 +97,17 @@ describe('Module: observability/metrics', () => {
       expect(JSON.stringify(document)).not.toContain('org_secret_tenant');
     }
   });
+
+  test('a document full of metric names is written once, and the next name starts another: every value written exactly once', async () => {
+    const { metrics } = await import('../../../shared/observability/metrics');
+    const names = Array.from({ length: 101 }, (_, n) => `Metric${n}`);
+    const documents = await emfOf(async () => {
+      for (const name of names) metrics.add(name, 'Count', 1, { name: 'Kind', value: 'a' });
+      metrics.publishStoredMetrics();
+    });
+    const written = documents.flatMap((document) => document._aws.CloudWatchMetrics[0].Metrics.map((metric) => metric.Name));
+    expect([documents.length, written.length, new Set(written).size]).toEqual([2, 101, 101]);
+  });
 });
 
 describe('Function: oldestHeldRefundAgeSeconds', () => {
