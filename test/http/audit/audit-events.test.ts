@@ -212,7 +212,7 @@ test('test and live are separate: a key sees its mode\'s records and those of no
   const person = await createPerson(stack, merchant.orgId, 'owner');
   secrets.add(person.password);
   const browser = dashboardBrowser(stack);
-  const cookie = await browser.sessionOf(person);
+  const cookie = await browser.sessionThroughForm(person);
   const liveKey = await stack.directory.createApiKey({ orgId: merchant.orgId, creatorId: merchant.userId, mode: 'live', scopes: ['audit:read', 'webhook:write'] });
   secrets.add(liveKey.token);
   const live = client(stack.baseUrl, liveKey.token);
@@ -246,7 +246,7 @@ test('sign-ins: a refused one records the email tried and never the password; a 
   const before = (await allEvents()).length;
   expect((await browser.signIn({ email: 'nobody-audit@example.com', password: wrong })).status).toBe(401);
   expect((await allEvents()).length).toBe(before);
-  const cookie = await browser.sessionOf(person);
+  const cookie = await browser.sessionThroughForm(person);
   secrets.add(cookie.split('=')[1]?.split(';')[0] ?? cookie);
   await browser.signOut(cookie);
   const mine = (await allEvents(api, `&actor_id=${person.userId}`)).map((event) => [event.action, event.actor.email, event.mode]);
