@@ -214,7 +214,7 @@ async function main(): Promise<string[]> {
       `| partitions at ${scale} of DynamoDB's (${PARTITION_SCALE_VARIABLE}): ${PAYERS} payers over ${LINKS} links of 1 organization | ${perSecond(oneLimited).toFixed(1)} | ${oneLimited.paid} | ${answers(oneLimited)} | ${(oneLimited.slowestMs / 1000).toFixed(1)} s |`,
       `| partitions at ${scale}: ${PAYERS} payers over ${LINKS} links of ${LINKS} organizations | ${perSecond(manyLimited).toFixed(1)} | ${manyLimited.paid} | ${answers(manyLimited)} | ${(manyLimited.slowestMs / 1000).toFixed(1)} s |`,
       '',
-      `At ${scale} of DynamoDB's partition limits (${PARTITION_LIMITS.writeUnits * scale} WCU/s and ${PARTITION_LIMITS.readUnits * scale} RCU/s a partition) the layer throttled ${throttledDuring} requests.`,
+      `At ${scale} of DynamoDB's partition limits (${round(PARTITION_LIMITS.writeUnits * scale)} WCU/s and ${round(PARTITION_LIMITS.readUnits * scale)} RCU/s a partition) the layer throttled ${throttledDuring} requests.`,
       `Every credit in its balance (= the sum of its ledger) ${one.creditedAfterMs} ms after the one-organization sale's last answer, ${many.creditedAfterMs} ms after the twenty organizations'.`,
       // What this machine's whole checkout path carries with no item shared (each payer on a link and balance of its own organization's):
       // at that rate the hot sale's payers, each answered once, set the most the hot link could be paid per second here.

@@ -1,5 +1,5 @@
 import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { createCheckoutRepository } from '../../../shared/db/checkout-repository';
 import { createPaymentLinkRepository } from '../../../shared/db/payment-link-repository';
@@ -57,6 +57,25 @@ test('paid transition: TransactionConflict is retried with backoff and then succ
   expect(actions.map((action) => Object.keys(action)[0])).toEqual(['Update', 'Put', 'Put', 'Put', 'Put']);
   expect(actions[2].Put?.Item).toMatchObject({ type: 'payment', amountMinor: 500, source: payment.id, pendingCredit: true });
   expect(actions.some((action) => String(action.Update?.Key?.PK ?? '').startsWith('BAL#'))).toBe(false);
+});
+
+test('paid transition: a round refused for a count other payers moved is built again from the link read after the wait, not from the refusal', async () => {
+  // Prepare: the refusal shows 1 of 3 paid; by the end of the payer's wait, 2 are.
+  const stored = (paidCount: number, version: number) => ({ PK: `PL#${link.id}`, SK: 'PL', ...link, paidCount, firstPaidAt: link.createdAt, version });
+  const refused = new TransactionCanceledException({
+    message: 'Transaction cancelled',
+    $metadata: {},
+    CancellationReasons: [{ Code: 'ConditionalCheckFailed', Item: stored(1, 2) as never }, { Code: 'None' }],
+  });
+  dynamo.on(TransactWriteCommand).rejectsOnce(refused).resolves({});
+  dynamo.on(QueryCommand).resolves({ Items: [stored(2, 3)] });
+  // Act
+  const paid = await endCustomerCheckout(deps(), { link: { ...link, version: 1 }, payment }, 'paid', {}, Infinity);
+  // Assess
+  expect(paid.status).toBe('paid');
+  const readCounts = dynamo.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems![0].Update!.ExpressionAttributeValues![':readCount']);
+  expect(readCounts).toEqual([0, 2]);
+  expect(dynamo.commandCalls(QueryCommand)).toHaveLength(1);
 });
 
 test('paid transition: a conflict that never clears loses every round until the deadline -> 503, not a paid payment', async () => {
