@@ -13,7 +13,7 @@ import { transactWithEvents, withEvents, type TransactAction } from './outbox';
 import { transactWrite } from './side-effects';
 import { lostToContention } from './transaction-conflict';
 import { paymentCreateAction, paymentOutcomeAction } from './payment-repository';
-import { linkItemRecord, readPaymentLink } from './payment-link-repository';
+import { linkItemRecord } from './payment-link-repository';
 import { INDEXES } from './table';
 
 /** A payer's round of the paid transition, as prepared (`preparePaid`): the same request however often it is sent. */
@@ -127,9 +127,10 @@ export function createCheckoutRepository(db: DynamoDBDocumentClient, tableName: 
     },
 
     /**
-     * Sends a prepared paid transition, once. Throws StaleLinkError (with the current link;
-     * without one when a transaction in flight held one of its items or a throttle refused it,
-     * which loses the round all the same) or PaymentNotOpenError. The payer's loop retries its
+     * Sends a prepared paid transition, once. Throws StaleLinkError (with the link as the
+     * refusal showed it, for the payer to read again; without one when a transaction in flight
+     * held one of its items or a throttle refused it, which loses the round all the same) or
+     * PaymentNotOpenError. The payer's loop retries its
      * rounds (checkout.ts), sending one lost to contention again as it was prepared: every
      * sending of the payment's paid transition is one logical write, so the same request
      * carries the same ClientRequestToken, and a commit whose answer was lost is answered as the
@@ -142,9 +143,10 @@ export function createCheckoutRepository(db: DynamoDBDocumentClient, tableName: 
         if (lostToContention(error)) throw new StaleLinkError(undefined);
         const reasons = cancellationReasons(error);
         if (reasons?.[0]?.code === 'ConditionalCheckFailed') {
-          // The link item as it was tells all when its shards held nothing (a limited link's never do); else the link is read again.
-          const item = linkItemRecord(reasons[0].item);
-          throw new StaleLinkError(onShard || read.shards?.paid.paidCount || !item ? await readPaymentLink(db, tableName, read.id) : { ...item, shards: read.shards });
+          // The payer reads the link again after its wait (payOnLink, decisions 159); the link
+          // item as the refusal showed it, or else the link as read, is what it falls back on.
+          const item = onShard ? undefined : linkItemRecord(reasons[0].item);
+          throw new StaleLinkError(item ? { ...item, shards: read.shards } : read);
         }
         if (reasons?.[1]?.code === 'ConditionalCheckFailed') throw new PaymentNotOpenError();
         throw error;
