@@ -13,14 +13,12 @@ import { transactWithEvents, withEvents, type TransactAction } from './outbox';
 import { transactWrite } from './side-effects';
 import { lostToContention } from './transaction-conflict';
 import { paymentCreateAction, paymentOutcomeAction } from './payment-repository';
-import { linkItemRecord } from './payment-link-repository';
 import { INDEXES } from './table';
 
 /** A payer's round of the paid transition, as prepared (`preparePaid`): the same request however often it is sent. */
 export interface PaidTransaction {
   read: VersionedLink;
   paymentId: string;
-  onShard: boolean;
   items: TransactAction[];
 }
 
@@ -67,7 +65,6 @@ function paidCountUpdate(tableName: string, read: VersionedLink, next: PaymentLi
         ...(read.paymentsLimit !== null ? { ':readLimit': read.paymentsLimit, ':readCount': itemPaidCount(read) } : {}),
         ...(inactivates ? { ':nextStatus': next.status, ':statusList': paymentLinkEntity.partition('gsi2', paymentLinkEntity.definition.values!(next as VersionedLink, undefined)) } : {}),
       },
-      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     },
   };
 }
@@ -123,31 +120,27 @@ export function createCheckoutRepository(db: DynamoDBDocumentClient, tableName: 
       const onShard = countsOnShards(read);
       const credit = pendingCreditPut(tableName, balanceOf(paid), paymentMovement(paid.id, paid.amountMinor), onShard ? paid.paymentLinkId : undefined);
       const counted = onShard ? paidShardUpdate(tableName, read, paid.paidAt!) : paidCountUpdate(tableName, read, next, paid.paidAt!);
-      return { read, paymentId: paid.id, onShard, items: withEvents(tableName, [counted, paymentOutcomeAction(tableName, paid), credit, ...also], events) };
+      return { read, paymentId: paid.id, items: withEvents(tableName, [counted, paymentOutcomeAction(tableName, paid), credit, ...also], events) };
     },
 
     /**
-     * Sends a prepared paid transition, once. Throws StaleLinkError (with the link as the
-     * refusal showed it, for the payer to read again; without one when a transaction in flight
-     * held one of its items or a throttle refused it, which loses the round all the same) or
-     * PaymentNotOpenError. The payer's loop retries its
+     * Sends a prepared paid transition, once. Throws StaleLinkError (with the link the round was
+     * built from, when the link or its shard refused it: the payer reads the link again; without
+     * one when a transaction in flight held one of its items or a throttle refused it, which
+     * loses the round all the same) or PaymentNotOpenError. The payer's loop retries its
      * rounds (checkout.ts), sending one lost to contention again as it was prepared: every
      * sending of the payment's paid transition is one logical write, so the same request
      * carries the same ClientRequestToken, and a commit whose answer was lost is answered as the
      * success it was (docs/decisions.md 88).
      */
-    async recordPaid({ read, paymentId, onShard, items }: PaidTransaction): Promise<void> {
+    async recordPaid({ read, paymentId, items }: PaidTransaction): Promise<void> {
       try {
         await transactWrite(db, items, paymentId);
       } catch (error) {
         if (lostToContention(error)) throw new StaleLinkError(undefined);
         const reasons = cancellationReasons(error);
-        if (reasons?.[0]?.code === 'ConditionalCheckFailed') {
-          // The payer reads the link again after its wait (payOnLink, decisions 159); the link
-          // item as the refusal showed it, or else the link as read, is what it falls back on.
-          const item = onShard ? undefined : linkItemRecord(reasons[0].item);
-          throw new StaleLinkError(item ? { ...item, shards: read.shards } : read);
-        }
+        // Refused for what the link (or its shard) is now: the payer reads it again after its wait (payOnLink, decisions 159).
+        if (reasons?.[0]?.code === 'ConditionalCheckFailed') throw new StaleLinkError(read);
         if (reasons?.[1]?.code === 'ConditionalCheckFailed') throw new PaymentNotOpenError();
         throw error;
       }

@@ -306,14 +306,16 @@ async function payOnLink(deps: CheckoutDeps, payment: Payment, known: VersionedL
         // Payers of one link take its slots one at a time; back off so the losers of a round
         // do not all retry at once. A round refused for what the link is now is built again
         // from the link as it is after the wait, read then: the other payers commit during
-        // the wait, and a round built from the refusal's link would be stale again and hold
-        // the link only to be refused (docs/decisions.md 159). One lost to a transaction in
+        // the wait, and a round built before it would be stale again and hold the link only
+        // to be refused (docs/decisions.md 159). One lost to a transaction in
         // flight or a throttle is sent again as it was: if it had committed and its answer was
         // lost, DynamoDB answers it as that success (the same request, the same
         // ClientRequestToken: recordPaid).
         await backoff(attempt);
         if (error.current) {
-          link = (await deps.links.get(link.id)) ?? error.current;
+          const current = await deps.links.get(link.id);
+          if (!current) throw new NotFoundError();
+          link = current;
           round = undefined;
         }
         continue;

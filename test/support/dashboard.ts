@@ -93,7 +93,8 @@ export async function createPerson(stack: TestStack, orgId: string, teamRole: Te
  * this process's hash of it, they may sign in, and nothing asks them for a second factor. Most
  * suites need someone signed in, not a sign-in, and the form's scrypt takes about 0.4 s of a
  * core each time (the sign-ins were an eighth of the artifact pass's CPU). Undefined otherwise:
- * the form it is. The suites about signing in post the form (`signIn`).
+ * the form it is. It writes no audit record and does not look at the lockouts: a test of a
+ * sign-in, its record or a lockout posts the form (`signIn`, `sessionThroughForm`).
  */
 async function seededSession(stack: TestStack, person: Pick<Person, 'email' | 'password'>, mode: Mode): Promise<string | undefined> {
   if (person.password !== TEST_PASSWORD || !testPasswordHash) return undefined;

@@ -13,7 +13,10 @@ import { endCustomerCheckout } from '../../../shared/use-cases/checkout';
 /** Transaction conflicts, exactly as many as a test needs, from a mocked client (the contention layer makes them by timing). */
 const documentClient = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'local' }));
 const dynamo = mockClient(documentClient);
-afterEach(() => dynamo.reset());
+afterEach(() => {
+  dynamo.reset();
+  jest.restoreAllMocks();
+});
 
 const link: PaymentLink = {
   id: newId('paymentLink'), orgId: 'org_x', mode: 'test', acceptorId: 'acceptor_x', status: 'active', amountMinor: 500, currency: 'EUR',
@@ -59,16 +62,24 @@ test('paid transition: TransactionConflict is retried with backoff and then succ
   expect(actions.some((action) => String(action.Update?.Key?.PK ?? '').startsWith('BAL#'))).toBe(false);
 });
 
-test('paid transition: a round refused for a count other payers moved is built again from the link read after the wait, not from the refusal', async () => {
-  // Prepare: the refusal shows 1 of 3 paid; by the end of the payer's wait, 2 are.
+test('paid transition: a round refused for a count other payers moved is built again from the link read after the wait, not before it', async () => {
+  // Prepare: the payer's round is refused (1 of 3 paid by then); by the end of its wait, 2 are.
+  // Its wait is the backoff's longest for a first refusal (5 ms).
+  jest.spyOn(Math, 'random').mockReturnValue(0.999);
   const stored = (paidCount: number, version: number) => ({ PK: `PL#${link.id}`, SK: 'PL', ...link, paidCount, firstPaidAt: link.createdAt, version });
-  const refused = new TransactionCanceledException({
-    message: 'Transaction cancelled',
-    $metadata: {},
-    CancellationReasons: [{ Code: 'ConditionalCheckFailed', Item: stored(1, 2) as never }, { Code: 'None' }],
+  let refusedAt = 0;
+  let readAt = 0;
+  dynamo
+    .on(TransactWriteCommand)
+    .callsFakeOnce(() => {
+      refusedAt = performance.now();
+      throw new TransactionCanceledException({ message: 'Transaction cancelled', $metadata: {}, CancellationReasons: [{ Code: 'ConditionalCheckFailed' }, { Code: 'None' }] });
+    })
+    .resolves({});
+  dynamo.on(QueryCommand).callsFake(() => {
+    readAt = performance.now();
+    return { Items: [stored(2, 3)] };
   });
-  dynamo.on(TransactWriteCommand).rejectsOnce(refused).resolves({});
-  dynamo.on(QueryCommand).resolves({ Items: [stored(2, 3)] });
   // Act
   const paid = await endCustomerCheckout(deps(), { link: { ...link, version: 1 }, payment }, 'paid', {}, Infinity);
   // Assess
@@ -76,6 +87,7 @@ test('paid transition: a round refused for a count other payers moved is built a
   const readCounts = dynamo.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems![0].Update!.ExpressionAttributeValues![':readCount']);
   expect(readCounts).toEqual([0, 2]);
   expect(dynamo.commandCalls(QueryCommand)).toHaveLength(1);
+  expect(readAt - refusedAt).toBeGreaterThanOrEqual(4);
 });
 
 test('paid transition: a conflict that never clears loses every round until the deadline -> 503, not a paid payment', async () => {
