@@ -4,6 +4,8 @@ import { ADMIN_CREATOR_DETAIL } from '../auth/authenticate';
 import { BusinessRuleError, NotAuthenticatedError, NotFoundError, PermissionDeniedError, type ServiceError } from '../errors';
 import type { Email } from './email';
 import { roleScopes, type TeamRole } from './team-roles';
+import { LIMITS } from '../limits';
+import { isoMillis } from '../time';
 
 /**
  * People of an organization and their dashboard sessions (product-decisions §16). A person is a
@@ -167,6 +169,21 @@ export interface ListedSession extends DashboardSession {
 
 /** 32 random bytes, base64url: the only thing the session cookie holds. */
 export const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+/** The session a sign-in issues `user` at `now` (its absolute end SESSION_MAX_SECONDS on), from the browser `from` names, its pages in `mode`. */
+export function newSession(user: Pick<TeamUser, 'userId' | 'orgId' | 'sessionVersion'>, from: { ip: string; userAgent?: string }, now: Date, mode: Mode): DashboardSession {
+  return {
+    userId: user.userId,
+    orgId: user.orgId,
+    mode,
+    sessionVersion: user.sessionVersion,
+    createdAt: isoMillis(now),
+    lastSeenAt: isoMillis(now),
+    expiresAt: isoMillis(now.getTime() + SESSION_MAX_SECONDS * 1000),
+    ip: from.ip,
+    ...(from.userAgent ? { userAgent: from.userAgent.slice(0, LIMITS.userAgentLength) } : {}),
+  };
+}
 
 /** When the session stops working: idle since its last request, or at its absolute end. */
 export const sessionEndsAt = (session: Pick<DashboardSession, 'lastSeenAt' | 'expiresAt'>): number =>

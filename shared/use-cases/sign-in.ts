@@ -5,7 +5,7 @@ import type { TeamDirectory } from '../db/team-directory';
 import {
   PENDING_SIGN_IN_SECONDS,
   SESSION_ID_PATTERN,
-  SESSION_MAX_SECONDS,
+  newSession,
   SESSION_TOUCH_SECONDS,
   secondFactorStep,
   sessionEndsAt,
@@ -86,17 +86,7 @@ export function signIns(deps: SignInDeps) {
     deps.audit.identified(personActor(user), user.orgId);
     const now = deps.now();
     const sessionId = randomId();
-    await deps.sessions.create(sessionId, {
-      userId: user.userId,
-      orgId: user.orgId,
-      mode,
-      sessionVersion: user.sessionVersion,
-      createdAt: isoMillis(now),
-      lastSeenAt: isoMillis(now),
-      expiresAt: isoMillis(now.getTime() + SESSION_MAX_SECONDS * 1000),
-      ip: context.ip,
-      ...(context.userAgent ? { userAgent: context.userAgent.slice(0, LIMITS.userAgentLength) } : {}),
-    });
+    await deps.sessions.create(sessionId, newSession(user, context, now, mode));
     return sessionId;
   }
 

@@ -8,7 +8,7 @@ import { createSessionStore } from '../../shared/db/dashboard-session-store';
 import { createOrganizationLookup } from '../../shared/db/directory-lookups';
 import * as keys from '../../shared/db/keys';
 import { createTeamDirectory } from '../../shared/db/team-directory';
-import { secondFactorStep, SESSION_MAX_SECONDS, standingProblem } from '../../shared/domain/team';
+import { newSession, secondFactorStep, standingProblem } from '../../shared/domain/team';
 import { isoMillis } from '../../shared/time';
 import type { TeamRole } from '../../shared/domain/team-roles';
 import type { AttemptRecord } from '../../shared/domain/webhook-delivery';
@@ -103,18 +103,8 @@ async function seededSession(stack: TestStack, person: Pick<Person, 'email' | 'p
   if (!user || user.passwordHash !== (await testPasswordHash) || standingProblem(user)) return undefined;
   if (secondFactorStep(user, (await createOrganizationLookup(stack.db, stack.tableName)(user.orgId)) ?? {})) return undefined;
   const sessionId = randomBytes(32).toString('base64url');
-  const now = Date.now();
-  await createSessionStore(stack.db, stack.tableName).create(sessionId, {
-    userId: user.userId,
-    orgId: user.orgId,
-    mode,
-    sessionVersion: user.sessionVersion,
-    createdAt: isoMillis(now),
-    lastSeenAt: isoMillis(now),
-    expiresAt: isoMillis(now + SESSION_MAX_SECONDS * 1000),
-    ip: '127.0.0.1',
-    userAgent: 'node',
-  });
+  const now = new Date();
+  await createSessionStore(stack.db, stack.tableName).create(sessionId, newSession(user, { ip: '127.0.0.1', userAgent: 'node' }, now, mode));
   await people.recordSignIn(user.userId, isoMillis(now));
   return `dashboard_session=${sessionId}`;
 }
