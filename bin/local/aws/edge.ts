@@ -1,4 +1,4 @@
-import { Agent, createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { Agent, createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { AWS_LIMITS } from '../../../shared/aws-limits';
 import { KEY } from '../../../shared/db/table';
 import { logger } from '../../../shared/observability/logger';
@@ -44,10 +44,10 @@ export interface EdgeOptions {
   queueAt(url: string): LocalQueue | undefined;
   eventBridge: LocalEventBridge;
   /**
-   * S3's endpoint: `port`, where S3's REST calls (a function's SDK, a presigned URL a function
+   * S3's endpoint: `listener`, where S3's REST calls (a function's SDK, a presigned URL a function
    * made) are checked, then forwarded to the S3-compatible store at `storeUrl` (bin/local/s3.ts).
    */
-  s3: { port: number; storeUrl: string };
+  s3: { listener: Server; storeUrl: string };
   secrets: LocalSecrets;
   /** The local SES (API v2, REST: requests without X-Amz-Target signed for the `ses` service). */
   ses: LocalSes;
@@ -150,7 +150,33 @@ const sqsAction = (operation: string) => `sqs:${operation.replace(/Batch$/, '')}
  * local EventBridge, SQS, Secrets Manager, SES and KMS. A refusal answers
  * AccessDeniedException as IAM would and names the missing grant in the log.
  */
-export async function startAwsEdge(port: number, options: EdgeOptions): Promise<{ close(): Promise<void> }> {
+/**
+ * An HTTP server listening on 127.0.0.1 at `port` (0: a free one) before its handler is attached:
+ * the port is held from the moment its URL is handed to the functions' environments, so no other
+ * process of the run can take it in between. `busy` is the error a taken port answers with.
+ */
+export async function reserveListener(port: number, busy?: string): Promise<Server> {
+  const listener = createServer();
+  await new Promise<void>((done, fail) => {
+    listener.once('error', (error: NodeJS.ErrnoException) => fail(busy && error.code === 'EADDRINUSE' ? new Error(busy) : error));
+    listener.listen(port, '127.0.0.1', done);
+  });
+  return listener;
+}
+
+/** The port a reserved listener holds. */
+export const portOf = (listener: Server) => (listener.address() as { port: number }).port;
+
+/** Closes reserved or serving listeners, their open connections first. */
+export async function closeListeners(listeners: Server[]): Promise<void> {
+  for (const listener of listeners) {
+    listener.closeAllConnections();
+    await new Promise((done) => listener.close(done));
+  }
+}
+
+/** The edge's handlers on `server`, and S3's on `options.s3.listener`, both reserved (`reserveListener`). */
+export function startAwsEdge(server: Server, options: EdgeOptions): { close(): Promise<void> } {
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   const dynamodb = new URL(options.dynamodbEndpoint);
   const s3 = new URL(options.s3.storeUrl);
@@ -310,7 +336,7 @@ export async function startAwsEdge(port: number, options: EdgeOptions): Promise<
     upstream.end(raw);
   }
 
-  const server = createServer(async (request, response) => {
+  server.on('request', async (request: IncomingMessage, response: ServerResponse) => {
     const target = String(request.headers['x-amz-target'] ?? '');
     try {
       const chunks: Buffer[] = [];
@@ -357,7 +383,8 @@ export async function startAwsEdge(port: number, options: EdgeOptions): Promise<
     }
   });
   // S3 answers at an endpoint of its own, as in AWS: the one its presigned URLs name, which browsers upload to.
-  const s3Server = createServer(async (request, response) => {
+  const s3Server = options.s3.listener;
+  s3Server.on('request', async (request: IncomingMessage, response: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     try {
@@ -366,23 +393,10 @@ export async function startAwsEdge(port: number, options: EdgeOptions): Promise<
       failS3(request, response, error instanceof AwsError ? error : new AwsError('InternalError', (error as Error).message, 500));
     }
   });
-  const listen = (listener: typeof server, at: number, busy?: string) =>
-    new Promise<void>((done, fail) => {
-      listener.once('error', (error: NodeJS.ErrnoException) => fail(busy && error.code === 'EADDRINUSE' ? new Error(busy) : error));
-      listener.listen(at, '127.0.0.1', done);
-    });
-  await listen(server, port);
-  await listen(s3Server, options.s3.port, `The local S3's port ${options.s3.port} is in use: set S3_PORT to a free port`).catch(async (error) => {
-    await new Promise((done) => server.close(done));
-    throw error;
-  });
   return {
     close: async () => {
       agent.destroy();
-      for (const listener of [server, s3Server]) {
-        listener.closeAllConnections();
-        await new Promise((done) => listener.close(done));
-      }
+      await closeListeners([server, s3Server]);
     },
   };
 }

@@ -1,15 +1,15 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { join, resolve as resolvePath } from 'node:path';
 import { AWS_LIMITS } from '../../../shared/aws-limits';
 import { PENDING_CREDIT } from '../../../shared/db/balance';
 import { logger } from '../../../shared/observability/logger';
 import { LOCAL_WEBHOOK_SETTINGS, retryPolicyVariables } from '../../../shared/webhooks/settings';
-import { freePort } from '../free-port';
 import { OPERATOR_ACCESS_KEY_ID, operatorEnvironment } from '../operator';
 import type { LocalS3 } from '../s3';
 import { DEFAULT_ROUTE_KEY, type LocalFunctions } from '../functions';
 import { readRoutes, routeHandler } from './api-gateway';
-import { startAwsEdge, type AccessDenial, type EdgeCaller } from './edge';
+import { closeListeners, portOf, reserveListener, startAwsEdge, type AccessDenial, type EdgeCaller } from './edge';
 import { createLocalEventBridge, ruleOf, type BusEvent, type LocalRule, type RuleTarget } from './eventbridge';
 import { readMappings, startQueueMapping, startStreamMapping } from './event-sources';
 import { mappingCheckpoints } from '../table-stream';
@@ -149,6 +149,24 @@ const refOf = (value: unknown): string | undefined =>
  *    run the schedule rules and the event source mappings.
  */
 export async function startLocalAws(options: LocalAwsOptions): Promise<LocalAws> {
+  // The edge serves last, once the whole template has been read and checked; its URLs are needed before, so its
+  // ports are held from here (a port only looked up as free could be another process's by then).
+  const edgeListener = await reserveListener(options.edgePort ?? 0);
+  const s3Listener = await reserveListener(options.s3Port ?? 0, `The local S3's port ${options.s3Port} is in use: set S3_PORT to a free port`).catch(async (error) => {
+    await closeListeners([edgeListener]);
+    throw error;
+  });
+  try {
+    return await startLocalAwsOn(options, { edge: edgeListener, s3: s3Listener });
+  } catch (error) {
+    await closeListeners([edgeListener, s3Listener]);
+    throw error;
+  }
+}
+
+async function startLocalAwsOn(options: LocalAwsOptions, listeners: { edge: Server; s3: Server }): Promise<LocalAws> {
+  const edgeUrl = `http://127.0.0.1:${portOf(listeners.edge)}`;
+  const s3Endpoint = `http://127.0.0.1:${portOf(listeners.s3)}`;
   const stack = readSynthesizedStack(options.dir);
   const { region, account } = stack;
   const faults = { lambda: faultsOf(options.faults, 'lambda'), streams: faultsOf(options.faults, 'streams'), queues: faultsOf(options.faults, 'queues') };
@@ -164,12 +182,6 @@ export async function startLocalAws(options: LocalAwsOptions): Promise<LocalAws>
     denials.push(denial);
     if (denials.length > 100) denials.shift();
   };
-
-  // The edge starts last, once the whole template has been read and checked; its URLs are needed before.
-  const edgePort = options.edgePort || (await freePort());
-  const edgeUrl = `http://127.0.0.1:${edgePort}`;
-  const s3Port = options.s3Port || (await freePort());
-  const s3Endpoint = `http://127.0.0.1:${s3Port}`;
 
   const streamLabels = new Map<string, string>();
   const resources = localResources(stack, {
@@ -448,7 +460,7 @@ export async function startLocalAws(options: LocalAwsOptions): Promise<LocalAws>
     })),
   });
 
-  const edge = await startAwsEdge(edgePort, {
+  const edge = startAwsEdge(listeners.edge, {
     dynamodbEndpoint: options.dynamodbEndpoint,
     callerOf: (accessKeyId): EdgeCaller | undefined => {
       if (options.sources && accessKeyId === SOURCE_MODE_CALLER) return { functionName: 'source mode', role: '', principalArn: `arn:aws:sts::${account}:assumed-role/source-mode/local`, unchecked: true };
@@ -461,7 +473,7 @@ export async function startLocalAws(options: LocalAwsOptions): Promise<LocalAws>
     tableArn: (nameOrArn) => (nameOrArn.startsWith('arn:') ? nameOrArn : `arn:aws:dynamodb:${region}:${account}:table/${nameOrArn}`),
     queueAt: (key) => queuesByKey.get(key) ?? queuesByKey.get(key.split('/').at(-1)!),
     eventBridge,
-    s3: { port: s3Port, storeUrl: options.s3.url },
+    s3: { listener: listeners.s3, storeUrl: options.s3.url },
     secrets,
     ses,
     kms,
