@@ -19,7 +19,9 @@
  *   the new one put in its own), a changed item under the same key 1 of the larger, an identical
  *   item none (ALL projection: an entry is the whole item);
  * - a read: the size DynamoDB Local reports as ConsumedCapacity (4 KB per RCU, halved when
- *   eventually consistent; a Query sums the items it read).
+ *   eventually consistent; a Query sums the items it read), and never less than one read's
+ *   units, 1 strongly consistent or 0.5: a Query that finds nothing is "still charged"
+ *   (read-write-operations.html), where DynamoDB Local reports none.
  * Each partition is a token bucket holding one second of its limit: a write is refused when its
  * partition lacks the units it needs, a read when its partition is already spent (a read's size
  * is known only after it), both with on-demand DynamoDB's error for a hot partition:

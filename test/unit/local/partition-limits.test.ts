@@ -202,6 +202,21 @@ describe('a partition past its share is throttled as on-demand DynamoDB throttle
     }
   });
 
+  test("a Query that finds nothing still takes a read's units, as in DynamoDB, where DynamoDB Local reports none: strongly consistent, they spend their partition", async () => {
+    const { layer, client } = await limitedLayer(0.001);
+    try {
+      // 3 read units a second; each strongly consistent Query takes 1 even when its partition is empty.
+      const empty = { TableName: tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': { S: `empty-${randomUUID()}` } }, ConsistentRead: true };
+      const answers = [];
+      for (let read = 0; read < 8; read++) answers.push(await client.send(new QueryCommand(empty)).then(() => 'read', (error: Error) => error.name));
+      expect(answers.slice(0, 3)).toEqual(['read', 'read', 'read']);
+      expect(answers).toContain('ThrottlingException');
+    } finally {
+      client.destroy();
+      await layer.close();
+    }
+  });
+
   test('without a scale (the default) nothing is throttled', async () => {
     const layer = await startContentionLayer({ port: await freePort(), upstream: run, holdMs: 0, tables: {} });
     const client = new DynamoDBClient({ ...localAwsConfig(layer.endpoint), maxAttempts: 1 });
