@@ -111,13 +111,23 @@ export function balancedMemory(usage: Usage): { memoryMb: number; table: { memor
   return { memoryMb: table.reduce((best, row) => (score(row) < score(best) ? row : best)).memoryMb, table };
 }
 
-type Counted = Pick<FunctionPoolStats, 'invocations' | 'billedMs' | 'cpuMs' | 'initCpuMs'>;
+type Counted = Pick<FunctionPoolStats, 'invocations' | 'billedMs' | 'cpuMs' | 'initCpuMs' | 'outgoingSumMs' | 'outgoingBusyMs'>;
 const minus = (after: Counted, before: Counted | undefined) => ({
   invocations: after.invocations - (before?.invocations ?? 0),
   billedMs: after.billedMs - (before?.billedMs ?? 0),
   cpuMs: after.cpuMs - (before?.cpuMs ?? 0),
   initCpuMs: after.initCpuMs - (before?.initCpuMs ?? 0),
+  outgoingSumMs: after.outgoingSumMs - (before?.outgoingSumMs ?? 0),
+  outgoingBusyMs: after.outgoingBusyMs - (before?.outgoingBusyMs ?? 0),
 });
+
+/**
+ * How much a function's outgoing requests overlapped, measured in its environments: the time at
+ * least one was in flight over the sum of their durations (1 when each waited for the last).
+ * What its calls wait in Lambda is their latencies (CALL_MS) times this: requests sent together
+ * are billed once.
+ */
+const overlapOf = (counted: Counted) => (counted.outgoingSumMs > 0 ? Math.min(1, counted.outgoingBusyMs / counted.outgoingSumMs) : 1);
 const callsBetween = (after: Record<string, number> = {}, before: Record<string, number> = {}) =>
   Object.fromEntries(Object.entries(after).map(([target, count]) => [target, count - (before[target] ?? 0)]));
 
@@ -217,7 +227,7 @@ export async function benchCost(): Promise<string[]> {
         const counted = minus(stats, before.functions[name]);
         const calls = callsBetween(after.usage.calls[name], before.usage.calls[name]);
         const posting = /Deliverer/.test(name) ? posts * WEBHOOK_POST_MS : 0;
-        return { name, counted, usage: { ...counted, waitMs: waitOf(calls) + posting }, memoryMb: stats.memoryMb };
+        return { name, counted, usage: { ...counted, waitMs: (waitOf(calls) + posting) * overlapOf(counted) }, memoryMb: stats.memoryMb };
       })
       .filter((fn) => fn.usage.invocations > 0);
     const lambdaUsd = functions.reduce(
@@ -266,11 +276,11 @@ export async function benchCost(): Promise<string[]> {
       `| CloudWatch Logs | ${(logGb * 1024).toFixed(2)} MB | ${usd(per1000(parts.logs))} | ${usd(floorPerPaid.logs * 1000)} |`,
       `| total | | **${usd(total)}** | **${usd(floor)}** |`,
       '',
-      '| function | invocations | local wall ms each (CPU) | MemorySize | Power Tuning (balanced) | ms each in Lambda at 128 / 512 / 1,024 / 1,769 MB |',
-      '|---|---|---|---|---|---|',
+      '| function | invocations | local ms each: wall (requests in flight, CPU) | request time billed (in flight ÷ summed) | MemorySize | Power Tuning (balanced) | ms each in Lambda at 128 / 512 / 1,024 / 1,769 MB |',
+      '|---|---|---|---|---|---|---|',
       ...chosen.map(
         (fn) =>
-          `| ${fn.name.replace(/^PaymentOperations-/, '').replace(/NestedStack.*Resource[0-9A-F]{8}/, '')} | ${fn.usage.invocations} | ${(fn.usage.billedMs / fn.usage.invocations).toFixed(1)} (${(fn.usage.cpuMs / fn.usage.invocations).toFixed(1)}) | ${fn.memoryMb} | ${fn.choice} | ${[128, 512, 1_024, 1_769].map((size) => (durationAt(fn.usage, size) / fn.usage.invocations).toFixed(1)).join(' / ')} |`,
+          `| ${fn.name.replace(/^PaymentOperations-/, '').replace(/NestedStack.*Resource[0-9A-F]{8}/, '')} | ${fn.usage.invocations} | ${(fn.usage.billedMs / fn.usage.invocations).toFixed(1)} (${(fn.counted.outgoingBusyMs / fn.usage.invocations).toFixed(1)}, ${(fn.usage.cpuMs / fn.usage.invocations).toFixed(1)}) | ${overlapOf(fn.counted).toFixed(2)} | ${fn.memoryMb} | ${fn.choice} | ${[128, 512, 1_024, 1_769].map((size) => (durationAt(fn.usage, size) / fn.usage.invocations).toFixed(1)).join(' / ')} |`,
       ),
       '',
       `Where DynamoDB's units go, per paid checkout (the ${UNITS_SHOWN} largest of ${unitsWhere.length}; \`table\` or an index, and the partition with its ids as \`*\`, its sub-partition as \`#n\`):`,
@@ -324,14 +334,14 @@ const FLOOR_WRITE_UNITS = {
  * - DynamoDB: `FLOOR_WRITE_UNITS` (30); the link read strongly twice, the payment once
  *   eventually: 2.5 read units;
  * - the three events put on the bus, sent to the endpoint's queue, and delivered ten to a batch
- *   (a tenth of a receive, a delete and an invocation each, its POST);
+ *   (a tenth of a receive, a delete and an invocation each, its POST), the ten at once;
  * - no logs beyond Lambda's own lines.
  */
 function floorCost() {
   const invocation = (usage: Usage) => PRICES.lambdaRequest + (durationAt(usage, 128) / 1000) * (128 / 1024) * PRICES.lambdaArmGbSecond;
   const page = invocation({ invocations: 1, cpuMs: 1, initCpuMs: 0, waitMs: OTHER_CALL_MS + CALL_MS['DynamoDB_20120810.TransactWriteItems'] });
   const pay = invocation({ invocations: 1, cpuMs: 1, initCpuMs: 0, waitMs: OTHER_CALL_MS + CALL_MS['DynamoDB_20120810.TransactWriteItems'] });
-  const deliveries = 0.3 * invocation({ invocations: 1, cpuMs: 1, initCpuMs: 0, waitMs: 10 * (WEBHOOK_POST_MS + OTHER_CALL_MS) });
+  const deliveries = 0.3 * invocation({ invocations: 1, cpuMs: 1, initCpuMs: 0, waitMs: WEBHOOK_POST_MS + OTHER_CALL_MS });
   return {
     lambda: page + pay + deliveries,
     dynamodb: Object.values(FLOOR_WRITE_UNITS).reduce((sum, units) => sum + units, 0) * PRICES.dynamoWriteUnit + 2.5 * PRICES.dynamoReadUnit,

@@ -62,6 +62,15 @@ function routeThrottles(stage: Stage): Record<string, { ThrottlingRateLimit: num
   );
 }
 
+/** The stage's access log line: what the runbooks search by (`requestId`) and read (docs/operations.md). */
+export const API_ACCESS_LOG_FORMAT = JSON.stringify({
+  requestId: '$context.requestId',
+  routeKey: '$context.routeKey',
+  status: '$context.status',
+  latencyMs: '$context.responseLatency',
+  integrationError: '$context.integrationErrorMessage',
+});
+
 export class PaymentOpsStack extends Stack {
   readonly table: Table;
   readonly api: HttpApi;
@@ -131,13 +140,7 @@ export class PaymentOpsStack extends Stack {
     });
     (apiStage.node.defaultChild as CfnStage).accessLogSettings = {
       destinationArn: accessLogs.logGroupArn,
-      format: JSON.stringify({
-        requestId: '$context.requestId',
-        routeKey: '$context.routeKey',
-        status: '$context.status',
-        latencyMs: '$context.responseLatency',
-        integrationError: '$context.integrationErrorMessage',
-      }),
+      format: API_ACCESS_LOG_FORMAT,
     };
     (apiStage.node.defaultChild as CfnStage).routeSettings = routeThrottles(stage);
 

@@ -103,6 +103,28 @@ export function readRoutes(stack: SynthesizedStack, resources: LocalResources, f
     });
 }
 
+/** The stage's access log: the line format and the log group its lines go to (AccessLogSettings). */
+export interface AccessLog {
+  format: string;
+  logGroup: string;
+}
+
+/** The stage's access log settings, if the template sets them. */
+export function readAccessLog(stack: SynthesizedStack, resources: LocalResources): AccessLog | undefined {
+  const settings = resourcesOfType(stack, 'AWS::ApiGatewayV2::Stage')[0]?.[1].Properties?.AccessLogSettings as { Format?: string; DestinationArn?: unknown } | undefined;
+  if (!settings?.Format) return undefined;
+  return { format: settings.Format, logGroup: String(resources.resolve(settings.DestinationArn)).split(':log-group:')[1]?.split(':')[0] ?? 'ApiAccessLogs' };
+}
+
+/**
+ * One access log line, as API Gateway writes it: each `$context.…` variable of the format with its
+ * value, `-` for one without (a function's error message is not imitated: `-` too).
+ */
+export function accessLogLine(format: string, context: { requestId: string; routeKey: string; status: number; responseLatency: number }): string {
+  const values: Record<string, string> = { requestId: context.requestId, routeKey: context.routeKey, status: String(context.status), responseLatency: String(context.responseLatency) };
+  return format.replace(/\$context\.([A-Za-z.]+)/g, (_match, name: string) => values[name] ?? '-');
+}
+
 /**
  * What HTTP API answers for one invocation behind a route, in both local modes: the function's
  * result; for a function error (a timeout kill included) its 500 `{"message":"Internal Server
@@ -127,7 +149,20 @@ export async function gatewayAnswer(invocation: Promise<InvokeOutcome>, integrat
  * Requests"}` when its bucket is empty), the function's permission, the payload limit, then
  * `gatewayAnswer` with the route's integration timeout.
  */
-export function routeHandler(route: ApiRoute, deps: { invoke(event: ApiEvent): Promise<InvokeOutcome>; mayInvoke(): AccessDecision }) {
+export function routeHandler(
+  route: ApiRoute,
+  deps: { invoke(event: ApiEvent): Promise<InvokeOutcome>; mayInvoke(): AccessDecision; onAnswered?(event: ApiEvent, answer: ApiResult, latencyMs: number): void },
+) {
+  const answer = routeAnswer(route, deps);
+  return async (event: ApiEvent): Promise<ApiResult> => {
+    const startedAt = Date.now();
+    const result = await answer(event);
+    deps.onAnswered?.(event, result, Date.now() - startedAt);
+    return result;
+  };
+}
+
+function routeAnswer(route: ApiRoute, deps: { invoke(event: ApiEvent): Promise<InvokeOutcome>; mayInvoke(): AccessDecision }) {
   const name = route.key;
   return async (event: ApiEvent): Promise<ApiResult> => {
     if (route.throttle && !route.throttle.take()) return API_GATEWAY.throttled;

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join, resolve as resolvePath } from 'node:path';
 import { AWS_LIMITS } from '../../../shared/aws-limits';
@@ -8,7 +8,7 @@ import { LOCAL_WEBHOOK_SETTINGS, retryPolicyVariables } from '../../../shared/we
 import { OPERATOR_ACCESS_KEY_ID, operatorEnvironment } from '../operator';
 import type { LocalS3 } from '../s3';
 import { DEFAULT_ROUTE_KEY, type LocalFunctions } from '../functions';
-import { readRoutes, routeHandler } from './api-gateway';
+import { accessLogLine, readAccessLog, readRoutes, routeHandler } from './api-gateway';
 import { closeListeners, portOf, reserveListener, startAwsEdge, type AccessDenial, type EdgeCaller } from './edge';
 import { createLocalEventBridge, ruleOf, type BusEvent, type LocalRule, type RuleTarget } from './eventbridge';
 import { readMappings, startQueueMapping, startStreamMapping } from './event-sources';
@@ -414,6 +414,9 @@ async function startLocalAwsOn(options: LocalAwsOptions, listeners: { edge: Serv
   if (routeTimeoutSeconds !== undefined) for (const route of routes) route.spec.timeoutSeconds = routeTimeoutSeconds;
   const defaultRoute = routes.find(({ key }) => key === DEFAULT_ROUTE_KEY);
   if (!defaultRoute) throw new Error(`The template's HTTP API has no ${DEFAULT_ROUTE_KEY} route: requests no route takes would get no answer of the service`);
+  // The stage's access log lines go to its log group's file, beside the functions' (bench:cost counts them all).
+  const accessLog = readAccessLog(stack, resources);
+  const accessLogFile = options.logDir && accessLog && createWriteStream(join(options.logDir, `${accessLog.logGroup}.log`), { flags: 'a' });
   const loadHandler = async (routeId: string) => {
     const route = routes.find((candidate) => candidate.handler === routeId)!;
     return routeHandler(route, {
@@ -422,6 +425,10 @@ async function startLocalAwsOn(options: LocalAwsOptions, listeners: { edge: Serv
         return poolOf(route.spec.logicalId).invoke(event);
       },
       mayInvoke: () => mayInvoke(route.spec, 'apigateway.amazonaws.com', route.sourceArn),
+      onAnswered: accessLogFile
+        ? (event, answer, latencyMs) =>
+            accessLogFile.write(`${accessLogLine(accessLog!.format, { requestId: event.requestContext.requestId, routeKey: route.key, status: answer.statusCode ?? 200, responseLatency: latencyMs })}\n`)
+        : undefined,
     });
   };
 
@@ -541,6 +548,7 @@ async function startLocalAwsOn(options: LocalAwsOptions, listeners: { edge: Serv
       await Promise.all([...pools.values()].map((pool) => pool.stop()));
       await Promise.all(stopping);
       await edge.close();
+      if (accessLogFile) await new Promise((done) => accessLogFile.end(done));
       persistQueues(options.dataDir, [...queuesById.values()]);
       for (const [name, value] of replacedVariables) {
         if (value === undefined) delete process.env[name];

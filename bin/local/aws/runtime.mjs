@@ -3,15 +3,64 @@
 // invocation at a time, keeping module state between them. Plain JavaScript on purpose: it runs
 // in a bare `node`, as the bundle does in Lambda, with no TypeScript loader.
 import console from 'node:console';
+import diagnostics from 'node:diagnostics_channel';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import process from 'node:process';
 import { pathToFileURL } from 'node:url';
+import { performance } from 'node:perf_hooks';
 
 const send = (message) => process.send(message);
 
 // The environment ends with the service that runs it (its parent process), as in Lambda.
 process.on('disconnect', () => process.exit(0));
+
+/**
+ * What an invocation's outgoing requests (its AWS calls, a webhook's POST) waited: the sum of
+ * their durations, and the time at least one was in flight. Their ratio is how much they
+ * overlapped, which bench:cost applies to what its calls would wait in AWS.
+ */
+const outgoing = { inFlight: 0, since: 0, busyMs: 0, sumMs: 0 };
+
+function requestStarted() {
+  const at = performance.now();
+  if (outgoing.inFlight++ === 0) outgoing.since = at;
+  return at;
+}
+
+function requestEnded(startedAt) {
+  const at = performance.now();
+  outgoing.sumMs += at - startedAt;
+  if (--outgoing.inFlight === 0) outgoing.busyMs += at - outgoing.since;
+}
+
+/** The invocation's share so far; a request still in flight counts up to now, and on into the next share. */
+function outgoingShare() {
+  const at = performance.now();
+  if (outgoing.inFlight > 0) {
+    outgoing.busyMs += at - outgoing.since;
+    outgoing.since = at;
+  }
+  const share = { busyMs: outgoing.busyMs, sumMs: outgoing.sumMs };
+  outgoing.busyMs = 0;
+  outgoing.sumMs = 0;
+  return share;
+}
+
+// node:http (the AWS SDK, the webhook sender) and fetch (undici) both announce their requests.
+diagnostics.subscribe('http.client.request.start', ({ request }) => {
+  const startedAt = requestStarted();
+  request.once('close', () => requestEnded(startedAt));
+});
+const fetching = new WeakMap();
+diagnostics.subscribe('undici:request:create', ({ request }) => fetching.set(request, requestStarted()));
+const fetched = ({ request }) => {
+  if (!fetching.has(request)) return;
+  requestEnded(fetching.get(request));
+  fetching.delete(request);
+};
+diagnostics.subscribe('undici:request:trailers', fetched);
+diagnostics.subscribe('undici:request:error', fetched);
 
 const describe = (error) => ({
   errorType: error?.name ?? 'Error',
@@ -59,6 +108,7 @@ process.on('message', async (message) => {
     logStreamName: process.env.AWS_LAMBDA_LOG_STREAM_NAME,
     getRemainingTimeInMillis: () => Math.max(0, message.deadline - Date.now()),
   };
+  outgoingShare();
   const cpu = process.cpuUsage();
   const cpuMs = () => {
     const { user, system } = process.cpuUsage(cpu);
@@ -66,9 +116,9 @@ process.on('message', async (message) => {
   };
   try {
     const result = await handler(JSON.parse(message.payload), context);
-    send({ type: 'result', id: message.id, payload: JSON.stringify(result ?? null), cpuMs: cpuMs() });
+    send({ type: 'result', id: message.id, payload: JSON.stringify(result ?? null), cpuMs: cpuMs(), outgoing: outgoingShare() });
   } catch (error) {
     console.error(`${message.requestId}\tERROR\tInvoke Error\t${JSON.stringify(describe(error))}`);
-    send({ type: 'error', id: message.id, error: describe(error), cpuMs: cpuMs() });
+    send({ type: 'error', id: message.id, error: describe(error), cpuMs: cpuMs(), outgoing: outgoingShare() });
   }
 });

@@ -72,12 +72,18 @@ export interface FunctionPoolStats {
   /** The inits so far: their time and CPU time, in ms. */
   initMs: number;
   initCpuMs: number;
+  /**
+   * The invocations' outgoing requests (AWS calls, webhook POSTs): the sum of their durations,
+   * and the time at least one was in flight, in ms (artifact mode; runtime.mjs).
+   */
+  outgoingSumMs: number;
+  outgoingBusyMs: number;
   /** The function's memory (MemorySize). */
   memoryMb: number;
 }
 
 /** What a pool counts of its invocations and inits (FunctionPoolStats). */
-export const newUsageStats = () => ({ invocations: 0, billedMs: 0, cpuMs: 0, initMs: 0, initCpuMs: 0 });
+export const newUsageStats = () => ({ invocations: 0, billedMs: 0, cpuMs: 0, initMs: 0, initCpuMs: 0, outgoingSumMs: 0, outgoingBusyMs: 0 });
 
 const RUNTIME = join(__dirname, 'runtime.mjs');
 
@@ -224,20 +230,23 @@ export function createFunctionPool(spec: FunctionSpec, options: PoolOptions): Fu
     return new Promise<InvokeOutcome>((resolve) => {
       const id = randomUUID();
       const startedAt = Date.now();
-      const finish = (outcome: InvokeOutcome, cpuMs = 0) => {
+      const finish = (outcome: InvokeOutcome, cpuMs = 0, outgoing?: { sumMs: number; busyMs: number }) => {
         slowestMs = Math.max(slowestMs, Date.now() - startedAt);
         usage.invocations++;
         usage.billedMs += Math.max(1, Math.ceil(Date.now() - startedAt));
         usage.cpuMs += cpuMs;
+        usage.outgoingSumMs += outgoing?.sumMs ?? 0;
+        usage.outgoingBusyMs += outgoing?.busyMs ?? 0;
         clearTimeout(timer);
         worker.child.off('message', onMessage);
         worker.onExit = undefined;
         resolve(outcome);
       };
-      const onMessage = (message: { type: string; id?: string; payload?: string; cpuMs?: number; error?: { errorType: string; errorMessage: string } }) => {
+      type Outcome = { type: string; id?: string; payload?: string; cpuMs?: number; outgoing?: { sumMs: number; busyMs: number }; error?: { errorType: string; errorMessage: string } };
+      const onMessage = (message: Outcome) => {
         if (message.id !== id) return;
-        if (message.type === 'error') return finish(failure(message.error!.errorType, message.error!.errorMessage), message.cpuMs);
-        finish(oversizedResult(message.payload!) ?? { ok: true, result: JSON.parse(message.payload!) }, message.cpuMs);
+        if (message.type === 'error') return finish(failure(message.error!.errorType, message.error!.errorMessage), message.cpuMs, message.outgoing);
+        finish(oversizedResult(message.payload!) ?? { ok: true, result: JSON.parse(message.payload!) }, message.cpuMs, message.outgoing);
       };
       const timer = setTimeout(() => {
         logger.error('artifact mode: invocation timed out; environment killed', { function: spec.name, requestId, timeoutSeconds: spec.timeoutSeconds });
