@@ -21,7 +21,7 @@ const adapterFactories = {
 const localStackStaysOut = { group: ['**/bin/*', '**/bin/**'], message: 'bin/ is the local stack and the CLIs; shared/, functions/ and lib/ never import it.' };
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'cdk.out', '.data', 'coverage', 'jest.config.js', 'test/support/summary-reporter.js'] },
+  { ignores: ['node_modules', 'cdk.out', '.data', 'coverage', 'jest.config.js', 'test/support/summary-reporter.js', 'test/support/duration-sequencer.js'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -22,5 +22,6 @@ module.exports = {
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 30000,
   maxWorkers: 2,
+  testSequencer: '<rootDir>/test/support/duration-sequencer.js',
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
 };
