@@ -456,7 +456,7 @@ export async function startContentionLayer(options: {
       async settle(answer: Answer): Promise<Answer> {
         if (answer.status !== 200) return answer;
         const parsed = JSON.parse(answer.body.toString('utf8')) as { ConsumedCapacity?: { CapacityUnits?: number } };
-        // A Query that finds nothing still takes a read's units in DynamoDB, where DynamoDB Local reports none.
+        // A read that finds nothing still takes a read's units in DynamoDB; DynamoDB Local reports none for such a Query.
         const least = request.ConsistentRead === true ? 1 : 0.5;
         buckets.take('read', [{ resource, partition, units: Math.max(parsed.ConsumedCapacity?.CapacityUnits ?? 0, least) }]);
         if (asked) return answer;

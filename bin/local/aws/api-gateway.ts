@@ -1,3 +1,5 @@
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
 import { AWS_LIMITS } from '../../../shared/aws-limits';
 import type { ApiEvent, ApiResult } from '../../../shared/http/response';
 import { logger } from '../../../shared/observability/logger';
@@ -113,14 +115,44 @@ export interface AccessLog {
 export function readAccessLog(stack: SynthesizedStack, resources: LocalResources): AccessLog | undefined {
   const settings = resourcesOfType(stack, 'AWS::ApiGatewayV2::Stage')[0]?.[1].Properties?.AccessLogSettings as { Format?: string; DestinationArn?: unknown } | undefined;
   if (!settings?.Format) return undefined;
-  return { format: settings.Format, logGroup: String(resources.resolve(settings.DestinationArn)).split(':log-group:')[1]?.split(':')[0] ?? 'ApiAccessLogs' };
+  const destination = String(resources.resolve(settings.DestinationArn));
+  const logGroup = /:log-group:([^:]+)/.exec(destination)?.[1];
+  if (!logGroup) throw new Error(`The stage's access log goes to ${destination}, not a log group's ARN: the local API Gateway writes only to log groups`);
+  return { format: settings.Format, logGroup };
+}
+
+/**
+ * The stage's access log as the local API Gateway keeps it: a file of `dir` named after its log
+ * group (as a function's output is), written line by line; lines after `close` (a request still in
+ * flight when the stack stops) are dropped, as a deleted log group would drop them.
+ */
+export function openAccessLog(accessLog: AccessLog | undefined, dir: string) {
+  if (!accessLog) return undefined;
+  let file: number | undefined = openSync(join(dir, `${accessLog.logGroup.replaceAll('/', '_')}.log`), 'a');
+  return {
+    write(context: AccessLogContext): void {
+      if (file !== undefined) writeSync(file, `${accessLogLine(accessLog.format, context)}\n`);
+    },
+    close(): void {
+      if (file !== undefined) closeSync(file);
+      file = undefined;
+    },
+  };
+}
+
+interface AccessLogContext {
+  requestId: string;
+  routeKey: string;
+  status: number;
+  responseLatency: number;
 }
 
 /**
  * One access log line, as API Gateway writes it: each `$context.…` variable of the format with its
- * value, `-` for one without (a function's error message is not imitated: `-` too).
+ * value, `-` for one without. A function's error message (`integrationErrorMessage`) is not
+ * imitated: `-` there too, a few bytes under API Gateway's line for a failed invocation.
  */
-export function accessLogLine(format: string, context: { requestId: string; routeKey: string; status: number; responseLatency: number }): string {
+export function accessLogLine(format: string, context: AccessLogContext): string {
   const values: Record<string, string> = { requestId: context.requestId, routeKey: context.routeKey, status: String(context.status), responseLatency: String(context.responseLatency) };
   return format.replace(/\$context\.([A-Za-z.]+)/g, (_match, name: string) => values[name] ?? '-');
 }

@@ -158,8 +158,12 @@ const sqsAction = (operation: string) => `sqs:${operation.replace(/Batch$/, '')}
 export async function reserveListener(port: number, busy?: string): Promise<Server> {
   const listener = createServer();
   await new Promise<void>((done, fail) => {
-    listener.once('error', (error: NodeJS.ErrnoException) => fail(busy && error.code === 'EADDRINUSE' ? new Error(busy) : error));
-    listener.listen(port, '127.0.0.1', done);
+    const refused = (error: NodeJS.ErrnoException) => fail(busy && error.code === 'EADDRINUSE' ? new Error(busy) : error);
+    listener.once('error', refused);
+    listener.listen(port, '127.0.0.1', () => {
+      listener.off('error', refused);
+      done();
+    });
   });
   return listener;
 }

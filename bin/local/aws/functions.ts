@@ -1,4 +1,4 @@
-import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join, resolve as resolvePath } from 'node:path';
 import { AWS_LIMITS } from '../../../shared/aws-limits';
@@ -8,7 +8,7 @@ import { LOCAL_WEBHOOK_SETTINGS, retryPolicyVariables } from '../../../shared/we
 import { OPERATOR_ACCESS_KEY_ID, operatorEnvironment } from '../operator';
 import type { LocalS3 } from '../s3';
 import { DEFAULT_ROUTE_KEY, type LocalFunctions } from '../functions';
-import { accessLogLine, readAccessLog, readRoutes, routeHandler } from './api-gateway';
+import { openAccessLog, readAccessLog, readRoutes, routeHandler } from './api-gateway';
 import { closeListeners, portOf, reserveListener, startAwsEdge, type AccessDenial, type EdgeCaller } from './edge';
 import { createLocalEventBridge, ruleOf, type BusEvent, type LocalRule, type RuleTarget } from './eventbridge';
 import { readMappings, startQueueMapping, startStreamMapping } from './event-sources';
@@ -151,20 +151,23 @@ const refOf = (value: unknown): string | undefined =>
 export async function startLocalAws(options: LocalAwsOptions): Promise<LocalAws> {
   // The edge serves last, once the whole template has been read and checked; its URLs are needed before, so its
   // ports are held from here (a port only looked up as free could be another process's by then).
-  const edgeListener = await reserveListener(options.edgePort ?? 0);
+  const edgeListener = await reserveListener(options.edgePort ?? 0, `The local AWS edge's port ${options.edgePort} is in use: set AWS_PORT to a free port`);
   const s3Listener = await reserveListener(options.s3Port ?? 0, `The local S3's port ${options.s3Port} is in use: set S3_PORT to a free port`).catch(async (error) => {
     await closeListeners([edgeListener]);
     throw error;
   });
+  /** What a start that fails half-way undoes, besides the ports. */
+  const undo: (() => void)[] = [];
   try {
-    return await startLocalAwsOn(options, { edge: edgeListener, s3: s3Listener });
+    return await startLocalAwsOn(options, { edge: edgeListener, s3: s3Listener }, undo);
   } catch (error) {
+    for (const step of undo) step();
     await closeListeners([edgeListener, s3Listener]);
     throw error;
   }
 }
 
-async function startLocalAwsOn(options: LocalAwsOptions, listeners: { edge: Server; s3: Server }): Promise<LocalAws> {
+async function startLocalAwsOn(options: LocalAwsOptions, listeners: { edge: Server; s3: Server }, undo: (() => void)[]): Promise<LocalAws> {
   const edgeUrl = `http://127.0.0.1:${portOf(listeners.edge)}`;
   const s3Endpoint = `http://127.0.0.1:${portOf(listeners.s3)}`;
   const stack = readSynthesizedStack(options.dir);
@@ -415,8 +418,8 @@ async function startLocalAwsOn(options: LocalAwsOptions, listeners: { edge: Serv
   const defaultRoute = routes.find(({ key }) => key === DEFAULT_ROUTE_KEY);
   if (!defaultRoute) throw new Error(`The template's HTTP API has no ${DEFAULT_ROUTE_KEY} route: requests no route takes would get no answer of the service`);
   // The stage's access log lines go to its log group's file, beside the functions' (bench:cost counts them all).
-  const accessLog = readAccessLog(stack, resources);
-  const accessLogFile = options.logDir && accessLog && createWriteStream(join(options.logDir, `${accessLog.logGroup}.log`), { flags: 'a' });
+  const accessLog = options.logDir ? openAccessLog(readAccessLog(stack, resources), options.logDir) : undefined;
+  undo.push(() => accessLog?.close());
   const loadHandler = async (routeId: string) => {
     const route = routes.find((candidate) => candidate.handler === routeId)!;
     return routeHandler(route, {
@@ -425,10 +428,7 @@ async function startLocalAwsOn(options: LocalAwsOptions, listeners: { edge: Serv
         return poolOf(route.spec.logicalId).invoke(event);
       },
       mayInvoke: () => mayInvoke(route.spec, 'apigateway.amazonaws.com', route.sourceArn),
-      onAnswered: accessLogFile
-        ? (event, answer, latencyMs) =>
-            accessLogFile.write(`${accessLogLine(accessLog!.format, { requestId: event.requestContext.requestId, routeKey: route.key, status: answer.statusCode ?? 200, responseLatency: latencyMs })}\n`)
-        : undefined,
+      onAnswered: accessLog && ((event, answer, latencyMs) => accessLog.write({ requestId: event.requestContext.requestId, routeKey: route.key, status: answer.statusCode ?? 200, responseLatency: latencyMs })),
     });
   };
 
@@ -548,7 +548,7 @@ async function startLocalAwsOn(options: LocalAwsOptions, listeners: { edge: Serv
       await Promise.all([...pools.values()].map((pool) => pool.stop()));
       await Promise.all(stopping);
       await edge.close();
-      if (accessLogFile) await new Promise((done) => accessLogFile.end(done));
+      accessLog?.close();
       persistQueues(options.dataDir, [...queuesById.values()]);
       for (const [name, value] of replacedVariables) {
         if (value === undefined) delete process.env[name];

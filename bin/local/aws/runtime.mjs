@@ -7,7 +7,7 @@ import diagnostics from 'node:diagnostics_channel';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import process from 'node:process';
-import { pathToFileURL } from 'node:url';
+import { pathToFileURL, URL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 
 const send = (message) => process.send(message);
@@ -16,49 +16,61 @@ const send = (message) => process.send(message);
 process.on('disconnect', () => process.exit(0));
 
 /**
- * What an invocation's outgoing requests (its AWS calls, a webhook's POST) waited: the sum of
- * their durations, and the time at least one was in flight. Their ratio is how much they
- * overlapped, which bench:cost applies to what its calls would wait in AWS.
+ * What an invocation's outgoing requests waited, apart for AWS's (the edge and S3, which the
+ * environment's AWS_ENDPOINT_URL* name) and any other host's (a webhook's POST): the sum of their
+ * durations, and the time at least one was in flight. Their ratio is how much they overlapped,
+ * which bench:cost applies to what its calls would wait in AWS. Both cover the invocation only:
+ * at each end of it a request still in flight is counted up to then; one still in flight after
+ * STALE_SHARES such ends (a response nobody read, which announces no end) is let go.
  */
-const outgoing = { inFlight: 0, since: 0, busyMs: 0, sumMs: 0 };
+const AWS_HOSTS = new Set([process.env.AWS_ENDPOINT_URL, process.env.AWS_ENDPOINT_URL_S3].filter(Boolean).map((url) => new URL(url).host));
+const STALE_SHARES = 4;
+const requests = { aws: { inFlight: new Map(), since: 0, busyMs: 0, sumMs: 0 }, other: { inFlight: new Map(), since: 0, busyMs: 0, sumMs: 0 } };
 
-function requestStarted() {
+/** A request to `host` begins; the function returned ends it (once, whichever of its ends comes first). */
+function requestStarted(host) {
+  const kind = requests[AWS_HOSTS.has(host) ? 'aws' : 'other'];
   const at = performance.now();
-  if (outgoing.inFlight++ === 0) outgoing.since = at;
-  return at;
+  if (kind.inFlight.size === 0) kind.since = at;
+  const request = { mark: at, shares: 0 };
+  kind.inFlight.set(request, request);
+  return () => {
+    if (!kind.inFlight.delete(request)) return;
+    const endedAt = performance.now();
+    kind.sumMs += endedAt - request.mark;
+    if (kind.inFlight.size === 0) kind.busyMs += endedAt - kind.since;
+  };
 }
 
-function requestEnded(startedAt) {
-  const at = performance.now();
-  outgoing.sumMs += at - startedAt;
-  if (--outgoing.inFlight === 0) outgoing.busyMs += at - outgoing.since;
-}
-
-/** The invocation's share so far; a request still in flight counts up to now, and on into the next share. */
+/** The invocation's share so far, by kind of request, and a fresh start for the next one. */
 function outgoingShare() {
   const at = performance.now();
-  if (outgoing.inFlight > 0) {
-    outgoing.busyMs += at - outgoing.since;
-    outgoing.since = at;
+  const share = {};
+  for (const [name, kind] of Object.entries(requests)) {
+    if (kind.inFlight.size > 0) kind.busyMs += at - kind.since;
+    kind.since = at;
+    for (const request of kind.inFlight.values()) {
+      kind.sumMs += at - request.mark;
+      request.mark = at;
+      if (++request.shares >= STALE_SHARES) kind.inFlight.delete(request);
+    }
+    share[name] = { busyMs: kind.busyMs, sumMs: kind.sumMs };
+    kind.busyMs = 0;
+    kind.sumMs = 0;
   }
-  const share = { busyMs: outgoing.busyMs, sumMs: outgoing.sumMs };
-  outgoing.busyMs = 0;
-  outgoing.sumMs = 0;
   return share;
 }
 
 // node:http (the AWS SDK, the webhook sender) and fetch (undici) both announce their requests.
 diagnostics.subscribe('http.client.request.start', ({ request }) => {
-  const startedAt = requestStarted();
-  request.once('close', () => requestEnded(startedAt));
+  const ended = requestStarted(request.getHeader('host') ?? request.host);
+  // No 'error' listener: one would change what an unhandled request error does; 'close' follows an error anyway.
+  request.once('response', (response) => response.once('end', ended));
+  request.once('close', ended);
 });
 const fetching = new WeakMap();
-diagnostics.subscribe('undici:request:create', ({ request }) => fetching.set(request, requestStarted()));
-const fetched = ({ request }) => {
-  if (!fetching.has(request)) return;
-  requestEnded(fetching.get(request));
-  fetching.delete(request);
-};
+diagnostics.subscribe('undici:request:create', ({ request }) => fetching.set(request, requestStarted(new URL(request.origin).host)));
+const fetched = ({ request }) => fetching.get(request)?.();
 diagnostics.subscribe('undici:request:trailers', fetched);
 diagnostics.subscribe('undici:request:error', fetched);
 

@@ -73,19 +73,32 @@ export interface FunctionPoolStats {
   initMs: number;
   initCpuMs: number;
   /**
-   * The invocations' outgoing requests (AWS calls, webhook POSTs): the sum of their durations,
-   * and the time at least one was in flight, in ms (artifact mode; runtime.mjs).
+   * The invocations' outgoing requests, to AWS and to other hosts (a webhook's POST): the sum of
+   * their durations, and the time at least one of the kind was in flight, in ms (artifact mode;
+   * runtime.mjs).
    */
-  outgoingSumMs: number;
-  outgoingBusyMs: number;
+  awsRequestSumMs: number;
+  awsRequestBusyMs: number;
+  otherRequestSumMs: number;
+  otherRequestBusyMs: number;
   /** The function's memory (MemorySize). */
   memoryMb: number;
 }
 
 /** What a pool counts of its invocations and inits (FunctionPoolStats). */
-export const newUsageStats = () => ({ invocations: 0, billedMs: 0, cpuMs: 0, initMs: 0, initCpuMs: 0, outgoingSumMs: 0, outgoingBusyMs: 0 });
+export const newUsageStats = () => ({ invocations: 0, billedMs: 0, cpuMs: 0, initMs: 0, initCpuMs: 0, awsRequestSumMs: 0, awsRequestBusyMs: 0, otherRequestSumMs: 0, otherRequestBusyMs: 0 });
 
 const RUNTIME = join(__dirname, 'runtime.mjs');
+
+/** What runtime.mjs answers an invocation with: its result or error, its CPU time and its outgoing requests' times. */
+interface RuntimeMessage {
+  type: string;
+  id?: string;
+  payload?: string;
+  cpuMs?: number;
+  outgoing?: Record<'aws' | 'other', { sumMs: number; busyMs: number }>;
+  error?: { errorType: string; errorMessage: string };
+}
 
 export const failure = (errorType: string, errorMessage: string): InvokeOutcome => ({ ok: false, errorType, errorMessage });
 
@@ -230,20 +243,21 @@ export function createFunctionPool(spec: FunctionSpec, options: PoolOptions): Fu
     return new Promise<InvokeOutcome>((resolve) => {
       const id = randomUUID();
       const startedAt = Date.now();
-      const finish = (outcome: InvokeOutcome, cpuMs = 0, outgoing?: { sumMs: number; busyMs: number }) => {
+      const finish = (outcome: InvokeOutcome, cpuMs = 0, outgoing?: RuntimeMessage['outgoing']) => {
         slowestMs = Math.max(slowestMs, Date.now() - startedAt);
         usage.invocations++;
         usage.billedMs += Math.max(1, Math.ceil(Date.now() - startedAt));
         usage.cpuMs += cpuMs;
-        usage.outgoingSumMs += outgoing?.sumMs ?? 0;
-        usage.outgoingBusyMs += outgoing?.busyMs ?? 0;
+        usage.awsRequestSumMs += outgoing?.aws.sumMs ?? 0;
+        usage.awsRequestBusyMs += outgoing?.aws.busyMs ?? 0;
+        usage.otherRequestSumMs += outgoing?.other.sumMs ?? 0;
+        usage.otherRequestBusyMs += outgoing?.other.busyMs ?? 0;
         clearTimeout(timer);
         worker.child.off('message', onMessage);
         worker.onExit = undefined;
         resolve(outcome);
       };
-      type Outcome = { type: string; id?: string; payload?: string; cpuMs?: number; outgoing?: { sumMs: number; busyMs: number }; error?: { errorType: string; errorMessage: string } };
-      const onMessage = (message: Outcome) => {
+      const onMessage = (message: RuntimeMessage) => {
         if (message.id !== id) return;
         if (message.type === 'error') return finish(failure(message.error!.errorType, message.error!.errorMessage), message.cpuMs, message.outgoing);
         finish(oversizedResult(message.payload!) ?? { ok: true, result: JSON.parse(message.payload!) }, message.cpuMs, message.outgoing);

@@ -202,15 +202,22 @@ describe('a partition past its share is throttled as on-demand DynamoDB throttle
     }
   });
 
-  test("a Query that finds nothing still takes a read's units, as in DynamoDB, where DynamoDB Local reports none: strongly consistent, they spend their partition", async () => {
+  test("a Query that finds nothing still takes a read's units, as in DynamoDB, where DynamoDB Local reports none: 1 strongly consistent, 0.5 eventually", async () => {
     const { layer, client } = await limitedLayer(0.001);
     try {
-      // 3 read units a second; each strongly consistent Query takes 1 even when its partition is empty.
-      const empty = { TableName: tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': { S: `empty-${randomUUID()}` } }, ConsistentRead: true };
-      const answers = [];
-      for (let read = 0; read < 8; read++) answers.push(await client.send(new QueryCommand(empty)).then(() => 'read', (error: Error) => error.name));
-      expect(answers.slice(0, 3)).toEqual(['read', 'read', 'read']);
-      expect(answers).toContain('ThrottlingException');
+      // 3 read units a second; each strongly consistent Query takes 1 even when its partition is empty, an eventually consistent one 0.5.
+      const answers = async (consistent: boolean, reads: number) => {
+        const empty = { TableName: tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': { S: `empty-${randomUUID()}` } }, ConsistentRead: consistent };
+        const answered: string[] = [];
+        for (let read = 0; read < reads; read++) answered.push(await client.send(new QueryCommand(empty)).then(() => 'read', (error: Error) => error.name));
+        return answered;
+      };
+      const strongly = await answers(true, 8);
+      expect(strongly.slice(0, 3)).toEqual(['read', 'read', 'read']);
+      expect(strongly).toContain('ThrottlingException');
+      const eventually = await answers(false, 14);
+      expect(eventually.slice(0, 6)).toEqual(Array(6).fill('read'));
+      expect(eventually).toContain('ThrottlingException');
     } finally {
       client.destroy();
       await layer.close();
