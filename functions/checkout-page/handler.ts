@@ -3,7 +3,7 @@ import { checkoutErrorPage, checkoutPage, deniedPage } from '../../shared/checko
 import { CLIENT_KEY_COOKIE, clientKeyCookie, isClientKey, newClientKey } from '../../shared/checkout/session';
 import { cookiesOf } from '../../shared/http/cookies';
 import { acceptsHtml, pageHandler } from '../../shared/http/page';
-import { CheckoutDeniedError, checkoutPreview, merchantOf, openCheckout } from '../../shared/use-cases/checkout';
+import { CheckoutDeniedError, checkoutPreview, merchantOf, openCheckoutWithMerchant } from '../../shared/use-cases/checkout';
 import { hostedPaymentPage } from '../../shared/use-cases/live-checkout';
 
 const deps = checkoutOpeningPorts();
@@ -27,9 +27,8 @@ export const handler = pageHandler(async (event, urls) => {
   const clientKey = isClientKey(known) ? known : newClientKey();
   const cookies = known === clientKey ? undefined : [clientKeyCookie(clientKey, urls.checkout.startsWith('https:'))];
   try {
-    const { link, payment } = await openCheckout(context, linkId, { clientKey, returning: known === clientKey });
+    const { link, payment, merchant } = await openCheckoutWithMerchant(context, linkId, { clientKey, returning: known === clientKey });
     if (link.mode === 'live') await hostedPaymentPage(context, link, payment, urls);
-    const merchant = await merchantOf(context, link);
     return { status: 200, html: checkoutPage({ link, merchant, paymentId: payment.id, action }), cookies };
   } catch (error) {
     if (error instanceof CheckoutDeniedError) return { status: 409, html: deniedPage(error.denial), cookies };

@@ -168,6 +168,17 @@ export async function merchantOf(deps: PaymentLinkDeps, link: PaymentLink): Prom
   return (await deps.directory.getAcceptor(link.orgId, link.acceptorId))?.name ?? 'the merchant';
 }
 
+/**
+ * The checkout page's opening (`openCheckout`) and whom the customer pays, read together: both
+ * need only the link, so the acceptor's read waits for no write of the opening.
+ */
+export async function openCheckoutWithMerchant(deps: CheckoutDeps, linkId: string, customer: CheckoutCustomer) {
+  const read = await deps.links.get(linkId);
+  if (!read) throw new NotFoundError();
+  const [opened, merchant] = await Promise.all([openCheckout(deps, read, customer), merchantOf(deps, read)]);
+  return { ...opened, merchant };
+}
+
 /** A customer's details as a payment keeps them: the email with the digest it is found by. */
 export type IndexedDetails = CustomerDetails & { emailDigest?: string };
 
