@@ -6,8 +6,10 @@
  *   each worker's own process), and its calls to AWS by operation (the edge, bin/local/usage.ts);
  *   an invocation's duration in Lambda at a memory size is its CPU stretched by Lambda's CPU
  *   share, which grows with memory to one vCPU at 1,769 MB ("Lambda function memory",
- *   configuration-memory.html), plus what its calls wait for AWS (CALL_MS). The local wall times
- *   are printed, not used: they are DynamoDB Local's and this shared machine's, not AWS's;
+ *   configuration-memory.html), plus what its calls wait for AWS (CALL_MS) and its POSTs for the
+ *   receiver (WEBHOOK_POST_MS), each kind times how much its requests overlapped (`overlap`), plus
+ *   the rest of its local wall time (`otherMs`). The requests' local wall times are not used:
+ *   they are DynamoDB Local's and this shared machine's, not AWS's;
  * - DynamoDB: the read and write request units the contention layer meters as DynamoDB bills
  *   them (bin/local/partition-limits.ts), stream reads by Lambda being free;
  * - API Gateway's requests, EventBridge's events and SQS's requests (bin/local/usage.ts), and

@@ -88,8 +88,7 @@ export interface CheckoutCustomer {
  *    live one carries its acceptor's merchant account at the acquirer (none: 409, nothing written).
  */
 export async function openCheckout(deps: CheckoutDeps, linkOrId: string | VersionedLink, customer: CheckoutCustomer) {
-  const read = typeof linkOrId === 'string' ? await deps.links.get(linkOrId) : linkOrId;
-  if (!read) throw new NotFoundError();
+  const read = typeof linkOrId === 'string' ? await linkToCheckOut(deps, linkOrId) : linkOrId;
   const now = deps.now();
   const expiry = await changeLink(deps, read, (current) => {
     if (!isDueToExpire(current, now)) return undefined;
@@ -152,14 +151,20 @@ async function admitNewPayment(limiter: Pick<RateLimiter, 'take'>, linkId: strin
   if (wait !== undefined) throw new TooManyRequestsError(`Too many customers are opening this payment link right now; try again in ${wait} seconds`, wait);
 }
 
+/** The link a checkout is for, or 404: a checkout's link is public, so any id is looked up. */
+async function linkToCheckOut(deps: PaymentLinkDeps, linkId: string): Promise<VersionedLink> {
+  const link = await deps.links.get(linkId);
+  if (!link) throw new NotFoundError();
+  return link;
+}
+
 /**
  * Whether a link's checkout would be denied, and why, without opening anything or writing an
  * event: what a HEAD or a request that does not take HTML (a link preview, a mail scanner) is
  * answered with (product-decisions §4). Unknown ids are 404.
  */
 export async function checkoutPreview(deps: PaymentLinkDeps, linkId: string): Promise<{ link: VersionedLink; denial?: DenialReason }> {
-  const link = await deps.links.get(linkId);
-  if (!link) throw new NotFoundError();
+  const link = await linkToCheckOut(deps, linkId);
   return { link, denial: checkoutDenial(link, deps.now()) };
 }
 
@@ -173,8 +178,7 @@ export async function merchantOf(deps: PaymentLinkDeps, link: PaymentLink): Prom
  * need only the link, so the acceptor's read waits for no write of the opening.
  */
 export async function openCheckoutWithMerchant(deps: CheckoutDeps, linkId: string, customer: CheckoutCustomer) {
-  const read = await deps.links.get(linkId);
-  if (!read) throw new NotFoundError();
+  const read = await linkToCheckOut(deps, linkId);
   const [opened, merchant] = await Promise.all([openCheckout(deps, read, customer), merchantOf(deps, read)]);
   return { ...opened, merchant };
 }

@@ -144,13 +144,6 @@ function s3Access(method: string, url: URL): AccessCheck & { bucket: string; key
 const sqsAction = (operation: string) => `sqs:${operation.replace(/Batch$/, '')}`;
 
 /**
- * The local AWS edge: every SDK call of every function comes here (AWS_ENDPOINT_URL; S3's to
- * S3's own endpoint, AWS_ENDPOINT_URL_S3), is checked against the caller's role as the template
- * deploys it, and is then forwarded to DynamoDB Local or the local S3's store, or served by the
- * local EventBridge, SQS, Secrets Manager, SES and KMS. A refusal answers
- * AccessDeniedException as IAM would and names the missing grant in the log.
- */
-/**
  * An HTTP server listening on 127.0.0.1 at `port` (0: a free one) before its handler is attached:
  * the port is held from the moment its URL is handed to the functions' environments, so no other
  * process of the run can take it in between. `busy` is the error a taken port answers with.
@@ -179,7 +172,15 @@ export async function closeListeners(listeners: Server[]): Promise<void> {
   }
 }
 
-/** The edge's handlers on `server`, and S3's on `options.s3.listener`, both reserved (`reserveListener`). */
+/**
+ * The local AWS edge: every SDK call of every function comes here (AWS_ENDPOINT_URL; S3's to
+ * S3's own endpoint, AWS_ENDPOINT_URL_S3), is checked against the caller's role as the template
+ * deploys it, and is then forwarded to DynamoDB Local or the local S3's store, or served by the
+ * local EventBridge, SQS, Secrets Manager, SES and KMS. A refusal answers
+ * AccessDeniedException as IAM would and names the missing grant in the log.
+ * Its handlers go on `server`, and S3's on `options.s3.listener`, both reserved first
+ * (`reserveListener`).
+ */
 export function startAwsEdge(server: Server, options: EdgeOptions): { close(): Promise<void> } {
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   const dynamodb = new URL(options.dynamodbEndpoint);
